@@ -1,0 +1,78 @@
+// Einsum: N-ary tensor contraction with contraction-order optimisation.
+//   auto c = tenferro::einsum("ij,jk,kl->il", {a, b, c});
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tenferro/runtime/admission.hpp"
+#include "tenferro/runtime/eager_tensor.hpp"
+
+namespace tenferro {
+
+enum class PathStrategy : std::uint8_t {
+  Auto,      // exact for small networks, greedy beyond
+  Greedy,    // opt_einsum-style greedy cost
+  Optimal,   // exact dynamic programming over subsets (guarded by time/size)
+  Explicit,  // the user's path (EinsumOptions::path)
+};
+
+struct EinsumOptions {
+  PathStrategy strategy = PathStrategy::Auto;
+  // For PathStrategy::Explicit: pairwise steps in opt_einsum's convention (each step removes
+  // operands i and j of the current list and appends their result at the end).
+  std::vector<std::pair<int, int>> path;
+  // Allow the direct binary-dot path (two operands in natural GEMM order -> one GEMM call).
+  bool allow_direct_binary = true;
+};
+
+// The chosen pairwise path with its cost, like NumPy's einsum_path.
+struct EinsumPath {
+  std::vector<std::pair<int, int>> steps;
+  double flops = 0;                  // estimated multiply-adds of the whole path (opt_einsum FLOP count)
+  double naive_flops = 0;            // single-loop cost, for comparison
+  double largest_intermediate = 0;   // elements
+  std::string to_string() const;     // a readable report
+};
+
+// Integer-label form: one label vector per operand plus the output labels.
+struct EinsumLabels {
+  std::vector<std::vector<int>> inputs;
+  std::vector<int> output;
+};
+
+EagerTensor einsum(std::string_view subscripts, std::span<const EagerTensor> operands,
+                   const EinsumOptions& options = {});
+EagerTensor einsum(std::string_view subscripts, std::initializer_list<EagerTensor> operands,
+                   const EinsumOptions& options = {});
+EagerTensor einsum(const EinsumLabels& labels, std::span<const EagerTensor> operands,
+                   const EinsumOptions& options = {});
+
+EinsumPath einsum_path(std::string_view subscripts, std::span<const Shape> shapes,
+                       const EinsumOptions& options = {});
+
+// A prepared plan for hot loops: parsing and path planning happen once; each call checks
+// the operands' shapes/dtype against the plan and runs it.
+class PreparedEinsum {
+ public:
+  PreparedEinsum(std::string_view subscripts, std::span<const TensorMeta> operands,
+                 const EinsumOptions& options = {});
+  EagerTensor operator()(std::span<const EagerTensor> operands) const;
+  const EinsumPath& path() const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<const Impl> impl_;
+};
+
+namespace einsum_family {
+inline constexpr std::string_view kFamily = "tenferro.einsum.v1";
+const AdmissionTable& admission_table();
+}  // namespace einsum_family
+
+}  // namespace tenferro

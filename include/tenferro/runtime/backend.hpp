@@ -1,0 +1,63 @@
+// Backend: owns one device's state (allocator, queues, vendor handles). One backend belongs
+// to exactly one EagerRuntime. New backends implement this interface (see src/backends/).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+
+#include "tenferro/runtime/placement.hpp"
+
+namespace tenferro {
+
+// A backend allocation. `host_data()` is non-null only when the host may touch the bytes.
+class Buffer {
+ public:
+  virtual ~Buffer() = default;
+  const Placement& placement() const noexcept { return placement_; }
+  std::size_t size_bytes() const noexcept { return bytes_; }
+  virtual std::byte* host_data() noexcept { return nullptr; }
+
+ protected:
+  Buffer(Placement placement, std::size_t bytes) : placement_(placement), bytes_(bytes) {}
+
+ private:
+  Placement placement_;
+  std::size_t bytes_;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendKind kind() const noexcept = 0;
+  // The engine this backend executes on directly, or nullptr when it has none.
+  virtual const EngineId* direct_engine() const noexcept = 0;
+  // Placement of the buffers this backend allocates.
+  virtual const Placement& placement() const noexcept = 0;
+  // Ingress rule: may a value with placement `p` be an input of this backend's engine?
+  virtual bool accepts(const Placement& p) const noexcept { return p == placement(); }
+  // Human-readable device description (adapter, driver, ...).
+  virtual std::string description() const = 0;
+  // Whether a device is actually present and usable.
+  virtual bool device_available() const noexcept { return true; }
+
+  // A buffer of `bytes` bytes in this backend's memory (contents unspecified).
+  virtual std::shared_ptr<Buffer> allocate(std::size_t bytes) = 0;
+  // Host -> backend and backend -> host copies of raw bytes (used by explicit transfers).
+  virtual void write(Buffer& dst, std::size_t dst_offset, std::span<const std::byte> src) = 0;
+  virtual void read(const Buffer& src, std::size_t src_offset, std::span<std::byte> dst) = 0;
+  // Waits until all work submitted to this backend has finished.
+  virtual void synchronize() {}
+
+  // Work that shares backend state (a stream, a vendor handle, scratch memory) runs under
+  // this lock. Backends whose kernels share nothing (the CPU) say so and are not locked.
+  virtual bool serializes_sessions() const noexcept { return true; }
+  std::mutex& session_mutex() noexcept { return session_mutex_; }
+
+ private:
+  std::mutex session_mutex_;
+};
+
+}  // namespace tenferro

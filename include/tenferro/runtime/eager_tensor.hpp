@@ -1,0 +1,57 @@
+// EagerTensor: a value that lives in one runtime (runtime + backend buffer + layout).
+#pragma once
+
+#include <memory>
+
+#include "tenferro/core/tensor.hpp"
+#include "tenferro/runtime/backend.hpp"
+
+namespace tenferro {
+
+class EagerRuntime;
+
+// Metadata an op can infer without touching data.
+struct TensorMeta {
+  DType dtype = DType::F64;
+  Shape shape;
+  friend bool operator==(const TensorMeta&, const TensorMeta&) = default;
+};
+
+class EagerTensor {
+ public:
+  EagerTensor() = default;  // an empty handle bound to no runtime
+  // For backends and executors: wraps a buffer of `runtime` with a layout inside it.
+  EagerTensor(std::shared_ptr<EagerRuntime> runtime, std::shared_ptr<Buffer> buffer,
+              TensorLayout layout);
+
+  bool defined() const noexcept { return buffer_ != nullptr; }
+  const std::shared_ptr<EagerRuntime>& runtime() const noexcept { return runtime_; }
+  const std::shared_ptr<Buffer>& buffer() const noexcept { return buffer_; }
+  const TensorLayout& layout() const noexcept { return layout_; }
+  DType dtype() const noexcept { return layout_.dtype; }
+  const Shape& shape() const noexcept { return layout_.shape; }
+  const Strides& strides() const noexcept { return layout_.strides; }
+  std::int64_t rank() const noexcept { return layout_.rank(); }
+  std::int64_t numel() const { return layout_.numel(); }
+  TensorMeta meta() const { return {layout_.dtype, layout_.shape}; }
+  // Where the bytes are. Throws RuntimeState on an empty handle.
+  const Placement& placement() const;
+  bool is_host_resident() const;
+
+  // Explicit transfer to a fresh compact host tensor (counted in RuntimeStats).
+  Tensor download() const;
+  // A zero-copy host view. Throws HostAccess for device-resident values: call download().
+  Tensor host_view() const;
+
+  // Metadata-only views in the same runtime and buffer.
+  EagerTensor permute(std::span<const std::int64_t> perm) const;
+  EagerTensor reshape(Shape new_shape) const;  // compact values only
+
+ private:
+  // Declared first so it is destroyed last: a buffer may need its backend to free itself.
+  std::shared_ptr<EagerRuntime> runtime_;
+  std::shared_ptr<Buffer> buffer_;
+  TensorLayout layout_;
+};
+
+}  // namespace tenferro

@@ -1,0 +1,36 @@
+// RuntimeStats: counters every test and benchmark can read.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace tenferro {
+
+struct RuntimeStats {
+  std::uint64_t epoch = 0;                  // snapshot epoch (bumps once per publish)
+  std::uint64_t module_installs = 0;        // snapshots published
+  std::uint64_t ensure_fast_path_hits = 0;  // ensure calls answered by the snapshot alone
+  std::uint64_t cache_hits = 0;             // ExtensionCacheStore hits (all families)
+  std::uint64_t cache_misses = 0;
+  std::uint64_t cache_entries = 0;
+  std::uint64_t cache_bytes = 0;
+  std::uint64_t uploads = 0;  // explicit transfers
+  std::uint64_t upload_bytes = 0;
+  std::uint64_t downloads = 0;
+  std::uint64_t download_bytes = 0;
+  std::uint64_t backend_constructions = 0;  // backends built for this runtime (always 1)
+  std::uint64_t numerical_retries = 0;      // e.g. gesdd -> gesvd fallback on non-convergence
+  // Executor launches keyed "family@backend", e.g. "tenferro.einsum.v1@cpu".
+  std::map<std::string, std::uint64_t> kernel_launches;
+
+  std::uint64_t kernel_launches_for(const std::string& family_at_backend) const;
+  std::string to_json() const;
+};
+
+// Process-wide counters (all runtimes): backends ever constructed and CPU kernels launched.
+// A device runtime's eager call must not move the CPU kernel counter.
+std::uint64_t process_backend_constructions() noexcept;
+std::uint64_t process_cpu_kernel_launches() noexcept;
+
+}  // namespace tenferro

@@ -1,0 +1,53 @@
+// The CPU backend: host memory, no streams. Its buffers are host storage, so CPU executors
+// work on host views of their inputs and adopt their host outputs without copies.
+#pragma once
+
+#include <memory>
+
+#include "tenferro/core/tensor.hpp"
+#include "tenferro/runtime/backend.hpp"
+#include "tenferro/runtime/eager_tensor.hpp"
+
+namespace tenferro {
+
+class CpuBuffer final : public Buffer {
+ public:
+  CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage);
+  std::byte* host_data() noexcept override { return storage_->data(); }
+  const std::shared_ptr<HostStorage>& storage() const noexcept { return storage_; }
+
+ private:
+  std::shared_ptr<HostStorage> storage_;
+};
+
+class CpuBackend final : public Backend {
+ public:
+  CpuBackend();
+  BackendKind kind() const noexcept override { return BackendKind::Cpu; }
+  const EngineId* direct_engine() const noexcept override { return &engine_; }
+  const Placement& placement() const noexcept override { return placement_; }
+  std::string description() const override;
+  std::shared_ptr<Buffer> allocate(std::size_t bytes) override;
+  void write(Buffer& dst, std::size_t dst_offset, std::span<const std::byte> src) override;
+  void read(const Buffer& src, std::size_t src_offset, std::span<std::byte> dst) override;
+  // CPU kernels share no backend state: concurrent calls on one runtime do not serialize.
+  bool serializes_sessions() const noexcept override { return false; }
+
+  static const EngineId& engine() noexcept;  // "tenferro.cpu.v1"
+
+ private:
+  EngineId engine_;
+  Placement placement_;
+};
+
+// Counts one CPU kernel launch in the process-wide counter (process_cpu_kernel_launches()).
+// Every CPU compute kernel (GEMM, LAPACK call, FFT execute, permute) calls this.
+void count_cpu_kernel_launch(std::uint64_t count = 1) noexcept;
+
+// The host tensor behind a host-resident eager value (no copy; shares storage).
+Tensor host_tensor_of(const EagerTensor& value);
+// Wraps a host tensor computed by a CPU executor as a value of `runtime` (no copy, not a
+// transfer). `runtime` must be a CPU runtime (RuntimeState error otherwise).
+EagerTensor adopt_host_tensor(const std::shared_ptr<EagerRuntime>& runtime, Tensor tensor);
+
+}  // namespace tenferro

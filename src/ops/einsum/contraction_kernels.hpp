@@ -1,0 +1,54 @@
+// The primitives einsum's execution program needs from a backend. The program (diagonal
+// extraction, pre-summation, permutation, batched GEMM, final write) is backend-agnostic;
+// each backend supplies one ContractionKernels implementation working on its own buffers:
+// ops/einsum/cpu (host memory), ops/einsum/webgpu (WGSL), ops/einsum/cuda (CUDA + cuBLAS).
+// No kernel ever moves data to another backend.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tenferro/core/dtype.hpp"
+#include "tenferro/runtime/backend.hpp"
+
+namespace tenferro::einsum_internal {
+
+// A strided view into a backend buffer (element strides and offset; dtype-sized elements).
+// Stride 0 broadcasts; a diagonal is a view whose stride is the sum of the repeated axes'.
+struct KernelView {
+  Buffer* buffer = nullptr;
+  DType dtype = DType::F32;
+  std::vector<std::int64_t> shape;
+  std::vector<std::int64_t> strides;
+  std::int64_t offset = 0;
+};
+
+// C[b](i, j) = sum_l A[b](i, l) * B[b](l, j) for b < batch, every operand strided:
+// element (i, l, b) of A is at a_offset + i*a_stride_m + l*a_stride_k + b*a_stride_batch, etc.
+// C is written (not accumulated). k == 0 writes zeros.
+struct GemmProblem {
+  DType dtype = DType::F32;
+  std::int64_t m = 0, n = 0, k = 0, batch = 1;
+  Buffer* a = nullptr;
+  std::int64_t a_offset = 0, a_stride_m = 0, a_stride_k = 0, a_stride_batch = 0;
+  Buffer* b = nullptr;
+  std::int64_t b_offset = 0, b_stride_k = 0, b_stride_n = 0, b_stride_batch = 0;
+  Buffer* c = nullptr;
+  std::int64_t c_offset = 0, c_stride_m = 0, c_stride_n = 0, c_stride_batch = 0;
+};
+
+class ContractionKernels {
+ public:
+  virtual ~ContractionKernels() = default;
+  // dst = src element-wise over the common shape (permutes, diagonals, broadcasts).
+  virtual void copy(const KernelView& src, const KernelView& dst) = 0;
+  // dst[i...] = sum over the trailing `reduced_rank` axes of src[i..., j...].
+  // src.shape = dst.shape ++ reduced extents.
+  virtual void sum_trailing(const KernelView& src, const KernelView& dst, int reduced_rank) = 0;
+  // dst = a * b element-wise over the common shape (Hadamard / outer products via strides).
+  virtual void multiply(const KernelView& a, const KernelView& b, const KernelView& dst) = 0;
+  virtual void gemm(const GemmProblem& problem) = 0;
+  virtual void fill_zero(const KernelView& dst) = 0;
+};
+
+}  // namespace tenferro::einsum_internal
