@@ -17,6 +17,9 @@ endif()
 
 set(TENFERRO_HAS_CUDA 0)
 if(TENFERRO_WITH_CUDA)
+  # Our .cu files are small plain kernels; C++17 keeps nvcc's front end fast.
+  set(CMAKE_CUDA_STANDARD 17)
+  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   enable_language(CUDA)
   find_package(CUDAToolkit REQUIRED)
   set(TENFERRO_HAS_CUDA 1)

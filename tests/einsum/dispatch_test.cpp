@@ -216,10 +216,14 @@ class DeviceLikeBackend final : public Backend {
 };
 
 TEST(EinsumFactory, DeviceTargetsWithoutKernelsAreUnsupportedBeforeExecution) {
-  std::vector<BackendKind> kinds{BackendKind::Cuda};
+  std::vector<BackendKind> kinds;
+#if !TENFERRO_HAS_CUDA
+  kinds.push_back(BackendKind::Cuda);
+#endif
 #if !TENFERRO_HAS_WEBGPU
   kinds.push_back(BackendKind::WebGpu);
 #endif
+  if (kinds.empty()) GTEST_SKIP() << "every device backend kind has einsum kernels in this build";
   for (BackendKind kind : kinds) {
     auto rt = EagerRuntime::with_backend(std::make_unique<DeviceLikeBackend>(kind));
     const auto ops = operands(rt, DType::F32, {{2, 3}, {3, 4}});
@@ -262,7 +266,7 @@ TEST(EinsumAdmission, TableMatchesTheBuild) {
   EXPECT_EQ(t.family(), einsum_family::kFamily);
   for (DType d : kAllDTypes) {
     EXPECT_TRUE(t.admits("einsum", BackendKind::Cpu, d));
-    EXPECT_FALSE(t.admits("einsum", BackendKind::Cuda, d));
+    EXPECT_EQ(t.admits("einsum", BackendKind::Cuda, d), TENFERRO_HAS_CUDA != 0);
   }
   EXPECT_EQ(t.admits("einsum", BackendKind::WebGpu, DType::F32), TENFERRO_HAS_WEBGPU != 0);
   EXPECT_EQ(t.admits("einsum", BackendKind::WebGpu, DType::C32), TENFERRO_HAS_WEBGPU != 0);

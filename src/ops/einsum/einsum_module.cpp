@@ -20,7 +20,11 @@ const AdmissionTable& einsum_family::admission_table() {
 #else
     t.note(BackendKind::WebGpu, "not compiled in");
 #endif
-    t.note(BackendKind::Cuda, "no CUDA einsum kernels yet");
+#if TENFERRO_HAS_CUDA
+    t.admit("einsum", BackendKind::Cuda, {DType::F32, DType::F64, DType::C32, DType::C64});
+#else
+    t.note(BackendKind::Cuda, "not compiled in");
+#endif
     return t;
   }();
   return table;
@@ -64,8 +68,11 @@ ModulePtr einsum_module_for(const EagerExtensionTarget& target) {
       throw_unsupported_target(einsum_family::kFamily, target, "this build has no WebGPU backend");
 #endif
     case BackendKind::Cuda:
-      // When ops/einsum/cuda lands: #if TENFERRO_HAS_CUDA return cuda_einsum_module(target);
-      throw_unsupported_target(einsum_family::kFamily, target, "einsum has no CUDA kernels yet");
+#if TENFERRO_HAS_CUDA
+      return cuda_einsum_module(target);
+#else
+      throw_unsupported_target(einsum_family::kFamily, target, "this build has no CUDA backend");
+#endif
   }
   throw_unsupported_target(einsum_family::kFamily, target, "unknown backend kind");
 }
@@ -81,7 +88,11 @@ ContractionKernels* contraction_kernels_for(EagerRuntime& runtime) {
       return nullptr;
 #endif
     case BackendKind::Cuda:
+#if TENFERRO_HAS_CUDA
+      return cuda_contraction_kernels(runtime);
+#else
       return nullptr;
+#endif
   }
   return nullptr;
 }

@@ -18,7 +18,7 @@ inline constexpr const char* kCpuModuleId = "tenferro.einsum.cpu";
 ModulePtr extension_module_cpu(const EngineId& engine);
 
 // The family's module factory: Cpu -> the cached CPU module of the target's engine;
-// WebGpu -> webgpu_einsum_module when compiled in; otherwise a typed Unsupported error.
+// WebGpu / Cuda -> webgpu_einsum_module / cuda_einsum_module when compiled in; otherwise a typed Unsupported error.
 ModulePtr einsum_module_for(const EagerExtensionTarget& target);
 
 // The runtime's own kernels for the direct binary-dot path, or nullptr when this build has no
@@ -39,7 +39,8 @@ ContractionKernels* webgpu_contraction_kernels(EagerRuntime& runtime);
 #endif
 
 #if TENFERRO_HAS_CUDA
-// To be implemented in ops/einsum/cuda/ (not yet: the factory's Cuda arm still refuses).
+// Implemented in ops/einsum/cuda/: the CUDA module for the target's engine, and the
+// runtime's CUDA ContractionKernels (its backend must be the CUDA backend).
 ModulePtr cuda_einsum_module(const EagerExtensionTarget& target);
 ContractionKernels* cuda_contraction_kernels(EagerRuntime& runtime);
 #endif

@@ -1,0 +1,65 @@
+// A fixture that gives each test a fresh CUDA runtime (device 0). Without a driver or a
+// device the test is skipped with the reason, unless TENFERRO_REQUIRE_CUDA=1 (set by
+// scripts/gpu-check.sh on GPU machines), which turns the skip into a failure.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string_view>
+#include <type_traits>
+
+#include "tenferro/core/error.hpp"
+#include "tenferro/core/tensor.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro::cuda_test {
+
+inline bool cuda_required() {
+  const char* v = std::getenv("TENFERRO_REQUIRE_CUDA");
+  return v != nullptr && std::string_view(v) == "1";
+}
+
+// Skip text for machines without a usable device.
+inline constexpr const char* kNoDevice =
+    "no usable CUDA device on this machine; set TENFERRO_REQUIRE_CUDA=1 to make this a failure";
+
+class CudaTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    try {
+      runtime_ = EagerRuntime::cuda(0);
+    } catch (const Error& e) {
+      if (e.kind() == ErrorKind::Backend && !cuda_required())
+        GTEST_SKIP() << kNoDevice << " (" << e.what() << ")";
+      FAIL() << "a CUDA runtime was expected: " << e.what();
+    }
+  }
+  std::shared_ptr<EagerRuntime> runtime_;
+};
+
+// A compact host tensor of `dtype` with reproducible values in [-1, 1] (both parts).
+inline Tensor random_tensor(DType dtype, Shape shape, unsigned seed) {
+  Tensor t = Tensor::zeros(dtype, std::move(shape));
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  visit_dtype(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    T* data = t.data<T>();
+    for (std::int64_t i = 0; i < t.numel(); ++i) {
+      if constexpr (std::is_floating_point_v<T>) {
+        data[i] = static_cast<T>(dist(gen));
+      } else {
+        using R = typename T::value_type;
+        const auto re = static_cast<R>(dist(gen));
+        const auto im = static_cast<R>(dist(gen));
+        data[i] = T(re, im);
+      }
+    }
+  });
+  return t;
+}
+
+}  // namespace tenferro::cuda_test
