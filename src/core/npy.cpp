@@ -356,6 +356,10 @@ std::string serialize(const Tensor& tensor) {
   // The dict exactly as numpy >= 1.24 writes it (sorted keys, repr values, spare spaces for
   // growing the last axis), then padding so the data starts on a 64-byte boundary.
   const Shape& shape = tensor.shape();
+  if (shape.size() > kMaxRank) {
+    fail("cannot write a tensor of rank " + std::to_string(shape.size()) +
+         ": .npy readers allow at most " + std::to_string(kMaxRank) + " dimensions");
+  }
   std::string dict = "{'descr': '" + std::string(descr_of(tensor.dtype())) +
                      "', 'fortran_order': True, 'shape': " + shape_repr(shape) + ", }";
   if (!shape.empty()) {

@@ -66,6 +66,19 @@ void expect_npy_error(const std::string& bytes, const std::string& needle) {
   }
 }
 
+// Same, for an arbitrary call.
+template <class F>
+void expect_npy_error_from(F&& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "expected an error containing '" << needle << "'";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Validation) << e.what();
+    EXPECT_EQ(e.phase(), ErrorPhase::Io) << e.what();
+    EXPECT_NE(e.message().find(needle), std::string::npos) << e.message();
+  }
+}
+
 // ---- NumPy's own byte images ------------------------------------------------------------
 
 // np.save(f, np.arange(6.0).reshape(2, 3)) with numpy >= 1.24: C order, 21-digit growth space
@@ -505,6 +518,12 @@ TEST(NpyMalformed, TooManyDimensions) {
   for (int i = 0; i < 64; ++i) ok += "1, ";
   EXPECT_EQ(npy::parse(as_bytes(v1(dict("<f8", false, ok + ")"), std::string(8, '\0')))).rank(),
             64);
+}
+
+TEST(NpyMalformed, SerializeRefusesWhatItCouldNotReadBack) {
+  const Tensor rank65 = Tensor::zeros(DType::F32, Shape(65, 1));
+  expect_npy_error_from([&] { npy::serialize(rank65); }, "at most 64");
+  EXPECT_NO_THROW(npy::parse(as_bytes(npy::serialize(Tensor::zeros(DType::F32, Shape(64, 1))))));
 }
 
 TEST(NpyMalformed, RandomByteFlipsNeverCrash) {
