@@ -33,6 +33,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -402,6 +403,9 @@ Tensor load(const std::filesystem::path& path) {
                 "cannot open '" + path.string() + "': " + std::strerror(errno));
   }
   std::vector<std::byte> bytes;
+  std::error_code size_error;
+  const auto size_hint = std::filesystem::file_size(path, size_error);
+  if (!size_error) bytes.reserve(size_hint);  // a hint only: the loop below reads to EOF
   std::array<std::byte, 1 << 16> chunk;
   std::size_t got = 0;
   while ((got = std::fread(chunk.data(), 1, chunk.size(), file)) > 0) {
