@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# GPU check: on a machine with an NVIDIA GPU (H200 target: sm_90) and NO package registry,
+#   1. builds the CUDA configuration (Release; only the library, tenferro_cuda_tests and the
+#      tenferro command) in build-gpu/,
+#   2. runs the CUDA tests with TENFERRO_REQUIRE_CUDA=1 (a missing device is a failure there,
+#      never a skip),
+#   3. runs the GPU part of the benchmarks when the CLI has it (`tenferro bench --backend cuda`),
+# and writes report.md plus every log into OUTDIR. Usage: scripts/gpu-check.sh OUTDIR
+# Finishes in under 8 minutes: each phase runs under `timeout` with what is left of the budget
+# (TENFERRO_GPU_CHECK_BUDGET seconds, default 450).
+#
+# Needs: CMake >= 3.25, Ninja, a C++20 compiler, the CUDA toolkit (nvcc, cuBLAS, cuSOLVER,
+# cuFFT; /usr/local/cuda or nvcc on PATH) and a driver. The Debian packages the build needs
+# beyond that, when the machine lacks them, are carried as .deb files in .debs/ at the
+# repository root (Debian 12 names; fetch them on a machine with a registry with
+# `apt-get download <names>`):
+#   libopenblas-dev libopenblas-pthread-dev libopenblas0-pthread libopenblas0   (cblas.h, BLAS)
+#   liblapacke-dev liblapacke liblapack3 libtmglib3 libgfortran5 libquadmath0   (LAPACKE)
+#   libfftw3-dev libfftw3-double3 libfftw3-single3 libfftw3-bin                 (FFTW3)
+#   libgtest-dev googletest                                                     (GoogleTest)
+# They are unpacked with `dpkg -x` into a private prefix (build-gpu/prefix, nothing is
+# installed system-wide) and CMake and the loader are pointed at it. Debian's alternatives
+# symlinks (libopenblas.so, liblapack.so.3) are not in the .debs, so the OpenBLAS library
+# directory is added to the search paths directly.
+set -uo pipefail
+if [[ $# -ne 1 ]]; then
+  echo "usage: $0 OUTDIR" >&2
+  exit 2
+fi
+cd "$(dirname "$0")/.."
+root=$PWD
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
+build=$root/build-gpu
+budget=${TENFERRO_GPU_CHECK_BUDGET:-450}
+start=$SECONDS
+left() { echo $((budget - (SECONDS - start))); }
+report=$out/report.md
+status_lines=()
+overall=0
+record() {  # record PHASE STATUS DETAIL
+  status_lines+=("| $1 | $2 | $3 |")
+  [[ $2 == ok || $2 == skipped ]] || overall=1
+}
+log() { echo "[gpu-check $(date -u +%H:%M:%S)] $*" | tee -a "$out/gpu-check.log"; }
+
+# --- Toolchain and machine --------------------------------------------------------------
+nvcc=$(command -v nvcc || true)
+[[ -z $nvcc && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
+{
+  echo "date: $(date -u)"
+  echo "host: $(uname -a)"
+  echo "cpus: $(nproc)"
+  echo "nvcc: ${nvcc:-none}"
+  [[ -n $nvcc ]] && "$nvcc" --version | tail -n 2
+  command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv
+  command -v cmake >/dev/null && cmake --version | head -n 1
+  git -C "$root" log -1 --oneline 2>/dev/null
+} >"$out/machine.txt" 2>&1
+log "machine: $(tr '\n' ' ' <"$out/machine.txt" | cut -c1-300)"
+if [[ -z $nvcc ]]; then
+  record toolchain FAILED "no nvcc on PATH or in /usr/local/cuda/bin"
+fi
+
+# --- Carried Debian packages -------------------------------------------------------------
+cmake_extra=()
+if compgen -G "$root/.debs/*.deb" >/dev/null; then
+  prefix=$build/prefix
+  mkdir -p "$prefix"
+  for deb in "$root"/.debs/*.deb; do
+    dpkg -x "$deb" "$prefix" >>"$out/debs.log" 2>&1 || log "dpkg -x failed for $deb"
+  done
+  multi=$prefix/usr/lib/x86_64-linux-gnu
+  inc_paths="$prefix/usr/include;$prefix/usr/include/x86_64-linux-gnu;$prefix/usr/include/x86_64-linux-gnu/openblas-pthread"
+  lib_paths="$multi;$multi/openblas-pthread;$multi/lapack;$multi/blas"
+  cmake_extra=("-DCMAKE_PREFIX_PATH=$prefix/usr" "-DCMAKE_INCLUDE_PATH=$inc_paths"
+               "-DCMAKE_LIBRARY_PATH=$lib_paths" "-DCMAKE_BUILD_RPATH=${lib_paths//;/:}")
+  export LD_LIBRARY_PATH="${lib_paths//;/:}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  record debs ok "$(ls "$root"/.debs/*.deb | wc -l) .deb unpacked into $prefix"
+else
+  record debs skipped "no .debs/ folder: using the system's packages"
+fi
+
+# --- Build ---------------------------------------------------------------------------------
+built=0
+if [[ -n $nvcc ]]; then
+  log "configure (left $(left)s)"
+  t0=$SECONDS
+  if timeout "$(left)" cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DTENFERRO_WITH_CUDA=ON "-DCMAKE_CUDA_COMPILER=$nvcc" -DTENFERRO_BUILD_TESTS=ON \
+      -DTENFERRO_BUILD_CLI=ON -DTENFERRO_BUILD_BENCH=OFF -DTENFERRO_BUILD_EXAMPLES=OFF \
+      "${cmake_extra[@]}" >"$out/configure.log" 2>&1; then
+    log "build tenferro tenferro_cuda_tests tenferro_cli (left $(left)s)"
+    if timeout "$(left)" ninja -C "$build" -j"$(nproc)" tenferro tenferro_cuda_tests tenferro_cli \
+        >"$out/build.log" 2>&1; then
+      built=1
+      record build ok "$((SECONDS - t0))s"
+    else
+      record build FAILED "see build.log ($((SECONDS - t0))s)"
+      tail -n 40 "$out/build.log"
+    fi
+  else
+    record configure FAILED "see configure.log"
+    tail -n 40 "$out/configure.log"
+  fi
+fi
+
+# --- Tests ---------------------------------------------------------------------------------
+if ((built)); then
+  "$build/src/cli/tenferro" info >"$out/info.txt" 2>&1
+  log "info: $(grep -i cuda "$out/info.txt" | head -n 3 | tr '\n' ' ')"
+  log "CUDA tests (left $(left)s)"
+  t0=$SECONDS
+  TENFERRO_REQUIRE_CUDA=1 timeout "$(($(left) > 60 ? $(left) - 45 : 15))" \
+    "$build/tests/tenferro_cuda_tests" "--gtest_output=xml:$out/cuda-tests.xml" \
+    >"$out/cuda-tests.log" 2>&1
+  rc=$?
+  summary=$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/cuda-tests.log" | head -n 3 | tr '\n' ' ')
+  if [[ $rc -eq 0 ]]; then
+    record cuda-tests ok "$summary($((SECONDS - t0))s)"
+  else
+    record cuda-tests FAILED "exit $rc: $summary"
+    grep -E '^\[  FAILED' "$out/cuda-tests.log" | head -n 30
+  fi
+
+  # --- GPU benchmarks (when the CLI has them) -----------------------------------------------
+  if "$build/src/cli/tenferro" help 2>&1 | grep -qE '^\s*bench\b'; then
+    log "bench --backend cuda (left $(left)s)"
+    if timeout "$(($(left) > 20 ? $(left) - 10 : 5))" "$build/src/cli/tenferro" bench --backend cuda \
+        >"$out/bench-cuda.txt" 2>&1; then
+      record bench ok "bench-cuda.txt"
+    else
+      record bench FAILED "exit $? (bench-cuda.txt)"
+    fi
+  else
+    record bench skipped "this build's tenferro command has no 'bench' sub-command"
+  fi
+fi
+
+# --- Report --------------------------------------------------------------------------------
+{
+  echo "# tenferro GPU check"
+  echo
+  echo "- finished: $(date -u), $((SECONDS - start))s of a ${budget}s budget"
+  echo "- result: $([[ $overall -eq 0 ]] && echo PASS || echo FAIL)"
+  echo
+  echo '```'
+  cat "$out/machine.txt"
+  echo '```'
+  echo
+  echo "| phase | status | detail |"
+  echo "|---|---|---|"
+  printf '%s\n' "${status_lines[@]}"
+  if [[ -f $out/cuda-tests.log ]]; then
+    echo
+    echo "## CUDA tests (tail)"
+    echo '```'
+    tail -n 25 "$out/cuda-tests.log"
+    echo '```'
+  fi
+  if [[ -f $out/bench-cuda.txt ]]; then
+    echo
+    echo "## tenferro bench --backend cuda"
+    echo '```'
+    cat "$out/bench-cuda.txt"
+    echo '```'
+  fi
+} >"$report"
+cat "$report"
+exit $overall
