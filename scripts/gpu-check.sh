@@ -124,7 +124,7 @@ if ((built)); then
   fi
 
   # --- GPU benchmarks (when the CLI has them) -----------------------------------------------
-  if "$build/src/cli/tenferro" help 2>&1 | grep -qE '^\s*bench\b'; then
+  if "$build/src/cli/tenferro" --help 2>&1 | grep -qE '^\s+bench\b'; then
     log "bench --backend cuda (left $(left)s)"
     if timeout "$(($(left) > 20 ? $(left) - 10 : 5))" "$build/src/cli/tenferro" bench --backend cuda \
         >"$out/bench-cuda.txt" 2>&1; then
