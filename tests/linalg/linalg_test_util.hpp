@@ -91,8 +91,9 @@ inline Mats identity(std::int64_t n, std::int64_t batch) {
   return m;
 }
 
-// Frobenius norm of batch entry b.
+// Frobenius norm of batch entry b (0 for an empty batch).
 inline double norm(const Mats& a, std::int64_t b) {
+  if (b >= a.batch) return 0;
   double s = 0;
   for (std::int64_t j = 0; j < a.cols; ++j)
     for (std::int64_t i = 0; i < a.rows; ++i) s += std::norm(a.at(b, i, j));

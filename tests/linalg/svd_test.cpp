@@ -34,7 +34,9 @@ void check_svd(DType dtype, const Shape& batch, std::int64_t m, std::int64_t n, 
   for (std::int64_t b = 0; b < sm.batch; ++b) {
     for (std::int64_t i = 0; i < k; ++i) {
       EXPECT_GE(sm.at(b, i, 0).real(), 0.0);
-      if (i > 0) EXPECT_LE(sm.at(b, i, 0).real(), sm.at(b, i - 1, 0).real());
+      if (i > 0) {
+        EXPECT_LE(sm.at(b, i, 0).real(), sm.at(b, i - 1, 0).real());
+      }
     }
   }
   for (cd w : scalars(r.discarded_weight)) EXPECT_EQ(w, cd(0));
