@@ -6,8 +6,14 @@
 
 #include <complex>
 
-// LAPACKE's complex types are std::complex in C++ when asked for (same layout as Fortran's).
-#define LAPACK_COMPLEX_CPP
+// LAPACKE's complex types as std::complex (same layout as Fortran's COMPLEX). Both lapack.h
+// and lapacke_config.h honour these macros when they are defined first.
+#ifndef lapack_complex_float
+#define lapack_complex_float std::complex<float>
+#endif
+#ifndef lapack_complex_double
+#define lapack_complex_double std::complex<double>
+#endif
 #include <lapacke.h>
 
 namespace tenferro::linalg_cpu::lapack {
