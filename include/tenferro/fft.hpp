@@ -20,8 +20,8 @@ namespace tenferro::fft {
 // Which direction carries the 1/n factor: "backward" (the inverse), "forward" (the forward
 // transform) or "ortho" (1/sqrt(n) on both).
 enum class Norm : std::uint8_t { Backward, Forward, Ortho };
-std::string_view norm_name(Norm norm);                   // "backward", "forward", "ortho"
-bool parse_norm(std::string_view text, Norm& out);       // false when unknown
+std::string_view norm_name(Norm norm);              // "backward", "forward", "ortho"
+bool parse_norm(std::string_view text, Norm& out);  // false when unknown
 
 using Lengths = std::optional<std::vector<std::int64_t>>;
 

@@ -137,9 +137,12 @@ inline Dense irfft_axis(const Dense& in, std::int64_t axis, std::int64_t n) {
 
 inline double norm_scale(tenferro::fft::Norm norm, bool forward, double n) {
   switch (norm) {
-    case tenferro::fft::Norm::Backward: return forward ? 1.0 : 1.0 / n;
-    case tenferro::fft::Norm::Forward: return forward ? 1.0 / n : 1.0;
-    case tenferro::fft::Norm::Ortho: break;
+    case tenferro::fft::Norm::Backward:
+      return forward ? 1.0 : 1.0 / n;
+    case tenferro::fft::Norm::Forward:
+      return forward ? 1.0 / n : 1.0;
+    case tenferro::fft::Norm::Ortho:
+      break;
   }
   return 1.0 / std::sqrt(n);
 }
@@ -183,7 +186,9 @@ inline Dense ref_irfftn(Dense x, const std::vector<std::int64_t>& axes,
 }
 
 // Tolerance relative to the largest reference magnitude, by precision of the result.
-inline double tolerance(DType d) { return tenferro::is_double(d) ? 1e-12 : 2e-6; }
+inline double tolerance(DType d) {
+  return tenferro::is_double(d) ? 1e-12 : 2e-6;
+}
 
 inline void expect_close(const tenferro::EagerTensor& got, const Dense& want, DType dtype,
                          const std::string& what) {
@@ -198,6 +203,8 @@ inline void expect_close(const tenferro::EagerTensor& got, const Dense& want, DT
   EXPECT_LE(worst, tolerance(dtype) * scale) << what;
 }
 
-inline const char* dtype_str(DType d) { return tenferro::dtype_name(d).data(); }
+inline const char* dtype_str(DType d) {
+  return tenferro::dtype_name(d).data();
+}
 
 }  // namespace fft_test

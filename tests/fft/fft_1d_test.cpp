@@ -19,8 +19,8 @@ constexpr DType kAll[] = {DType::F32, DType::F64, DType::C32, DType::C64};
 constexpr Norm kNorms[] = {Norm::Backward, Norm::Forward, Norm::Ortho};
 
 std::string label(const char* op, DType d, std::int64_t n, Norm norm, std::int64_t axis) {
-  return std::string(op) + " " + dtype_str(d) + " n=" + std::to_string(n) + " norm=" +
-         std::string(tenferro::fft::norm_name(norm)) + " axis=" + std::to_string(axis);
+  return std::string(op) + " " + dtype_str(d) + " n=" + std::to_string(n) +
+         " norm=" + std::string(tenferro::fft::norm_name(norm)) + " axis=" + std::to_string(axis);
 }
 
 TEST(Fft1d, FftAndIfftMatchNaiveDftForEverySizeDtypeAxisAndNorm) {
@@ -29,8 +29,8 @@ TEST(Fft1d, FftAndIfftMatchNaiveDftForEverySizeDtypeAxisAndNorm) {
   for (DType d : kAll) {
     for (auto n : kSizes) {
       // Transform the fast axis of [n, 3] and the slow axis of [3, n] (strided batches).
-      for (auto [shape, axis] : {std::pair{Shape{n, 3}, std::int64_t{0}},
-                                 std::pair{Shape{3, n}, std::int64_t{-1}}}) {
+      for (auto [shape, axis] :
+           {std::pair{Shape{n, 3}, std::int64_t{0}}, std::pair{Shape{3, n}, std::int64_t{-1}}}) {
         const auto host = random_tensor(d, shape, seed++);
         const auto x = rt->upload(host);
         const Dense xd = to_dense(host);
@@ -54,14 +54,15 @@ TEST(Fft1d, RfftMatchesNaiveDftForEverySizeAndNorm) {
   unsigned seed = 100;
   for (DType d : {DType::F32, DType::F64}) {
     for (auto n : kSizes) {
-      for (auto [shape, axis] : {std::pair{Shape{n, 2}, std::int64_t{0}},
-                                 std::pair{Shape{2, n}, std::int64_t{-1}}}) {
+      for (auto [shape, axis] :
+           {std::pair{Shape{n, 2}, std::int64_t{0}}, std::pair{Shape{2, n}, std::int64_t{-1}}}) {
         const auto host = random_tensor(d, shape, seed++);
         const auto x = rt->upload(host);
         const auto a = axis < 0 ? axis + 2 : axis;
         for (Norm norm : kNorms) {
-          const Dense want = scaled(take_leading(dft_axis(to_dense(host), a, n, false), a, n / 2 + 1),
-                                    norm_scale(norm, true, static_cast<double>(n)));
+          const Dense want =
+              scaled(take_leading(dft_axis(to_dense(host), a, n, false), a, n / 2 + 1),
+                     norm_scale(norm, true, static_cast<double>(n)));
           expect_close(tenferro::fft::rfft(x, std::nullopt, axis, norm), want,
                        tenferro::complex_dtype(d), label("rfft", d, n, norm, axis));
         }
@@ -145,8 +146,8 @@ TEST(Fft1d, InverseRoundTripsRecoverTheInput) {
         const std::string what = label("ifft(fft)", d, n, norm, 0);
         expect_close(back, to_dense(host), tenferro::complex_dtype(d), what);
         if (!tenferro::is_complex(d)) {
-          const auto r = tenferro::fft::irfft(tenferro::fft::rfft(x, std::nullopt, 0, norm), n, 0,
-                                              norm);
+          const auto r =
+              tenferro::fft::irfft(tenferro::fft::rfft(x, std::nullopt, 0, norm), n, 0, norm);
           expect_close(r, to_dense(host), d, label("irfft(rfft)", d, n, norm, 0));
         }
       }

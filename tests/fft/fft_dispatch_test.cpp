@@ -33,23 +33,27 @@ TEST(FftDispatch, CudaAndWebGpuTargetsAreUnsupportedBeforeExecution) {
   const EagerExtensionTarget cuda{EngineId("tenferro.cuda.d0.v1"), BackendKind::Cuda};
   const EagerExtensionTarget webgpu{EngineId("tenferro.webgpu.d0.v1"), BackendKind::WebGpu};
   for (const auto& target : {cuda, webgpu}) {
-    expect_error(ErrorKind::Unsupported,
-                 [&] { (void)tenferro::fft_internal::fft_module_for_target(target); },
-                 std::string(tenferro::backend_kind_name(target.backend_kind)));
+    expect_error(
+        ErrorKind::Unsupported,
+        [&] { (void)tenferro::fft_internal::fft_module_for_target(target); },
+        std::string(tenferro::backend_kind_name(target.backend_kind)));
   }
   for (const char* op : {"fft", "irfftn"}) {
     EXPECT_FALSE(tenferro::fft_family::admission_table().admits(op, BackendKind::Cuda, DType::C64));
-    EXPECT_FALSE(tenferro::fft_family::admission_table().admits(op, BackendKind::WebGpu, DType::C32));
+    EXPECT_FALSE(
+        tenferro::fft_family::admission_table().admits(op, BackendKind::WebGpu, DType::C32));
   }
 }
 
 TEST(FftDispatch, EmptyHandleIsAContextMismatch) {
   // The family is unary, so two runtimes can never meet in one call; an input bound to no
   // runtime is the mismatch the contract reports for it.
-  expect_error(ErrorKind::ContextMismatch, [] { (void)tenferro::fft::fft(tenferro::EagerTensor{}); },
-               "fft of an empty handle");
-  expect_error(ErrorKind::ContextMismatch, [] { (void)tenferro::fft::irfftn(tenferro::EagerTensor{}); },
-               "irfftn of an empty handle");
+  expect_error(
+      ErrorKind::ContextMismatch, [] { (void)tenferro::fft::fft(tenferro::EagerTensor{}); },
+      "fft of an empty handle");
+  expect_error(
+      ErrorKind::ContextMismatch, [] { (void)tenferro::fft::irfftn(tenferro::EagerTensor{}); },
+      "irfftn of an empty handle");
 }
 
 #if TENFERRO_HAS_FFTW
@@ -99,13 +103,31 @@ TEST(FftDispatch, ArgumentErrorsAreValidationErrorsAndRunNothing) {
       {"rfftn of complex", [&] { (void)f::rfftn(z); }},
       {"irfft of 1 bin (n = 0)", [&] { (void)f::irfft(one, std::nullopt, 0); }},
       {"fft of an empty axis", [&] { (void)f::fft(empty_axis, std::nullopt, 0); }},
-      {"repeated axes", [&] { (void)f::fftn(x, std::nullopt, V{0, 0}); }},
-      {"repeated axes (negative)", [&] { (void)f::fftn(x, std::nullopt, V{1, -1}); }},
-      {"s/axes length mismatch", [&] { (void)f::fftn(x, V{4, 3}, V{0}); }},
-      {"s longer than rank", [&] { (void)f::ifftn(x, V{4, 3, 2}); }},
-      {"s entry 0", [&] { (void)f::rfftn(x, V{4, 0}); }},
+      {"repeated axes",
+       [&] {
+         (void)f::fftn(x, std::nullopt, V{0, 0});
+       }},
+      {"repeated axes (negative)",
+       [&] {
+         (void)f::fftn(x, std::nullopt, V{1, -1});
+       }},
+      {"s/axes length mismatch",
+       [&] {
+         (void)f::fftn(x, V{4, 3}, V{0});
+       }},
+      {"s longer than rank",
+       [&] {
+         (void)f::ifftn(x, V{4, 3, 2});
+       }},
+      {"s entry 0",
+       [&] {
+         (void)f::rfftn(x, V{4, 0});
+       }},
       {"empty axes", [&] { (void)f::fftn(x, std::nullopt, V{}); }},
-      {"axes out of range", [&] { (void)f::irfftn(z, std::nullopt, V{0, 5}); }},
+      {"axes out of range",
+       [&] {
+         (void)f::irfftn(z, std::nullopt, V{0, 5});
+       }},
   };
   for (const auto& [what, call] : calls) expect_error(ErrorKind::Validation, call, what);
   EXPECT_EQ(rt->stats().kernel_launches_for("tenferro.fft.v1@cpu"), launches);
@@ -133,7 +155,8 @@ TEST(FftDispatch, RepeatedCallsInstallTheModuleOnceAndHitThePlanCache) {
   EXPECT_EQ(rt->stats().cache_misses, first.cache_misses + 1);
   // Plans live in the runtime: a second runtime plans again.
   auto rt2 = EagerRuntime::cpu();
-  (void)tenferro::fft::fft(rt2->upload(random_tensor(DType::C64, Shape{64, 4}, 5)), std::nullopt, 0);
+  (void)tenferro::fft::fft(rt2->upload(random_tensor(DType::C64, Shape{64, 4}, 5)), std::nullopt,
+                           0);
   EXPECT_EQ(rt2->stats().cache_misses, 1u);
   EXPECT_EQ(rt2->stats().cache_hits, 0u);
 }
@@ -148,12 +171,12 @@ TEST(FftDispatch, KernelLaunchesCountEveryFftwExecuteAndStagingCopy) {
     return tenferro::process_cpu_kernel_launches() - before;
   };
   using V = std::vector<std::int64_t>;
-  EXPECT_EQ(delta([&] { (void)tenferro::fft::fft(z, std::nullopt, 0); }), 1u);   // execute
-  EXPECT_EQ(delta([&] { (void)tenferro::fft::fft(z, 16, 0); }), 2u);             // pad + execute
-  EXPECT_EQ(delta([&] { (void)tenferro::fft::fft(r, std::nullopt, 0); }), 2u);   // promote + execute
-  EXPECT_EQ(delta([&] { (void)tenferro::fft::rfft(r, std::nullopt, 0); }), 1u);  // execute
-  EXPECT_EQ(delta([&] { (void)tenferro::fft::fftn(z); }), 1u);                   // one rank-2 plan
-  EXPECT_EQ(delta([&] { (void)tenferro::fft::irfft(z, std::nullopt, 0); }), 2u); // stage + c2r
+  EXPECT_EQ(delta([&] { (void)tenferro::fft::fft(z, std::nullopt, 0); }), 1u);  // execute
+  EXPECT_EQ(delta([&] { (void)tenferro::fft::fft(z, 16, 0); }), 2u);            // pad + execute
+  EXPECT_EQ(delta([&] { (void)tenferro::fft::fft(r, std::nullopt, 0); }), 2u);  // promote + execute
+  EXPECT_EQ(delta([&] { (void)tenferro::fft::rfft(r, std::nullopt, 0); }), 1u);   // execute
+  EXPECT_EQ(delta([&] { (void)tenferro::fft::fftn(z); }), 1u);                    // one rank-2 plan
+  EXPECT_EQ(delta([&] { (void)tenferro::fft::irfft(z, std::nullopt, 0); }), 2u);  // stage + c2r
   EXPECT_EQ(delta([&] { (void)tenferro::fft::irfftn(z, std::nullopt, V{1, 0}); }), 3u);  // + c2c
 }
 
@@ -191,14 +214,22 @@ TEST(FftDispatch, WithoutFftwEveryCallIsUnsupportedBeforeExecution) {
   const auto r = rt->upload(random_tensor(DType::F64, Shape{8, 2}, 2));
   const auto cpu_launches = tenferro::process_cpu_kernel_launches();
   namespace f = tenferro::fft;
-  expect_error(ErrorKind::Unsupported, [&] { (void)f::fft(x); }, "fft");
-  expect_error(ErrorKind::Unsupported, [&] { (void)f::ifft(x); }, "ifft");
-  expect_error(ErrorKind::Unsupported, [&] { (void)f::rfft(r); }, "rfft");
-  expect_error(ErrorKind::Unsupported, [&] { (void)f::irfft(x); }, "irfft");
-  expect_error(ErrorKind::Unsupported, [&] { (void)f::fftn(x); }, "fftn");
-  expect_error(ErrorKind::Unsupported, [&] { (void)f::ifftn(x); }, "ifftn");
-  expect_error(ErrorKind::Unsupported, [&] { (void)f::rfftn(r); }, "rfftn");
-  expect_error(ErrorKind::Unsupported, [&] { (void)f::irfftn(x); }, "irfftn");
+  expect_error(
+      ErrorKind::Unsupported, [&] { (void)f::fft(x); }, "fft");
+  expect_error(
+      ErrorKind::Unsupported, [&] { (void)f::ifft(x); }, "ifft");
+  expect_error(
+      ErrorKind::Unsupported, [&] { (void)f::rfft(r); }, "rfft");
+  expect_error(
+      ErrorKind::Unsupported, [&] { (void)f::irfft(x); }, "irfft");
+  expect_error(
+      ErrorKind::Unsupported, [&] { (void)f::fftn(x); }, "fftn");
+  expect_error(
+      ErrorKind::Unsupported, [&] { (void)f::ifftn(x); }, "ifftn");
+  expect_error(
+      ErrorKind::Unsupported, [&] { (void)f::rfftn(r); }, "rfftn");
+  expect_error(
+      ErrorKind::Unsupported, [&] { (void)f::irfftn(x); }, "irfftn");
   EXPECT_EQ(tenferro::process_cpu_kernel_launches(), cpu_launches);
   EXPECT_EQ(rt->stats().kernel_launches_for("tenferro.fft.v1@cpu"), 0u);
   EXPECT_FALSE(tenferro::fft_family::admission_table().admits("fft", BackendKind::Cpu, DType::C64));

@@ -17,9 +17,9 @@ using tenferro::fft::Norm;
 using Axes = std::vector<std::int64_t>;
 
 struct NdCase {
-  Axes axes;      // as passed (may be negative); empty optional below means "default"
+  Axes axes;  // as passed (may be negative); empty optional below means "default"
   bool pass_axes;
-  Axes s;         // as passed
+  Axes s;  // as passed
   bool pass_s;
   Axes resolved_axes;
   Axes resolved_s;  // the logical lengths (for irfftn the real output lengths)
@@ -40,13 +40,13 @@ tenferro::fft::Lengths opt(bool pass, const Axes& v) {
 // Input shape [4, 5, 3] for c2c and rfftn.
 const std::vector<NdCase>& c2c_cases() {
   static const std::vector<NdCase> cases = {
-      {{}, false, {}, false, {0, 1, 2}, {4, 5, 3}},          // all axes
-      {{0, 2}, true, {}, false, {0, 2}, {4, 3}},              // two axes, s from the input
-      {{2, 0}, true, {}, false, {2, 0}, {3, 4}},              // order given by the caller
-      {{-1}, true, {}, false, {2}, {3}},                      // one negative axis
-      {{1, -1}, true, {6, 2}, true, {1, 2}, {6, 2}},          // pad one, truncate another
-      {{}, false, {7, 2}, true, {1, 2}, {7, 2}},              // s alone: the last len(s) axes
-      {{0, 1}, true, {-1, 8}, true, {0, 1}, {4, 8}},          // -1 keeps the input's extent
+      {{}, false, {}, false, {0, 1, 2}, {4, 5, 3}},   // all axes
+      {{0, 2}, true, {}, false, {0, 2}, {4, 3}},      // two axes, s from the input
+      {{2, 0}, true, {}, false, {2, 0}, {3, 4}},      // order given by the caller
+      {{-1}, true, {}, false, {2}, {3}},              // one negative axis
+      {{1, -1}, true, {6, 2}, true, {1, 2}, {6, 2}},  // pad one, truncate another
+      {{}, false, {7, 2}, true, {1, 2}, {7, 2}},      // s alone: the last len(s) axes
+      {{0, 1}, true, {-1, 8}, true, {0, 1}, {4, 8}},  // -1 keeps the input's extent
   };
   return cases;
 }
@@ -91,12 +91,10 @@ TEST(FftNd, IrfftnMatchesIfftOfTheLeadingAxesThenIrfftOfTheLast) {
   unsigned seed = 3000;
   // Input [4, 5, 3] complex (a random, non-Hermitian spectrum). Default s: 2*(len-1) last.
   const std::vector<NdCase> cases = {
-      {{}, false, {}, false, {0, 1, 2}, {4, 5, 4}},
-      {{0, 1}, true, {}, false, {0, 1}, {4, 8}},
-      {{2, 0}, true, {}, false, {2, 0}, {3, 6}},
-      {{-2}, true, {}, false, {1}, {8}},
-      {{1, 2}, true, {6, 5}, true, {1, 2}, {6, 5}},   // odd output length, padded bins
-      {{}, false, {3, 2}, true, {1, 2}, {3, 2}},      // truncated bins
+      {{}, false, {}, false, {0, 1, 2}, {4, 5, 4}}, {{0, 1}, true, {}, false, {0, 1}, {4, 8}},
+      {{2, 0}, true, {}, false, {2, 0}, {3, 6}},    {{-2}, true, {}, false, {1}, {8}},
+      {{1, 2}, true, {6, 5}, true, {1, 2}, {6, 5}},  // odd output length, padded bins
+      {{}, false, {3, 2}, true, {1, 2}, {3, 2}},     // truncated bins
   };
   for (DType d : {DType::C32, DType::C64, DType::F64}) {
     const auto host = random_tensor(d, Shape{4, 5, 3}, seed++);
@@ -119,10 +117,11 @@ TEST(FftNd, RoundTripsRecoverTheInput) {
       const auto x = rt->upload(host);
       const Axes axes = {0, 1};
       const Axes s = {shape[0], shape[1]};
-      expect_close(tenferro::fft::ifftn(tenferro::fft::fftn(x, std::nullopt, axes), std::nullopt, axes),
-                   to_dense(host), tenferro::complex_dtype(d), "ifftn(fftn)");
-      expect_close(tenferro::fft::irfftn(tenferro::fft::rfftn(x, std::nullopt, axes, Norm::Ortho), s,
-                                         axes, Norm::Ortho),
+      expect_close(
+          tenferro::fft::ifftn(tenferro::fft::fftn(x, std::nullopt, axes), std::nullopt, axes),
+          to_dense(host), tenferro::complex_dtype(d), "ifftn(fftn)");
+      expect_close(tenferro::fft::irfftn(tenferro::fft::rfftn(x, std::nullopt, axes, Norm::Ortho),
+                                         s, axes, Norm::Ortho),
                    to_dense(host), d, "irfftn(rfftn)");
     }
   }

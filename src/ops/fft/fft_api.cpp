@@ -48,9 +48,12 @@ EagerTensor n_axis(FftOpKind kind, const EagerTensor& x, Lengths s, Lengths axes
 
 std::string_view norm_name(Norm norm) {
   switch (norm) {
-    case Norm::Forward: return "forward";
-    case Norm::Ortho: return "ortho";
-    case Norm::Backward: break;
+    case Norm::Forward:
+      return "forward";
+    case Norm::Ortho:
+      return "ortho";
+    case Norm::Backward:
+      break;
   }
   return "backward";
 }

@@ -14,15 +14,20 @@ namespace {
 constexpr std::array<std::string_view, 8> kOpNames = {"fft",  "ifft",  "rfft",  "irfft",
                                                       "fftn", "ifftn", "rfftn", "irfftn"};
 
-bool is_n_axis(FftOpKind k) { return static_cast<int>(k) >= static_cast<int>(FftOpKind::Fftn); }
+bool is_n_axis(FftOpKind k) {
+  return static_cast<int>(k) >= static_cast<int>(FftOpKind::Fftn);
+}
 
 Transform transform_of(FftOpKind k) {
   switch (k) {
     case FftOpKind::Rfft:
-    case FftOpKind::Rfftn: return Transform::R2C;
+    case FftOpKind::Rfftn:
+      return Transform::R2C;
     case FftOpKind::Irfft:
-    case FftOpKind::Irfftn: return Transform::C2R;
-    default: return Transform::C2C;
+    case FftOpKind::Irfftn:
+      return Transform::C2R;
+    default:
+      return Transform::C2C;
   }
 }
 
@@ -57,7 +62,9 @@ void check_length(FftOpKind k, std::int64_t n, std::int64_t axis) {
 
 }  // namespace
 
-std::string_view op_kind_name(FftOpKind kind) { return kOpNames[static_cast<std::size_t>(kind)]; }
+std::string_view op_kind_name(FftOpKind kind) {
+  return kOpNames[static_cast<std::size_t>(kind)];
+}
 
 bool parse_op_kind(std::string_view text, FftOpKind& out) {
   for (std::size_t i = 0; i < kOpNames.size(); ++i) {
@@ -145,8 +152,8 @@ FftSpec resolve(const FftRequest& request, DType dtype, const Shape& shape) {
   for (std::size_t i = 0; i < count; ++i) {
     const bool last = i + 1 == count;
     const auto axis = spec.axes[i];
-    const auto length = requested[i] == -1 ? default_length(spec.transform, last, shape[axis])
-                                           : requested[i];
+    const auto length =
+        requested[i] == -1 ? default_length(spec.transform, last, shape[axis]) : requested[i];
     check_length(k, length, axis);
     spec.lengths.push_back(length);
     denominator *= static_cast<double>(length);
@@ -161,9 +168,15 @@ FftSpec resolve(const FftRequest& request, DType dtype, const Shape& shape) {
   // NumPy: "backward" scales the inverse by 1/n, "forward" the forward transform, "ortho"
   // both by 1/sqrt(n); n is the product of the logical lengths.
   switch (request.norm) {
-    case fft::Norm::Backward: spec.scale = spec.forward ? 1.0 : 1.0 / denominator; break;
-    case fft::Norm::Forward: spec.scale = spec.forward ? 1.0 / denominator : 1.0; break;
-    case fft::Norm::Ortho: spec.scale = 1.0 / std::sqrt(denominator); break;
+    case fft::Norm::Backward:
+      spec.scale = spec.forward ? 1.0 : 1.0 / denominator;
+      break;
+    case fft::Norm::Forward:
+      spec.scale = spec.forward ? 1.0 / denominator : 1.0;
+      break;
+    case fft::Norm::Ortho:
+      spec.scale = 1.0 / std::sqrt(denominator);
+      break;
   }
   return spec;
 }

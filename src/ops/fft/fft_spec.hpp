@@ -39,14 +39,14 @@ struct FftRequest {
 struct FftSpec {
   FftOpKind kind = FftOpKind::Fft;
   Transform transform = Transform::C2C;
-  bool forward = true;               // sign of the exponent: forward = e^{-2 pi i ...}
-  std::vector<std::int64_t> axes;    // normalized; for R2C/C2R the last one is the halved axis
-  std::vector<std::int64_t> lengths; // logical transform length per axis (the real length)
-  DType staged_dtype = DType::C64;   // the dtype the transform reads
-  Shape staged_shape;                // the shape the transform reads (after pad/truncate)
+  bool forward = true;                // sign of the exponent: forward = e^{-2 pi i ...}
+  std::vector<std::int64_t> axes;     // normalized; for R2C/C2R the last one is the halved axis
+  std::vector<std::int64_t> lengths;  // logical transform length per axis (the real length)
+  DType staged_dtype = DType::C64;    // the dtype the transform reads
+  Shape staged_shape;                 // the shape the transform reads (after pad/truncate)
   DType out_dtype = DType::C64;
   Shape out_shape;
-  double scale = 1.0;                // applied to the output (NumPy's norm)
+  double scale = 1.0;  // applied to the output (NumPy's norm)
 };
 
 // Resolves `request` for an input of `dtype` and `shape`. Throws Validation (phase Input,

@@ -27,7 +27,8 @@ std::vector<IoDim> batch_dims(const Shape& shape, const std::vector<bool>& trans
                               const Strides& in_strides, const Strides& out_strides) {
   std::vector<IoDim> batch;
   for (std::size_t a = 0; a < shape.size(); ++a) {
-    if (!transformed[a] && shape[a] > 1) batch.push_back(dim(shape[a], in_strides[a], out_strides[a]));
+    if (!transformed[a] && shape[a] > 1)
+      batch.push_back(dim(shape[a], in_strides[a], out_strides[a]));
   }
   return batch;
 }

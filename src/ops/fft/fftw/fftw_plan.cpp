@@ -57,7 +57,8 @@ fftw_plan Fftw<double>::plan(const PlanShape& s, void* in, void* out, unsigned f
       return fftw_plan_guru64_dft_r2c(rank, s.dims.data(), howmany, s.batch.data(),
                                       static_cast<double*>(in), static_cast<fftw_complex*>(out),
                                       flags);
-    case PlanKind::C2R: break;
+    case PlanKind::C2R:
+      break;
   }
   return fftw_plan_guru64_dft_c2r(rank, s.dims.data(), howmany, s.batch.data(),
                                   static_cast<fftw_complex*>(in), static_cast<double*>(out), flags);
@@ -68,11 +69,14 @@ void Fftw<double>::execute(const PlanShape& s, fftw_plan p, void* in, void* out)
       return fftw_execute_dft(p, static_cast<fftw_complex*>(in), static_cast<fftw_complex*>(out));
     case PlanKind::R2C:
       return fftw_execute_dft_r2c(p, static_cast<double*>(in), static_cast<fftw_complex*>(out));
-    case PlanKind::C2R: break;
+    case PlanKind::C2R:
+      break;
   }
   fftw_execute_dft_c2r(p, static_cast<fftw_complex*>(in), static_cast<double*>(out));
 }
-void Fftw<double>::destroy(fftw_plan p) { fftw_destroy_plan(p); }
+void Fftw<double>::destroy(fftw_plan p) {
+  fftw_destroy_plan(p);
+}
 
 int Fftw<float>::alignment_of(const void* p) {
   return fftwf_alignment_of(static_cast<float*>(const_cast<void*>(p)));
@@ -89,7 +93,8 @@ fftwf_plan Fftw<float>::plan(const PlanShape& s, void* in, void* out, unsigned f
       return fftwf_plan_guru64_dft_r2c(rank, s.dims.data(), howmany, s.batch.data(),
                                        static_cast<float*>(in), static_cast<fftwf_complex*>(out),
                                        flags);
-    case PlanKind::C2R: break;
+    case PlanKind::C2R:
+      break;
   }
   return fftwf_plan_guru64_dft_c2r(rank, s.dims.data(), howmany, s.batch.data(),
                                    static_cast<fftwf_complex*>(in), static_cast<float*>(out),
@@ -102,11 +107,14 @@ void Fftw<float>::execute(const PlanShape& s, fftwf_plan p, void* in, void* out)
                                static_cast<fftwf_complex*>(out));
     case PlanKind::R2C:
       return fftwf_execute_dft_r2c(p, static_cast<float*>(in), static_cast<fftwf_complex*>(out));
-    case PlanKind::C2R: break;
+    case PlanKind::C2R:
+      break;
   }
   fftwf_execute_dft_c2r(p, static_cast<fftwf_complex*>(in), static_cast<float*>(out));
 }
-void Fftw<float>::destroy(fftwf_plan p) { fftwf_destroy_plan(p); }
+void Fftw<float>::destroy(fftwf_plan p) {
+  fftwf_destroy_plan(p);
+}
 
 template <class R>
 std::shared_ptr<const FftwPlan<R>> find_or_make_plan(ExtensionCacheStore& caches,
@@ -118,9 +126,8 @@ std::shared_ptr<const FftwPlan<R>> find_or_make_plan(ExtensionCacheStore& caches
       [&] {
         // ESTIMATE never reads or writes the arrays while planning; C2R may destroy its input
         // (our callers only hand it staging buffers they own).
-        const unsigned flags = FFTW_ESTIMATE | (shape.kind == PlanKind::C2R
-                                                    ? FFTW_DESTROY_INPUT
-                                                    : FFTW_PRESERVE_INPUT);
+        const unsigned flags = FFTW_ESTIMATE | (shape.kind == PlanKind::C2R ? FFTW_DESTROY_INPUT
+                                                                            : FFTW_PRESERVE_INPUT);
         typename Fftw<R>::Plan raw;
         {
           std::lock_guard lock(fftw_planner_mutex());

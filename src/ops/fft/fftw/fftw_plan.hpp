@@ -24,11 +24,11 @@ enum class PlanKind : std::uint8_t { C2C, R2C, C2R };
 // Everything FFTW's new-array execute requires to match the planned arrays.
 struct PlanShape {
   PlanKind kind = PlanKind::C2C;
-  int sign = FFTW_FORWARD;     // C2C only
-  std::vector<IoDim> dims;     // transformed dims (R2C/C2R: the last one is halved)
-  std::vector<IoDim> batch;    // howmany dims
+  int sign = FFTW_FORWARD;   // C2C only
+  std::vector<IoDim> dims;   // transformed dims (R2C/C2R: the last one is halved)
+  std::vector<IoDim> batch;  // howmany dims
   bool in_place = false;
-  int in_alignment = 0;        // fftw_alignment_of(input), fftw_alignment_of(output)
+  int in_alignment = 0;  // fftw_alignment_of(input), fftw_alignment_of(output)
   int out_alignment = 0;
   std::string key(bool is_double) const;
 };
