@@ -8,6 +8,7 @@
 
 #include "dft_reference.hpp"
 #include "ops/fft/fft_module.hpp"
+#include "support/test_device_backend.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/runtime/errors.hpp"
 
@@ -42,6 +43,28 @@ TEST(FftDispatch, CudaAndWebGpuTargetsAreUnsupportedBeforeExecution) {
     EXPECT_FALSE(tenferro::fft_family::admission_table().admits(op, BackendKind::Cuda, DType::C64));
     EXPECT_FALSE(
         tenferro::fft_family::admission_table().admits(op, BackendKind::WebGpu, DType::C32));
+  }
+}
+
+TEST(FftDispatch, DeviceRuntimesGetTheirOwnTargetAndAnUnsupportedErrorBeforeAnythingRuns) {
+  for (BackendKind kind : {BackendKind::Cuda, BackendKind::WebGpu}) {
+    auto rt = tenferro::testing::make_test_device_runtime(kind, "tenferro.testdevice.d0.v1");
+    const auto x = rt->upload(random_tensor(DType::C32, Shape{8, 2}, 9));
+    const auto cpu_launches = tenferro::process_cpu_kernel_launches();
+    try {
+      (void)tenferro::fft::fft(x);
+      ADD_FAILURE() << "fft ran on a " << tenferro::backend_kind_name(kind) << " runtime";
+    } catch (const tenferro::Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+      // The factory saw the runtime's own engine, not the CPU's.
+      EXPECT_NE(std::string(e.what()).find("tenferro.testdevice.d0.v1"), std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(tenferro::process_cpu_kernel_launches(), cpu_launches);  // no CPU fallback
+    EXPECT_EQ(rt->stats().module_installs, 0u);
+    EXPECT_EQ(rt->stats().kernel_launches_for(std::string("tenferro.fft.v1@") +
+                                              std::string(tenferro::backend_kind_name(kind))),
+              0u);
   }
 }
 
