@@ -1,0 +1,26 @@
+#include "ops/fft/fft_op.hpp"
+
+#include <string>
+
+#include "tenferro/core/error.hpp"
+
+namespace tenferro::fft_internal {
+
+std::string_view FftOp::family() const noexcept {
+  return fft_family::kFamily;
+}
+
+bool FftOp::payload_equals(const ExtensionOp& other) const noexcept {
+  const auto* o = dynamic_cast<const FftOp*>(&other);
+  return o != nullptr && o->request_ == request_;
+}
+
+std::vector<TensorMeta> FftOp::infer_outputs(std::span<const TensorMeta> inputs) const {
+  if (inputs.size() != 1) {
+    throw_validation(std::string(name()), "takes one input, got " + std::to_string(inputs.size()));
+  }
+  const FftSpec spec = resolve(request_, inputs[0].dtype, inputs[0].shape);
+  return {TensorMeta{spec.out_dtype, spec.out_shape}};
+}
+
+}  // namespace tenferro::fft_internal
