@@ -64,7 +64,7 @@ build_config() {  # build_config NAME
   fi
   ninja -C "$dir" -j"$jobs" "${targets[@]}" >"$dir/build.log" 2>&1
   local status=$?
-  grep -E "error|FAILED|warning" "$dir/build.log" | head -n 40
+  grep -E "error:|FAILED:|warning:" "$dir/build.log" | head -n 40
   if [[ $status -ne 0 ]]; then
     note "$name" FAILED "build after $((SECONDS - start))s ($dir/build.log)"; failed=1; return
   fi

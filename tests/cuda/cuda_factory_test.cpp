@@ -1,6 +1,7 @@
 // Hardware-independent (runs wherever CUDA is compiled in, device or not): the family module
-// factories give a CUDA target its own CUDA module, never the CPU module, and the admission
-// tables list what the CUDA arms implement.
+// factories give a CUDA target its own CUDA module, never the CPU module; the admission tables
+// list exactly what the CUDA arms implement, and eig on CUDA is refused by the table before
+// anything executes (shown with a device-like test backend that claims to be CUDA).
 #include <gtest/gtest.h>
 
 #include "tenferro/config.hpp"
@@ -8,7 +9,14 @@
 #if TENFERRO_HAS_CUDA
 
 #include "ops/einsum/einsum_module.hpp"
+#include "ops/fft/fft_module.hpp"
+#include "ops/linalg/module_factory.hpp"
+#include "support/test_device_backend.hpp"
 #include "tenferro/einsum.hpp"
+#include "tenferro/fft.hpp"
+#include "tenferro/linalg.hpp"
+#include "tenferro/runtime/runtime.hpp"
+#include "tenferro/runtime/stats.hpp"
 
 namespace tenferro {
 namespace {
@@ -39,6 +47,54 @@ TEST(CudaModuleFactories, EinsumAdmitsEveryDtypeOnCuda) {
   for (DType d : kAllDTypes)
     EXPECT_TRUE(einsum_family::admission_table().admits("einsum", BackendKind::Cuda, d))
         << dtype_name(d);
+}
+
+TEST(CudaModuleFactories, LinalgAndFftGiveACudaTargetTheirCudaModules) {
+  const ModulePtr linalg_cuda = linalg_internal::linalg_module_for(kCuda0);
+  const ModulePtr linalg_cpu = linalg_internal::linalg_module_for(kCpu);
+  EXPECT_NE(linalg_cuda.get(), linalg_cpu.get()) << "a CUDA target received the CPU module";
+  EXPECT_NE(linalg_cuda->find(linalg_family::kFamily, kCuda0.engine_id), nullptr);
+  EXPECT_EQ(linalg_cuda->find(linalg_family::kFamily, kCpu.engine_id), nullptr);
+  EXPECT_NE(linalg_internal::linalg_module_for(kCuda1).get(), linalg_cuda.get());
+
+  const ModulePtr fft_cuda = fft_internal::fft_module_for_target(kCuda0);
+  EXPECT_NE(fft_cuda->id(), fft_internal::kFftwModuleId);
+  EXPECT_NE(fft_cuda->find(fft_family::kFamily, kCuda0.engine_id), nullptr);
+  EXPECT_EQ(fft_cuda->find(fft_family::kFamily, kCpu.engine_id), nullptr);
+  EXPECT_NE(fft_internal::fft_module_for_target(kCuda1).get(), fft_cuda.get());
+}
+
+TEST(CudaAdmission, TablesListExactlyWhatTheCudaArmsImplement) {
+  const AdmissionTable& linalg = linalg_family::admission_table();
+  for (const std::string& op : linalg.ops())
+    for (DType d : kAllDTypes)
+      EXPECT_EQ(linalg.admits(op, BackendKind::Cuda, d), op == "qr" || op == "svd") << op;
+  const AdmissionTable& fft = fft_family::admission_table();
+  for (const std::string& op : fft.ops())
+    for (DType d : kAllDTypes) {
+      const bool real_only = op == "rfft" || op == "rfftn";
+      EXPECT_EQ(fft.admits(op, BackendKind::Cuda, d), !real_only || !is_complex(d)) << op;
+    }
+}
+
+TEST(CudaAdmission, EigOnCudaIsRefusedByTheTableBeforeExecution) {
+  // A device-like backend that presents itself as CUDA device 0: the factory hands its target
+  // the CUDA linalg module, whose executor must refuse eig from the admission table before
+  // it touches the backend (which is not a real CudaBackend and would fail differently).
+  auto rt = testing::make_test_device_runtime(BackendKind::Cuda, "tenferro.cuda.d0.v1");
+  const EagerTensor a = rt->upload(Tensor::zeros(DType::F64, {3, 3}));
+  const std::uint64_t cpu_kernels = process_cpu_kernel_launches();
+  for (DType d : kAllDTypes)
+    EXPECT_FALSE(linalg_family::admission_table().admits("eig", BackendKind::Cuda, d));
+  try {
+    (void)linalg::eig(a);
+    FAIL() << "eig ran on a CUDA runtime";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+    EXPECT_NE(std::string(e.what()).find("eig"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(rt->stats().kernel_launches_for("tenferro.linalg.v1@cuda"), 0u) << "nothing executed";
+  EXPECT_EQ(process_cpu_kernel_launches(), cpu_kernels) << "no CPU fallback";
 }
 
 }  // namespace

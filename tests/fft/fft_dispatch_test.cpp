@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "dft_reference.hpp"
 #include "ops/fft/fft_module.hpp"
@@ -30,24 +31,37 @@ void expect_error(ErrorKind kind, const std::function<void()>& call, const std::
   }
 }
 
-TEST(FftDispatch, CudaAndWebGpuTargetsAreUnsupportedBeforeExecution) {
+TEST(FftDispatch, DeviceTargetsGetTheirOwnModuleOrUnsupportedBeforeExecution) {
   const EagerExtensionTarget cuda{EngineId("tenferro.cuda.d0.v1"), BackendKind::Cuda};
   const EagerExtensionTarget webgpu{EngineId("tenferro.webgpu.d0.v1"), BackendKind::WebGpu};
-  for (const auto& target : {cuda, webgpu}) {
+#if TENFERRO_HAS_CUDA
+  // The CUDA arm: the cuFFT module for the CUDA target's own engine, never the CPU module.
+  const auto cuda_module = tenferro::fft_internal::fft_module_for_target(cuda);
+  ASSERT_NE(cuda_module, nullptr);
+  EXPECT_NE(cuda_module->id(), tenferro::fft_internal::kFftwModuleId);
+  EXPECT_NE(cuda_module->find(tenferro::fft_family::kFamily, cuda.engine_id), nullptr);
+  const std::vector<EagerExtensionTarget> refused{webgpu};
+#else
+  const std::vector<EagerExtensionTarget> refused{cuda, webgpu};
+#endif
+  for (const auto& target : refused) {
     expect_error(
         ErrorKind::Unsupported,
         [&] { (void)tenferro::fft_internal::fft_module_for_target(target); },
         std::string(tenferro::backend_kind_name(target.backend_kind)));
   }
   for (const char* op : {"fft", "irfftn"}) {
-    EXPECT_FALSE(tenferro::fft_family::admission_table().admits(op, BackendKind::Cuda, DType::C64));
+    EXPECT_EQ(tenferro::fft_family::admission_table().admits(op, BackendKind::Cuda, DType::C64),
+              TENFERRO_HAS_CUDA != 0);
     EXPECT_FALSE(
         tenferro::fft_family::admission_table().admits(op, BackendKind::WebGpu, DType::C32));
   }
 }
 
 TEST(FftDispatch, DeviceRuntimesGetTheirOwnTargetAndAnUnsupportedErrorBeforeAnythingRuns) {
+  // (With CUDA compiled in, a Cuda-kind runtime gets the cuFFT module: tests/cuda covers it.)
   for (BackendKind kind : {BackendKind::Cuda, BackendKind::WebGpu}) {
+    if (kind == BackendKind::Cuda && TENFERRO_HAS_CUDA) continue;
     auto rt = tenferro::testing::make_test_device_runtime(kind, "tenferro.testdevice.d0.v1");
     const auto x = rt->upload(random_tensor(DType::C32, Shape{8, 2}, 9));
     const auto cpu_launches = tenferro::process_cpu_kernel_launches();

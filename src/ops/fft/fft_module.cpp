@@ -20,8 +20,10 @@ ModulePtr fft_module_for_target(const EagerExtensionTarget& target) {
     }
     case BackendKind::Cuda:
 #if TENFERRO_HAS_CUDA
-      throw_unsupported_target(fft_family::kFamily, target,
-                               "the CUDA FFT executor (cuFFT) is not implemented yet");
+    {
+      static ModuleCache cache;  // one cuFFT module per (kind, engine): devices never share one
+      return cache.get_or_build(target, [&] { return make_cufft_module(target.engine_id); });
+    }
 #else
       throw_unsupported_target(fft_family::kFamily, target, "this tenferro was built without CUDA");
 #endif
@@ -50,7 +52,17 @@ const AdmissionTable& admission_table() {
 #else
     t.note(BackendKind::Cpu, "built without FFTW (TENFERRO_WITH_FFTW=OFF)");
 #endif
-    t.note(BackendKind::Cuda, "cuFFT executor not implemented yet");
+#if TENFERRO_HAS_CUDA
+    // cuFFT (ops/fft/cuda): the same ops and dtypes as the CPU.
+    for (const char* op : {"fft", "ifft", "irfft", "fftn", "ifftn", "irfftn"}) {
+      t.admit(op, BackendKind::Cuda, {DType::F32, DType::F64, DType::C32, DType::C64});
+    }
+    for (const char* op : {"rfft", "rfftn"}) {
+      t.admit(op, BackendKind::Cuda, {DType::F32, DType::F64});
+    }
+#else
+    t.note(BackendKind::Cuda, "not compiled in");
+#endif
     t.note(BackendKind::WebGpu, "no WebGPU FFT");
     return t;
   }();

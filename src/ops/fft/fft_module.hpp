@@ -1,6 +1,6 @@
 // The FFT family's module factory: the runtime's target picks the provider. CPU -> the FFTW
-// module (when built with FFTW); every other case is a typed Unsupported error thrown before
-// anything executes.
+// module (when built with FFTW), CUDA -> the cuFFT module (when built with CUDA); every other
+// case is a typed Unsupported error thrown before anything executes.
 #pragma once
 
 #include "tenferro/config.hpp"
@@ -11,6 +11,11 @@ namespace tenferro::fft_internal {
 inline constexpr std::string_view kFftwModuleId = "tenferro.fft.fftw";
 
 ModulePtr fft_module_for_target(const EagerExtensionTarget& target);
+
+#if TENFERRO_HAS_CUDA
+// The cuFFT executor module registered for one CUDA engine (src/ops/fft/cuda/).
+ModulePtr make_cufft_module(const EngineId& engine);
+#endif
 
 #if TENFERRO_HAS_FFTW
 // The FFTW executor module registered for one CPU engine (src/ops/fft/fftw/).

@@ -1,10 +1,11 @@
 // Which (op, backend, dtype) the linalg family implements. CPU: every op on every dtype.
-// WebGPU: none (no f64 in WGSL and no LAPACK-class solvers). CUDA: none until the cuSOLVER
-// executor lands; the CUDA backend fills its row in then.
+// WebGPU: none (no f64 in WGSL and no LAPACK-class solvers). CUDA (when compiled in): the ops
+// of ops/linalg/cuda.
 #include <string>
 #include <vector>
 
 #include "ops/linalg/linalg_op.hpp"
+#include "tenferro/config.hpp"
 #include "tenferro/linalg.hpp"
 
 namespace tenferro::linalg_family {
@@ -20,7 +21,18 @@ const AdmissionTable& admission_table() {
     for (const std::string& op : ops) {
       t.admit(op, BackendKind::Cpu, {DType::F32, DType::F64, DType::C32, DType::C64});
     }
-    t.note(BackendKind::Cuda, "linalg has no CUDA implementation yet");
+#if TENFERRO_HAS_CUDA
+    // cuSOLVER: exactly what ops/linalg/cuda implements. eig stays refused: cuSOLVER has no
+    // dense non-symmetric eigensolver in the routines we use.
+    for (const char* op : {"qr", "svd"}) {
+      t.admit(op, BackendKind::Cuda, {DType::F32, DType::F64, DType::C32, DType::C64});
+    }
+    t.note(BackendKind::Cuda,
+           "qr and svd (cuSOLVER; svd without truncation/canonical gauge); eig: cuSOLVER has no "
+           "dense non-symmetric eigensolver; other ops not implemented on CUDA yet");
+#else
+    t.note(BackendKind::Cuda, "not compiled in");
+#endif
     t.note(BackendKind::WebGpu, "linalg has no WebGPU implementation");
     return t;
   }();

@@ -16,11 +16,7 @@ ModulePtr linalg_module_for(const EagerExtensionTarget& target) {
     }
     case BackendKind::Cuda:
 #if TENFERRO_HAS_CUDA
-      // CUDA ARM: when the cuSOLVER executor exists this becomes
-      //   return cuda_linalg_module(target);
-      // Until then a CUDA runtime must get a typed refusal, never the CPU module.
-      throw_unsupported_target(linalg_family::kFamily, target,
-                               "linalg has no CUDA implementation yet");
+      return cuda_linalg_module(target);
 #else
       throw_unsupported_target(linalg_family::kFamily, target, "this build has no CUDA backend");
 #endif

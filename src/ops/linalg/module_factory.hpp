@@ -7,15 +7,15 @@
 namespace tenferro::linalg_internal {
 
 // CPU: the CPU module for the target's engine (cached per (BackendKind, EngineId)).
-// CUDA / WebGPU: a typed Unsupported error, thrown before anything executes.
+// CUDA: the CUDA module when compiled in (ops it lacks are refused by the admission table).
+// WebGPU (and CUDA when not compiled in): a typed Unsupported error, before anything executes.
 ModulePtr linalg_module_for(const EagerExtensionTarget& target);
 
 // The CPU module: registers the linalg executor for (tenferro.linalg.v1, engine).
 ModulePtr extension_module_cpu(const EngineId& engine);
 
 #if TENFERRO_HAS_CUDA
-// To be implemented by the CUDA backend (cuSOLVER executor) under src/ops/linalg/cuda/.
-// Not called yet: see linalg_module_for.
+// The CUDA module (cuSOLVER executor, src/ops/linalg/cuda/) for the target's engine.
 ModulePtr cuda_linalg_module(const EagerExtensionTarget& target);
 #endif
 

@@ -1,0 +1,58 @@
+// cuSOLVER's typed routines behind one overloaded name per routine, so the linalg CUDA
+// executor is written once for float, double, cuComplex and cuDoubleComplex.
+#pragma once
+
+#include <cuComplex.h>
+#include <cusolverDn.h>
+
+namespace tenferro::linalg_cuda::cusolver {
+
+#define TENFERRO_CUSOLVER_OVERLOADS(T, R, S, ORG)                                                  \
+  inline cusolverStatus_t geqrf_buffer(cusolverDnHandle_t h, int m, int n, T* a, int lda,          \
+                                       int* lwork) {                                               \
+    return cusolverDn##S##geqrf_bufferSize(h, m, n, a, lda, lwork);                                \
+  }                                                                                                \
+  inline cusolverStatus_t geqrf(cusolverDnHandle_t h, int m, int n, T* a, int lda, T* tau,         \
+                                T* work, int lwork, int* info) {                                   \
+    return cusolverDn##S##geqrf(h, m, n, a, lda, tau, work, lwork, info);                          \
+  }                                                                                                \
+  inline cusolverStatus_t orgqr_buffer(cusolverDnHandle_t h, int m, int n, int k, const T* a,      \
+                                       int lda, const T* tau, int* lwork) {                        \
+    return cusolverDn##S##ORG##_bufferSize(h, m, n, k, a, lda, tau, lwork);                        \
+  }                                                                                                \
+  inline cusolverStatus_t orgqr(cusolverDnHandle_t h, int m, int n, int k, T* a, int lda,          \
+                                const T* tau, T* work, int lwork, int* info) {                     \
+    return cusolverDn##S##ORG(h, m, n, k, a, lda, tau, work, lwork, info);                         \
+  }                                                                                                \
+  inline cusolverStatus_t gesvdj_buffer(                                                           \
+      cusolverDnHandle_t h, cusolverEigMode_t jobz, int econ, int m, int n, const T* a, int lda,   \
+      const R* s, const T* u, int ldu, const T* v, int ldv, int* lwork, gesvdjInfo_t params) {     \
+    return cusolverDn##S##gesvdj_bufferSize(h, jobz, econ, m, n, a, lda, s, u, ldu, v, ldv, lwork, \
+                                            params);                                               \
+  }                                                                                                \
+  inline cusolverStatus_t gesvdj(cusolverDnHandle_t h, cusolverEigMode_t jobz, int econ, int m,    \
+                                 int n, T* a, int lda, R* s, T* u, int ldu, T* v, int ldv,         \
+                                 T* work, int lwork, int* info, gesvdjInfo_t params) {             \
+    return cusolverDn##S##gesvdj(h, jobz, econ, m, n, a, lda, s, u, ldu, v, ldv, work, lwork,      \
+                                 info, params);                                                    \
+  }                                                                                                \
+  inline cusolverStatus_t gesvdj_batched_buffer(                                                   \
+      cusolverDnHandle_t h, cusolverEigMode_t jobz, int m, int n, const T* a, int lda, const R* s, \
+      const T* u, int ldu, const T* v, int ldv, int* lwork, gesvdjInfo_t params, int batch) {      \
+    return cusolverDn##S##gesvdjBatched_bufferSize(h, jobz, m, n, a, lda, s, u, ldu, v, ldv,       \
+                                                   lwork, params, batch);                          \
+  }                                                                                                \
+  inline cusolverStatus_t gesvdj_batched(                                                          \
+      cusolverDnHandle_t h, cusolverEigMode_t jobz, int m, int n, T* a, int lda, R* s, T* u,       \
+      int ldu, T* v, int ldv, T* work, int lwork, int* info, gesvdjInfo_t params, int batch) {     \
+    return cusolverDn##S##gesvdjBatched(h, jobz, m, n, a, lda, s, u, ldu, v, ldv, work, lwork,     \
+                                        info, params, batch);                                      \
+  }
+
+TENFERRO_CUSOLVER_OVERLOADS(float, float, S, orgqr)
+TENFERRO_CUSOLVER_OVERLOADS(double, double, D, orgqr)
+TENFERRO_CUSOLVER_OVERLOADS(cuComplex, float, C, ungqr)
+TENFERRO_CUSOLVER_OVERLOADS(cuDoubleComplex, double, Z, ungqr)
+#undef TENFERRO_CUSOLVER_OVERLOADS
+
+}  // namespace tenferro::linalg_cuda::cusolver

@@ -1,0 +1,195 @@
+#include <algorithm>
+
+#include "ops/linalg/cuda/linalg_kernels.hpp"
+
+namespace tenferro::cuda_kernels {
+namespace {
+
+template <class R>
+struct Cx {
+  R re, im;
+};
+
+template <class T>
+struct Traits {
+  using Real = T;
+  __device__ static bool finite(T x) { return isfinite(x); }
+  __device__ static T conj(T x) { return x; }
+  __device__ static Real abs(T x) { return x < 0 ? -x : x; }
+  __device__ static T mul(T a, T b) { return a * b; }
+  __device__ static T div_real(T a, Real r) { return a / r; }
+  __device__ static T from_real(Real r) { return r; }
+  __device__ static T zero() { return T(0); }
+  __device__ static T one() { return T(1); }
+};
+template <class R>
+struct Traits<Cx<R>> {
+  using Real = R;
+  using T = Cx<R>;
+  __device__ static bool finite(T x) { return isfinite(x.re) && isfinite(x.im); }
+  __device__ static T conj(T x) { return {x.re, -x.im}; }
+  __device__ static Real abs(T x) { return hypot(x.re, x.im); }
+  __device__ static T mul(T a, T b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+  }
+  __device__ static T div_real(T a, Real r) { return {a.re / r, a.im / r}; }
+  __device__ static T from_real(Real r) { return {r, R(0)}; }
+  __device__ static T zero() { return {R(0), R(0)}; }
+  __device__ static T one() { return {R(1), R(0)}; }
+};
+
+constexpr int kThreads = 256;
+unsigned blocks_for(std::int64_t count) {
+  return static_cast<unsigned>(
+      std::min<std::int64_t>((count + kThreads - 1) / kThreads, std::int64_t{1} << 20));
+}
+#define GRID_LOOP(i, count)                                                               \
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < (count); \
+       i += std::int64_t(gridDim.x) * blockDim.x)
+
+template <class T>
+__global__ void nonfinite_kernel(const T* data, std::int64_t count, std::int64_t batch_stride,
+                                 std::int64_t batch, int* first_bad) {
+  GRID_LOOP(i, count * batch) {
+    const std::int64_t b = i / count, e = i % count;
+    if (!Traits<T>::finite(data[b * batch_stride + e])) atomicMin(first_bad, int(b));
+  }
+}
+
+template <class T>
+__global__ void upper_kernel(const T* src, std::int64_t ld, std::int64_t bs, T* dst,
+                             std::int64_t rows, std::int64_t cols, std::int64_t batch) {
+  GRID_LOOP(idx, rows * cols * batch) {
+    const std::int64_t i = idx % rows, j = (idx / rows) % cols, b = idx / (rows * cols);
+    dst[idx] = i <= j ? src[b * bs + i + j * ld] : Traits<T>::zero();
+  }
+}
+
+template <class T>
+__global__ void adjoint_kernel(const T* src, std::int64_t ld, std::int64_t bs, T* dst,
+                               std::int64_t rows, std::int64_t cols, std::int64_t batch) {
+  GRID_LOOP(idx, rows * cols * batch) {
+    const std::int64_t i = idx % rows, j = (idx / rows) % cols, b = idx / (rows * cols);
+    dst[idx] = Traits<T>::conj(src[b * bs + j + i * ld]);
+  }
+}
+
+template <class T>
+__global__ void positive_diagonal_kernel(T* q, std::int64_t m, std::int64_t q_cols, T* r,
+                                         std::int64_t r_rows, std::int64_t n, std::int64_t k,
+                                         std::int64_t batch) {
+  GRID_LOOP(idx, k * batch) {
+    const std::int64_t j = idx % k, b = idx / k;
+    T* rb = r + b * r_rows * n;
+    T* qb = q + b * m * q_cols;
+    const T diag = rb[j + j * r_rows];
+    const auto mag = Traits<T>::abs(diag);
+    if (mag == 0) continue;
+    const T phase = Traits<T>::div_real(diag, mag);
+    const T conj_phase = Traits<T>::conj(phase);
+    for (std::int64_t c = j + 1; c < n; ++c)
+      rb[j + c * r_rows] = Traits<T>::mul(rb[j + c * r_rows], conj_phase);
+    rb[j + j * r_rows] = Traits<T>::from_real(mag);
+    for (std::int64_t i = 0; i < m; ++i) qb[i + j * m] = Traits<T>::mul(qb[i + j * m], phase);
+  }
+}
+
+template <class T>
+__global__ void identity_kernel(T* dst, std::int64_t n, std::int64_t batch) {
+  GRID_LOOP(idx, n * n * batch) {
+    const std::int64_t i = idx % n, j = (idx / n) % n;
+    dst[idx] = i == j ? Traits<T>::one() : Traits<T>::zero();
+  }
+}
+
+__global__ void fill_int_kernel(int* dst, std::int64_t count, int value) {
+  GRID_LOOP(i, count) {
+    dst[i] = value;
+  }
+}
+
+template <class F>
+cudaError_t with_element(Element e, F&& f) {
+  switch (e) {
+    case Element::F32:
+      return f(float{});
+    case Element::F64:
+      return f(double{});
+    case Element::C32:
+      return f(Cx<float>{});
+    case Element::C64:
+      return f(Cx<double>{});
+  }
+  return cudaErrorInvalidValue;
+}
+
+}  // namespace
+
+cudaError_t launch_first_nonfinite(Element e, const void* data, std::int64_t count,
+                                   std::int64_t batch_stride, std::int64_t batch, int* first_bad,
+                                   cudaStream_t stream) {
+  if (count * batch == 0) return cudaSuccess;
+  return with_element(e, [&](auto t) {
+    using T = decltype(t);
+    nonfinite_kernel<T><<<blocks_for(count * batch), kThreads, 0, stream>>>(
+        static_cast<const T*>(data), count, batch_stride, batch, first_bad);
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_upper_triangle(Element e, const void* src, std::int64_t ld,
+                                  std::int64_t batch_stride, void* dst, std::int64_t rows,
+                                  std::int64_t cols, std::int64_t batch, cudaStream_t stream) {
+  const std::int64_t total = rows * cols * batch;
+  if (total == 0) return cudaSuccess;
+  return with_element(e, [&](auto t) {
+    using T = decltype(t);
+    upper_kernel<T><<<blocks_for(total), kThreads, 0, stream>>>(
+        static_cast<const T*>(src), ld, batch_stride, static_cast<T*>(dst), rows, cols, batch);
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_adjoint(Element e, const void* src, std::int64_t ld, std::int64_t batch_stride,
+                           void* dst, std::int64_t rows, std::int64_t cols, std::int64_t batch,
+                           cudaStream_t stream) {
+  const std::int64_t total = rows * cols * batch;
+  if (total == 0) return cudaSuccess;
+  return with_element(e, [&](auto t) {
+    using T = decltype(t);
+    adjoint_kernel<T><<<blocks_for(total), kThreads, 0, stream>>>(
+        static_cast<const T*>(src), ld, batch_stride, static_cast<T*>(dst), rows, cols, batch);
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_positive_diagonal(Element e, void* q, std::int64_t m, std::int64_t q_cols,
+                                     void* r, std::int64_t r_rows, std::int64_t n, std::int64_t k,
+                                     std::int64_t batch, cudaStream_t stream) {
+  if (k * batch == 0) return cudaSuccess;
+  return with_element(e, [&](auto t) {
+    using T = decltype(t);
+    positive_diagonal_kernel<T><<<blocks_for(k * batch), kThreads, 0, stream>>>(
+        static_cast<T*>(q), m, q_cols, static_cast<T*>(r), r_rows, n, k, batch);
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_identity(Element e, void* dst, std::int64_t n, std::int64_t batch,
+                            cudaStream_t stream) {
+  if (n * n * batch == 0) return cudaSuccess;
+  return with_element(e, [&](auto t) {
+    using T = decltype(t);
+    identity_kernel<T>
+        <<<blocks_for(n * n * batch), kThreads, 0, stream>>>(static_cast<T*>(dst), n, batch);
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_fill_int(int* dst, std::int64_t count, int value, cudaStream_t stream) {
+  if (count == 0) return cudaSuccess;
+  fill_int_kernel<<<blocks_for(count), kThreads, 0, stream>>>(dst, count, value);
+  return cudaGetLastError();
+}
+
+}  // namespace tenferro::cuda_kernels

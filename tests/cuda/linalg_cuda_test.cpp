@@ -1,0 +1,193 @@
+// Linalg on a CUDA runtime (cuSOLVER): QR and SVD reconstruct their inputs, keep every factor
+// in device memory, make no transfer and run no CPU kernel inside the call, and agree with the
+// CPU runtime; ops without a CUDA implementation (eig, ...) are refused by the admission table
+// before anything runs. Skipped without a device.
+#include <gtest/gtest.h>
+
+#include "tenferro/config.hpp"
+
+#if TENFERRO_HAS_CUDA
+
+#include "cuda_fixture.hpp"
+#include "linalg/linalg_test_util.hpp"
+#include "tenferro/runtime/stats.hpp"
+
+namespace {
+
+using namespace linalg_test;
+namespace la = tenferro::linalg;
+using tenferro::EagerRuntime;
+using tenferro::RuntimeStats;
+
+constexpr const char* kLinalgOnCuda = "tenferro.linalg.v1@cuda";
+
+class LinalgCudaTest : public tenferro::cuda_test::CudaTest {
+ protected:
+  // Snapshot before an eager call; expect_device_only() checks the call moved nothing.
+  void begin() {
+    before_ = runtime_->stats();
+    cpu_kernels_ = tenferro::process_cpu_kernel_launches();
+  }
+  void expect_device_only(std::initializer_list<const EagerTensor*> outputs) {
+    EXPECT_EQ(tenferro::process_cpu_kernel_launches(), cpu_kernels_) << "a CPU kernel ran";
+    const RuntimeStats after = runtime_->stats();
+    EXPECT_EQ(after.uploads, before_.uploads) << "no transfer inside the eager call";
+    EXPECT_EQ(after.downloads, before_.downloads);
+    EXPECT_EQ(after.kernel_launches_for(kLinalgOnCuda) - before_.kernel_launches_for(kLinalgOnCuda),
+              1u);
+    for (const EagerTensor* t : outputs) {
+      EXPECT_EQ(t->runtime(), runtime_);
+      EXPECT_EQ(t->placement(), runtime_->backend().placement());
+      if (t->numel() > 0) {
+        const tenferro::Error e =
+            expect_error([&] { (void)t->host_view(); }, tenferro::ErrorKind::HostAccess);
+        (void)e;
+      }
+    }
+  }
+  RuntimeStats before_;
+  std::uint64_t cpu_kernels_ = 0;
+};
+
+TEST_F(LinalgCudaTest, QrReconstructsOnTheDeviceForEveryDtypeModeAndGauge) {
+  std::uint32_t seed = 1;
+  const std::vector<Size> sizes{{0, 0}, {1, 1}, {4, 4}, {6, 3}, {3, 6}, {3, 0}, {40, 17}};
+  for (DType dtype : tenferro::kAllDTypes)
+    for (const Shape& batch : batch_shapes())
+      for (const Size& s : sizes)
+        for (la::QrMode mode : {la::QrMode::Reduced, la::QrMode::Complete})
+          for (la::QrGauge gauge : {la::QrGauge::Raw, la::QrGauge::PositiveDiagonal}) {
+            SCOPED_TRACE(case_name(dtype, batch, s.m, s.n) +
+                         (mode == la::QrMode::Complete ? " complete" : " reduced") +
+                         (gauge == la::QrGauge::Raw ? "" : " positive"));
+            const Tensor host = random_tensor(dtype, with_batch({s.m, s.n}, batch), seed++);
+            const EagerTensor a = runtime_->upload(host);
+            begin();
+            const auto [q, r] = la::qr(a, {mode, gauge});
+            expect_device_only({&q, &r});
+            const std::int64_t k = std::min(s.m, s.n);
+            const bool complete = mode == la::QrMode::Complete;
+            EXPECT_EQ(q.shape(), with_batch({s.m, complete ? s.m : k}, batch));
+            EXPECT_EQ(r.shape(), with_batch({complete ? s.m : k, s.n}, batch));
+            const Mats am = matrices(a), qm = matrices(q), rm = matrices(r);
+            expect_close(multiply(adjoint(qm), qm), identity(qm.cols, qm.batch), tol(dtype, s.m), 0,
+                         "Q^H Q = I");
+            expect_close(multiply(qm, rm), am, tol(dtype, std::max(s.m, s.n)), 0, "A = Q R");
+            for (std::int64_t b = 0; b < rm.batch; ++b)
+              for (std::int64_t j = 0; j < rm.cols; ++j) {
+                for (std::int64_t i = j + 1; i < rm.rows; ++i)
+                  EXPECT_EQ(rm.at(b, i, j), cd(0)) << "R lower part";
+                if (gauge == la::QrGauge::PositiveDiagonal && j < k) {
+                  EXPECT_EQ(rm.at(b, j, j).imag(), 0.0);
+                  EXPECT_GE(rm.at(b, j, j).real(), 0.0);
+                }
+              }
+          }
+}
+
+TEST_F(LinalgCudaTest, QrOfAStridedInputMatchesTheCompactOne) {
+  const Tensor host = random_tensor(DType::C64, {5, 7}, 3);
+  const EagerTensor transposed = runtime_->upload(host.permute({1, 0}).clone()).permute({1, 0});
+  ASSERT_FALSE(transposed.layout().is_compact());
+  const auto [q, r] = la::qr(transposed);
+  expect_close(multiply(matrices(q), matrices(r)), matrices(runtime_->upload(host)),
+               tol(DType::C64, 7), 0, "A = Q R");
+}
+
+void check_svd(const std::shared_ptr<EagerRuntime>& rt, const EagerTensor& a,
+               const la::SvdResult& res, DType dtype, std::int64_t m, std::int64_t n, bool full) {
+  const std::int64_t k = std::min(m, n);
+  const Mats am = matrices(a), um = matrices(res.u), vhm = matrices(res.vh), sm = vectors(res.s);
+  ASSERT_EQ(um.cols, full ? m : k);
+  ASSERT_EQ(vhm.rows, full ? n : k);
+  expect_close(multiply(adjoint(um), um), identity(um.cols, um.batch), tol(dtype, m), 0, "U^H U");
+  expect_close(multiply(vhm, adjoint(vhm)), identity(vhm.rows, vhm.batch), tol(dtype, n), 0,
+               "Vh Vh^H");
+  // A = U[:, :k] diag(S) Vh[:k, :]
+  Mats us{m, k, am.batch, std::vector<cd>(static_cast<std::size_t>(m * k * am.batch))};
+  Mats vk{k, n, am.batch, std::vector<cd>(static_cast<std::size_t>(k * n * am.batch))};
+  for (std::int64_t b = 0; b < am.batch; ++b) {
+    for (std::int64_t j = 0; j < k; ++j) {
+      const double sj = sm.at(b, j, 0).real();
+      EXPECT_EQ(sm.at(b, j, 0).imag(), 0.0);
+      EXPECT_GE(sj, 0.0);
+      if (j > 0) EXPECT_LE(sj, sm.at(b, j - 1, 0).real() * (1 + tol(dtype, k))) << "descending";
+      for (std::int64_t i = 0; i < m; ++i) us.at(b, i, j) = um.at(b, i, j) * sj;
+      for (std::int64_t c = 0; c < n; ++c) vk.at(b, j, c) = vhm.at(b, j, c);
+    }
+  }
+  double scale = 0;
+  for (std::int64_t b = 0; b < am.batch; ++b) scale = std::max(scale, norm(am, b));
+  expect_close(multiply(us, vk), am, tol(dtype, std::max(m, n)), scale, "A = U S Vh");
+  // Singular values agree with the CPU runtime's.
+  auto cpu = EagerRuntime::cpu();
+  const la::SvdResult want = la::svd(cpu->upload(a.download()));
+  expect_close(sm, vectors(want.s), tol(dtype, std::max(m, n)), scale, "S vs the CPU runtime");
+  for (const cd& w : scalars(res.discarded_weight)) EXPECT_EQ(w, cd(0));
+  (void)rt;
+}
+
+TEST_F(LinalgCudaTest, SvdReconstructsOnTheDeviceForEveryDtype) {
+  std::uint32_t seed = 500;
+  // Up to 32 x 32 with a batch: the batched Jacobi path; larger: gesvdj per entry.
+  const std::vector<Size> sizes{{1, 1}, {4, 4}, {6, 3}, {3, 6}, {32, 20}, {45, 33}, {20, 50}};
+  for (DType dtype : tenferro::kAllDTypes)
+    for (const Shape& batch : {Shape{}, Shape{3}, Shape{2, 2}})
+      for (const Size& s : sizes)
+        for (bool full : {false, true}) {
+          SCOPED_TRACE(case_name(dtype, batch, s.m, s.n) + (full ? " full" : " thin"));
+          const EagerTensor a =
+              runtime_->upload(random_tensor(dtype, with_batch({s.m, s.n}, batch), seed++));
+          la::SvdOptions options;
+          options.full_matrices = full;
+          begin();
+          const la::SvdResult res = la::svd(a, options);
+          expect_device_only({&res.u, &res.s, &res.vh, &res.discarded_weight});
+          EXPECT_EQ(res.s.dtype(), tenferro::real_dtype(dtype));
+          check_svd(runtime_, a, res, dtype, s.m, s.n, full);
+        }
+}
+
+TEST_F(LinalgCudaTest, SvdValuesOnlyAndEmptyShapes) {
+  const EagerTensor a = runtime_->upload(random_tensor(DType::F64, {7, 5, 2}, 9));
+  la::SvdOptions options;
+  options.compute_uv = false;
+  begin();
+  const la::SvdResult res = la::svd(a, options);
+  expect_device_only({&res.s, &res.discarded_weight});
+  EXPECT_FALSE(res.u.defined());
+  const la::SvdResult with_uv = la::svd(a);
+  expect_close(vectors(res.s), vectors(with_uv.s), tol(DType::F64, 7), 1, "S without U, V");
+  // Full SVD of a 3x0 matrix: no singular values, identity bases.
+  la::SvdOptions full;
+  full.full_matrices = true;
+  const la::SvdResult empty = la::svd(runtime_->upload(Tensor::zeros(DType::C32, {3, 0})), full);
+  EXPECT_EQ(empty.s.numel(), 0);
+  expect_close(matrices(empty.u), identity(3, 1), 0, 0, "U of an empty matrix");
+}
+
+TEST_F(LinalgCudaTest, NonFiniteInputIsANumericalError) {
+  Tensor host = random_tensor(DType::F32, {4, 4, 3}, 2);
+  host.data<float>()[16 * 2 + 5] = std::numeric_limits<float>::quiet_NaN();
+  const EagerTensor a = runtime_->upload(host);
+  const tenferro::Error e = expect_error([&] { la::qr(a); }, tenferro::ErrorKind::Numerical);
+  EXPECT_NE(std::string(e.what()).find("batch entry 2"), std::string::npos) << e.what();
+  expect_error([&] { la::svd(a); }, tenferro::ErrorKind::Numerical);
+}
+
+TEST_F(LinalgCudaTest, OpsWithoutACudaImplementationAreRefusedBeforeAnythingRuns) {
+  const EagerTensor a = runtime_->upload(random_tensor(DType::F64, {4, 4}, 1));
+  const RuntimeStats before = runtime_->stats();
+  const tenferro::Error e = expect_error([&] { la::eig(a); }, tenferro::ErrorKind::Unsupported);
+  EXPECT_NE(std::string(e.what()).find("eig"), std::string::npos) << e.what();
+  EXPECT_EQ(runtime_->stats().kernel_launches_for(kLinalgOnCuda),
+            before.kernel_launches_for(kLinalgOnCuda))
+      << "refused before the executor recorded a launch";
+  la::SvdOptions truncated;
+  truncated.truncation.max_rank = 2;
+  expect_error([&] { la::svd(a, truncated); }, tenferro::ErrorKind::Unsupported);
+}
+
+}  // namespace
+
+#endif  // TENFERRO_HAS_CUDA
