@@ -87,7 +87,8 @@ TEST_F(LinalgCudaTest, QrReconstructsOnTheDeviceForEveryDtypeModeAndGauge) {
 
 TEST_F(LinalgCudaTest, QrOfAStridedInputMatchesTheCompactOne) {
   const Tensor host = random_tensor(DType::C64, {5, 7}, 3);
-  const EagerTensor transposed = runtime_->upload(host.permute({1, 0}).clone()).permute({1, 0});
+  const EagerTensor transposed =
+      runtime_->upload(host.permute({1, 0}).clone()).permute(std::vector<std::int64_t>{1, 0});
   ASSERT_FALSE(transposed.layout().is_compact());
   const auto [q, r] = la::qr(transposed);
   expect_close(multiply(matrices(q), matrices(r)), matrices(runtime_->upload(host)),
@@ -111,7 +112,9 @@ void check_svd(const std::shared_ptr<EagerRuntime>& rt, const EagerTensor& a,
       const double sj = sm.at(b, j, 0).real();
       EXPECT_EQ(sm.at(b, j, 0).imag(), 0.0);
       EXPECT_GE(sj, 0.0);
-      if (j > 0) EXPECT_LE(sj, sm.at(b, j - 1, 0).real() * (1 + tol(dtype, k))) << "descending";
+      if (j > 0) {
+        EXPECT_LE(sj, sm.at(b, j - 1, 0).real() * (1 + tol(dtype, k))) << "descending";
+      }
       for (std::int64_t i = 0; i < m; ++i) us.at(b, i, j) = um.at(b, i, j) * sj;
       for (std::int64_t c = 0; c < n; ++c) vk.at(b, j, c) = vhm.at(b, j, c);
     }

@@ -24,12 +24,12 @@ const AdmissionTable& admission_table() {
 #if TENFERRO_HAS_CUDA
     // cuSOLVER: exactly what ops/linalg/cuda implements. eig stays refused: cuSOLVER has no
     // dense non-symmetric eigensolver in the routines we use.
-    for (const char* op : {"qr", "svd"}) {
+    for (const char* op : {"qr", "svd", "eigh", "cholesky", "solve", "inv", "det", "slogdet"}) {
       t.admit(op, BackendKind::Cuda, {DType::F32, DType::F64, DType::C32, DType::C64});
     }
     t.note(BackendKind::Cuda,
-           "qr and svd (cuSOLVER; svd without truncation/canonical gauge); eig: cuSOLVER has no "
-           "dense non-symmetric eigensolver; other ops not implemented on CUDA yet");
+           "cuSOLVER; svd without truncation/canonical gauge; eig: cuSOLVER has no dense "
+           "non-symmetric eigensolver; lu, triangular_solve, lstsq: not implemented on CUDA yet");
 #else
     t.note(BackendKind::Cuda, "not compiled in");
 #endif

@@ -40,6 +40,22 @@ EagerTensor compact_copy(const CudaCall& call, const EagerTensor& a, std::int64_
   return out;
 }
 
+EagerTensor compact(const CudaCall& call, const EagerTensor& t) {
+  EagerTensor out = call.ctx.allocate(t.dtype(), t.shape());
+  if (t.numel() == 0) return out;
+  const auto ix =
+      einsum_internal::cuda_layout::coalesce<2>(t.shape(), {&out.strides(), &t.strides()});
+  const auto size = static_cast<std::int64_t>(dtype_size(t.dtype()));
+  auto* d = static_cast<std::byte*>(call.backend.device_pointer(*out.buffer(), call.op.name()));
+  const auto* s =
+      static_cast<const std::byte*>(call.backend.device_pointer(*t.buffer(), call.op.name())) +
+      t.layout().offset * size;
+  cuda_check(
+      cuda_kernels::launch_copy(static_cast<int>(size), d, s, ix.index, ix.count, call.stream()),
+      call.op.name());
+  return out;
+}
+
 DeviceStatus::DeviceStatus(const CudaCall& call, std::int64_t info_slots)
     : call_(call), slots_(1 + info_slots) {
   // F32 storage of the same byte size holds the ints (a runtime buffer, stream-ordered).

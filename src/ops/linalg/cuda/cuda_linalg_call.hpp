@@ -78,6 +78,9 @@ int as_int(const CudaCall& call, std::int64_t v, const char* what);
 // `a.shape()[1]` columns hold `a` (any strides). cols_alloc >= a.shape()[1].
 EagerTensor compact_copy(const CudaCall& call, const EagerTensor& a, std::int64_t cols_alloc);
 
+// A fresh compact copy of `t` (any rank, any strides).
+EagerTensor compact(const CudaCall& call, const EagerTensor& t);
+
 // Device status of one call: slot 0 collects the first batch entry with a non-finite input,
 // slots 1.. are cuSOLVER info values. Read back once, at the end, with one synchronization.
 class DeviceStatus {
@@ -105,6 +108,12 @@ class DeviceStatus {
 
 std::vector<EagerTensor> run_qr(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_svd(const CudaCall& call, Inputs inputs);
+std::vector<EagerTensor> run_eigh(const CudaCall& call, Inputs inputs);
+std::vector<EagerTensor> run_cholesky(const CudaCall& call, Inputs inputs);
+std::vector<EagerTensor> run_solve(const CudaCall& call, Inputs inputs);
+std::vector<EagerTensor> run_inv(const CudaCall& call, Inputs inputs);
+std::vector<EagerTensor> run_det(const CudaCall& call, Inputs inputs);
+std::vector<EagerTensor> run_slogdet(const CudaCall& call, Inputs inputs);
 // Refuses (Unsupported) the SVD options the CUDA path lacks, before anything is recorded.
 void check_svd_options(const linalg_internal::LinalgOp& op);
 

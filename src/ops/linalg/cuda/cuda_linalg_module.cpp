@@ -1,6 +1,7 @@
 // The CUDA linalg module: one executor for the family that validates shapes, checks the
-// admission table (CUDA: qr and svd), then runs the op's cuSOLVER path on the runtime's
-// stream. Outputs are device values of the runtime; nothing is copied to the host.
+// admission table (CUDA: qr, svd, eigh, cholesky, solve, inv, det, slogdet), then runs the op's
+// cuSOLVER path on the runtime's stream. Outputs are device values of the runtime; nothing is
+// copied to the host.
 #include <memory>
 
 #include "ops/linalg/cuda/cuda_linalg_call.hpp"

@@ -55,4 +55,54 @@ TENFERRO_CUSOLVER_OVERLOADS(cuComplex, float, C, ungqr)
 TENFERRO_CUSOLVER_OVERLOADS(cuDoubleComplex, double, Z, ungqr)
 #undef TENFERRO_CUSOLVER_OVERLOADS
 
+#define TENFERRO_CUSOLVER_SOLVER_OVERLOADS(T, R, S, EV)                                            \
+  inline cusolverStatus_t syevd_buffer(cusolverDnHandle_t h, cusolverEigMode_t jobz,               \
+                                       cublasFillMode_t uplo, int n, const T* a, int lda,          \
+                                       const R* w, int* lwork) {                                   \
+    return cusolverDn##S##EV##evd_bufferSize(h, jobz, uplo, n, a, lda, w, lwork);                  \
+  }                                                                                                \
+  inline cusolverStatus_t syevd(cusolverDnHandle_t h, cusolverEigMode_t jobz,                      \
+                                cublasFillMode_t uplo, int n, T* a, int lda, R* w, T* work,        \
+                                int lwork, int* info) {                                            \
+    return cusolverDn##S##EV##evd(h, jobz, uplo, n, a, lda, w, work, lwork, info);                 \
+  }                                                                                                \
+  inline cusolverStatus_t syevj_batched_buffer(                                                    \
+      cusolverDnHandle_t h, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, const T* a,      \
+      int lda, const R* w, int* lwork, syevjInfo_t params, int batch) {                            \
+    return cusolverDn##S##EV##evjBatched_bufferSize(h, jobz, uplo, n, a, lda, w, lwork, params,    \
+                                                    batch);                                        \
+  }                                                                                                \
+  inline cusolverStatus_t syevj_batched(                                                           \
+      cusolverDnHandle_t h, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, T* a, int lda,   \
+      R* w, T* work, int lwork, int* info, syevjInfo_t params, int batch) {                        \
+    return cusolverDn##S##EV##evjBatched(h, jobz, uplo, n, a, lda, w, work, lwork, info, params,   \
+                                         batch);                                                   \
+  }                                                                                                \
+  inline cusolverStatus_t potrf_buffer(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T* a,   \
+                                       int lda, int* lwork) {                                      \
+    return cusolverDn##S##potrf_bufferSize(h, uplo, n, a, lda, lwork);                             \
+  }                                                                                                \
+  inline cusolverStatus_t potrf(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T* a, int lda, \
+                                T* work, int lwork, int* info) {                                   \
+    return cusolverDn##S##potrf(h, uplo, n, a, lda, work, lwork, info);                            \
+  }                                                                                                \
+  inline cusolverStatus_t getrf_buffer(cusolverDnHandle_t h, int m, int n, T* a, int lda,          \
+                                       int* lwork) {                                               \
+    return cusolverDn##S##getrf_bufferSize(h, m, n, a, lda, lwork);                                \
+  }                                                                                                \
+  inline cusolverStatus_t getrf(cusolverDnHandle_t h, int m, int n, T* a, int lda, T* work,        \
+                                int* ipiv, int* info) {                                            \
+    return cusolverDn##S##getrf(h, m, n, a, lda, work, ipiv, info);                                \
+  }                                                                                                \
+  inline cusolverStatus_t getrs(cusolverDnHandle_t h, cublasOperation_t trans, int n, int nrhs,    \
+                                const T* a, int lda, const int* ipiv, T* b, int ldb, int* info) {  \
+    return cusolverDn##S##getrs(h, trans, n, nrhs, a, lda, ipiv, b, ldb, info);                    \
+  }
+
+TENFERRO_CUSOLVER_SOLVER_OVERLOADS(float, float, S, sy)
+TENFERRO_CUSOLVER_SOLVER_OVERLOADS(double, double, D, sy)
+TENFERRO_CUSOLVER_SOLVER_OVERLOADS(cuComplex, float, C, he)
+TENFERRO_CUSOLVER_SOLVER_OVERLOADS(cuDoubleComplex, double, Z, he)
+#undef TENFERRO_CUSOLVER_SOLVER_OVERLOADS
+
 }  // namespace tenferro::linalg_cuda::cusolver

@@ -102,6 +102,56 @@ __global__ void identity_kernel(T* dst, std::int64_t n, std::int64_t batch) {
   }
 }
 
+template <class T>
+__global__ void nonfinite_lower_kernel(const T* data, std::int64_t n, std::int64_t batch,
+                                       int* first_bad) {
+  GRID_LOOP(idx, n * n * batch) {
+    const std::int64_t i = idx % n, j = (idx / n) % n;
+    if (i >= j && !Traits<T>::finite(data[idx])) atomicMin(first_bad, int(idx / (n * n)));
+  }
+}
+
+template <class T>
+__global__ void zero_strict_upper_kernel(T* data, std::int64_t n, std::int64_t batch) {
+  GRID_LOOP(idx, n * n * batch) {
+    const std::int64_t i = idx % n, j = (idx / n) % n;
+    if (i < j) data[idx] = Traits<T>::zero();
+  }
+}
+
+// One thread per batch entry (n is small next to the O(n^3) factorisation before it).
+template <class T>
+__global__ void lu_determinants_kernel(const T* lu, const int* ipiv, std::int64_t n,
+                                       std::int64_t batch, T* det, T* sign,
+                                       typename Traits<T>::Real* logabs) {
+  using R = typename Traits<T>::Real;
+  GRID_LOOP(b, batch) {
+    T phase = Traits<T>::one(), product = Traits<T>::one();
+    R log_sum = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const T diag = lu[b * n * n + i + i * n];
+      const bool swapped = ipiv[b * n + i] - 1 != i;
+      const T neg = Traits<T>::mul(diag, Traits<T>::from_real(R(-1)));
+      product = Traits<T>::mul(product, swapped ? neg : diag);
+      const R mag = Traits<T>::abs(diag);
+      if (mag == 0) {
+        phase = Traits<T>::zero();
+        product = Traits<T>::zero();
+        log_sum = -R(INFINITY);
+        break;
+      }
+      phase = Traits<T>::mul(phase, Traits<T>::div_real(diag, mag));
+      log_sum += log(mag);
+      if (swapped) phase = Traits<T>::mul(phase, Traits<T>::from_real(R(-1)));
+    }
+    const R pm = Traits<T>::abs(phase);
+    if (pm != 0) phase = Traits<T>::div_real(phase, pm);  // keep |sign| = 1 despite rounding
+    if (det) det[b] = product;
+    if (sign) sign[b] = phase;
+    if (logabs) logabs[b] = log_sum;
+  }
+}
+
 __global__ void fill_int_kernel(int* dst, std::int64_t count, int value) {
   GRID_LOOP(i, count) {
     dst[i] = value;
@@ -182,6 +232,42 @@ cudaError_t launch_identity(Element e, void* dst, std::int64_t n, std::int64_t b
     using T = decltype(t);
     identity_kernel<T>
         <<<blocks_for(n * n * batch), kThreads, 0, stream>>>(static_cast<T*>(dst), n, batch);
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_first_nonfinite_lower(Element e, const void* data, std::int64_t n,
+                                         std::int64_t batch, int* first_bad, cudaStream_t stream) {
+  if (n * batch == 0) return cudaSuccess;
+  return with_element(e, [&](auto t) {
+    using T = decltype(t);
+    nonfinite_lower_kernel<T><<<blocks_for(n * n * batch), kThreads, 0, stream>>>(
+        static_cast<const T*>(data), n, batch, first_bad);
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_zero_strict_upper(Element e, void* data, std::int64_t n, std::int64_t batch,
+                                     cudaStream_t stream) {
+  if (n * batch == 0) return cudaSuccess;
+  return with_element(e, [&](auto t) {
+    using T = decltype(t);
+    zero_strict_upper_kernel<T>
+        <<<blocks_for(n * n * batch), kThreads, 0, stream>>>(static_cast<T*>(data), n, batch);
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_lu_determinants(Element e, const void* lu, const int* ipiv, std::int64_t n,
+                                   std::int64_t batch, void* det, void* sign, void* logabs,
+                                   cudaStream_t stream) {
+  if (batch == 0) return cudaSuccess;
+  return with_element(e, [&](auto t) {
+    using T = decltype(t);
+    using R = typename Traits<T>::Real;
+    lu_determinants_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(
+        static_cast<const T*>(lu), ipiv, n, batch, static_cast<T*>(det), static_cast<T*>(sign),
+        static_cast<R*>(logabs));
     return cudaGetLastError();
   });
 }

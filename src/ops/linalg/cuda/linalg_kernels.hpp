@@ -31,6 +31,19 @@ cudaError_t launch_positive_diagonal(Element e, void* q, std::int64_t m, std::in
 // dst (compact [n, n, batch]) = identity.
 cudaError_t launch_identity(Element e, void* dst, std::int64_t n, std::int64_t batch,
                             cudaStream_t stream);
+// As launch_first_nonfinite, over the lower triangle (with the diagonal) of compact [n, n]
+// entries only: the triangle the Hermitian and Cholesky routines read.
+cudaError_t launch_first_nonfinite_lower(Element e, const void* data, std::int64_t n,
+                                         std::int64_t batch, int* first_bad, cudaStream_t stream);
+// Zeroes the strict upper triangle of compact [n, n, batch] in place.
+cudaError_t launch_zero_strict_upper(Element e, void* data, std::int64_t n, std::int64_t batch,
+                                     cudaStream_t stream);
+// From getrf's compact LU [n, n, batch] and 1-based pivots [n, batch]: det (A's dtype) =
+// the product of U's diagonal with a sign per row swap; sign (A's dtype, unit modulus or 0)
+// and logabs (real, -inf when singular) for slogdet. Any output may be null.
+cudaError_t launch_lu_determinants(Element e, const void* lu, const int* ipiv, std::int64_t n,
+                                   std::int64_t batch, void* det, void* sign, void* logabs,
+                                   cudaStream_t stream);
 // dst[0..count) = value.
 cudaError_t launch_fill_int(int* dst, std::int64_t count, int value, cudaStream_t stream);
 

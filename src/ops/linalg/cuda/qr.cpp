@@ -2,9 +2,9 @@
 // kernel, the optional positive-diagonal gauge applied on the device; one status read-back.
 #include <algorithm>
 
+#include "ops/einsum/cuda/strided_layout.hpp"
 #include "ops/linalg/cuda/cuda_linalg_call.hpp"
 #include "ops/linalg/cuda/cusolver_calls.hpp"
-#include "ops/einsum/cuda/strided_layout.hpp"
 #include "ops/linalg/cuda/linalg_kernels.hpp"
 #include "tenferro/runtime/runtime.hpp"
 

@@ -5,9 +5,9 @@
 // Unsupported) before anything runs.
 #include <algorithm>
 
+#include "ops/einsum/cuda/strided_layout.hpp"
 #include "ops/linalg/cuda/cuda_linalg_call.hpp"
 #include "ops/linalg/cuda/cusolver_calls.hpp"
-#include "ops/einsum/cuda/strided_layout.hpp"
 #include "ops/linalg/cuda/linalg_kernels.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
