@@ -21,6 +21,11 @@ using tenferro::RuntimeStats;
 
 constexpr const char* kLinalgOnCuda = "tenferro.linalg.v1@cuda";
 
+// Matrices of a host tensor (linalg_test::matrices takes an eager value).
+Mats matrices_of(const Tensor& host) {
+  return Mats{host.shape().at(0), host.shape().at(1), product(host.shape(), 2), widen(host)};
+}
+
 class LinalgCudaTest : public tenferro::cuda_test::CudaTest {
  protected:
   // Snapshot before an eager call; expect_device_only() checks the call moved nothing.
@@ -169,6 +174,149 @@ TEST_F(LinalgCudaTest, SvdValuesOnlyAndEmptyShapes) {
   expect_close(matrices(empty.u), identity(3, 1), 0, 0, "U of an empty matrix");
 }
 
+// A Hermitian (eigh) or Hermitian positive-definite (cholesky) batch: A + A^H, or
+// A A^H + n I, built on the host from a random A.
+Tensor hermitian(DType dtype, std::int64_t n, const Shape& batch, std::uint32_t seed,
+                 bool definite) {
+  const Mats a = matrices_of(random_tensor(dtype, with_batch({n, n}, batch), seed));
+  Mats h = definite ? multiply(a, adjoint(a)) : a;
+  const Mats ah = adjoint(a);
+  for (std::int64_t b = 0; b < h.batch; ++b)
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < n; ++i) {
+        if (!definite) h.at(b, i, j) += ah.at(b, i, j);
+        if (definite && i == j) h.at(b, i, j) += static_cast<double>(n);
+      }
+  return tensor_from(dtype, with_batch({n, n}, batch), h.data);
+}
+
+TEST_F(LinalgCudaTest, EighDecomposesOnTheDevice) {
+  std::uint32_t seed = 700;
+  for (DType dtype : tenferro::kAllDTypes)
+    for (const Shape& batch : {Shape{}, Shape{3}, Shape{0}})
+      for (std::int64_t n : {std::int64_t{1}, std::int64_t{5}, std::int64_t{40}})
+        for (bool values_only : {false, true}) {
+          SCOPED_TRACE(case_name(dtype, batch, n, n) + (values_only ? " values only" : ""));
+          const Tensor host = hermitian(dtype, n, batch, seed++, false);
+          const EagerTensor a = runtime_->upload(host);
+          begin();
+          const la::EighResult res = la::eigh(a, {values_only});
+          expect_device_only({&res.w});
+          const Mats wm = vectors(res.w);
+          const la::EighResult want = la::eigh(EagerRuntime::cpu()->upload(host), {true});
+          const Mats am = matrices(a);
+          double scale = 0;
+          for (std::int64_t b = 0; b < am.batch; ++b) scale = std::max(scale, norm(am, b));
+          expect_close(wm, vectors(want.w), tol(dtype, n), scale, "w vs the CPU runtime");
+          for (std::int64_t b = 0; b < wm.batch; ++b)
+            for (std::int64_t i = 1; i < n; ++i)
+              EXPECT_LE(wm.at(b, i - 1, 0).real(), wm.at(b, i, 0).real());
+          if (values_only) continue;
+          expect_device_only({&res.v});
+          const Mats vm = matrices(res.v);
+          expect_close(multiply(adjoint(vm), vm), identity(n, vm.batch), tol(dtype, n), 0, "V^H V");
+          Mats vw = vm;
+          for (std::int64_t b = 0; b < vm.batch; ++b)
+            for (std::int64_t j = 0; j < n; ++j)
+              for (std::int64_t i = 0; i < n; ++i) vw.at(b, i, j) *= wm.at(b, j, 0).real();
+          expect_close(multiply(am, vm), vw, tol(dtype, n), scale, "A V = V diag(w)");
+        }
+}
+
+TEST_F(LinalgCudaTest, CholeskyFactorsOnTheDeviceAndRefusesIndefiniteMatrices) {
+  std::uint32_t seed = 800;
+  for (DType dtype : tenferro::kAllDTypes)
+    for (const Shape& batch : {Shape{}, Shape{2, 2}})
+      for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{6}, std::int64_t{35}}) {
+        SCOPED_TRACE(case_name(dtype, batch, n, n));
+        const EagerTensor a = runtime_->upload(hermitian(dtype, n, batch, seed++, true));
+        begin();
+        const EagerTensor l = la::cholesky(a);
+        expect_device_only({&l});
+        const Mats lm = matrices(l), am = matrices(a);
+        for (std::int64_t b = 0; b < lm.batch; ++b)
+          for (std::int64_t j = 0; j < n; ++j)
+            for (std::int64_t i = 0; i < j; ++i) EXPECT_EQ(lm.at(b, i, j), cd(0)) << "upper part";
+        double scale = 0;
+        for (std::int64_t b = 0; b < am.batch; ++b) scale = std::max(scale, norm(am, b));
+        expect_close(multiply(lm, adjoint(lm)), am, tol(dtype, n), scale, "L L^H = A");
+      }
+  Tensor indefinite = tensor_from(DType::F64, {2, 2, 2}, {4, 0, 0, 4, 1, 2, 2, 1});
+  const tenferro::Error e = expect_error([&] { la::cholesky(runtime_->upload(indefinite)); },
+                                         tenferro::ErrorKind::Numerical);
+  EXPECT_NE(std::string(e.what()).find("batch entry 1"), std::string::npos) << e.what();
+}
+
+TEST_F(LinalgCudaTest, SolveAndInvOnTheDevice) {
+  std::uint32_t seed = 900;
+  for (DType dtype : tenferro::kAllDTypes)
+    for (const Shape& batch : {Shape{}, Shape{3}})
+      for (std::int64_t n : {std::int64_t{1}, std::int64_t{4}, std::int64_t{33}}) {
+        SCOPED_TRACE(case_name(dtype, batch, n, n));
+        const EagerTensor a = runtime_->upload(hermitian(dtype, n, batch, seed++, true));
+        const EagerTensor bv =
+            runtime_->upload(random_tensor(dtype, with_batch({n}, batch), seed++));
+        const EagerTensor bm =
+            runtime_->upload(random_tensor(dtype, with_batch({n, 3}, batch), seed++));
+        const Mats am = matrices(a);
+        double scale = 0;
+        for (std::int64_t b = 0; b < am.batch; ++b) scale = std::max(scale, norm(am, b));
+        begin();
+        const EagerTensor x = la::solve(a, bm);
+        expect_device_only({&x});
+        expect_close(multiply(am, matrices(x)), matrices(bm), tol(dtype, n), scale, "A X = B");
+        const EagerTensor xv = la::solve(a, bv);
+        expect_close(multiply(am, vectors(xv)), vectors(bv), tol(dtype, n), scale, "A x = b");
+        begin();
+        const EagerTensor ai = la::inv(a);
+        expect_device_only({&ai});
+        expect_close(multiply(am, matrices(ai)), identity(n, am.batch), tol(dtype, n), scale,
+                     "A A^-1 = I");
+      }
+  const EagerTensor singular = runtime_->upload(Tensor::zeros(DType::C32, {3, 3, 2}));
+  expect_error([&] { la::inv(singular); }, tenferro::ErrorKind::Numerical);
+  expect_error(
+      [&] {
+        la::solve(singular, runtime_->upload(Tensor::zeros(DType::C32, {3, 2})));
+      },
+      tenferro::ErrorKind::Numerical);
+}
+
+TEST_F(LinalgCudaTest, DetAndSlogdetMatchTheCpuRuntime) {
+  std::uint32_t seed = 1000;
+  auto cpu = EagerRuntime::cpu();
+  for (DType dtype : tenferro::kAllDTypes)
+    for (const Shape& batch : {Shape{}, Shape{4}})
+      for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{5}}) {
+        SCOPED_TRACE(case_name(dtype, batch, n, n));
+        const Tensor host = random_tensor(dtype, with_batch({n, n}, batch), seed++);
+        const EagerTensor a = runtime_->upload(host);
+        begin();
+        const EagerTensor det = la::det(a);
+        expect_device_only({&det});
+        begin();
+        const la::SlogdetResult sl = la::slogdet(a);
+        expect_device_only({&sl.sign, &sl.logabsdet});
+        const EagerTensor want_det = la::det(cpu->upload(host));
+        const la::SlogdetResult want_sl = la::slogdet(cpu->upload(host));
+        const std::vector<cd> got = scalars(det), want = scalars(want_det);
+        ASSERT_EQ(got.size(), want.size());
+        for (std::size_t i = 0; i < got.size(); ++i)
+          EXPECT_LE(std::abs(got[i] - want[i]), tol(dtype, n) * (std::abs(want[i]) + 1)) << i;
+        const std::vector<cd> gs = scalars(sl.sign), ws = scalars(want_sl.sign);
+        const std::vector<cd> gl = scalars(sl.logabsdet), wl = scalars(want_sl.logabsdet);
+        for (std::size_t i = 0; i < gs.size(); ++i) {
+          EXPECT_LE(std::abs(gs[i] - ws[i]), tol(dtype, n)) << i;
+          EXPECT_LE(std::abs(gl[i] - wl[i]), tol(dtype, n) * (std::abs(wl[i]) + 1)) << i;
+        }
+      }
+  const EagerTensor singular = runtime_->upload(Tensor::zeros(DType::F64, {3, 3}));
+  EXPECT_EQ(scalars(la::det(singular)).at(0), cd(0));
+  const la::SlogdetResult sl = la::slogdet(singular);
+  EXPECT_EQ(scalars(sl.sign).at(0), cd(0));
+  EXPECT_EQ(scalars(sl.logabsdet).at(0).real(), -std::numeric_limits<double>::infinity());
+}
+
 TEST_F(LinalgCudaTest, NonFiniteInputIsANumericalError) {
   Tensor host = random_tensor(DType::F32, {4, 4, 3}, 2);
   host.data<float>()[16 * 2 + 5] = std::numeric_limits<float>::quiet_NaN();
@@ -186,6 +334,7 @@ TEST_F(LinalgCudaTest, OpsWithoutACudaImplementationAreRefusedBeforeAnythingRuns
   EXPECT_EQ(runtime_->stats().kernel_launches_for(kLinalgOnCuda),
             before.kernel_launches_for(kLinalgOnCuda))
       << "refused before the executor recorded a launch";
+  expect_error([&] { la::lu(a); }, tenferro::ErrorKind::Unsupported);
   la::SvdOptions truncated;
   truncated.truncation.max_rank = 2;
   expect_error([&] { la::svd(a, truncated); }, tenferro::ErrorKind::Unsupported);
