@@ -23,8 +23,8 @@ std::vector<EagerTensor> cholesky_typed(const CudaCall& call, const EagerTensor&
   const int in = as_int(call, n, "rows");
   T* lp = call.data<T>(l);
   const DeviceStatus status(call, d.batch);
-  cuda_check(cuda_kernels::launch_first_nonfinite_lower(element, lp, n, d.batch,
-                                                        status.first_nonfinite(), call.stream()),
+  cuda_check(cuda_kernels::launch_first_nonfinite_triangle(element, lp, n, d.batch, true, true,
+                                                           status.first_nonfinite(), call.stream()),
              call.op_name());
   cusolverDnHandle_t h = call.backend.cusolver();
   int lwork = 0;

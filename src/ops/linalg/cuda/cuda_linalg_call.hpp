@@ -114,6 +114,8 @@ std::vector<EagerTensor> run_solve(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_inv(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_det(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_slogdet(const CudaCall& call, Inputs inputs);
+std::vector<EagerTensor> run_lu(const CudaCall& call, Inputs inputs);
+std::vector<EagerTensor> run_triangular_solve(const CudaCall& call, Inputs inputs);
 // Refuses (Unsupported) the SVD options the CUDA path lacks, before anything is recorded.
 void check_svd_options(const linalg_internal::LinalgOp& op);
 

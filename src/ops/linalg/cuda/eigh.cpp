@@ -49,8 +49,8 @@ std::vector<EagerTensor> eigh_typed(const CudaCall& call, const EagerTensor& a) 
   T* vp = call.data<T>(v);
   R* wp = call.data<R>(w);
   const DeviceStatus status(call, d.batch);
-  cuda_check(cuda_kernels::launch_first_nonfinite_lower(element, vp, n, d.batch,
-                                                        status.first_nonfinite(), call.stream()),
+  cuda_check(cuda_kernels::launch_first_nonfinite_triangle(element, vp, n, d.batch, true, true,
+                                                           status.first_nonfinite(), call.stream()),
              call.op_name());
   cusolverDnHandle_t h = call.backend.cusolver();
   const cusolverEigMode_t jobz =

@@ -103,11 +103,52 @@ __global__ void identity_kernel(T* dst, std::int64_t n, std::int64_t batch) {
 }
 
 template <class T>
-__global__ void nonfinite_lower_kernel(const T* data, std::int64_t n, std::int64_t batch,
-                                       int* first_bad) {
+__global__ void nonfinite_triangle_kernel(const T* data, std::int64_t n, std::int64_t batch,
+                                          bool lower, bool with_diagonal, int* first_bad) {
   GRID_LOOP(idx, n * n * batch) {
     const std::int64_t i = idx % n, j = (idx / n) % n;
-    if (i >= j && !Traits<T>::finite(data[idx])) atomicMin(first_bad, int(idx / (n * n)));
+    const bool read = i == j ? with_diagonal : (lower ? i > j : i < j);
+    if (read && !Traits<T>::finite(data[idx])) atomicMin(first_bad, int(idx / (n * n)));
+  }
+}
+
+template <class T>
+__global__ void zero_diagonal_kernel(const T* data, std::int64_t n, std::int64_t batch, int* info,
+                                     std::int64_t info_stride) {
+  GRID_LOOP(b, batch) {
+    int first = 0;
+    for (std::int64_t i = 0; i < n && first == 0; ++i)
+      if (Traits<T>::abs(data[b * n * n + i + i * n]) == 0) first = int(i) + 1;
+    info[b * info_stride] = first;
+  }
+}
+
+// L and U: one thread per element of the larger of the two; P: one thread per batch entry.
+template <class T>
+__global__ void lu_unpack_lu_kernel(const T* lu, std::int64_t m, std::int64_t n, std::int64_t k,
+                                    std::int64_t batch, T* l, T* u) {
+  GRID_LOOP(idx, m * n * batch) {
+    const std::int64_t i = idx % m, j = (idx / m) % n, b = idx / (m * n);
+    const T v = lu[idx];
+    if (j < k)
+      l[b * m * k + i + j * m] = i > j ? v : (i == j ? Traits<T>::one() : Traits<T>::zero());
+    if (i < k) u[b * k * n + i + j * k] = i <= j ? v : Traits<T>::zero();
+  }
+}
+
+template <class T>
+__global__ void lu_unpack_p_kernel(const int* ipiv, std::int64_t m, std::int64_t k,
+                                   std::int64_t batch, T* p, int* perm) {
+  GRID_LOOP(b, batch) {
+    int* pb = perm + b * m;
+    for (std::int64_t i = 0; i < m; ++i) pb[i] = int(i);
+    for (std::int64_t i = 0; i < k; ++i) {
+      const int other = ipiv[b * k + i] - 1;
+      const int t = pb[i];
+      pb[i] = pb[other];
+      pb[other] = t;
+    }
+    for (std::int64_t i = 0; i < m; ++i) p[b * m * m + pb[i] + i * m] = Traits<T>::one();
   }
 }
 
@@ -236,13 +277,44 @@ cudaError_t launch_identity(Element e, void* dst, std::int64_t n, std::int64_t b
   });
 }
 
-cudaError_t launch_first_nonfinite_lower(Element e, const void* data, std::int64_t n,
-                                         std::int64_t batch, int* first_bad, cudaStream_t stream) {
+cudaError_t launch_first_nonfinite_triangle(Element e, const void* data, std::int64_t n,
+                                            std::int64_t batch, bool lower, bool with_diagonal,
+                                            int* first_bad, cudaStream_t stream) {
   if (n * batch == 0) return cudaSuccess;
   return with_element(e, [&](auto t) {
     using T = decltype(t);
-    nonfinite_lower_kernel<T><<<blocks_for(n * n * batch), kThreads, 0, stream>>>(
-        static_cast<const T*>(data), n, batch, first_bad);
+    nonfinite_triangle_kernel<T><<<blocks_for(n * n * batch), kThreads, 0, stream>>>(
+        static_cast<const T*>(data), n, batch, lower, with_diagonal, first_bad);
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_zero_diagonal_info(Element e, const void* data, std::int64_t n,
+                                      std::int64_t batch, int* info, std::int64_t info_stride,
+                                      cudaStream_t stream) {
+  if (batch == 0) return cudaSuccess;
+  return with_element(e, [&](auto t) {
+    using T = decltype(t);
+    zero_diagonal_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(
+        static_cast<const T*>(data), n, batch, info, info_stride);
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_lu_unpack(Element e, const void* lu, const int* ipiv, std::int64_t m,
+                             std::int64_t n, std::int64_t batch, void* p, void* l, void* u,
+                             int* perm, cudaStream_t stream) {
+  if (m * batch == 0) return cudaSuccess;
+  const std::int64_t k = m < n ? m : n;
+  return with_element(e, [&](auto t) {
+    using T = decltype(t);
+    if (m * n > 0) {
+      lu_unpack_lu_kernel<T><<<blocks_for(m * n * batch), kThreads, 0, stream>>>(
+          static_cast<const T*>(lu), m, n, k, batch, static_cast<T*>(l), static_cast<T*>(u));
+      if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
+    }
+    lu_unpack_p_kernel<T>
+        <<<blocks_for(batch), kThreads, 0, stream>>>(ipiv, m, k, batch, static_cast<T*>(p), perm);
     return cudaGetLastError();
   });
 }

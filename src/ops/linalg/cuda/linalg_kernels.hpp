@@ -31,10 +31,22 @@ cudaError_t launch_positive_diagonal(Element e, void* q, std::int64_t m, std::in
 // dst (compact [n, n, batch]) = identity.
 cudaError_t launch_identity(Element e, void* dst, std::int64_t n, std::int64_t batch,
                             cudaStream_t stream);
-// As launch_first_nonfinite, over the lower triangle (with the diagonal) of compact [n, n]
-// entries only: the triangle the Hermitian and Cholesky routines read.
-cudaError_t launch_first_nonfinite_lower(Element e, const void* data, std::int64_t n,
-                                         std::int64_t batch, int* first_bad, cudaStream_t stream);
+// As launch_first_nonfinite, over one triangle of compact [n, n] entries only (the part the
+// Hermitian, Cholesky and triangular routines read): lower or upper, with or without the
+// diagonal.
+cudaError_t launch_first_nonfinite_triangle(Element e, const void* data, std::int64_t n,
+                                            std::int64_t batch, bool lower, bool with_diagonal,
+                                            int* first_bad, cudaStream_t stream);
+// info[b] = 1 + the first i with A[i, i] == 0 in batch entry b of compact [n, n], else 0.
+cudaError_t launch_zero_diagonal_info(Element e, const void* data, std::int64_t n,
+                                      std::int64_t batch, int* info, std::int64_t info_stride,
+                                      cudaStream_t stream);
+// From getrf's compact LU [m, n, batch] (k = min(m, n)) and 1-based pivots [k, batch]:
+// P [m, m] (SciPy's A = P L U; must be zeroed first), unit lower L [m, k], upper U [k, n].
+// `perm` is scratch of m ints per batch entry.
+cudaError_t launch_lu_unpack(Element e, const void* lu, const int* ipiv, std::int64_t m,
+                             std::int64_t n, std::int64_t batch, void* p, void* l, void* u,
+                             int* perm, cudaStream_t stream);
 // Zeroes the strict upper triangle of compact [n, n, batch] in place.
 cudaError_t launch_zero_strict_upper(Element e, void* data, std::int64_t n, std::int64_t batch,
                                      cudaStream_t stream);
