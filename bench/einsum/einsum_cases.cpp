@@ -1,12 +1,14 @@
 // The einsum benchmark cases as a small JSON runner for bench/peers/einsum_peers.py:
 //   einsum_cases --list                 the cases (NumPy view: subscripts, shapes, dtype)
-//   einsum_cases [--reps N] [--min-time S] [--case NAME]
+//   einsum_cases [--reps N] [--min-time S] [--case NAME] [--clock wall|cpu]
 //                                       {"case": median seconds per call, ...}
+// --clock cpu measures the process's CPU time instead of wall time: with one thread on a
+// shared machine it is immune to time spent descheduled.
 // Threads: OpenBLAS reads OPENBLAS_NUM_THREADS at start; the peer script sets it.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <string>
 
 #include "einsum_cases.hpp"
@@ -26,6 +28,14 @@ std::string shapes_json(const std::vector<Shape>& shapes) {
   return s + "]";
 }
 
+bool g_cpu_clock = false;
+
+double now_seconds() {
+  timespec ts{};
+  clock_gettime(g_cpu_clock ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
 // Median seconds per call over `reps` samples; each sample runs enough calls to last about
 // `min_time` seconds.
 double median_seconds(const EinsumCase& c, int reps, double min_time) {
@@ -33,12 +43,11 @@ double median_seconds(const EinsumCase& c, int reps, double min_time) {
   const auto ops = case_operands(rt, c);
   const std::string subs = reversed_subscripts(c.subscripts);
   einsum(subs, ops);  // warm-up: plan, module install
-  using clock = std::chrono::steady_clock;
   long calls = 1;
   for (;;) {
-    const auto t0 = clock::now();
+    const double t0 = now_seconds();
     for (long i = 0; i < calls; ++i) einsum(subs, ops);
-    const double dt = std::chrono::duration<double>(clock::now() - t0).count();
+    const double dt = now_seconds() - t0;
     if (dt >= min_time / 4 || calls > (1 << 24)) {
       calls = std::max<long>(1, static_cast<long>(calls * (min_time / std::max(dt, 1e-9))));
       break;
@@ -47,9 +56,9 @@ double median_seconds(const EinsumCase& c, int reps, double min_time) {
   }
   std::vector<double> samples;
   for (int r = 0; r < reps; ++r) {
-    const auto t0 = clock::now();
+    const double t0 = now_seconds();
     for (long i = 0; i < calls; ++i) einsum(subs, ops);
-    samples.push_back(std::chrono::duration<double>(clock::now() - t0).count() / static_cast<double>(calls));
+    samples.push_back((now_seconds() - t0) / static_cast<double>(calls));
   }
   std::sort(samples.begin(), samples.end());
   return samples[samples.size() / 2];
@@ -67,8 +76,9 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--min-time") && i + 1 < argc) min_time = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--case") && i + 1 < argc) only = argv[++i];
+    else if (!std::strcmp(argv[i], "--clock") && i + 1 < argc) g_cpu_clock = !std::strcmp(argv[++i], "cpu");
     else {
-      std::fprintf(stderr, "usage: einsum_cases [--list] [--reps N] [--min-time S] [--case NAME]\n");
+      std::fprintf(stderr, "usage: einsum_cases [--list] [--reps N] [--min-time S] [--case NAME] [--clock wall|cpu]\n");
       return 2;
     }
   }

@@ -8,7 +8,9 @@ Runs the cases of bench/einsum/einsum_cases.hpp (listed by the `einsum_cases` ru
     does not finish) and passed as optimize=path,
   * opt_einsum.contract_expression(optimize="auto") built once, then called,
   * torch.einsum (CPU; torch plans with opt_einsum on every call, as users get it),
-with 1 thread and with all cores. Each round runs tenferro and the peers (in a worker
+with 1 thread and with all cores. With 1 thread both sides measure process CPU time (immune to
+time spent descheduled on a shared machine; no helper threads run); with several threads,
+wall time. Each round runs tenferro and the peers (in a worker
 process, libraries alternating sample by sample) once per thread count; the reported time of
 each (case, library, threads) is the median over rounds of per-round medians. Ratios are
 peer time / tenferro time: above 1 means tenferro is faster.
@@ -35,23 +37,26 @@ def thread_env(threads):
     return env
 
 
+CLOCK = time.perf_counter
+
+
 def calibrate(fn, min_time):
     calls = 1
     while True:
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         for _ in range(calls):
             fn()
-        dt = time.perf_counter() - t0
+        dt = CLOCK() - t0
         if dt >= min_time / 4 or calls > (1 << 22):
             return max(1, int(calls * min_time / max(dt, 1e-9)))
         calls *= 4
 
 
 def sample(fn, calls):
-    t0 = time.perf_counter()
+    t0 = CLOCK()
     for _ in range(calls):
         fn()
-    return (time.perf_counter() - t0) / calls
+    return (CLOCK() - t0) / calls
 
 
 def worker(args):
@@ -59,6 +64,8 @@ def worker(args):
     import opt_einsum as oe
     import torch
 
+    global CLOCK
+    CLOCK = time.process_time if args.threads == 1 else time.perf_counter
     torch.set_num_threads(args.threads)
     cases = json.loads(args.cases_json)
     dtypes = {"F32": np.float32, "F64": np.float64, "C32": np.complex64, "C64": np.complex128}
@@ -112,8 +119,10 @@ def main():
     for rnd in range(args.rounds):
         for threads in thread_counts:
             env = thread_env(threads)
+            clock = "cpu" if threads == 1 else "wall"
             ours = json.loads(subprocess.check_output(
-                [args.runner, "--reps", str(args.reps), "--min-time", str(args.min_time)], env=env))
+                [args.runner, "--reps", str(args.reps), "--min-time", str(args.min_time), "--clock", clock],
+                env=env))
             peers = json.loads(subprocess.check_output(
                 [sys.executable, __file__, "--worker", "--threads", str(threads), "--reps", str(args.reps),
                  "--min-time", str(args.min_time), "--cases-json", json.dumps(cases)], env=env))

@@ -12,7 +12,7 @@
 // transposed). Not direct: "bij,bjk->bik" on compact column-major operands (batch is the
 // fastest axis, so no matrix has a unit stride), traces, diagonals, lone sums, Hadamard and
 // outer products, and anything with more operands.
-#include <sstream>
+#include <charconv>
 #include <string>
 
 #include "ops/einsum/einsum_module.hpp"
@@ -36,30 +36,44 @@ struct Notation {
   const EinsumLabels* labels = nullptr;
 };
 
+void append_int(std::string& key, long long v, char sep) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  key.append(buf, r.ptr);
+  key.push_back(sep);
+}
+
+// The exact plan key: notation, dtype, shapes and the options that shape the plan.
 void append_key(std::string& key, const Notation& n, std::span<const Shape> shapes, DType dtype,
                 const EinsumOptions& options) {
-  std::ostringstream s;
   if (n.labels) {
-    s << "L";
+    key += 'L';
     for (const auto& in : n.labels->inputs) {
-      s << '[';
-      for (int l : in) s << l << ',';
-      s << ']';
+      key += '[';
+      for (int l : in) append_int(key, l, ',');
+      key += ']';
     }
-    s << "->";
-    for (int l : n.labels->output) s << l << ',';
+    key += "->";
+    for (int l : n.labels->output) append_int(key, l, ',');
   } else {
-    s << "S" << n.subscripts.size() << ':' << n.subscripts;
+    key += 'S';
+    append_int(key, static_cast<long long>(n.subscripts.size()), ':');
+    key += n.subscripts;
   }
-  s << "|" << dtype_name(dtype) << "|";
+  key += '|';
+  key += dtype_name(dtype);
+  key += '|';
   for (const auto& shape : shapes) {
-    s << '(';
-    for (auto e : shape) s << e << ',';
-    s << ')';
+    key += '(';
+    for (auto e : shape) append_int(key, e, ',');
+    key += ')';
   }
-  s << "|" << static_cast<int>(options.strategy) << "|";
-  for (const auto& [i, j] : options.path) s << i << ',' << j << ';';
-  key += s.str();
+  key += '|';
+  append_int(key, static_cast<int>(options.strategy), '|');
+  for (const auto& [i, j] : options.path) {
+    append_int(key, i, ',');
+    append_int(key, j, ';');
+  }
 }
 
 PlanPtr make_plan(const Notation& n, std::vector<Shape> shapes, DType dtype,
