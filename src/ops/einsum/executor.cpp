@@ -15,6 +15,7 @@
 #include <optional>
 #include <utility>
 
+#include "ops/einsum/workspace.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -98,12 +99,12 @@ KernelView view_in_order(const Operand& op, const Labels& order,
   return v;
 }
 
-Operand allocate(EagerRuntime& runtime, DType dtype, const Labels& labels,
+Operand allocate(Workspace& runtime, DType dtype, const Labels& labels,
                  const std::vector<std::int64_t>& sizes) {
   Shape shape;
   for (Label l : labels) shape.push_back(sizes[static_cast<std::size_t>(l)]);
   Operand op;
-  op.storage = runtime.empty(dtype, shape);
+  op.storage = runtime.allocate(dtype, shape);
   op.view.buffer = op.storage.buffer().get();
   op.view.dtype = dtype;
   op.view.shape = shape;
@@ -223,7 +224,7 @@ GemmGroups classify(const Operand& a, const Operand& b, const std::vector<char>&
   return g;
 }
 
-Operand compact_copy(EagerRuntime& runtime, ContractionKernels& kernels, const Operand& op,
+Operand compact_copy(Workspace& runtime, ContractionKernels& kernels, const Operand& op,
                      const Labels& order, const std::vector<std::int64_t>& sizes) {
   Operand out = allocate(runtime, op.view.dtype, order, sizes);
   kernels.copy(view_in_order(op, order, sizes), out.view);
@@ -231,7 +232,7 @@ Operand compact_copy(EagerRuntime& runtime, ContractionKernels& kernels, const O
 }
 
 // Sums the labels of `op` that neither `other` nor anyone after this step needs.
-Operand presum(EagerRuntime& runtime, ContractionKernels& kernels, Operand op, const Labels& other,
+Operand presum(Workspace& runtime, ContractionKernels& kernels, Operand op, const Labels& other,
                const std::vector<char>& needed, const std::vector<std::int64_t>& sizes) {
   Labels kept, reduced;
   for (Label l : op.labels)
@@ -274,7 +275,7 @@ GemmProblem gemm_problem(const Operand& a, const Operand& b, const Operand& c,
 }
 
 // One pairwise step. Returns the intermediate, or nothing when it was written into `out`.
-std::optional<Operand> contract_pair(EagerRuntime& runtime, ContractionKernels& kernels,
+std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& kernels,
                                      Operand a, Operand b, const std::vector<char>& needed,
                                      const Operand* out, const std::vector<std::int64_t>& sizes) {
   const Labels a_labels = a.labels;
@@ -341,6 +342,7 @@ EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, cons
   if (inputs.size() != plan.expr.inputs.size())
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
                 "internal: operand count differs from the plan");
+  Workspace workspace(runtime);  // declared first: its buffers return after the operands die
   std::vector<Operand> live;
   live.reserve(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i)
@@ -362,7 +364,7 @@ EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, cons
     Operand b = std::move(live[static_cast<std::size_t>(step.rhs)]);
     live.erase(live.begin() + std::max(step.lhs, step.rhs));
     live.erase(live.begin() + std::min(step.lhs, step.rhs));
-    auto r = contract_pair(runtime, kernels, std::move(a), std::move(b), step.needed_after,
+    auto r = contract_pair(workspace, kernels, std::move(a), std::move(b), step.needed_after,
                            last ? &out : nullptr, plan.sizes);
     if (r)
       live.push_back(std::move(*r));
