@@ -72,13 +72,20 @@ int main(int argc, char** argv) {
   std::string only;
   bool list = false;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--list")) list = true;
-    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--min-time") && i + 1 < argc) min_time = std::atof(argv[++i]);
-    else if (!std::strcmp(argv[i], "--case") && i + 1 < argc) only = argv[++i];
-    else if (!std::strcmp(argv[i], "--clock") && i + 1 < argc) g_cpu_clock = !std::strcmp(argv[++i], "cpu");
+    if (!std::strcmp(argv[i], "--list"))
+      list = true;
+    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
+      reps = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--min-time") && i + 1 < argc)
+      min_time = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--case") && i + 1 < argc)
+      only = argv[++i];
+    else if (!std::strcmp(argv[i], "--clock") && i + 1 < argc)
+      g_cpu_clock = !std::strcmp(argv[++i], "cpu");
     else {
-      std::fprintf(stderr, "usage: einsum_cases [--list] [--reps N] [--min-time S] [--case NAME] [--clock wall|cpu]\n");
+      std::fprintf(stderr,
+                   "usage: einsum_cases [--list] [--reps N] [--min-time S] [--case NAME] [--clock "
+                   "wall|cpu]\n");
       return 2;
     }
   }
@@ -90,8 +97,9 @@ int main(int argc, char** argv) {
     std::printf("%s\n  \"%s\": ", first ? "" : ",", c.name.c_str());
     first = false;
     if (list)
-      std::printf("{\"subscripts\": \"%s\", \"shapes\": %s, \"dtype\": \"%s\"}", c.subscripts.c_str(),
-                  shapes_json(c.shapes).c_str(), std::string(dtype_name(c.dtype)).c_str());
+      std::printf("{\"subscripts\": \"%s\", \"shapes\": %s, \"dtype\": \"%s\"}",
+                  c.subscripts.c_str(), shapes_json(c.shapes).c_str(),
+                  std::string(dtype_name(c.dtype)).c_str());
     else
       std::printf("%.9g", median_seconds(c, reps, min_time));
     std::fflush(stdout);

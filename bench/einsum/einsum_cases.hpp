@@ -17,16 +17,19 @@ namespace tenferro::bench {
 
 struct EinsumCase {
   std::string name;
-  std::string subscripts;           // NumPy (row-major) view
-  std::vector<Shape> shapes;        // NumPy (row-major) view
+  std::string subscripts;     // NumPy (row-major) view
+  std::vector<Shape> shapes;  // NumPy (row-major) view
   DType dtype = DType::F64;
 };
 
-inline char label(int i) { return i < 26 ? static_cast<char>('a' + i) : static_cast<char>('A' + i - 26); }
+inline char label(int i) {
+  return i < 26 ? static_cast<char>('a' + i) : static_cast<char>('A' + i - 26);
+}
 
 // <psi|psi> of an open-boundary MPS of `sites` sites, bond D, physical d (ket and bra).
 inline EinsumCase mps_inner_product(int sites, std::int64_t D, std::int64_t d) {
-  EinsumCase c{"mps_inner_L" + std::to_string(sites) + "_D" + std::to_string(D), "", {}, DType::F64};
+  EinsumCase c{
+      "mps_inner_L" + std::to_string(sites) + "_D" + std::to_string(D), "", {}, DType::F64};
   int next = 0;
   std::vector<char> phys, ket, bra;
   for (int s = 0; s < sites; ++s) phys.push_back(label(next++));
@@ -37,10 +40,16 @@ inline EinsumCase mps_inner_product(int sites, std::int64_t D, std::int64_t d) {
     for (int s = 0; s < sites; ++s) {
       std::string term;
       Shape shape;
-      if (s > 0) { term += bond[static_cast<std::size_t>(s - 1)]; shape.push_back(D); }
+      if (s > 0) {
+        term += bond[static_cast<std::size_t>(s - 1)];
+        shape.push_back(D);
+      }
       term += phys[static_cast<std::size_t>(s)];
       shape.push_back(d);
-      if (s + 1 < sites) { term += bond[static_cast<std::size_t>(s)]; shape.push_back(D); }
+      if (s + 1 < sites) {
+        term += bond[static_cast<std::size_t>(s)];
+        shape.push_back(D);
+      }
       if (!c.subscripts.empty()) c.subscripts += ',';
       c.subscripts += term;
       c.shapes.push_back(shape);
@@ -52,7 +61,11 @@ inline EinsumCase mps_inner_product(int sites, std::int64_t D, std::int64_t d) {
 
 // <psi|psi> of a rows x cols PEPS with bond D and physical d (open boundaries).
 inline EinsumCase peps_norm(int rows, int cols, std::int64_t D, std::int64_t d) {
-  EinsumCase c{"peps_norm_" + std::to_string(rows) + "x" + std::to_string(cols) + "_D" + std::to_string(D), "", {}, DType::F64};
+  EinsumCase c{
+      "peps_norm_" + std::to_string(rows) + "x" + std::to_string(cols) + "_D" + std::to_string(D),
+      "",
+      {},
+      DType::F64};
   int next = 0;
   std::vector<char> phys;
   for (int i = 0; i < rows * cols; ++i) phys.push_back(label(next++));
@@ -64,7 +77,10 @@ inline EinsumCase peps_norm(int rows, int cols, std::int64_t D, std::int64_t d) 
       for (int col = 0; col < cols; ++col) {
         std::string term;
         Shape shape;
-        auto add = [&](char l, std::int64_t n) { term += l; shape.push_back(n); };
+        auto add = [&](char l, std::int64_t n) {
+          term += l;
+          shape.push_back(n);
+        };
         add(phys[static_cast<std::size_t>(r * cols + col)], d);
         if (col > 0) add(h[static_cast<std::size_t>(r * (cols - 1) + col - 1)], D);
         if (col + 1 < cols) add(h[static_cast<std::size_t>(r * (cols - 1) + col)], D);
@@ -85,9 +101,15 @@ inline std::vector<EinsumCase> einsum_cases() {
       mps_inner_product(8, 32, 2),
       // A MERA-like ascending superoperator: two isometries, a disentangler, a two-site
       // operator, the conjugate disentangler and isometries.
-      {"mera_ascend_chi12", "xij,ykl,jkmn,mnpq,pqJK,XiJ,YKl->xyXY",
-       {{chi, chi, chi}, {chi, chi, chi}, {chi, chi, chi, chi}, {chi, chi, chi, chi},
-        {chi, chi, chi, chi}, {chi, chi, chi}, {chi, chi, chi}},
+      {"mera_ascend_chi12",
+       "xij,ykl,jkmn,mnpq,pqJK,XiJ,YKl->xyXY",
+       {{chi, chi, chi},
+        {chi, chi, chi},
+        {chi, chi, chi, chi},
+        {chi, chi, chi, chi},
+        {chi, chi, chi, chi},
+        {chi, chi, chi},
+        {chi, chi, chi}},
        DType::F64},
       peps_norm(2, 3, 4, 2),
       {"batched_matmul_b64_n64", "bij,bjk->bik", {{64, 64, 64}, {64, 64, 64}}, DType::F64},
@@ -141,7 +163,8 @@ inline std::vector<EagerTensor> case_operands(const std::shared_ptr<EagerRuntime
         if constexpr (std::is_floating_point_v<T>)
           v = static_cast<T>(u(rng));
         else
-          v = T(static_cast<typename T::value_type>(u(rng)), static_cast<typename T::value_type>(u(rng)));
+          v = T(static_cast<typename T::value_type>(u(rng)),
+                static_cast<typename T::value_type>(u(rng)));
       }
       return rt->upload(Tensor::from_col_major<T>(shape, std::span<const T>(data)));
     }));

@@ -38,7 +38,8 @@ int run_einsum(CommandArgs& args) {
   const long long repeat = repeat_text ? parse_int("--repeat", *repeat_text) : 1;
   if (repeat < 1) throw UsageError("--repeat must be at least 1");
   const std::vector<std::string> positionals = args.positionals();
-  if (positionals.size() < 2) throw UsageError(std::string("einsum needs SUBSCRIPTS and at least one operand\n") + kUsage);
+  if (positionals.size() < 2)
+    throw UsageError(std::string("einsum needs SUBSCRIPTS and at least one operand\n") + kUsage);
   if (!output) throw UsageError("einsum needs -o OUT.npy");
 
   std::vector<Tensor> hosts;

@@ -14,8 +14,8 @@
 #include "ops/einsum/einsum_module.hpp"
 #include "support/einsum_reference.hpp"
 #include "support/random_einsum.hpp"
-#include "tenferro/core/npy.hpp"
 #include "tenferro/config.hpp"
+#include "tenferro/core/npy.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/errors.hpp"
 #include "tenferro/runtime/runtime.hpp"
@@ -47,9 +47,9 @@ TEST(EinsumDirectPath, NaturalGemmOrderIsOneGemmWithoutModuleInstall) {
   for (const char* subs : {"ij,jk->ik", "ij,jk", "ij,kj->ik", "ji,jk->ik", "ij,jk->ki"}) {
     const bool b_transposed = std::strcmp(subs, "ij,kj->ik") == 0;
     const bool a_transposed = std::strcmp(subs, "ji,jk->ik") == 0;
-    const auto ops = operands(rt, DType::F64,
-                              {a_transposed ? Shape{4, 3} : Shape{3, 4},
-                               b_transposed ? Shape{5, 4} : Shape{4, 5}});
+    const auto ops = operands(
+        rt, DType::F64,
+        {a_transposed ? Shape{4, 3} : Shape{3, 4}, b_transposed ? Shape{5, 4} : Shape{4, 5}});
     const auto before = process_cpu_kernel_launches();
     einsum(subs, ops);
     EXPECT_EQ(process_cpu_kernel_launches() - before, 1u) << subs << ": exactly one GEMM";
@@ -297,12 +297,11 @@ TEST(EinsumCommand, RepeatsInstallOnceAndWriteTheResult) {
                                   random_tensor(rng, DType::F64, {4, 5})};
   for (std::size_t i = 0; i < hosts.size(); ++i)
     npy::save(dir / ("in" + std::to_string(i) + ".npy"), hosts[i]);
-  const std::string command = "'" + cli + "' --stats einsum 'ij,jk,kl->il' '" +
-                              (dir / "in0.npy").string() + "' '" + (dir / "in1.npy").string() +
-                              "' '" + (dir / "in2.npy").string() + "' -o '" +
-                              (dir / "out.npy").string() + "' --path greedy --show-path " +
-                              "--repeat 100 > '" + (dir / "stdout").string() + "' 2> '" +
-                              (dir / "stderr").string() + "'";
+  const std::string command =
+      "'" + cli + "' --stats einsum 'ij,jk,kl->il' '" + (dir / "in0.npy").string() + "' '" +
+      (dir / "in1.npy").string() + "' '" + (dir / "in2.npy").string() + "' -o '" +
+      (dir / "out.npy").string() + "' --path greedy --show-path " + "--repeat 100 > '" +
+      (dir / "stdout").string() + "' 2> '" + (dir / "stderr").string() + "'";
   ASSERT_EQ(std::system(command.c_str()), 0) << read_file(dir / "stderr");
   const auto want = testing::reference_einsum("ij,jk,kl->il", hosts);
   const auto agreement = testing::compare_with_reference(npy::load(dir / "out.npy"), want);

@@ -32,8 +32,8 @@ struct BlasCoreTypeFix {
     if (std::getenv("OPENBLAS_CORETYPE") || std::getenv("TENFERRO_KEEP_BLAS_CORETYPE")) return;
     const char* core = openblas_get_corename();
     if (core == nullptr) return;
-    static const char* const generic[] = {"Prescott", "Core2", "Penryn", "Dunnington",
-                                          "Nehalem", "Atom", "Katmai", "Coppermine",
+    static const char* const generic[] = {"Prescott",  "Core2",  "Penryn", "Dunnington",
+                                          "Nehalem",   "Atom",   "Katmai", "Coppermine",
                                           "Northwood", "Banias", "unknown"};
     bool is_generic = false;
     for (const char* g : generic) is_generic = is_generic || std::strcmp(core, g) == 0;
@@ -61,7 +61,9 @@ int blas_int(std::int64_t v) {
   return static_cast<int>(v);
 }
 
-CBLAS_TRANSPOSE op(bool trans) { return trans ? CblasTrans : CblasNoTrans; }
+CBLAS_TRANSPOSE op(bool trans) {
+  return trans ? CblasTrans : CblasNoTrans;
+}
 
 }  // namespace
 
@@ -77,7 +79,8 @@ void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64
   const int M = blas_int(m), N = blas_int(n), K = blas_int(k);
   const int LDA = blas_int(lda), LDB = blas_int(ldb), LDC = blas_int(ldc);
   if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasColMajor, op(trans_a), op(trans_b), M, N, K, 1.0f, a, LDA, b, LDB, 0.0f, c, LDC);
+    cblas_sgemm(CblasColMajor, op(trans_a), op(trans_b), M, N, K, 1.0f, a, LDA, b, LDB, 0.0f, c,
+                LDC);
   } else if constexpr (std::is_same_v<T, double>) {
     cblas_dgemm(CblasColMajor, op(trans_a), op(trans_b), M, N, K, 1.0, a, LDA, b, LDB, 0.0, c, LDC);
   } else {

@@ -80,9 +80,9 @@ PlanPtr make_plan(const Notation& n, std::vector<Shape> shapes, DType dtype,
                   const EinsumOptions& options) {
   std::vector<std::int64_t> ranks;
   for (const auto& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
-  einsum_internal::EinsumExpression expr = n.labels
-                                               ? einsum_internal::from_labels(*n.labels, ranks)
-                                               : einsum_internal::parse_subscripts(n.subscripts, ranks);
+  einsum_internal::EinsumExpression expr =
+      n.labels ? einsum_internal::from_labels(*n.labels, ranks)
+               : einsum_internal::parse_subscripts(n.subscripts, ranks);
   std::vector<std::int64_t> sizes = einsum_internal::label_sizes(expr, shapes);
   EinsumPath path = einsum_internal::plan_path(expr, sizes, options);
   return std::make_shared<const EinsumPlan>(einsum_internal::build_plan(
@@ -184,8 +184,8 @@ PreparedEinsum::PreparedEinsum(std::string_view subscripts, std::span<const Tens
     shapes.push_back(operands[i].shape);
   }
   auto impl = std::make_shared<Impl>();
-  impl->plan = make_plan(Notation{subscripts, nullptr}, std::move(shapes), operands[0].dtype,
-                         options);
+  impl->plan =
+      make_plan(Notation{subscripts, nullptr}, std::move(shapes), operands[0].dtype, options);
   impl->operands.assign(operands.begin(), operands.end());
   impl->options = options;
   impl_ = std::move(impl);
@@ -205,6 +205,8 @@ EagerTensor PreparedEinsum::operator()(std::span<const EagerTensor> operands) co
   return execute(runtime, impl_->plan, operands, impl_->options);
 }
 
-const EinsumPath& PreparedEinsum::path() const { return impl_->plan->path; }
+const EinsumPath& PreparedEinsum::path() const {
+  return impl_->plan->path;
+}
 
 }  // namespace tenferro

@@ -36,7 +36,9 @@ int axis_of(const Labels& labels, Label l) {
   return -1;
 }
 
-bool has(const Labels& labels, Label l) { return axis_of(labels, l) >= 0; }
+bool has(const Labels& labels, Label l) {
+  return axis_of(labels, l) >= 0;
+}
 
 Labels concat(const Labels& a, const Labels& b, const Labels& c = {}) {
   Labels out = a;
@@ -275,9 +277,9 @@ GemmProblem gemm_problem(const Operand& a, const Operand& b, const Operand& c,
 }
 
 // One pairwise step. Returns the intermediate, or nothing when it was written into `out`.
-std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& kernels,
-                                     Operand a, Operand b, const std::vector<char>& needed,
-                                     const Operand* out, const std::vector<std::int64_t>& sizes) {
+std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& kernels, Operand a,
+                                     Operand b, const std::vector<char>& needed, const Operand* out,
+                                     const std::vector<std::int64_t>& sizes) {
   const Labels a_labels = a.labels;
   a = presum(runtime, kernels, std::move(a), b.labels, needed, sizes);
   b = presum(runtime, kernels, std::move(b), a_labels, needed, sizes);
@@ -290,10 +292,10 @@ std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& ker
                        out->view);
       return std::nullopt;
     }
-    Operand result = allocate(runtime, dtype,
-                              concat(by_stride(a, a.labels), by_stride(b, groups.right)), sizes);
-    kernels.multiply(view_in_order(a, result.labels, sizes),
-                     view_in_order(b, result.labels, sizes), result.view);
+    Operand result =
+        allocate(runtime, dtype, concat(by_stride(a, a.labels), by_stride(b, groups.right)), sizes);
+    kernels.multiply(view_in_order(a, result.labels, sizes), view_in_order(b, result.labels, sizes),
+                     result.view);
     return result;
   }
 

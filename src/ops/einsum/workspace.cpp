@@ -32,7 +32,9 @@ Workspace::Workspace(EagerRuntime& runtime)
           CacheKey::of(std::string(einsum_family::kFamily), "workspace", "pool"),
           [] { return std::make_shared<WorkspacePool>(); })) {}
 
-Workspace::~Workspace() { pool_->give_back(held_); }
+Workspace::~Workspace() {
+  pool_->give_back(held_);
+}
 
 EagerTensor Workspace::allocate(DType dtype, const Shape& shape) {
   const std::size_t bytes = checked_bytes(checked_numel(shape), dtype_size(dtype));
