@@ -3,9 +3,11 @@
 
 Runs the cases of bench/einsum/einsum_cases.hpp (listed by the `einsum_cases` runner) with
   * tenferro (the `einsum_cases` runner, a subprocess that prints JSON medians),
-  * numpy.einsum with the path of numpy.einsum_path(optimize="optimal") -- computed once per
-    case outside the timing ("greedy" beyond 8 operands, where numpy's exhaustive search
-    does not finish) and passed as optimize=path,
+  * numpy.einsum with the path of numpy.einsum_path(optimize=("optimal", no memory limit)) --
+    computed once per case outside the timing ("greedy" beyond 8 operands, where numpy's
+    exhaustive search does not finish) and passed as optimize=path. Without the explicit
+    limit numpy caps intermediates at the largest operand's size and falls back to one naive
+    loop over all remaining operands (20000x slower on the PEPS case),
   * opt_einsum.contract_expression(optimize="auto") built once, then called,
   * torch.einsum (CPU; torch plans with opt_einsum on every call, as users get it),
 with 1 thread and with all cores. With 1 thread both sides measure process CPU time (immune to
@@ -81,7 +83,7 @@ def worker(args):
             ops.append(np.ascontiguousarray(a.astype(dt)))
         subs = case["subscripts"]
         strategy = "optimal" if len(ops) <= 8 else "greedy"
-        np_path = np.einsum_path(subs, *ops, optimize=strategy)[0]
+        np_path = np.einsum_path(subs, *ops, optimize=(strategy, 1e30))[0]
         expr = oe.contract_expression(subs, *[o.shape for o in ops], optimize="auto")
         tops = [torch.from_numpy(o) for o in ops]
         fns = {
