@@ -22,8 +22,8 @@ std::optional<SsaPath> optimal_path(const PathProblem& p,
   const std::size_t subsets = std::size_t{full} + 1;
   const std::span<const double> extents = p.search_extents;
 
-  // labels[S]: union of the operands' label sets; tensor[S]: the labels S's result carries
-  // (for one operand, its own full label set, as opt_einsum's cost counts it).
+  // labels[S]: union of the operands' (reduced) label sets; tensor[S]: the labels S's
+  // result carries, those that the output or an operand outside S needs.
   std::vector<Word> labels(subsets * words, 0), tensor(subsets * words, 0);
   std::vector<double> tensor_size(subsets, 1);
   auto row = [words](std::vector<Word>& v, std::uint32_t s) { return v.data() + s * words; };
@@ -35,14 +35,9 @@ std::optional<SsaPath> optimal_path(const PathProblem& p,
   }
   for (std::uint32_t s = 1; s <= full; ++s) {
     Word* t = row(tensor, s);
-    if ((s & (s - 1)) == 0) {
-      const auto in = p.input(__builtin_ctz(s));
-      std::copy(in.begin(), in.end(), t);
-    } else {
-      const Word* inside = row(labels, s);
-      const Word* outside = row(labels, full ^ s);
-      for (std::size_t w = 0; w < words; ++w) t[w] = inside[w] & (p.output[w] | outside[w]);
-    }
+    const Word* inside = row(labels, s);
+    const Word* outside = row(labels, full ^ s);
+    for (std::size_t w = 0; w < words; ++w) t[w] = inside[w] & (p.output[w] | outside[w]);
     tensor_size[s] = set_size({t, words}, extents);
   }
 
