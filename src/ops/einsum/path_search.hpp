@@ -90,6 +90,10 @@ inline constexpr int kMaxOptimalOperands = 16;
 std::optional<SsaPath> optimal_path(const PathProblem& problem,
                                     std::chrono::steady_clock::time_point deadline);
 
+// Improves `ssa` by re-solving, with the exact DP, every subtree cut at a frontier of up to
+// `max_frontier` tensors; at most `max_passes` sweeps over the tree (path_refine.cpp).
+SsaPath refine_path(const PathProblem& problem, const SsaPath& ssa, int max_frontier, int max_passes);
+
 // SSA ids -> opt_einsum's linear convention (positions in the current operand list; each
 // step removes both and appends the result).
 std::vector<std::pair<int, int>> ssa_to_linear(const SsaPath& ssa, int num_operands);
