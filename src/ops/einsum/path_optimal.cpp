@@ -5,7 +5,7 @@
 // still needs. So best(S) = min over splits S = A + B of best(A) + best(B) + cost(A, B),
 // and the optimum over every pairwise tree (outer products included) costs O(3^n) split
 // evaluations. Splits whose children alone already cost as much as the best split found so
-// far are skipped before computing their step cost.
+// far (plus a lower bound of the step) are skipped before computing their step cost.
 #include <algorithm>
 #include <limits>
 
@@ -58,7 +58,10 @@ std::optional<SsaPath> optimal_path(const PathProblem& p,
       const std::uint32_t a = low | sub;
       const std::uint32_t b = s ^ a;
       const double children = best[a] + best[b];
-      if (children < best[s]) {
+      // The step loops over at least each operand's and the result's labels: a lower bound
+      // that rejects most splits before their label sets are looked at.
+      const double bound = children + std::max({tensor_size[a], tensor_size[b], tensor_size[s]});
+      if (bound < best[s]) {
         const Word* ta = row(tensor, a);
         const Word* tb = row(tensor, b);
         double shared = 1;
