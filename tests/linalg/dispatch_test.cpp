@@ -87,9 +87,11 @@ TEST(LinalgDispatch, FactoryMatchesTheTarget) {
   EXPECT_EQ(m1->find(tenferro::linalg_family::kFamily, other_cpu.engine_id), nullptr);
   EXPECT_NE(m2->find(tenferro::linalg_family::kFamily, other_cpu.engine_id), nullptr);
 
-  for (const EagerExtensionTarget& t : {EagerExtensionTarget{EngineId("tenferro.cuda.d0.v1"), BackendKind::Cuda},
-                                        EagerExtensionTarget{EngineId("tenferro.webgpu.d0.v1"), BackendKind::WebGpu}}) {
-    const tenferro::Error e = expect_error([&] { linalg_module_for(t); }, tenferro::ErrorKind::Unsupported);
+  for (const EagerExtensionTarget& t :
+       {EagerExtensionTarget{EngineId("tenferro.cuda.d0.v1"), BackendKind::Cuda},
+        EagerExtensionTarget{EngineId("tenferro.webgpu.d0.v1"), BackendKind::WebGpu}}) {
+    const tenferro::Error e =
+        expect_error([&] { linalg_module_for(t); }, tenferro::ErrorKind::Unsupported);
     EXPECT_NE(std::string(e.what()).find("linalg"), std::string::npos) << e.what();
   }
 }

@@ -26,7 +26,8 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
   const std::int64_t buf_cols = std::max(n, q_cols);
   std::vector<T> buf(static_cast<std::size_t>(m * buf_cols));
   std::vector<T> tau(static_cast<std::size_t>(std::max<std::int64_t>(k, 1)));
-  const std::string key = "qr|" + std::to_string(m) + "x" + std::to_string(n) + "|" + std::to_string(q_cols);
+  const std::string key =
+      "qr|" + std::to_string(m) + "x" + std::to_string(n) + "|" + std::to_string(q_cols);
   WorkspaceLease<T> lease(call, key, [&] {
     T q1{}, q2{};
     lapack::geqrf(li(m), li(n), buf.data(), ld(m), tau.data(), &q1, -1);
@@ -46,9 +47,11 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
     }
     T* rb = r.data<T>() + b * r_rows * n;
     for (std::int64_t j = 0; j < n; ++j) {
-      for (std::int64_t i = 0; i <= std::min(j, r_rows - 1); ++i) rb[i + j * r_rows] = buf[i + j * m];
+      for (std::int64_t i = 0; i <= std::min(j, r_rows - 1); ++i)
+        rb[i + j * r_rows] = buf[i + j * m];
     }
-    info = lapack::orgqr(li(m), li(q_cols), li(k), buf.data(), ld(m), tau.data(), ws.work.data(), ws.lwork());
+    info = lapack::orgqr(li(m), li(q_cols), li(k), buf.data(), ld(m), tau.data(), ws.work.data(),
+                         ws.lwork());
     count_lapack_call();
     if (info < 0) throw_lapack_argument(call, "orgqr/ungqr", info);
     T* qb = q.data<T>() + b * m * q_cols;

@@ -15,9 +15,7 @@ using linalg_internal::concat;
 struct SvdShape {
   std::int64_t m, n, k, u_cols, vt_rows;
   char job;  // 'N', 'S' or 'A' (gesdd's jobz; gesvd takes the same letter for U and Vt)
-  std::string key() const {
-    return std::to_string(m) + "x" + std::to_string(n) + "|" + job;
-  }
+  std::string key() const { return std::to_string(m) + "x" + std::to_string(n) + "|" + job; }
 };
 
 // Workspace leases for the two drivers (sizes queried once per shape, see workspace.hpp).
@@ -146,7 +144,8 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
   for (std::int64_t b = 0; b < batch; ++b) {
     std::copy_n(sv.data() + b * k, rank, s_out.data<R>() + b * rank);
     double dropped = 0;
-    for (std::int64_t i = rank; i < k; ++i) dropped += double(sv[b * k + i]) * double(sv[b * k + i]);
+    for (std::int64_t i = rank; i < k; ++i)
+      dropped += double(sv[b * k + i]) * double(sv[b * k + i]);
     weight.data<R>()[b] = static_cast<R>(dropped);
   }
   if (!uv) return {s_out, weight};
