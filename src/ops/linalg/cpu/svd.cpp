@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ops/linalg/cpu/kernels.hpp"
+#include "ops/linalg/cpu/svd_fault_injection.hpp"
 #include "ops/linalg/cpu/workspace.hpp"
 #include "ops/linalg/truncation.hpp"
 #include "tenferro/runtime/runtime.hpp"
@@ -50,6 +51,7 @@ WorkspaceLease<T> gesvd_workspace(const CpuCall& call, const SvdShape& s) {
 
 template <class T>
 lapack::lint gesdd_run(Workspace<T>& ws, const SvdShape& s, T* a, Real<T>* sv, T* u, T* vt) {
+  if (take_injected_gesdd_failure()) return 1;  // tests only: reads as non-convergence
   count_lapack_call();
   return lapack::gesdd(s.job, li(s.m), li(s.n), a, ld(s.m), sv, u, ld(s.m), vt, ld(s.vt_rows),
                        ws.work.data(), ws.lwork(), ws.rwork.data(), ws.iwork.data());
@@ -57,6 +59,7 @@ lapack::lint gesdd_run(Workspace<T>& ws, const SvdShape& s, T* a, Real<T>* sv, T
 
 template <class T>
 lapack::lint gesvd_run(Workspace<T>& ws, const SvdShape& s, T* a, Real<T>* sv, T* u, T* vt) {
+  if (take_injected_gesvd_failure()) return 1;  // tests only: reads as non-convergence
   count_lapack_call();
   return lapack::gesvd(s.job, s.job, li(s.m), li(s.n), a, ld(s.m), sv, u, ld(s.m), vt,
                        ld(s.vt_rows), ws.work.data(), ws.lwork(), ws.rwork.data());
