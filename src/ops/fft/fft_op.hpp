@@ -25,8 +25,9 @@ class FftOp final : public ExtensionOp {
   std::vector<TensorMeta> infer_outputs(std::span<const TensorMeta> inputs) const override;
 
   const FftRequest& request() const noexcept { return request_; }
-  // The spec for an input of `dtype`/`shape`: the one resolved up front when it matches.
-  FftSpec spec_for(DType dtype, const Shape& shape) const;
+  // The spec for an input of `dtype`/`shape`: the one resolved up front when it matches,
+  // else a fresh resolution stored in `scratch`.
+  const FftSpec& spec_for(DType dtype, const Shape& shape, FftSpec& scratch) const;
 
  private:
   FftRequest request_;
