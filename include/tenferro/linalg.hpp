@@ -41,11 +41,11 @@ QrResult qr(const EagerTensor& a, const QrOptions& options = {});
 
 // ---- SVD: A = U diag(S) Vh -------------------------------------------------------------------
 enum class CutoffKind : std::uint8_t {
-  None,                      // no cutoff
-  RelativeSingularValue,     // keep s_i > cutoff * s_0
-  AbsoluteSingularValue,     // keep s_i > cutoff
-  RelativeDiscardedWeight,   // smallest rank with sum_{i>=r} s_i^2 <= cutoff * sum_i s_i^2
-  AbsoluteDiscardedWeight,   // smallest rank with sum_{i>=r} s_i^2 <= cutoff
+  None,                     // no cutoff
+  RelativeSingularValue,    // keep s_i > cutoff * s_0
+  AbsoluteSingularValue,    // keep s_i > cutoff
+  RelativeDiscardedWeight,  // smallest rank with sum_{i>=r} s_i^2 <= cutoff * sum_i s_i^2
+  AbsoluteDiscardedWeight,  // smallest rank with sum_{i>=r} s_i^2 <= cutoff
 };
 // Rank rule, per batch entry: r = min(max_rank, max(min_rank, r_cutoff)) and never above
 // min(m, n): max_rank wins over both the cutoff and min_rank. A batched call keeps one common
@@ -54,7 +54,7 @@ enum class CutoffKind : std::uint8_t {
 struct SvdTruncation {
   std::optional<std::int64_t> max_rank;  // >= 0
   CutoffKind cutoff_kind = CutoffKind::None;
-  double cutoff = 0.0;     // >= 0, finite
+  double cutoff = 0.0;        // >= 0, finite
   std::int64_t min_rank = 0;  // >= 0
   bool active() const noexcept { return max_rank.has_value() || cutoff_kind != CutoffKind::None; }
 };
@@ -116,8 +116,8 @@ EagerTensor solve(const EagerTensor& a, const EagerTensor& b);
 
 enum class TriangularOp : std::uint8_t { None, Transpose, ConjugateTranspose };
 struct TriangularSolveOptions {
-  bool lower = true;          // which triangle of A is read (the other is ignored)
-  bool left = true;           // left: op(A) X = B; right: X op(A) = B
+  bool lower = true;  // which triangle of A is read (the other is ignored)
+  bool left = true;   // left: op(A) X = B; right: X op(A) = B
   TriangularOp transpose = TriangularOp::None;
   bool unit_diagonal = false;  // assume diag(A) = 1 (A's diagonal is not read)
 };
@@ -135,7 +135,7 @@ EagerTensor lstsq(const EagerTensor& a, const EagerTensor& b);
 EagerTensor inv(const EagerTensor& a);  // singular -> Numerical
 EagerTensor det(const EagerTensor& a);  // [batch...], A's dtype; singular -> 0
 struct SlogdetResult {
-  EagerTensor sign;       // [batch...], A's dtype: +-1 (real), unit modulus (complex), 0 if singular
+  EagerTensor sign;  // [batch...], A's dtype: +-1 (real), unit modulus (complex), 0 if singular
   EagerTensor logabsdet;  // [batch...], real dtype; -inf if singular
 };
 SlogdetResult slogdet(const EagerTensor& a);

@@ -169,6 +169,34 @@ TEST(Fft1d, StridedViewIsTransformedInPlaceWithoutAStagingCopy) {
   expect_close(y, want, DType::C32, "fft of a permuted view");
 }
 
+TEST(Fft1d, MisalignedViewsGetTheirOwnPlanAndTheRightAnswer) {
+  // A view starting one C32 element (8 bytes) into the buffer is not 16-byte aligned, so
+  // FFTW's SIMD codelets planned for aligned arrays must not run on it: the plan key carries
+  // the alignment, and the two views (same shape and strides) get two plans.
+  auto rt = EagerRuntime::cpu();
+  const auto host = random_tensor(DType::C32, Shape{33, 2}, 650);
+  const auto whole = rt->upload(host);
+  auto view_at = [&](std::int64_t offset) {
+    tenferro::TensorLayout layout = whole.layout();
+    layout.shape = {32, 2};
+    layout.offset = offset;
+    return tenferro::EagerTensor(rt, whole.buffer(), layout);
+  };
+  for (std::int64_t offset : {0, 1}) {
+    const auto before = rt->stats();
+    const auto y = tenferro::fft::fft(view_at(offset), std::nullopt, 0);
+    EXPECT_EQ(rt->stats().cache_misses, before.cache_misses + 1) << "offset " << offset;
+    expect_close(y, dft_axis(to_dense(host.slice(0, offset, offset + 32)), 0, 32, false),
+                 DType::C32, "fft at element offset " + std::to_string(offset));
+  }
+  // Each alignment class now hits its own plan.
+  const auto before = rt->stats();
+  (void)tenferro::fft::fft(view_at(1), std::nullopt, 0);
+  (void)tenferro::fft::fft(view_at(0), std::nullopt, 0);
+  EXPECT_EQ(rt->stats().cache_misses, before.cache_misses);
+  EXPECT_EQ(rt->stats().cache_hits, before.cache_hits + 2);
+}
+
 TEST(Fft1d, ZeroSizeBatchesGiveEmptyOutputsOfTheRightShape) {
   auto rt = EagerRuntime::cpu();
   const auto x = rt->upload(tenferro::Tensor::zeros(DType::F64, Shape{8, 0, 3}));

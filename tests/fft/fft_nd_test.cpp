@@ -127,6 +127,27 @@ TEST(FftNd, RoundTripsRecoverTheInput) {
   }
 }
 
+TEST(FftNd, PermutedViewsAreTransformedOverSeveralAxesWithoutCopies) {
+  auto rt = EagerRuntime::cpu();
+  const std::int64_t perm[] = {1, 2, 0};
+  for (DType d : {DType::F64, DType::C64}) {
+    const auto host = random_tensor(d, Shape{3, 6, 5}, 4100);
+    const auto view = rt->upload(host).permute(perm);  // [6, 5, 3], non-compact
+    const Dense xd = to_dense(host.permute(perm));
+    const Axes axes = {2, 0};
+    const auto before = tenferro::process_cpu_kernel_launches();
+    if (tenferro::is_complex(d)) {
+      const auto y = tenferro::fft::fftn(view, std::nullopt, axes, Norm::Ortho);
+      EXPECT_EQ(tenferro::process_cpu_kernel_launches() - before, 1u);  // one rank-2 plan
+      expect_close(y, ref_fftn(xd, axes, {3, 6}, false, Norm::Ortho), d, "fftn of a view");
+    } else {
+      const auto y = tenferro::fft::rfftn(view, std::nullopt, axes);
+      EXPECT_EQ(tenferro::process_cpu_kernel_launches() - before, 1u);
+      expect_close(y, ref_rfftn(xd, axes, {3, 6}, Norm::Backward), DType::C64, "rfftn of a view");
+    }
+  }
+}
+
 TEST(FftNd, ZeroSizeBatchGivesAnEmptyOutput) {
   auto rt = EagerRuntime::cpu();
   const auto x = rt->upload(tenferro::Tensor::zeros(DType::F32, Shape{4, 6, 0}));

@@ -47,8 +47,8 @@ TEST(LinalgCholesky, AllDtypesBatchesAndSizes) {
 TEST(LinalgCholesky, NotPositiveDefiniteNamesTheBatchEntry) {
   auto rt = tenferro::EagerRuntime::cpu();
   // Entries 0 and 2 are the identity, entry 1 is diag(1, -1).
-  const EagerTensor a = rt->upload(
-      Tensor::from_col_major<double>({2, 2, 3}, {1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1}));
+  const EagerTensor a =
+      rt->upload(Tensor::from_col_major<double>({2, 2, 3}, {1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1}));
   const tenferro::Error e = expect_error([&] { la::cholesky(a); }, tenferro::ErrorKind::Numerical);
   EXPECT_EQ(e.phase(), tenferro::ErrorPhase::Execute);
   EXPECT_EQ(e.op(), "linalg.cholesky");

@@ -101,7 +101,8 @@ TEST(LinalgDispatch, FactoryMatchesTheTarget) {
   std::vector<EagerExtensionTarget> refused{cuda, webgpu};
 #endif
   for (const EagerExtensionTarget& t : refused) {
-    const tenferro::Error e = expect_error([&] { linalg_module_for(t); }, tenferro::ErrorKind::Unsupported);
+    const tenferro::Error e =
+        expect_error([&] { linalg_module_for(t); }, tenferro::ErrorKind::Unsupported);
     EXPECT_NE(std::string(e.what()).find("linalg"), std::string::npos) << e.what();
   }
 }

@@ -49,7 +49,8 @@ TEST(LinalgEigh, AllDtypesBatchesAndSizes) {
         expect_close(multiply(adjoint(vm), vm), identity(n, vm.batch), tol(d, n), 0, "V^H V = I");
         expect_close(multiply(am, vm), scale_columns(vm, wm), tol(d, n), norm(am, 0), "A V = V w");
         for (std::int64_t b = 0; b < wm.batch; ++b)
-          for (std::int64_t i = 1; i < n; ++i) EXPECT_LE(wm.at(b, i - 1, 0).real(), wm.at(b, i, 0).real());
+          for (std::int64_t i = 1; i < n; ++i)
+            EXPECT_LE(wm.at(b, i - 1, 0).real(), wm.at(b, i, 0).real());
         la::EighOptions values_only;
         values_only.values_only = true;
         const la::EighResult v = la::eigh(a, values_only);
@@ -88,7 +89,8 @@ TEST(LinalgEig, RealInputWithComplexPairs) {
   std::vector<double> data(one);
   data.insert(data.end(), one.begin(), one.end());
   for (DType d : {DType::F32, DType::F64}) {
-    const EagerTensor a = rt->upload(tensor_from(d, {3, 3, 2}, std::vector<cd>(data.begin(), data.end())));
+    const EagerTensor a =
+        rt->upload(tensor_from(d, {3, 3, 2}, std::vector<cd>(data.begin(), data.end())));
     const la::EigResult r = la::eig(a);
     const Mats am = matrices(a), vm = matrices(r.v), wm = vectors(r.w);
     expect_close(multiply(am, vm), scale_columns(vm, wm), tol(d, 3), 0, "A V = V w");

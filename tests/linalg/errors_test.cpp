@@ -19,8 +19,9 @@ TEST(LinalgErrors, ShapeProblemsAreValidationErrors) {
   const EagerTensor vec = rt->upload(random_tensor(DType::F64, {4}, 1));
   const EagerTensor wide = rt->upload(random_tensor(DType::F64, {3, 4}, 2));
   const EagerTensor sq = rt->upload(random_tensor(DType::F64, {3, 3, 2}, 3));
-  const EagerTensor rhs_rows = rt->upload(random_tensor(DType::F64, {4, 2}, 4));   // rows 4 != 3
-  const EagerTensor rhs_batch = rt->upload(random_tensor(DType::F64, {3, 1, 5}, 5)); // batch 5 != 2
+  const EagerTensor rhs_rows = rt->upload(random_tensor(DType::F64, {4, 2}, 4));  // rows 4 != 3
+  const EagerTensor rhs_batch =
+      rt->upload(random_tensor(DType::F64, {3, 1, 5}, 5));  // batch 5 != 2
   const EagerTensor rhs_f32 = rt->upload(random_tensor(DType::F32, {3, 1, 2}, 6));
   const EagerTensor rhs_rank = rt->upload(random_tensor(DType::F64, {3, 1, 2, 1}, 7));
   const std::vector<NamedCall> calls{
@@ -56,7 +57,8 @@ TEST(LinalgErrors, ShapeProblemsAreValidationErrors) {
 TEST(LinalgErrors, NonFiniteInputIsNumericalBeforeLapack) {
   auto rt = tenferro::EagerRuntime::cpu();
   for (DType d : tenferro::kAllDTypes) {
-    for (double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    for (double bad :
+         {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
       SCOPED_TRACE(std::string(tenferro::dtype_name(d)) + " " + std::to_string(bad));
       // Batch [3]: entry 2 holds the bad value on its diagonal (read by every op).
       Mats a{3, 3, 3, widen(random_tensor(d, {3, 3, 3}, 9))};
@@ -93,7 +95,8 @@ TEST(LinalgErrors, NonFiniteInputIsNumericalBeforeLapack) {
         EXPECT_EQ(e.phase(), tenferro::ErrorPhase::Execute);
         EXPECT_NE(std::string(e.what()).find("batch entry 2"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("non-finite"), std::string::npos) << e.what();
-        EXPECT_EQ(tenferro::process_cpu_kernel_launches(), launches) << c.op << ": LAPACK was called";
+        EXPECT_EQ(tenferro::process_cpu_kernel_launches(), launches)
+            << c.op << ": LAPACK was called";
       }
     }
   }

@@ -31,7 +31,9 @@ struct Mats {
   std::int64_t rows = 0, cols = 0, batch = 1;
   std::vector<cd> data;
   cd& at(std::int64_t b, std::int64_t i, std::int64_t j) { return data[(b * cols + j) * rows + i]; }
-  cd at(std::int64_t b, std::int64_t i, std::int64_t j) const { return data[(b * cols + j) * rows + i]; }
+  cd at(std::int64_t b, std::int64_t i, std::int64_t j) const {
+    return data[(b * cols + j) * rows + i];
+  }
 };
 
 inline std::vector<cd> widen(const Tensor& host) {
@@ -61,12 +63,15 @@ inline Mats vectors(const EagerTensor& t) {
   return Mats{host.shape().at(0), 1, product(host.shape(), 1), widen(host)};
 }
 // A [batch...] value.
-inline std::vector<cd> scalars(const EagerTensor& t) { return widen(t.download()); }
+inline std::vector<cd> scalars(const EagerTensor& t) {
+  return widen(t.download());
+}
 
 inline Mats multiply(const Mats& a, const Mats& b) {
   EXPECT_EQ(a.cols, b.rows);
   EXPECT_EQ(a.batch, b.batch);
-  Mats c{a.rows, b.cols, a.batch, std::vector<cd>(static_cast<std::size_t>(a.rows * b.cols * a.batch))};
+  Mats c{a.rows, b.cols, a.batch,
+         std::vector<cd>(static_cast<std::size_t>(a.rows * b.cols * a.batch))};
   for (std::int64_t bb = 0; bb < a.batch; ++bb)
     for (std::int64_t j = 0; j < b.cols; ++j)
       for (std::int64_t l = 0; l < a.cols; ++l) {
@@ -111,7 +116,9 @@ inline double eps(DType d) {
                                 : static_cast<double>(std::numeric_limits<float>::epsilon());
 }
 // Backward-error tolerance for an n-sized factorisation (relative to the input's norm).
-inline double tol(DType d, std::int64_t n) { return 50.0 * static_cast<double>(std::max<std::int64_t>(n, 1)) * eps(d); }
+inline double tol(DType d, std::int64_t n) {
+  return 50.0 * static_cast<double>(std::max<std::int64_t>(n, 1)) * eps(d);
+}
 
 // Expects every batch entry of `got` to equal `want` within tol * (scale + 1).
 inline void expect_close(const Mats& got, const Mats& want, double tolerance, double scale,
@@ -198,7 +205,8 @@ tenferro::Error expect_error(F&& call, tenferro::ErrorKind kind) {
     const tenferro::Error* r = tenferro::reason(e);
     if (r == nullptr) {
       ADD_FAILURE() << "untyped exception: " << e.what();
-      return tenferro::Error(tenferro::ErrorKind::RuntimeState, tenferro::ErrorPhase::Runtime, "", "");
+      return tenferro::Error(tenferro::ErrorKind::RuntimeState, tenferro::ErrorPhase::Runtime, "",
+                             "");
     }
     EXPECT_EQ(r->kind(), kind) << r->what();
     return *r;

@@ -21,11 +21,12 @@ TEST(LinalgLstsq, TallSquareAndWide) {
         for (std::int64_t k : {-1, 2}) {
           SCOPED_TRACE(case_name(d, batch, s.m, s.n) + " rhs " + std::to_string(k));
           const EagerTensor a = rt->upload(random_tensor(d, with_batch({s.m, s.n}, batch), seed++));
-          const EagerTensor b =
-              rt->upload(random_tensor(d, k < 0 ? with_batch({s.m}, batch) : with_batch({s.m, k}, batch), seed++));
+          const EagerTensor b = rt->upload(random_tensor(
+              d, k < 0 ? with_batch({s.m}, batch) : with_batch({s.m, k}, batch), seed++));
           const EagerTensor x = la::lstsq(a, b);
           EXPECT_EQ(x.shape(), k < 0 ? with_batch({s.n}, batch) : with_batch({s.n, k}, batch));
-          const Mats am = matrices(a), xm = k < 0 ? vectors(x) : matrices(x), bm = k < 0 ? vectors(b) : matrices(b);
+          const Mats am = matrices(a), xm = k < 0 ? vectors(x) : matrices(x),
+                     bm = k < 0 ? vectors(b) : matrices(b);
           const double t = tol(d, std::max(s.m, s.n));
           for (std::int64_t bb = 0; bb < am.batch; ++bb) {
             // Backward-stable bound: |A^H (A X - B)| <~ eps |A| (|A| |X| + |B|).
@@ -46,7 +47,8 @@ TEST(LinalgLstsq, TallSquareAndWide) {
             const Mats pinv_x = multiply(adjoint(vm), uhb);
             for (std::int64_t bb = 0; bb < am.batch && sm.rows > 0; ++bb) {
               const double cond = sm.at(bb, 0, 0).real() / sm.at(bb, sm.rows - 1, 0).real();
-              EXPECT_LE(diff_norm(xm, pinv_x, bb), t * cond * (norm(xm, bb) + 1)) << "minimum norm, batch entry " << bb;
+              EXPECT_LE(diff_norm(xm, pinv_x, bb), t * cond * (norm(xm, bb) + 1))
+                  << "minimum norm, batch entry " << bb;
             }
           }
         }
@@ -55,8 +57,8 @@ TEST(LinalgLstsq, TallSquareAndWide) {
 TEST(LinalgLstsq, RankDeficientIsNumerical) {
   auto rt = tenferro::EagerRuntime::cpu();
   // 3x2 with a zero second column in batch entry 1.
-  const EagerTensor a = rt->upload(
-      Tensor::from_col_major<double>({3, 2, 2}, {1, 2, 3, 0, 1, 1, 1, 2, 3, 0, 0, 0}));
+  const EagerTensor a =
+      rt->upload(Tensor::from_col_major<double>({3, 2, 2}, {1, 2, 3, 0, 1, 1, 1, 2, 3, 0, 0, 0}));
   const EagerTensor b = rt->upload(random_tensor(DType::F64, {3, 2}, 5));
   const tenferro::Error e = expect_error([&] { la::lstsq(a, b); }, tenferro::ErrorKind::Numerical);
   EXPECT_NE(std::string(e.what()).find("batch entry 1"), std::string::npos) << e.what();

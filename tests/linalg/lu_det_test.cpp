@@ -51,7 +51,8 @@ TEST(LinalgLu, AllDtypesBatchesAndSizes) {
         EXPECT_EQ(r.l.shape(), with_batch({s.m, k}, batch));
         EXPECT_EQ(r.u.shape(), with_batch({k, s.n}, batch));
         const Mats am = matrices(a), pm = matrices(r.p), lm = matrices(r.l), um = matrices(r.u);
-        expect_close(multiply(pm, multiply(lm, um)), am, tol(d, std::max(s.m, s.n)), 0, "A = P L U");
+        expect_close(multiply(pm, multiply(lm, um)), am, tol(d, std::max(s.m, s.n)), 0,
+                     "A = P L U");
         for (std::int64_t b = 0; b < am.batch; ++b) {
           permutation_sign(pm, b);
           for (std::int64_t j = 0; j < k; ++j) {
@@ -65,7 +66,8 @@ TEST(LinalgLu, AllDtypesBatchesAndSizes) {
             }
           }
           for (std::int64_t j = 0; j < s.n; ++j)
-            for (std::int64_t i = j + 1; i < k; ++i) EXPECT_EQ(um.at(b, i, j), cd(0)) << "U is upper";
+            for (std::int64_t i = j + 1; i < k; ++i)
+              EXPECT_EQ(um.at(b, i, j), cd(0)) << "U is upper";
         }
       }
 }
@@ -101,14 +103,16 @@ TEST(LinalgDet, MatchesProductOfLuDiagonals) {
           const double scale = std::max(1.0, std::abs(want));
           EXPECT_LE(std::abs(dv[b] - want), tol(d, n) * scale) << "det, batch entry " << b;
           EXPECT_NEAR(std::abs(sv[b]), 1.0, tol(d, n)) << "|sign| = 1";
-          EXPECT_LE(std::abs(sv[b] * std::exp(lv[b].real()) - want), tol(d, n) * scale) << "slogdet";
+          EXPECT_LE(std::abs(sv[b] * std::exp(lv[b].real()) - want), tol(d, n) * scale)
+              << "slogdet";
         }
       }
 }
 
 TEST(LinalgDet, EmptyAndSingular) {
   auto rt = tenferro::EagerRuntime::cpu();
-  EXPECT_EQ(scalars(la::det(rt->upload(Tensor::zeros(DType::F64, {0, 0, 2})))), (std::vector<cd>{1, 1}));
+  EXPECT_EQ(scalars(la::det(rt->upload(Tensor::zeros(DType::F64, {0, 0, 2})))),
+            (std::vector<cd>{1, 1}));
   const EagerTensor singular = rt->upload(Tensor::from_col_major<double>({2, 2}, {1, 2, 2, 4}));
   EXPECT_EQ(scalars(la::det(singular))[0], cd(0));
   const la::SlogdetResult sl = la::slogdet(singular);

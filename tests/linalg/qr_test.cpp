@@ -7,8 +7,8 @@ namespace {
 using namespace linalg_test;
 namespace la = tenferro::linalg;
 
-void check_qr(DType dtype, const Shape& batch, std::int64_t m, std::int64_t n, const la::QrOptions& options,
-              std::uint32_t seed) {
+void check_qr(DType dtype, const Shape& batch, std::int64_t m, std::int64_t n,
+              const la::QrOptions& options, std::uint32_t seed) {
   SCOPED_TRACE(case_name(dtype, batch, m, n));
   auto rt = tenferro::EagerRuntime::cpu();
   const EagerTensor a = rt->upload(random_tensor(dtype, with_batch({m, n}, batch), seed));
@@ -25,7 +25,8 @@ void check_qr(DType dtype, const Shape& batch, std::int64_t m, std::int64_t n, c
   expect_close(multiply(qm, rm), am, tol(dtype, std::max(m, n)), 0, "A = Q R");
   for (std::int64_t b = 0; b < rm.batch; ++b) {
     for (std::int64_t j = 0; j < rm.cols; ++j) {
-      for (std::int64_t i = j + 1; i < rm.rows; ++i) EXPECT_EQ(rm.at(b, i, j), cd(0)) << "R lower part";
+      for (std::int64_t i = j + 1; i < rm.rows; ++i)
+        EXPECT_EQ(rm.at(b, i, j), cd(0)) << "R lower part";
       if (options.gauge == la::QrGauge::PositiveDiagonal && j < rm.rows && j < k) {
         EXPECT_EQ(rm.at(b, j, j).imag(), 0.0);
         EXPECT_GE(rm.at(b, j, j).real(), 0.0);
@@ -64,8 +65,9 @@ TEST(LinalgQr, StridedInputIsRead) {
   const Tensor host = random_tensor(DType::F64, {3, 5}, 7);
   const EagerTensor at = rt->upload(host).permute(std::vector<std::int64_t>{1, 0});
   const auto [q, r] = tenferro::linalg::qr(at);
-  expect_close(multiply(matrices(q), matrices(r)), matrices(rt->upload(host.transpose().contiguous())),
-               tol(DType::F64, 5), 0, "A^T = Q R");
+  expect_close(multiply(matrices(q), matrices(r)),
+               matrices(rt->upload(host.transpose().contiguous())), tol(DType::F64, 5), 0,
+               "A^T = Q R");
 }
 
 }  // namespace

@@ -46,8 +46,8 @@ TEST(LinalgInv, TimesAIsIdentity) {
         const EagerTensor a = rt->upload(well_conditioned(d, with_batch({n, n}, batch), seed++));
         const EagerTensor ai = la::inv(a);
         EXPECT_EQ(ai.shape(), a.shape());
-        expect_close(multiply(matrices(a), matrices(ai)), identity(n, product(a.shape(), 2)), tol(d, n), 1,
-                     "A inv(A) = I");
+        expect_close(multiply(matrices(a), matrices(ai)), identity(n, product(a.shape(), 2)),
+                     tol(d, n), 1, "A inv(A) = I");
       }
 }
 
@@ -56,12 +56,15 @@ TEST(LinalgSolve, SingularMatrixNamesTheBatchEntry) {
   // Batch [2, 2]: entry 3 (index [1, 1]) is the zero matrix.
   std::vector<double> values(4 * 4, 0);
   for (int b = 0; b < 3; ++b) values[b * 4] = values[b * 4 + 3] = 1;
-  const EagerTensor a = rt->upload(Tensor::from_col_major<double>({2, 2, 2, 2}, std::span<const double>(values)));
+  const EagerTensor a =
+      rt->upload(Tensor::from_col_major<double>({2, 2, 2, 2}, std::span<const double>(values)));
   const EagerTensor b = rt->upload(random_tensor(DType::F64, {2, 2, 2}, 3));
-  for (auto call : {std::function<void()>([&] { la::solve(a, b); }), std::function<void()>([&] { la::inv(a); })}) {
+  for (auto call : {std::function<void()>([&] { la::solve(a, b); }),
+                    std::function<void()>([&] { la::inv(a); })}) {
     const tenferro::Error e = expect_error(call, tenferro::ErrorKind::Numerical);
     EXPECT_EQ(e.phase(), tenferro::ErrorPhase::Execute);
-    EXPECT_NE(std::string(e.what()).find("batch entry 3 (index [1, 1])"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("batch entry 3 (index [1, 1])"), std::string::npos)
+        << e.what();
     EXPECT_NE(std::string(e.what()).find("singular"), std::string::npos) << e.what();
   }
 }

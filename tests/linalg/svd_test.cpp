@@ -10,15 +10,17 @@ namespace la = tenferro::linalg;
 // diag(S) Vh as a [rows, n] matrix: row i is s_i Vh[i, :] for i < len(S), zero beyond (the
 // extra columns of a full U meet zero rows).
 Mats diag_times(const Mats& s, const Mats& vh, std::int64_t rows) {
-  Mats out{rows, vh.cols, vh.batch, std::vector<cd>(static_cast<std::size_t>(rows * vh.cols * vh.batch))};
+  Mats out{rows, vh.cols, vh.batch,
+           std::vector<cd>(static_cast<std::size_t>(rows * vh.cols * vh.batch))};
   for (std::int64_t b = 0; b < vh.batch; ++b)
     for (std::int64_t j = 0; j < vh.cols; ++j)
-      for (std::int64_t i = 0; i < std::min(rows, s.rows); ++i) out.at(b, i, j) = s.at(b, i, 0) * vh.at(b, i, j);
+      for (std::int64_t i = 0; i < std::min(rows, s.rows); ++i)
+        out.at(b, i, j) = s.at(b, i, 0) * vh.at(b, i, j);
   return out;
 }
 
-void check_svd(DType dtype, const Shape& batch, std::int64_t m, std::int64_t n, const la::SvdOptions& options,
-               std::uint32_t seed) {
+void check_svd(DType dtype, const Shape& batch, std::int64_t m, std::int64_t n,
+               const la::SvdOptions& options, std::uint32_t seed) {
   SCOPED_TRACE(case_name(dtype, batch, m, n) + (options.full_matrices ? " full" : ""));
   auto rt = tenferro::EagerRuntime::cpu();
   const EagerTensor a = rt->upload(random_tensor(dtype, with_batch({m, n}, batch), seed));
@@ -40,9 +42,12 @@ void check_svd(DType dtype, const Shape& batch, std::int64_t m, std::int64_t n, 
     }
   }
   for (cd w : scalars(r.discarded_weight)) EXPECT_EQ(w, cd(0));
-  expect_close(multiply(adjoint(um), um), identity(um.cols, um.batch), tol(dtype, m), 0, "U^H U = I");
-  expect_close(multiply(vm, adjoint(vm)), identity(vm.rows, vm.batch), tol(dtype, n), 0, "Vh Vh^H = I");
-  expect_close(multiply(um, diag_times(sm, vm, um.cols)), am, tol(dtype, std::max(m, n)), 0, "A = U S Vh");
+  expect_close(multiply(adjoint(um), um), identity(um.cols, um.batch), tol(dtype, m), 0,
+               "U^H U = I");
+  expect_close(multiply(vm, adjoint(vm)), identity(vm.rows, vm.batch), tol(dtype, n), 0,
+               "Vh Vh^H = I");
+  expect_close(multiply(um, diag_times(sm, vm, um.cols)), am, tol(dtype, std::max(m, n)), 0,
+               "A = U S Vh");
 
   if (options.gauge == la::SvdGauge::Canonical) {
     for (std::int64_t b = 0; b < um.batch; ++b)
@@ -55,7 +60,8 @@ void check_svd(DType dtype, const Shape& batch, std::int64_t m, std::int64_t n, 
         bool found = false;
         for (std::int64_t i = 0; i < m; ++i) {
           const cd v = um.at(b, i, j);
-          if (v.imag() == 0 && v.real() > 0 && std::abs(std::abs(v) - std::abs(um.at(b, best, j))) <= tol(dtype, m))
+          if (v.imag() == 0 && v.real() > 0 &&
+              std::abs(std::abs(v) - std::abs(um.at(b, best, j))) <= tol(dtype, m))
             found = true;
         }
         EXPECT_TRUE(found) << "column " << j << " has no real positive largest entry";
@@ -99,7 +105,8 @@ TEST(LinalgSvd, ValuesOnlyMatchesFullDecomposition) {
       const la::SvdResult f = la::svd(a);
       EXPECT_FALSE(v.u.defined());
       EXPECT_FALSE(v.vh.defined());
-      expect_close(vectors(v.s), vectors(f.s), tol(d, std::max(s.m, s.n)), norm(matrices(a), 0), "S");
+      expect_close(vectors(v.s), vectors(f.s), tol(d, std::max(s.m, s.n)), norm(matrices(a), 0),
+                   "S");
     }
 }
 

@@ -34,9 +34,9 @@ TEST(LinalgTriangularSolve, AllOptionCombinations) {
             for (la::TriangularOp op : ops)
               for (bool unit : {false, true})
                 for (std::int64_t k : {-1, 2}) {
-                  SCOPED_TRACE(case_name(d, batch, n, n) + " lower " + std::to_string(lower) + " left " +
-                               std::to_string(left) + " op " + std::to_string(int(op)) + " unit " +
-                               std::to_string(unit) + " k " + std::to_string(k));
+                  SCOPED_TRACE(case_name(d, batch, n, n) + " lower " + std::to_string(lower) +
+                               " left " + std::to_string(left) + " op " + std::to_string(int(op)) +
+                               " unit " + std::to_string(unit) + " k " + std::to_string(k));
                   const Shape a_shape = with_batch({n, n}, batch);
                   Mats stored{n, n, product(a_shape, 2), widen(random_tensor(d, a_shape, seed++))};
                   Mats effective = stored;  // the triangular matrix the call must use
@@ -55,9 +55,11 @@ TEST(LinalgTriangularSolve, AllOptionCombinations) {
                         }
                       }
                   // The effective matrix in the dtype's precision.
-                  effective = Mats{n, n, effective.batch, widen(tensor_from(d, a_shape, effective.data))};
-                  const Shape b_shape = k < 0 ? with_batch({n}, batch)
-                                              : (left ? with_batch({n, k}, batch) : with_batch({k, n}, batch));
+                  effective =
+                      Mats{n, n, effective.batch, widen(tensor_from(d, a_shape, effective.data))};
+                  const Shape b_shape =
+                      k < 0 ? with_batch({n}, batch)
+                            : (left ? with_batch({n, k}, batch) : with_batch({k, n}, batch));
                   const EagerTensor a = rt->upload(tensor_from(d, a_shape, stored.data));
                   const EagerTensor b = rt->upload(random_tensor(d, b_shape, seed++));
                   la::TriangularSolveOptions o{lower, left, op, unit};
@@ -65,7 +67,8 @@ TEST(LinalgTriangularSolve, AllOptionCombinations) {
                   ASSERT_EQ(x.shape(), b_shape);
                   const Mats opa = op_of(effective, op);
                   if (left) {
-                    const Mats xm = k < 0 ? vectors(x) : matrices(x), bm = k < 0 ? vectors(b) : matrices(b);
+                    const Mats xm = k < 0 ? vectors(x) : matrices(x),
+                               bm = k < 0 ? vectors(b) : matrices(b);
                     expect_close(multiply(opa, xm), bm, tol(d, n), norm(opa, 0), "op(A) X = B");
                   } else {
                     // A vector is a row here: the same data read as a [1, n] matrix.
@@ -77,9 +80,11 @@ TEST(LinalgTriangularSolve, AllOptionCombinations) {
 
 TEST(LinalgTriangularSolve, ZeroDiagonalIsNumerical) {
   auto rt = tenferro::EagerRuntime::cpu();
-  const EagerTensor a = rt->upload(Tensor::from_col_major<float>({2, 2, 2}, {1, 1, 0, 1, 1, 1, 0, 0}));
+  const EagerTensor a =
+      rt->upload(Tensor::from_col_major<float>({2, 2, 2}, {1, 1, 0, 1, 1, 1, 0, 0}));
   const EagerTensor b = rt->upload(Tensor::from_col_major<float>({2, 2}, {1, 1, 1, 1}));
-  const tenferro::Error e = expect_error([&] { la::triangular_solve(a, b); }, tenferro::ErrorKind::Numerical);
+  const tenferro::Error e =
+      expect_error([&] { la::triangular_solve(a, b); }, tenferro::ErrorKind::Numerical);
   EXPECT_NE(std::string(e.what()).find("batch entry 1"), std::string::npos) << e.what();
   // With a unit diagonal the zero is never read.
   la::TriangularSolveOptions unit;

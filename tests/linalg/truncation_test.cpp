@@ -1,7 +1,7 @@
 // Truncated SVD: every cutoff kind, min_rank, max_rank priority, the common batch rank and
 // the discarded weight, on matrices with known singular values.
-#include "linalg_test_util.hpp"
 #include "ops/linalg/truncation.hpp"
+#include "linalg_test_util.hpp"
 
 namespace {
 
@@ -23,7 +23,7 @@ TEST(LinalgTruncationRule, CutoffKinds) {
   EXPECT_EQ(entry_rank(kSpectrum, {}), 5);
   EXPECT_EQ(entry_rank(kSpectrum, cut(la::CutoffKind::RelativeSingularValue, 0.2)), 3);  // s > 0.8
   EXPECT_EQ(entry_rank(kSpectrum, cut(la::CutoffKind::AbsoluteSingularValue, 0.3)), 4);  // s > 0.3
-  EXPECT_EQ(entry_rank(kSpectrum, cut(la::CutoffKind::AbsoluteDiscardedWeight, 0.3)), 3);  // 0.26
+  EXPECT_EQ(entry_rank(kSpectrum, cut(la::CutoffKind::AbsoluteDiscardedWeight, 0.3)), 3);   // 0.26
   EXPECT_EQ(entry_rank(kSpectrum, cut(la::CutoffKind::AbsoluteDiscardedWeight, 0.25)), 4);  // 0.01
   // Total weight 21.26: 0.06 of it is 1.2756 >= 1.26 (three dropped); 0.05 of it is not.
   EXPECT_EQ(entry_rank(kSpectrum, cut(la::CutoffKind::RelativeDiscardedWeight, 0.06)), 2);
@@ -45,7 +45,7 @@ TEST(LinalgTruncationRule, MaxRankWinsAndMinRankFloors) {
 }
 
 TEST(LinalgTruncationRule, CommonRankIsTheLargestEntryRank) {
-  const std::vector<double> values{4, 2, 1, 0.5, 0.1,  // rank 4 at s > 0.3
+  const std::vector<double> values{4, 2,   1,   0.5, 0.1,   // rank 4 at s > 0.3
                                    1, 0.1, 0.1, 0.1, 0.0};  // rank 1 at s > 0.3
   EXPECT_EQ(common_rank(values, 5, 2, cut(la::CutoffKind::AbsoluteSingularValue, 0.3)), 4);
   la::SvdTruncation capped = cut(la::CutoffKind::AbsoluteSingularValue, 0.3);
@@ -56,8 +56,9 @@ TEST(LinalgTruncationRule, CommonRankIsTheLargestEntryRank) {
 
 // A = U0 diag(s) V0^H with random orthonormal U0 (m x k) and V0 (n x k), one spectrum per
 // batch entry.
-EagerTensor with_spectrum(const std::shared_ptr<tenferro::EagerRuntime>& rt, DType dtype, std::int64_t m,
-                          std::int64_t n, const std::vector<std::vector<double>>& spectra) {
+EagerTensor with_spectrum(const std::shared_ptr<tenferro::EagerRuntime>& rt, DType dtype,
+                          std::int64_t m, std::int64_t n,
+                          const std::vector<std::vector<double>>& spectra) {
   const std::int64_t k = static_cast<std::int64_t>(spectra[0].size());
   const std::int64_t batch = static_cast<std::int64_t>(spectra.size());
   const DType wide = tenferro::is_complex(dtype) ? DType::C64 : DType::F64;  // real A stays real
@@ -94,10 +95,12 @@ TEST(LinalgSvdTruncation, RankDiscardedWeightAndReconstruction) {
       Mats approx{7, 5, 1, std::vector<cd>(35)};
       for (std::int64_t j = 0; j < 5; ++j)
         for (std::int64_t l = 0; l < 4; ++l)
-          for (std::int64_t i = 0; i < 7; ++i) approx.at(0, i, j) += um.at(b, i, l) * sm.at(b, l, 0) * vm.at(b, l, j);
+          for (std::int64_t i = 0; i < 7; ++i)
+            approx.at(0, i, j) += um.at(b, i, l) * sm.at(b, l, 0) * vm.at(b, l, j);
       double residual = 0;
       for (std::int64_t j = 0; j < 5; ++j)
-        for (std::int64_t i = 0; i < 7; ++i) residual += std::norm(am.at(b, i, j) - approx.at(0, i, j));
+        for (std::int64_t i = 0; i < 7; ++i)
+          residual += std::norm(am.at(b, i, j) - approx.at(0, i, j));
       EXPECT_NEAR(residual, weight[b].real(), t);
     }
   }

@@ -13,15 +13,21 @@ using fft_internal::FftOpKind;
 using fft_internal::FftRequest;
 
 EagerTensor run(const EagerTensor& x, FftRequest request) {
-  // Argument errors surface before anything runs. An empty handle has no shape to check
-  // against; the dispatch reports it as ContextMismatch.
-  if (x.defined()) (void)fft_internal::resolve(request, x.dtype(), x.shape());
-  const fft_internal::FftOp op(std::move(request));
-  const EagerTensor inputs[] = {x};
   const auto factory = [](const EagerExtensionTarget& target) {
     return fft_internal::fft_module_for_target(target);
   };
-  auto outputs = apply_eager_with_targeted_extension_session(op, inputs, factory);
+  const EagerTensor inputs[] = {x};
+  // An empty handle has no shape to check against; the dispatch reports it as
+  // ContextMismatch. Otherwise argument errors surface here, before anything runs.
+  std::vector<EagerTensor> outputs;
+  if (!x.defined()) {
+    outputs = apply_eager_with_targeted_extension_session(fft_internal::FftOp(std::move(request)),
+                                                          inputs, factory);
+  } else {
+    fft_internal::FftSpec spec = fft_internal::resolve(request, x.dtype(), x.shape());
+    const fft_internal::FftOp op(std::move(request), x.dtype(), x.shape(), std::move(spec));
+    outputs = apply_eager_with_targeted_extension_session(op, inputs, factory);
+  }
   return std::move(outputs.at(0));
 }
 

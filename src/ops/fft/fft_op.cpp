@@ -19,8 +19,15 @@ std::vector<TensorMeta> FftOp::infer_outputs(std::span<const TensorMeta> inputs)
   if (inputs.size() != 1) {
     throw_validation(std::string(name()), "takes one input, got " + std::to_string(inputs.size()));
   }
-  const FftSpec spec = resolve(request_, inputs[0].dtype, inputs[0].shape);
+  FftSpec scratch;
+  const FftSpec& spec = spec_for(inputs[0].dtype, inputs[0].shape, scratch);
   return {TensorMeta{spec.out_dtype, spec.out_shape}};
+}
+
+const FftSpec& FftOp::spec_for(DType dtype, const Shape& shape, FftSpec& scratch) const {
+  if (resolved_ && resolved_for_.dtype == dtype && resolved_for_.shape == shape) return *resolved_;
+  scratch = resolve(request_, dtype, shape);
+  return scratch;
 }
 
 }  // namespace tenferro::fft_internal

@@ -65,7 +65,9 @@ LuResult lu(const EagerTensor& a) {
   return {out[0], out[1], out[2]};
 }
 
-EagerTensor cholesky(const EagerTensor& a) { return dispatch(LinalgKind::Cholesky, {}, {a})[0]; }
+EagerTensor cholesky(const EagerTensor& a) {
+  return dispatch(LinalgKind::Cholesky, {}, {a})[0];
+}
 
 EagerTensor solve(const EagerTensor& a, const EagerTensor& b) {
   return dispatch(LinalgKind::Solve, {}, {a, b})[0];
@@ -81,9 +83,13 @@ EagerTensor lstsq(const EagerTensor& a, const EagerTensor& b) {
   return dispatch(LinalgKind::Lstsq, {}, {a, b})[0];
 }
 
-EagerTensor inv(const EagerTensor& a) { return dispatch(LinalgKind::Inv, {}, {a})[0]; }
+EagerTensor inv(const EagerTensor& a) {
+  return dispatch(LinalgKind::Inv, {}, {a})[0];
+}
 
-EagerTensor det(const EagerTensor& a) { return dispatch(LinalgKind::Det, {}, {a})[0]; }
+EagerTensor det(const EagerTensor& a) {
+  return dispatch(LinalgKind::Det, {}, {a})[0];
+}
 
 SlogdetResult slogdet(const EagerTensor& a) {
   auto out = dispatch(LinalgKind::Slogdet, {}, {a});

@@ -94,7 +94,8 @@ void check_truncation(const LinalgOp& op, const linalg::SvdOptions& o) {
   const auto& t = o.truncation;
   if (t.max_rank && *t.max_rank < 0) fail(op, "truncation.max_rank must be >= 0");
   if (t.min_rank < 0) fail(op, "truncation.min_rank must be >= 0");
-  if (!std::isfinite(t.cutoff) || t.cutoff < 0) fail(op, "truncation.cutoff must be finite and >= 0");
+  if (!std::isfinite(t.cutoff) || t.cutoff < 0)
+    fail(op, "truncation.cutoff must be finite and >= 0");
   if (t.cutoff_kind == linalg::CutoffKind::None && t.cutoff != 0) {
     fail(op, "truncation.cutoff is set but truncation.cutoff_kind is None; choose a cutoff kind");
   }
@@ -107,36 +108,60 @@ void check_truncation(const LinalgOp& op, const linalg::SvdOptions& o) {
 
 std::string_view kind_name(LinalgKind kind) noexcept {
   switch (kind) {
-    case LinalgKind::Qr: return "qr";
-    case LinalgKind::Svd: return "svd";
-    case LinalgKind::Eigh: return "eigh";
-    case LinalgKind::Eig: return "eig";
-    case LinalgKind::Lu: return "lu";
-    case LinalgKind::Cholesky: return "cholesky";
-    case LinalgKind::Solve: return "solve";
-    case LinalgKind::TriangularSolve: return "triangular_solve";
-    case LinalgKind::Lstsq: return "lstsq";
-    case LinalgKind::Inv: return "inv";
-    case LinalgKind::Det: return "det";
-    case LinalgKind::Slogdet: return "slogdet";
+    case LinalgKind::Qr:
+      return "qr";
+    case LinalgKind::Svd:
+      return "svd";
+    case LinalgKind::Eigh:
+      return "eigh";
+    case LinalgKind::Eig:
+      return "eig";
+    case LinalgKind::Lu:
+      return "lu";
+    case LinalgKind::Cholesky:
+      return "cholesky";
+    case LinalgKind::Solve:
+      return "solve";
+    case LinalgKind::TriangularSolve:
+      return "triangular_solve";
+    case LinalgKind::Lstsq:
+      return "lstsq";
+    case LinalgKind::Inv:
+      return "inv";
+    case LinalgKind::Det:
+      return "det";
+    case LinalgKind::Slogdet:
+      return "slogdet";
   }
   return "unknown";
 }
 
 std::string_view error_op_name(LinalgKind kind) noexcept {
   switch (kind) {
-    case LinalgKind::Qr: return "linalg.qr";
-    case LinalgKind::Svd: return "linalg.svd";
-    case LinalgKind::Eigh: return "linalg.eigh";
-    case LinalgKind::Eig: return "linalg.eig";
-    case LinalgKind::Lu: return "linalg.lu";
-    case LinalgKind::Cholesky: return "linalg.cholesky";
-    case LinalgKind::Solve: return "linalg.solve";
-    case LinalgKind::TriangularSolve: return "linalg.triangular_solve";
-    case LinalgKind::Lstsq: return "linalg.lstsq";
-    case LinalgKind::Inv: return "linalg.inv";
-    case LinalgKind::Det: return "linalg.det";
-    case LinalgKind::Slogdet: return "linalg.slogdet";
+    case LinalgKind::Qr:
+      return "linalg.qr";
+    case LinalgKind::Svd:
+      return "linalg.svd";
+    case LinalgKind::Eigh:
+      return "linalg.eigh";
+    case LinalgKind::Eig:
+      return "linalg.eig";
+    case LinalgKind::Lu:
+      return "linalg.lu";
+    case LinalgKind::Cholesky:
+      return "linalg.cholesky";
+    case LinalgKind::Solve:
+      return "linalg.solve";
+    case LinalgKind::TriangularSolve:
+      return "linalg.triangular_solve";
+    case LinalgKind::Lstsq:
+      return "linalg.lstsq";
+    case LinalgKind::Inv:
+      return "linalg.inv";
+    case LinalgKind::Det:
+      return "linalg.det";
+    case LinalgKind::Slogdet:
+      return "linalg.slogdet";
   }
   return "linalg.unknown";
 }
@@ -145,8 +170,10 @@ std::size_t LinalgOp::arity() const noexcept {
   switch (kind_) {
     case LinalgKind::Solve:
     case LinalgKind::TriangularSolve:
-    case LinalgKind::Lstsq: return 2;
-    default: return 1;
+    case LinalgKind::Lstsq:
+      return 2;
+    default:
+      return 1;
   }
 }
 
@@ -198,7 +225,8 @@ std::vector<TensorMeta> validate_and_infer(const LinalgOp& op, std::span<const T
 
   switch (op.kind()) {
     case LinalgKind::Qr:
-      if (p.qr.mode == linalg::QrMode::Complete) return {{t, concat({m, m}, bs)}, {t, concat({m, n}, bs)}};
+      if (p.qr.mode == linalg::QrMode::Complete)
+        return {{t, concat({m, m}, bs)}, {t, concat({m, n}, bs)}};
       return {{t, concat({m, k}, bs)}, {t, concat({k, n}, bs)}};
     case LinalgKind::Svd: {
       check_truncation(op, p.svd);

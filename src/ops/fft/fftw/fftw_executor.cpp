@@ -104,7 +104,8 @@ std::vector<EagerTensor> fftw_execute(const ExecutionContext& ctx, const Extensi
                                       std::span<const EagerTensor> inputs) {
   const auto& fft_op = dynamic_cast<const FftOp&>(op);
   const Tensor input = host_tensor_of(inputs[0]);
-  const FftSpec spec = resolve(fft_op.request(), input.dtype(), input.shape());
+  FftSpec scratch;
+  const FftSpec& spec = fft_op.spec_for(input.dtype(), input.shape(), scratch);
   fft_family::admission_table().check(op.name(), ctx.backend().kind(), input.dtype());
 
   EagerTensor result = ctx.allocate(spec.out_dtype, spec.out_shape);

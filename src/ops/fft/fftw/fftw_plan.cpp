@@ -1,5 +1,6 @@
 #include "ops/fft/fftw/fftw_plan.hpp"
 
+#include <charconv>
 #include <string>
 
 #include "tenferro/core/error.hpp"
@@ -8,9 +9,18 @@
 namespace tenferro::fft_internal {
 namespace {
 
+void append_number(std::string& out, std::int64_t value, char separator) {
+  char buffer[24];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+  out.append(buffer, end);
+  out += separator;
+}
+
 void append_dims(std::string& out, const std::vector<IoDim>& dims) {
   for (const auto& d : dims) {
-    out += std::to_string(d.n) + ',' + std::to_string(d.is) + ',' + std::to_string(d.os) + ';';
+    append_number(out, d.n, ',');
+    append_number(out, d.is, ',');
+    append_number(out, d.os, ';');
   }
 }
 
@@ -30,7 +40,8 @@ std::string PlanShape::key(bool is_double) const {
   k += is_double ? 'd' : 's';
   k += sign == FFTW_FORWARD ? '-' : '+';
   k += in_place ? 'i' : 'o';
-  k += std::to_string(in_alignment) + ',' + std::to_string(out_alignment) + '|';
+  append_number(k, in_alignment, ',');
+  append_number(k, out_alignment, '|');
   append_dims(k, dims);
   k += '|';
   append_dims(k, batch);

@@ -5,7 +5,9 @@
 
 namespace tenferro::linalg_cpu {
 
-Tensor compact_host(const EagerTensor& value) { return host_tensor_of(value).contiguous(); }
+Tensor compact_host(const EagerTensor& value) {
+  return host_tensor_of(value).contiguous();
+}
 
 std::string batch_label(std::int64_t batch_index, const Shape& batch_shape) {
   if (batch_shape.empty()) return "the matrix";
@@ -30,6 +32,8 @@ void throw_lapack_argument(const CpuCall& call, const char* routine, lapack::lin
                   " (an internal error in tenferro's LAPACK call; please report it)");
 }
 
-void count_lapack_call() { count_cpu_kernel_launch(); }
+void count_lapack_call() {
+  count_cpu_kernel_launch();
+}
 
 }  // namespace tenferro::linalg_cpu

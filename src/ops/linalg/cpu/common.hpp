@@ -32,11 +32,17 @@ inline constexpr bool kIsComplex = !std::is_same_v<T, Real<T>>;
 
 template <class T>
 Real<T> real_part(T x) {
-  if constexpr (kIsComplex<T>) return x.real(); else return x;
+  if constexpr (kIsComplex<T>)
+    return x.real();
+  else
+    return x;
 }
 template <class T>
 T conj_of(T x) {
-  if constexpr (kIsComplex<T>) return std::conj(x); else return x;
+  if constexpr (kIsComplex<T>)
+    return std::conj(x);
+  else
+    return x;
 }
 
 // What every op kernel gets: the execution context and the op being run.
@@ -56,7 +62,8 @@ std::string batch_label(std::int64_t batch_index, const Shape& batch_shape);
 [[noreturn]] void throw_numerical(const CpuCall& call, std::int64_t batch_index,
                                   const Shape& batch_shape, const std::string& what);
 // Numerical error for an illegal-argument LAPACK return (info < 0): a bug on our side.
-[[noreturn]] void throw_lapack_argument(const CpuCall& call, const char* routine, lapack::lint info);
+[[noreturn]] void throw_lapack_argument(const CpuCall& call, const char* routine,
+                                        lapack::lint info);
 
 // Non-finite values make LAPACK loop or return garbage, so they are refused up front.
 template <class T>
@@ -101,8 +108,12 @@ void check_finite_triangle(const CpuCall& call, const T* matrix, std::int64_t n,
 }
 
 // LAPACK's leading dimension must be >= 1 even for empty matrices.
-inline lapack::lint ld(std::int64_t rows) { return static_cast<lapack::lint>(rows > 1 ? rows : 1); }
-inline lapack::lint li(std::int64_t v) { return static_cast<lapack::lint>(v); }
+inline lapack::lint ld(std::int64_t rows) {
+  return static_cast<lapack::lint>(rows > 1 ? rows : 1);
+}
+inline lapack::lint li(std::int64_t v) {
+  return static_cast<lapack::lint>(v);
+}
 
 // Counts one LAPACK call as a CPU kernel launch.
 void count_lapack_call();

@@ -46,14 +46,15 @@ std::vector<Tensor> eig_typed(const CpuCall& call, const Tensor& a) {
     lapack::lint info;
     count_lapack_call();
     if constexpr (kIsComplex<T>) {
-      info = lapack::geev('V', li(n), work_a.data(), ld(n), wb, vb, ld(n), ws.work.data(), ws.lwork(),
-                          ws.rwork.data());
+      info = lapack::geev('V', li(n), work_a.data(), ld(n), wb, vb, ld(n), ws.work.data(),
+                          ws.lwork(), ws.rwork.data());
     } else {
       info = lapack::geev('V', li(n), work_a.data(), ld(n), wr.data(), wi.data(), vr.data(), ld(n),
                           ws.work.data(), ws.lwork());
     }
     if (info < 0) throw_lapack_argument(call, "geev", info);
-    if (info > 0) throw_numerical(call, b, d.batch_shape, "the QR algorithm (geev) did not converge");
+    if (info > 0)
+      throw_numerical(call, b, d.batch_shape, "the QR algorithm (geev) did not converge");
     if constexpr (!kIsComplex<T>) {
       for (std::int64_t j = 0; j < n; ++j) {
         if (wi[j] == 0 || j + 1 == n) {

@@ -27,7 +27,8 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
       T query{}, scratch{};
       R rquery{}, wscratch{};
       lapack::lint iquery = 0;
-      lapack::syevd(job, 'L', li(n), &scratch, ld(n), &wscratch, &query, -1, &rquery, -1, &iquery, -1);
+      lapack::syevd(job, 'L', li(n), &scratch, ld(n), &wscratch, &query, -1, &rquery, -1, &iquery,
+                    -1);
       WorkspaceSizes sizes{queried_size(query), 1, iquery};
       if constexpr (kIsComplex<T>) sizes.rwork = queried_size(rquery);
       return sizes;
@@ -37,11 +38,12 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
       T* vb = v.data<T>() + b * n * n;
       std::copy_n(in + b * n * n, n * n, vb);  // syevd overwrites A with the eigenvectors
       count_lapack_call();
-      const lapack::lint info = lapack::syevd(job, 'L', li(n), vb, ld(n), w.data<R>() + b * n,
-                                              ws.work.data(), ws.lwork(), ws.rwork.data(),
-                                              ws.lrwork(), ws.iwork.data(), ws.liwork());
+      const lapack::lint info =
+          lapack::syevd(job, 'L', li(n), vb, ld(n), w.data<R>() + b * n, ws.work.data(), ws.lwork(),
+                        ws.rwork.data(), ws.lrwork(), ws.iwork.data(), ws.liwork());
       if (info < 0) throw_lapack_argument(call, "syevd/heevd", info);
-      if (info > 0) throw_numerical(call, b, d.batch_shape, "the eigensolver (syevd/heevd) did not converge");
+      if (info > 0)
+        throw_numerical(call, b, d.batch_shape, "the eigensolver (syevd/heevd) did not converge");
     }
   }
   if (values_only) return {w};

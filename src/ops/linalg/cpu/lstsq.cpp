@@ -15,7 +15,8 @@ std::vector<Tensor> lstsq_typed(const CpuCall& call, const Tensor& a, const Tens
   const std::int64_t m = d.rows, n = d.cols;
   const bool vector = b_in.rank() + 1 == a.rank();
   const std::int64_t nrhs = vector ? 1 : b_in.shape()[1];
-  Tensor x = Tensor::zeros(a.dtype(), vector ? concat({n}, d.batch_shape) : concat({n, nrhs}, d.batch_shape));
+  Tensor x = Tensor::zeros(a.dtype(),
+                           vector ? concat({n}, d.batch_shape) : concat({n, nrhs}, d.batch_shape));
   const T* in = a.data<T>();
   const T* rhs = b_in.data<T>();
   check_finite_batch(call, in, m * n, d.batch, d.batch_shape, "A");
@@ -24,12 +25,16 @@ std::vector<Tensor> lstsq_typed(const CpuCall& call, const Tensor& a, const Tens
   if (m == 0 || n == 0 || nrhs == 0 || d.batch == 0) return {x};
 
   const std::int64_t ldb = std::max(m, n);  // gels returns X in the first n rows of B
-  std::vector<T> work_a(static_cast<std::size_t>(m * n)), work_b(static_cast<std::size_t>(ldb * nrhs));
-  WorkspaceLease<T> lease(call, "lstsq|" + std::to_string(m) + "x" + std::to_string(n) + "|" + std::to_string(nrhs), [&] {
-    T query{};
-    lapack::gels(li(m), li(n), li(nrhs), work_a.data(), ld(m), work_b.data(), ld(ldb), &query, -1);
-    return WorkspaceSizes{queried_size(query), 1, 1};
-  });
+  std::vector<T> work_a(static_cast<std::size_t>(m * n)),
+      work_b(static_cast<std::size_t>(ldb * nrhs));
+  WorkspaceLease<T> lease(
+      call, "lstsq|" + std::to_string(m) + "x" + std::to_string(n) + "|" + std::to_string(nrhs),
+      [&] {
+        T query{};
+        lapack::gels(li(m), li(n), li(nrhs), work_a.data(), ld(m), work_b.data(), ld(ldb), &query,
+                     -1);
+        return WorkspaceSizes{queried_size(query), 1, 1};
+      });
   Workspace<T>& ws = lease.get();
   for (std::int64_t b = 0; b < d.batch; ++b) {
     std::copy_n(in + b * m * n, m * n, work_a.data());
@@ -37,8 +42,8 @@ std::vector<Tensor> lstsq_typed(const CpuCall& call, const Tensor& a, const Tens
       std::copy_n(rhs + b * m * nrhs + j * m, m, work_b.data() + j * ldb);
     }
     count_lapack_call();
-    const lapack::lint info = lapack::gels(li(m), li(n), li(nrhs), work_a.data(), ld(m), work_b.data(),
-                                           ld(ldb), ws.work.data(), ws.lwork());
+    const lapack::lint info = lapack::gels(li(m), li(n), li(nrhs), work_a.data(), ld(m),
+                                           work_b.data(), ld(ldb), ws.work.data(), ws.lwork());
     if (info < 0) throw_lapack_argument(call, "gels", info);
     if (info > 0) {
       throw_numerical(call, b, d.batch_shape,

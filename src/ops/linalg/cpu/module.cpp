@@ -15,18 +15,30 @@ using linalg_internal::LinalgOp;
 
 std::vector<Tensor> run_kernel(const CpuCall& call, Inputs inputs) {
   switch (call.op.kind()) {
-    case LinalgKind::Qr: return run_qr(call, inputs);
-    case LinalgKind::Svd: return run_svd(call, inputs);
-    case LinalgKind::Eigh: return run_eigh(call, inputs);
-    case LinalgKind::Eig: return run_eig(call, inputs);
-    case LinalgKind::Lu: return run_lu(call, inputs);
-    case LinalgKind::Cholesky: return run_cholesky(call, inputs);
-    case LinalgKind::Solve: return run_solve(call, inputs);
-    case LinalgKind::TriangularSolve: return run_triangular_solve(call, inputs);
-    case LinalgKind::Lstsq: return run_lstsq(call, inputs);
-    case LinalgKind::Inv: return run_inv(call, inputs);
-    case LinalgKind::Det: return run_det(call, inputs);
-    case LinalgKind::Slogdet: return run_slogdet(call, inputs);
+    case LinalgKind::Qr:
+      return run_qr(call, inputs);
+    case LinalgKind::Svd:
+      return run_svd(call, inputs);
+    case LinalgKind::Eigh:
+      return run_eigh(call, inputs);
+    case LinalgKind::Eig:
+      return run_eig(call, inputs);
+    case LinalgKind::Lu:
+      return run_lu(call, inputs);
+    case LinalgKind::Cholesky:
+      return run_cholesky(call, inputs);
+    case LinalgKind::Solve:
+      return run_solve(call, inputs);
+    case LinalgKind::TriangularSolve:
+      return run_triangular_solve(call, inputs);
+    case LinalgKind::Lstsq:
+      return run_lstsq(call, inputs);
+    case LinalgKind::Inv:
+      return run_inv(call, inputs);
+    case LinalgKind::Det:
+      return run_det(call, inputs);
+    case LinalgKind::Slogdet:
+      return run_slogdet(call, inputs);
   }
   throw_validation(call.op_name(), "unknown linalg op");
 }
@@ -51,7 +63,8 @@ std::vector<EagerTensor> execute(const ExecutionContext& ctx, const ExtensionOp&
   std::vector<Tensor> host_outputs = run_kernel(call, inputs);
   std::vector<EagerTensor> outputs;
   outputs.reserve(host_outputs.size());
-  for (Tensor& t : host_outputs) outputs.push_back(adopt_host_tensor(ctx.runtime_ptr(), std::move(t)));
+  for (Tensor& t : host_outputs)
+    outputs.push_back(adopt_host_tensor(ctx.runtime_ptr(), std::move(t)));
   return outputs;
 }
 

@@ -22,37 +22,44 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
   check_finite_batch(call, in, m * n, d.batch, d.batch_shape, "A");
   if (m == 0 || d.batch == 0) return {q, r};
 
-  // One buffer holds A, then the Householder vectors, then Q (orgqr works in place).
-  const std::int64_t buf_cols = std::max(n, q_cols);
-  std::vector<T> buf(static_cast<std::size_t>(m * buf_cols));
+  // One buffer holds A, then the Householder vectors, then Q (orgqr works in place). When Q has
+  // at least n columns that buffer is Q's own storage, so Q needs no copy; only a wide reduced
+  // QR (Q [m, m] with m < n) needs scratch space.
+  const bool in_place = q_cols >= n;
+  std::vector<T> scratch(in_place ? 0 : static_cast<std::size_t>(m * n));
   std::vector<T> tau(static_cast<std::size_t>(std::max<std::int64_t>(k, 1)));
-  const std::string key = "qr|" + std::to_string(m) + "x" + std::to_string(n) + "|" + std::to_string(q_cols);
+  const std::string key =
+      "qr|" + std::to_string(m) + "x" + std::to_string(n) + "|" + std::to_string(q_cols);
   WorkspaceLease<T> lease(call, key, [&] {
     T q1{}, q2{};
-    lapack::geqrf(li(m), li(n), buf.data(), ld(m), tau.data(), &q1, -1);
-    lapack::orgqr(li(m), li(q_cols), li(k), buf.data(), ld(m), tau.data(), &q2, -1);
+    T* probe = in_place ? q.data<T>() : scratch.data();
+    lapack::geqrf(li(m), li(n), probe, ld(m), tau.data(), &q1, -1);
+    lapack::orgqr(li(m), li(q_cols), li(k), probe, ld(m), tau.data(), &q2, -1);
     return WorkspaceSizes{std::max(queried_size(q1), queried_size(q2)), 1, 1};
   });
   Workspace<T>& ws = lease.get();
   const bool positive = call.op.payload().qr.gauge == linalg::QrGauge::PositiveDiagonal;
 
   for (std::int64_t b = 0; b < d.batch; ++b) {
-    std::copy_n(in + b * m * n, m * n, buf.data());
+    T* qb = q.data<T>() + b * m * q_cols;
+    T* buf = in_place ? qb : scratch.data();
+    std::copy_n(in + b * m * n, m * n, buf);
     lapack::lint info = 0;
     if (k > 0) {
-      info = lapack::geqrf(li(m), li(n), buf.data(), ld(m), tau.data(), ws.work.data(), ws.lwork());
+      info = lapack::geqrf(li(m), li(n), buf, ld(m), tau.data(), ws.work.data(), ws.lwork());
       count_lapack_call();
       if (info < 0) throw_lapack_argument(call, "geqrf", info);
     }
     T* rb = r.data<T>() + b * r_rows * n;
     for (std::int64_t j = 0; j < n; ++j) {
-      for (std::int64_t i = 0; i <= std::min(j, r_rows - 1); ++i) rb[i + j * r_rows] = buf[i + j * m];
+      for (std::int64_t i = 0; i <= std::min(j, r_rows - 1); ++i)
+        rb[i + j * r_rows] = buf[i + j * m];
     }
-    info = lapack::orgqr(li(m), li(q_cols), li(k), buf.data(), ld(m), tau.data(), ws.work.data(), ws.lwork());
+    info = lapack::orgqr(li(m), li(q_cols), li(k), buf, ld(m), tau.data(), ws.work.data(),
+                         ws.lwork());
     count_lapack_call();
     if (info < 0) throw_lapack_argument(call, "orgqr/ungqr", info);
-    T* qb = q.data<T>() + b * m * q_cols;
-    std::copy_n(buf.data(), m * q_cols, qb);
+    if (!in_place) std::copy_n(buf, m * q_cols, qb);
 
     if (positive) {
       // R row j times conj(phase), Q column j times phase: Q R is unchanged.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ops/linalg/cpu/kernels.hpp"
+#include "ops/linalg/cpu/svd_fault_injection.hpp"
 #include "ops/linalg/cpu/workspace.hpp"
 #include "ops/linalg/truncation.hpp"
 #include "tenferro/runtime/runtime.hpp"
@@ -15,9 +16,7 @@ using linalg_internal::concat;
 struct SvdShape {
   std::int64_t m, n, k, u_cols, vt_rows;
   char job;  // 'N', 'S' or 'A' (gesdd's jobz; gesvd takes the same letter for U and Vt)
-  std::string key() const {
-    return std::to_string(m) + "x" + std::to_string(n) + "|" + job;
-  }
+  std::string key() const { return std::to_string(m) + "x" + std::to_string(n) + "|" + job; }
 };
 
 // Workspace leases for the two drivers (sizes queried once per shape, see workspace.hpp).
@@ -52,6 +51,7 @@ WorkspaceLease<T> gesvd_workspace(const CpuCall& call, const SvdShape& s) {
 
 template <class T>
 lapack::lint gesdd_run(Workspace<T>& ws, const SvdShape& s, T* a, Real<T>* sv, T* u, T* vt) {
+  if (take_injected_gesdd_failure()) return 1;  // tests only: reads as non-convergence
   count_lapack_call();
   return lapack::gesdd(s.job, li(s.m), li(s.n), a, ld(s.m), sv, u, ld(s.m), vt, ld(s.vt_rows),
                        ws.work.data(), ws.lwork(), ws.rwork.data(), ws.iwork.data());
@@ -59,6 +59,7 @@ lapack::lint gesdd_run(Workspace<T>& ws, const SvdShape& s, T* a, Real<T>* sv, T
 
 template <class T>
 lapack::lint gesvd_run(Workspace<T>& ws, const SvdShape& s, T* a, Real<T>* sv, T* u, T* vt) {
+  if (take_injected_gesvd_failure()) return 1;  // tests only: reads as non-convergence
   count_lapack_call();
   return lapack::gesvd(s.job, s.job, li(s.m), li(s.n), a, ld(s.m), sv, u, ld(s.m), vt,
                        ld(s.vt_rows), ws.work.data(), ws.lwork(), ws.rwork.data());
@@ -146,7 +147,8 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
   for (std::int64_t b = 0; b < batch; ++b) {
     std::copy_n(sv.data() + b * k, rank, s_out.data<R>() + b * rank);
     double dropped = 0;
-    for (std::int64_t i = rank; i < k; ++i) dropped += double(sv[b * k + i]) * double(sv[b * k + i]);
+    for (std::int64_t i = rank; i < k; ++i)
+      dropped += double(sv[b * k + i]) * double(sv[b * k + i]);
     weight.data<R>()[b] = static_cast<R>(dropped);
   }
   if (!uv) return {s_out, weight};

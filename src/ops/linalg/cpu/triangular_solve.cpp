@@ -12,15 +12,19 @@ using linalg::TriangularOp;
 
 char trans_char(TriangularOp op) {
   switch (op) {
-    case TriangularOp::None: return 'N';
-    case TriangularOp::Transpose: return 'T';
-    case TriangularOp::ConjugateTranspose: return 'C';
+    case TriangularOp::None:
+      return 'N';
+    case TriangularOp::Transpose:
+      return 'T';
+    case TriangularOp::ConjugateTranspose:
+      return 'C';
   }
   return 'N';
 }
 
 template <class T>
-std::vector<Tensor> triangular_solve_typed(const CpuCall& call, const Tensor& a, const Tensor& b_in) {
+std::vector<Tensor> triangular_solve_typed(const CpuCall& call, const Tensor& a,
+                                           const Tensor& b_in) {
   const auto& opt = call.op.payload().triangular;
   const auto d = linalg_internal::matrix_dims(a.shape());
   const std::int64_t n = d.rows;
@@ -30,7 +34,8 @@ std::vector<Tensor> triangular_solve_typed(const CpuCall& call, const Tensor& a,
   Tensor x = b_in.clone();
   const T* in = a.data<T>();
   for (std::int64_t b = 0; b < d.batch; ++b) {
-    check_finite_triangle(call, in + b * n * n, n, opt.lower, !opt.unit_diagonal, b, d.batch_shape, "A");
+    check_finite_triangle(call, in + b * n * n, n, opt.lower, !opt.unit_diagonal, b, d.batch_shape,
+                          "A");
   }
   check_finite_batch(call, x.data<T>(), n * k, d.batch, d.batch_shape, "B");
   if (n == 0 || k == 0) return {x};
@@ -42,8 +47,12 @@ std::vector<Tensor> triangular_solve_typed(const CpuCall& call, const Tensor& a,
   bool conjugate = false;
   if (!opt.left) {
     switch (opt.transpose) {
-      case TriangularOp::None: trans = 'T'; break;
-      case TriangularOp::Transpose: trans = 'N'; break;
+      case TriangularOp::None:
+        trans = 'T';
+        break;
+      case TriangularOp::Transpose:
+        trans = 'N';
+        break;
       case TriangularOp::ConjugateTranspose:
         trans = 'N';
         conjugate = kIsComplex<T>;
@@ -68,8 +77,9 @@ std::vector<Tensor> triangular_solve_typed(const CpuCall& call, const Tensor& a,
         lapack::trtrs(uplo, trans, diag, li(n), li(k), in + b * n * n, ld(n), rhs, ld(n));
     if (info < 0) throw_lapack_argument(call, "trtrs", info);
     if (info > 0) {
-      throw_numerical(call, b, d.batch_shape,
-                      "A is singular (its diagonal entry " + std::to_string(info - 1) + " is zero)");
+      throw_numerical(
+          call, b, d.batch_shape,
+          "A is singular (its diagonal entry " + std::to_string(info - 1) + " is zero)");
     }
     if (!opt.left) {
       for (std::int64_t j = 0; j < n; ++j) {

@@ -27,7 +27,8 @@ struct Workspace {
         rwork(static_cast<std::size_t>(std::max<std::int64_t>(s.rwork, 1))),
         iwork(static_cast<std::size_t>(std::max<std::int64_t>(s.iwork, 1))) {}
   std::size_t bytes() const {
-    return work.size() * sizeof(T) + rwork.size() * sizeof(Real<T>) + iwork.size() * sizeof(lapack::lint);
+    return work.size() * sizeof(T) + rwork.size() * sizeof(Real<T>) +
+           iwork.size() * sizeof(lapack::lint);
   }
   lapack::lint lwork() const { return static_cast<lapack::lint>(work.size()); }
   lapack::lint lrwork() const { return static_cast<lapack::lint>(rwork.size()); }
