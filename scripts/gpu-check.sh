@@ -123,6 +123,61 @@ if ((built)); then
     grep -E '^\[  FAILED' "$out/cuda-tests.log" | head -n 30
   fi
 
+  # --- CLI smoke: einsum and fft on CUDA vs CPU through the tenferro command -----------------
+  if command -v python3 >/dev/null; then
+    log "CLI smoke (left $(left)s)"
+    smoke=$out/cli-smoke
+    mkdir -p "$smoke"
+    # .npy files without numpy: a v1.0 header and little-endian column-major float64 data.
+    python3 - "$smoke" <<'PY' >"$out/cli-smoke.log" 2>&1
+import random, struct, sys
+d = sys.argv[1]
+def write(name, shape):
+    random.seed(name)
+    n = 1
+    for e in shape: n *= e
+    dims = ", ".join(str(e) for e in shape) + ("," if len(shape) == 1 else "")
+    header = "{'descr': '<f8', 'fortran_order': True, 'shape': (%s), }" % dims
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(f"{d}/{name}.npy", "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack(f"<{n}d", *[random.uniform(-1, 1) for _ in range(n)]))
+write("a", (40, 50)); write("b", (50, 60)); write("c", (60, 30)); write("x", (64, 8))
+PY
+    cli=$build/src/cli/tenferro
+    smoke_ok=1
+    for backend in cpu cuda; do
+      "$cli" --stats einsum "ij,jk,kl->il" "$smoke/a.npy" "$smoke/b.npy" "$smoke/c.npy" \
+        -o "$smoke/einsum-$backend.npy" --backend $backend --repeat 100 \
+        >>"$out/cli-smoke.log" 2>"$smoke/einsum-$backend.stats.json" || smoke_ok=0
+      "$cli" fft rfft "$smoke/x.npy" -o "$smoke/rfft-$backend.npy" --backend $backend --axis 0 \
+        >>"$out/cli-smoke.log" 2>&1 || smoke_ok=0
+    done
+    # Same values from both backends (relative 1e-10), read back without numpy.
+    python3 - "$smoke" <<'PY' >>"$out/cli-smoke.log" 2>&1 || smoke_ok=0
+import struct, sys
+d = sys.argv[1]
+def read(path):
+    raw = open(path, "rb").read()
+    hlen = struct.unpack("<H", raw[8:10])[0]
+    body = raw[10 + hlen:]
+    return struct.unpack(f"<{len(body) // 8}d", body)
+for name in ("einsum", "rfft"):
+    a, b = read(f"{d}/{name}-cpu.npy"), read(f"{d}/{name}-cuda.npy")
+    scale = max(1.0, max(abs(v) for v in a))
+    worst = max(abs(x - y) for x, y in zip(a, b))
+    print(f"{name}: {len(a)} values, max |cpu - cuda| = {worst:.3e} (scale {scale:.3e})")
+    assert len(a) == len(b) and worst <= 1e-10 * scale, name
+PY
+    if ((smoke_ok)); then
+      record cli-smoke ok "einsum (100 repeats) and rfft via tenferro --backend cuda match cpu"
+    else
+      record cli-smoke FAILED "see cli-smoke.log"
+    fi
+  else
+    record cli-smoke skipped "no python3 to write the .npy inputs"
+  fi
+
   # --- GPU benchmarks (when the CLI has them) -----------------------------------------------
   if "$build/src/cli/tenferro" --help 2>&1 | grep -qE '^\s+bench\b'; then
     log "bench --backend cuda (left $(left)s)"
