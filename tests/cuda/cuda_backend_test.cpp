@@ -29,6 +29,25 @@ bool same_bytes(const Tensor& a, const Tensor& b) {
          std::memcmp(ca.raw_data(), cb.raw_data(), ca.nbytes()) == 0;
 }
 
+// The no-device path itself (runs where no usable device exists, e.g. CI): a typed Backend
+// error carrying the CUDA error string, never a crash or a CPU fallback.
+TEST(CudaRuntimeWithoutDevice, ConstructionIsATypedBackendErrorWithTheCudaMessage) {
+  if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present; see CudaBackendTest";
+  const std::uint64_t constructions = process_backend_constructions();
+  try {
+    (void)EagerRuntime::cuda(0);
+    FAIL() << "a CUDA runtime was built without a device";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Backend);
+    EXPECT_EQ(e.phase(), ErrorPhase::Runtime);
+    const std::string what = e.what();
+    EXPECT_TRUE(what.find("CUDA error") != std::string::npos ||
+                what.find("no CUDA device") != std::string::npos)
+        << what;
+  }
+  EXPECT_EQ(process_backend_constructions(), constructions) << "no backend was registered";
+}
+
 class CudaBackendTest : public cuda_test::CudaTest {
  protected:
   CudaBackend& backend() { return dynamic_cast<CudaBackend&>(runtime_->backend()); }

@@ -24,13 +24,13 @@ const AdmissionTable& admission_table() {
 #if TENFERRO_HAS_CUDA
     // cuSOLVER: exactly what ops/linalg/cuda implements. eig stays refused: cuSOLVER has no
     // dense non-symmetric eigensolver in the routines we use.
-    for (const char* op : {"qr", "svd", "eigh", "lu", "cholesky", "solve", "triangular_solve", "inv",
-                           "det", "slogdet"}) {
+    for (const char* op : {"qr", "svd", "eigh", "lu", "cholesky", "solve", "triangular_solve",
+                           "lstsq", "inv", "det", "slogdet"}) {
       t.admit(op, BackendKind::Cuda, {DType::F32, DType::F64, DType::C32, DType::C64});
     }
     t.note(BackendKind::Cuda,
            "cuSOLVER; svd without truncation/canonical gauge; eig: cuSOLVER has no dense "
-           "non-symmetric eigensolver; lstsq: not implemented on CUDA yet");
+           "non-symmetric eigensolver");
 #else
     t.note(BackendKind::Cuda, "not compiled in");
 #endif

@@ -116,6 +116,7 @@ std::vector<EagerTensor> run_det(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_slogdet(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_lu(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_triangular_solve(const CudaCall& call, Inputs inputs);
+std::vector<EagerTensor> run_lstsq(const CudaCall& call, Inputs inputs);
 // Refuses (Unsupported) the SVD options the CUDA path lacks, before anything is recorded.
 void check_svd_options(const linalg_internal::LinalgOp& op);
 

@@ -1,5 +1,5 @@
 // The CUDA linalg module: one executor for the family that validates shapes, checks the
-// admission table (CUDA: every op but eig and lstsq), then runs the op's
+// admission table (CUDA: every op but eig), then runs the op's
 // cuSOLVER path on the runtime's stream. Outputs are device values of the runtime; nothing is
 // copied to the host.
 #include <memory>

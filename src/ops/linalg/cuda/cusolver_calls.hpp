@@ -105,4 +105,22 @@ TENFERRO_CUSOLVER_SOLVER_OVERLOADS(cuComplex, float, C, he)
 TENFERRO_CUSOLVER_SOLVER_OVERLOADS(cuDoubleComplex, double, Z, he)
 #undef TENFERRO_CUSOLVER_SOLVER_OVERLOADS
 
+#define TENFERRO_CUSOLVER_ORMQR_OVERLOADS(T, S, ORM)                                               \
+  inline cusolverStatus_t ormqr_buffer(cusolverDnHandle_t h, cublasSideMode_t side,                \
+                                       cublasOperation_t trans, int m, int n, int k, const T* a,   \
+                                       int lda, const T* tau, const T* c, int ldc, int* lwork) {   \
+    return cusolverDn##S##ORM##_bufferSize(h, side, trans, m, n, k, a, lda, tau, c, ldc, lwork);   \
+  }                                                                                                \
+  inline cusolverStatus_t ormqr(cusolverDnHandle_t h, cublasSideMode_t side,                       \
+                                cublasOperation_t trans, int m, int n, int k, const T* a, int lda, \
+                                const T* tau, T* c, int ldc, T* work, int lwork, int* info) {      \
+    return cusolverDn##S##ORM(h, side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, info);    \
+  }
+
+TENFERRO_CUSOLVER_ORMQR_OVERLOADS(float, S, ormqr)
+TENFERRO_CUSOLVER_ORMQR_OVERLOADS(double, D, ormqr)
+TENFERRO_CUSOLVER_ORMQR_OVERLOADS(cuComplex, C, unmqr)
+TENFERRO_CUSOLVER_ORMQR_OVERLOADS(cuDoubleComplex, Z, unmqr)
+#undef TENFERRO_CUSOLVER_ORMQR_OVERLOADS
+
 }  // namespace tenferro::linalg_cuda::cusolver

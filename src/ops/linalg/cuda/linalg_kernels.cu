@@ -113,12 +113,13 @@ __global__ void nonfinite_triangle_kernel(const T* data, std::int64_t n, std::in
 }
 
 template <class T>
-__global__ void zero_diagonal_kernel(const T* data, std::int64_t n, std::int64_t batch, int* info,
+__global__ void zero_diagonal_kernel(const T* data, std::int64_t n, std::int64_t ld,
+                                     std::int64_t batch_stride, std::int64_t batch, int* info,
                                      std::int64_t info_stride) {
   GRID_LOOP(b, batch) {
     int first = 0;
     for (std::int64_t i = 0; i < n && first == 0; ++i)
-      if (Traits<T>::abs(data[b * n * n + i + i * n]) == 0) first = int(i) + 1;
+      if (Traits<T>::abs(data[b * batch_stride + i + i * ld]) == 0) first = int(i) + 1;
     info[b * info_stride] = first;
   }
 }
@@ -289,14 +290,14 @@ cudaError_t launch_first_nonfinite_triangle(Element e, const void* data, std::in
   });
 }
 
-cudaError_t launch_zero_diagonal_info(Element e, const void* data, std::int64_t n,
-                                      std::int64_t batch, int* info, std::int64_t info_stride,
-                                      cudaStream_t stream) {
+cudaError_t launch_zero_diagonal_info(Element e, const void* data, std::int64_t n, std::int64_t ld,
+                                      std::int64_t batch_stride, std::int64_t batch, int* info,
+                                      std::int64_t info_stride, cudaStream_t stream) {
   if (batch == 0) return cudaSuccess;
   return with_element(e, [&](auto t) {
     using T = decltype(t);
     zero_diagonal_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(
-        static_cast<const T*>(data), n, batch, info, info_stride);
+        static_cast<const T*>(data), n, ld, batch_stride, batch, info, info_stride);
     return cudaGetLastError();
   });
 }

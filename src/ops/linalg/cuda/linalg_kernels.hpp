@@ -37,10 +37,11 @@ cudaError_t launch_identity(Element e, void* dst, std::int64_t n, std::int64_t b
 cudaError_t launch_first_nonfinite_triangle(Element e, const void* data, std::int64_t n,
                                             std::int64_t batch, bool lower, bool with_diagonal,
                                             int* first_bad, cudaStream_t stream);
-// info[b] = 1 + the first i with A[i, i] == 0 in batch entry b of compact [n, n], else 0.
-cudaError_t launch_zero_diagonal_info(Element e, const void* data, std::int64_t n,
-                                      std::int64_t batch, int* info, std::int64_t info_stride,
-                                      cudaStream_t stream);
+// info[b * info_stride] = 1 + the first i < n with A[i, i] == 0 in batch entry b (at
+// data + b * batch_stride, leading dimension ld), else 0.
+cudaError_t launch_zero_diagonal_info(Element e, const void* data, std::int64_t n, std::int64_t ld,
+                                      std::int64_t batch_stride, std::int64_t batch, int* info,
+                                      std::int64_t info_stride, cudaStream_t stream);
 // From getrf's compact LU [m, n, batch] (k = min(m, n)) and 1-based pivots [k, batch]:
 // P [m, m] (SciPy's A = P L U; must be zeroed first), unit lower L [m, k], upper U [k, n].
 // `perm` is scratch of m ints per batch entry.

@@ -74,8 +74,8 @@ std::vector<EagerTensor> triangular_solve_typed(const CudaCall& call, const Eage
              call.op_name());
   status.check_finite(element, xp, n * k, n * k, d.batch);
   if (!opt.unit_diagonal) {
-    cuda_check(cuda_kernels::launch_zero_diagonal_info(element, ap, n, d.batch, status.info(0), 1,
-                                                       call.stream()),
+    cuda_check(cuda_kernels::launch_zero_diagonal_info(element, ap, n, n, n * n, d.batch,
+                                                       status.info(0), 1, call.stream()),
                call.op_name());
   }
   cublasHandle_t h = call.backend.cublas();
