@@ -248,6 +248,30 @@ void c2c_passes(const ExecutionContext& ctx, CudaBackend& backend, Work& cur,
   }
 }
 
+// A c2r transform reads its input as a Hermitian half-spectrum, whose DC and (even length)
+// Nyquist entries are real; NumPy discards any imaginary part there (and the CPU path agrees).
+// Zeroing it before cuFFT's c2r makes the result independent of how cuFFT treats it.
+void drop_self_conjugate_imaginary_parts(CudaBackend& backend, const Work& w, std::int64_t axis,
+                                         std::int64_t real_length) {
+  const bool dbl = is_double(w.buffer.dtype());
+  const std::int64_t real_bytes = dbl ? 8 : 4;
+  Shape shape = w.extents;
+  shape[static_cast<std::size_t>(axis)] = 1;
+  Strides strides = natural_strides(w);
+  const std::int64_t axis_stride = strides[static_cast<std::size_t>(axis)];
+  for (auto& s : strides) s *= 2;  // in reals: a complex element is two
+  const auto ix = einsum_internal::cuda_layout::coalesce<1>(shape, {&strides});
+  std::byte* base = device_bytes(backend, w.buffer) + real_bytes;  // imaginary part of element 0
+  std::vector<std::int64_t> indices{0};
+  if (real_length % 2 == 0) indices.push_back(real_length / 2);
+  for (std::int64_t index : indices) {
+    cuda_check(cuda_kernels::launch_fill_zero(static_cast<int>(real_bytes),
+                                              base + 2 * index * axis_stride * real_bytes, ix.index,
+                                              ix.count, backend.stream()),
+               "fft.stage");
+  }
+}
+
 void scale(CudaBackend& backend, const EagerTensor& t, double factor) {
   if (factor == 1.0 || t.numel() == 0) return;
   cublasHandle_t h = backend.cublas();
@@ -319,6 +343,7 @@ std::vector<EagerTensor> cufft_execute(const ExecutionContext& ctx, const Extens
                   order_for(groups.empty() ? last : groups.front(), natural));
       c2c_passes(ctx, backend, cur, groups, false);
       if (!leads_with(cur, last)) cur = permuted(ctx, backend, cur, order_for(last, cur.order));
+      drop_self_conjugate_imaginary_parts(backend, cur, axes.back(), spec.lengths.back());
       Work out = make_work(ctx, spec.out_dtype, spec.out_shape, cur.order);
       run_pass(ctx, backend, PassKind::C2R, false, last, cur, &out);
       cur = std::move(out);
