@@ -115,7 +115,9 @@ if ((built)); then
     "$build/tests/tenferro_cuda_tests" "--gtest_output=xml:$out/cuda-tests.xml" \
     >"$out/cuda-tests.log" 2>&1
   rc=$?
-  summary=$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/cuda-tests.log" | head -n 3 | tr '\n' ' ')
+  # GoogleTest's totals: "[  PASSED  ] N tests.", "[  SKIPPED ] N tests," and "N FAILED TESTS".
+  summary=$(grep -E '^\[  (PASSED|SKIPPED) +\] [0-9]+ tests?[.,]|^ *[0-9]+ FAILED TESTS?' \
+    "$out/cuda-tests.log" | tr -s ' \n' ' ')
   if [[ $rc -eq 0 ]]; then
     record cuda-tests ok "$summary($((SECONDS - t0))s)"
   else
