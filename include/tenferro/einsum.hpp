@@ -34,10 +34,10 @@ struct EinsumOptions {
 // The chosen pairwise path with its cost, like NumPy's einsum_path.
 struct EinsumPath {
   std::vector<std::pair<int, int>> steps;
-  double flops = 0;                  // estimated multiply-adds of the whole path (opt_einsum FLOP count)
-  double naive_flops = 0;            // single-loop cost, for comparison
-  double largest_intermediate = 0;   // elements
-  std::string to_string() const;     // a readable report
+  double flops = 0;        // estimated multiply-adds of the whole path (opt_einsum FLOP count)
+  double naive_flops = 0;  // single-loop cost, for comparison
+  double largest_intermediate = 0;  // elements
+  std::string to_string() const;    // a readable report
 };
 
 // Integer-label form: one label vector per operand plus the output labels.

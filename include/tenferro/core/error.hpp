@@ -24,15 +24,15 @@ enum class ErrorKind : std::uint8_t {
 
 // Where in an eager call an error arose (DESIGN §2 order).
 enum class ErrorPhase : std::uint8_t {
-  Input,      // argument validation, before anything runs
-  Target,     // deriving the runtime's extension target
-  Ingress,    // input placement check
-  Module,     // module factory / admission
-  Install,    // ensure / install of the module
-  Execute,    // the executor ran
-  Transfer,   // explicit upload / download
-  Io,         // file reading / writing
-  Runtime,    // runtime construction and lifetime
+  Input,     // argument validation, before anything runs
+  Target,    // deriving the runtime's extension target
+  Ingress,   // input placement check
+  Module,    // module factory / admission
+  Install,   // ensure / install of the module
+  Execute,   // the executor ran
+  Transfer,  // explicit upload / download
+  Io,        // file reading / writing
+  Runtime,   // runtime construction and lifetime
 };
 
 std::string_view error_kind_name(ErrorKind k);
@@ -63,7 +63,8 @@ const Error* reason(const std::exception& e) noexcept;
 const Error* root_reason(const std::exception& e) noexcept;
 
 // Shorthands that build an Error of one kind.
-[[noreturn]] void throw_error(ErrorKind kind, ErrorPhase phase, std::string op, std::string message);
+[[noreturn]] void throw_error(ErrorKind kind, ErrorPhase phase, std::string op,
+                              std::string message);
 [[noreturn]] inline void throw_validation(std::string op, std::string message) {
   throw_error(ErrorKind::Validation, ErrorPhase::Input, std::move(op), std::move(message));
 }

@@ -19,7 +19,8 @@ std::size_t checked_bytes(std::int64_t numel, std::size_t elem_size);
 Strides col_major_strides(std::span<const std::int64_t> shape);
 // Compact row-major strides (last index fastest), as NumPy's C order.
 Strides row_major_strides(std::span<const std::int64_t> shape);
-bool is_col_major_compact(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides);
+bool is_col_major_compact(std::span<const std::int64_t> shape,
+                          std::span<const std::int64_t> strides);
 std::string shape_to_string(std::span<const std::int64_t> shape);  // "[2, 3]"
 
 }  // namespace tenferro

@@ -42,6 +42,9 @@ struct TensorLayout {
   bool is_compact() const;  // compact column-major
   // Smallest and one-past-largest element index touched (relative to storage start).
   std::pair<std::int64_t, std::int64_t> extent() const;
+  // Metadata-only views shared by Tensor and EagerTensor (Validation errors on bad input).
+  TensorLayout permuted(std::span<const std::int64_t> perm) const;
+  TensorLayout reshaped(Shape new_shape) const;  // compact layouts only
 };
 
 class Tensor {
@@ -114,7 +117,8 @@ class Tensor {
   }
   Tensor transpose(std::int64_t a = 0, std::int64_t b = 1) const;
   // Elements [start, stop) with `step` > 0 along `axis`.
-  Tensor slice(std::int64_t axis, std::int64_t start, std::int64_t stop, std::int64_t step = 1) const;
+  Tensor slice(std::int64_t axis, std::int64_t start, std::int64_t stop,
+               std::int64_t step = 1) const;
   // Reshape of compact data (throws Validation when not compact or numel differs).
   Tensor reshape(Shape new_shape) const;
 
@@ -128,6 +132,8 @@ class Tensor {
   std::vector<T> to_vector() const;
 
  private:
+  Tensor(std::shared_ptr<HostStorage> storage, TensorLayout layout)
+      : storage_(std::move(storage)), layout_(std::move(layout)) {}
   void check_dtype(DType expected) const;
   std::int64_t element_index(std::span<const std::int64_t> index) const;
 

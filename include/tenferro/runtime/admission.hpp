@@ -16,7 +16,8 @@ namespace tenferro {
 class AdmissionTable {
  public:
   AdmissionTable(std::string family, std::vector<std::string> ops);
-  AdmissionTable& admit(std::string_view op, BackendKind backend, std::initializer_list<DType> dtypes);
+  AdmissionTable& admit(std::string_view op, BackendKind backend,
+                        std::initializer_list<DType> dtypes);
   // A note printed beside a refused backend, e.g. "WGSL has no f64".
   AdmissionTable& note(BackendKind backend, std::string text);
 

@@ -18,7 +18,7 @@ class Buffer {
   virtual ~Buffer() = default;
   const Placement& placement() const noexcept { return placement_; }
   std::size_t size_bytes() const noexcept { return bytes_; }
-  virtual std::byte* host_data() noexcept { return nullptr; }
+  virtual std::byte* host_data() const noexcept { return nullptr; }
 
  protected:
   Buffer(Placement placement, std::size_t bytes) : placement_(placement), bytes_(bytes) {}

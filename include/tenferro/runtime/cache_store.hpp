@@ -61,7 +61,8 @@ class ExtensionCacheStore {
   }
   // find, or make() + insert on a miss. `make` runs outside the store's lock.
   template <class T, class Make>
-  std::shared_ptr<T> get_or_create(const CacheKey& key, Make&& make, std::size_t bytes = sizeof(T)) {
+  std::shared_ptr<T> get_or_create(const CacheKey& key, Make&& make,
+                                   std::size_t bytes = sizeof(T)) {
     if (auto hit = find<T>(key)) return hit;
     std::shared_ptr<T> made = make();
     insert<T>(key, made, bytes);
@@ -73,7 +74,13 @@ class ExtensionCacheStore {
   const CacheLimits& limits() const noexcept { return limits_; }
 
  private:
-  struct Entry;
+  struct Entry {
+    std::string slot;  // family \0 name \0 discriminator: the lookup key
+    CacheKey key;      // the exact key, re-checked on hit
+    std::type_index type;
+    std::shared_ptr<void> value;
+    std::size_t bytes;
+  };
   struct Counters {
     std::uint64_t hits = 0, misses = 0, evictions = 0;
   };
@@ -85,7 +92,7 @@ class ExtensionCacheStore {
 
   CacheLimits limits_;
   mutable std::mutex mutex_;
-  std::list<Entry> lru_;  // front = most recently used
+  std::list<Entry> lru_;                                               // front = most recently used
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;  // slot key -> entry
   std::unordered_map<std::string, Counters> counters_;                 // "family\0name"
   std::size_t bytes_ = 0;

@@ -77,7 +77,8 @@ class ExtensionModule {
     ExtensionExecutor executor;
   };
   explicit ExtensionModule(std::string id);
-  ExtensionModule& register_executor(std::string family, EngineId engine, ExtensionExecutor executor);
+  ExtensionModule& register_executor(std::string family, EngineId engine,
+                                     ExtensionExecutor executor);
   const std::string& id() const noexcept { return id_; }
   const std::vector<Registration>& registrations() const noexcept { return registrations_; }
   const Registration* find(std::string_view family, const EngineId& engine) const noexcept;
@@ -94,8 +95,8 @@ using ModulePtr = std::shared_ptr<const ExtensionModule>;
 class ModuleFactoryRef {
  public:
   template <class F>
-    requires(!std::is_same_v<std::remove_cvref_t<F>, ModuleFactoryRef>)
-  ModuleFactoryRef(F&& f) noexcept  // NOLINT: implicit by design
+  requires(!std::is_same_v<std::remove_cvref_t<F>, ModuleFactoryRef>) ModuleFactoryRef(F&& f)
+  noexcept  // NOLINT: implicit by design
       : object_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
         call_([](void* o, const EagerExtensionTarget& t) -> ModulePtr {
           return (*static_cast<std::remove_reference_t<F>*>(o))(t);
@@ -147,7 +148,8 @@ const std::shared_ptr<EagerRuntime>& require_one_runtime(std::string_view op,
 
 // A typed Unsupported error for a (family, backend) with no implementation, thrown by
 // factories before execution.
-[[noreturn]] void throw_unsupported_target(std::string_view family, const EagerExtensionTarget& target,
+[[noreturn]] void throw_unsupported_target(std::string_view family,
+                                           const EagerExtensionTarget& target,
                                            std::string_view why);
 
 }  // namespace tenferro

@@ -13,7 +13,7 @@ namespace tenferro {
 class CpuBuffer final : public Buffer {
  public:
   CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage);
-  std::byte* host_data() noexcept override { return storage_->data(); }
+  std::byte* host_data() const noexcept override { return storage_->data(); }
   const std::shared_ptr<HostStorage>& storage() const noexcept { return storage_; }
 
  private:

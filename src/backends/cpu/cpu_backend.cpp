@@ -1,0 +1,67 @@
+#include "backends/cpu/cpu_backend.hpp"
+
+#include <cstring>
+
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro {
+
+CpuBuffer::CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage)
+    : Buffer(placement, storage->size_bytes()), storage_(std::move(storage)) {}
+
+const EngineId& CpuBackend::engine() noexcept {
+  static const EngineId id("tenferro.cpu.v1");
+  return id;
+}
+
+CpuBackend::CpuBackend()
+    : engine_(engine()),
+      placement_{MemoryKind::Host, BackendKind::Cpu, 0, next_allocation_domain()} {}
+
+std::string CpuBackend::description() const {
+  return "host CPU (OpenBLAS, LAPACKE)";
+}
+
+std::shared_ptr<Buffer> CpuBackend::allocate(std::size_t bytes) {
+  return std::make_shared<CpuBuffer>(placement_, std::make_shared<HostStorage>(bytes));
+}
+
+namespace {
+void check_range(const Buffer& buffer, std::size_t offset, std::size_t bytes, const char* op) {
+  if (offset > buffer.size_bytes() || bytes > buffer.size_bytes() - offset) {
+    throw_error(ErrorKind::Validation, ErrorPhase::Transfer, op, "byte range outside the buffer");
+  }
+}
+}  // namespace
+
+void CpuBackend::write(Buffer& dst, std::size_t dst_offset, std::span<const std::byte> src) {
+  check_range(dst, dst_offset, src.size(), "cpu.write");
+  if (!src.empty()) std::memcpy(dst.host_data() + dst_offset, src.data(), src.size());
+}
+
+void CpuBackend::read(const Buffer& src, std::size_t src_offset, std::span<std::byte> dst) {
+  check_range(src, src_offset, dst.size(), "cpu.read");
+  if (!dst.empty()) std::memcpy(dst.data(), src.host_data() + src_offset, dst.size());
+}
+
+Tensor host_tensor_of(const EagerTensor& value) {
+  auto* cpu = dynamic_cast<CpuBuffer*>(value.buffer().get());
+  if (cpu == nullptr) {
+    throw_error(
+        ErrorKind::HostAccess, ErrorPhase::Execute, "host_view",
+        "value in " + value.placement().to_string() + " is not host memory; call download()");
+  }
+  return Tensor::view_of(cpu->storage(), value.layout());
+}
+
+EagerTensor adopt_host_tensor(const std::shared_ptr<EagerRuntime>& runtime, Tensor tensor) {
+  auto* cpu = dynamic_cast<CpuBackend*>(&runtime->backend());
+  if (cpu == nullptr) {
+    throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "adopt_host_tensor",
+                "a host result can only be adopted by a CPU runtime");
+  }
+  auto buffer = std::make_shared<CpuBuffer>(cpu->placement(), tensor.storage());
+  return EagerTensor(runtime, std::move(buffer), tensor.layout());
+}
+
+}  // namespace tenferro

@@ -1,0 +1,86 @@
+// `tenferro info [--json]`: version, compiled-in backends (engine id, device availability)
+// and every family's admission table.
+#include <iostream>
+
+#include "cli/command_registry.hpp"
+#include "cli/family_tables.hpp"
+#include "cli/json.hpp"
+#include "tenferro/config.hpp"
+#include "tenferro/core/error.hpp"
+
+namespace tenferro::cli {
+namespace {
+
+struct BackendReport {
+  std::string kind;
+  bool compiled = false;
+  bool available = false;
+  std::string engine_id;
+  std::string description;  // device description, or why it is unavailable
+};
+
+BackendReport probe(BackendKind kind, bool compiled) {
+  BackendReport r{std::string(backend_kind_name(kind)), compiled, false, "", ""};
+  if (!compiled) {
+    r.description = "not compiled in";
+    return r;
+  }
+  try {
+    std::shared_ptr<EagerRuntime> rt = kind == BackendKind::Cpu      ? EagerRuntime::cpu()
+                                       : kind == BackendKind::WebGpu ? EagerRuntime::webgpu()
+                                                                     : EagerRuntime::cuda();
+    r.available = rt->backend().device_available();
+    r.engine_id = rt->engine_id().str();
+    r.description = rt->backend().description();
+  } catch (const Error& e) {
+    r.description = std::string(error_kind_name(e.kind())) + ": " + e.what();
+  }
+  return r;
+}
+
+int run_info(CommandArgs& args) {
+  const bool json = args.take_flag("json");
+  if (args.take_flag("help")) {
+    std::cout << "usage: tenferro info [--json]\n";
+    return 0;
+  }
+  if (!args.positionals().empty()) throw UsageError("info takes no arguments");
+  const BackendReport backends[] = {probe(BackendKind::Cpu, true),
+                                    probe(BackendKind::Cuda, TENFERRO_HAS_CUDA != 0),
+                                    probe(BackendKind::WebGpu, TENFERRO_HAS_WEBGPU != 0)};
+  const auto tables = family_admission_tables();
+  if (json) {
+    std::cout << "{\"version\": " << json_string(TENFERRO_VERSION_STRING)
+              << ", \"fftw\": " << (TENFERRO_HAS_FFTW ? "true" : "false") << ", \"backends\": [";
+    for (std::size_t i = 0; i < std::size(backends); ++i) {
+      const BackendReport& b = backends[i];
+      std::cout << (i ? ", " : "") << "{\"kind\": " << json_string(b.kind)
+                << ", \"compiled\": " << (b.compiled ? "true" : "false")
+                << ", \"device_available\": " << (b.available ? "true" : "false")
+                << ", \"engine_id\": " << (b.engine_id.empty() ? "null" : json_string(b.engine_id))
+                << ", \"description\": " << json_string(b.description) << "}";
+    }
+    std::cout << "], \"families\": [";
+    for (std::size_t i = 0; i < tables.size(); ++i)
+      std::cout << (i ? ", " : "") << tables[i]->to_json();
+    std::cout << "]}\n";
+    return 0;
+  }
+  std::cout << "tenferro " TENFERRO_VERSION_STRING "\n\nbackends:\n";
+  for (const BackendReport& b : backends) {
+    std::cout << "  " << b.kind << ": "
+              << (!b.compiled ? "not compiled in"
+                              : (b.available ? "available, engine " + b.engine_id : "unavailable"))
+              << (b.compiled ? " - " + b.description : "") << "\n";
+  }
+  std::cout << "  FFTW (CPU FFT provider, GPL): " << (TENFERRO_HAS_FFTW ? "on" : "off") << "\n";
+  std::cout << "\ncapabilities (op x backend -> dtypes):\n";
+  for (const AdmissionTable* t : tables) std::cout << t->to_text() << "\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace tenferro::cli
+
+TENFERRO_REGISTER_COMMAND(info, "print version, backends and capability tables",
+                          tenferro::cli::run_info);

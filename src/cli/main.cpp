@@ -1,0 +1,98 @@
+// The `tenferro` command: global flags, sub-command dispatch and the error contract
+// (typed errors -> "tenferro: error: <Kind>: <message>", exit 1; usage errors exit 2).
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/command_registry.hpp"
+#include "tenferro/config.hpp"
+#include "tenferro/core/error.hpp"
+
+namespace {
+
+void print_help() {
+  std::cout
+      << "tenferro " TENFERRO_VERSION_STRING
+         " - placement-aware eager tensor runtime\n\n"
+         "usage: tenferro [--stats] <command> [args...]\n"
+         "       tenferro --help | --version\n\n"
+         "global flags:\n"
+         "  --stats     print the runtime's statistics as JSON on stderr after the command\n\n"
+         "commands:\n";
+  for (const auto& c : tenferro::cli::commands()) {
+    std::string name = c.name;
+    name.resize(10, ' ');
+    std::cout << "  " << name << "  " << c.summary << "\n";
+  }
+  std::cout << "\nRun `tenferro <command> --help` for a command's options.\n";
+}
+
+int run(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  bool stats = false;
+  while (!args.empty() && args.front().rfind("--", 0) == 0) {
+    const std::string flag = args.front();
+    args.erase(args.begin());
+    if (flag == "--help") {
+      print_help();
+      return 0;
+    }
+    if (flag == "--version") {
+      std::cout << "tenferro " TENFERRO_VERSION_STRING "\n";
+      return 0;
+    }
+    if (flag == "--stats") {
+      stats = true;
+      continue;
+    }
+    throw tenferro::cli::UsageError("unknown global flag " + flag);
+  }
+  if (args.empty()) {
+    print_help();
+    return 2;
+  }
+  const std::string name = args.front();
+  args.erase(args.begin());
+  for (const auto& c : tenferro::cli::commands()) {
+    if (c.name != name) continue;
+    tenferro::cli::CommandArgs command_args(std::move(args));
+    int status = 0;
+    try {
+      status = c.run(command_args);
+    } catch (...) {
+      if (stats && command_args.runtime())
+        std::cerr << command_args.runtime()->stats().to_json() << "\n";
+      throw;
+    }
+    if (stats && command_args.runtime())
+      std::cerr << command_args.runtime()->stats().to_json() << "\n";
+    return status;
+  }
+  throw tenferro::cli::UsageError("unknown command '" + name + "' (see tenferro --help)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const tenferro::cli::UsageError& e) {
+    std::cerr << "tenferro: usage error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    if (const tenferro::Error* typed = tenferro::reason(e)) {
+      std::cerr << "tenferro: error: " << tenferro::error_kind_name(typed->kind()) << ": "
+                << e.what();
+      if (typed != &e) std::cerr << " (cause: " << typed->what() << ")";
+      std::cerr << "\n";
+    } else {
+      std::cerr << "tenferro: error: " << e.what() << "\n";
+    }
+    return 1;
+  } catch (...) {
+    std::cerr << "tenferro: error: unknown failure\n";
+    return 1;
+  }
+}

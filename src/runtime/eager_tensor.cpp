@@ -1,0 +1,89 @@
+#include "tenferro/runtime/eager_tensor.hpp"
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro {
+
+namespace {
+[[noreturn]] void throw_empty(const char* op) {
+  throw_error(ErrorKind::RuntimeState, ErrorPhase::Input, op,
+              "empty EagerTensor (bound to no runtime)");
+}
+}  // namespace
+
+EagerTensor::EagerTensor(std::shared_ptr<EagerRuntime> runtime, std::shared_ptr<Buffer> buffer,
+                         TensorLayout layout)
+    : runtime_(std::move(runtime)), buffer_(std::move(buffer)), layout_(std::move(layout)) {
+  if (!runtime_ || !buffer_) throw_empty("EagerTensor");
+  if (layout_.shape.size() != layout_.strides.size()) {
+    throw_validation("EagerTensor", "shape and strides differ in rank");
+  }
+  if (layout_.numel() > 0) {
+    auto [lo, hi] = layout_.extent();
+    const auto capacity =
+        static_cast<std::int64_t>(buffer_->size_bytes() / dtype_size(layout_.dtype));
+    if (lo < 0 || hi > capacity)
+      throw_validation("EagerTensor", "layout reaches outside its buffer");
+  }
+}
+
+const Placement& EagerTensor::placement() const {
+  if (!buffer_) throw_empty("placement");
+  return buffer_->placement();
+}
+
+bool EagerTensor::is_host_resident() const {
+  return placement().memory == MemoryKind::Host;
+}
+
+Tensor EagerTensor::download() const {
+  if (!buffer_) throw_empty("download");
+  Tensor out = Tensor::zeros(layout_.dtype, layout_.shape);
+  const std::size_t elem = dtype_size(layout_.dtype);
+  if (out.numel() > 0) {
+    if (layout_.is_compact()) {
+      runtime_->backend().read(*buffer_, static_cast<std::size_t>(layout_.offset) * elem,
+                               std::span<std::byte>(out.raw_data(), out.nbytes()));
+    } else {
+      // Read the span the view covers, then gather on the host: the transfer stays explicit
+      // and the device never runs a kernel on the caller's behalf.
+      auto [lo, hi] = layout_.extent();
+      auto staging = std::make_shared<HostStorage>(static_cast<std::size_t>(hi - lo) * elem);
+      runtime_->backend().read(*buffer_, static_cast<std::size_t>(lo) * elem,
+                               std::span<std::byte>(staging->data(), staging->size_bytes()));
+      TensorLayout local = layout_;
+      local.offset -= lo;
+      copy_into(Tensor::view_of(staging, local), out);
+    }
+  }
+  runtime_->count_download(out.nbytes());
+  return out;
+}
+
+Tensor EagerTensor::host_view() const {
+  if (!buffer_) throw_empty("host_view");
+  if (!is_host_resident() || buffer_->host_data() == nullptr) {
+    throw_error(
+        ErrorKind::HostAccess, ErrorPhase::Transfer, "host_view",
+        "the value lives in " + placement().to_string() +
+            " memory that the host cannot read; call tensor.download() for an explicit copy");
+  }
+  return host_tensor_of(*this);
+}
+
+EagerTensor EagerTensor::permute(std::span<const std::int64_t> perm) const {
+  if (!buffer_) throw_empty("permute");
+  EagerTensor out = *this;
+  out.layout_ = layout_.permuted(perm);
+  return out;
+}
+
+EagerTensor EagerTensor::reshape(Shape new_shape) const {
+  if (!buffer_) throw_empty("reshape");
+  EagerTensor out = *this;
+  out.layout_ = layout_.reshaped(std::move(new_shape));
+  return out;
+}
+
+}  // namespace tenferro

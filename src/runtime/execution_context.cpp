@@ -1,0 +1,32 @@
+#include "tenferro/runtime/extension.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro {
+
+ExecutionContext::ExecutionContext(const std::shared_ptr<EagerRuntime>& runtime,
+                                   std::string_view family)
+    : runtime_(runtime), family_(family) {}
+
+Backend& ExecutionContext::backend() const noexcept {
+  return runtime_->backend();
+}
+
+ExtensionCacheStore& ExecutionContext::caches() const noexcept {
+  return runtime_->caches();
+}
+
+void ExecutionContext::record_kernel_launch(std::uint64_t count) const {
+  runtime_->count_kernel_launch(family_, count);
+}
+
+EagerTensor ExecutionContext::allocate(DType dtype, Shape shape) const {
+  return runtime_->empty(dtype, std::move(shape));
+}
+
+void ExecutionContext::throw_backend_type_mismatch() const {
+  throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(family_),
+              "executor registered for another backend type ran on a " +
+                  std::string(backend_kind_name(backend().kind())) + " runtime");
+}
+
+}  // namespace tenferro

@@ -1,0 +1,209 @@
+#include "tenferro/runtime/runtime.hpp"
+
+#include <atomic>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "runtime/process_counters.hpp"
+#include "tenferro/config.hpp"
+#include "tenferro/runtime/errors.hpp"
+#if TENFERRO_HAS_WEBGPU
+#include "backends/webgpu/webgpu_backend.hpp"
+#endif
+#if TENFERRO_HAS_CUDA
+#include "backends/cuda/cuda_backend.hpp"
+#endif
+
+namespace tenferro {
+
+namespace {
+std::uint64_t next_runtime_id() noexcept {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+}  // namespace
+
+const ExtensionExecutor* ExtensionSnapshot::find(std::string_view module_id,
+                                                 std::string_view family,
+                                                 const EngineId& engine) const noexcept {
+  for (const Entry& e : entries_) {
+    if (e.engine == engine && e.family == family && e.module_id == module_id) return e.executor;
+  }
+  return nullptr;
+}
+
+EagerRuntime::EagerRuntime(std::unique_ptr<Backend> backend, RuntimeOptions options)
+    : id_(next_runtime_id()), backend_(std::move(backend)), caches_(options.cache_limits) {}
+
+EagerRuntime::~EagerRuntime() = default;
+
+std::shared_ptr<EagerRuntime> EagerRuntime::with_backend(std::unique_ptr<Backend> backend,
+                                                         RuntimeOptions options) {
+  if (!backend) {
+    throw_error(ErrorKind::RuntimeState, ErrorPhase::Runtime, "runtime", "no backend given");
+  }
+  count_backend_construction();
+  return std::shared_ptr<EagerRuntime>(new EagerRuntime(std::move(backend), options));
+}
+
+std::shared_ptr<EagerRuntime> EagerRuntime::cpu(RuntimeOptions options) {
+  return with_backend(std::make_unique<CpuBackend>(), options);
+}
+
+std::shared_ptr<EagerRuntime> EagerRuntime::webgpu(RuntimeOptions options) {
+#if TENFERRO_HAS_WEBGPU
+  return with_backend(make_webgpu_backend(), options);
+#else
+  (void)options;
+  throw_error(
+      ErrorKind::Unsupported, ErrorPhase::Runtime, "runtime.webgpu",
+      "this build of tenferro has no WebGPU backend (configure with -DTENFERRO_WITH_WEBGPU=ON)");
+#endif
+}
+
+std::shared_ptr<EagerRuntime> EagerRuntime::cuda(int device, RuntimeOptions options) {
+#if TENFERRO_HAS_CUDA
+  return with_backend(make_cuda_backend(device), options);
+#else
+  (void)device;
+  (void)options;
+  throw_error(
+      ErrorKind::Unsupported, ErrorPhase::Runtime, "runtime.cuda",
+      "this build of tenferro has no CUDA backend (configure with -DTENFERRO_WITH_CUDA=ON)");
+#endif
+}
+
+const EngineId& EagerRuntime::engine_id() const {
+  const EngineId* engine = backend_->direct_engine();
+  if (engine == nullptr) {
+    throw_error(ErrorKind::MissingEngine, ErrorPhase::Target, "runtime",
+                "runtime " + std::to_string(id_) + " has no direct engine");
+  }
+  return *engine;
+}
+
+EagerExtensionTarget EagerRuntime::extension_target() const {
+  return EagerExtensionTarget{engine_id(), backend_->kind()};
+}
+
+void EagerRuntime::synchronize() {
+  backend_->synchronize();
+}
+
+EagerTensor EagerRuntime::upload(const Tensor& host) {
+  const Tensor compact = host.contiguous();
+  const std::size_t bytes = compact.nbytes();
+  std::shared_ptr<Buffer> buffer = backend_->allocate(bytes);
+  if (bytes > 0) backend_->write(*buffer, 0, std::span<const std::byte>(compact.raw_data(), bytes));
+  count_upload(bytes);
+  return EagerTensor(shared_from_this(), std::move(buffer),
+                     TensorLayout{compact.dtype(), compact.shape(), compact.strides(), 0});
+}
+
+EagerTensor EagerRuntime::empty(DType dtype, Shape shape) {
+  const std::size_t bytes = checked_bytes(checked_numel(shape), dtype_size(dtype));
+  Strides strides = col_major_strides(shape);
+  return EagerTensor(shared_from_this(), backend_->allocate(bytes),
+                     TensorLayout{dtype, std::move(shape), std::move(strides), 0});
+}
+
+RuntimeStats EagerRuntime::stats() const {
+  RuntimeStats s;
+  const ExtensionSnapshot* snap = snapshot();
+  s.epoch = snap ? snap->epoch() : 0;
+  s.module_installs = module_installs_.load();
+  s.ensure_fast_path_hits = ensure_fast_path_hits_.load();
+  const CacheStats cache = caches_.stats();
+  s.cache_hits = cache.hits;
+  s.cache_misses = cache.misses;
+  s.cache_entries = cache.entries;
+  s.cache_bytes = cache.bytes;
+  s.uploads = uploads_.load();
+  s.upload_bytes = upload_bytes_.load();
+  s.downloads = downloads_.load();
+  s.download_bytes = download_bytes_.load();
+  s.backend_constructions = 1;
+  s.numerical_retries = numerical_retries_.load();
+  std::lock_guard lock(launches_mutex_);
+  const std::string suffix = "@" + std::string(backend_kind_name(backend_->kind()));
+  for (const auto& [family, n] : kernel_launches_) s.kernel_launches[family + suffix] = n;
+  return s;
+}
+
+const ExtensionExecutor& EagerRuntime::ensure_extension_module_for_engine(const ModulePtr& module,
+                                                                          std::string_view family,
+                                                                          const EngineId& engine) {
+  // Warm path: one acquire load and a read-only scan; the offered module is ignored.
+  if (const ExtensionSnapshot* snap = snapshot()) {
+    if (const ExtensionExecutor* executor = snap->find(module->id(), family, engine)) {
+      ensure_fast_path_hits_.fetch_add(1, std::memory_order_relaxed);
+      return *executor;
+    }
+  }
+  // Cold path.
+  std::lock_guard lock(install_mutex_);
+  if (const ExtensionSnapshot* snap = snapshot()) {
+    // Another thread may have published while we waited for the lock.
+    if (const ExtensionExecutor* executor = snap->find(module->id(), family, engine))
+      return *executor;
+  }
+  if (module->find(family, engine) == nullptr) {
+    throw MissingExtensionEngineError(std::string(family), module->id(), std::string(family),
+                                      engine.str());
+  }
+  auto next = std::make_unique<ExtensionSnapshot>();
+  if (const ExtensionSnapshot* current = snapshot()) {
+    for (const ModulePtr& m : current->modules_) {
+      if (m->id() != module->id()) next->modules_.push_back(m);
+    }
+  }
+  next->modules_.push_back(module);
+  publish_locked(std::move(next));
+  return *snapshot()->find(module->id(), family, engine);
+}
+
+void EagerRuntime::install_extension_module(const ModulePtr& module) {
+  if (!module) throw_error(ErrorKind::RuntimeState, ErrorPhase::Install, "install", "null module");
+  std::lock_guard lock(install_mutex_);
+  auto next = std::make_unique<ExtensionSnapshot>();
+  if (const ExtensionSnapshot* current = snapshot()) {
+    for (const ModulePtr& m : current->modules_) {
+      if (m->id() != module->id()) next->modules_.push_back(m);  // replace by module id
+    }
+  }
+  next->modules_.push_back(module);
+  publish_locked(std::move(next));
+}
+
+void EagerRuntime::publish_locked(std::unique_ptr<ExtensionSnapshot> next) {
+  const ExtensionSnapshot* current = snapshot();
+  next->epoch_ = (current ? current->epoch_ : 0) + 1;
+  for (const ModulePtr& m : next->modules_) {
+    for (const auto& r : m->registrations()) {
+      next->entries_.push_back(ExtensionSnapshot::Entry{m->id(), r.family, r.engine, &r.executor});
+    }
+  }
+  const ExtensionSnapshot* published = next.get();
+  published_.push_back(std::move(next));
+  module_installs_.fetch_add(1, std::memory_order_relaxed);
+  snapshot_.store(published, std::memory_order_release);
+}
+
+void EagerRuntime::count_upload(std::size_t bytes) noexcept {
+  uploads_.fetch_add(1, std::memory_order_relaxed);
+  upload_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+}
+void EagerRuntime::count_download(std::size_t bytes) noexcept {
+  downloads_.fetch_add(1, std::memory_order_relaxed);
+  download_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+}
+void EagerRuntime::count_numerical_retry() noexcept {
+  numerical_retries_.fetch_add(1, std::memory_order_relaxed);
+}
+void EagerRuntime::count_kernel_launch(std::string_view family, std::uint64_t count) {
+  std::lock_guard lock(launches_mutex_);
+  auto it = kernel_launches_.find(family);
+  if (it == kernel_launches_.end()) it = kernel_launches_.emplace(std::string(family), 0).first;
+  it->second += count;
+}
+
+}  // namespace tenferro

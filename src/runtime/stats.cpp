@@ -1,0 +1,63 @@
+#include "tenferro/runtime/stats.hpp"
+
+#include <atomic>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "runtime/process_counters.hpp"
+
+namespace tenferro {
+
+namespace {
+std::atomic<std::uint64_t> g_backend_constructions{0};
+std::atomic<std::uint64_t> g_cpu_kernel_launches{0};
+}  // namespace
+
+void count_backend_construction() noexcept {
+  g_backend_constructions.fetch_add(1, std::memory_order_relaxed);
+}
+void count_cpu_kernel_launch(std::uint64_t count) noexcept {
+  g_cpu_kernel_launches.fetch_add(count, std::memory_order_relaxed);
+}
+std::uint64_t process_backend_constructions() noexcept {
+  return g_backend_constructions.load();
+}
+std::uint64_t process_cpu_kernel_launches() noexcept {
+  return g_cpu_kernel_launches.load();
+}
+
+std::uint64_t RuntimeStats::kernel_launches_for(const std::string& key) const {
+  auto it = kernel_launches.find(key);
+  return it == kernel_launches.end() ? 0 : it->second;
+}
+
+std::string RuntimeStats::to_json() const {
+  std::string s = "{";
+  auto field = [&](const char* name, std::uint64_t v) {
+    s += "\"";
+    s += name;
+    s += "\": " + std::to_string(v) + ", ";
+  };
+  field("epoch", epoch);
+  field("module_installs", module_installs);
+  field("ensure_fast_path_hits", ensure_fast_path_hits);
+  field("cache_hits", cache_hits);
+  field("cache_misses", cache_misses);
+  field("cache_entries", cache_entries);
+  field("cache_bytes", cache_bytes);
+  field("uploads", uploads);
+  field("upload_bytes", upload_bytes);
+  field("downloads", downloads);
+  field("download_bytes", download_bytes);
+  field("backend_constructions", backend_constructions);
+  field("numerical_retries", numerical_retries);
+  s += "\"kernel_launches\": {";
+  bool first = true;
+  for (const auto& [key, v] : kernel_launches) {
+    if (!first) s += ", ";
+    first = false;
+    s += "\"" + key + "\": " + std::to_string(v);  // keys are validated ids: no escaping needed
+  }
+  return s + "}}";
+}
+
+}  // namespace tenferro
