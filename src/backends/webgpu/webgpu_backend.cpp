@@ -5,6 +5,7 @@
 #include <wgpu.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -23,19 +24,30 @@ std::string to_string(WGPUStringView s) {
   return s.length == WGPU_STRLEN ? std::string(s.data) : std::string(s.data, s.length);
 }
 
-WGPUStringView view_of(std::string_view s) { return WGPUStringView{s.data(), s.size()}; }
+WGPUStringView view_of(std::string_view s) {
+  return WGPUStringView{s.data(), s.size()};
+}
 
 std::string_view backend_type_name(WGPUBackendType type) {
   switch (type) {
-    case WGPUBackendType_Null: return "null";
-    case WGPUBackendType_WebGPU: return "webgpu";
-    case WGPUBackendType_D3D11: return "d3d11";
-    case WGPUBackendType_D3D12: return "d3d12";
-    case WGPUBackendType_Metal: return "metal";
-    case WGPUBackendType_Vulkan: return "vulkan";
-    case WGPUBackendType_OpenGL: return "opengl";
-    case WGPUBackendType_OpenGLES: return "opengles";
-    default: return "unknown";
+    case WGPUBackendType_Null:
+      return "null";
+    case WGPUBackendType_WebGPU:
+      return "webgpu";
+    case WGPUBackendType_D3D11:
+      return "d3d11";
+    case WGPUBackendType_D3D12:
+      return "d3d12";
+    case WGPUBackendType_Metal:
+      return "metal";
+    case WGPUBackendType_Vulkan:
+      return "vulkan";
+    case WGPUBackendType_OpenGL:
+      return "opengl";
+    case WGPUBackendType_OpenGLES:
+      return "opengles";
+    default:
+      return "unknown";
   }
 }
 
@@ -43,7 +55,24 @@ std::string_view backend_type_name(WGPUBackendType type) {
   throw_error(ErrorKind::Backend, ErrorPhase::Runtime, std::string(kOp), std::move(message));
 }
 
-constexpr std::size_t round_up4(std::size_t n) { return (n + 3) & ~std::size_t{3}; }
+// TENFERRO_WEBGPU_BACKEND: primary (default: Vulkan, Metal, D3D12), vulkan, metal, dx12, gl
+// or all. An unknown value is a Validation error rather than a silent default.
+WGPUInstanceBackend instance_backends_from_env() {
+  const char* env = std::getenv("TENFERRO_WEBGPU_BACKEND");
+  const std::string_view v = env == nullptr ? "primary" : env;
+  if (v.empty() || v == "primary") return WGPUInstanceBackend_Primary;
+  if (v == "vulkan") return WGPUInstanceBackend_Vulkan;
+  if (v == "metal") return WGPUInstanceBackend_Metal;
+  if (v == "dx12") return WGPUInstanceBackend_DX12;
+  if (v == "gl") return WGPUInstanceBackend_GL;
+  if (v == "all") return WGPUInstanceBackend_All;
+  throw_validation(std::string(kOp), "TENFERRO_WEBGPU_BACKEND='" + std::string(v) +
+                                         "' is not one of primary, vulkan, metal, dx12, gl, all");
+}
+
+constexpr std::size_t round_up4(std::size_t n) {
+  return (n + 3) & ~std::size_t{3};
+}
 
 struct AdapterRequest {
   std::atomic<bool> done{false};
@@ -76,7 +105,14 @@ const EngineId& WebGpuBackend::engine() noexcept {
 WebGpuBackend::WebGpuBackend()
     : engine_(engine()),
       placement_{MemoryKind::Device, BackendKind::WebGpu, 0, next_allocation_domain()} {
+  // wgpu-native's primary backends (Vulkan, Metal, D3D12) by default: its OpenGL backend is a
+  // compatibility path we do not test. TENFERRO_WEBGPU_BACKEND selects others explicitly.
+  WGPUInstanceExtras extras{};
+  extras.chain.sType = static_cast<WGPUSType>(WGPUSType_InstanceExtras);
+  extras.backends = instance_backends_from_env();
+  extras.flags = WGPUInstanceFlag_Default;
   WGPUInstanceDescriptor instance_desc = WGPU_INSTANCE_DESCRIPTOR_INIT;
+  instance_desc.nextInChain = &extras.chain;
   instance_ = wgpuCreateInstance(&instance_desc);
   if (instance_ == nullptr) throw_backend("wgpu-native could not create a WebGPU instance");
 
@@ -134,14 +170,13 @@ WebGpuBackend::WebGpuBackend()
   device_desc.label = view_of("tenferro.webgpu.d0");
   device_desc.requiredLimits = &limits;
   device_desc.uncapturedErrorCallbackInfo.callback = [](WGPUDevice const*, WGPUErrorType type,
-                                                        WGPUStringView message, void* user,
-                                                        void*) {
+                                                        WGPUStringView message, void* user, void*) {
     auto* errors = static_cast<DeviceErrors*>(user);
     std::lock_guard lock(errors->mutex);
     if (errors->first_message.empty()) {
-      errors->first_message = (type == WGPUErrorType_OutOfMemory ? "out of device memory: "
-                                                                 : "device error: ") +
-                              to_string(message);
+      errors->first_message =
+          (type == WGPUErrorType_OutOfMemory ? "out of device memory: " : "device error: ") +
+          to_string(message);
     }
   };
   device_desc.uncapturedErrorCallbackInfo.userdata1 = errors_.get();
@@ -149,7 +184,8 @@ WebGpuBackend::WebGpuBackend()
   device_desc.deviceLostCallbackInfo.callback = [](WGPUDevice const*, WGPUDeviceLostReason reason,
                                                    WGPUStringView message, void* user, void*) {
     // Destroyed / CallbackCancelled come from our own release at shutdown.
-    if (reason == WGPUDeviceLostReason_Destroyed || reason == WGPUDeviceLostReason_CallbackCancelled) {
+    if (reason == WGPUDeviceLostReason_Destroyed ||
+        reason == WGPUDeviceLostReason_CallbackCancelled) {
       return;
     }
     auto* errors = static_cast<DeviceErrors*>(user);
@@ -230,8 +266,8 @@ std::shared_ptr<Buffer> WebGpuBackend::allocate(std::size_t bytes) {
   return std::make_shared<WebGpuBuffer>(placement_, bytes, padded, handle);
 }
 
-void WebGpuBackend::write_aligned(const WebGpuBuffer& dst, std::size_t offset, const std::byte* data,
-                                  std::size_t bytes) {
+void WebGpuBackend::write_aligned(const WebGpuBuffer& dst, std::size_t offset,
+                                  const std::byte* data, std::size_t bytes) {
   wgpuQueueWriteBuffer(queue_, dst.handle(), offset, data, bytes);
 }
 
@@ -328,6 +364,8 @@ void WebGpuBackend::synchronize() {
   throw_if_device_error("webgpu.synchronize");
 }
 
-std::unique_ptr<Backend> make_webgpu_backend() { return std::make_unique<WebGpuBackend>(); }
+std::unique_ptr<Backend> make_webgpu_backend() {
+  return std::make_unique<WebGpuBackend>();
+}
 
 }  // namespace tenferro

@@ -16,7 +16,9 @@ std::string to_string(WGPUStringView s) {
   return s.length == WGPU_STRLEN ? std::string(s.data) : std::string(s.data, s.length);
 }
 
-WGPUStringView view_of(std::string_view s) { return WGPUStringView{s.data(), s.size()}; }
+WGPUStringView view_of(std::string_view s) {
+  return WGPUStringView{s.data(), s.size()};
+}
 
 struct ScopeResult {
   std::atomic<bool> done{false};
@@ -76,7 +78,8 @@ WGPUComputePipelineImpl* WebGpuBackend::pipeline(std::string_view wgsl, std::str
   return created;
 }
 
-void WebGpuBackend::dispatch(WGPUComputePipelineImpl* pipeline, std::span<const std::uint32_t> params,
+void WebGpuBackend::dispatch(WGPUComputePipelineImpl* pipeline,
+                             std::span<const std::uint32_t> params,
                              std::span<const WebGpuBuffer* const> buffers, WorkgroupCount groups) {
   // Parameters travel in a small read-only storage buffer (no uniform-layout padding rules).
   const std::size_t param_bytes = std::max<std::size_t>(params.size_bytes(), 4);
@@ -127,11 +130,13 @@ void WebGpuBackend::dispatch(WGPUComputePipelineImpl* pipeline, std::span<const 
   throw_if_device_error("webgpu.dispatch");
 }
 
-void WebGpuBackend::copy_buffer(const WebGpuBuffer& src, std::size_t src_offset, const WebGpuBuffer& dst,
-                                std::size_t dst_offset, std::size_t bytes) {
+void WebGpuBackend::copy_buffer(const WebGpuBuffer& src, std::size_t src_offset,
+                                const WebGpuBuffer& dst, std::size_t dst_offset,
+                                std::size_t bytes) {
   if (bytes == 0) return;
   WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(device_, nullptr);
-  wgpuCommandEncoderCopyBufferToBuffer(encoder, src.handle(), src_offset, dst.handle(), dst_offset, bytes);
+  wgpuCommandEncoderCopyBufferToBuffer(encoder, src.handle(), src_offset, dst.handle(), dst_offset,
+                                       bytes);
   WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
   wgpuQueueSubmit(queue_, 1, &commands);
   wgpuCommandBufferRelease(commands);

@@ -30,7 +30,9 @@ void check_dtype(DType dtype, std::string_view op) {
   }
 }
 
-std::int64_t numel_of(const std::vector<std::int64_t>& shape) { return checked_numel(shape); }
+std::int64_t numel_of(const std::vector<std::int64_t>& shape) {
+  return checked_numel(shape);
+}
 
 // The largest element index a strided access touches (the smallest must stay >= 0) must lie
 // inside the buffer and within the 32-bit indices WGSL computes with.
@@ -46,18 +48,20 @@ void check_extent(const WebGpuBuffer& buffer, DType dtype, std::int64_t offset,
   const auto elements = static_cast<std::int64_t>(buffer.size_bytes() / dtype_size(dtype));
   if (lo < 0 || hi >= elements) {
     fail(ErrorKind::Validation, op,
-         std::string(operand) + " reaches elements [" + std::to_string(lo) + ", " + std::to_string(hi) +
-             "] of a buffer holding " + std::to_string(elements));
+         std::string(operand) + " reaches elements [" + std::to_string(lo) + ", " +
+             std::to_string(hi) + "] of a buffer holding " + std::to_string(elements));
   }
   if (hi > kMaxI32) {
     fail(ErrorKind::Unsupported, op,
-         std::string(operand) + " needs element indices beyond 2^31-1, which WGSL kernels cannot address");
+         std::string(operand) +
+             " needs element indices beyond 2^31-1, which WGSL kernels cannot address");
   }
 }
 
 const WebGpuBuffer& view_buffer(const KernelView& view, DType dtype, std::string_view op,
                                 std::string_view operand) {
-  if (view.buffer == nullptr) fail(ErrorKind::RuntimeState, op, std::string(operand) + " has no buffer");
+  if (view.buffer == nullptr)
+    fail(ErrorKind::RuntimeState, op, std::string(operand) + " has no buffer");
   if (view.dtype != dtype) {
     fail(ErrorKind::Validation, op,
          std::string(operand) + " is " + std::string(dtype_name(view.dtype)) + ", expected " +
@@ -70,7 +74,8 @@ const WebGpuBuffer& view_buffer(const KernelView& view, DType dtype, std::string
 }
 
 // Strides of `view` iterated over `shape` (its rank must match); extent-1 axes broadcast.
-std::vector<std::int64_t> broadcast_strides(const KernelView& view, const std::vector<std::int64_t>& shape,
+std::vector<std::int64_t> broadcast_strides(const KernelView& view,
+                                            const std::vector<std::int64_t>& shape,
                                             std::string_view op, std::string_view operand) {
   if (view.shape.size() != shape.size()) {
     fail(ErrorKind::Validation, op,
@@ -109,14 +114,17 @@ class Params {
 };
 
 WorkgroupCount linear_groups(std::int64_t n) {
-  const auto groups = static_cast<std::uint64_t>((n + wgsl::kLinearWorkgroup - 1) / wgsl::kLinearWorkgroup);
-  const auto x = static_cast<std::uint32_t>(std::min<std::uint64_t>(groups, kMaxGroupsPerDimension));
+  const auto groups =
+      static_cast<std::uint64_t>((n + wgsl::kLinearWorkgroup - 1) / wgsl::kLinearWorkgroup);
+  const auto x =
+      static_cast<std::uint32_t>(std::min<std::uint64_t>(groups, kMaxGroupsPerDimension));
   const auto y = static_cast<std::uint32_t>((groups + x - 1) / x);
   return {x, y, 1};
 }
 
 void check_count(std::int64_t n, std::string_view op) {
-  if (n > kMaxI32) fail(ErrorKind::Unsupported, op, "more than 2^31-1 elements in one WebGPU kernel");
+  if (n > kMaxI32)
+    fail(ErrorKind::Unsupported, op, "more than 2^31-1 elements in one WebGPU kernel");
 }
 
 }  // namespace
@@ -125,12 +133,14 @@ void check_count(std::int64_t n, std::string_view op) {
 // conflicting usages), so an input that aliases the output is read from a device-side copy.
 class AliasGuard {
  public:
-  AliasGuard(WebGpuBackend& backend, const WebGpuBuffer& output) : backend_(backend), output_(output) {}
+  AliasGuard(WebGpuBackend& backend, const WebGpuBuffer& output)
+      : backend_(backend), output_(output) {}
   const WebGpuBuffer* input(const WebGpuBuffer& in) {
     if (&in != &output_) return &in;
     if (!copy_) {
       copy_ = backend_.allocate(in.size_bytes());
-      backend_.copy_buffer(in, 0, WebGpuBackend::buffer_of(*copy_, "einsum.webgpu"), 0, in.padded_bytes());
+      backend_.copy_buffer(in, 0, WebGpuBackend::buffer_of(*copy_, "einsum.webgpu"), 0,
+                           in.padded_bytes());
     }
     return &WebGpuBackend::buffer_of(*copy_, "einsum.webgpu");
   }
@@ -176,12 +186,14 @@ void WebGpuContractionKernels::fill_zero(const KernelView& dst) {
   params.add(n).add(static_cast<std::int64_t>(dst.shape.size())).add(dst.offset);
   params.add(dst.shape).add(dst.strides);
   const WebGpuBuffer* buffers[] = {&out};
-  backend_.dispatch(backend_.pipeline(wgsl::source(dst.dtype, wgsl::kFillZeroEntry), wgsl::kFillZeroEntry),
-                    params.words(), buffers, linear_groups(n));
+  backend_.dispatch(
+      backend_.pipeline(wgsl::source(dst.dtype, wgsl::kFillZeroEntry), wgsl::kFillZeroEntry),
+      params.words(), buffers, linear_groups(n));
   ++launches_;
 }
 
-void WebGpuContractionKernels::multiply(const KernelView& a, const KernelView& b, const KernelView& dst) {
+void WebGpuContractionKernels::multiply(const KernelView& a, const KernelView& b,
+                                        const KernelView& dst) {
   constexpr std::string_view op = "multiply";
   check_dtype(dst.dtype, op);
   const WebGpuBuffer& out = view_buffer(dst, dst.dtype, op, "destination");
@@ -197,16 +209,22 @@ void WebGpuContractionKernels::multiply(const KernelView& a, const KernelView& b
   check_extent(rhs, dst.dtype, b.offset, dst.shape, b_strides, op, "right operand");
 
   Params params;
-  params.add(n).add(static_cast<std::int64_t>(dst.shape.size())).add(a.offset).add(b.offset).add(dst.offset);
+  params.add(n)
+      .add(static_cast<std::int64_t>(dst.shape.size()))
+      .add(a.offset)
+      .add(b.offset)
+      .add(dst.offset);
   params.add(dst.shape).add(a_strides).add(b_strides).add(dst.strides);
   AliasGuard guard(backend_, out);
   const WebGpuBuffer* buffers[] = {guard.input(lhs), guard.input(rhs), &out};
-  backend_.dispatch(backend_.pipeline(wgsl::source(dst.dtype, wgsl::kMultiplyEntry), wgsl::kMultiplyEntry),
-                    params.words(), buffers, linear_groups(n));
+  backend_.dispatch(
+      backend_.pipeline(wgsl::source(dst.dtype, wgsl::kMultiplyEntry), wgsl::kMultiplyEntry),
+      params.words(), buffers, linear_groups(n));
   ++launches_;
 }
 
-void WebGpuContractionKernels::sum_trailing(const KernelView& src, const KernelView& dst, int reduced_rank) {
+void WebGpuContractionKernels::sum_trailing(const KernelView& src, const KernelView& dst,
+                                            int reduced_rank) {
   constexpr std::string_view op = "sum_trailing";
   check_dtype(dst.dtype, op);
   const WebGpuBuffer& out = view_buffer(dst, dst.dtype, op, "destination");
@@ -216,7 +234,8 @@ void WebGpuContractionKernels::sum_trailing(const KernelView& src, const KernelV
       !std::equal(dst.shape.begin(), dst.shape.end(), src.shape.begin())) {
     fail(ErrorKind::Validation, op,
          "source shape " + shape_to_string(src.shape) + " is not destination shape " +
-             shape_to_string(dst.shape) + " followed by " + std::to_string(reduced_rank) + " reduced axes");
+             shape_to_string(dst.shape) + " followed by " + std::to_string(reduced_rank) +
+             " reduced axes");
   }
   const std::int64_t n = numel_of(dst.shape);
   if (n == 0) return;
@@ -244,15 +263,20 @@ void WebGpuContractionKernels::sum_trailing(const KernelView& src, const KernelV
 void WebGpuContractionKernels::gemm(const GemmProblem& g) {
   constexpr std::string_view op = "gemm";
   check_dtype(g.dtype, op);
-  if (g.a == nullptr || g.b == nullptr || g.c == nullptr) fail(ErrorKind::RuntimeState, op, "missing operand buffer");
-  if (g.m < 0 || g.n < 0 || g.k < 0 || g.batch < 0) fail(ErrorKind::Validation, op, "negative GEMM extent");
+  if (g.a == nullptr || g.b == nullptr || g.c == nullptr)
+    fail(ErrorKind::RuntimeState, op, "missing operand buffer");
+  if (g.m < 0 || g.n < 0 || g.k < 0 || g.batch < 0)
+    fail(ErrorKind::Validation, op, "negative GEMM extent");
   if (g.m == 0 || g.n == 0 || g.batch == 0) return;
   const WebGpuBuffer& a = WebGpuBackend::buffer_of(*g.a, "einsum.webgpu.gemm");
   const WebGpuBuffer& b = WebGpuBackend::buffer_of(*g.b, "einsum.webgpu.gemm");
   const WebGpuBuffer& c = WebGpuBackend::buffer_of(*g.c, "einsum.webgpu.gemm");
-  const std::int64_t a_ext[] = {g.m, g.k, g.batch}, a_str[] = {g.a_stride_m, g.a_stride_k, g.a_stride_batch};
-  const std::int64_t b_ext[] = {g.k, g.n, g.batch}, b_str[] = {g.b_stride_k, g.b_stride_n, g.b_stride_batch};
-  const std::int64_t c_ext[] = {g.m, g.n, g.batch}, c_str[] = {g.c_stride_m, g.c_stride_n, g.c_stride_batch};
+  const std::int64_t a_ext[] = {g.m, g.k, g.batch},
+                     a_str[] = {g.a_stride_m, g.a_stride_k, g.a_stride_batch};
+  const std::int64_t b_ext[] = {g.k, g.n, g.batch},
+                     b_str[] = {g.b_stride_k, g.b_stride_n, g.b_stride_batch};
+  const std::int64_t c_ext[] = {g.m, g.n, g.batch},
+                     c_str[] = {g.c_stride_m, g.c_stride_n, g.c_stride_batch};
   check_extent(c, g.dtype, g.c_offset, c_ext, c_str, op, "C");
   if (g.k > 0) {
     check_extent(a, g.dtype, g.a_offset, a_ext, a_str, op, "A");
