@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <typeindex>
 #include <unordered_map>
 
 #include "tenferro/runtime/backend.hpp"
@@ -101,6 +102,17 @@ class WebGpuBackend final : public Backend {
                    std::size_t dst_offset, std::size_t bytes);
   WebGpuPipelineStats pipeline_stats() const;
 
+  // Long-lived per-backend state of an op family (e.g. einsum's kernel set), made by `make`
+  // on first use and kept for the backend's life. Unlike the runtime's LRU cache it is never
+  // evicted, so references to it stay valid while a call runs.
+  template <class T, class Make>
+  T& family_state(Make&& make) {
+    std::lock_guard lock(family_state_mutex_);
+    std::shared_ptr<void>& slot = family_state_[std::type_index(typeid(T))];
+    if (!slot) slot = std::shared_ptr<T>(make());
+    return *static_cast<T*>(slot.get());
+  }
+
   // The WebGpuBuffer behind a generic buffer, or a RuntimeState error naming `op`.
   static const WebGpuBuffer& buffer_of(const Buffer& buffer, std::string_view op);
 
@@ -134,6 +146,9 @@ class WebGpuBackend final : public Backend {
   mutable std::mutex pipelines_mutex_;
   std::unordered_map<std::string, WGPUComputePipelineImpl*> pipelines_;
   std::atomic<std::uint64_t> pipelines_built_{0}, pipeline_hits_{0}, dispatches_{0};
+
+  std::mutex family_state_mutex_;
+  std::unordered_map<std::type_index, std::shared_ptr<void>> family_state_;
 };
 
 // A WebGPU backend on adapter 0 (what EagerRuntime::webgpu() wraps). Throws Backend when no

@@ -170,7 +170,6 @@ void WebGpuContractionKernels::copy(const KernelView& src, const KernelView& dst
   const WebGpuBuffer* buffers[] = {guard.input(in), &out};
   backend_.dispatch(backend_.pipeline(wgsl::source(dst.dtype, wgsl::kCopyEntry), wgsl::kCopyEntry),
                     params.words(), buffers, linear_groups(n));
-  ++launches_;
 }
 
 void WebGpuContractionKernels::fill_zero(const KernelView& dst) {
@@ -189,7 +188,6 @@ void WebGpuContractionKernels::fill_zero(const KernelView& dst) {
   backend_.dispatch(
       backend_.pipeline(wgsl::source(dst.dtype, wgsl::kFillZeroEntry), wgsl::kFillZeroEntry),
       params.words(), buffers, linear_groups(n));
-  ++launches_;
 }
 
 void WebGpuContractionKernels::multiply(const KernelView& a, const KernelView& b,
@@ -220,7 +218,6 @@ void WebGpuContractionKernels::multiply(const KernelView& a, const KernelView& b
   backend_.dispatch(
       backend_.pipeline(wgsl::source(dst.dtype, wgsl::kMultiplyEntry), wgsl::kMultiplyEntry),
       params.words(), buffers, linear_groups(n));
-  ++launches_;
 }
 
 void WebGpuContractionKernels::sum_trailing(const KernelView& src, const KernelView& dst,
@@ -257,7 +254,6 @@ void WebGpuContractionKernels::sum_trailing(const KernelView& src, const KernelV
   backend_.dispatch(
       backend_.pipeline(wgsl::source(dst.dtype, wgsl::kSumTrailingEntry), wgsl::kSumTrailingEntry),
       params.words(), buffers, linear_groups(n));
-  ++launches_;
 }
 
 void WebGpuContractionKernels::gemm(const GemmProblem& g) {
@@ -304,8 +300,7 @@ void WebGpuContractionKernels::gemm(const GemmProblem& g) {
     backend_.dispatch(pipeline, params.words(), buffers,
                       {static_cast<std::uint32_t>(groups_m), static_cast<std::uint32_t>(groups_n),
                        static_cast<std::uint32_t>(count)});
-    ++launches_;
-  }
+    }
 }
 
 }  // namespace tenferro::einsum_internal

@@ -1,5 +1,7 @@
 // einsum's contraction primitives on WebGPU: WGSL compute kernels over the backend's storage
-// buffers. F32 and C32 (interleaved complex) only; any other dtype is Unsupported.
+// buffers. F32 and C32 (interleaved complex) only; any other dtype is Unsupported. Holds no
+// state besides its backend, so one object per backend serves every call (see
+// webgpu_contraction_kernels() in ops/einsum/einsum_module.hpp).
 #pragma once
 
 #include "backends/webgpu/webgpu_backend.hpp"
@@ -18,12 +20,8 @@ class WebGpuContractionKernels final : public ContractionKernels {
   void gemm(const GemmProblem& problem) override;
   void fill_zero(const KernelView& dst) override;
 
-  // Compute dispatches this object has submitted (each is one WebGPU kernel launch).
-  std::uint64_t launches() const noexcept { return launches_; }
-
  private:
   WebGpuBackend& backend_;
-  std::uint64_t launches_ = 0;
 };
 
 }  // namespace tenferro::einsum_internal
