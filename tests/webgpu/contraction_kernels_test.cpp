@@ -30,7 +30,8 @@ struct DeviceArray {
   std::vector<cd> host;
 };
 
-class ContractionKernelsTest : public webgpu_test::WebGpuTest, public ::testing::WithParamInterface<DType> {
+class ContractionKernelsTest : public webgpu_test::WebGpuTest,
+                               public ::testing::WithParamInterface<DType> {
  protected:
   void SetUp() override {
     webgpu_test::WebGpuTest::SetUp();
@@ -59,7 +60,8 @@ class ContractionKernelsTest : public webgpu_test::WebGpuTest, public ::testing:
         const auto v = static_cast<float>(a.host[i].real());
         std::memcpy(bytes.data() + 4 * i, &v, 4);
       } else {
-        const std::complex<float> v(static_cast<float>(a.host[i].real()), static_cast<float>(a.host[i].imag()));
+        const std::complex<float> v(static_cast<float>(a.host[i].real()),
+                                    static_cast<float>(a.host[i].imag()));
         std::memcpy(bytes.data() + 8 * i, &v, 8);
       }
     }
@@ -84,7 +86,8 @@ class ContractionKernelsTest : public webgpu_test::WebGpuTest, public ::testing:
     return out;
   }
 
-  static KernelView view(const DeviceArray& a, Shape shape, Strides strides, std::int64_t offset = 0) {
+  static KernelView view(const DeviceArray& a, Shape shape, Strides strides,
+                         std::int64_t offset = 0) {
     return KernelView{a.buffer.get(), a.dtype, std::move(shape), std::move(strides), offset};
   }
 
@@ -93,8 +96,8 @@ class ContractionKernelsTest : public webgpu_test::WebGpuTest, public ::testing:
                            const std::vector<double>& scale) {
     ASSERT_EQ(got.size(), want.size());
     for (std::size_t i = 0; i < got.size(); ++i) {
-      EXPECT_LE(std::abs(got[i] - want[i]), 1e-5 * (scale[i] + 1.0)) << "element " << i << ": got " << got[i]
-                                                                     << ", want " << want[i];
+      EXPECT_LE(std::abs(got[i] - want[i]), 1e-5 * (scale[i] + 1.0))
+          << "element " << i << ": got " << got[i] << ", want " << want[i];
     }
   }
   static void expect_exact(const std::vector<cd>& got, const std::vector<cd>& want) {
@@ -107,7 +110,8 @@ class ContractionKernelsTest : public webgpu_test::WebGpuTest, public ::testing:
 };
 
 // Calls f(index, linear) for every multi-index of `shape` in column-major order.
-void for_each_index(const Shape& shape, const std::function<void(const std::vector<std::int64_t>&)>& f) {
+void for_each_index(const Shape& shape,
+                    const std::function<void(const std::vector<std::int64_t>&)>& f) {
   const std::int64_t n = checked_numel(shape);
   std::vector<std::int64_t> idx(shape.size(), 0);
   for (std::int64_t i = 0; i < n; ++i) {
@@ -135,7 +139,8 @@ TEST_P(ContractionKernelsTest, CopyPermutesIntoAStridedDestination) {
   const Strides dst_strides = {1, 6, 24};
   kernels_->copy(view(src, shape, src_strides), view(dst, shape, dst_strides, 7));
   std::vector<cd> want = dst.host;
-  for_each_index(shape, [&](const auto& i) { want[at(i, dst_strides, 7)] = src.host[at(i, src_strides, 0)]; });
+  for_each_index(
+      shape, [&](const auto& i) { want[at(i, dst_strides, 7)] = src.host[at(i, src_strides, 0)]; });
   expect_exact(load(dst), want);
 }
 
@@ -219,14 +224,18 @@ struct GemmCase {
 
 TEST_P(ContractionKernelsTest, BatchedGemmWithArbitraryStrides) {
   const GemmCase cases[] = {
-      {1, 1, 1, 1, false, false, false},   {17, 33, 19, 3, false, false, false},
-      {16, 16, 16, 2, true, false, false}, {5, 40, 70, 1, false, true, true},
-      {31, 2, 45, 4, true, true, false},   {9, 7, 0, 2, false, false, false},  // k == 0 writes zeros
+      {1, 1, 1, 1, false, false, false},
+      {17, 33, 19, 3, false, false, false},
+      {16, 16, 16, 2, true, false, false},
+      {5, 40, 70, 1, false, true, true},
+      {31, 2, 45, 4, true, true, false},
+      {9, 7, 0, 2, false, false, false},  // k == 0 writes zeros
   };
   unsigned seed = 100;
   for (const GemmCase& g : cases) {
-    SCOPED_TRACE(testing::Message() << g.m << "x" << g.n << "x" << g.k << " batch " << g.batch << " transposes "
-                                    << g.a_transposed << g.b_transposed << g.c_transposed);
+    SCOPED_TRACE(testing::Message()
+                 << g.m << "x" << g.n << "x" << g.k << " batch " << g.batch << " transposes "
+                 << g.a_transposed << g.b_transposed << g.c_transposed);
     const std::int64_t a_off = 3, b_off = 5, c_off = 2;
     DeviceArray a = array(static_cast<std::size_t>(a_off + g.m * g.k * g.batch), seed++);
     DeviceArray b = array(static_cast<std::size_t>(b_off + g.k * g.n * g.batch), seed++);
@@ -251,12 +260,15 @@ TEST_P(ContractionKernelsTest, BatchedGemmWithArbitraryStrides) {
           cd acc = 0;
           double mag = 0;
           for (std::int64_t l = 0; l < g.k; ++l) {
-            const cd x = a.host[a_off + bt * p.a_stride_batch + i * p.a_stride_m + l * p.a_stride_k];
-            const cd y = b.host[b_off + bt * p.b_stride_batch + l * p.b_stride_k + j * p.b_stride_n];
+            const cd x =
+                a.host[a_off + bt * p.a_stride_batch + i * p.a_stride_m + l * p.a_stride_k];
+            const cd y =
+                b.host[b_off + bt * p.b_stride_batch + l * p.b_stride_k + j * p.b_stride_n];
             acc += x * y;  // no conjugation
             mag += std::abs(x) * std::abs(y);
           }
-          const std::int64_t o = c_off + bt * p.c_stride_batch + i * p.c_stride_m + j * p.c_stride_n;
+          const std::int64_t o =
+              c_off + bt * p.c_stride_batch + i * p.c_stride_m + j * p.c_stride_n;
           want[o] = acc;
           scale[o] = mag;
         }
@@ -310,7 +322,7 @@ TEST_P(ContractionKernelsTest, ViewsOutsideTheirBufferAreRefused) {
   DeviceArray a = array(10, 41), b = array(10, 42);
   const WebGpuPipelineStats before = backend_->pipeline_stats();
   try {
-    kernels_->copy(view(a, {4}, {3}), view(b, {4}, {1}));  // reaches element 9: fine
+    kernels_->copy(view(a, {4}, {3}), view(b, {4}, {1}));     // reaches element 9: fine
     kernels_->copy(view(a, {4}, {3}, 1), view(b, {4}, {1}));  // reaches element 10: out
     FAIL() << "an out-of-range view was accepted";
   } catch (const Error& e) {

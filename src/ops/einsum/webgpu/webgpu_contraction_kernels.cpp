@@ -300,7 +300,7 @@ void WebGpuContractionKernels::gemm(const GemmProblem& g) {
     backend_.dispatch(pipeline, params.words(), buffers,
                       {static_cast<std::uint32_t>(groups_m), static_cast<std::uint32_t>(groups_n),
                        static_cast<std::uint32_t>(count)});
-    }
+  }
 }
 
 }  // namespace tenferro::einsum_internal

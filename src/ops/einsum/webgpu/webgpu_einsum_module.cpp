@@ -28,7 +28,8 @@ ModulePtr build_webgpu_module(const EngineId& engine) {
 
 ModulePtr webgpu_einsum_module(const EagerExtensionTarget& target) {
   if (target.backend_kind != BackendKind::WebGpu) {
-    throw_unsupported_target(einsum_family::kFamily, target, "the WebGPU module serves WebGPU engines only");
+    throw_unsupported_target(einsum_family::kFamily, target,
+                             "the WebGPU module serves WebGPU engines only");
   }
   // Modules are immutable metadata: one per (backend kind, engine id), never shared across.
   static ModuleCache modules;
