@@ -309,18 +309,24 @@ TEST_F(WebGpuTest, InvalidWgslIsABackendErrorNamingTheEntryPoint) {
   EXPECT_EQ(v.download().numel(), 5);
 }
 
-// Runs only as a child of NoAdapterIsATypedBackendError (disabled in normal runs): with no
-// usable Vulkan driver, creating a WebGPU runtime must fail with a typed Backend error.
-TEST(WebGpuNoAdapterChild, DISABLED_ReportsBackendError) {
+// The child half of NoAdapterIsATypedBackendError. When the test executable starts with
+// TENFERRO_WEBGPU_CHILD_REPORT set (only that test sets it, together with an environment in
+// which no Vulkan driver exists), it tries to create a WebGPU runtime, writes the error kind
+// and message to the report file and exits before GoogleTest runs anything.
+[[maybe_unused]] const bool no_adapter_child_ran = [] {
   const char* report = std::getenv("TENFERRO_WEBGPU_CHILD_REPORT");
-  ASSERT_NE(report, nullptr);
+  if (report == nullptr) return false;
   try {
     auto rt = EagerRuntime::webgpu();
-    FAIL() << "got a runtime without a driver: " << rt->backend().description();
+    std::ofstream(report) << "none\ngot a runtime without a driver: " << rt->backend().description()
+                          << "\n";
   } catch (const Error& e) {
     std::ofstream(report) << error_kind_name(e.kind()) << "\n" << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::ofstream(report) << "untyped\n" << e.what() << "\n";
   }
-}
+  std::_Exit(0);
+}();
 
 TEST(WebGpuNoAdapter, NoAdapterIsATypedBackendError) {
   const std::filesystem::path report = std::filesystem::temp_directory_path() /
@@ -342,9 +348,7 @@ TEST(WebGpuNoAdapter, NoAdapterIsATypedBackendError) {
   for (auto& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
   std::string exe = std::filesystem::read_symlink("/proc/self/exe").string();
-  std::string filter = "--gtest_filter=WebGpuNoAdapterChild.DISABLED_ReportsBackendError";
-  std::string also = "--gtest_also_run_disabled_tests";
-  char* argv[] = {exe.data(), filter.data(), also.data(), nullptr};
+  char* argv[] = {exe.data(), nullptr};
   pid_t pid = 0;
   ASSERT_EQ(posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data()), 0);
   int status = 0;
