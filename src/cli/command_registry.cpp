@@ -44,6 +44,16 @@ std::optional<std::string> CommandArgs::take_option(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<std::string> CommandArgs::take_short_option(char letter) {
+  const std::string flag = std::string("-") + letter;
+  auto it = std::find(args_.begin(), args_.end(), flag);
+  if (it == args_.end()) return std::nullopt;
+  if (std::next(it) == args_.end()) throw UsageError(flag + " needs a value");
+  std::string value = *std::next(it);
+  args_.erase(it, it + 2);
+  return value;
+}
+
 bool CommandArgs::take_flag(std::string_view name) {
   const std::string flag = "--" + std::string(name);
   auto it = std::find(args_.begin(), args_.end(), flag);

@@ -25,6 +25,8 @@ class CommandArgs {
   explicit CommandArgs(std::vector<std::string> args) : args_(std::move(args)) {}
   // Removes and returns the value of `--name VALUE` or `--name=VALUE` (UsageError if missing).
   std::optional<std::string> take_option(std::string_view name);
+  // Removes and returns the value of the short option `-c VALUE` (UsageError if missing).
+  std::optional<std::string> take_short_option(char letter);
   // Removes `--name`; true when it was present.
   bool take_flag(std::string_view name);
   // The remaining arguments; UsageError when an unknown `--option` is left.

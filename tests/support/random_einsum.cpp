@@ -51,9 +51,11 @@ RandomEinsumCase random_einsum_case(std::mt19937_64& rng, const RandomEinsumLimi
 
     RandomEinsumCase c;
     std::vector<int> uses(letters.size(), 0);
+    bool any_ellipsis = false;
     std::int64_t loop = 1;
     for (int op = 0; op < operands; ++op) {
       const bool has_ell = ellipsis && chance(rng, 0.7);
+      any_ellipsis = any_ellipsis || has_ell;
       const int my_ell = has_ell ? uniform(rng, 0, ell_rank) : 0;
       const int max_letters = std::max(0, limits.max_rank - my_ell);
       const int rank = uniform(rng, 0, std::min(max_letters, 4));
@@ -87,7 +89,7 @@ RandomEinsumCase random_einsum_case(std::mt19937_64& rng, const RandomEinsumLimi
         if (uses[l] && chance(rng, 0.5)) used.push_back(l);
       std::shuffle(used.begin(), used.end(), rng);
       for (std::size_t l : used) out += letters[l];
-      if (ellipsis) out.insert(static_cast<std::size_t>(uniform(rng, 0, static_cast<int>(out.size()))), "...");
+      if (any_ellipsis) out.insert(static_cast<std::size_t>(uniform(rng, 0, static_cast<int>(out.size()))), "...");
       c.subscripts += "->" + out;
     }
     return c;

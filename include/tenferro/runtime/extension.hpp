@@ -94,18 +94,31 @@ using ModulePtr = std::shared_ptr<const ExtensionModule>;
 // factory of one family. Cheap to pass per call (no allocation).
 class ModuleFactoryRef {
  public:
+  using Function = ModulePtr (*)(const EagerExtensionTarget&);
+  // A function, a capture-less lambda, or any callable that outlives the call.
   template <class F>
   requires(!std::is_same_v<std::remove_cvref_t<F>, ModuleFactoryRef>) ModuleFactoryRef(F&& f)
-  noexcept  // NOLINT: implicit by design
-      : object_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
-        call_([](void* o, const EagerExtensionTarget& t) -> ModulePtr {
-          return (*static_cast<std::remove_reference_t<F>*>(o))(t);
-        }) {}
-  ModulePtr operator()(const EagerExtensionTarget& target) const { return call_(object_, target); }
+  noexcept {  // NOLINT: implicit by design
+    if constexpr (std::is_convertible_v<F, Function>) {
+      function_ = static_cast<Function>(f);
+      call_ = [](const ModuleFactoryRef& self, const EagerExtensionTarget& t) {
+        return self.function_(t);
+      };
+    } else {
+      object_ = const_cast<void*>(static_cast<const void*>(std::addressof(f)));
+      call_ = [](const ModuleFactoryRef& self, const EagerExtensionTarget& t) -> ModulePtr {
+        return (*static_cast<std::remove_reference_t<F>*>(self.object_))(t);
+      };
+    }
+  }
+  ModulePtr operator()(const EagerExtensionTarget& target) const { return call_(*this, target); }
 
  private:
-  void* object_;
-  ModulePtr (*call_)(void*, const EagerExtensionTarget&);
+  union {
+    void* object_;
+    Function function_;
+  };
+  ModulePtr (*call_)(const ModuleFactoryRef&, const EagerExtensionTarget&);
 };
 
 // Process-wide cache of built modules for one family, keyed by (BackendKind, EngineId) so a

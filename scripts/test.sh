@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The whole test suite: set-up, then
+#   1. Release build (library, CLI, examples, benchmarks) and every CTest test;
+#   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (clang), whose
+#      build also gives the libFuzzer targets, run for a bounded time on their seed corpora;
+#   3. the concurrency tests under ThreadSanitizer.
+# Exits non-zero when anything fails, and ends with one line "N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+jobs=${TENFERRO_JOBS:-$(nproc)}
+fuzz_seconds=${TENFERRO_FUZZ_SECONDS:-30}
+
+scripts/setup.sh || { echo "setup failed"; exit 1; }
+source scripts/test-env.sh
+
+passed=0
+failed=0
+failures=()
+record() {  # record NAME STATUS
+  if [[ $2 -eq 0 ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$1"); fi
+}
+# Runs ctest in a build dir and adds its test counts to the totals.
+run_ctest() {  # run_ctest LABEL BUILD_DIR [ctest args...]
+  local label=$1 dir=$2
+  shift 2
+  local log="$dir/ctest-$label.log"
+  (cd "$dir" && ctest --output-on-failure -j"$jobs" --timeout 900 "$@") 2>&1 | tee "$log"
+  local status=${PIPESTATUS[0]}
+  local line total nfail
+  line=$(grep -E "tests passed, [0-9]+ tests? failed out of [0-9]+" "$log" | tail -n1)
+  if [[ -n $line ]]; then
+    total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
+    nfail=$(sed -E 's/.* ([0-9]+) tests? failed.*/\1/' <<<"$line")
+    passed=$((passed + total - nfail))
+    failed=$((failed + nfail))
+    ((nfail > 0)) && failures+=("$label ctest: $nfail failed")
+  else
+    failed=$((failed + 1))
+    failures+=("$label ctest: no result")
+  fi
+  if [[ $status -ne 0 && -z $line ]]; then failures+=("$label ctest exit $status"); fi
+}
+build() {  # build LABEL BUILD_DIR [cmake args...] -- [ninja targets...]
+  local label=$1 dir=$2
+  shift 2
+  local cmake_args=() targets=()
+  while [[ $# -gt 0 && $1 != -- ]]; do cmake_args+=("$1"); shift; done
+  [[ $# -gt 0 ]] && shift
+  targets=("$@")
+  echo "=== [$label] configure + build ($dir)"
+  cmake -S "$root" -B "$dir" -G Ninja "${webgpu_args[@]}" "${cmake_args[@]}" >"$dir.configure.log" 2>&1 ||
+    { cat "$dir.configure.log"; record "$label configure" 1; return 1; }
+  ninja -C "$dir" -j"$jobs" "${targets[@]}" || { record "$label build" 1; return 1; }
+}
+
+
+# 1. Release.
+if build release build -DCMAKE_BUILD_TYPE=Release; then
+  run_ctest release build
+fi
+
+# 2. ASan + UBSan with clang; the same build carries the fuzz targets.
+if build asan build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+    -DCMAKE_CXX_COMPILER=clang++ -DTENFERRO_SANITIZE=address,undefined -DTENFERRO_BUILD_FUZZERS=ON \
+    -DTENFERRO_BUILD_BENCH=OFF; then
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    run_ctest asan build-asan
+  if [[ -x scripts/run-fuzzers.sh ]]; then
+    echo "=== [fuzz] ${fuzz_seconds}s per fuzzer"
+    scripts/run-fuzzers.sh build-asan "$fuzz_seconds"
+    record "fuzzers" $?
+  fi
+fi
+
+# 3. ThreadSanitizer on the concurrency tests only (the rest gains nothing from it).
+if build tsan build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+    -DCMAKE_CXX_COMPILER=clang++ -DTENFERRO_SANITIZE=thread -DTENFERRO_BUILD_BENCH=OFF \
+    -DTENFERRO_BUILD_CLI=OFF -DTENFERRO_BUILD_EXAMPLES=OFF -- tenferro_runtime_tests; then
+  TSAN_OPTIONS=halt_on_error=1 run_ctest tsan build-tsan -R 'Concurren'
+fi
+
+echo
+if ((${#failures[@]})); then
+  echo "FAILURES:"
+  printf '  %s\n' "${failures[@]}"
+fi
+echo "${passed} passed, ${failed} failed"
+[[ $failed -eq 0 && ${#failures[@]} -eq 0 ]]
