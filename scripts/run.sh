@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The main job: set-up, a Release build, then `tenferro info`, the quickstart example and the
+# performance gate (`tenferro bench` on the default CPU runtime) when it is built.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+source scripts/test-env.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${webgpu_args[@]}" >/dev/null
+ninja -C build tenferro_cli quickstart
+build/src/cli/tenferro info
+build/examples/quickstart
+if build/src/cli/tenferro --help | grep -q '^  bench '; then
+  unset OPENBLAS_NUM_THREADS  # the benchmark states and controls its own thread counts
+  build/src/cli/tenferro bench --backend all
+fi
