@@ -7,9 +7,13 @@
 #     project-local, git-ignored folder .deps/wgpu/{include,lib}. Nothing is vendored.
 # CMake finds it with -DTENFERRO_WITH_WEBGPU=ON (TENFERRO_WEBGPU_ROOT defaults to .deps/wgpu).
 #
-# Environment for running on lavapipe (scripts/webgpu-env.sh prints these lines):
+# Checked on Debian 12 (Mesa 22.3.6): wgpu-native 0.32 finds lavapipe ("llvmpipe (LLVM 15.0.6,
+# 256 bits)", Vulkan) with no further set-up, so SwiftShader is not needed. The Vulkan loader
+# scans every installed ICD; to pin lavapipe, or to silence the loader, set:
 #   VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
-#   XDG_RUNTIME_DIR=<a private 0700 folder>   (silences the Vulkan loader's warnings)
+#   XDG_RUNTIME_DIR=<a private 0700 folder>
+# TENFERRO_WEBGPU_BACKEND=vulkan|metal|dx12|gl|primary|all picks wgpu-native's backends
+# (default primary: Vulkan, Metal, D3D12; its OpenGL path is not used unless asked for).
 set -euo pipefail
 
 WGPU_VERSION="0.32.0"
