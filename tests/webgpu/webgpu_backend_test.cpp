@@ -16,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -160,6 +161,18 @@ TEST_F(WebGpuTest, OutOfRangeTransfersAreValidationErrors) {
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Validation);
   }
+}
+
+TEST_F(WebGpuTest, AllocationsBeyondTheAdapterLimitAreBackendErrors) {
+  for (std::size_t bytes : {std::size_t{1} << 50, std::numeric_limits<std::size_t>::max()}) {
+    try {
+      (void)runtime_->backend().allocate(bytes);
+      FAIL() << bytes << " bytes were allocated";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Backend) << e.what();
+    }
+  }
+  EXPECT_EQ(runtime_->backend().allocate(16)->size_bytes(), 16u);  // still usable
 }
 
 TEST_F(WebGpuTest, HostViewIsRefusedUntilDownload) {

@@ -164,6 +164,7 @@ WebGpuBackend::WebGpuBackend()
     fail("could not read the limits of adapter " + adapter_name_);
   }
   max_storage_binding_bytes_ = limits.maxStorageBufferBindingSize;
+  max_buffer_bytes_ = limits.maxBufferSize;
 
   DeviceRequest device_request;
   WGPUDeviceDescriptor device_desc = WGPU_DEVICE_DESCRIPTOR_INIT;
@@ -257,6 +258,11 @@ const WebGpuBuffer& WebGpuBackend::buffer_of(const Buffer& buffer, std::string_v
 std::shared_ptr<Buffer> WebGpuBackend::allocate(std::size_t bytes) {
   // Never zero: WebGPU cannot bind an empty buffer, and kernels bind every operand.
   const std::size_t padded = std::max<std::size_t>(round_up4(bytes), 16);
+  if (bytes > max_buffer_bytes_ || padded > max_buffer_bytes_) {  // also catches overflow
+    throw_error(ErrorKind::Backend, ErrorPhase::Execute, "webgpu.allocate",
+                std::to_string(bytes) + " bytes exceed the largest buffer adapter " +
+                    adapter_name_ + " allows (" + std::to_string(max_buffer_bytes_) + " bytes)");
+  }
   WGPUBufferDescriptor desc = WGPU_BUFFER_DESCRIPTOR_INIT;
   desc.usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst;
   desc.size = padded;

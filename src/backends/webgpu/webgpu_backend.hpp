@@ -128,6 +128,7 @@ class WebGpuBackend final : public Backend {
   Placement placement_;
   std::string description_, adapter_name_, adapter_backend_, adapter_driver_;
   std::uint64_t max_storage_binding_bytes_ = 0;
+  std::uint64_t max_buffer_bytes_ = 0;
 
   WGPUInstanceImpl* instance_ = nullptr;
   WGPUAdapterImpl* adapter_ = nullptr;

@@ -81,6 +81,14 @@ WGPUComputePipelineImpl* WebGpuBackend::pipeline(std::string_view wgsl, std::str
 void WebGpuBackend::dispatch(WGPUComputePipelineImpl* pipeline,
                              std::span<const std::uint32_t> params,
                              std::span<const WebGpuBuffer* const> buffers, WorkgroupCount groups) {
+  for (const WebGpuBuffer* b : buffers) {
+    if (b->padded_bytes() > max_storage_binding_bytes_) {
+      throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, "webgpu.dispatch",
+                  "a buffer of " + std::to_string(b->size_bytes()) +
+                      " bytes is larger than one storage binding of adapter " + adapter_name_ +
+                      " may be (" + std::to_string(max_storage_binding_bytes_) + " bytes)");
+    }
+  }
   // Parameters travel in a small read-only storage buffer (no uniform-layout padding rules).
   const std::size_t param_bytes = std::max<std::size_t>(params.size_bytes(), 4);
   WGPUBufferDescriptor param_desc = WGPU_BUFFER_DESCRIPTOR_INIT;
