@@ -278,7 +278,7 @@ void WebGpuContractionKernels::gemm(const GemmProblem& g) {
     check_extent(a, g.dtype, g.a_offset, a_ext, a_str, op, "A");
     check_extent(b, g.dtype, g.b_offset, b_ext, b_str, op, "B");
   }
-  const std::int64_t tile = wgsl::kGemmTile;
+  const std::int64_t tile = wgsl::kGemmBlock;
   const std::int64_t groups_m = (g.m + tile - 1) / tile, groups_n = (g.n + tile - 1) / tile;
   if (groups_m > kMaxGroupsPerDimension || groups_n > kMaxGroupsPerDimension || g.k > kMaxI32) {
     fail(ErrorKind::Unsupported, op,

@@ -151,8 +151,11 @@ fn sum_trailing(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
 )";
 
 // Tiled batched GEMM, C[b](i, j) = sum_l A[b](i, l) * B[b](l, j), every operand strided.
-// Workgroup (TILE, TILE) computes one TILE x TILE block of C for batch wid.z + batch_base,
-// staging TILE-deep slices of A and B in workgroup memory.
+// A workgroup of 16 x 16 threads computes one 64 x 64 block of C for batch wid.z + batch_base:
+// each k-step stages a 64 x 16 slice of A and a 16 x 64 slice of B in workgroup memory (four
+// elements per thread each, consecutive threads on consecutive rows of A / depths of B), and
+// every thread accumulates a 4 x 4 register tile of C, rows lid.x + 16 r and columns
+// lid.y + 16 c, so one barrier pair serves 16 x 16 multiply-adds per thread.
 // p = [m, n, k, batch_base, a_offset, a_stride_m, a_stride_k, a_stride_batch,
 //      b_offset, b_stride_k, b_stride_n, b_stride_batch,
 //      c_offset, c_stride_m, c_stride_n, c_stride_batch]
@@ -160,41 +163,68 @@ constexpr std::string_view kGemm = R"(
 @group(0) @binding(1) var<storage, read> a: array<T>;
 @group(0) @binding(2) var<storage, read> b: array<T>;
 @group(0) @binding(3) var<storage, read_write> c: array<T>;
-const TILE: u32 = 16u;
-var<workgroup> tile_a: array<array<T, 16>, 16>;  // [l][i]
-var<workgroup> tile_b: array<array<T, 16>, 16>;  // [l][j]
+const BLOCK: u32 = 64u;
+const DEPTH: u32 = 16u;
+var<workgroup> tile_a: array<array<T, 64>, 16>;  // [l][i]
+var<workgroup> tile_b: array<array<T, 64>, 16>;  // [l][j]
 @compute @workgroup_size(16, 16, 1)
-fn gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
   let m = p[0];
   let n = p[1];
   let k = p[2];
-  let row = i32(wid.x * TILE + lid.x);
-  let col = i32(wid.y * TILE + lid.y);
+  let row0 = i32(wid.x * BLOCK);
+  let col0 = i32(wid.y * BLOCK);
   let batch = i32(wid.z) + p[3];
   let a_base = p[4] + batch * p[7];
   let b_base = p[8] + batch * p[11];
-  var acc = zero();
-  for (var t = 0; t < k; t += i32(TILE)) {
-    let ak = t + i32(lid.y);
-    if (row < m && ak < k) {
-      tile_a[lid.y][lid.x] = a[a_base + row * p[5] + ak * p[6]];
-    } else {
-      tile_a[lid.y][lid.x] = zero();
-    }
-    let bk = t + i32(lid.x);
-    if (bk < k && col < n) {
-      tile_b[lid.x][lid.y] = b[b_base + bk * p[9] + col * p[10]];
-    } else {
-      tile_b[lid.x][lid.y] = zero();
+  var acc: array<array<T, 4>, 4>;
+  for (var r = 0u; r < 4u; r++) {
+    for (var q = 0u; q < 4u; q++) { acc[r][q] = zero(); }
+  }
+  for (var t = 0; t < k; t += i32(DEPTH)) {
+    for (var s = 0u; s < 4u; s++) {
+      let e = li + 256u * s;
+      let i = e % BLOCK;  // A: rows fastest
+      let l = e / BLOCK;
+      let gi = row0 + i32(i);
+      let gl = t + i32(l);
+      if (gi < m && gl < k) {
+        tile_a[l][i] = a[a_base + gi * p[5] + gl * p[6]];
+      } else {
+        tile_a[l][i] = zero();
+      }
+      let bl = e % DEPTH;  // B: depth fastest
+      let j = e / DEPTH;
+      let gbl = t + i32(bl);
+      let gj = col0 + i32(j);
+      if (gbl < k && gj < n) {
+        tile_b[bl][j] = b[b_base + gbl * p[9] + gj * p[10]];
+      } else {
+        tile_b[bl][j] = zero();
+      }
     }
     workgroupBarrier();
-    for (var l = 0u; l < TILE; l++) {
-      acc += mul(tile_a[l][lid.x], tile_b[l][lid.y]);
+    for (var l = 0u; l < DEPTH; l++) {
+      var av: array<T, 4>;
+      var bv: array<T, 4>;
+      for (var r = 0u; r < 4u; r++) {
+        av[r] = tile_a[l][lid.x + 16u * r];
+        bv[r] = tile_b[l][lid.y + 16u * r];
+      }
+      for (var r = 0u; r < 4u; r++) {
+        for (var q = 0u; q < 4u; q++) { acc[r][q] += mul(av[r], bv[q]); }
+      }
     }
     workgroupBarrier();
   }
-  if (row < m && col < n) {
-    c[p[12] + batch * p[15] + row * p[13] + col * p[14]] = acc;
+  let c_base = p[12] + batch * p[15];
+  for (var r = 0u; r < 4u; r++) {
+    let row = row0 + i32(lid.x + 16u * r);
+    for (var q = 0u; q < 4u; q++) {
+      let col = col0 + i32(lid.y + 16u * q);
+      if (row < m && col < n) { c[c_base + row * p[13] + col * p[14]] = acc[r][q]; }
+    }
   }
 }
 )";

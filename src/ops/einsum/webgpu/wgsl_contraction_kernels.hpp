@@ -17,7 +17,7 @@ inline constexpr const char* kGemmEntry = "gemm";
 
 // Workgroup sizes the sources are written for.
 inline constexpr unsigned kLinearWorkgroup = 256;  // element-wise kernels
-inline constexpr unsigned kGemmTile = 16;          // GEMM: TILE x TILE threads, TILE-deep k
+inline constexpr unsigned kGemmBlock = 64;  // GEMM: one workgroup computes a 64 x 64 block of C
 
 // The WGSL module holding the entry point `entry` for `dtype` (F32 or C32; Unsupported else).
 // The returned string is the same object for the same arguments, so the backend's pipeline
