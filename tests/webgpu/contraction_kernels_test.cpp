@@ -229,7 +229,8 @@ TEST_P(ContractionKernelsTest, BatchedGemmWithArbitraryStrides) {
       {16, 16, 16, 2, true, false, false},
       {5, 40, 70, 1, false, true, true},
       {31, 2, 45, 4, true, true, false},
-      {9, 7, 0, 2, false, false, false},  // k == 0 writes zeros
+      {70, 130, 33, 2, true, false, true},  // several 64 x 64 blocks per batch
+      {9, 7, 0, 2, false, false, false},    // k == 0 writes zeros
   };
   unsigned seed = 100;
   for (const GemmCase& g : cases) {
