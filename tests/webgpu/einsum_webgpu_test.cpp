@@ -7,8 +7,10 @@
 
 #if TENFERRO_HAS_WEBGPU
 
+#include <array>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backends/webgpu/webgpu_backend.hpp"
@@ -236,6 +238,44 @@ TEST_F(EinsumWebGpuTest, CpuOperandBesideWebGpuOperandsIsAContextMismatch) {
   EXPECT_EQ(process_cpu_kernel_launches(), cpu_kernels);
   EXPECT_EQ(runtime_->stats().module_installs, 0u);
   EXPECT_EQ(cpu_->stats().module_installs, 0u);
+}
+
+TEST_F(EinsumWebGpuTest, ConcurrentCallsOnOneRuntimeAgree) {
+  // Several threads share one WebGPU runtime: uploads, einsums (serialized on the backend
+  // session) and downloads interleave; every thread must get its own correct result.
+  constexpr int kThreads = 4, kCalls = 5;
+  std::vector<Tensor> want(kThreads);
+  std::vector<std::array<Tensor, 3>> inputs(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    for (int i = 0; i < 3; ++i) inputs[t][i] = random_tensor(DType::F32, {6, 6}, 100 + 3 * t + i);
+    want[t] = einsum("ij,jk,kl->il", {cpu_->upload(inputs[t][0]), cpu_->upload(inputs[t][1]),
+                                      cpu_->upload(inputs[t][2])})
+                  .download();
+  }
+  std::vector<std::vector<Tensor>> got(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int c = 0; c < kCalls; ++c) {
+        const EagerTensor a = runtime_->upload(inputs[t][0]), b = runtime_->upload(inputs[t][1]),
+                          d = runtime_->upload(inputs[t][2]);
+        got[t].push_back(einsum("ij,jk,kl->il", {a, b, d}).download());
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_EQ(got[t].size(), static_cast<std::size_t>(kCalls));
+    const std::vector<Tensor> hosts{inputs[t][0], inputs[t][1], inputs[t][2]};
+    const auto magnitude = testing::reference_einsum("ij,jk,kl->il", hosts).magnitude;
+    for (const Tensor& g : got[t]) {
+      const testing::Agreement agreement = testing::compare_with_reference(g, {want[t], magnitude});
+      EXPECT_TRUE(agreement.ok) << "thread " << t << ": " << agreement.detail;
+    }
+  }
+  EXPECT_EQ(runtime_->stats().module_installs, 1u);
+  EXPECT_EQ(runtime_->stats().kernel_launches_for(kEinsumOnWebGpu),
+            static_cast<std::uint64_t>(kThreads * kCalls));
 }
 
 TEST_F(EinsumWebGpuTest, RandomizedExpressionsMatchTheReference) {
