@@ -82,15 +82,19 @@ bool TensorLayout::is_compact() const {
 }
 
 std::pair<std::int64_t, std::int64_t> TensorLayout::extent() const {
-  std::int64_t lo = offset, hi = offset + 1;
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == 0) return {offset, offset};
-    const std::int64_t reach = (shape[i] - 1) * strides[i];
-    if (reach < 0)
-      lo += reach;
-    else
-      hi += reach;
+  for (std::int64_t d : shape) {
+    if (d == 0) return {offset, offset};
   }
+  // Overflow-checked: view_of feeds user-supplied strides and offsets through here.
+  std::int64_t lo = offset, hi = 0;
+  bool overflow = __builtin_add_overflow(offset, 1, &hi);
+  for (std::size_t i = 0; i < shape.size() && !overflow; ++i) {
+    std::int64_t reach = 0;
+    overflow = __builtin_mul_overflow(shape[i] - 1, strides[i], &reach) ||
+               (reach < 0 ? __builtin_add_overflow(lo, reach, &lo)
+                          : __builtin_add_overflow(hi, reach, &hi));
+  }
+  if (overflow) throw_validation("layout", "element extent of the layout overflows int64");
   return {lo, hi};
 }
 
@@ -276,10 +280,12 @@ Tensor Tensor::slice(std::int64_t axis, std::int64_t start, std::int64_t stop,
                                   ") outside extent " + std::to_string(n));
   }
   Tensor t = *this;
-  const std::int64_t count = (stop - start + step - 1) / step;
+  // Written so that no step (up to INT64_MAX) can overflow; the stride only matters, and
+  // only then stays within the storage, when at least two elements are taken.
+  const std::int64_t count = stop == start ? 0 : (stop - start - 1) / step + 1;
   if (count > 0) t.layout_.offset += start * strides()[ax];
   t.layout_.shape[ax] = count;
-  t.layout_.strides[ax] = strides()[ax] * step;
+  if (count > 1) t.layout_.strides[ax] = strides()[ax] * step;
   return t;
 }
 

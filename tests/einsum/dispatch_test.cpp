@@ -3,13 +3,19 @@
 // target switch, the admission table and the typed errors.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "ops/einsum/einsum_module.hpp"
+#include "support/einsum_reference.hpp"
 #include "support/random_einsum.hpp"
 #include "tenferro/config.hpp"
+#include "tenferro/core/npy.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/errors.hpp"
 #include "tenferro/runtime/runtime.hpp"
@@ -41,9 +47,9 @@ TEST(EinsumDirectPath, NaturalGemmOrderIsOneGemmWithoutModuleInstall) {
   for (const char* subs : {"ij,jk->ik", "ij,jk", "ij,kj->ik", "ji,jk->ik", "ij,jk->ki"}) {
     const bool b_transposed = std::strcmp(subs, "ij,kj->ik") == 0;
     const bool a_transposed = std::strcmp(subs, "ji,jk->ik") == 0;
-    const auto ops = operands(rt, DType::F64,
-                              {a_transposed ? Shape{4, 3} : Shape{3, 4},
-                               b_transposed ? Shape{5, 4} : Shape{4, 5}});
+    const auto ops = operands(
+        rt, DType::F64,
+        {a_transposed ? Shape{4, 3} : Shape{3, 4}, b_transposed ? Shape{5, 4} : Shape{4, 5}});
     const auto before = process_cpu_kernel_launches();
     einsum(subs, ops);
     EXPECT_EQ(process_cpu_kernel_launches() - before, 1u) << subs << ": exactly one GEMM";
@@ -268,6 +274,42 @@ TEST(EinsumAdmission, TableMatchesTheBuild) {
   EXPECT_EQ(t.admits("einsum", BackendKind::WebGpu, DType::C32), TENFERRO_HAS_WEBGPU != 0);
   EXPECT_FALSE(t.admits("einsum", BackendKind::WebGpu, DType::F64));
   EXPECT_FALSE(t.admits("einsum", BackendKind::WebGpu, DType::C64));
+}
+
+// ---- The command ----------------------------------------------------------------------
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(EinsumCommand, RepeatsInstallOnceAndWriteTheResult) {
+  const char* env = std::getenv("TENFERRO_CLI");
+  const std::string cli = env ? env : TENFERRO_BINARY_DIR "/src/cli/tenferro";
+  if (!std::filesystem::exists(cli)) GTEST_SKIP() << "the tenferro command is not built: " << cli;
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "einsum_cli";
+  std::filesystem::create_directories(dir);
+  std::mt19937_64 rng(11);
+  const std::vector<Tensor> hosts{random_tensor(rng, DType::F64, {2, 3}),
+                                  random_tensor(rng, DType::F64, {3, 4}),
+                                  random_tensor(rng, DType::F64, {4, 5})};
+  for (std::size_t i = 0; i < hosts.size(); ++i)
+    npy::save(dir / ("in" + std::to_string(i) + ".npy"), hosts[i]);
+  const std::string command =
+      "'" + cli + "' --stats einsum 'ij,jk,kl->il' '" + (dir / "in0.npy").string() + "' '" +
+      (dir / "in1.npy").string() + "' '" + (dir / "in2.npy").string() + "' -o '" +
+      (dir / "out.npy").string() + "' --path greedy --show-path " + "--repeat 100 > '" +
+      (dir / "stdout").string() + "' 2> '" + (dir / "stderr").string() + "'";
+  ASSERT_EQ(std::system(command.c_str()), 0) << read_file(dir / "stderr");
+  const auto want = testing::reference_einsum("ij,jk,kl->il", hosts);
+  const auto agreement = testing::compare_with_reference(npy::load(dir / "out.npy"), want);
+  EXPECT_TRUE(agreement.ok) << agreement.detail;
+  EXPECT_NE(read_file(dir / "stdout").find("Complete contraction"), std::string::npos);
+  const std::string stats = read_file(dir / "stderr");
+  EXPECT_NE(stats.find("\"module_installs\": 1,"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"tenferro.einsum.v1@cpu\": 100"), std::string::npos) << stats;
 }
 
 }  // namespace

@@ -26,7 +26,8 @@ struct Case {
 
 // Runs `c` with random operands (compact and, when `strided`, permuted views) and compares
 // with the reference.
-void expect_case(const Case& c, DType dtype, bool strided = false, const EinsumOptions& options = {}) {
+void expect_case(const Case& c, DType dtype, bool strided = false,
+                 const EinsumOptions& options = {}) {
   auto runtime = EagerRuntime::cpu();
   std::mt19937_64 rng(std::hash<std::string>{}(c.subscripts) + static_cast<unsigned>(dtype));
   std::vector<Tensor> hosts;
@@ -182,7 +183,8 @@ TEST(EinsumOptionsTest, ExplicitGreedyAndOptimalPathsAgree) {
 TEST(EinsumLabelsForm, MatchesSubscripts) {
   auto rt = EagerRuntime::cpu();
   std::mt19937_64 rng(5);
-  const Tensor a = random_tensor(rng, DType::F64, {3, 4}), b = random_tensor(rng, DType::F64, {4, 5});
+  const Tensor a = random_tensor(rng, DType::F64, {3, 4}),
+               b = random_tensor(rng, DType::F64, {4, 5});
   const std::vector<EagerTensor> ops{rt->upload(a), rt->upload(b)};
   EinsumLabels labels{{{0, 7}, {7, 2}}, {2, 0}};
   const Tensor got = einsum(labels, ops).download();
@@ -193,7 +195,8 @@ TEST(EinsumLabelsForm, MatchesSubscripts) {
 TEST(PreparedEinsumTest, RunsAndChecksOperands) {
   auto rt = EagerRuntime::cpu();
   std::mt19937_64 rng(9);
-  const Tensor a = random_tensor(rng, DType::C32, {3, 4}), b = random_tensor(rng, DType::C32, {4, 5}),
+  const Tensor a = random_tensor(rng, DType::C32, {3, 4}),
+               b = random_tensor(rng, DType::C32, {4, 5}),
                c = random_tensor(rng, DType::C32, {5, 2});
   const std::vector<TensorMeta> metas{
       {DType::C32, {3, 4}}, {DType::C32, {4, 5}}, {DType::C32, {5, 2}}};
@@ -202,7 +205,8 @@ TEST(PreparedEinsumTest, RunsAndChecksOperands) {
   const std::vector<EagerTensor> ops{rt->upload(a), rt->upload(b), rt->upload(c)};
   const std::vector<Tensor> hosts{a, b, c};
   const auto want = reference_einsum("ij,jk,kl->il", hosts);
-  for (int i = 0; i < 3; ++i) EXPECT_TRUE(compare_with_reference(prepared(ops).download(), want).ok);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_TRUE(compare_with_reference(prepared(ops).download(), want).ok);
   const std::vector<EagerTensor> wrong{rt->upload(a), rt->upload(b), rt->upload(a)};
   try {
     prepared(wrong);

@@ -58,8 +58,8 @@ ReferenceExpression reference_parse(std::string_view subscripts,
   std::size_t start = 0;
   for (;;) {
     const auto comma = lhs.find(',', start);
-    terms.push_back(parse_term(lhs.substr(start, comma == std::string_view::npos ? lhs.npos
-                                                                                 : comma - start)));
+    terms.push_back(
+        parse_term(lhs.substr(start, comma == std::string_view::npos ? lhs.npos : comma - start)));
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
@@ -69,7 +69,8 @@ ReferenceExpression reference_parse(std::string_view subscripts,
   std::map<int, int> counts;
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const auto& L = terms[i].letters;
-    const int letters = static_cast<int>(std::count_if(L.begin(), L.end(), [](int l) { return l >= 0; }));
+    const int letters =
+        static_cast<int>(std::count_if(L.begin(), L.end(), [](int l) { return l >= 0; }));
     const int ell = static_cast<int>(ranks[i]) - letters;
     std::vector<int> labels;
     for (int l : L) {
@@ -180,14 +181,15 @@ ReferenceResult reference_einsum(std::string_view subscripts, std::span<const Te
   return reference_einsum(reference_parse(subscripts, ranks), operands);
 }
 
-double reference_tolerance(DType dtype) { return is_double(dtype) ? 1e-12 : 1e-4; }
+double reference_tolerance(DType dtype) {
+  return is_double(dtype) ? 1e-12 : 1e-4;
+}
 
 Agreement compare_with_reference(const Tensor& got, const ReferenceResult& want) {
   Agreement a;
   if (got.dtype() != want.value.dtype() || got.shape() != want.value.shape()) {
-    a.detail = "got " + std::string(dtype_name(got.dtype())) + " " +
-               shape_to_string(got.shape()) + ", want " +
-               std::string(dtype_name(want.value.dtype())) + " " +
+    a.detail = "got " + std::string(dtype_name(got.dtype())) + " " + shape_to_string(got.shape()) +
+               ", want " + std::string(dtype_name(want.value.dtype())) + " " +
                shape_to_string(want.value.shape());
     return a;
   }
@@ -202,10 +204,11 @@ Agreement compare_with_reference(const Tensor& got, const ReferenceResult& want)
   }
   a.ok = a.worst <= reference_tolerance(got.dtype());
   if (!a.ok)
-    a.detail = "element " + std::to_string(worst_at) + ": got " + std::to_string(g[worst_at].real()) +
-               "+" + std::to_string(g[worst_at].imag()) + "i, want " +
-               std::to_string(w[worst_at].real()) + "+" + std::to_string(w[worst_at].imag()) +
-               "i (relative error " + std::to_string(a.worst) + ")";
+    a.detail = "element " + std::to_string(worst_at) + ": got " +
+               std::to_string(g[worst_at].real()) + "+" + std::to_string(g[worst_at].imag()) +
+               "i, want " + std::to_string(w[worst_at].real()) + "+" +
+               std::to_string(w[worst_at].imag()) + "i (relative error " + std::to_string(a.worst) +
+               ")";
   return a;
 }
 

@@ -22,8 +22,8 @@ ReferenceExpression reference_parse(std::string_view subscripts,
                                     std::span<const std::int64_t> ranks);
 
 struct ReferenceResult {
-  Tensor value;                    // of the operands' dtype
-  std::vector<double> magnitude;   // sum of |products| per output element (column-major)
+  Tensor value;                   // of the operands' dtype
+  std::vector<double> magnitude;  // sum of |products| per output element (column-major)
 };
 
 // Evaluates an expression whose labels are already known (see reference_parse).

@@ -13,7 +13,9 @@ namespace {
 
 constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
-bool chance(std::mt19937_64& rng, double p) { return std::uniform_real_distribution<>(0, 1)(rng) < p; }
+bool chance(std::mt19937_64& rng, double p) {
+  return std::uniform_real_distribution<>(0, 1)(rng) < p;
+}
 
 int uniform(std::mt19937_64& rng, int lo, int hi) {
   return std::uniform_int_distribution<int>(lo, hi)(rng);
@@ -89,7 +91,8 @@ RandomEinsumCase random_einsum_case(std::mt19937_64& rng, const RandomEinsumLimi
         if (uses[l] && chance(rng, 0.5)) used.push_back(l);
       std::shuffle(used.begin(), used.end(), rng);
       for (std::size_t l : used) out += letters[l];
-      if (any_ellipsis) out.insert(static_cast<std::size_t>(uniform(rng, 0, static_cast<int>(out.size()))), "...");
+      if (any_ellipsis)
+        out.insert(static_cast<std::size_t>(uniform(rng, 0, static_cast<int>(out.size()))), "...");
       c.subscripts += "->" + out;
     }
     return c;
@@ -106,7 +109,8 @@ Tensor random_tensor(std::mt19937_64& rng, DType dtype, const Shape& shape) {
       if constexpr (std::is_floating_point_v<T>)
         v = static_cast<T>(u(rng));
       else
-        v = T(static_cast<typename T::value_type>(u(rng)), static_cast<typename T::value_type>(u(rng)));
+        v = T(static_cast<typename T::value_type>(u(rng)),
+              static_cast<typename T::value_type>(u(rng)));
     }
     return Tensor::from_col_major<T>(shape, std::span<const T>(data));
   });
@@ -119,9 +123,10 @@ EagerTensor upload_maybe_strided(const std::shared_ptr<EagerRuntime>& runtime, c
   std::iota(perm.begin(), perm.end(), 0);
   std::shuffle(perm.begin(), perm.end(), rng);
   std::vector<std::int64_t> inverse(perm.size());
-  for (std::size_t i = 0; i < perm.size(); ++i) inverse[static_cast<std::size_t>(perm[i])] = static_cast<std::int64_t>(i);
+  for (std::size_t i = 0; i < perm.size(); ++i)
+    inverse[static_cast<std::size_t>(perm[i])] = static_cast<std::int64_t>(i);
   const Tensor permuted = host.permute(perm).clone();  // compact, axes in `perm` order
-  return runtime->upload(permuted).permute(inverse);    // same logical values as `host`
+  return runtime->upload(permuted).permute(inverse);   // same logical values as `host`
 }
 
 int check_random_einsum_cases(const std::shared_ptr<EagerRuntime>& runtime,
@@ -145,8 +150,8 @@ int check_random_einsum_cases(const std::shared_ptr<EagerRuntime>& runtime,
         EXPECT_TRUE(a.ok) << c.describe() << " " << dtype_name(dtype) << " (seed " << seed
                           << ", case " << i << "): " << a.detail;
       } catch (const std::exception& e) {
-        ADD_FAILURE() << c.describe() << " " << dtype_name(dtype) << " (seed " << seed
-                      << ", case " << i << ") threw: " << e.what();
+        ADD_FAILURE() << c.describe() << " " << dtype_name(dtype) << " (seed " << seed << ", case "
+                      << i << ") threw: " << e.what();
       }
       ++checked;
     }

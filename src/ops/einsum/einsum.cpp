@@ -12,7 +12,7 @@
 // transposed). Not direct: "bij,bjk->bik" on compact column-major operands (batch is the
 // fastest axis, so no matrix has a unit stride), traces, diagonals, lone sums, Hadamard and
 // outer products, and anything with more operands.
-#include <sstream>
+#include <charconv>
 #include <string>
 
 #include "ops/einsum/einsum_module.hpp"
@@ -36,39 +36,53 @@ struct Notation {
   const EinsumLabels* labels = nullptr;
 };
 
+void append_int(std::string& key, long long v, char sep) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  key.append(buf, r.ptr);
+  key.push_back(sep);
+}
+
+// The exact plan key: notation, dtype, shapes and the options that shape the plan.
 void append_key(std::string& key, const Notation& n, std::span<const Shape> shapes, DType dtype,
                 const EinsumOptions& options) {
-  std::ostringstream s;
   if (n.labels) {
-    s << "L";
+    key += 'L';
     for (const auto& in : n.labels->inputs) {
-      s << '[';
-      for (int l : in) s << l << ',';
-      s << ']';
+      key += '[';
+      for (int l : in) append_int(key, l, ',');
+      key += ']';
     }
-    s << "->";
-    for (int l : n.labels->output) s << l << ',';
+    key += "->";
+    for (int l : n.labels->output) append_int(key, l, ',');
   } else {
-    s << "S" << n.subscripts.size() << ':' << n.subscripts;
+    key += 'S';
+    append_int(key, static_cast<long long>(n.subscripts.size()), ':');
+    key += n.subscripts;
   }
-  s << "|" << dtype_name(dtype) << "|";
+  key += '|';
+  key += dtype_name(dtype);
+  key += '|';
   for (const auto& shape : shapes) {
-    s << '(';
-    for (auto e : shape) s << e << ',';
-    s << ')';
+    key += '(';
+    for (auto e : shape) append_int(key, e, ',');
+    key += ')';
   }
-  s << "|" << static_cast<int>(options.strategy) << "|";
-  for (const auto& [i, j] : options.path) s << i << ',' << j << ';';
-  key += s.str();
+  key += '|';
+  append_int(key, static_cast<int>(options.strategy), '|');
+  for (const auto& [i, j] : options.path) {
+    append_int(key, i, ',');
+    append_int(key, j, ';');
+  }
 }
 
 PlanPtr make_plan(const Notation& n, std::vector<Shape> shapes, DType dtype,
                   const EinsumOptions& options) {
   std::vector<std::int64_t> ranks;
   for (const auto& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
-  einsum_internal::EinsumExpression expr = n.labels
-                                               ? einsum_internal::from_labels(*n.labels, ranks)
-                                               : einsum_internal::parse_subscripts(n.subscripts, ranks);
+  einsum_internal::EinsumExpression expr =
+      n.labels ? einsum_internal::from_labels(*n.labels, ranks)
+               : einsum_internal::parse_subscripts(n.subscripts, ranks);
   std::vector<std::int64_t> sizes = einsum_internal::label_sizes(expr, shapes);
   EinsumPath path = einsum_internal::plan_path(expr, sizes, options);
   return std::make_shared<const EinsumPlan>(einsum_internal::build_plan(
@@ -170,8 +184,8 @@ PreparedEinsum::PreparedEinsum(std::string_view subscripts, std::span<const Tens
     shapes.push_back(operands[i].shape);
   }
   auto impl = std::make_shared<Impl>();
-  impl->plan = make_plan(Notation{subscripts, nullptr}, std::move(shapes), operands[0].dtype,
-                         options);
+  impl->plan =
+      make_plan(Notation{subscripts, nullptr}, std::move(shapes), operands[0].dtype, options);
   impl->operands.assign(operands.begin(), operands.end());
   impl->options = options;
   impl_ = std::move(impl);
@@ -191,6 +205,8 @@ EagerTensor PreparedEinsum::operator()(std::span<const EagerTensor> operands) co
   return execute(runtime, impl_->plan, operands, impl_->options);
 }
 
-const EinsumPath& PreparedEinsum::path() const { return impl_->plan->path; }
+const EinsumPath& PreparedEinsum::path() const {
+  return impl_->plan->path;
+}
 
 }  // namespace tenferro

@@ -43,11 +43,11 @@ std::vector<EagerTensor> execute_einsum(const ExecutionContext& ctx, const Exten
 
 ModulePtr extension_module_cpu(const EngineId& engine) {
   auto module = std::make_shared<ExtensionModule>(kCpuModuleId);
-  module->register_executor(std::string(einsum_family::kFamily), engine,
-                            [](const ExecutionContext& ctx, const ExtensionOp& op,
-                               std::span<const EagerTensor> inputs) {
-                              return execute_einsum(ctx, op, inputs, cpu_contraction_kernels());
-                            });
+  module->register_executor(
+      std::string(einsum_family::kFamily), engine,
+      [](const ExecutionContext& ctx, const ExtensionOp& op, std::span<const EagerTensor> inputs) {
+        return execute_einsum(ctx, op, inputs, cpu_contraction_kernels());
+      });
   return module;
 }
 
@@ -55,7 +55,8 @@ ModulePtr einsum_module_for(const EagerExtensionTarget& target) {
   switch (target.backend_kind) {
     case BackendKind::Cpu: {
       static ModuleCache cpu_modules;  // keyed by (backend kind, engine id)
-      return cpu_modules.get_or_build(target, [&] { return extension_module_cpu(target.engine_id); });
+      return cpu_modules.get_or_build(target,
+                                      [&] { return extension_module_cpu(target.engine_id); });
     }
     case BackendKind::WebGpu:
 #if TENFERRO_HAS_WEBGPU

@@ -31,7 +31,9 @@ std::uint64_t hash_plan(const EinsumPlan& p) {
 EinsumOp::EinsumOp(std::shared_ptr<const EinsumPlan> plan)
     : plan_(std::move(plan)), hash_(hash_plan(*plan_)) {}
 
-std::string_view EinsumOp::family() const noexcept { return einsum_family::kFamily; }
+std::string_view EinsumOp::family() const noexcept {
+  return einsum_family::kFamily;
+}
 
 bool EinsumOp::payload_equals(const ExtensionOp& other) const noexcept {
   const auto* o = dynamic_cast<const EinsumOp*>(&other);

@@ -15,6 +15,7 @@
 #include <optional>
 #include <utility>
 
+#include "ops/einsum/workspace.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -35,7 +36,9 @@ int axis_of(const Labels& labels, Label l) {
   return -1;
 }
 
-bool has(const Labels& labels, Label l) { return axis_of(labels, l) >= 0; }
+bool has(const Labels& labels, Label l) {
+  return axis_of(labels, l) >= 0;
+}
 
 Labels concat(const Labels& a, const Labels& b, const Labels& c = {}) {
   Labels out = a;
@@ -47,12 +50,6 @@ Labels concat(const Labels& a, const Labels& b, const Labels& c = {}) {
 std::int64_t numel_of(const Operand& op) {
   std::int64_t n = 1;
   for (auto e : op.view.shape) n *= e;
-  return n;
-}
-
-std::int64_t group_size(const Labels& group, const std::vector<std::int64_t>& sizes) {
-  std::int64_t n = 1;
-  for (Label l : group) n *= sizes[static_cast<std::size_t>(l)];
   return n;
 }
 
@@ -104,12 +101,12 @@ KernelView view_in_order(const Operand& op, const Labels& order,
   return v;
 }
 
-Operand allocate(EagerRuntime& runtime, DType dtype, const Labels& labels,
+Operand allocate(Workspace& runtime, DType dtype, const Labels& labels,
                  const std::vector<std::int64_t>& sizes) {
   Shape shape;
   for (Label l : labels) shape.push_back(sizes[static_cast<std::size_t>(l)]);
   Operand op;
-  op.storage = runtime.empty(dtype, shape);
+  op.storage = runtime.allocate(dtype, shape);
   op.view.buffer = op.storage.buffer().get();
   op.view.dtype = dtype;
   op.view.shape = shape;
@@ -169,51 +166,51 @@ struct GemmLayout {
   std::int64_t cost = 0;  // elements permute-copied
 };
 
-GemmLayout evaluate_layout(const Operand& a, const Operand& b, const Operand* out, Labels left,
-                           Labels right, Labels contracted, Labels batch,
-                           const std::vector<std::int64_t>& sizes) {
-  GemmLayout g{std::move(left), std::move(right), std::move(contracted), std::move(batch)};
-  const std::int64_t m = group_size(g.left, sizes), n = group_size(g.right, sizes),
-                     k = group_size(g.contracted, sizes);
-  auto matrix_ok = [](const Operand& op, const Labels& rows, const Labels& cols,
-                      const Labels& batch_labels) {
-    const Fused r = fuse(op, rows), c = fuse(op, cols), bt = fuse(op, batch_labels);
-    if (r.size == 0 || c.size == 0) return true;  // an empty matrix is never read or written
-    return r.ok && c.ok && bt.ok && blas_matrix(r.size, c.size, r.stride, c.stride).ok;
-  };
-  (void)m;
-  (void)n;
-  (void)k;
-  g.a_ok = matrix_ok(a, g.left, g.contracted, g.batch);
-  g.b_ok = matrix_ok(b, g.contracted, g.right, g.batch);
-  g.c_ok = out == nullptr || matrix_ok(*out, g.left, g.right, g.batch);
-  g.cost = (g.a_ok ? 0 : numel_of(a)) + (g.b_ok ? 0 : numel_of(b)) +
-           (g.c_ok ? 0 : (out ? numel_of(*out) : 0));
-  return g;
+bool matrix_ok(const Operand& op, const Labels& rows, const Labels& cols, const Labels& batch) {
+  const Fused r = fuse(op, rows), c = fuse(op, cols);
+  if (r.size == 0 || c.size == 0) return true;  // an empty matrix is never read or written
+  return r.ok && c.ok && fuse(op, batch).ok && blas_matrix(r.size, c.size, r.stride, c.stride).ok;
+}
+
+// Candidate orders of one group, without duplicates.
+void add_candidate(std::vector<Labels>& list, Labels order) {
+  for (const auto& existing : list)
+    if (existing == order) return;
+  list.push_back(std::move(order));
 }
 
 // The group orders that copy the fewest elements: each group's order is taken from one of
 // the operands that carry it (or from the output when the step writes into it).
 GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
-                         const GemmGroups& groups, const std::vector<std::int64_t>& sizes) {
-  std::vector<Labels> left{by_stride(a, groups.left)}, right{by_stride(b, groups.right)},
-      contracted{by_stride(a, groups.contracted), by_stride(b, groups.contracted)},
-      batch{by_stride(a, groups.batch), by_stride(b, groups.batch)};
+                         const GemmGroups& groups) {
+  std::vector<Labels> left, right, contracted, batch;
+  add_candidate(left, by_stride(a, groups.left));
+  add_candidate(right, by_stride(b, groups.right));
+  add_candidate(contracted, by_stride(a, groups.contracted));
+  add_candidate(contracted, by_stride(b, groups.contracted));
+  add_candidate(batch, by_stride(a, groups.batch));
+  add_candidate(batch, by_stride(b, groups.batch));
   if (out) {
-    left.push_back(by_stride(*out, groups.left));
-    right.push_back(by_stride(*out, groups.right));
-    batch.push_back(by_stride(*out, groups.batch));
+    add_candidate(left, by_stride(*out, groups.left));
+    add_candidate(right, by_stride(*out, groups.right));
+    add_candidate(batch, by_stride(*out, groups.batch));
   }
-  std::optional<GemmLayout> best;
+  GemmLayout best;
+  best.cost = -1;
   for (const auto& bo : batch)
     for (const auto& ko : contracted)
       for (const auto& lo : left)
         for (const auto& ro : right) {
-          GemmLayout g = evaluate_layout(a, b, out, lo, ro, ko, bo, sizes);
-          if (!best || g.cost < best->cost) best = std::move(g);
-          if (best->cost == 0) return *best;
+          const bool a_ok = matrix_ok(a, lo, ko, bo), b_ok = matrix_ok(b, ko, ro, bo);
+          const bool c_ok = out == nullptr || matrix_ok(*out, lo, ro, bo);
+          const std::int64_t cost = (a_ok ? 0 : numel_of(a)) + (b_ok ? 0 : numel_of(b)) +
+                                    (c_ok ? 0 : (out ? numel_of(*out) : 0));
+          if (best.cost < 0 || cost < best.cost) {
+            best = GemmLayout{lo, ro, ko, bo, a_ok, b_ok, c_ok, cost};
+            if (cost == 0) return best;
+          }
         }
-  return *best;
+  return best;
 }
 
 GemmGroups classify(const Operand& a, const Operand& b, const std::vector<char>& needed) {
@@ -229,7 +226,7 @@ GemmGroups classify(const Operand& a, const Operand& b, const std::vector<char>&
   return g;
 }
 
-Operand compact_copy(EagerRuntime& runtime, ContractionKernels& kernels, const Operand& op,
+Operand compact_copy(Workspace& runtime, ContractionKernels& kernels, const Operand& op,
                      const Labels& order, const std::vector<std::int64_t>& sizes) {
   Operand out = allocate(runtime, op.view.dtype, order, sizes);
   kernels.copy(view_in_order(op, order, sizes), out.view);
@@ -237,7 +234,7 @@ Operand compact_copy(EagerRuntime& runtime, ContractionKernels& kernels, const O
 }
 
 // Sums the labels of `op` that neither `other` nor anyone after this step needs.
-Operand presum(EagerRuntime& runtime, ContractionKernels& kernels, Operand op, const Labels& other,
+Operand presum(Workspace& runtime, ContractionKernels& kernels, Operand op, const Labels& other,
                const std::vector<char>& needed, const std::vector<std::int64_t>& sizes) {
   Labels kept, reduced;
   for (Label l : op.labels)
@@ -280,9 +277,9 @@ GemmProblem gemm_problem(const Operand& a, const Operand& b, const Operand& c,
 }
 
 // One pairwise step. Returns the intermediate, or nothing when it was written into `out`.
-std::optional<Operand> contract_pair(EagerRuntime& runtime, ContractionKernels& kernels,
-                                     Operand a, Operand b, const std::vector<char>& needed,
-                                     const Operand* out, const std::vector<std::int64_t>& sizes) {
+std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& kernels, Operand a,
+                                     Operand b, const std::vector<char>& needed, const Operand* out,
+                                     const std::vector<std::int64_t>& sizes) {
   const Labels a_labels = a.labels;
   a = presum(runtime, kernels, std::move(a), b.labels, needed, sizes);
   b = presum(runtime, kernels, std::move(b), a_labels, needed, sizes);
@@ -290,23 +287,27 @@ std::optional<Operand> contract_pair(EagerRuntime& runtime, ContractionKernels& 
   const DType dtype = a.view.dtype;
 
   if (groups.contracted.empty()) {  // Hadamard / outer product: one element-wise multiply
-    Operand result = out ? *out
-                         : allocate(runtime, dtype,
-                                    concat(by_stride(a, a.labels), by_stride(b, groups.right)),
-                                    sizes);
-    kernels.multiply(view_in_order(a, result.labels, sizes),
-                     view_in_order(b, result.labels, sizes), result.view);
-    if (out) return std::nullopt;
+    if (out) {
+      kernels.multiply(view_in_order(a, out->labels, sizes), view_in_order(b, out->labels, sizes),
+                       out->view);
+      return std::nullopt;
+    }
+    Operand result =
+        allocate(runtime, dtype, concat(by_stride(a, a.labels), by_stride(b, groups.right)), sizes);
+    kernels.multiply(view_in_order(a, result.labels, sizes), view_in_order(b, result.labels, sizes),
+                     result.view);
     return result;
   }
 
-  const GemmLayout g = choose_layout(a, b, out, groups, sizes);
+  const GemmLayout g = choose_layout(a, b, out, groups);
   if (!g.a_ok) a = compact_copy(runtime, kernels, a, concat(g.left, g.contracted, g.batch), sizes);
   if (!g.b_ok) b = compact_copy(runtime, kernels, b, concat(g.contracted, g.right, g.batch), sizes);
-  const bool into_out = out && g.c_ok;
-  Operand c = into_out ? *out : allocate(runtime, dtype, concat(g.left, g.right, g.batch), sizes);
+  if (out && g.c_ok) {
+    kernels.gemm(gemm_problem(a, b, *out, g));
+    return std::nullopt;
+  }
+  Operand c = allocate(runtime, dtype, concat(g.left, g.right, g.batch), sizes);
   kernels.gemm(gemm_problem(a, b, c, g));
-  if (into_out) return std::nullopt;
   if (out) {
     kernels.copy(view_in_order(c, out->labels, sizes), out->view);
     return std::nullopt;
@@ -343,6 +344,7 @@ EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, cons
   if (inputs.size() != plan.expr.inputs.size())
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
                 "internal: operand count differs from the plan");
+  Workspace workspace(runtime);  // declared first: its buffers return after the operands die
   std::vector<Operand> live;
   live.reserve(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i)
@@ -364,7 +366,7 @@ EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, cons
     Operand b = std::move(live[static_cast<std::size_t>(step.rhs)]);
     live.erase(live.begin() + std::max(step.lhs, step.rhs));
     live.erase(live.begin() + std::min(step.lhs, step.rhs));
-    auto r = contract_pair(runtime, kernels, std::move(a), std::move(b), step.needed_after,
+    auto r = contract_pair(workspace, kernels, std::move(a), std::move(b), step.needed_after,
                            last ? &out : nullptr, plan.sizes);
     if (r)
       live.push_back(std::move(*r));
@@ -383,7 +385,7 @@ bool direct_binary_applicable(const EinsumPlan& plan, std::span<const EagerTenso
   const Operand out = labelled_view(nullptr, plan.dtype, plan.output_shape, out_strides, 0,
                                     plan.expr.output, plan.sizes);
   const GemmGroups groups = classify(a, b, plan.in_output);
-  return choose_layout(a, b, &out, groups, plan.sizes).cost == 0;
+  return choose_layout(a, b, &out, groups).cost == 0;
 }
 
 }  // namespace tenferro::einsum_internal

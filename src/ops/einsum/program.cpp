@@ -91,7 +91,8 @@ EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, Ei
         for (Label l : live[static_cast<std::size_t>(k)])
           step.needed_after[static_cast<std::size_t>(l)] = 1;
     std::vector<Label> result;
-    for (const auto* side : {&live[static_cast<std::size_t>(i)], &live[static_cast<std::size_t>(j)]})
+    for (const auto* side :
+         {&live[static_cast<std::size_t>(i)], &live[static_cast<std::size_t>(j)]})
       for (Label l : *side)
         if (step.needed_after[static_cast<std::size_t>(l)] && !contains(result, l))
           result.push_back(l);

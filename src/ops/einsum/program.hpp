@@ -34,7 +34,7 @@ struct EinsumPlan {
   std::vector<Shape> input_shapes;
   Shape output_shape;
   std::vector<ProgramStep> steps;
-  std::vector<char> in_output;   // per label
+  std::vector<char> in_output;  // per label
   bool output_has_repeats = false;
   // Shape-level precondition of the direct binary-dot path (see direct_binary_applicable).
   bool direct_candidate = false;

@@ -171,7 +171,8 @@ void gemm_typed(const GemmProblem& p) {
     const T* bi = b + i * p.b_stride_batch;
     T* ci = c + i * p.c_stride_batch;
     if (!cm.transposed)
-      cpu_blas::gemm<T>(am.transposed, bm.transposed, p.m, p.n, p.k, ai, am.ld, bi, bm.ld, ci, cm.ld);
+      cpu_blas::gemm<T>(am.transposed, bm.transposed, p.m, p.n, p.k, ai, am.ld, bi, bm.ld, ci,
+                        cm.ld);
     else  // C^T = op(B)^T op(A)^T, with C^T column-major
       cpu_blas::gemm<T>(!bm.transposed, !am.transposed, p.n, p.m, p.k, bi, bm.ld, ai, am.ld, ci,
                         cm.ld);
@@ -206,7 +207,9 @@ class CpuContractionKernels final : public ContractionKernels {
   void gemm(const GemmProblem& problem) override {
     if (problem.m == 0 || problem.n == 0 || problem.batch == 0) return;
     if (problem.k == 0) {
-      KernelView c{problem.c, problem.dtype, {problem.m, problem.n, problem.batch},
+      KernelView c{problem.c,
+                   problem.dtype,
+                   {problem.m, problem.n, problem.batch},
                    {problem.c_stride_m, problem.c_stride_n, problem.c_stride_batch},
                    problem.c_offset};
       fill_zero(c);
