@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "tenferro/core/error.hpp"
@@ -116,14 +117,16 @@ WebGpuBackend::WebGpuBackend()
   instance_ = wgpuCreateInstance(&instance_desc);
   if (instance_ == nullptr) throw_backend("wgpu-native could not create a WebGPU instance");
 
-  // From here on the destructor is not run if we throw, so failures release what exists.
-  auto fail = [this](std::string message) {
-    if (device_ != nullptr) wgpuDeviceRelease(device_);
-    if (adapter_ != nullptr) wgpuAdapterRelease(adapter_);
-    wgpuInstanceRelease(instance_);
-    throw_backend(std::move(message));
-  };
+  // A throwing constructor runs no destructor: release what exists before rethrowing.
+  try {
+    open_device();
+  } catch (...) {
+    release_handles();
+    throw;
+  }
+}
 
+void WebGpuBackend::open_device() {
   AdapterRequest adapter_request;
   WGPURequestAdapterOptions options = WGPU_REQUEST_ADAPTER_OPTIONS_INIT;
   options.powerPreference = WGPUPowerPreference_HighPerformance;
@@ -141,12 +144,13 @@ WebGpuBackend::WebGpuBackend()
   wait_for(adapter_request.done, "the adapter request");
   adapter_ = adapter_request.adapter;
   if (adapter_ == nullptr) {
-    fail("no WebGPU adapter is available (" +
-         (adapter_request.message.empty() ? std::string("no Vulkan, Metal or D3D12 device")
-                                          : adapter_request.message) +
-         "). On Linux without a GPU install a CPU Vulkan driver (scripts/setup-webgpu.sh "
-         "installs Mesa lavapipe) and set VK_ICD_FILENAMES="
-         "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json");
+    throw_backend(
+        "no WebGPU adapter is available (" +
+        (adapter_request.message.empty() ? std::string("no Vulkan, Metal or D3D12 device")
+                                         : adapter_request.message) +
+        "). On Linux without a GPU install a CPU Vulkan driver (scripts/setup-webgpu.sh "
+        "installs Mesa lavapipe; VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json "
+        "pins it); TENFERRO_WEBGPU_BACKEND chooses wgpu-native's backends");
   }
 
   WGPUAdapterInfo info = WGPU_ADAPTER_INFO_INIT;
@@ -161,7 +165,7 @@ WebGpuBackend::WebGpuBackend()
   // Ask for everything the adapter offers: the defaults cap storage bindings at 128 MiB.
   WGPULimits limits = WGPU_LIMITS_INIT;
   if (wgpuAdapterGetLimits(adapter_, &limits) != WGPUStatus_Success) {
-    fail("could not read the limits of adapter " + adapter_name_);
+    throw_backend("could not read the limits of adapter " + adapter_name_);
   }
   max_storage_binding_bytes_ = limits.maxStorageBufferBindingSize;
   max_buffer_bytes_ = limits.maxBufferSize;
@@ -210,20 +214,25 @@ WebGpuBackend::WebGpuBackend()
   wait_for(device_request.done, "the device request");
   device_ = device_request.device;
   if (device_ == nullptr) {
-    fail("adapter " + adapter_name_ + " did not give a device: " + device_request.message);
+    throw_backend("adapter " + adapter_name_ + " did not give a device: " + device_request.message);
   }
   queue_ = wgpuDeviceGetQueue(device_);
 }
 
 WebGpuBackend::~WebGpuBackend() {
+  release_handles();
+}
+
+void WebGpuBackend::release_handles() noexcept {
   for (auto& [key, pipeline] : pipelines_) wgpuComputePipelineRelease(pipeline);
-  if (queue_ != nullptr) wgpuQueueRelease(queue_);
+  pipelines_.clear();
+  if (queue_ != nullptr) wgpuQueueRelease(std::exchange(queue_, nullptr));
   if (device_ != nullptr) {
     wgpuDevicePoll(device_, /*wait=*/true, nullptr);
-    wgpuDeviceRelease(device_);
+    wgpuDeviceRelease(std::exchange(device_, nullptr));
   }
-  if (adapter_ != nullptr) wgpuAdapterRelease(adapter_);
-  if (instance_ != nullptr) wgpuInstanceRelease(instance_);
+  if (adapter_ != nullptr) wgpuAdapterRelease(std::exchange(adapter_, nullptr));
+  if (instance_ != nullptr) wgpuInstanceRelease(std::exchange(instance_, nullptr));
 }
 
 void WebGpuBackend::wait_for(const std::atomic<bool>& done, std::string_view what) {

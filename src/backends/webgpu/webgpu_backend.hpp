@@ -117,6 +117,8 @@ class WebGpuBackend final : public Backend {
   static const WebGpuBuffer& buffer_of(const Buffer& buffer, std::string_view op);
 
  private:
+  void open_device();  // adapter, device and queue on instance_
+  void release_handles() noexcept;
   void wait_for(const std::atomic<bool>& done, std::string_view what);
   void throw_if_device_error(std::string_view op);
   void write_aligned(const WebGpuBuffer& dst, std::size_t offset, const std::byte* data,
