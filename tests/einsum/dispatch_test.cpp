@@ -3,12 +3,14 @@
 // target switch, the admission table and the typed errors.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "ops/einsum/einsum_module.hpp"
@@ -128,6 +130,33 @@ TEST(EinsumModule, RepeatedCallsInstallOnce) {
   EXPECT_EQ(rt->snapshot(), snapshot);
   EXPECT_GE(after.ensure_fast_path_hits, after_first.ensure_fast_path_hits + 100);
   EXPECT_EQ(einsum_launches(rt), 101u);
+}
+
+// Several threads share one runtime's plan cache and intermediate-buffer pool; every result
+// must equal the single-threaded one.
+TEST(EinsumThreads, ConcurrentCallsOnOneRuntimeAgree) {
+  auto rt = EagerRuntime::cpu();
+  const char* exprs[] = {"ab,bc,cd->ad", "abc,bcd->da", "ij,jk->ik", "ii,ij->j"};
+  const std::vector<std::vector<Shape>> shapes = {
+      {{5, 6}, {6, 7}, {7, 4}}, {{4, 5, 6}, {5, 6, 3}}, {{8, 9}, {9, 7}}, {{6, 6}, {6, 3}}};
+  std::vector<std::vector<EagerTensor>> ops;
+  std::vector<std::vector<double>> want;
+  for (std::size_t e = 0; e < 4; ++e) {
+    ops.push_back(operands(rt, DType::F64, shapes[e], e + 1));
+    want.push_back(einsum(exprs[e], ops[e]).download().to_vector<double>());
+  }
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) {
+        const std::size_t e = static_cast<std::size_t>((t + i) % 4);
+        if (einsum(exprs[e], ops[e]).download().to_vector<double>() != want[e]) ++mismatches;
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(mismatches.load(), 0);
+  EXPECT_LE(rt->stats().module_installs, 1u);
 }
 
 TEST(EinsumErrors, MixedDTypesNameTheOperand) {

@@ -7,8 +7,10 @@
 //   bit 7 clear -> arbitrary small ranks (0-7) from the following rank seed bytes, to reach
 //                  the rank/operand-count errors.
 // Every parse that succeeds is checked for internal consistency and fed to label_sizes with
-// extents drawn from the input; only tenferro::Error may escape the library, anything else
-// (another exception, a broken invariant, a sanitizer report) is a bug.
+// extents drawn from the input; when that succeeds too (and the network is small), every
+// planning strategy runs and its path is checked for shape. Only tenferro::Error may escape
+// the library; anything else (another exception, a broken invariant, a sanitizer report)
+// is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "ops/einsum/expression.hpp"
+#include "ops/einsum/path.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace {
@@ -104,6 +107,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (std::size_t a = 0; a < shapes[k].size(); ++a) {
         const auto s = sizes[static_cast<std::size_t>(expr.inputs[k][a])];
         require(s == shapes[k][a] || shapes[k][a] == 1);
+      }
+    }
+    if (ranks.size() <= 12) {
+      for (auto strategy : {tenferro::PathStrategy::Auto, tenferro::PathStrategy::Greedy,
+                            tenferro::PathStrategy::Optimal}) {
+        tenferro::EinsumOptions options;
+        options.strategy = strategy;
+        const auto path = tenferro::einsum_internal::plan_path(expr, sizes, options);
+        require(path.steps.size() == ranks.size() - 1);
+        require(path.details.size() == path.steps.size());
+        require(path.flops >= 0 && path.largest_intermediate >= 0);
+        (void)path.to_string();
       }
     }
   } catch (const tenferro::Error&) {

@@ -91,6 +91,11 @@ RandomEinsumCase random_einsum_case(std::mt19937_64& rng, const RandomEinsumLimi
         if (uses[l] && chance(rng, 0.5)) used.push_back(l);
       std::shuffle(used.begin(), used.end(), rng);
       for (std::size_t l : used) out += letters[l];
+      // Diagonal embedding (i->ii): a kept label repeated in the output.
+      if (!out.empty() && chance(rng, limits.repeated_output_probability))
+        out.insert(
+            static_cast<std::size_t>(uniform(rng, 0, static_cast<int>(out.size()))), 1,
+            out[static_cast<std::size_t>(uniform(rng, 0, static_cast<int>(out.size()) - 1))]);
       if (any_ellipsis)
         out.insert(static_cast<std::size_t>(uniform(rng, 0, static_cast<int>(out.size()))), "...");
       c.subscripts += "->" + out;

@@ -1,7 +1,8 @@
 // A randomized generator of einsum expressions for tests, and a backend-parametrized checker
 // that runs generated cases on any runtime and compares them with the naive reference.
 // Cases cover random labels (both cases), repeated labels (traces, diagonals), implicit and
-// explicit outputs, ellipses with NumPy broadcasting, zero-size extents, ranks 0-6 and 1-8
+// explicit outputs (sometimes with a repeated label: diagonal embedding), ellipses with NumPy
+// broadcasting, zero-size extents, ranks 0-6 and 1-8
 // operands, with small sizes so the reference stays cheap.
 #pragma once
 
@@ -31,6 +32,7 @@ struct RandomEinsumLimits {
   double zero_size_probability = 0.05;
   double ellipsis_probability = 0.25;
   double implicit_probability = 0.25;
+  double repeated_output_probability = 0.1;  // "i->ii" style embeddings
 };
 
 RandomEinsumCase random_einsum_case(std::mt19937_64& rng, const RandomEinsumLimits& limits = {});

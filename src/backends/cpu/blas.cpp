@@ -11,11 +11,12 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "tenferro/core/error.hpp"
 
-// OpenBLAS internals (exported by every DYNAMIC_ARCH build) used by the core-type fix below.
+// OpenBLAS internals used by the core-type fix below. Weak: a BLAS without them (a build
+// without DYNAMIC_ARCH, another vendor) simply skips the fix.
 extern "C" {
-char* openblas_get_corename(void);
-void gotoblas_dynamic_init(void);
-void gotoblas_dynamic_quit(void);
+__attribute__((weak)) char* openblas_get_corename(void);
+__attribute__((weak)) void gotoblas_dynamic_init(void);
+__attribute__((weak)) void gotoblas_dynamic_quit(void);
 }
 
 namespace tenferro::cpu_blas {
@@ -29,6 +30,7 @@ namespace {
 // OPENBLAS_CORETYPE always wins, and TENFERRO_KEEP_BLAS_CORETYPE=1 turns the fix off.
 struct BlasCoreTypeFix {
   BlasCoreTypeFix() {
+    if (!openblas_get_corename || !gotoblas_dynamic_init || !gotoblas_dynamic_quit) return;
     if (std::getenv("OPENBLAS_CORETYPE") || std::getenv("TENFERRO_KEEP_BLAS_CORETYPE")) return;
     const char* core = openblas_get_corename();
     if (core == nullptr) return;

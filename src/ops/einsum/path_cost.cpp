@@ -52,6 +52,7 @@ std::vector<std::string> report_symbols(const EinsumExpression& expr, int num_la
 struct Term {
   std::vector<Word> set;
   std::vector<Label> order;  // labels as written (leaves keep repeats), for reports
+  int leaf = -1;             // the input operand this is, or -1 for an intermediate
 };
 
 }  // namespace
@@ -66,17 +67,40 @@ PathProblem make_path_problem(const EinsumExpression& expr, std::span<const std:
   }
   p.words = words_for(p.num_labels);
   const auto words = static_cast<std::size_t>(p.words);
-  p.inputs.assign(static_cast<std::size_t>(p.num_operands) * words, 0);
+  const auto n = static_cast<std::size_t>(p.num_operands);
+  p.full_inputs.assign(n * words, 0);
   p.output.assign(words, 0);
-  for (int k = 0; k < p.num_operands; ++k) {
-    std::span<Word> set(p.inputs.data() + static_cast<std::size_t>(k) * words, words);
-    for (Label l : expr.inputs[static_cast<std::size_t>(k)]) set_bit(set, l);
+  for (std::size_t k = 0; k < n; ++k) {
+    std::span<Word> set(p.full_inputs.data() + k * words, words);
+    for (Label l : expr.inputs[k]) set_bit(set, l);
   }
   for (Label l : expr.output) set_bit(p.output, l);
   for (int l = 0; l < p.num_labels; ++l) {
     const auto extent = static_cast<double>(sizes[static_cast<std::size_t>(l)]);
     p.extents.push_back(extent);
     p.search_extents.push_back(std::max(extent, 1.0));
+  }
+  // Reduced sets: drop the labels no other operand and not the output has (with a single
+  // operand there is no pairwise step, so nothing to reduce separately).
+  std::vector<Word> once(words, 0), twice(words, 0);
+  for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t w = 0; w < words; ++w) {
+      const Word bits = p.full_inputs[k * words + w];
+      twice[w] |= once[w] & bits;
+      once[w] |= bits;
+    }
+  }
+  p.inputs = p.full_inputs;
+  p.reduction_flops.assign(n, 0);
+  for (std::size_t k = 0; k < n && n > 1; ++k) {
+    bool reduced = false;
+    for (std::size_t w = 0; w < words; ++w) {
+      Word& bits = p.inputs[k * words + w];
+      const Word kept = bits & (twice[w] | p.output[w]);
+      reduced |= kept != bits;
+      bits = kept;
+    }
+    if (reduced) p.reduction_flops[k] = 2 * set_size(p.full_input(static_cast<int>(k)), p.extents);
   }
   return p;
 }
@@ -115,9 +139,9 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
   };
   std::vector<Term> live;
   for (int k = 0; k < n; ++k) {
-    const auto in = p.input(k);
+    const auto in = p.input(k);  // reduced; the reduction is charged when the operand is used
     live.push_back(
-        {std::vector<Word>(in.begin(), in.end()), expr.inputs[static_cast<std::size_t>(k)]});
+        {std::vector<Word>(in.begin(), in.end()), expr.inputs[static_cast<std::size_t>(k)], k});
   }
   auto expression_of = [&](const std::vector<Term>& terms) {
     std::string s;
@@ -133,7 +157,7 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
   std::vector<Word> all(words, 0);
   int label_slots = 0;
   for (int k = 0; k < n; ++k) {
-    const auto in = p.input(k);
+    const auto in = p.full_input(k);
     for (std::size_t w = 0; w < words; ++w) all[w] |= in[w];
     label_slots += set_count(in);
   }
@@ -176,11 +200,16 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
     }
     EinsumPathStep step;
     step.flops = set_size(merged, p.extents) * (sums ? 2 : 1);
+    for (const Term* t : {&a, &b}) {
+      if (t->leaf < 0 || p.reduction_flops[static_cast<std::size_t>(t->leaf)] == 0) continue;
+      step.flops += p.reduction_flops[static_cast<std::size_t>(t->leaf)];
+      path.largest_intermediate = std::max(path.largest_intermediate, set_size(t->set, p.extents));
+    }
     step.scaling = set_count(merged);
     path.flops += step.flops;
     path.largest_intermediate = std::max(path.largest_intermediate, set_size(kept, p.extents));
 
-    Term result{kept, {}};
+    Term result{kept, {}, -1};
     if (current == 2) {
       result.order = expr.output;
     } else {

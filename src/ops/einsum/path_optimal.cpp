@@ -5,7 +5,7 @@
 // still needs. So best(S) = min over splits S = A + B of best(A) + best(B) + cost(A, B),
 // and the optimum over every pairwise tree (outer products included) costs O(3^n) split
 // evaluations. Splits whose children alone already cost as much as the best split found so
-// far are skipped before computing their step cost.
+// far (plus a lower bound of the step) are skipped before computing their step cost.
 #include <algorithm>
 #include <limits>
 
@@ -22,8 +22,8 @@ std::optional<SsaPath> optimal_path(const PathProblem& p,
   const std::size_t subsets = std::size_t{full} + 1;
   const std::span<const double> extents = p.search_extents;
 
-  // labels[S]: union of the operands' label sets; tensor[S]: the labels S's result carries
-  // (for one operand, its own full label set, as opt_einsum's cost counts it).
+  // labels[S]: union of the operands' (reduced) label sets; tensor[S]: the labels S's
+  // result carries, those that the output or an operand outside S needs.
   std::vector<Word> labels(subsets * words, 0), tensor(subsets * words, 0);
   std::vector<double> tensor_size(subsets, 1);
   auto row = [words](std::vector<Word>& v, std::uint32_t s) { return v.data() + s * words; };
@@ -35,14 +35,9 @@ std::optional<SsaPath> optimal_path(const PathProblem& p,
   }
   for (std::uint32_t s = 1; s <= full; ++s) {
     Word* t = row(tensor, s);
-    if ((s & (s - 1)) == 0) {
-      const auto in = p.input(__builtin_ctz(s));
-      std::copy(in.begin(), in.end(), t);
-    } else {
-      const Word* inside = row(labels, s);
-      const Word* outside = row(labels, full ^ s);
-      for (std::size_t w = 0; w < words; ++w) t[w] = inside[w] & (p.output[w] | outside[w]);
-    }
+    const Word* inside = row(labels, s);
+    const Word* outside = row(labels, full ^ s);
+    for (std::size_t w = 0; w < words; ++w) t[w] = inside[w] & (p.output[w] | outside[w]);
     tensor_size[s] = set_size({t, words}, extents);
   }
 
@@ -63,7 +58,10 @@ std::optional<SsaPath> optimal_path(const PathProblem& p,
       const std::uint32_t a = low | sub;
       const std::uint32_t b = s ^ a;
       const double children = best[a] + best[b];
-      if (children < best[s]) {
+      // The step loops over at least each operand's and the result's labels: a lower bound
+      // that rejects most splits before their label sets are looked at.
+      const double bound = children + std::max({tensor_size[a], tensor_size[b], tensor_size[s]});
+      if (bound < best[s]) {
         const Word* ta = row(tensor, a);
         const Word* tb = row(tensor, b);
         double shared = 1;

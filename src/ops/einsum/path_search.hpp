@@ -2,13 +2,18 @@
 // path_optimal.cpp and path_cost.cpp: label sets as fixed-width bitsets, the cost model,
 // and the search algorithms' entry points.
 //
-// Cost model (opt_einsum's flop_count, so our figures compare 1:1 with opt_einsum/NumPy):
-// a pairwise step over the union U of its two operands' label sets costs
-//   size(U) * (2 if the step sums away any label, else 1)
-// where size(U) is the product of the label extents. Leaves enter a step with their full
-// label set (a label only one operand has is summed inside its first step, as opt_einsum
-// counts it); an intermediate keeps exactly the labels that the output or some operand not
-// yet contracted still needs.
+// Cost model: opt_einsum's flop_count, so our figures compare 1:1 with opt_einsum/NumPy.
+//  * A pairwise step over the union U of its two operands' label sets costs
+//      size(U) * (2 if the step sums away any label, else 1)
+//    where size(U) is the product of the label extents. Its result keeps exactly the labels
+//    the output or some operand not yet contracted still needs.
+//  * An input operand with private labels (in no other operand and not in the output) is
+//    first reduced on its own, as the executor does (a GEMM cannot sum a label only one side
+//    has): opt_einsum's single-term count, 2 * size(operand), charged to the step that
+//    consumes the operand; that step then sees the reduced label set. In opt_einsum terms
+//    the path is our pairwise steps preceded by a (k,) step per such operand
+//    (bench/peers/einsum_paths.py checks our figures against opt_einsum's on that path).
+//    The reductions cost the same for every order, so the searches work on reduced sets.
 #pragma once
 
 #include <chrono>
@@ -34,13 +39,19 @@ struct PathProblem {
   int num_operands = 0;
   int num_labels = 0;
   int words = 1;
-  std::vector<Word> inputs;            // num_operands * words: each operand's label set
-  std::vector<Word> output;            // words
-  std::vector<double> extents;         // real label extents (may be 0), for reported costs
-  std::vector<double> search_extents;  // extents clamped to >= 1 so costs stay comparable
+  std::vector<Word> inputs;       // num_operands * words: each operand's label set after reduction
+  std::vector<Word> full_inputs;  // num_operands * words: each operand's own label set
+  std::vector<double> reduction_flops;  // per operand: 2 * size when it has private labels
+  std::vector<Word> output;             // words
+  std::vector<double> extents;          // real label extents (may be 0), for reported costs
+  std::vector<double> search_extents;   // extents clamped to >= 1 so costs stay comparable
 
   std::span<const Word> input(int k) const {
     return {inputs.data() + static_cast<std::size_t>(k) * words, static_cast<std::size_t>(words)};
+  }
+  std::span<const Word> full_input(int k) const {
+    return {full_inputs.data() + static_cast<std::size_t>(k) * words,
+            static_cast<std::size_t>(words)};
   }
 };
 
@@ -78,6 +89,10 @@ SsaPath greedy_path(const PathProblem& problem);
 inline constexpr int kMaxOptimalOperands = 16;
 std::optional<SsaPath> optimal_path(const PathProblem& problem,
                                     std::chrono::steady_clock::time_point deadline);
+
+// Improves `ssa` by re-solving, with the exact DP, every subtree cut at a frontier of up to
+// `max_frontier` tensors; at most `max_passes` sweeps over the tree (path_refine.cpp).
+SsaPath refine_path(const PathProblem& problem, const SsaPath& ssa, int max_frontier, int max_passes);
 
 // SSA ids -> opt_einsum's linear convention (positions in the current operand list; each
 // step removes both and appends the result).
