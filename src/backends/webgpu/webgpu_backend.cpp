@@ -252,8 +252,13 @@ void WebGpuBackend::throw_if_device_error(std::string_view op) {
   {
     std::lock_guard lock(errors_->mutex);
     if (errors_->first_message.empty()) return;
-    message = std::move(errors_->first_message);
-    errors_->first_message.clear();
+    // A validation error is reported once; a lost device stays lost for every later call.
+    if (errors_->lost) {
+      message = errors_->first_message;
+    } else {
+      message = std::move(errors_->first_message);
+      errors_->first_message.clear();
+    }
   }
   throw_error(ErrorKind::Backend, ErrorPhase::Execute, std::string(op), "WebGPU " + message);
 }
