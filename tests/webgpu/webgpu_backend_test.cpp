@@ -307,6 +307,26 @@ TEST_F(WebGpuTest, PipelinesAreBuiltOnceAndDispatchesRun) {
   EXPECT_EQ(backend_of(*other).pipeline_stats().built, 1u);
 }
 
+TEST_F(WebGpuTest, DeviceValidationErrorsBecomeBackendErrors) {
+  WebGpuBackend& backend = backend_of(*runtime_);
+  auto* pipeline = backend.pipeline(kDoubleIt, "double_it");
+  const std::uint32_t params[] = {4};
+  try {
+    backend.dispatch(pipeline, params, {}, {1, 1, 1});  // binding 1 is missing
+    backend.synchronize();
+    FAIL() << "a dispatch without its storage binding was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Backend) << e.what();
+  }
+  // Reported once; the device itself is fine.
+  EagerTensor v = runtime_->upload(random_tensor(DType::F32, {4}, 4));
+  const std::vector<float> before = v.download().to_vector<float>();
+  const WebGpuBuffer* buffers[] = {&WebGpuBackend::buffer_of(*v.buffer(), "test")};
+  backend.dispatch(pipeline, params, buffers, {1, 1, 1});
+  const std::vector<float> after = v.download().to_vector<float>();
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(after[i], 2.0f * before[i] + static_cast<float>(i));
+}
+
 TEST_F(WebGpuTest, InvalidWgslIsABackendErrorNamingTheEntryPoint) {
   WebGpuBackend& backend = backend_of(*runtime_);
   try {

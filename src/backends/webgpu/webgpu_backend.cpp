@@ -236,7 +236,10 @@ void WebGpuBackend::release_handles() noexcept {
 }
 
 void WebGpuBackend::wait_for(const std::atomic<bool>& done, std::string_view what) {
+  // Events that are already resolved (error scopes, adapter and device requests) fire from
+  // process-events alone; only then block on the device (downloads wait for queued work).
   const auto deadline = std::chrono::steady_clock::now() + kWaitLimit;
+  wgpuInstanceProcessEvents(instance_);
   while (!done.load()) {
     if (device_ != nullptr) wgpuDevicePoll(device_, /*wait=*/true, nullptr);
     wgpuInstanceProcessEvents(instance_);
@@ -304,12 +307,13 @@ void WebGpuBackend::read_aligned(const WebGpuBuffer& src, std::size_t offset, st
     ~Release() { wgpuBufferRelease(b); }
   } release{staging};
 
-  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(device_, nullptr);
-  wgpuCommandEncoderCopyBufferToBuffer(encoder, src.handle(), offset, staging, 0, bytes);
-  WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
-  wgpuQueueSubmit(queue_, 1, &commands);
-  wgpuCommandBufferRelease(commands);
-  wgpuCommandEncoderRelease(encoder);
+  submit_validated("webgpu.read", [&] {
+    WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(device_, nullptr);
+    wgpuCommandEncoderCopyBufferToBuffer(encoder, src.handle(), offset, staging, 0, bytes);
+    WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
+    wgpuCommandEncoderRelease(encoder);
+    return commands;
+  });
 
   struct MapResult {
     std::atomic<bool> done{false};

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -24,6 +25,7 @@ struct WGPUDeviceImpl;
 struct WGPUQueueImpl;
 struct WGPUBufferImpl;
 struct WGPUComputePipelineImpl;
+struct WGPUCommandBufferImpl;
 
 namespace tenferro {
 
@@ -120,6 +122,12 @@ class WebGpuBackend final : public Backend {
   void open_device();  // adapter, device and queue on instance_
   void release_handles() noexcept;
   void wait_for(const std::atomic<bool>& done, std::string_view what);
+  // Validation errors raised while `record` builds commands are caught by an error scope and
+  // become a Backend error naming `op`; only valid commands reach the queue (wgpu-native
+  // aborts the process on submitting an invalid command buffer).
+  void submit_validated(std::string_view op, const std::function<WGPUCommandBufferImpl*()>& record);
+  // Pops the innermost validation error scope: its message, or empty when there was none.
+  std::string pop_validation_scope(std::string_view what);
   void throw_if_device_error(std::string_view op);
   void write_aligned(const WebGpuBuffer& dst, std::size_t offset, const std::byte* data,
                      std::size_t bytes);
@@ -146,6 +154,8 @@ class WebGpuBackend final : public Backend {
   };
   std::unique_ptr<DeviceErrors> errors_ = std::make_unique<DeviceErrors>();
 
+  // Error scopes are a per-device stack: push/pop pairs must not interleave across threads.
+  std::mutex scope_mutex_;
   mutable std::mutex pipelines_mutex_;
   std::unordered_map<std::string, WGPUComputePipelineImpl*> pipelines_;
   std::atomic<std::uint64_t> pipelines_built_{0}, pipeline_hits_{0}, dispatches_{0};

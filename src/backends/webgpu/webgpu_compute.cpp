@@ -41,6 +41,7 @@ WGPUComputePipelineImpl* WebGpuBackend::pipeline(std::string_view wgsl, std::str
 
   // Compile under an error scope so a WGSL mistake is a typed error naming the entry point
   // rather than a message on the uncaptured-error path.
+  std::lock_guard scope_lock(scope_mutex_);
   wgpuDevicePushErrorScope(device_, WGPUErrorFilter_Validation);
   WGPUShaderSourceWGSL source = WGPU_SHADER_SOURCE_WGSL_INIT;
   source.code = view_of(wgsl);
@@ -54,28 +55,51 @@ WGPUComputePipelineImpl* WebGpuBackend::pipeline(std::string_view wgsl, std::str
   desc.compute.entryPoint = view_of(entry);
   WGPUComputePipeline created = wgpuDeviceCreateComputePipeline(device_, &desc);
   if (module != nullptr) wgpuShaderModuleRelease(module);
+  const std::string error = pop_validation_scope("a shader compilation");
+  if (!error.empty() || created == nullptr) {
+    if (created != nullptr) wgpuComputePipelineRelease(created);
+    throw_error(ErrorKind::Backend, ErrorPhase::Execute, "webgpu.pipeline",
+                "compiling WGSL entry point '" + std::string(entry) + "' failed: " + error);
+  }
+  pipelines_built_.fetch_add(1, std::memory_order_relaxed);
+  pipelines_.emplace(std::move(key), created);
+  return created;
+}
 
+std::string WebGpuBackend::pop_validation_scope(std::string_view what) {
   ScopeResult scope;
   WGPUPopErrorScopeCallbackInfo cb = WGPU_POP_ERROR_SCOPE_CALLBACK_INFO_INIT;
   cb.mode = WGPUCallbackMode_AllowProcessEvents;
-  cb.callback = [](WGPUPopErrorScopeStatus, WGPUErrorType type, WGPUStringView message, void* user,
-                   void*) {
+  cb.callback = [](WGPUPopErrorScopeStatus status, WGPUErrorType type, WGPUStringView message,
+                   void* user, void*) {
     auto* r = static_cast<ScopeResult*>(user);
-    r->type = type;
+    r->type = status == WGPUPopErrorScopeStatus_Success ? type : WGPUErrorType_Unknown;
     r->message = to_string(message);
     r->done.store(true);
   };
   cb.userdata1 = &scope;
   wgpuDevicePopErrorScope(device_, cb);
-  wait_for(scope.done, "a shader compilation");
-  if (scope.type != WGPUErrorType_NoError || created == nullptr) {
-    if (created != nullptr) wgpuComputePipelineRelease(created);
-    throw_error(ErrorKind::Backend, ErrorPhase::Execute, "webgpu.pipeline",
-                "compiling WGSL entry point '" + std::string(entry) + "' failed: " + scope.message);
+  wait_for(scope.done, what);
+  if (scope.type == WGPUErrorType_NoError) return {};
+  return scope.message.empty() ? std::string("unknown validation error") : scope.message;
+}
+
+void WebGpuBackend::submit_validated(std::string_view op,
+                                     const std::function<WGPUCommandBufferImpl*()>& record) {
+  WGPUCommandBuffer commands = nullptr;
+  {
+    std::lock_guard scope_lock(scope_mutex_);
+    wgpuDevicePushErrorScope(device_, WGPUErrorFilter_Validation);
+    commands = record();
+    const std::string error = pop_validation_scope(op);
+    if (!error.empty()) {
+      if (commands != nullptr) wgpuCommandBufferRelease(commands);
+      throw_error(ErrorKind::Backend, ErrorPhase::Execute, std::string(op),
+                  "WebGPU rejected the commands: " + error);
+    }
   }
-  pipelines_built_.fetch_add(1, std::memory_order_relaxed);
-  pipelines_.emplace(std::move(key), created);
-  return created;
+  wgpuQueueSubmit(queue_, 1, &commands);
+  wgpuCommandBufferRelease(commands);
 }
 
 void WebGpuBackend::dispatch(WGPUComputePipelineImpl* pipeline,
@@ -96,7 +120,14 @@ void WebGpuBackend::dispatch(WGPUComputePipelineImpl* pipeline,
   param_desc.size = (param_bytes + 3) & ~std::size_t{3};
   param_desc.mappedAtCreation = true;
   WGPUBuffer param_buffer = wgpuDeviceCreateBuffer(device_, &param_desc);
-  if (param_buffer == nullptr) throw_if_device_error("webgpu.dispatch");
+  if (param_buffer == nullptr) {
+    throw_error(ErrorKind::Backend, ErrorPhase::Execute, "webgpu.dispatch",
+                "could not allocate the parameter buffer");
+  }
+  struct Release {
+    WGPUBuffer b;
+    ~Release() { wgpuBufferRelease(b); }
+  } release_params{param_buffer};
   void* mapped = wgpuBufferGetMappedRange(param_buffer, 0, param_desc.size);
   std::memset(mapped, 0, param_desc.size);
   if (!params.empty()) std::memcpy(mapped, params.data(), params.size_bytes());
@@ -111,30 +142,28 @@ void WebGpuBackend::dispatch(WGPUComputePipelineImpl* pipeline,
     entries[i + 1].buffer = buffers[i]->handle();
     entries[i + 1].size = buffers[i]->padded_bytes();
   }
-  WGPUBindGroupLayout layout = wgpuComputePipelineGetBindGroupLayout(pipeline, 0);
-  WGPUBindGroupDescriptor group_desc = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
-  group_desc.layout = layout;
-  group_desc.entryCount = entries.size();
-  group_desc.entries = entries.data();
-  WGPUBindGroup group = wgpuDeviceCreateBindGroup(device_, &group_desc);
-
-  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(device_, nullptr);
-  WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(encoder, nullptr);
-  wgpuComputePassEncoderSetPipeline(pass, pipeline);
-  wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
-  wgpuComputePassEncoderDispatchWorkgroups(pass, groups.x, groups.y, groups.z);
-  wgpuComputePassEncoderEnd(pass);
-  WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
-  wgpuQueueSubmit(queue_, 1, &commands);
+  submit_validated("webgpu.dispatch", [&] {
+    WGPUBindGroupLayout layout = wgpuComputePipelineGetBindGroupLayout(pipeline, 0);
+    WGPUBindGroupDescriptor group_desc = WGPU_BIND_GROUP_DESCRIPTOR_INIT;
+    group_desc.layout = layout;
+    group_desc.entryCount = entries.size();
+    group_desc.entries = entries.data();
+    WGPUBindGroup group = wgpuDeviceCreateBindGroup(device_, &group_desc);
+    WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(device_, nullptr);
+    WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(encoder, nullptr);
+    wgpuComputePassEncoderSetPipeline(pass, pipeline);
+    wgpuComputePassEncoderSetBindGroup(pass, 0, group, 0, nullptr);
+    wgpuComputePassEncoderDispatchWorkgroups(pass, groups.x, groups.y, groups.z);
+    wgpuComputePassEncoderEnd(pass);
+    WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
+    // What the commands use stays alive with them; our references can go now.
+    wgpuComputePassEncoderRelease(pass);
+    wgpuCommandEncoderRelease(encoder);
+    wgpuBindGroupRelease(group);
+    wgpuBindGroupLayoutRelease(layout);
+    return commands;
+  });
   dispatches_.fetch_add(1, std::memory_order_relaxed);
-
-  // The queue keeps what the submitted work uses alive; our references can go now.
-  wgpuCommandBufferRelease(commands);
-  wgpuComputePassEncoderRelease(pass);
-  wgpuCommandEncoderRelease(encoder);
-  wgpuBindGroupRelease(group);
-  wgpuBindGroupLayoutRelease(layout);
-  wgpuBufferRelease(param_buffer);
   throw_if_device_error("webgpu.dispatch");
 }
 
@@ -142,13 +171,14 @@ void WebGpuBackend::copy_buffer(const WebGpuBuffer& src, std::size_t src_offset,
                                 const WebGpuBuffer& dst, std::size_t dst_offset,
                                 std::size_t bytes) {
   if (bytes == 0) return;
-  WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(device_, nullptr);
-  wgpuCommandEncoderCopyBufferToBuffer(encoder, src.handle(), src_offset, dst.handle(), dst_offset,
-                                       bytes);
-  WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
-  wgpuQueueSubmit(queue_, 1, &commands);
-  wgpuCommandBufferRelease(commands);
-  wgpuCommandEncoderRelease(encoder);
+  submit_validated("webgpu.copy", [&] {
+    WGPUCommandEncoder encoder = wgpuDeviceCreateCommandEncoder(device_, nullptr);
+    wgpuCommandEncoderCopyBufferToBuffer(encoder, src.handle(), src_offset, dst.handle(),
+                                         dst_offset, bytes);
+    WGPUCommandBuffer commands = wgpuCommandEncoderFinish(encoder, nullptr);
+    wgpuCommandEncoderRelease(encoder);
+    return commands;
+  });
   throw_if_device_error("webgpu.copy");
 }
 
