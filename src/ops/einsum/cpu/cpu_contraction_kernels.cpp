@@ -126,11 +126,10 @@ void fill_zero_typed(const KernelView& dst) {
 // dst = sum over the trailing axes of src: zero dst, then walk src in its own memory order
 // accumulating into dst (dst strides are 0 along the reduced axes).
 template <class T>
-void sum_typed(const KernelView& src, const KernelView& dst, int reduced_rank) {
+void sum_typed(const KernelView& src, const KernelView& dst) {
   fill_zero_typed<T>(dst);
   std::vector<std::int64_t> dst_strides = dst.strides;
   dst_strides.resize(src.shape.size(), 0);
-  (void)reduced_rank;
   auto nest = make_nest<2>(src.shape, {&src.strides, &dst_strides}, 0);
   T* d = base_of<T>(dst);
   const T* s = base_of<T>(src);
@@ -242,7 +241,10 @@ class CpuContractionKernels final : public ContractionKernels {
     require_host(src);
     require_host(dst);
     count_cpu_kernel_launch();
-    visit_dtype(dst.dtype, [&](auto t) { sum_typed<decltype(t)>(src, dst, reduced_rank); });
+    if (src.shape.size() != dst.shape.size() + static_cast<std::size_t>(reduced_rank))
+      throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
+                  "internal: sum_trailing ranks do not add up");
+    visit_dtype(dst.dtype, [&](auto t) { sum_typed<decltype(t)>(src, dst); });
   }
   void multiply(const KernelView& a, const KernelView& b, const KernelView& dst) override {
     if (is_empty(dst)) return;
