@@ -1,0 +1,30 @@
+// Which (op, backend, dtype) the linalg family implements. CPU: every op on every dtype.
+// WebGPU: none (no f64 in WGSL and no LAPACK-class solvers). CUDA: none until the cuSOLVER
+// executor lands; the CUDA backend fills its row in then.
+#include <string>
+#include <vector>
+
+#include "ops/linalg/linalg_op.hpp"
+#include "tenferro/linalg.hpp"
+
+namespace tenferro::linalg_family {
+
+const AdmissionTable& admission_table() {
+  static const AdmissionTable table = [] {
+    using linalg_internal::LinalgKind;
+    std::vector<std::string> ops;
+    for (int k = 0; k <= static_cast<int>(LinalgKind::Slogdet); ++k) {
+      ops.emplace_back(linalg_internal::kind_name(static_cast<LinalgKind>(k)));
+    }
+    AdmissionTable t(std::string(kFamily), ops);
+    for (const std::string& op : ops) {
+      t.admit(op, BackendKind::Cpu, {DType::F32, DType::F64, DType::C32, DType::C64});
+    }
+    t.note(BackendKind::Cuda, "linalg has no CUDA implementation yet");
+    t.note(BackendKind::WebGpu, "linalg has no WebGPU implementation");
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace tenferro::linalg_family

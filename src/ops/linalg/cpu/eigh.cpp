@@ -1,0 +1,60 @@
+// Hermitian eigen-decomposition via syevd/heevd (lower triangle read), eigenvalues ascending.
+#include <algorithm>
+
+#include "ops/linalg/cpu/kernels.hpp"
+#include "ops/linalg/cpu/workspace.hpp"
+
+namespace tenferro::linalg_cpu {
+namespace {
+
+using linalg_internal::concat;
+
+template <class T>
+std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
+  using R = Real<T>;
+  const auto d = linalg_internal::matrix_dims(a.shape());
+  const std::int64_t n = d.rows;
+  const bool values_only = call.op.payload().eigh.values_only;
+  const char job = values_only ? 'N' : 'V';
+  Tensor w = Tensor::zeros(dtype_of_v<R>, concat({n}, d.batch_shape));
+  Tensor v = Tensor::zeros(a.dtype(), concat({n, n}, d.batch_shape));
+  const T* in = a.data<T>();
+  for (std::int64_t b = 0; b < d.batch; ++b) {
+    check_finite_triangle(call, in + b * n * n, n, true, true, b, d.batch_shape, "A");
+  }
+  if (n > 0 && d.batch > 0) {
+    WorkspaceLease<T> lease(call, "eigh|" + std::to_string(n) + "|" + job, [&] {
+      T query{}, scratch{};
+      R rquery{}, wscratch{};
+      lapack::lint iquery = 0;
+      lapack::syevd(job, 'L', li(n), &scratch, ld(n), &wscratch, &query, -1, &rquery, -1, &iquery,
+                    -1);
+      WorkspaceSizes sizes{queried_size(query), 1, iquery};
+      if constexpr (kIsComplex<T>) sizes.rwork = queried_size(rquery);
+      return sizes;
+    });
+    Workspace<T>& ws = lease.get();
+    for (std::int64_t b = 0; b < d.batch; ++b) {
+      T* vb = v.data<T>() + b * n * n;
+      std::copy_n(in + b * n * n, n * n, vb);  // syevd overwrites A with the eigenvectors
+      count_lapack_call();
+      const lapack::lint info =
+          lapack::syevd(job, 'L', li(n), vb, ld(n), w.data<R>() + b * n, ws.work.data(), ws.lwork(),
+                        ws.rwork.data(), ws.lrwork(), ws.iwork.data(), ws.liwork());
+      if (info < 0) throw_lapack_argument(call, "syevd/heevd", info);
+      if (info > 0)
+        throw_numerical(call, b, d.batch_shape, "the eigensolver (syevd/heevd) did not converge");
+    }
+  }
+  if (values_only) return {w};
+  return {w, v};
+}
+
+}  // namespace
+
+std::vector<Tensor> run_eigh(const CpuCall& call, Inputs inputs) {
+  const Tensor a = compact_host(inputs[0]);
+  return visit_dtype(a.dtype(), [&](auto zero) { return eigh_typed<decltype(zero)>(call, a); });
+}
+
+}  // namespace tenferro::linalg_cpu

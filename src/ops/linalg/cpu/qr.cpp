@@ -1,0 +1,87 @@
+// QR via geqrf + orgqr/ungqr, with the optional positive-diagonal gauge.
+#include <algorithm>
+#include <cstring>
+
+#include "ops/linalg/cpu/kernels.hpp"
+#include "ops/linalg/cpu/workspace.hpp"
+
+namespace tenferro::linalg_cpu {
+namespace {
+
+using linalg_internal::concat;
+
+template <class T>
+std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
+  const auto d = linalg_internal::matrix_dims(a.shape());
+  const std::int64_t m = d.rows, n = d.cols, k = std::min(m, n);
+  const bool complete = call.op.payload().qr.mode == linalg::QrMode::Complete;
+  const std::int64_t q_cols = complete ? m : k, r_rows = complete ? m : k;
+  Tensor q = Tensor::zeros(a.dtype(), concat({m, q_cols}, d.batch_shape));
+  Tensor r = Tensor::zeros(a.dtype(), concat({r_rows, n}, d.batch_shape));
+  const T* in = a.data<T>();
+  check_finite_batch(call, in, m * n, d.batch, d.batch_shape, "A");
+  if (m == 0 || d.batch == 0) return {q, r};
+
+  // One buffer holds A, then the Householder vectors, then Q (orgqr works in place). When Q has
+  // at least n columns that buffer is Q's own storage, so Q needs no copy; only a wide reduced
+  // QR (Q [m, m] with m < n) needs scratch space.
+  const bool in_place = q_cols >= n;
+  std::vector<T> scratch(in_place ? 0 : static_cast<std::size_t>(m * n));
+  std::vector<T> tau(static_cast<std::size_t>(std::max<std::int64_t>(k, 1)));
+  const std::string key =
+      "qr|" + std::to_string(m) + "x" + std::to_string(n) + "|" + std::to_string(q_cols);
+  WorkspaceLease<T> lease(call, key, [&] {
+    T q1{}, q2{};
+    T* probe = in_place ? q.data<T>() : scratch.data();
+    lapack::geqrf(li(m), li(n), probe, ld(m), tau.data(), &q1, -1);
+    lapack::orgqr(li(m), li(q_cols), li(k), probe, ld(m), tau.data(), &q2, -1);
+    return WorkspaceSizes{std::max(queried_size(q1), queried_size(q2)), 1, 1};
+  });
+  Workspace<T>& ws = lease.get();
+  const bool positive = call.op.payload().qr.gauge == linalg::QrGauge::PositiveDiagonal;
+
+  for (std::int64_t b = 0; b < d.batch; ++b) {
+    T* qb = q.data<T>() + b * m * q_cols;
+    T* buf = in_place ? qb : scratch.data();
+    std::copy_n(in + b * m * n, m * n, buf);
+    lapack::lint info = 0;
+    if (k > 0) {
+      info = lapack::geqrf(li(m), li(n), buf, ld(m), tau.data(), ws.work.data(), ws.lwork());
+      count_lapack_call();
+      if (info < 0) throw_lapack_argument(call, "geqrf", info);
+    }
+    T* rb = r.data<T>() + b * r_rows * n;
+    for (std::int64_t j = 0; j < n; ++j) {
+      for (std::int64_t i = 0; i <= std::min(j, r_rows - 1); ++i)
+        rb[i + j * r_rows] = buf[i + j * m];
+    }
+    info = lapack::orgqr(li(m), li(q_cols), li(k), buf, ld(m), tau.data(), ws.work.data(),
+                         ws.lwork());
+    count_lapack_call();
+    if (info < 0) throw_lapack_argument(call, "orgqr/ungqr", info);
+    if (!in_place) std::copy_n(buf, m * q_cols, qb);
+
+    if (positive) {
+      // R row j times conj(phase), Q column j times phase: Q R is unchanged.
+      for (std::int64_t j = 0; j < k; ++j) {
+        const T diag = rb[j + j * r_rows];
+        const Real<T> mag = std::abs(diag);
+        if (mag == 0) continue;
+        const T phase = diag / mag;
+        for (std::int64_t c = j; c < n; ++c) rb[j + c * r_rows] *= conj_of(phase);
+        rb[j + j * r_rows] = mag;
+        for (std::int64_t i = 0; i < m; ++i) qb[i + j * m] *= phase;
+      }
+    }
+  }
+  return {q, r};
+}
+
+}  // namespace
+
+std::vector<Tensor> run_qr(const CpuCall& call, Inputs inputs) {
+  const Tensor a = compact_host(inputs[0]);
+  return visit_dtype(a.dtype(), [&](auto zero) { return qr_typed<decltype(zero)>(call, a); });
+}
+
+}  // namespace tenferro::linalg_cpu

@@ -1,0 +1,283 @@
+// LinalgOp: names, payload identity, and the shape rules of every linalg op.
+#include "ops/linalg/linalg_op.hpp"
+
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "tenferro/core/error.hpp"
+
+namespace tenferro::linalg_internal {
+namespace {
+
+// The numbers that identify a payload, in a fixed order (hash and equality read the same list,
+// so they can never disagree).
+std::vector<std::uint64_t> payload_words(LinalgKind kind, const LinalgPayload& p) {
+  const auto& t = p.svd.truncation;
+  return {static_cast<std::uint64_t>(kind),
+          static_cast<std::uint64_t>(p.qr.mode),
+          static_cast<std::uint64_t>(p.qr.gauge),
+          p.svd.full_matrices,
+          p.svd.compute_uv,
+          t.max_rank.has_value(),
+          static_cast<std::uint64_t>(t.max_rank.value_or(0)),
+          static_cast<std::uint64_t>(t.cutoff_kind),
+          std::bit_cast<std::uint64_t>(t.cutoff),
+          static_cast<std::uint64_t>(t.min_rank),
+          static_cast<std::uint64_t>(p.svd.gauge),
+          p.eigh.values_only,
+          p.triangular.lower,
+          p.triangular.left,
+          static_cast<std::uint64_t>(p.triangular.transpose),
+          p.triangular.unit_diagonal};
+}
+
+[[noreturn]] void fail(const LinalgOp& op, const std::string& message) {
+  throw_validation(std::string(op.name()), message);
+}
+
+void require_matrix(const LinalgOp& op, const TensorMeta& meta, const char* what) {
+  if (meta.shape.size() < 2) {
+    fail(op, std::string(what) + " must be a matrix [m, n, batch...] but has shape " +
+                 shape_to_string(meta.shape));
+  }
+  for (std::size_t axis = 0; axis < 2; ++axis) {
+    if (meta.shape[axis] > std::numeric_limits<std::int32_t>::max()) {
+      fail(op, std::string(what) + " extent " + std::to_string(meta.shape[axis]) +
+                   " exceeds LAPACK's 32-bit index range");
+    }
+  }
+}
+
+void require_square(const LinalgOp& op, const TensorMeta& meta) {
+  if (meta.shape[0] != meta.shape[1]) {
+    fail(op, "needs square matrices but A has shape " + shape_to_string(meta.shape));
+  }
+}
+
+Shape batch_of(const Shape& shape, std::size_t leading) {
+  return Shape(shape.begin() + static_cast<std::ptrdiff_t>(leading), shape.end());
+}
+
+// Right-hand side rules shared by solve, triangular_solve and lstsq. Returns whether B is a
+// vector; `rows_axis` is the axis of B that must equal `rows`.
+bool check_rhs(const LinalgOp& op, const TensorMeta& a, const TensorMeta& b, std::int64_t rows,
+               bool right_side) {
+  if (a.dtype != b.dtype) {
+    fail(op, "A and B must have one dtype (A is " + std::string(dtype_name(a.dtype)) + ", B is " +
+                 std::string(dtype_name(b.dtype)) + ")");
+  }
+  const Shape a_batch = batch_of(a.shape, 2);
+  const bool vector = b.shape.size() + 1 == a.shape.size();
+  if (!vector && b.shape.size() != a.shape.size()) {
+    fail(op, "B must be [rows, batch...] or [rows, k, batch...] matching A " +
+                 shape_to_string(a.shape) + " but has shape " + shape_to_string(b.shape));
+  }
+  const std::size_t rows_axis = (!vector && right_side) ? 1 : 0;
+  if (b.shape[rows_axis] != rows) {
+    fail(op, "B has " + std::to_string(b.shape[rows_axis]) + " along axis " +
+                 std::to_string(rows_axis) + " but A needs " + std::to_string(rows) + " (A " +
+                 shape_to_string(a.shape) + ", B " + shape_to_string(b.shape) + ")");
+  }
+  if (batch_of(b.shape, vector ? 1 : 2) != a_batch) {
+    fail(op, "batch shapes differ (A " + shape_to_string(a.shape) + ", B " +
+                 shape_to_string(b.shape) + "); batch axes are trailing and must match exactly");
+  }
+  if (!vector && b.shape[1 - rows_axis] > std::numeric_limits<std::int32_t>::max()) {
+    fail(op, "B has too many columns for LAPACK's 32-bit index range");
+  }
+  return vector;
+}
+
+void check_truncation(const LinalgOp& op, const linalg::SvdOptions& o) {
+  const auto& t = o.truncation;
+  if (t.max_rank && *t.max_rank < 0) fail(op, "truncation.max_rank must be >= 0");
+  if (t.min_rank < 0) fail(op, "truncation.min_rank must be >= 0");
+  if (!std::isfinite(t.cutoff) || t.cutoff < 0)
+    fail(op, "truncation.cutoff must be finite and >= 0");
+  if (t.cutoff_kind == linalg::CutoffKind::None && t.cutoff != 0) {
+    fail(op, "truncation.cutoff is set but truncation.cutoff_kind is None; choose a cutoff kind");
+  }
+  if (t.active() && o.full_matrices) {
+    fail(op, "truncation cannot be combined with full_matrices (a truncated basis is not full)");
+  }
+}
+
+}  // namespace
+
+std::string_view kind_name(LinalgKind kind) noexcept {
+  switch (kind) {
+    case LinalgKind::Qr:
+      return "qr";
+    case LinalgKind::Svd:
+      return "svd";
+    case LinalgKind::Eigh:
+      return "eigh";
+    case LinalgKind::Eig:
+      return "eig";
+    case LinalgKind::Lu:
+      return "lu";
+    case LinalgKind::Cholesky:
+      return "cholesky";
+    case LinalgKind::Solve:
+      return "solve";
+    case LinalgKind::TriangularSolve:
+      return "triangular_solve";
+    case LinalgKind::Lstsq:
+      return "lstsq";
+    case LinalgKind::Inv:
+      return "inv";
+    case LinalgKind::Det:
+      return "det";
+    case LinalgKind::Slogdet:
+      return "slogdet";
+  }
+  return "unknown";
+}
+
+std::string_view error_op_name(LinalgKind kind) noexcept {
+  switch (kind) {
+    case LinalgKind::Qr:
+      return "linalg.qr";
+    case LinalgKind::Svd:
+      return "linalg.svd";
+    case LinalgKind::Eigh:
+      return "linalg.eigh";
+    case LinalgKind::Eig:
+      return "linalg.eig";
+    case LinalgKind::Lu:
+      return "linalg.lu";
+    case LinalgKind::Cholesky:
+      return "linalg.cholesky";
+    case LinalgKind::Solve:
+      return "linalg.solve";
+    case LinalgKind::TriangularSolve:
+      return "linalg.triangular_solve";
+    case LinalgKind::Lstsq:
+      return "linalg.lstsq";
+    case LinalgKind::Inv:
+      return "linalg.inv";
+    case LinalgKind::Det:
+      return "linalg.det";
+    case LinalgKind::Slogdet:
+      return "linalg.slogdet";
+  }
+  return "linalg.unknown";
+}
+
+std::size_t LinalgOp::arity() const noexcept {
+  switch (kind_) {
+    case LinalgKind::Solve:
+    case LinalgKind::TriangularSolve:
+    case LinalgKind::Lstsq:
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+std::uint64_t LinalgOp::payload_hash() const noexcept {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the payload words
+  for (std::uint64_t w : payload_words(kind_, payload_)) {
+    h ^= w;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+bool LinalgOp::payload_equals(const ExtensionOp& other) const noexcept {
+  const auto* o = dynamic_cast<const LinalgOp*>(&other);
+  return o != nullptr && payload_words(kind_, payload_) == payload_words(o->kind_, o->payload_);
+}
+
+std::vector<TensorMeta> LinalgOp::infer_outputs(std::span<const TensorMeta> inputs) const {
+  return validate_and_infer(*this, inputs);
+}
+
+MatrixDims matrix_dims(const Shape& shape) {
+  MatrixDims d;
+  d.rows = shape.at(0);
+  d.cols = shape.at(1);
+  d.batch_shape = batch_of(shape, 2);
+  d.batch = checked_numel(d.batch_shape);
+  return d;
+}
+
+Shape concat(std::initializer_list<std::int64_t> head, const Shape& batch_shape) {
+  Shape s(head);
+  s.insert(s.end(), batch_shape.begin(), batch_shape.end());
+  return s;
+}
+
+std::vector<TensorMeta> validate_and_infer(const LinalgOp& op, std::span<const TensorMeta> inputs) {
+  if (inputs.size() != op.arity()) {
+    fail(op, "takes " + std::to_string(op.arity()) + " input(s) but got " +
+                 std::to_string(inputs.size()));
+  }
+  const TensorMeta& a = inputs[0];
+  require_matrix(op, a, "A");
+  const MatrixDims d = matrix_dims(a.shape);
+  const std::int64_t m = d.rows, n = d.cols, k = std::min(m, n);
+  const Shape& bs = d.batch_shape;
+  const DType t = a.dtype, real = real_dtype(a.dtype);
+  const auto& p = op.payload();
+
+  switch (op.kind()) {
+    case LinalgKind::Qr:
+      if (p.qr.mode == linalg::QrMode::Complete)
+        return {{t, concat({m, m}, bs)}, {t, concat({m, n}, bs)}};
+      return {{t, concat({m, k}, bs)}, {t, concat({k, n}, bs)}};
+    case LinalgKind::Svd: {
+      check_truncation(op, p.svd);
+      std::int64_t r = k;
+      if (p.svd.truncation.max_rank) r = std::min(r, *p.svd.truncation.max_rank);
+      std::vector<TensorMeta> out;
+      if (p.svd.compute_uv) {
+        const bool full = p.svd.full_matrices;
+        out.push_back({t, concat({m, full ? m : r}, bs)});
+        out.push_back({real, concat({r}, bs)});
+        out.push_back({t, concat({full ? n : r, n}, bs)});
+      } else {
+        out.push_back({real, concat({r}, bs)});
+      }
+      out.push_back({real, bs});
+      return out;
+    }
+    case LinalgKind::Eigh:
+      require_square(op, a);
+      if (p.eigh.values_only) return {{real, concat({n}, bs)}};
+      return {{real, concat({n}, bs)}, {t, concat({n, n}, bs)}};
+    case LinalgKind::Eig:
+      require_square(op, a);
+      return {{complex_dtype(t), concat({n}, bs)}, {complex_dtype(t), concat({n, n}, bs)}};
+    case LinalgKind::Lu:
+      return {{t, concat({m, m}, bs)}, {t, concat({m, k}, bs)}, {t, concat({k, n}, bs)}};
+    case LinalgKind::Cholesky:
+    case LinalgKind::Inv:
+      require_square(op, a);
+      return {{t, a.shape}};
+    case LinalgKind::Det:
+      require_square(op, a);
+      return {{t, bs}};
+    case LinalgKind::Slogdet:
+      require_square(op, a);
+      return {{t, bs}, {real, bs}};
+    case LinalgKind::Solve:
+      require_square(op, a);
+      check_rhs(op, a, inputs[1], n, false);
+      return {{t, inputs[1].shape}};
+    case LinalgKind::TriangularSolve:
+      require_square(op, a);
+      check_rhs(op, a, inputs[1], n, !p.triangular.left);
+      return {{t, inputs[1].shape}};
+    case LinalgKind::Lstsq: {
+      const bool vector = check_rhs(op, a, inputs[1], m, false);
+      if (vector) return {{t, concat({n}, bs)}};
+      return {{t, concat({n, inputs[1].shape[1]}, bs)}};
+    }
+  }
+  fail(op, "unknown linalg op");
+}
+
+}  // namespace tenferro::linalg_internal

@@ -1,0 +1,76 @@
+// The one ExtensionOp of the linalg family: which decomposition/solver (LinalgKind) plus its
+// options. Shapes are validated and output metadata inferred here, shared by the public
+// functions (before dispatch) and every backend's executor.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "tenferro/linalg.hpp"
+#include "tenferro/runtime/extension.hpp"
+
+namespace tenferro::linalg_internal {
+
+enum class LinalgKind : std::uint8_t {
+  Qr,
+  Svd,
+  Eigh,
+  Eig,
+  Lu,
+  Cholesky,
+  Solve,
+  TriangularSolve,
+  Lstsq,
+  Inv,
+  Det,
+  Slogdet,
+};
+
+// The admission-table name ("qr", "triangular_solve", ...).
+std::string_view kind_name(LinalgKind kind) noexcept;
+// The name errors carry ("linalg.qr", ...).
+std::string_view error_op_name(LinalgKind kind) noexcept;
+
+// Every option any op may take; an op reads only its own part.
+struct LinalgPayload {
+  linalg::QrOptions qr;
+  linalg::SvdOptions svd;
+  linalg::EighOptions eigh;
+  linalg::TriangularSolveOptions triangular;
+};
+
+class LinalgOp final : public ExtensionOp {
+ public:
+  LinalgOp(LinalgKind kind, LinalgPayload payload = {}) : kind_(kind), payload_(payload) {}
+  std::string_view family() const noexcept override { return linalg_family::kFamily; }
+  std::string_view name() const noexcept override { return error_op_name(kind_); }
+  std::size_t arity() const noexcept override;
+  std::uint64_t payload_hash() const noexcept override;
+  bool payload_equals(const ExtensionOp& other) const noexcept override;
+  // For a truncated SVD the rank depends on the data: the inferred shapes are the untruncated
+  // upper bound and the executed outputs may have fewer columns/rows.
+  std::vector<TensorMeta> infer_outputs(std::span<const TensorMeta> inputs) const override;
+
+  LinalgKind kind() const noexcept { return kind_; }
+  const LinalgPayload& payload() const noexcept { return payload_; }
+
+ private:
+  LinalgKind kind_;
+  LinalgPayload payload_;
+};
+
+// Throws Validation for bad shapes (rank, square, rows, batch) or options. Returns the
+// inferred outputs (same as LinalgOp::infer_outputs).
+std::vector<TensorMeta> validate_and_infer(const LinalgOp& op, std::span<const TensorMeta> inputs);
+
+// Shape helpers shared with the executors.
+struct MatrixDims {
+  std::int64_t rows = 0, cols = 0, batch = 1;  // batch = product of the batch extents
+  Shape batch_shape;
+};
+MatrixDims matrix_dims(const Shape& shape);  // requires rank >= 2
+Shape concat(std::initializer_list<std::int64_t> head, const Shape& batch_shape);
+
+}  // namespace tenferro::linalg_internal

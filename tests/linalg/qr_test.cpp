@@ -1,0 +1,73 @@
+// QR: A = Q R, Q^H Q = I, R upper triangular, over every dtype, batch shape and size; the
+// positive-diagonal gauge makes diag(R) real and non-negative.
+#include "linalg_test_util.hpp"
+
+namespace {
+
+using namespace linalg_test;
+namespace la = tenferro::linalg;
+
+void check_qr(DType dtype, const Shape& batch, std::int64_t m, std::int64_t n,
+              const la::QrOptions& options, std::uint32_t seed) {
+  SCOPED_TRACE(case_name(dtype, batch, m, n));
+  auto rt = tenferro::EagerRuntime::cpu();
+  const EagerTensor a = rt->upload(random_tensor(dtype, with_batch({m, n}, batch), seed));
+  const auto [q, r] = la::qr(a, options);
+  const std::int64_t k = std::min(m, n);
+  const bool complete = options.mode == la::QrMode::Complete;
+  EXPECT_EQ(q.shape(), with_batch({m, complete ? m : k}, batch));
+  EXPECT_EQ(r.shape(), with_batch({complete ? m : k, n}, batch));
+  EXPECT_EQ(q.dtype(), dtype);
+  EXPECT_EQ(r.dtype(), dtype);
+  const Mats am = matrices(a), qm = matrices(q), rm = matrices(r);
+  const Mats qhq = multiply(adjoint(qm), qm);
+  expect_close(qhq, identity(qm.cols, qm.batch), tol(dtype, m), 0, "Q^H Q = I");
+  expect_close(multiply(qm, rm), am, tol(dtype, std::max(m, n)), 0, "A = Q R");
+  for (std::int64_t b = 0; b < rm.batch; ++b) {
+    for (std::int64_t j = 0; j < rm.cols; ++j) {
+      for (std::int64_t i = j + 1; i < rm.rows; ++i)
+        EXPECT_EQ(rm.at(b, i, j), cd(0)) << "R lower part";
+      if (options.gauge == la::QrGauge::PositiveDiagonal && j < rm.rows && j < k) {
+        EXPECT_EQ(rm.at(b, j, j).imag(), 0.0);
+        EXPECT_GE(rm.at(b, j, j).real(), 0.0);
+      }
+    }
+  }
+}
+
+TEST(LinalgQr, ReducedAllDtypesBatchesAndSizes) {
+  std::uint32_t seed = 1;
+  for (DType d : tenferro::kAllDTypes)
+    for (const Shape& batch : batch_shapes())
+      for (const Size& s : matrix_sizes()) check_qr(d, batch, s.m, s.n, {}, seed++);
+}
+
+TEST(LinalgQr, CompleteAllDtypesBatchesAndSizes) {
+  std::uint32_t seed = 100;
+  for (DType d : tenferro::kAllDTypes)
+    for (const Shape& batch : batch_shapes())
+      for (const Size& s : matrix_sizes())
+        check_qr(d, batch, s.m, s.n, {la::QrMode::Complete, la::QrGauge::Raw}, seed++);
+}
+
+TEST(LinalgQr, PositiveDiagonalGauge) {
+  std::uint32_t seed = 200;
+  for (DType d : tenferro::kAllDTypes)
+    for (const Size& s : matrix_sizes()) {
+      check_qr(d, {3}, s.m, s.n, {la::QrMode::Reduced, la::QrGauge::PositiveDiagonal}, seed++);
+      check_qr(d, {2}, s.m, s.n, {la::QrMode::Complete, la::QrGauge::PositiveDiagonal}, seed++);
+    }
+}
+
+TEST(LinalgQr, StridedInputIsRead) {
+  // A transposed view (not compact) must be factorised as the matrix it presents.
+  auto rt = tenferro::EagerRuntime::cpu();
+  const Tensor host = random_tensor(DType::F64, {3, 5}, 7);
+  const EagerTensor at = rt->upload(host).permute(std::vector<std::int64_t>{1, 0});
+  const auto [q, r] = tenferro::linalg::qr(at);
+  expect_close(multiply(matrices(q), matrices(r)),
+               matrices(rt->upload(host.transpose().contiguous())), tol(DType::F64, 5), 0,
+               "A^T = Q R");
+}
+
+}  // namespace

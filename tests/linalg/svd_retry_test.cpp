@@ -1,0 +1,53 @@
+// The gesdd -> gesvd retry: a non-convergent gesdd (injected, see svd_fault_injection.hpp) is
+// retried through gesvd, counted in RuntimeStats::numerical_retries, and still yields a valid
+// SVD; when gesvd fails too the call is a Numerical error naming the batch entry.
+#include "linalg_test_util.hpp"
+#include "ops/linalg/cpu/svd_fault_injection.hpp"
+
+namespace {
+
+using namespace linalg_test;
+namespace la = tenferro::linalg;
+using tenferro::linalg_cpu::inject_gesdd_failures_for_testing;
+using tenferro::linalg_cpu::inject_gesvd_failures_for_testing;
+
+struct ResetInjection {
+  ~ResetInjection() {
+    inject_gesdd_failures_for_testing(0);
+    inject_gesvd_failures_for_testing(0);
+  }
+};
+
+TEST(LinalgSvdRetry, GesvdTakesOverAndIsCounted) {
+  ResetInjection reset;
+  auto rt = tenferro::EagerRuntime::cpu();
+  for (DType d : tenferro::kAllDTypes) {
+    const EagerTensor a = rt->upload(random_tensor(d, {5, 3, 3}, 4));
+    const auto before = rt->stats().numerical_retries;
+    inject_gesdd_failures_for_testing(2);  // batch entries 0 and 1
+    const la::SvdResult r = la::svd(a);
+    EXPECT_EQ(rt->stats().numerical_retries, before + 2);
+    const Mats am = matrices(a), um = matrices(r.u), sm = vectors(r.s), vm = matrices(r.vh);
+    Mats usv = um;
+    for (std::int64_t b = 0; b < um.batch; ++b)
+      for (std::int64_t j = 0; j < um.cols; ++j)
+        for (std::int64_t i = 0; i < um.rows; ++i) usv.at(b, i, j) *= sm.at(b, j, 0);
+    expect_close(multiply(usv, vm), am, tol(d, 5), 0, "A = U S Vh after the retry");
+    expect_close(multiply(adjoint(um), um), identity(3, 3), tol(d, 5), 0, "U^H U = I");
+  }
+}
+
+TEST(LinalgSvdRetry, BothDriversFailingIsNumerical) {
+  ResetInjection reset;
+  auto rt = tenferro::EagerRuntime::cpu();
+  const EagerTensor a = rt->upload(random_tensor(DType::F64, {4, 4, 2}, 5));
+  inject_gesdd_failures_for_testing(1);
+  inject_gesvd_failures_for_testing(1);
+  const tenferro::Error e = expect_error([&] { la::svd(a); }, tenferro::ErrorKind::Numerical);
+  EXPECT_EQ(e.op(), "linalg.svd");
+  EXPECT_NE(std::string(e.what()).find("batch entry 0"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("did not converge"), std::string::npos) << e.what();
+  EXPECT_EQ(rt->stats().numerical_retries, 1u);
+}
+
+}  // namespace
