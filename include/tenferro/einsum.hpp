@@ -31,6 +31,14 @@ struct EinsumOptions {
   bool allow_direct_binary = true;
 };
 
+// One pairwise contraction of a path, for reports.
+struct EinsumPathStep {
+  std::string subscripts;  // e.g. "jk,ij->ik" (labels renamed to letters when needed)
+  std::string remaining;   // the contraction still to do after this step
+  double flops = 0;        // opt_einsum FLOP count of this step
+  int scaling = 0;         // number of distinct labels the step loops over
+};
+
 // The chosen pairwise path with its cost, like NumPy's einsum_path.
 struct EinsumPath {
   std::vector<std::pair<int, int>> steps;
@@ -38,6 +46,13 @@ struct EinsumPath {
   double naive_flops = 0;  // single-loop cost, for comparison
   double largest_intermediate = 0;  // elements
   std::string to_string() const;    // a readable report
+  // Report details filled by the planner: the whole contraction, the strategy that produced
+  // the steps (with the reason when a guard made it fall back), the naive loop nest's
+  // scaling, and one entry per step.
+  std::string expression;
+  std::string method;
+  int naive_scaling = 0;
+  std::vector<EinsumPathStep> details;
 };
 
 // Integer-label form: one label vector per operand plus the output labels.

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -16,10 +17,22 @@ using Label = std::int32_t;
 struct EinsumExpression {
   std::vector<std::vector<Label>> inputs;  // one label per operand axis (ellipsis expanded)
   std::vector<Label> output;               // explicit, or NumPy's implicit rule
+  // Labels that stand for ellipsis ('...') dimensions: only their size-1 extents broadcast
+  // (an operand whose extent is 1 for such a label is read with stride 0 by the executor).
+  std::vector<Label> broadcast_labels;
+  // A readable name per label id, for messages and path reports: the letter itself, "..0",
+  // "..1" for ellipsis dimensions (leftmost first), or the integer of the integer-label form.
+  std::vector<std::string> label_names;
 };
 
+// Number of distinct labels (max label id + 1 over inputs and output; 0 when none).
+std::int32_t num_labels(const EinsumExpression& expr);
+
 // Parses subscripts ("ij,jk->ik", "...ij,...jk", implicit output, whitespace) for operands
-// of the given ranks. Throws Validation naming the character position or operand index.
+// of the given ranks. Throws Validation naming the character position (0-based) or operand
+// index. Implicit output: ellipsis dims first, then the labels that appear exactly once in
+// ASCII order (uppercase before lowercase, as NumPy). Unlike NumPy, an explicit output may
+// repeat a label ("i->ii", diagonal embedding); see expression.cpp for the full rules.
 EinsumExpression parse_subscripts(std::string_view subscripts, std::span<const std::int64_t> ranks);
 // Validates the integer-label form against the ranks (Validation errors name the operand).
 EinsumExpression from_labels(const EinsumLabels& labels, std::span<const std::int64_t> ranks);

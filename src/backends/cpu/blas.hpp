@@ -1,0 +1,30 @@
+// Typed CBLAS ?gemm wrappers (OpenBLAS) for the four dtypes, column-major, C = op(A) op(B).
+#pragma once
+
+#include <complex>
+#include <cstdint>
+
+namespace tenferro::cpu_blas {
+
+// C (m x n, leading dimension ldc) = op(A) * op(B), where op(A) is m x k and op(B) is k x n;
+// `trans_a` means A is stored as a k x m column-major matrix with leading dimension lda.
+// k == 0 writes zeros. Throws Unsupported when an extent does not fit BLAS's int.
+template <class T>
+void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k, const T* a,
+          std::int64_t lda, const T* b, std::int64_t ldb, T* c, std::int64_t ldc);
+
+extern template void gemm<float>(bool, bool, std::int64_t, std::int64_t, std::int64_t, const float*,
+                                 std::int64_t, const float*, std::int64_t, float*, std::int64_t);
+extern template void gemm<double>(bool, bool, std::int64_t, std::int64_t, std::int64_t,
+                                  const double*, std::int64_t, const double*, std::int64_t, double*,
+                                  std::int64_t);
+extern template void gemm<std::complex<float>>(bool, bool, std::int64_t, std::int64_t, std::int64_t,
+                                               const std::complex<float>*, std::int64_t,
+                                               const std::complex<float>*, std::int64_t,
+                                               std::complex<float>*, std::int64_t);
+extern template void gemm<std::complex<double>>(bool, bool, std::int64_t, std::int64_t,
+                                                std::int64_t, const std::complex<double>*,
+                                                std::int64_t, const std::complex<double>*,
+                                                std::int64_t, std::complex<double>*, std::int64_t);
+
+}  // namespace tenferro::cpu_blas

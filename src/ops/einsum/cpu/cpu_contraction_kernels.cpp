@@ -1,0 +1,235 @@
+#include "ops/einsum/cpu/cpu_contraction_kernels.hpp"
+
+#include <complex>
+#include <cstring>
+
+#include "backends/cpu/blas.hpp"
+#include "backends/cpu/cpu_backend.hpp"
+#include "ops/einsum/cpu/strided_loop.hpp"
+#include "ops/einsum/program.hpp"
+#include "tenferro/core/error.hpp"
+
+namespace tenferro::einsum_internal {
+namespace {
+
+using cpu_loops::LoopNest;
+using cpu_loops::make_nest;
+using cpu_loops::run_nest;
+
+template <class T>
+T* base_of(const KernelView& v) {
+  return reinterpret_cast<T*>(v.buffer->host_data()) + v.offset;
+}
+
+bool is_empty(const KernelView& v) {
+  for (auto e : v.shape)
+    if (e == 0) return true;
+  return false;
+}
+
+void require_host(const KernelView& v) {
+  if (v.buffer == nullptr || v.buffer->host_data() == nullptr)
+    throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
+                "the CPU einsum kernels got a buffer the host cannot touch");
+}
+
+constexpr std::int64_t kTile = 32;
+
+// dst = src with a 2-D tiled transpose when the two views' fastest axes differ, so both the
+// reads and the writes stay within a few cache lines per tile.
+template <class T>
+void copy_typed(const KernelView& src, const KernelView& dst) {
+  auto nest = make_nest<2>(dst.shape, {&dst.strides, &src.strides}, 0);
+  if (nest.empty) return;
+  T* d = base_of<T>(dst);
+  const T* s = base_of<T>(src);
+  const std::size_t rank = nest.extents.size();
+  // The axis along which the source is contiguous (smallest non-zero stride).
+  std::size_t p = 0;
+  for (std::size_t a = 1; a < rank; ++a) {
+    const auto sa = std::abs(nest.strides[1][a]);
+    if (sa != 0 && (nest.strides[1][p] == 0 || sa < std::abs(nest.strides[1][p]))) p = a;
+  }
+  if (p == 0 || nest.extents[0] < 8 || nest.extents[p] < 8) {
+    run_nest<2>(nest, {0, 0}, [&](auto off, std::int64_t n, auto st) {
+      T* dp = d + off[0];
+      const T* sp = s + off[1];
+      if (st[0] == 1 && st[1] == 1) {
+        std::memcpy(static_cast<void*>(dp), sp, static_cast<std::size_t>(n) * sizeof(T));
+      } else {
+        for (std::int64_t i = 0; i < n; ++i) dp[i * st[0]] = sp[i * st[1]];
+      }
+    });
+    return;
+  }
+  // Outer nest over every axis but 0 and p; a tiled 2-D copy inside.
+  LoopNest<2> outer;
+  for (std::size_t a = 1; a < rank; ++a) {
+    if (a == p) continue;
+    outer.extents.push_back(nest.extents[a]);
+    outer.strides[0].push_back(nest.strides[0][a]);
+    outer.strides[1].push_back(nest.strides[1][a]);
+  }
+  const std::int64_t n0 = nest.extents[0], np = nest.extents[p];
+  const std::int64_t d0 = nest.strides[0][0], dp = nest.strides[0][p];
+  const std::int64_t s0 = nest.strides[1][0], sp = nest.strides[1][p];
+  auto tile_copy = [&](std::array<std::int64_t, 2> off) {
+    for (std::int64_t jb = 0; jb < np; jb += kTile)
+      for (std::int64_t ib = 0; ib < n0; ib += kTile) {
+        const std::int64_t je = std::min(np, jb + kTile), ie = std::min(n0, ib + kTile);
+        for (std::int64_t j = jb; j < je; ++j)
+          for (std::int64_t i = ib; i < ie; ++i)
+            d[off[0] + i * d0 + j * dp] = s[off[1] + i * s0 + j * sp];
+      }
+  };
+  if (outer.extents.empty()) {
+    tile_copy({0, 0});
+  } else {
+    // run_nest walks the outer nest; its innermost axis is expanded here by hand.
+    run_nest<2>(outer, {0, 0}, [&](auto off, std::int64_t n, auto st) {
+      for (std::int64_t i = 0; i < n; ++i) tile_copy({off[0] + i * st[0], off[1] + i * st[1]});
+    });
+  }
+}
+
+template <class T>
+void fill_zero_typed(const KernelView& dst) {
+  auto nest = make_nest<1>(dst.shape, {&dst.strides}, 0);
+  T* d = base_of<T>(dst);
+  run_nest<1>(nest, {0}, [&](auto off, std::int64_t n, auto st) {
+    for (std::int64_t i = 0; i < n; ++i) d[off[0] + i * st[0]] = T{};
+  });
+}
+
+// dst = sum over the trailing axes of src: zero dst, then walk src in its own memory order
+// accumulating into dst (dst strides are 0 along the reduced axes).
+template <class T>
+void sum_typed(const KernelView& src, const KernelView& dst, int reduced_rank) {
+  fill_zero_typed<T>(dst);
+  std::vector<std::int64_t> dst_strides = dst.strides;
+  dst_strides.resize(src.shape.size(), 0);
+  (void)reduced_rank;
+  auto nest = make_nest<2>(src.shape, {&src.strides, &dst_strides}, 0);
+  T* d = base_of<T>(dst);
+  const T* s = base_of<T>(src);
+  run_nest<2>(nest, {0, 0}, [&](auto off, std::int64_t n, auto st) {
+    const T* sp = s + off[0];
+    T* dp = d + off[1];
+    if (st[1] == 0) {
+      T acc{};
+      for (std::int64_t i = 0; i < n; ++i) acc += sp[i * st[0]];
+      *dp += acc;
+    } else {
+      for (std::int64_t i = 0; i < n; ++i) dp[i * st[1]] += sp[i * st[0]];
+    }
+  });
+}
+
+template <class T>
+void multiply_typed(const KernelView& a, const KernelView& b, const KernelView& dst) {
+  auto nest = make_nest<3>(dst.shape, {&dst.strides, &a.strides, &b.strides}, 0);
+  T* d = base_of<T>(dst);
+  const T* ap = base_of<T>(a);
+  const T* bp = base_of<T>(b);
+  run_nest<3>(nest, {0, 0, 0}, [&](auto off, std::int64_t n, auto st) {
+    T* dd = d + off[0];
+    const T* aa = ap + off[1];
+    const T* bb = bp + off[2];
+    if (st[0] == 1 && st[1] == 1 && st[2] == 1) {
+      for (std::int64_t i = 0; i < n; ++i) dd[i] = aa[i] * bb[i];
+    } else if (st[0] == 1 && st[1] == 1 && st[2] == 0) {
+      const T bv = *bb;
+      for (std::int64_t i = 0; i < n; ++i) dd[i] = aa[i] * bv;
+    } else if (st[0] == 1 && st[1] == 0 && st[2] == 1) {
+      const T av = *aa;
+      for (std::int64_t i = 0; i < n; ++i) dd[i] = av * bb[i];
+    } else {
+      for (std::int64_t i = 0; i < n; ++i) dd[i * st[0]] = aa[i * st[1]] * bb[i * st[2]];
+    }
+  });
+}
+
+[[noreturn]] void bad_matrix(const char* which) {
+  throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
+              std::string("internal: GEMM operand ") + which + " is not a BLAS matrix");
+}
+
+template <class T>
+void gemm_typed(const GemmProblem& p) {
+  if (p.m == 0 || p.n == 0 || p.batch == 0) return;
+  const BlasMatrix am = blas_matrix(p.m, p.k, p.a_stride_m, p.a_stride_k);
+  const BlasMatrix bm = blas_matrix(p.k, p.n, p.b_stride_k, p.b_stride_n);
+  const BlasMatrix cm = blas_matrix(p.m, p.n, p.c_stride_m, p.c_stride_n);
+  if (!cm.ok) bad_matrix("C");
+  if (p.k > 0 && !am.ok) bad_matrix("A");
+  if (p.k > 0 && !bm.ok) bad_matrix("B");
+  T* c = reinterpret_cast<T*>(p.c->host_data()) + p.c_offset;
+  const T* a = reinterpret_cast<const T*>(p.a->host_data()) + p.a_offset;
+  const T* b = reinterpret_cast<const T*>(p.b->host_data()) + p.b_offset;
+  for (std::int64_t i = 0; i < p.batch; ++i) {
+    const T* ai = a + i * p.a_stride_batch;
+    const T* bi = b + i * p.b_stride_batch;
+    T* ci = c + i * p.c_stride_batch;
+    if (!cm.transposed)
+      cpu_blas::gemm<T>(am.transposed, bm.transposed, p.m, p.n, p.k, ai, am.ld, bi, bm.ld, ci,
+                        cm.ld);
+    else  // C^T = op(B)^T op(A)^T, with C^T column-major
+      cpu_blas::gemm<T>(!bm.transposed, !am.transposed, p.n, p.m, p.k, bi, bm.ld, ai, am.ld, ci,
+                        cm.ld);
+  }
+}
+
+class CpuContractionKernels final : public ContractionKernels {
+ public:
+  void copy(const KernelView& src, const KernelView& dst) override {
+    if (is_empty(dst)) return;
+    require_host(src);
+    require_host(dst);
+    count_cpu_kernel_launch();
+    visit_dtype(dst.dtype, [&](auto t) { copy_typed<decltype(t)>(src, dst); });
+  }
+  void sum_trailing(const KernelView& src, const KernelView& dst, int reduced_rank) override {
+    if (is_empty(dst)) return;
+    if (is_empty(src)) return fill_zero(dst);  // an empty sum is zero
+    require_host(src);
+    require_host(dst);
+    count_cpu_kernel_launch();
+    visit_dtype(dst.dtype, [&](auto t) { sum_typed<decltype(t)>(src, dst, reduced_rank); });
+  }
+  void multiply(const KernelView& a, const KernelView& b, const KernelView& dst) override {
+    if (is_empty(dst)) return;
+    require_host(a);
+    require_host(b);
+    require_host(dst);
+    count_cpu_kernel_launch();
+    visit_dtype(dst.dtype, [&](auto t) { multiply_typed<decltype(t)>(a, b, dst); });
+  }
+  void gemm(const GemmProblem& problem) override {
+    if (problem.m == 0 || problem.n == 0 || problem.batch == 0) return;
+    if (problem.k == 0) {
+      KernelView c{problem.c,
+                   problem.dtype,
+                   {problem.m, problem.n, problem.batch},
+                   {problem.c_stride_m, problem.c_stride_n, problem.c_stride_batch},
+                   problem.c_offset};
+      fill_zero(c);
+      return;
+    }
+    visit_dtype(problem.dtype, [&](auto t) { gemm_typed<decltype(t)>(problem); });
+  }
+  void fill_zero(const KernelView& dst) override {
+    if (is_empty(dst)) return;
+    require_host(dst);
+    count_cpu_kernel_launch();
+    visit_dtype(dst.dtype, [&](auto t) { fill_zero_typed<decltype(t)>(dst); });
+  }
+};
+
+}  // namespace
+
+ContractionKernels& cpu_contraction_kernels() {
+  static CpuContractionKernels kernels;
+  return kernels;
+}
+
+}  // namespace tenferro::einsum_internal

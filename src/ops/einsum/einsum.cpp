@@ -1,0 +1,212 @@
+// The public einsum API: operand checks, the plan cache, the direct binary-dot path and the
+// N-ary path through the targeted extension dispatch.
+//
+// Direct binary-dot path: taken when (a) allow_direct_binary is on, (b) there are two
+// operands, every label occurs once per operand, no extent broadcasts, every label is either
+// shared by both operands or kept in the output, and at least one label is contracted, and
+// (c) with the operands' actual strides and a fresh compact column-major output, the free,
+// contracted and batch label groups each fuse into one dimension of every operand and form
+// column- or row-major matrices per batch (BLAS-compatible). Then the call is exactly one
+// (batched) GEMM on the runtime's own ContractionKernels, with no module install. Examples:
+// "ij,jk->ik", "ij,jk", "ij,kj->ik", "ji,jk->ik", "ijb,jkb->ikb", "ij,jk->ki" (C written
+// transposed). Not direct: "bij,bjk->bik" on compact column-major operands (batch is the
+// fastest axis, so no matrix has a unit stride), traces, diagonals, lone sums, Hadamard and
+// outer products, and anything with more operands.
+#include <charconv>
+#include <string>
+
+#include "ops/einsum/einsum_module.hpp"
+#include "ops/einsum/einsum_op.hpp"
+#include "ops/einsum/executor.hpp"
+#include "ops/einsum/expression.hpp"
+#include "ops/einsum/path.hpp"
+#include "ops/einsum/program.hpp"
+#include "tenferro/einsum.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro {
+namespace {
+
+using einsum_internal::EinsumPlan;
+using PlanPtr = std::shared_ptr<const EinsumPlan>;
+
+// Either subscripts or integer labels: what the user wrote.
+struct Notation {
+  std::string_view subscripts;
+  const EinsumLabels* labels = nullptr;
+};
+
+void append_int(std::string& key, long long v, char sep) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  key.append(buf, r.ptr);
+  key.push_back(sep);
+}
+
+// The exact plan key: notation, dtype, shapes and the options that shape the plan.
+void append_key(std::string& key, const Notation& n, std::span<const Shape> shapes, DType dtype,
+                const EinsumOptions& options) {
+  if (n.labels) {
+    key += 'L';
+    for (const auto& in : n.labels->inputs) {
+      key += '[';
+      for (int l : in) append_int(key, l, ',');
+      key += ']';
+    }
+    key += "->";
+    for (int l : n.labels->output) append_int(key, l, ',');
+  } else {
+    key += 'S';
+    append_int(key, static_cast<long long>(n.subscripts.size()), ':');
+    key += n.subscripts;
+  }
+  key += '|';
+  key += dtype_name(dtype);
+  key += '|';
+  for (const auto& shape : shapes) {
+    key += '(';
+    for (auto e : shape) append_int(key, e, ',');
+    key += ')';
+  }
+  key += '|';
+  append_int(key, static_cast<int>(options.strategy), '|');
+  for (const auto& [i, j] : options.path) {
+    append_int(key, i, ',');
+    append_int(key, j, ';');
+  }
+}
+
+PlanPtr make_plan(const Notation& n, std::vector<Shape> shapes, DType dtype,
+                  const EinsumOptions& options) {
+  std::vector<std::int64_t> ranks;
+  for (const auto& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
+  einsum_internal::EinsumExpression expr =
+      n.labels ? einsum_internal::from_labels(*n.labels, ranks)
+               : einsum_internal::parse_subscripts(n.subscripts, ranks);
+  std::vector<std::int64_t> sizes = einsum_internal::label_sizes(expr, shapes);
+  EinsumPath path = einsum_internal::plan_path(expr, sizes, options);
+  return std::make_shared<const EinsumPlan>(einsum_internal::build_plan(
+      std::move(expr), std::move(sizes), std::move(path), dtype, std::move(shapes)));
+}
+
+DType common_dtype(std::span<const EagerTensor> operands) {
+  const DType dtype = operands[0].dtype();
+  for (std::size_t i = 1; i < operands.size(); ++i)
+    if (operands[i].dtype() != dtype)
+      throw_validation("einsum", "all operands must share one dtype: operand 0 is " +
+                                     std::string(dtype_name(dtype)) + ", operand " +
+                                     std::to_string(i) + " is " +
+                                     std::string(dtype_name(operands[i].dtype())));
+  return dtype;
+}
+
+bool inputs_enter(const EagerRuntime& runtime, std::span<const EagerTensor> operands) {
+  for (const auto& t : operands)
+    if (!runtime.backend().accepts(t.placement())) return false;
+  return true;
+}
+
+EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, const PlanPtr& plan,
+                    std::span<const EagerTensor> operands, const EinsumOptions& options) {
+  if (options.allow_direct_binary && plan->direct_candidate &&
+      einsum_family::admission_table().admits("einsum", runtime->backend_kind(), plan->dtype) &&
+      inputs_enter(*runtime, operands)) {
+    einsum_internal::ContractionKernels* kernels =
+        einsum_internal::contraction_kernels_for(*runtime);
+    if (kernels && einsum_internal::direct_binary_applicable(*plan, operands)) {
+      Backend& backend = runtime->backend();
+      std::unique_lock<std::mutex> session;
+      if (backend.serializes_sessions()) session = std::unique_lock(backend.session_mutex());
+      runtime->count_kernel_launch(einsum_family::kFamily);
+      return einsum_internal::run_program(*runtime, *kernels, *plan, operands);
+    }
+  }
+  const einsum_internal::EinsumOp op(plan);
+  auto factory = [](const EagerExtensionTarget& target) {
+    return einsum_internal::einsum_module_for(target);
+  };
+  return apply_eager_with_targeted_extension_session(op, operands, factory).front();
+}
+
+EagerTensor einsum_impl(const Notation& n, std::span<const EagerTensor> operands,
+                        const EinsumOptions& options) {
+  const std::shared_ptr<EagerRuntime>& runtime =
+      require_one_runtime("einsum", operands, operands.size());
+  const DType dtype = common_dtype(operands);
+  std::vector<Shape> shapes;
+  shapes.reserve(operands.size());
+  for (const auto& t : operands) shapes.push_back(t.shape());
+  std::string key;
+  append_key(key, n, shapes, dtype, options);
+  PlanPtr plan = runtime->caches().get_or_create<EinsumPlan>(
+      CacheKey::of(std::string(einsum_family::kFamily), "plan", key),
+      [&] { return std::const_pointer_cast<EinsumPlan>(make_plan(n, shapes, dtype, options)); },
+      sizeof(EinsumPlan));
+  if (plan->input_shapes != shapes || plan->dtype != dtype)  // the store re-checks the key too
+    plan = make_plan(n, shapes, dtype, options);
+  return execute(runtime, plan, operands, options);
+}
+
+}  // namespace
+
+EagerTensor einsum(std::string_view subscripts, std::span<const EagerTensor> operands,
+                   const EinsumOptions& options) {
+  return einsum_impl(Notation{subscripts, nullptr}, operands, options);
+}
+
+EagerTensor einsum(std::string_view subscripts, std::initializer_list<EagerTensor> operands,
+                   const EinsumOptions& options) {
+  return einsum(subscripts, std::span<const EagerTensor>(operands.begin(), operands.size()),
+                options);
+}
+
+EagerTensor einsum(const EinsumLabels& labels, std::span<const EagerTensor> operands,
+                   const EinsumOptions& options) {
+  return einsum_impl(Notation{{}, &labels}, operands, options);
+}
+
+struct PreparedEinsum::Impl {
+  PlanPtr plan;
+  std::vector<TensorMeta> operands;
+  EinsumOptions options;
+};
+
+PreparedEinsum::PreparedEinsum(std::string_view subscripts, std::span<const TensorMeta> operands,
+                               const EinsumOptions& options) {
+  if (operands.empty()) throw_validation("einsum", "an einsum needs at least one operand");
+  std::vector<Shape> shapes;
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    if (operands[i].dtype != operands[0].dtype)
+      throw_validation("einsum", "all operands must share one dtype: operand 0 is " +
+                                     std::string(dtype_name(operands[0].dtype)) + ", operand " +
+                                     std::to_string(i) + " is " +
+                                     std::string(dtype_name(operands[i].dtype)));
+    shapes.push_back(operands[i].shape);
+  }
+  auto impl = std::make_shared<Impl>();
+  impl->plan =
+      make_plan(Notation{subscripts, nullptr}, std::move(shapes), operands[0].dtype, options);
+  impl->operands.assign(operands.begin(), operands.end());
+  impl->options = options;
+  impl_ = std::move(impl);
+}
+
+EagerTensor PreparedEinsum::operator()(std::span<const EagerTensor> operands) const {
+  const std::shared_ptr<EagerRuntime>& runtime =
+      require_one_runtime("einsum", operands, impl_->operands.size());
+  for (std::size_t i = 0; i < operands.size(); ++i)
+    if (operands[i].meta() != impl_->operands[i])
+      throw_validation("einsum", "operand " + std::to_string(i) + " is " +
+                                     std::string(dtype_name(operands[i].dtype())) + " " +
+                                     shape_to_string(operands[i].shape()) +
+                                     "; the prepared einsum expects " +
+                                     std::string(dtype_name(impl_->operands[i].dtype)) + " " +
+                                     shape_to_string(impl_->operands[i].shape));
+  return execute(runtime, impl_->plan, operands, impl_->options);
+}
+
+const EinsumPath& PreparedEinsum::path() const {
+  return impl_->plan->path;
+}
+
+}  // namespace tenferro

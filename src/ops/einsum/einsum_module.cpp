@@ -1,0 +1,91 @@
+#include "ops/einsum/einsum_module.hpp"
+
+#include <memory>
+
+#include "ops/einsum/cpu/cpu_contraction_kernels.hpp"
+#include "ops/einsum/einsum_op.hpp"
+#include "ops/einsum/executor.hpp"
+#include "tenferro/einsum.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro {
+
+const AdmissionTable& einsum_family::admission_table() {
+  static const AdmissionTable table = [] {
+    AdmissionTable t(std::string(kFamily), {"einsum"});
+    t.admit("einsum", BackendKind::Cpu, {DType::F32, DType::F64, DType::C32, DType::C64});
+#if TENFERRO_HAS_WEBGPU
+    t.admit("einsum", BackendKind::WebGpu, {DType::F32, DType::C32});
+    t.note(BackendKind::WebGpu, "WGSL has no f64");
+#else
+    t.note(BackendKind::WebGpu, "not compiled in");
+#endif
+    t.note(BackendKind::Cuda, "no CUDA einsum kernels yet");
+    return t;
+  }();
+  return table;
+}
+
+namespace einsum_internal {
+
+std::vector<EagerTensor> execute_einsum(const ExecutionContext& ctx, const ExtensionOp& op,
+                                        std::span<const EagerTensor> inputs,
+                                        ContractionKernels& kernels) {
+  const auto* einsum_op = dynamic_cast<const EinsumOp*>(&op);
+  if (einsum_op == nullptr)
+    throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(op.name()),
+                "the einsum executor got an op of another family");
+  const EinsumPlan& plan = einsum_op->plan();
+  einsum_family::admission_table().check("einsum", ctx.runtime().backend_kind(), plan.dtype);
+  ctx.record_kernel_launch();
+  return {run_program(ctx.runtime(), kernels, plan, inputs)};
+}
+
+ModulePtr extension_module_cpu(const EngineId& engine) {
+  auto module = std::make_shared<ExtensionModule>(kCpuModuleId);
+  module->register_executor(
+      std::string(einsum_family::kFamily), engine,
+      [](const ExecutionContext& ctx, const ExtensionOp& op, std::span<const EagerTensor> inputs) {
+        return execute_einsum(ctx, op, inputs, cpu_contraction_kernels());
+      });
+  return module;
+}
+
+ModulePtr einsum_module_for(const EagerExtensionTarget& target) {
+  switch (target.backend_kind) {
+    case BackendKind::Cpu: {
+      static ModuleCache cpu_modules;  // keyed by (backend kind, engine id)
+      return cpu_modules.get_or_build(target,
+                                      [&] { return extension_module_cpu(target.engine_id); });
+    }
+    case BackendKind::WebGpu:
+#if TENFERRO_HAS_WEBGPU
+      return webgpu_einsum_module(target);
+#else
+      throw_unsupported_target(einsum_family::kFamily, target, "this build has no WebGPU backend");
+#endif
+    case BackendKind::Cuda:
+      // When ops/einsum/cuda lands: #if TENFERRO_HAS_CUDA return cuda_einsum_module(target);
+      throw_unsupported_target(einsum_family::kFamily, target, "einsum has no CUDA kernels yet");
+  }
+  throw_unsupported_target(einsum_family::kFamily, target, "unknown backend kind");
+}
+
+ContractionKernels* contraction_kernels_for(EagerRuntime& runtime) {
+  switch (runtime.backend_kind()) {
+    case BackendKind::Cpu:
+      return &cpu_contraction_kernels();
+    case BackendKind::WebGpu:
+#if TENFERRO_HAS_WEBGPU
+      return webgpu_contraction_kernels(runtime);
+#else
+      return nullptr;
+#endif
+    case BackendKind::Cuda:
+      return nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace einsum_internal
+}  // namespace tenferro

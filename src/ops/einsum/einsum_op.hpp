@@ -1,0 +1,31 @@
+// The einsum ExtensionOp: family "tenferro.einsum.v1". Its payload is the plan (parsed
+// expression, label sizes, path and dtype), immutable and shared with the plan cache.
+#pragma once
+
+#include <memory>
+
+#include "ops/einsum/program.hpp"
+#include "tenferro/runtime/extension.hpp"
+
+namespace tenferro::einsum_internal {
+
+class EinsumOp final : public ExtensionOp {
+ public:
+  explicit EinsumOp(std::shared_ptr<const EinsumPlan> plan);
+  std::string_view family() const noexcept override;
+  std::string_view name() const noexcept override { return "einsum"; }
+  std::size_t arity() const noexcept override { return plan_->expr.inputs.size(); }
+  std::uint64_t payload_hash() const noexcept override { return hash_; }
+  bool payload_equals(const ExtensionOp& other) const noexcept override;
+  // Checks the inputs against the plan (Validation naming the operand) and returns the
+  // output's dtype and shape.
+  std::vector<TensorMeta> infer_outputs(std::span<const TensorMeta> inputs) const override;
+
+  const EinsumPlan& plan() const noexcept { return *plan_; }
+
+ private:
+  std::shared_ptr<const EinsumPlan> plan_;
+  std::uint64_t hash_;
+};
+
+}  // namespace tenferro::einsum_internal

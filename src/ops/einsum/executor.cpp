@@ -1,0 +1,391 @@
+// The backend-agnostic einsum evaluator. Each pairwise step:
+//   1. diagonals of repeated labels are strided views (strides of the repeated axes summed),
+//      size-1 broadcast extents are stride-0 views (done once per input);
+//   2. labels that only one operand carries and nobody needs later are summed first;
+//   3. the remaining labels are classified batch / left-free / right-free / contracted;
+//   4. no contracted label: one element-wise multiply (Hadamard, outer product, mixes);
+//      otherwise one batched GEMM. Each label group is fused into one matrix dimension when
+//      the operand's strides allow it (zero-copy matricization); an operand that does not
+//      fuse is permute-copied into a compact scratch. The group orders are chosen among the
+//      operands' and the output's own orders to copy the fewest elements;
+//   5. the last step writes straight into the output when its strides allow it.
+#include "ops/einsum/executor.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "ops/einsum/workspace.hpp"
+#include "tenferro/core/error.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro::einsum_internal {
+namespace {
+
+struct Operand {
+  KernelView view;            // one axis per label
+  std::vector<Label> labels;  // unique
+  EagerTensor storage;        // owns an intermediate (undefined for inputs and the output)
+};
+
+using Labels = std::vector<Label>;
+
+int axis_of(const Labels& labels, Label l) {
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    if (labels[i] == l) return static_cast<int>(i);
+  return -1;
+}
+
+bool has(const Labels& labels, Label l) {
+  return axis_of(labels, l) >= 0;
+}
+
+Labels concat(const Labels& a, const Labels& b, const Labels& c = {}) {
+  Labels out = a;
+  out.insert(out.end(), b.begin(), b.end());
+  out.insert(out.end(), c.begin(), c.end());
+  return out;
+}
+
+std::int64_t numel_of(const Operand& op) {
+  std::int64_t n = 1;
+  for (auto e : op.view.shape) n *= e;
+  return n;
+}
+
+// A view over `buffer` with one axis per distinct label of `labels`; repeated labels become
+// one axis whose stride is the sum (a diagonal), size-1 extents of larger labels broadcast.
+Operand labelled_view(Buffer* buffer, DType dtype, const Shape& shape, const Strides& strides,
+                      std::int64_t offset, const Labels& labels,
+                      const std::vector<std::int64_t>& sizes) {
+  Operand op;
+  op.view.buffer = buffer;
+  op.view.dtype = dtype;
+  op.view.offset = offset;
+  for (std::size_t axis = 0; axis < labels.size(); ++axis) {
+    const Label l = labels[axis];
+    const std::int64_t size = sizes[static_cast<std::size_t>(l)];
+    const std::int64_t stride = (shape[axis] == 1 && size != 1) ? 0 : strides[axis];
+    const int existing = axis_of(op.labels, l);
+    if (existing >= 0) {
+      op.view.strides[static_cast<std::size_t>(existing)] += stride;
+    } else {
+      op.labels.push_back(l);
+      op.view.shape.push_back(size);
+      op.view.strides.push_back(stride);
+    }
+  }
+  return op;
+}
+
+Operand input_operand(const EagerTensor& t, const Labels& labels,
+                      const std::vector<std::int64_t>& sizes) {
+  return labelled_view(t.buffer().get(), t.dtype(), t.shape(), t.strides(), t.layout().offset,
+                       labels, sizes);
+}
+
+// The operand's view with its axes in `order` (a permutation of its labels, or a superset
+// whose extra labels broadcast with stride 0).
+KernelView view_in_order(const Operand& op, const Labels& order,
+                         const std::vector<std::int64_t>& sizes) {
+  KernelView v;
+  v.buffer = op.view.buffer;
+  v.dtype = op.view.dtype;
+  v.offset = op.view.offset;
+  for (Label l : order) {
+    const int a = axis_of(op.labels, l);
+    v.shape.push_back(a >= 0 ? op.view.shape[static_cast<std::size_t>(a)]
+                             : sizes[static_cast<std::size_t>(l)]);
+    v.strides.push_back(a >= 0 ? op.view.strides[static_cast<std::size_t>(a)] : 0);
+  }
+  return v;
+}
+
+Operand allocate(Workspace& runtime, DType dtype, const Labels& labels,
+                 const std::vector<std::int64_t>& sizes) {
+  Shape shape;
+  for (Label l : labels) shape.push_back(sizes[static_cast<std::size_t>(l)]);
+  Operand op;
+  op.storage = runtime.allocate(dtype, shape);
+  op.view.buffer = op.storage.buffer().get();
+  op.view.dtype = dtype;
+  op.view.shape = shape;
+  op.view.strides = op.storage.strides();
+  op.view.offset = op.storage.layout().offset;
+  op.labels = labels;
+  return op;
+}
+
+// The labels of `group` sorted by their stride in `op` (extents of 1 last): the order in
+// which a group is most likely to fuse in that operand.
+Labels by_stride(const Operand& op, Labels group) {
+  auto key = [&](Label l) {
+    const auto a = static_cast<std::size_t>(axis_of(op.labels, l));
+    return op.view.shape[a] <= 1 ? INT64_MAX : op.view.strides[a];
+  };
+  std::stable_sort(group.begin(), group.end(), [&](Label x, Label y) { return key(x) < key(y); });
+  return group;
+}
+
+struct Fused {
+  bool ok = true;
+  std::int64_t size = 1;
+  std::int64_t stride = 0;
+};
+
+// Whether the axes of `group` (in that order) are one dimension of the operand's memory.
+Fused fuse(const Operand& op, const Labels& group) {
+  Fused f;
+  bool first = true;
+  std::int64_t expected = 0;
+  for (Label l : group) {
+    const auto a = static_cast<std::size_t>(axis_of(op.labels, l));
+    const std::int64_t n = op.view.shape[a];
+    f.size *= n;
+    if (n == 1) continue;
+    const std::int64_t s = op.view.strides[a];
+    if (first) {
+      f.stride = s;
+      first = false;
+    } else if (s != expected) {
+      f.ok = false;
+    }
+    expected = s * n;
+  }
+  if (f.size == 0) f.ok = true;  // nothing is touched
+  return f;
+}
+
+struct GemmGroups {
+  Labels batch, left, right, contracted;
+};
+
+struct GemmLayout {
+  Labels left, right, contracted, batch;  // chosen orders
+  bool a_ok = false, b_ok = false, c_ok = false;
+  std::int64_t cost = 0;  // elements permute-copied
+};
+
+bool matrix_ok(const Operand& op, const Labels& rows, const Labels& cols, const Labels& batch) {
+  const Fused r = fuse(op, rows), c = fuse(op, cols);
+  if (r.size == 0 || c.size == 0) return true;  // an empty matrix is never read or written
+  return r.ok && c.ok && fuse(op, batch).ok && blas_matrix(r.size, c.size, r.stride, c.stride).ok;
+}
+
+// Candidate orders of one group, without duplicates.
+void add_candidate(std::vector<Labels>& list, Labels order) {
+  for (const auto& existing : list)
+    if (existing == order) return;
+  list.push_back(std::move(order));
+}
+
+// The group orders that copy the fewest elements: each group's order is taken from one of
+// the operands that carry it (or from the output when the step writes into it).
+GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
+                         const GemmGroups& groups) {
+  std::vector<Labels> left, right, contracted, batch;
+  add_candidate(left, by_stride(a, groups.left));
+  add_candidate(right, by_stride(b, groups.right));
+  add_candidate(contracted, by_stride(a, groups.contracted));
+  add_candidate(contracted, by_stride(b, groups.contracted));
+  add_candidate(batch, by_stride(a, groups.batch));
+  add_candidate(batch, by_stride(b, groups.batch));
+  if (out) {
+    add_candidate(left, by_stride(*out, groups.left));
+    add_candidate(right, by_stride(*out, groups.right));
+    add_candidate(batch, by_stride(*out, groups.batch));
+  }
+  GemmLayout best;
+  best.cost = -1;
+  for (const auto& bo : batch)
+    for (const auto& ko : contracted)
+      for (const auto& lo : left)
+        for (const auto& ro : right) {
+          const bool a_ok = matrix_ok(a, lo, ko, bo), b_ok = matrix_ok(b, ko, ro, bo);
+          const bool c_ok = out == nullptr || matrix_ok(*out, lo, ro, bo);
+          const std::int64_t cost = (a_ok ? 0 : numel_of(a)) + (b_ok ? 0 : numel_of(b)) +
+                                    (c_ok ? 0 : (out ? numel_of(*out) : 0));
+          if (best.cost < 0 || cost < best.cost) {
+            best = GemmLayout{lo, ro, ko, bo, a_ok, b_ok, c_ok, cost};
+            if (cost == 0) return best;
+          }
+        }
+  return best;
+}
+
+GemmGroups classify(const Operand& a, const Operand& b, const std::vector<char>& needed) {
+  GemmGroups g;
+  for (Label l : a.labels) {
+    if (has(b.labels, l))
+      (needed[static_cast<std::size_t>(l)] ? g.batch : g.contracted).push_back(l);
+    else
+      g.left.push_back(l);
+  }
+  for (Label l : b.labels)
+    if (!has(a.labels, l)) g.right.push_back(l);
+  return g;
+}
+
+Operand compact_copy(Workspace& runtime, ContractionKernels& kernels, const Operand& op,
+                     const Labels& order, const std::vector<std::int64_t>& sizes) {
+  Operand out = allocate(runtime, op.view.dtype, order, sizes);
+  kernels.copy(view_in_order(op, order, sizes), out.view);
+  return out;
+}
+
+// Sums the labels of `op` that neither `other` nor anyone after this step needs.
+Operand presum(Workspace& runtime, ContractionKernels& kernels, Operand op, const Labels& other,
+               const std::vector<char>& needed, const std::vector<std::int64_t>& sizes) {
+  Labels kept, reduced;
+  for (Label l : op.labels)
+    (needed[static_cast<std::size_t>(l)] || has(other, l) ? kept : reduced).push_back(l);
+  if (reduced.empty()) return op;
+  kept = by_stride(op, kept);
+  Operand out = allocate(runtime, op.view.dtype, kept, sizes);
+  kernels.sum_trailing(view_in_order(op, concat(kept, reduced), sizes), out.view,
+                       static_cast<int>(reduced.size()));
+  return out;
+}
+
+GemmProblem gemm_problem(const Operand& a, const Operand& b, const Operand& c,
+                         const GemmLayout& g) {
+  GemmProblem p;
+  p.dtype = a.view.dtype;
+  const Fused ai = fuse(a, g.left), ak = fuse(a, g.contracted), ab = fuse(a, g.batch);
+  const Fused bk = fuse(b, g.contracted), bj = fuse(b, g.right), bb = fuse(b, g.batch);
+  const Fused ci = fuse(c, g.left), cj = fuse(c, g.right), cb = fuse(c, g.batch);
+  p.m = ai.size;
+  p.n = bj.size;
+  p.k = ak.size;
+  p.batch = ab.size;
+  p.a = a.view.buffer;
+  p.a_offset = a.view.offset;
+  p.a_stride_m = ai.stride;
+  p.a_stride_k = ak.stride;
+  p.a_stride_batch = ab.stride;
+  p.b = b.view.buffer;
+  p.b_offset = b.view.offset;
+  p.b_stride_k = bk.stride;
+  p.b_stride_n = bj.stride;
+  p.b_stride_batch = bb.stride;
+  p.c = c.view.buffer;
+  p.c_offset = c.view.offset;
+  p.c_stride_m = ci.stride;
+  p.c_stride_n = cj.stride;
+  p.c_stride_batch = cb.stride;
+  return p;
+}
+
+// One pairwise step. Returns the intermediate, or nothing when it was written into `out`.
+std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& kernels, Operand a,
+                                     Operand b, const std::vector<char>& needed, const Operand* out,
+                                     const std::vector<std::int64_t>& sizes) {
+  const Labels a_labels = a.labels;
+  a = presum(runtime, kernels, std::move(a), b.labels, needed, sizes);
+  b = presum(runtime, kernels, std::move(b), a_labels, needed, sizes);
+  const GemmGroups groups = classify(a, b, needed);
+  const DType dtype = a.view.dtype;
+
+  if (groups.contracted.empty()) {  // Hadamard / outer product: one element-wise multiply
+    if (out) {
+      kernels.multiply(view_in_order(a, out->labels, sizes), view_in_order(b, out->labels, sizes),
+                       out->view);
+      return std::nullopt;
+    }
+    Operand result =
+        allocate(runtime, dtype, concat(by_stride(a, a.labels), by_stride(b, groups.right)), sizes);
+    kernels.multiply(view_in_order(a, result.labels, sizes), view_in_order(b, result.labels, sizes),
+                     result.view);
+    return result;
+  }
+
+  const GemmLayout g = choose_layout(a, b, out, groups);
+  if (!g.a_ok) a = compact_copy(runtime, kernels, a, concat(g.left, g.contracted, g.batch), sizes);
+  if (!g.b_ok) b = compact_copy(runtime, kernels, b, concat(g.contracted, g.right, g.batch), sizes);
+  if (out && g.c_ok) {
+    kernels.gemm(gemm_problem(a, b, *out, g));
+    return std::nullopt;
+  }
+  Operand c = allocate(runtime, dtype, concat(g.left, g.right, g.batch), sizes);
+  kernels.gemm(gemm_problem(a, b, c, g));
+  if (out) {
+    kernels.copy(view_in_order(c, out->labels, sizes), out->view);
+    return std::nullopt;
+  }
+  return c;
+}
+
+// Writes the last operand into the output: sums what the output drops, permutes the rest.
+void finalize(ContractionKernels& kernels, const Operand& op, const Operand& out,
+              const std::vector<std::int64_t>& sizes) {
+  Labels reduced;
+  for (Label l : op.labels)
+    if (!has(out.labels, l)) reduced.push_back(l);
+  for (Label l : out.labels)
+    if (!has(op.labels, l))
+      throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
+                  "internal: an output label is carried by no operand");
+  if (reduced.empty())
+    kernels.copy(view_in_order(op, out.labels, sizes), out.view);
+  else
+    kernels.sum_trailing(view_in_order(op, concat(out.labels, reduced), sizes), out.view,
+                         static_cast<int>(reduced.size()));
+}
+
+Operand output_operand(const EagerTensor& out, const EinsumPlan& plan) {
+  return labelled_view(out.buffer().get(), out.dtype(), out.shape(), out.strides(),
+                       out.layout().offset, plan.expr.output, plan.sizes);
+}
+
+}  // namespace
+
+EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
+                        std::span<const EagerTensor> inputs) {
+  if (inputs.size() != plan.expr.inputs.size())
+    throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
+                "internal: operand count differs from the plan");
+  Workspace workspace(runtime);  // declared first: its buffers return after the operands die
+  std::vector<Operand> live;
+  live.reserve(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    live.push_back(input_operand(inputs[i], plan.expr.inputs[i], plan.sizes));
+
+  EagerTensor result = runtime.empty(plan.dtype, plan.output_shape);
+  const Operand out = output_operand(result, plan);
+  if (plan.output_has_repeats) {  // i->ii: only the diagonal is written below
+    KernelView whole{result.buffer().get(), plan.dtype, result.shape(), result.strides(),
+                     result.layout().offset};
+    kernels.fill_zero(whole);
+  }
+
+  bool written = false;
+  for (std::size_t s = 0; s < plan.steps.size(); ++s) {
+    const ProgramStep& step = plan.steps[s];
+    const bool last = s + 1 == plan.steps.size();
+    Operand a = std::move(live[static_cast<std::size_t>(step.lhs)]);
+    Operand b = std::move(live[static_cast<std::size_t>(step.rhs)]);
+    live.erase(live.begin() + std::max(step.lhs, step.rhs));
+    live.erase(live.begin() + std::min(step.lhs, step.rhs));
+    auto r = contract_pair(workspace, kernels, std::move(a), std::move(b), step.needed_after,
+                           last ? &out : nullptr, plan.sizes);
+    if (r)
+      live.push_back(std::move(*r));
+    else
+      written = true;
+  }
+  if (!written) finalize(kernels, live.front(), out, plan.sizes);
+  return result;
+}
+
+bool direct_binary_applicable(const EinsumPlan& plan, std::span<const EagerTensor> inputs) {
+  if (!plan.direct_candidate || inputs.size() != 2) return false;
+  const Operand a = input_operand(inputs[0], plan.expr.inputs[0], plan.sizes);
+  const Operand b = input_operand(inputs[1], plan.expr.inputs[1], plan.sizes);
+  const Strides out_strides = col_major_strides(plan.output_shape);
+  const Operand out = labelled_view(nullptr, plan.dtype, plan.output_shape, out_strides, 0,
+                                    plan.expr.output, plan.sizes);
+  const GemmGroups groups = classify(a, b, plan.in_output);
+  return choose_layout(a, b, &out, groups).cost == 0;
+}
+
+}  // namespace tenferro::einsum_internal

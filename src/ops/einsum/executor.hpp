@@ -1,0 +1,24 @@
+// Runs an einsum program on one backend's ContractionKernels. Backend-agnostic: every buffer
+// (inputs, intermediates, output) belongs to `runtime`, and intermediates are allocated with
+// runtime.empty(), so a WebGPU or CUDA executor calls run_program with its own kernels.
+#pragma once
+
+#include <memory>
+#include <span>
+
+#include "ops/einsum/contraction_kernels.hpp"
+#include "ops/einsum/program.hpp"
+#include "tenferro/runtime/eager_tensor.hpp"
+
+namespace tenferro::einsum_internal {
+
+// Evaluates `plan` for `inputs` (shapes and dtype already checked against the plan) and
+// returns a fresh compact output of `runtime`.
+EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
+                        std::span<const EagerTensor> inputs);
+
+// The direct binary-dot path's test: a two-operand plan that one GEMM computes with no copy,
+// no pre-sum and no diagonal, given the operands' actual strides and a fresh compact output.
+bool direct_binary_applicable(const EinsumPlan& plan, std::span<const EagerTensor> inputs);
+
+}  // namespace tenferro::einsum_internal

@@ -1,0 +1,339 @@
+// Einsum notation: subscripts and integer labels -> EinsumExpression, and label sizes.
+//
+// Rules (NumPy's, with the deliberate differences marked "Unlike NumPy"):
+//  * Labels are the letters a-z and A-Z. Whitespace (space, tab, CR, LF) may separate any
+//    two tokens but cannot split '->' or '...' (NumPy's C parser also requires '->' whole).
+//  * Without '->' the output is implicit: the ellipsis dimensions first, then every label
+//    that appears exactly once over all inputs, in ASCII order -- NumPy sorts by character
+//    code, so uppercase comes before lowercase ("bA" -> "Ab"; checked against NumPy 2.4).
+//  * '...' stands for the leading-or-inner dimensions an operand has beyond its letters.
+//    Ellipsis parts are right-aligned across operands (NumPy broadcasting): with B the
+//    largest ellipsis length, an operand with e ellipsis dims gets the last e of the B
+//    broadcast labels. An explicit output that omits '...' while B > 0 is an error, as in
+//    NumPy's einsum ("output has more dimensions than subscripts given").
+//  * Unlike NumPy, a label may repeat in an explicit output: "i->ii" is the diagonal
+//    embedding the einsum issue lists among the supported semantics (NumPy rejects every
+//    repeated output label). The executor writes such outputs on their diagonal, zeros
+//    elsewhere. What stays an error is what has no meaning: a second ellipsis in the
+//    output, and an output label that no input has.
+//  * Unlike NumPy's C einsum (which broadcasts any size-1 axis), only ellipsis labels
+//    broadcast size-1 extents; a lettered label must have one extent everywhere.
+// Positions in messages are 0-based character offsets into the subscripts string.
+#include "ops/einsum/expression.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "tenferro/core/error.hpp"
+
+namespace tenferro::einsum_internal {
+namespace {
+
+constexpr const char* kOp = "einsum";
+constexpr int kNumLetterCodes = 128;
+
+bool is_letter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// A character for an error message: printable as itself, otherwise as a hex escape.
+std::string describe_char(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  if (byte >= 0x20 && byte < 0x7f) return std::string("'") + c + "'";
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "byte 0x%02x", static_cast<unsigned>(byte));
+  return buf;
+}
+
+std::string at(std::size_t pos) {
+  return " at position " + std::to_string(pos);
+}
+
+// One comma-separated term: letters before and after an optional ellipsis.
+struct Term {
+  std::vector<char> before;  // letters left of '...' (all letters when there is none)
+  std::vector<char> after;   // letters right of '...'
+  bool has_ellipsis = false;
+  std::size_t ellipsis_pos = 0;
+  std::size_t num_letters() const { return before.size() + after.size(); }
+  std::string text() const {
+    std::string s(before.begin(), before.end());
+    if (has_ellipsis) s += "...";
+    s.append(after.begin(), after.end());
+    return s;
+  }
+};
+
+struct ParsedSubscripts {
+  std::vector<Term> inputs;
+  std::optional<Term> output;                  // absent in implicit mode
+  std::vector<std::size_t> output_letter_pos;  // position of each output letter (explicit)
+};
+
+// Tokenizes and checks the grammar: terms (letters, at most one '...') separated by ',',
+// then optionally '->' and one output term.
+ParsedSubscripts split_subscripts(std::string_view s) {
+  ParsedSubscripts parsed;
+  parsed.inputs.emplace_back();
+  Term* term = &parsed.inputs.back();
+  bool in_output = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (is_space(c)) continue;
+    if (is_letter(c)) {
+      (term->has_ellipsis ? term->after : term->before).push_back(c);
+      if (in_output) parsed.output_letter_pos.push_back(i);
+      continue;
+    }
+    if (c == ',') {
+      if (in_output)
+        throw_validation(kOp, "',' after '->'" + at(i) + ": the output is a single term");
+      parsed.inputs.emplace_back();
+      term = &parsed.inputs.back();
+      continue;
+    }
+    if (c == '.') {
+      if (i + 2 >= s.size() || s[i + 1] != '.' || s[i + 2] != '.') {
+        throw_validation(kOp, "'.'" + at(i) + " is not part of an ellipsis '...'");
+      }
+      if (term->has_ellipsis) {
+        const std::string where = in_output ? std::string("the output")
+                                            : "operand " + std::to_string(parsed.inputs.size() - 1);
+        throw_validation(kOp, "second ellipsis '...'" + at(i) + " in " + where + " (first" +
+                                  at(term->ellipsis_pos) + "); at most one per term");
+      }
+      term->has_ellipsis = true;
+      term->ellipsis_pos = i;
+      i += 2;
+      continue;
+    }
+    if (c == '-') {
+      if (i + 1 >= s.size() || s[i + 1] != '>') {
+        throw_validation(kOp, "'-'" + at(i) + " is not followed by '>' (the output arrow is '->')");
+      }
+      if (in_output)
+        throw_validation(kOp, "second '->'" + at(i) + "; only one output arrow is allowed");
+      in_output = true;
+      parsed.output.emplace();
+      term = &*parsed.output;
+      ++i;
+      continue;
+    }
+    if (c == '>')
+      throw_validation(kOp, "'>'" + at(i) + " without a preceding '-' (the output arrow is '->')");
+    throw_validation(kOp, "unexpected character " + describe_char(c) + at(i) +
+                              "; labels are the letters a-z and A-Z");
+  }
+  return parsed;
+}
+
+void check_operand_count(std::size_t terms, std::size_t operands) {
+  if (operands == 0) throw_validation(kOp, "at least one operand is required");
+  if (terms != operands) {
+    throw_validation(kOp, "the subscripts name " + std::to_string(terms) + " operand(s) but " +
+                              std::to_string(operands) + " were given");
+  }
+}
+
+std::string letter_name(char c) {
+  return std::string(1, c);
+}
+
+}  // namespace
+
+std::int32_t num_labels(const EinsumExpression& expr) {
+  Label top = -1;
+  for (const auto& in : expr.inputs)
+    for (Label l : in) top = std::max(top, l);
+  for (Label l : expr.output) top = std::max(top, l);
+  return top + 1;
+}
+
+EinsumExpression parse_subscripts(std::string_view subscripts,
+                                  std::span<const std::int64_t> ranks) {
+  const ParsedSubscripts parsed = split_subscripts(subscripts);
+  check_operand_count(parsed.inputs.size(), ranks.size());
+
+  // Ranks against terms; the number of ellipsis dims of each operand.
+  std::vector<std::int64_t> ellipsis_dims(ranks.size(), 0);
+  std::int64_t broadcast_rank = 0;
+  for (std::size_t k = 0; k < ranks.size(); ++k) {
+    const Term& t = parsed.inputs[k];
+    const auto letters = static_cast<std::int64_t>(t.num_letters());
+    const std::string who = "operand " + std::to_string(k);
+    if (ranks[k] < 0)
+      throw_validation(kOp, who + " has a negative rank " + std::to_string(ranks[k]));
+    if (!t.has_ellipsis && ranks[k] != letters) {
+      throw_validation(kOp, who + ": subscripts '" + t.text() + "' name " +
+                                std::to_string(letters) + " axes but the operand has rank " +
+                                std::to_string(ranks[k]));
+    }
+    if (t.has_ellipsis && ranks[k] < letters) {
+      throw_validation(kOp, who + ": subscripts '" + t.text() + "' need at least " +
+                                std::to_string(letters) + " axes but the operand has rank " +
+                                std::to_string(ranks[k]));
+    }
+    if (t.has_ellipsis) {
+      ellipsis_dims[k] = ranks[k] - letters;
+      broadcast_rank = std::max(broadcast_rank, ellipsis_dims[k]);
+    }
+  }
+
+  // Dense ids: letters by first appearance in the inputs, then the broadcast labels.
+  EinsumExpression expr;
+  std::array<Label, kNumLetterCodes> id_of{};
+  id_of.fill(-1);
+  std::array<int, kNumLetterCodes> count{};
+  auto id_for = [&](char c) {
+    auto& id = id_of[static_cast<unsigned char>(c)];
+    if (id < 0) {
+      id = static_cast<Label>(expr.label_names.size());
+      expr.label_names.push_back(letter_name(c));
+    }
+    ++count[static_cast<unsigned char>(c)];
+    return id;
+  };
+  for (const Term& t : parsed.inputs) {
+    for (char c : t.before) id_for(c);
+    for (char c : t.after) id_for(c);
+  }
+  const auto first_broadcast = static_cast<Label>(expr.label_names.size());
+  for (std::int64_t d = 0; d < broadcast_rank; ++d) {
+    expr.broadcast_labels.push_back(first_broadcast + static_cast<Label>(d));
+    expr.label_names.push_back(".." + std::to_string(d));
+  }
+
+  auto expand = [&](const Term& t, std::int64_t e) {
+    std::vector<Label> labels;
+    for (char c : t.before) labels.push_back(id_of[static_cast<unsigned char>(c)]);
+    for (std::int64_t d = broadcast_rank - e; d < broadcast_rank; ++d) {
+      labels.push_back(first_broadcast + static_cast<Label>(d));
+    }
+    for (char c : t.after) labels.push_back(id_of[static_cast<unsigned char>(c)]);
+    return labels;
+  };
+  for (std::size_t k = 0; k < ranks.size(); ++k)
+    expr.inputs.push_back(expand(parsed.inputs[k], ellipsis_dims[k]));
+
+  if (!parsed.output) {
+    expr.output = expr.broadcast_labels;
+    for (int c = 0; c < kNumLetterCodes; ++c) {  // ASCII order: 'A'..'Z' before 'a'..'z'
+      if (count[c] == 1) expr.output.push_back(id_of[c]);
+    }
+    return expr;
+  }
+
+  const Term& out = *parsed.output;
+  std::size_t letter_index = 0;
+  for (const auto* part : {&out.before, &out.after}) {
+    for (char c : *part) {
+      const std::size_t pos = parsed.output_letter_pos[letter_index++];
+      if (id_of[static_cast<unsigned char>(c)] < 0) {
+        throw_validation(
+            kOp, "output label '" + letter_name(c) + "'" + at(pos) + " appears in no input");
+      }
+    }
+  }
+  if (!out.has_ellipsis && broadcast_rank > 0) {
+    throw_validation(kOp, "the output has no '...' but the inputs' ellipses cover " +
+                              std::to_string(broadcast_rank) +
+                              " dimension(s); add '...' to the output to keep them");
+  }
+  expr.output = expand(out, out.has_ellipsis ? broadcast_rank : 0);
+  return expr;
+}
+
+EinsumExpression from_labels(const EinsumLabels& labels, std::span<const std::int64_t> ranks) {
+  check_operand_count(labels.inputs.size(), ranks.size());
+  EinsumExpression expr;
+  std::map<int, Label> id_of;
+  for (std::size_t k = 0; k < ranks.size(); ++k) {
+    const auto& in = labels.inputs[k];
+    if (static_cast<std::int64_t>(in.size()) != ranks[k]) {
+      throw_validation(kOp, "operand " + std::to_string(k) + ": " + std::to_string(in.size()) +
+                                " labels given but the operand has rank " +
+                                std::to_string(ranks[k]));
+    }
+    std::vector<Label> dense;
+    for (int user : in) {
+      auto [it, inserted] = id_of.try_emplace(user, static_cast<Label>(expr.label_names.size()));
+      if (inserted) expr.label_names.push_back(std::to_string(user));
+      dense.push_back(it->second);
+    }
+    expr.inputs.push_back(std::move(dense));
+  }
+  // Output labels may repeat (diagonal embedding), as in parse_subscripts.
+  for (std::size_t a = 0; a < labels.output.size(); ++a) {
+    const auto it = id_of.find(labels.output[a]);
+    if (it == id_of.end()) {
+      throw_validation(kOp, "output label " + std::to_string(labels.output[a]) + " (output axis " +
+                                std::to_string(a) + ") appears in no input");
+    }
+    expr.output.push_back(it->second);
+  }
+  return expr;
+}
+
+std::vector<std::int64_t> label_sizes(const EinsumExpression& expr, std::span<const Shape> shapes) {
+  check_operand_count(expr.inputs.size(), shapes.size());
+  const std::int32_t n = num_labels(expr);
+  std::vector<bool> broadcast(static_cast<std::size_t>(n), false);
+  for (Label l : expr.broadcast_labels) {
+    if (l >= 0 && l < n) broadcast[static_cast<std::size_t>(l)] = true;
+  }
+  auto name = [&](Label l) {
+    return static_cast<std::size_t>(l) < expr.label_names.size()
+               ? expr.label_names[static_cast<std::size_t>(l)]
+               : std::to_string(l);
+  };
+  // sizes[l] = -1 until seen; origin = (operand, axis) that fixed it, for messages.
+  std::vector<std::int64_t> sizes(static_cast<std::size_t>(n), -1);
+  std::vector<std::pair<std::size_t, std::size_t>> origin(static_cast<std::size_t>(n));
+  for (std::size_t k = 0; k < shapes.size(); ++k) {
+    const auto& in = expr.inputs[k];
+    const Shape& shape = shapes[k];
+    if (shape.size() != in.size()) {
+      throw_validation(kOp, "operand " + std::to_string(k) + " has rank " +
+                                std::to_string(shape.size()) + " but its subscripts name " +
+                                std::to_string(in.size()) + " axes");
+    }
+    for (std::size_t a = 0; a < in.size(); ++a) {
+      const std::int64_t extent = shape[a];
+      if (extent < 0) {
+        throw_validation(kOp, "operand " + std::to_string(k) + " axis " + std::to_string(a) +
+                                  " has a negative extent " + std::to_string(extent));
+      }
+      const auto l = static_cast<std::size_t>(in[a]);
+      auto& size = sizes[l];
+      if (size < 0 || (broadcast[l] && size == 1)) {
+        size = extent;
+        origin[l] = {k, a};
+        continue;
+      }
+      if (size == extent || (broadcast[l] && extent == 1)) continue;
+      const auto [k0, a0] = origin[l];
+      throw_validation(
+          kOp, "operand " + std::to_string(k) + " axis " + std::to_string(a) + " (label '" +
+                   name(in[a]) + "') has extent " + std::to_string(extent) + " but operand " +
+                   std::to_string(k0) + " axis " + std::to_string(a0) + " has extent " +
+                   std::to_string(size) +
+                   (broadcast[l] ? " (ellipsis dimensions broadcast only size 1)" : ""));
+    }
+  }
+  // Parsing never yields a label without an input axis; a hand-built expression might.
+  for (std::int32_t l = 0; l < n; ++l) {
+    if (sizes[static_cast<std::size_t>(l)] < 0) {
+      throw_validation(kOp, "label '" + name(l) + "' has no input axis to give it a size");
+    }
+  }
+  return sizes;
+}
+
+}  // namespace tenferro::einsum_internal

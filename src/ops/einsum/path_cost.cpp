@@ -1,0 +1,235 @@
+// Path evaluation: validates a linear path and computes opt_einsum's cost figures and the
+// per-step report; also the search problem's construction and SSA -> linear conversion.
+#include <algorithm>
+#include <string>
+
+#include "ops/einsum/path_search.hpp"
+#include "tenferro/core/error.hpp"
+
+namespace tenferro::einsum_internal {
+namespace {
+
+constexpr const char* kOp = "einsum";
+
+void set_bit(std::span<Word> set, Label l) {
+  set[static_cast<std::size_t>(l) / 64] |= Word{1} << (static_cast<std::size_t>(l) % 64);
+}
+bool has_bit(std::span<const Word> set, Label l) {
+  return (set[static_cast<std::size_t>(l) / 64] >> (static_cast<std::size_t>(l) % 64)) & 1;
+}
+
+// One symbol per label for reports: a label keeps its letter; others (ellipsis dims,
+// integer labels) take the unused letters, then "{name}" once the 52 letters run out.
+std::vector<std::string> report_symbols(const EinsumExpression& expr, int num_labels) {
+  std::vector<std::string> symbols(static_cast<std::size_t>(num_labels));
+  std::vector<bool> used(128, false);
+  auto is_letter = [](const std::string& s) {
+    return s.size() == 1 && ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'));
+  };
+  for (int l = 0; l < num_labels; ++l) {
+    const auto i = static_cast<std::size_t>(l);
+    if (i < expr.label_names.size() && is_letter(expr.label_names[i])) {
+      symbols[i] = expr.label_names[i];
+      used[static_cast<unsigned char>(expr.label_names[i][0])] = true;
+    }
+  }
+  const std::string letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  std::size_t next = 0;
+  for (int l = 0; l < num_labels; ++l) {
+    auto& symbol = symbols[static_cast<std::size_t>(l)];
+    if (!symbol.empty()) continue;
+    while (next < letters.size() && used[static_cast<unsigned char>(letters[next])]) ++next;
+    if (next < letters.size()) {
+      symbol = letters.substr(next++, 1);
+    } else {
+      const auto i = static_cast<std::size_t>(l);
+      symbol = "{" + (i < expr.label_names.size() ? expr.label_names[i] : std::to_string(l)) + "}";
+    }
+  }
+  return symbols;
+}
+
+struct Term {
+  std::vector<Word> set;
+  std::vector<Label> order;  // labels as written (leaves keep repeats), for reports
+  int leaf = -1;             // the input operand this is, or -1 for an intermediate
+};
+
+}  // namespace
+
+PathProblem make_path_problem(const EinsumExpression& expr, std::span<const std::int64_t> sizes) {
+  PathProblem p;
+  p.num_operands = static_cast<int>(expr.inputs.size());
+  p.num_labels = num_labels(expr);
+  if (static_cast<std::int64_t>(sizes.size()) < p.num_labels) {
+    throw_validation(kOp, "label sizes cover " + std::to_string(sizes.size()) +
+                              " labels but the expression has " + std::to_string(p.num_labels));
+  }
+  p.words = words_for(p.num_labels);
+  const auto words = static_cast<std::size_t>(p.words);
+  const auto n = static_cast<std::size_t>(p.num_operands);
+  p.full_inputs.assign(n * words, 0);
+  p.output.assign(words, 0);
+  for (std::size_t k = 0; k < n; ++k) {
+    std::span<Word> set(p.full_inputs.data() + k * words, words);
+    for (Label l : expr.inputs[k]) set_bit(set, l);
+  }
+  for (Label l : expr.output) set_bit(p.output, l);
+  for (int l = 0; l < p.num_labels; ++l) {
+    const auto extent = static_cast<double>(sizes[static_cast<std::size_t>(l)]);
+    p.extents.push_back(extent);
+    p.search_extents.push_back(std::max(extent, 1.0));
+  }
+  // Reduced sets: drop the labels no other operand and not the output has (with a single
+  // operand there is no pairwise step, so nothing to reduce separately).
+  std::vector<Word> once(words, 0), twice(words, 0);
+  for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t w = 0; w < words; ++w) {
+      const Word bits = p.full_inputs[k * words + w];
+      twice[w] |= once[w] & bits;
+      once[w] |= bits;
+    }
+  }
+  p.inputs = p.full_inputs;
+  p.reduction_flops.assign(n, 0);
+  for (std::size_t k = 0; k < n && n > 1; ++k) {
+    bool reduced = false;
+    for (std::size_t w = 0; w < words; ++w) {
+      Word& bits = p.inputs[k * words + w];
+      const Word kept = bits & (twice[w] | p.output[w]);
+      reduced |= kept != bits;
+      bits = kept;
+    }
+    if (reduced) p.reduction_flops[k] = 2 * set_size(p.full_input(static_cast<int>(k)), p.extents);
+  }
+  return p;
+}
+
+std::vector<std::pair<int, int>> ssa_to_linear(const SsaPath& ssa, int num_operands) {
+  std::vector<int> ids(static_cast<std::size_t>(num_operands));
+  for (int k = 0; k < num_operands; ++k) ids[static_cast<std::size_t>(k)] = k;
+  std::vector<std::pair<int, int>> linear;
+  int next_id = num_operands;
+  for (const auto& [a, b] : ssa) {
+    const auto ia = static_cast<int>(std::find(ids.begin(), ids.end(), a) - ids.begin());
+    const auto ib = static_cast<int>(std::find(ids.begin(), ids.end(), b) - ids.begin());
+    linear.emplace_back(std::min(ia, ib), std::max(ia, ib));
+    ids.erase(ids.begin() + std::max(ia, ib));
+    ids.erase(ids.begin() + std::min(ia, ib));
+    ids.push_back(next_id++);
+  }
+  return linear;
+}
+
+EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
+                         std::span<const std::pair<int, int>> steps) {
+  const int n = p.num_operands;
+  const auto words = static_cast<std::size_t>(p.words);
+  const std::size_t needed = n > 0 ? static_cast<std::size_t>(n - 1) : 0;
+  if (steps.size() != needed) {
+    throw_validation(kOp, "the path has " + std::to_string(steps.size()) + " step(s) but " +
+                              std::to_string(n) + " operand(s) need exactly " +
+                              std::to_string(needed));
+  }
+  const auto symbols = report_symbols(expr, p.num_labels);
+  auto text = [&](const std::vector<Label>& labels) {
+    std::string s;
+    for (Label l : labels) s += symbols[static_cast<std::size_t>(l)];
+    return s;
+  };
+  std::vector<Term> live;
+  for (int k = 0; k < n; ++k) {
+    const auto in = p.input(k);  // reduced; the reduction is charged when the operand is used
+    live.push_back(
+        {std::vector<Word>(in.begin(), in.end()), expr.inputs[static_cast<std::size_t>(k)], k});
+  }
+  auto expression_of = [&](const std::vector<Term>& terms) {
+    std::string s;
+    for (std::size_t k = 0; k < terms.size(); ++k) s += (k ? "," : "") + text(terms[k].order);
+    return s + "->" + text(expr.output);
+  };
+
+  EinsumPath path;
+  path.steps.assign(steps.begin(), steps.end());
+  path.expression = expression_of(live);
+
+  // Naive cost: one loop nest over every label (opt_einsum's naive_cost).
+  std::vector<Word> all(words, 0);
+  int label_slots = 0;
+  for (int k = 0; k < n; ++k) {
+    const auto in = p.full_input(k);
+    for (std::size_t w = 0; w < words; ++w) all[w] |= in[w];
+    label_slots += set_count(in);
+  }
+  path.naive_scaling = set_count(all);
+  const bool naive_inner = label_slots > path.naive_scaling;
+  path.naive_flops = set_size(all, p.extents) * (std::max(1, n - 1) + (naive_inner ? 1 : 0));
+
+  if (n == 1) {  // no pairwise step; the single operand is reduced to the output directly
+    bool sums = false;
+    for (std::size_t w = 0; w < words; ++w) sums |= (live[0].set[w] & ~p.output[w]) != 0;
+    path.flops = set_size(live[0].set, p.extents) * (sums ? 2 : 1);
+    path.largest_intermediate = set_size(p.output, p.extents);
+    return path;
+  }
+
+  std::vector<Word> need(words), merged(words), kept(words);
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const auto [i, j] = steps[s];
+    const int current = static_cast<int>(live.size());
+    const std::string where = "path step " + std::to_string(s) + " (" + std::to_string(i) + ", " +
+                              std::to_string(j) + ")";
+    if (i < 0 || j < 0 || i >= current || j >= current) {
+      throw_validation(kOp, where + " names an operand outside 0.." + std::to_string(current - 1) +
+                                " (operands left at that step: " + std::to_string(current) + ")");
+    }
+    if (i == j) throw_validation(kOp, where + " contracts an operand with itself");
+    // Labels still needed after this step: the output's and the other operands'.
+    std::copy(p.output.begin(), p.output.end(), need.begin());
+    for (int k = 0; k < current; ++k) {
+      if (k == i || k == j) continue;
+      for (std::size_t w = 0; w < words; ++w) need[w] |= live[static_cast<std::size_t>(k)].set[w];
+    }
+    const Term& a = live[static_cast<std::size_t>(i)];
+    const Term& b = live[static_cast<std::size_t>(j)];
+    bool sums = false;
+    for (std::size_t w = 0; w < words; ++w) {
+      merged[w] = a.set[w] | b.set[w];
+      kept[w] = merged[w] & need[w];
+      sums |= merged[w] != kept[w];
+    }
+    EinsumPathStep step;
+    step.flops = set_size(merged, p.extents) * (sums ? 2 : 1);
+    for (const Term* t : {&a, &b}) {
+      if (t->leaf < 0 || p.reduction_flops[static_cast<std::size_t>(t->leaf)] == 0) continue;
+      step.flops += p.reduction_flops[static_cast<std::size_t>(t->leaf)];
+      path.largest_intermediate = std::max(path.largest_intermediate, set_size(t->set, p.extents));
+    }
+    step.scaling = set_count(merged);
+    path.flops += step.flops;
+    path.largest_intermediate = std::max(path.largest_intermediate, set_size(kept, p.extents));
+
+    Term result{kept, {}, -1};
+    if (current == 2) {
+      result.order = expr.output;
+    } else {
+      for (const Term* t : {&a, &b}) {
+        for (Label l : t->order) {
+          if (has_bit(kept, l) &&
+              std::find(result.order.begin(), result.order.end(), l) == result.order.end()) {
+            result.order.push_back(l);
+          }
+        }
+      }
+    }
+    step.subscripts = text(a.order) + "," + text(b.order) + "->" + text(result.order);
+    live.erase(live.begin() + std::max(i, j));
+    live.erase(live.begin() + std::min(i, j));
+    live.push_back(std::move(result));
+    step.remaining = expression_of(live);
+    path.details.push_back(std::move(step));
+  }
+  return path;
+}
+
+}  // namespace tenferro::einsum_internal

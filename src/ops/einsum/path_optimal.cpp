@@ -1,0 +1,102 @@
+// Exact contraction order by dynamic programming over operand subsets.
+//
+// The tensor that results from contracting a subset S of the operands is independent of the
+// order used inside S: it keeps the labels of S that the output or an operand outside S
+// still needs. So best(S) = min over splits S = A + B of best(A) + best(B) + cost(A, B),
+// and the optimum over every pairwise tree (outer products included) costs O(3^n) split
+// evaluations. Splits whose children alone already cost as much as the best split found so
+// far (plus a lower bound of the step) are skipped before computing their step cost.
+#include <algorithm>
+#include <limits>
+
+#include "ops/einsum/path_search.hpp"
+
+namespace tenferro::einsum_internal {
+
+std::optional<SsaPath> optimal_path(const PathProblem& p,
+                                    std::chrono::steady_clock::time_point deadline) {
+  const int n = p.num_operands;
+  if (n < 2) return SsaPath{};
+  const auto words = static_cast<std::size_t>(p.words);
+  const std::uint32_t full = (std::uint32_t{1} << n) - 1;
+  const std::size_t subsets = std::size_t{full} + 1;
+  const std::span<const double> extents = p.search_extents;
+
+  // labels[S]: union of the operands' (reduced) label sets; tensor[S]: the labels S's
+  // result carries, those that the output or an operand outside S needs.
+  std::vector<Word> labels(subsets * words, 0), tensor(subsets * words, 0);
+  std::vector<double> tensor_size(subsets, 1);
+  auto row = [words](std::vector<Word>& v, std::uint32_t s) { return v.data() + s * words; };
+  for (std::uint32_t s = 1; s <= full; ++s) {
+    const int k = __builtin_ctz(s);
+    const Word* rest = row(labels, s & (s - 1));
+    const auto in = p.input(k);
+    for (std::size_t w = 0; w < words; ++w) row(labels, s)[w] = rest[w] | in[w];
+  }
+  for (std::uint32_t s = 1; s <= full; ++s) {
+    Word* t = row(tensor, s);
+    const Word* inside = row(labels, s);
+    const Word* outside = row(labels, full ^ s);
+    for (std::size_t w = 0; w < words; ++w) t[w] = inside[w] & (p.output[w] | outside[w]);
+    tensor_size[s] = set_size({t, words}, extents);
+  }
+
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  std::vector<double> best(subsets, kInf);
+  std::vector<std::uint32_t> split(subsets, 0);
+  std::uint64_t evaluations = 0;
+  for (std::uint32_t s = 1; s <= full; ++s) {
+    if ((s & (s - 1)) == 0) {
+      best[s] = 0;
+      continue;
+    }
+    const std::uint32_t low = s & (~s + 1);
+    const std::uint32_t rest = s ^ low;
+    const Word* ts = row(tensor, s);
+    // A always holds s's lowest operand, so each unordered split is seen once.
+    for (std::uint32_t sub = (rest - 1) & rest;; sub = (sub - 1) & rest) {
+      const std::uint32_t a = low | sub;
+      const std::uint32_t b = s ^ a;
+      const double children = best[a] + best[b];
+      // The step loops over at least each operand's and the result's labels: a lower bound
+      // that rejects most splits before their label sets are looked at.
+      const double bound = children + std::max({tensor_size[a], tensor_size[b], tensor_size[s]});
+      if (bound < best[s]) {
+        const Word* ta = row(tensor, a);
+        const Word* tb = row(tensor, b);
+        double shared = 1;
+        bool sums = false;
+        for (std::size_t w = 0; w < words; ++w) {
+          for (Word bits = ta[w] & tb[w]; bits; bits &= bits - 1) {
+            shared *= extents[w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))];
+          }
+          sums |= ((ta[w] | tb[w]) & ~ts[w]) != 0;
+        }
+        const double step = tensor_size[a] * tensor_size[b] / shared * (sums ? 2 : 1);
+        if (children + step < best[s]) {
+          best[s] = children + step;
+          split[s] = a;
+        }
+      }
+      if ((++evaluations & 0x7fff) == 0 && std::chrono::steady_clock::now() > deadline) {
+        return std::nullopt;
+      }
+      if (sub == 0) break;
+    }
+  }
+
+  // Post-order walk of the split tree gives the SSA path.
+  SsaPath path;
+  int next_id = n;
+  auto emit = [&](auto&& self, std::uint32_t s) -> int {
+    if ((s & (s - 1)) == 0) return __builtin_ctz(s);
+    const int a = self(self, split[s]);
+    const int b = self(self, s ^ split[s]);
+    path.emplace_back(a, b);
+    return next_id++;
+  };
+  emit(emit, full);
+  return path;
+}
+
+}  // namespace tenferro::einsum_internal

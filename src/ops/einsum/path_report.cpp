@@ -1,0 +1,55 @@
+// EinsumPath::to_string: a report in the layout of NumPy's einsum_path.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "tenferro/einsum.hpp"
+
+namespace tenferro {
+namespace {
+
+std::string scientific(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", v);
+  return buf;
+}
+
+std::string pad_right(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+}  // namespace
+
+std::string EinsumPath::to_string() const {
+  int scaling = 0;
+  for (const auto& step : details) scaling = std::max(scaling, step.scaling);
+  if (details.empty()) scaling = naive_scaling;
+  const std::string rule(74, '-');
+  std::string out;
+  out += "  Complete contraction:  " + expression + "\n";
+  if (!method.empty()) out += "                Method:  " + method + "\n";
+  out += "         Naive scaling:  " + std::to_string(naive_scaling) + "\n";
+  out += "     Optimized scaling:  " + std::to_string(scaling) + "\n";
+  out += "      Naive FLOP count:  " + scientific(naive_flops) + "\n";
+  out += "  Optimized FLOP count:  " + scientific(flops) + "\n";
+  char speedup[32];
+  std::snprintf(speedup, sizeof speedup, "%.3f", flops > 0 ? naive_flops / flops : 1.0);
+  out += "   Theoretical speedup:  " + std::string(speedup) + "\n";
+  out += "  Largest intermediate:  " + scientific(largest_intermediate) + " elements\n";
+  out += rule + "\n";
+  out += "step  pair      scaling  FLOPs       current                  remaining\n";
+  out += rule + "\n";
+  for (std::size_t s = 0; s < details.size(); ++s) {
+    const auto& d = details[s];
+    std::string pair = s < steps.size() ? "(" + std::to_string(steps[s].first) + ", " +
+                                              std::to_string(steps[s].second) + ")"
+                                        : "";
+    out += pad_right(std::to_string(s), 6) + pad_right(pair, 10) +
+           pad_right(std::to_string(d.scaling), 9) + pad_right(scientific(d.flops), 12) +
+           pad_right(d.subscripts, 25) + d.remaining + "\n";
+  }
+  return out;
+}
+
+}  // namespace tenferro

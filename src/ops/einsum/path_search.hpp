@@ -1,0 +1,106 @@
+// Internals of contraction-order planning shared by path.cpp, path_greedy.cpp,
+// path_optimal.cpp and path_cost.cpp: label sets as fixed-width bitsets, the cost model,
+// and the search algorithms' entry points.
+//
+// Cost model: opt_einsum's flop_count, so our figures compare 1:1 with opt_einsum/NumPy.
+//  * A pairwise step over the union U of its two operands' label sets costs
+//      size(U) * (2 if the step sums away any label, else 1)
+//    where size(U) is the product of the label extents. Its result keeps exactly the labels
+//    the output or some operand not yet contracted still needs.
+//  * An input operand with private labels (in no other operand and not in the output) is
+//    first reduced on its own, as the executor does (a GEMM cannot sum a label only one side
+//    has): opt_einsum's single-term count, 2 * size(operand), charged to the step that
+//    consumes the operand; that step then sees the reduced label set. In opt_einsum terms
+//    the path is our pairwise steps preceded by a (k,) step per such operand
+//    (bench/peers/einsum_paths.py checks our figures against opt_einsum's on that path).
+//    The reductions cost the same for every order, so the searches work on reduced sets.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "ops/einsum/expression.hpp"
+
+namespace tenferro::einsum_internal {
+
+// A set of labels: `words` 64-bit words per set, stored contiguously by the owner.
+using Word = std::uint64_t;
+
+inline int words_for(int num_labels) {
+  return num_labels <= 0 ? 1 : (num_labels + 63) / 64;
+}
+
+// The search-facing form of a contraction.
+struct PathProblem {
+  int num_operands = 0;
+  int num_labels = 0;
+  int words = 1;
+  std::vector<Word> inputs;       // num_operands * words: each operand's label set after reduction
+  std::vector<Word> full_inputs;  // num_operands * words: each operand's own label set
+  std::vector<double> reduction_flops;  // per operand: 2 * size when it has private labels
+  std::vector<Word> output;             // words
+  std::vector<double> extents;          // real label extents (may be 0), for reported costs
+  std::vector<double> search_extents;   // extents clamped to >= 1 so costs stay comparable
+
+  std::span<const Word> input(int k) const {
+    return {inputs.data() + static_cast<std::size_t>(k) * words, static_cast<std::size_t>(words)};
+  }
+  std::span<const Word> full_input(int k) const {
+    return {full_inputs.data() + static_cast<std::size_t>(k) * words,
+            static_cast<std::size_t>(words)};
+  }
+};
+
+PathProblem make_path_problem(const EinsumExpression& expr, std::span<const std::int64_t> sizes);
+
+// Product of `extents` over the labels in `set`.
+inline double set_size(std::span<const Word> set, std::span<const double> extents) {
+  double size = 1;
+  for (std::size_t w = 0; w < set.size(); ++w) {
+    for (Word bits = set[w]; bits; bits &= bits - 1) {
+      size *= extents[w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))];
+    }
+  }
+  return size;
+}
+
+inline int set_count(std::span<const Word> set) {
+  int n = 0;
+  for (Word w : set) n += __builtin_popcountll(w);
+  return n;
+}
+
+// Pairwise steps in static-single-assignment ids: leaves are 0..n-1 and the k-th step's
+// result is n+k (opt_einsum's "ssa path").
+using SsaPath = std::vector<std::pair<int, int>>;
+
+// opt_einsum's greedy: repeatedly contract the pair, among pairs sharing a label not in the
+// output, that minimises size(result) - size(a) - size(b) (ties: the pair with the smaller
+// ids, as opt_einsum); when no such pair is left, outer products smallest first.
+SsaPath greedy_path(const PathProblem& problem);
+
+// Exact minimum-flop path by dynamic programming over operand subsets (outer products
+// included, so the optimum is over every pairwise tree). Returns nullopt when `deadline`
+// passes first. Requires num_operands <= kMaxOptimalOperands.
+inline constexpr int kMaxOptimalOperands = 16;
+std::optional<SsaPath> optimal_path(const PathProblem& problem,
+                                    std::chrono::steady_clock::time_point deadline);
+
+// Improves `ssa` by re-solving, with the exact DP, every subtree cut at a frontier of up to
+// `max_frontier` tensors; at most `max_passes` sweeps over the tree (path_refine.cpp).
+SsaPath refine_path(const PathProblem& problem, const SsaPath& ssa, int max_frontier, int max_passes);
+
+// SSA ids -> opt_einsum's linear convention (positions in the current operand list; each
+// step removes both and appends the result).
+std::vector<std::pair<int, int>> ssa_to_linear(const SsaPath& ssa, int num_operands);
+
+// Validates `steps` (linear convention) against the expression and computes its costs and
+// report. Throws Validation naming the bad step.
+EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& problem,
+                         std::span<const std::pair<int, int>> steps);
+
+}  // namespace tenferro::einsum_internal

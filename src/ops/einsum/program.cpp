@@ -1,0 +1,123 @@
+#include "ops/einsum/program.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "tenferro/core/error.hpp"
+
+namespace tenferro::einsum_internal {
+namespace {
+
+bool contains(const std::vector<Label>& labels, Label l) {
+  return std::find(labels.begin(), labels.end(), l) != labels.end();
+}
+
+bool has_repeats(const std::vector<Label>& labels) {
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    for (std::size_t j = i + 1; j < labels.size(); ++j)
+      if (labels[i] == labels[j]) return true;
+  return false;
+}
+
+std::vector<Label> unique_labels(const std::vector<Label>& labels) {
+  std::vector<Label> out;
+  for (Label l : labels)
+    if (!contains(out, l)) out.push_back(l);
+  return out;
+}
+
+// Two operands, each label used once per operand, no broadcast extents, nothing summed by
+// one operand alone, at least one contracted label: one GEMM could compute it.
+bool is_direct_candidate(const EinsumPlan& plan) {
+  if (plan.expr.inputs.size() != 2 || plan.output_has_repeats) return false;
+  const auto& a = plan.expr.inputs[0];
+  const auto& b = plan.expr.inputs[1];
+  if (has_repeats(a) || has_repeats(b)) return false;
+  for (std::size_t t = 0; t < 2; ++t) {
+    const auto& labels = plan.expr.inputs[t];
+    const auto& other = plan.expr.inputs[1 - t];
+    for (std::size_t axis = 0; axis < labels.size(); ++axis) {
+      if (plan.input_shapes[t][axis] != plan.sizes[labels[axis]]) return false;
+      if (!contains(other, labels[axis]) && !plan.in_output[labels[axis]]) return false;
+    }
+  }
+  for (Label l : a)
+    if (contains(b, l) && !plan.in_output[l]) return true;
+  return false;
+}
+
+}  // namespace
+
+std::size_t EinsumPlan::retained_bytes() const {
+  std::size_t bytes = sizeof(EinsumPlan) + sizes.size() * 8 + output_shape.size() * 8;
+  for (const auto& in : expr.inputs) bytes += in.size() * sizeof(Label) + 32;
+  for (const auto& s : input_shapes) bytes += s.size() * 8 + 32;
+  for (const auto& s : steps) bytes += s.needed_after.size() + sizeof(ProgramStep);
+  return bytes + path.steps.size() * sizeof(std::pair<int, int>);
+}
+
+EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, EinsumPath path,
+                      DType dtype, std::vector<Shape> input_shapes) {
+  EinsumPlan plan;
+  plan.expr = std::move(expr);
+  plan.sizes = std::move(sizes);
+  plan.path = std::move(path);
+  plan.dtype = dtype;
+  plan.input_shapes = std::move(input_shapes);
+  const std::size_t num_labels = plan.sizes.size();
+  plan.in_output.assign(num_labels, 0);
+  for (Label l : plan.expr.output) {
+    plan.in_output.at(static_cast<std::size_t>(l)) = 1;
+    plan.output_shape.push_back(plan.sizes[static_cast<std::size_t>(l)]);
+  }
+  plan.output_has_repeats = has_repeats(plan.expr.output);
+
+  // Simulate the operand list of the path to know, per step, which labels stay needed.
+  std::vector<std::vector<Label>> live;
+  for (const auto& in : plan.expr.inputs) live.push_back(unique_labels(in));
+  for (const auto& [i, j] : plan.path.steps) {
+    const int n = static_cast<int>(live.size());
+    if (i < 0 || j < 0 || i >= n || j >= n || i == j)
+      throw_validation("einsum", "path step (" + std::to_string(i) + ", " + std::to_string(j) +
+                                     ") does not name two of the " + std::to_string(n) +
+                                     " current operands");
+    ProgramStep step;
+    step.lhs = i;
+    step.rhs = j;
+    step.needed_after = plan.in_output;
+    for (int k = 0; k < n; ++k)
+      if (k != i && k != j)
+        for (Label l : live[static_cast<std::size_t>(k)])
+          step.needed_after[static_cast<std::size_t>(l)] = 1;
+    std::vector<Label> result;
+    for (const auto* side :
+         {&live[static_cast<std::size_t>(i)], &live[static_cast<std::size_t>(j)]})
+      for (Label l : *side)
+        if (step.needed_after[static_cast<std::size_t>(l)] && !contains(result, l))
+          result.push_back(l);
+    live.erase(live.begin() + std::max(i, j));
+    live.erase(live.begin() + std::min(i, j));
+    live.push_back(std::move(result));
+    plan.steps.push_back(std::move(step));
+  }
+  if (live.size() != 1)
+    throw_validation("einsum", "the contraction path leaves " + std::to_string(live.size()) +
+                                   " operands; it must reduce them to one");
+  plan.direct_candidate = is_direct_candidate(plan);
+  return plan;
+}
+
+BlasMatrix blas_matrix(std::int64_t rows, std::int64_t cols, std::int64_t row_stride,
+                       std::int64_t col_stride) {
+  const bool rows_free = rows <= 1, cols_free = cols <= 1;
+  if ((rows_free || row_stride == 1) &&
+      (cols_free || col_stride >= std::max<std::int64_t>(1, rows)))
+    return {true, false, cols_free ? std::max<std::int64_t>(1, rows) : col_stride};
+  if ((cols_free || col_stride == 1) &&
+      (rows_free || row_stride >= std::max<std::int64_t>(1, cols)))
+    return {true, true, rows_free ? std::max<std::int64_t>(1, cols) : row_stride};
+  return {};
+}
+
+}  // namespace tenferro::einsum_internal

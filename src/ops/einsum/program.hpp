@@ -1,0 +1,60 @@
+// The execution program of one einsum: everything that depends only on the expression, the
+// operand shapes and the dtype (parsed labels, label sizes, the pairwise path and, per step,
+// which labels are still needed afterwards). Built once, cached in the runtime's
+// ExtensionCacheStore, and run by run_program (executor.hpp) on any backend's
+// ContractionKernels. Stride-dependent choices (zero-copy matricization or a permute-copy)
+// are made at run time, because views of the same shape may have any strides.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ops/einsum/expression.hpp"
+#include "tenferro/core/dtype.hpp"
+#include "tenferro/core/shape.hpp"
+#include "tenferro/einsum.hpp"
+
+namespace tenferro::einsum_internal {
+
+// One pairwise contraction: operands `lhs` and `rhs` of the current list are removed and
+// their result is appended (opt_einsum's convention). `needed_after[label]` says whether a
+// label is carried by the output or by an operand that is still waiting.
+struct ProgramStep {
+  int lhs = 0;
+  int rhs = 0;
+  std::vector<char> needed_after;
+};
+
+struct EinsumPlan {
+  EinsumExpression expr;
+  std::vector<std::int64_t> sizes;  // per label
+  EinsumPath path;
+  DType dtype = DType::F64;
+  std::vector<Shape> input_shapes;
+  Shape output_shape;
+  std::vector<ProgramStep> steps;
+  std::vector<char> in_output;  // per label
+  bool output_has_repeats = false;
+  // Shape-level precondition of the direct binary-dot path (see direct_binary_applicable).
+  bool direct_candidate = false;
+
+  std::size_t retained_bytes() const;
+};
+
+// Builds the program for an already validated expression, its label sizes and a path.
+EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, EinsumPath path,
+                      DType dtype, std::vector<Shape> input_shapes);
+
+// Whether an (rows x cols) matrix with these element strides can be handed to a column-major
+// BLAS GEMM, as itself (`transposed` = false, leading dimension `ld`) or as the transpose of
+// a column-major matrix (`transposed` = true). Size-1 extents accept any stride.
+struct BlasMatrix {
+  bool ok = false;
+  bool transposed = false;
+  std::int64_t ld = 1;
+};
+BlasMatrix blas_matrix(std::int64_t rows, std::int64_t cols, std::int64_t row_stride,
+                       std::int64_t col_stride);
+
+}  // namespace tenferro::einsum_internal

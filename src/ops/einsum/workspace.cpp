@@ -1,0 +1,48 @@
+#include "ops/einsum/workspace.hpp"
+
+#include "tenferro/einsum.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro::einsum_internal {
+
+std::shared_ptr<Buffer> WorkspacePool::take(std::size_t bytes) {
+  std::lock_guard lock(mutex_);
+  auto it = free_.find(bytes);
+  if (it == free_.end()) return nullptr;
+  std::shared_ptr<Buffer> b = std::move(it->second);
+  free_.erase(it);
+  retained_ -= bytes;
+  return b;
+}
+
+void WorkspacePool::give_back(std::vector<std::shared_ptr<Buffer>>& buffers) {
+  std::lock_guard lock(mutex_);
+  for (auto& b : buffers) {
+    const std::size_t bytes = b->size_bytes();
+    if (retained_ + bytes > kMaxRetainedBytes) continue;  // dropped: freed by the backend
+    retained_ += bytes;
+    free_.emplace(bytes, std::move(b));
+  }
+  buffers.clear();
+}
+
+Workspace::Workspace(EagerRuntime& runtime)
+    : runtime_(runtime),
+      pool_(runtime.caches().get_or_create<WorkspacePool>(
+          CacheKey::of(std::string(einsum_family::kFamily), "workspace", "pool"),
+          [] { return std::make_shared<WorkspacePool>(); })) {}
+
+Workspace::~Workspace() {
+  pool_->give_back(held_);
+}
+
+EagerTensor Workspace::allocate(DType dtype, const Shape& shape) {
+  const std::size_t bytes = checked_bytes(checked_numel(shape), dtype_size(dtype));
+  std::shared_ptr<Buffer> buffer = bytes > 0 ? pool_->take(bytes) : nullptr;
+  if (!buffer) buffer = runtime_.empty(dtype, shape).buffer();
+  held_.push_back(buffer);
+  return EagerTensor(runtime_.shared_from_this(), std::move(buffer),
+                     TensorLayout{dtype, shape, col_major_strides(shape), 0});
+}
+
+}  // namespace tenferro::einsum_internal

@@ -1,0 +1,45 @@
+// Scratch buffers for einsum intermediates, reused across calls. A fresh allocation per step
+// costs page faults and zero-filling that can exceed the step's arithmetic; the pool keeps
+// released buffers of one runtime (in its ExtensionCacheStore) and hands them out again by
+// exact byte size. Device-agnostic: buffers come from the runtime's own backend.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "tenferro/runtime/eager_tensor.hpp"
+
+namespace tenferro::einsum_internal {
+
+class WorkspacePool {
+ public:
+  static constexpr std::size_t kMaxRetainedBytes = std::size_t{256} << 20;
+  std::shared_ptr<Buffer> take(std::size_t bytes);
+  void give_back(std::vector<std::shared_ptr<Buffer>>& buffers);
+
+ private:
+  std::mutex mutex_;
+  std::multimap<std::size_t, std::shared_ptr<Buffer>> free_;
+  std::size_t retained_ = 0;
+};
+
+// The intermediates of one einsum call: compact tensors of `runtime` whose buffers return
+// to the runtime's pool when the call ends.
+class Workspace {
+ public:
+  explicit Workspace(EagerRuntime& runtime);
+  ~Workspace();
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  EagerTensor allocate(DType dtype, const Shape& shape);
+
+ private:
+  EagerRuntime& runtime_;
+  std::shared_ptr<WorkspacePool> pool_;
+  std::vector<std::shared_ptr<Buffer>> held_;
+};
+
+}  // namespace tenferro::einsum_internal

@@ -1,0 +1,105 @@
+// The public tenferro::fft functions: resolve (Validation first), then the dispatch contract.
+#include <string>
+
+#include "ops/fft/fft_module.hpp"
+#include "ops/fft/fft_op.hpp"
+#include "tenferro/fft.hpp"
+#include "tenferro/runtime/extension.hpp"
+
+namespace tenferro::fft {
+namespace {
+
+using fft_internal::FftOpKind;
+using fft_internal::FftRequest;
+
+EagerTensor run(const EagerTensor& x, FftRequest request) {
+  const auto factory = [](const EagerExtensionTarget& target) {
+    return fft_internal::fft_module_for_target(target);
+  };
+  const EagerTensor inputs[] = {x};
+  // An empty handle has no shape to check against; the dispatch reports it as
+  // ContextMismatch. Otherwise argument errors surface here, before anything runs.
+  std::vector<EagerTensor> outputs;
+  if (!x.defined()) {
+    outputs = apply_eager_with_targeted_extension_session(fft_internal::FftOp(std::move(request)),
+                                                          inputs, factory);
+  } else {
+    fft_internal::FftSpec spec = fft_internal::resolve(request, x.dtype(), x.shape());
+    const fft_internal::FftOp op(std::move(request), x.dtype(), x.shape(), std::move(spec));
+    outputs = apply_eager_with_targeted_extension_session(op, inputs, factory);
+  }
+  return std::move(outputs.at(0));
+}
+
+EagerTensor one_axis(FftOpKind kind, const EagerTensor& x, std::optional<std::int64_t> n,
+                     std::int64_t axis, Norm norm) {
+  FftRequest r;
+  r.kind = kind;
+  r.n = n;
+  r.axis = axis;
+  r.norm = norm;
+  return run(x, std::move(r));
+}
+
+EagerTensor n_axis(FftOpKind kind, const EagerTensor& x, Lengths s, Lengths axes, Norm norm) {
+  FftRequest r;
+  r.kind = kind;
+  r.s = std::move(s);
+  r.axes = std::move(axes);
+  r.norm = norm;
+  return run(x, std::move(r));
+}
+
+}  // namespace
+
+std::string_view norm_name(Norm norm) {
+  switch (norm) {
+    case Norm::Forward:
+      return "forward";
+    case Norm::Ortho:
+      return "ortho";
+    case Norm::Backward:
+      break;
+  }
+  return "backward";
+}
+
+bool parse_norm(std::string_view text, Norm& out) {
+  for (Norm n : {Norm::Backward, Norm::Forward, Norm::Ortho}) {
+    if (text == norm_name(n)) {
+      out = n;
+      return true;
+    }
+  }
+  return false;
+}
+
+EagerTensor fft(const EagerTensor& x, std::optional<std::int64_t> n, std::int64_t axis, Norm norm) {
+  return one_axis(FftOpKind::Fft, x, n, axis, norm);
+}
+EagerTensor ifft(const EagerTensor& x, std::optional<std::int64_t> n, std::int64_t axis,
+                 Norm norm) {
+  return one_axis(FftOpKind::Ifft, x, n, axis, norm);
+}
+EagerTensor rfft(const EagerTensor& x, std::optional<std::int64_t> n, std::int64_t axis,
+                 Norm norm) {
+  return one_axis(FftOpKind::Rfft, x, n, axis, norm);
+}
+EagerTensor irfft(const EagerTensor& x, std::optional<std::int64_t> n, std::int64_t axis,
+                  Norm norm) {
+  return one_axis(FftOpKind::Irfft, x, n, axis, norm);
+}
+EagerTensor fftn(const EagerTensor& x, Lengths s, Lengths axes, Norm norm) {
+  return n_axis(FftOpKind::Fftn, x, std::move(s), std::move(axes), norm);
+}
+EagerTensor ifftn(const EagerTensor& x, Lengths s, Lengths axes, Norm norm) {
+  return n_axis(FftOpKind::Ifftn, x, std::move(s), std::move(axes), norm);
+}
+EagerTensor rfftn(const EagerTensor& x, Lengths s, Lengths axes, Norm norm) {
+  return n_axis(FftOpKind::Rfftn, x, std::move(s), std::move(axes), norm);
+}
+EagerTensor irfftn(const EagerTensor& x, Lengths s, Lengths axes, Norm norm) {
+  return n_axis(FftOpKind::Irfftn, x, std::move(s), std::move(axes), norm);
+}
+
+}  // namespace tenferro::fft

@@ -1,0 +1,164 @@
+#include "ops/fft/fftw/fftw_plan.hpp"
+
+#include <charconv>
+#include <string>
+
+#include "tenferro/core/error.hpp"
+#include "tenferro/fft.hpp"
+
+namespace tenferro::fft_internal {
+namespace {
+
+void append_number(std::string& out, std::int64_t value, char separator) {
+  char buffer[24];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+  out.append(buffer, end);
+  out += separator;
+}
+
+void append_dims(std::string& out, const std::vector<IoDim>& dims) {
+  for (const auto& d : dims) {
+    append_number(out, d.n, ',');
+    append_number(out, d.is, ',');
+    append_number(out, d.os, ';');
+  }
+}
+
+// Retained size we account for: FFTW's twiddles and buffers scale with the transform size.
+std::size_t plan_bytes(const PlanShape& shape) {
+  std::size_t elements = 1;
+  for (const auto& d : shape.dims) elements *= static_cast<std::size_t>(d.n);
+  return 1024 + 32 * elements;
+}
+
+}  // namespace
+
+std::string PlanShape::key(bool is_double) const {
+  std::string k;
+  k.reserve(96);
+  k += static_cast<char>('0' + static_cast<int>(kind));
+  k += is_double ? 'd' : 's';
+  k += sign == FFTW_FORWARD ? '-' : '+';
+  k += in_place ? 'i' : 'o';
+  append_number(k, in_alignment, ',');
+  append_number(k, out_alignment, '|');
+  append_dims(k, dims);
+  k += '|';
+  append_dims(k, batch);
+  return k;
+}
+
+std::mutex& fftw_planner_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+int Fftw<double>::alignment_of(const void* p) {
+  return fftw_alignment_of(static_cast<double*>(const_cast<void*>(p)));
+}
+fftw_plan Fftw<double>::plan(const PlanShape& s, void* in, void* out, unsigned flags) {
+  const int rank = static_cast<int>(s.dims.size());
+  const int howmany = static_cast<int>(s.batch.size());
+  switch (s.kind) {
+    case PlanKind::C2C:
+      return fftw_plan_guru64_dft(rank, s.dims.data(), howmany, s.batch.data(),
+                                  static_cast<fftw_complex*>(in), static_cast<fftw_complex*>(out),
+                                  s.sign, flags);
+    case PlanKind::R2C:
+      return fftw_plan_guru64_dft_r2c(rank, s.dims.data(), howmany, s.batch.data(),
+                                      static_cast<double*>(in), static_cast<fftw_complex*>(out),
+                                      flags);
+    case PlanKind::C2R:
+      break;
+  }
+  return fftw_plan_guru64_dft_c2r(rank, s.dims.data(), howmany, s.batch.data(),
+                                  static_cast<fftw_complex*>(in), static_cast<double*>(out), flags);
+}
+void Fftw<double>::execute(const PlanShape& s, fftw_plan p, void* in, void* out) {
+  switch (s.kind) {
+    case PlanKind::C2C:
+      return fftw_execute_dft(p, static_cast<fftw_complex*>(in), static_cast<fftw_complex*>(out));
+    case PlanKind::R2C:
+      return fftw_execute_dft_r2c(p, static_cast<double*>(in), static_cast<fftw_complex*>(out));
+    case PlanKind::C2R:
+      break;
+  }
+  fftw_execute_dft_c2r(p, static_cast<fftw_complex*>(in), static_cast<double*>(out));
+}
+void Fftw<double>::destroy(fftw_plan p) {
+  fftw_destroy_plan(p);
+}
+
+int Fftw<float>::alignment_of(const void* p) {
+  return fftwf_alignment_of(static_cast<float*>(const_cast<void*>(p)));
+}
+fftwf_plan Fftw<float>::plan(const PlanShape& s, void* in, void* out, unsigned flags) {
+  const int rank = static_cast<int>(s.dims.size());
+  const int howmany = static_cast<int>(s.batch.size());
+  switch (s.kind) {
+    case PlanKind::C2C:
+      return fftwf_plan_guru64_dft(rank, s.dims.data(), howmany, s.batch.data(),
+                                   static_cast<fftwf_complex*>(in),
+                                   static_cast<fftwf_complex*>(out), s.sign, flags);
+    case PlanKind::R2C:
+      return fftwf_plan_guru64_dft_r2c(rank, s.dims.data(), howmany, s.batch.data(),
+                                       static_cast<float*>(in), static_cast<fftwf_complex*>(out),
+                                       flags);
+    case PlanKind::C2R:
+      break;
+  }
+  return fftwf_plan_guru64_dft_c2r(rank, s.dims.data(), howmany, s.batch.data(),
+                                   static_cast<fftwf_complex*>(in), static_cast<float*>(out),
+                                   flags);
+}
+void Fftw<float>::execute(const PlanShape& s, fftwf_plan p, void* in, void* out) {
+  switch (s.kind) {
+    case PlanKind::C2C:
+      return fftwf_execute_dft(p, static_cast<fftwf_complex*>(in),
+                               static_cast<fftwf_complex*>(out));
+    case PlanKind::R2C:
+      return fftwf_execute_dft_r2c(p, static_cast<float*>(in), static_cast<fftwf_complex*>(out));
+    case PlanKind::C2R:
+      break;
+  }
+  fftwf_execute_dft_c2r(p, static_cast<fftwf_complex*>(in), static_cast<float*>(out));
+}
+void Fftw<float>::destroy(fftwf_plan p) {
+  fftwf_destroy_plan(p);
+}
+
+template <class R>
+std::shared_ptr<const FftwPlan<R>> find_or_make_plan(ExtensionCacheStore& caches,
+                                                     const PlanShape& shape, void* in, void* out) {
+  const CacheKey key = CacheKey::of(std::string(fft_family::kFamily), "fftw_plan",
+                                    shape.key(std::is_same_v<R, double>));
+  auto plan = caches.get_or_create<FftwPlan<R>>(
+      key,
+      [&] {
+        // ESTIMATE never reads or writes the arrays while planning; C2R may destroy its input
+        // (our callers only hand it staging buffers they own).
+        const unsigned flags = FFTW_ESTIMATE | (shape.kind == PlanKind::C2R ? FFTW_DESTROY_INPUT
+                                                                            : FFTW_PRESERVE_INPUT);
+        typename Fftw<R>::Plan raw;
+        {
+          std::lock_guard lock(fftw_planner_mutex());
+          raw = Fftw<R>::plan(shape, in, out, flags);
+        }
+        if (raw == nullptr) {
+          throw_error(ErrorKind::Backend, ErrorPhase::Execute, "fft",
+                      "FFTW could not plan the transform " + shape.key(std::is_same_v<R, double>));
+        }
+        return std::make_shared<FftwPlan<R>>(shape, raw);
+      },
+      plan_bytes(shape));
+  return plan;
+}
+
+template std::shared_ptr<const FftwPlan<float>> find_or_make_plan<float>(ExtensionCacheStore&,
+                                                                         const PlanShape&, void*,
+                                                                         void*);
+template std::shared_ptr<const FftwPlan<double>> find_or_make_plan<double>(ExtensionCacheStore&,
+                                                                           const PlanShape&, void*,
+                                                                           void*);
+
+}  // namespace tenferro::fft_internal
