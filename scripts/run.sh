@@ -11,5 +11,6 @@ build/src/cli/tenferro info
 build/examples/quickstart
 if build/src/cli/tenferro --help | grep -q '^  bench '; then
   unset OPENBLAS_NUM_THREADS  # the benchmark states and controls its own thread counts
+  source scripts/bench-env.sh
   build/src/cli/tenferro bench --backend all
 fi

@@ -14,6 +14,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 BATCH, N = 64, 4
@@ -42,14 +43,16 @@ def median_call_seconds(fn, min_time=0.2, repeats=7):
 
 def tenferro_times(bench):
     """Median real time (seconds) of the batched eager cases from the C++ benchmark."""
-    out = subprocess.run(
-        [bench, "--benchmark_filter=Batch64x4", "--benchmark_format=json",
-         "--benchmark_repetitions=7", "--benchmark_report_aggregates_only=true"],
-        check=True, capture_output=True, text=True,
-        env=dict(os.environ, OPENBLAS_NUM_THREADS="1")).stdout
-    # The ratio reporter prints a table after the JSON when run with the console reporter; with
-    # --benchmark_format=json the first JSON object is the report.
-    report = json.JSONDecoder().raw_decode(out[out.index("{"):])[0]
+    # The benchmark's console output is its ratio table; the JSON report goes to a file.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "linalg_bench.json")
+        subprocess.run(
+            [bench, "--benchmark_filter=Batch64x4", "--benchmark_repetitions=7",
+             "--benchmark_out=" + path, "--benchmark_out_format=json"],
+            check=True, capture_output=True, text=True,
+            env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
+        with open(path) as f:
+            report = json.load(f)
     times = {}
     for b in report["benchmarks"]:
         if b.get("aggregate_name") != "median":

@@ -7,6 +7,10 @@
 # runtime wheels (~3 GB) as dependencies. We first install the torch wheel without its
 # dependencies (plus its small pure-Python requirements) and check that `import torch` and a
 # CPU einsum work. Only if that fails do we install torch with all its dependencies.
+# Observed with torch 2.15.0 (Nov 2026): the bare wheel fails with "libcufile.so.0: cannot
+# open shared object file" (libtorch links the CUDA libraries even for CPU use), so the full
+# install runs and the venv ends up at about 5.6 GB. Only PyPI is reachable here, so the
+# PyTorch CPU-only wheel index is not an option.
 # Usage: bash bench/peers/setup.sh [VENV_DIR]   (default: <repo>/.venv-peers)
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

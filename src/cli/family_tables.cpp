@@ -1,9 +1,14 @@
 #include "cli/family_tables.hpp"
 
+#include "tenferro/einsum.hpp"
+#include "tenferro/fft.hpp"
+#include "tenferro/linalg.hpp"
+
 namespace tenferro::cli {
 
 std::vector<const AdmissionTable*> family_admission_tables() {
-  return {};  // families are added here as they land
+  return {&einsum_family::admission_table(), &linalg_family::admission_table(),
+          &fft_family::admission_table()};
 }
 
 }  // namespace tenferro::cli

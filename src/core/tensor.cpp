@@ -62,10 +62,12 @@ void copy_typed(const Tensor& src, Tensor& dst) {
 
 }  // namespace
 
-HostStorage::HostStorage(std::size_t bytes)
+HostStorage::HostStorage(std::size_t bytes, Uninitialized)
     : data_(static_cast<std::byte*>(
           ::operator new (std::max<std::size_t>(bytes, 1), std::align_val_t{kBufferAlignment}))),
-      bytes_(bytes) {
+      bytes_(bytes) {}
+
+HostStorage::HostStorage(std::size_t bytes) : HostStorage(bytes, Uninitialized{}) {
   std::memset(data_, 0, bytes);
 }
 

@@ -167,6 +167,34 @@ TEST(EinsumExact, ComplexIsNotConjugated) {
   EXPECT_EQ(einsum("i,i->", {a, a}).download().to_vector<C>(), std::vector<C>{C(-4, 4)});
 }
 
+// Enough small GEMMs that the CPU kernels split the batch over threads (when OpenBLAS may
+// use more than one); checked against a plain triple loop.
+TEST(EinsumExact, LargeBatchOfSmallGemms) {
+  auto rt = EagerRuntime::cpu();
+  std::mt19937_64 rng(21);
+  const std::int64_t n = 16, batch = 2100;
+  const Tensor a = random_tensor(rng, DType::F64, {n, n, batch});
+  const Tensor b = random_tensor(rng, DType::F64, {n, n, batch});
+  const Tensor got = einsum("ijb,jkb->ikb", {rt->upload(a), rt->upload(b)}).download();
+  const auto av = a.to_vector<double>(), bv = b.to_vector<double>(), gv = got.to_vector<double>();
+  double worst = 0;
+  for (std::int64_t q = 0; q < batch; ++q)
+    for (std::int64_t k = 0; k < n; ++k)
+      for (std::int64_t i = 0; i < n; ++i) {
+        double want = 0, mag = 0;
+        for (std::int64_t j = 0; j < n; ++j) {
+          const double t = av[static_cast<std::size_t>(i + n * j + n * n * q)] *
+                           bv[static_cast<std::size_t>(j + n * k + n * n * q)];
+          want += t;
+          mag += std::abs(t);
+        }
+        worst =
+            std::max(worst, std::abs(gv[static_cast<std::size_t>(i + n * k + n * n * q)] - want) /
+                                (mag + 1));
+      }
+  EXPECT_LE(worst, testing::reference_tolerance(DType::F64));
+}
+
 TEST(EinsumOptionsTest, ExplicitGreedyAndOptimalPathsAgree) {
   const Case chain{"ab,bc,cd,de->ae", {{2, 3}, {3, 4}, {4, 5}, {5, 2}}};
   for (auto strategy : {PathStrategy::Auto, PathStrategy::Greedy, PathStrategy::Optimal}) {

@@ -18,6 +18,10 @@ namespace tenferro {
 class HostStorage {
  public:
   explicit HostStorage(std::size_t bytes);  // zero-initialised
+  // Contents left unspecified: for outputs a kernel overwrites completely (saves a memset
+  // of the whole buffer on every eager call).
+  struct Uninitialized {};
+  HostStorage(std::size_t bytes, Uninitialized);
   ~HostStorage();
   HostStorage(const HostStorage&) = delete;
   HostStorage& operator=(const HostStorage&) = delete;

@@ -30,7 +30,9 @@ Workspace::Workspace(EagerRuntime& runtime)
     : runtime_(runtime),
       pool_(runtime.caches().get_or_create<WorkspacePool>(
           CacheKey::of(std::string(einsum_family::kFamily), "workspace", "pool"),
-          [] { return std::make_shared<WorkspacePool>(); })) {}
+          [] { return std::make_shared<WorkspacePool>(); },
+          // The store accounts the most the pool may retain, so its byte bound stays honest.
+          WorkspacePool::kMaxRetainedBytes)) {}
 
 Workspace::~Workspace() {
   pool_->give_back(held_);

@@ -16,7 +16,7 @@ namespace tenferro::einsum_internal {
 
 class WorkspacePool {
  public:
-  static constexpr std::size_t kMaxRetainedBytes = std::size_t{256} << 20;
+  static constexpr std::size_t kMaxRetainedBytes = std::size_t{64} << 20;
   std::shared_ptr<Buffer> take(std::size_t bytes);
   void give_back(std::vector<std::shared_ptr<Buffer>>& buffers);
 

@@ -2,6 +2,9 @@
 
 #include <complex>
 #include <cstring>
+#include <exception>
+#include <thread>
+#include <vector>
 
 #include "backends/cpu/blas.hpp"
 #include "backends/cpu/cpu_backend.hpp"
@@ -9,8 +12,27 @@
 #include "ops/einsum/program.hpp"
 #include "tenferro/core/error.hpp"
 
+extern "C" __attribute__((weak)) int openblas_get_num_threads(void);
+
 namespace tenferro::einsum_internal {
 namespace {
+
+// Threads a batch of small GEMMs may use: OpenBLAS's own thread budget (so
+// OPENBLAS_NUM_THREADS=1 keeps everything on one core), at most the hardware's.
+int batch_threads() {
+  static const int threads = [] {
+    const int blas = openblas_get_num_threads ? openblas_get_num_threads() : 1;
+    const int hw = static_cast<int>(std::thread::hardware_concurrency());
+    return std::max(1, std::min(blas, hw > 0 ? hw : 1));
+  }();
+  return threads;
+}
+
+// OpenBLAS runs a GEMM of at most 4 * 65536 multiply-adds on one thread; a batch of such
+// GEMMs would use one core. Above this total work, splitting the batch over threads pays
+// for starting them (tens of microseconds).
+constexpr double kSmallGemmWork = 4.0 * 65536;
+constexpr double kParallelBatchWork = 8.0 * 1024 * 1024;
 
 using cpu_loops::LoopNest;
 using cpu_loops::make_nest;
@@ -104,11 +126,10 @@ void fill_zero_typed(const KernelView& dst) {
 // dst = sum over the trailing axes of src: zero dst, then walk src in its own memory order
 // accumulating into dst (dst strides are 0 along the reduced axes).
 template <class T>
-void sum_typed(const KernelView& src, const KernelView& dst, int reduced_rank) {
+void sum_typed(const KernelView& src, const KernelView& dst) {
   fill_zero_typed<T>(dst);
   std::vector<std::int64_t> dst_strides = dst.strides;
   dst_strides.resize(src.shape.size(), 0);
-  (void)reduced_rank;
   auto nest = make_nest<2>(src.shape, {&src.strides, &dst_strides}, 0);
   T* d = base_of<T>(dst);
   const T* s = base_of<T>(src);
@@ -166,17 +187,43 @@ void gemm_typed(const GemmProblem& p) {
   T* c = reinterpret_cast<T*>(p.c->host_data()) + p.c_offset;
   const T* a = reinterpret_cast<const T*>(p.a->host_data()) + p.a_offset;
   const T* b = reinterpret_cast<const T*>(p.b->host_data()) + p.b_offset;
-  for (std::int64_t i = 0; i < p.batch; ++i) {
-    const T* ai = a + i * p.a_stride_batch;
-    const T* bi = b + i * p.b_stride_batch;
-    T* ci = c + i * p.c_stride_batch;
-    if (!cm.transposed)
-      cpu_blas::gemm<T>(am.transposed, bm.transposed, p.m, p.n, p.k, ai, am.ld, bi, bm.ld, ci,
-                        cm.ld);
-    else  // C^T = op(B)^T op(A)^T, with C^T column-major
-      cpu_blas::gemm<T>(!bm.transposed, !am.transposed, p.n, p.m, p.k, bi, bm.ld, ai, am.ld, ci,
-                        cm.ld);
+  auto run = [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      const T* ai = a + i * p.a_stride_batch;
+      const T* bi = b + i * p.b_stride_batch;
+      T* ci = c + i * p.c_stride_batch;
+      if (!cm.transposed)
+        cpu_blas::gemm<T>(am.transposed, bm.transposed, p.m, p.n, p.k, ai, am.ld, bi, bm.ld, ci,
+                          cm.ld);
+      else  // C^T = op(B)^T op(A)^T, with C^T column-major
+        cpu_blas::gemm<T>(!bm.transposed, !am.transposed, p.n, p.m, p.k, bi, bm.ld, ai, am.ld, ci,
+                          cm.ld);
+    }
+  };
+  const double work =
+      static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
+  const int threads = static_cast<int>(std::min<std::int64_t>(batch_threads(), p.batch));
+  if (threads < 2 || work > kSmallGemmWork ||
+      work * static_cast<double>(p.batch) < kParallelBatchWork) {
+    run(0, p.batch);
+    return;
   }
+  // Batch entries write disjoint parts of C (distinct batch offsets), so the split is safe.
+  std::vector<std::thread> helpers;
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  const std::int64_t chunk = (p.batch + threads - 1) / threads;
+  auto guarded = [&](int t) {
+    try {
+      run(std::min(p.batch, t * chunk), std::min(p.batch, (t + 1) * chunk));
+    } catch (...) {
+      errors[static_cast<std::size_t>(t)] = std::current_exception();
+    }
+  };
+  for (int t = 1; t < threads; ++t) helpers.emplace_back(guarded, t);
+  guarded(0);
+  for (auto& h : helpers) h.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 class CpuContractionKernels final : public ContractionKernels {
@@ -194,7 +241,10 @@ class CpuContractionKernels final : public ContractionKernels {
     require_host(src);
     require_host(dst);
     count_cpu_kernel_launch();
-    visit_dtype(dst.dtype, [&](auto t) { sum_typed<decltype(t)>(src, dst, reduced_rank); });
+    if (src.shape.size() != dst.shape.size() + static_cast<std::size_t>(reduced_rank))
+      throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
+                  "internal: sum_trailing ranks do not add up");
+    visit_dtype(dst.dtype, [&](auto t) { sum_typed<decltype(t)>(src, dst); });
   }
   void multiply(const KernelView& a, const KernelView& b, const KernelView& dst) override {
     if (is_empty(dst)) return;

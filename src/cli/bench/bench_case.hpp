@@ -1,0 +1,37 @@
+// One case of `tenferro bench`: host inputs, the eager call, the same computation called on
+// the backend's executor directly (no dispatch), and a numerical check run outside the timed
+// loops.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tenferro/core/tensor.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro::cli::bench {
+
+using EagerCall = std::function<std::vector<EagerTensor>(std::span<const EagerTensor>)>;
+
+struct BenchCase {
+  std::string name;         // "einsum", "qr", "svd", "fft"
+  std::string description;  // e.g. "ij,jk,kl->il, 3 x 64x64"
+  DType dtype = DType::F64;
+  std::vector<Tensor> inputs;
+  EagerCall eager;
+  // Builds (once, outside the timed loop) the direct call: the family's executor for this
+  // runtime's engine, called with an execution context but without the dispatch steps.
+  std::function<EagerCall(const std::shared_ptr<EagerRuntime>&)> prepare_direct;
+  // Throws std::runtime_error describing the mismatch when the outputs are wrong.
+  std::function<void(std::span<const Tensor> inputs, std::span<const Tensor> outputs)> check;
+};
+
+// The cases for a backend; dtypes follow what the backend admits (F32 on WebGPU).
+std::vector<BenchCase> make_cases(BackendKind backend, const std::vector<std::string>& names);
+// Every case name, in the order they run.
+const std::vector<std::string>& all_case_names();
+
+}  // namespace tenferro::cli::bench

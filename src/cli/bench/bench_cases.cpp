@@ -1,0 +1,231 @@
+// The cases of `tenferro bench`: a three-operand einsum chain (cannot take the direct binary
+// path), QR, SVD and a complex FFT. Checks compare against host references or reconstruct the
+// input; they run outside the timed loops.
+#include <cmath>
+#include <complex>
+#include <random>
+#include <stdexcept>
+
+#include "cli/bench/bench_case.hpp"
+#include "cli/bench/direct_call.hpp"
+#include "ops/einsum/einsum_module.hpp"
+#include "ops/einsum/einsum_op.hpp"
+#include "ops/einsum/expression.hpp"
+#include "ops/einsum/path.hpp"
+#include "ops/einsum/program.hpp"
+#include "ops/fft/fft_module.hpp"
+#include "ops/fft/fft_op.hpp"
+#include "ops/linalg/linalg_op.hpp"
+#include "ops/linalg/module_factory.hpp"
+#include "tenferro/einsum.hpp"
+#include "tenferro/fft.hpp"
+#include "tenferro/linalg.hpp"
+
+namespace tenferro::cli::bench {
+namespace {
+
+constexpr std::int64_t kMatrix = 64;  // einsum operands, QR and SVD inputs: 64 x 64
+constexpr std::int64_t kFftLength = 4096;
+
+template <class T>
+Tensor random_tensor(Shape shape, std::uint32_t seed) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> dist;
+  Tensor t = Tensor::zeros(dtype_of_v<T>, std::move(shape));
+  T* p = t.data<T>();
+  for (std::int64_t i = 0; i < t.numel(); ++i) {
+    if constexpr (is_complex(dtype_of_v<T>)) {
+      p[i] = T(static_cast<typename T::value_type>(dist(gen)),
+               static_cast<typename T::value_type>(dist(gen)));
+    } else {
+      p[i] = static_cast<T>(dist(gen));
+    }
+  }
+  return t;
+}
+
+Tensor random_of(DType dtype, Shape shape, std::uint32_t seed) {
+  return visit_dtype(
+      dtype, [&](auto zero) { return random_tensor<decltype(zero)>(std::move(shape), seed); });
+}
+
+// Column-major matrix product of rank-2 host tensors, in double precision complex.
+using Matrix = std::vector<std::complex<double>>;
+Matrix to_matrix(const Tensor& t) {
+  Matrix m(static_cast<std::size_t>(t.numel()));
+  visit_dtype(t.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    const std::vector<T> v = t.to_vector<T>();
+    for (std::size_t i = 0; i < v.size(); ++i) m[i] = std::complex<double>(v[i]);
+  });
+  return m;
+}
+Matrix matmul(const Matrix& a, const Matrix& b, std::int64_t m, std::int64_t k, std::int64_t n) {
+  Matrix c(static_cast<std::size_t>(m * n));
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t l = 0; l < k; ++l)
+      for (std::int64_t i = 0; i < m; ++i)
+        c[static_cast<std::size_t>(i + j * m)] +=
+            a[static_cast<std::size_t>(i + l * m)] * b[static_cast<std::size_t>(l + j * k)];
+  return c;
+}
+double relative_error(const Matrix& got, const Matrix& want) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    num += std::norm(got[i] - want[i]);
+    den += std::norm(want[i]);
+  }
+  return std::sqrt(num / (den > 0 ? den : 1));
+}
+double tolerance(DType d) {
+  return is_double(d) ? 1e-10 : 1e-4;
+}
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::runtime_error(what);
+}
+
+BenchCase einsum_case(DType dtype) {
+  BenchCase c;
+  c.name = "einsum";
+  c.description = "ij,jk,kl->il on three " + std::to_string(kMatrix) + "x" +
+                  std::to_string(kMatrix) + " operands (N-ary path)";
+  c.dtype = dtype;
+  for (std::uint32_t s = 0; s < 3; ++s)
+    c.inputs.push_back(random_of(dtype, {kMatrix, kMatrix}, 11 + s));
+  static constexpr const char* kSubscripts = "ij,jk,kl->il";
+  c.eager = [](std::span<const EagerTensor> in) {
+    return std::vector<EagerTensor>{einsum(kSubscripts, in)};
+  };
+  c.prepare_direct = [dtype](const std::shared_ptr<EagerRuntime>& rt) {
+    using namespace einsum_internal;
+    const std::vector<Shape> shapes(3, Shape{kMatrix, kMatrix});
+    const std::vector<std::int64_t> ranks(3, 2);
+    EinsumExpression expr = parse_subscripts(kSubscripts, ranks);
+    std::vector<std::int64_t> sizes = label_sizes(expr, shapes);
+    EinsumPath path = plan_path(expr, sizes, EinsumOptions{});
+    auto plan = std::make_shared<const EinsumPlan>(
+        build_plan(std::move(expr), std::move(sizes), std::move(path), dtype, shapes));
+    return direct_executor_call(std::make_shared<EinsumOp>(plan), einsum_module_for, rt);
+  };
+  c.check = [dtype](std::span<const Tensor> in, std::span<const Tensor> out) {
+    const Matrix want =
+        matmul(matmul(to_matrix(in[0]), to_matrix(in[1]), kMatrix, kMatrix, kMatrix),
+               to_matrix(in[2]), kMatrix, kMatrix, kMatrix);
+    const double err = relative_error(to_matrix(out[0]), want);
+    require(err < tolerance(dtype), "einsum relative error " + std::to_string(err));
+  };
+  return c;
+}
+
+BenchCase qr_case(DType dtype) {
+  BenchCase c;
+  c.name = "qr";
+  c.description =
+      "reduced QR of a " + std::to_string(kMatrix) + "x" + std::to_string(kMatrix) + " matrix";
+  c.dtype = dtype;
+  c.inputs.push_back(random_of(dtype, {kMatrix, kMatrix}, 21));
+  c.eager = [](std::span<const EagerTensor> in) {
+    auto [q, r] = linalg::qr(in[0]);
+    return std::vector<EagerTensor>{q, r};
+  };
+  c.prepare_direct = [](const std::shared_ptr<EagerRuntime>& rt) {
+    using namespace linalg_internal;
+    return direct_executor_call(std::make_shared<LinalgOp>(LinalgKind::Qr), linalg_module_for, rt);
+  };
+  c.check = [dtype](std::span<const Tensor> in, std::span<const Tensor> out) {
+    const double err = relative_error(
+        matmul(to_matrix(out[0]), to_matrix(out[1]), kMatrix, kMatrix, kMatrix), to_matrix(in[0]));
+    require(err < tolerance(dtype), "QR reconstruction error " + std::to_string(err));
+  };
+  return c;
+}
+
+BenchCase svd_case(DType dtype) {
+  BenchCase c;
+  c.name = "svd";
+  c.description =
+      "thin SVD of a " + std::to_string(kMatrix) + "x" + std::to_string(kMatrix) + " matrix";
+  c.dtype = dtype;
+  c.inputs.push_back(random_of(dtype, {kMatrix, kMatrix}, 31));
+  c.eager = [](std::span<const EagerTensor> in) {
+    auto r = linalg::svd(in[0]);
+    return std::vector<EagerTensor>{r.u, r.s, r.vh};
+  };
+  c.prepare_direct = [](const std::shared_ptr<EagerRuntime>& rt) {
+    using namespace linalg_internal;
+    return direct_executor_call(std::make_shared<LinalgOp>(LinalgKind::Svd), linalg_module_for, rt);
+  };
+  c.check = [dtype](std::span<const Tensor> in, std::span<const Tensor> out) {
+    Matrix us = to_matrix(out[0]);
+    const Matrix s = to_matrix(out[1]);
+    for (std::int64_t j = 0; j < kMatrix; ++j)
+      for (std::int64_t i = 0; i < kMatrix; ++i)
+        us[static_cast<std::size_t>(i + j * kMatrix)] *= s[static_cast<std::size_t>(j)];
+    const double err =
+        relative_error(matmul(us, to_matrix(out[2]), kMatrix, kMatrix, kMatrix), to_matrix(in[0]));
+    require(err < tolerance(dtype), "SVD reconstruction error " + std::to_string(err));
+  };
+  return c;
+}
+
+BenchCase fft_case(DType dtype) {
+  BenchCase c;
+  c.name = "fft";
+  c.description = "complex FFT of length " + std::to_string(kFftLength);
+  c.dtype = dtype;
+  c.inputs.push_back(random_of(dtype, {kFftLength}, 41));
+  c.eager = [](std::span<const EagerTensor> in) {
+    return std::vector<EagerTensor>{fft::fft(in[0])};
+  };
+  c.prepare_direct = [dtype](const std::shared_ptr<EagerRuntime>& rt) {
+    using namespace fft_internal;
+    FftRequest request;
+    request.kind = FftOpKind::Fft;
+    const Shape shape{kFftLength};
+    FftSpec spec = resolve(request, dtype, shape);
+    return direct_executor_call(std::make_shared<FftOp>(request, dtype, shape, std::move(spec)),
+                                fft_module_for_target, rt);
+  };
+  c.check = [dtype](std::span<const Tensor> in, std::span<const Tensor> out) {
+    const Matrix x = to_matrix(in[0]);
+    const Matrix y = to_matrix(out[0]);
+    Matrix want(x.size());
+    const double two_pi = 2 * std::acos(-1.0);
+    for (std::int64_t k = 0; k < kFftLength; ++k) {
+      std::complex<double> acc = 0;
+      for (std::int64_t j = 0; j < kFftLength; ++j) {
+        acc += x[static_cast<std::size_t>(j)] *
+               std::polar(1.0, -two_pi * static_cast<double>((j * k) % kFftLength) / kFftLength);
+      }
+      want[static_cast<std::size_t>(k)] = acc;
+    }
+    const double err = relative_error(y, want);
+    require(err < (is_double(dtype) ? 1e-10 : 1e-3),
+            "FFT error against the DFT " + std::to_string(err));
+  };
+  return c;
+}
+
+}  // namespace
+
+const std::vector<std::string>& all_case_names() {
+  static const std::vector<std::string> names{"einsum", "qr", "svd", "fft"};
+  return names;
+}
+
+std::vector<BenchCase> make_cases(BackendKind backend, const std::vector<std::string>& names) {
+  // WGSL has no f64: WebGPU runs the single-precision types, the others double precision.
+  const bool single = backend == BackendKind::WebGpu;
+  const DType real = single ? DType::F32 : DType::F64;
+  const DType complex = single ? DType::C32 : DType::C64;
+  std::vector<BenchCase> cases;
+  for (const std::string& name : names) {
+    if (name == "einsum") cases.push_back(einsum_case(real));
+    if (name == "qr") cases.push_back(qr_case(real));
+    if (name == "svd") cases.push_back(svd_case(real));
+    if (name == "fft") cases.push_back(fft_case(complex));
+  }
+  return cases;
+}
+
+}  // namespace tenferro::cli::bench

@@ -1,0 +1,86 @@
+// `tenferro bench`: the performance gate. Per available backend and case it reports setup,
+// explicit transfer, first call, synchronized steady state (median, p10, p90), download and
+// the eager overhead against the executor called directly; it exits non-zero when a
+// steady-state loop installed a module, built a backend or moved data, or a result was wrong.
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+
+#include "cli/bench/bench_report.hpp"
+#include "cli/bench/bench_runner.hpp"
+#include "cli/command_registry.hpp"
+
+namespace tenferro::cli {
+namespace {
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = text.find(',', start);
+    out.push_back(
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+int run_bench(CommandArgs& args) {
+  if (args.take_flag("help")) {
+    std::cout
+        << "usage: tenferro bench [--backend cpu|cuda|webgpu|all] [--repeat N] [--json FILE]\n"
+           "                      [--cases einsum,qr,svd,fft] [--quiet]\n";
+    return 0;
+  }
+  bench::BenchOptions options;
+  const std::string backend = args.take_option("backend").value_or("cpu");
+  if (auto repeat = args.take_option("repeat")) {
+    const long long n = parse_int("--repeat", *repeat);
+    if (n < 1 || n > 1000000) throw UsageError("--repeat must be between 1 and 1000000");
+    options.repeat = static_cast<int>(n);
+  }
+  const auto json_file = args.take_option("json");
+  options.cases = bench::all_case_names();
+  if (auto cases = args.take_option("cases")) {
+    options.cases = split(*cases);
+    for (const std::string& c : options.cases) {
+      if (std::find(bench::all_case_names().begin(), bench::all_case_names().end(), c) ==
+          bench::all_case_names().end()) {
+        throw UsageError("unknown case '" + c + "' (einsum, qr, svd, fft)");
+      }
+    }
+  }
+  options.progress = !args.take_flag("quiet");
+  if (!args.positionals().empty()) throw UsageError("bench takes no positional arguments");
+
+  std::vector<BackendKind> kinds;
+  if (backend == "all") {
+    kinds = {BackendKind::Cpu, BackendKind::Cuda, BackendKind::WebGpu};
+  } else {
+    BackendKind k{};
+    if (!parse_backend_kind(backend, k))
+      throw UsageError("--backend must be cpu, cuda, webgpu or all");
+    kinds = {k};
+  }
+  std::vector<bench::BackendResult> results;
+  for (BackendKind k : kinds) results.push_back(bench::run_backend(k, options));
+  // A single named backend that is unavailable is an error; with `all` it is only reported.
+  if (backend != "all" && results[0].status != "ok") {
+    std::cerr << "tenferro: error: " << results[0].message << "\n";
+    return 1;
+  }
+  std::cout << bench::render_table(results, options);
+  if (json_file) {
+    std::ofstream f(*json_file);
+    f << bench::render_json(results, options);
+    if (!f) throw UsageError("cannot write " + *json_file);
+  }
+  return bench::gate_passed(results) ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace tenferro::cli
+
+TENFERRO_REGISTER_COMMAND(bench, "the performance gate: phase-separated timings per backend",
+                          tenferro::cli::run_bench);

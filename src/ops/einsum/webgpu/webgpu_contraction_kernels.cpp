@@ -1,0 +1,306 @@
+// Host side of the WebGPU contraction kernels: validates views against their buffers, packs
+// the i32 parameter block each WGSL entry point expects and submits the dispatch.
+#include "ops/einsum/webgpu/webgpu_contraction_kernels.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ops/einsum/webgpu/wgsl_contraction_kernels.hpp"
+#include "tenferro/core/error.hpp"
+#include "tenferro/core/shape.hpp"
+
+namespace tenferro::einsum_internal {
+namespace {
+
+constexpr std::int64_t kMaxI32 = std::numeric_limits<std::int32_t>::max();
+constexpr std::uint32_t kMaxGroupsPerDimension = 65535;
+
+[[noreturn]] void fail(ErrorKind kind, std::string_view op, std::string message) {
+  throw_error(kind, ErrorPhase::Execute, "einsum.webgpu." + std::string(op), std::move(message));
+}
+
+void check_dtype(DType dtype, std::string_view op) {
+  if (dtype != DType::F32 && dtype != DType::C32) {
+    fail(ErrorKind::Unsupported, op,
+         "WebGPU kernels support F32 and C32 only (WGSL has no f64), not " +
+             std::string(dtype_name(dtype)));
+  }
+}
+
+std::int64_t numel_of(const std::vector<std::int64_t>& shape) {
+  return checked_numel(shape);
+}
+
+// The largest element index a strided access touches (the smallest must stay >= 0) must lie
+// inside the buffer and within the 32-bit indices WGSL computes with.
+void check_extent(const WebGpuBuffer& buffer, DType dtype, std::int64_t offset,
+                  std::span<const std::int64_t> extents, std::span<const std::int64_t> strides,
+                  std::string_view op, std::string_view operand) {
+  std::int64_t lo = offset, hi = offset;
+  for (std::size_t a = 0; a < extents.size(); ++a) {
+    if (extents[a] == 0) return;  // touches nothing
+    const std::int64_t span = (extents[a] - 1) * strides[a];
+    (span < 0 ? lo : hi) += span;
+  }
+  const auto elements = static_cast<std::int64_t>(buffer.size_bytes() / dtype_size(dtype));
+  if (lo < 0 || hi >= elements) {
+    fail(ErrorKind::Validation, op,
+         std::string(operand) + " reaches elements [" + std::to_string(lo) + ", " +
+             std::to_string(hi) + "] of a buffer holding " + std::to_string(elements));
+  }
+  if (hi > kMaxI32) {
+    fail(ErrorKind::Unsupported, op,
+         std::string(operand) +
+             " needs element indices beyond 2^31-1, which WGSL kernels cannot address");
+  }
+}
+
+const WebGpuBuffer& view_buffer(const KernelView& view, DType dtype, std::string_view op,
+                                std::string_view operand) {
+  if (view.buffer == nullptr)
+    fail(ErrorKind::RuntimeState, op, std::string(operand) + " has no buffer");
+  if (view.dtype != dtype) {
+    fail(ErrorKind::Validation, op,
+         std::string(operand) + " is " + std::string(dtype_name(view.dtype)) + ", expected " +
+             std::string(dtype_name(dtype)));
+  }
+  if (view.shape.size() != view.strides.size()) {
+    fail(ErrorKind::Validation, op, std::string(operand) + " has a rank/stride mismatch");
+  }
+  return WebGpuBackend::buffer_of(*view.buffer, "einsum.webgpu." + std::string(op));
+}
+
+// Strides of `view` iterated over `shape` (its rank must match); extent-1 axes broadcast.
+std::vector<std::int64_t> broadcast_strides(const KernelView& view,
+                                            const std::vector<std::int64_t>& shape,
+                                            std::string_view op, std::string_view operand) {
+  if (view.shape.size() != shape.size()) {
+    fail(ErrorKind::Validation, op,
+         std::string(operand) + " has shape " + shape_to_string(view.shape) + ", expected " +
+             shape_to_string(shape));
+  }
+  std::vector<std::int64_t> strides(shape.size());
+  for (std::size_t a = 0; a < shape.size(); ++a) {
+    if (view.shape[a] == shape[a]) {
+      strides[a] = view.strides[a];
+    } else if (view.shape[a] == 1) {
+      strides[a] = 0;
+    } else {
+      fail(ErrorKind::Validation, op,
+           std::string(operand) + " has shape " + shape_to_string(view.shape) +
+               ", which does not broadcast to " + shape_to_string(shape));
+    }
+  }
+  return strides;
+}
+
+class Params {
+ public:
+  Params& add(std::int64_t v) {
+    words_.push_back(static_cast<std::uint32_t>(static_cast<std::int32_t>(v)));
+    return *this;
+  }
+  Params& add(std::span<const std::int64_t> vs) {
+    for (std::int64_t v : vs) add(v);
+    return *this;
+  }
+  std::span<const std::uint32_t> words() const noexcept { return words_; }
+
+ private:
+  std::vector<std::uint32_t> words_;
+};
+
+WorkgroupCount linear_groups(std::int64_t n) {
+  const auto groups =
+      static_cast<std::uint64_t>((n + wgsl::kLinearWorkgroup - 1) / wgsl::kLinearWorkgroup);
+  const auto x =
+      static_cast<std::uint32_t>(std::min<std::uint64_t>(groups, kMaxGroupsPerDimension));
+  const auto y = static_cast<std::uint32_t>((groups + x - 1) / x);
+  return {x, y, 1};
+}
+
+void check_count(std::int64_t n, std::string_view op) {
+  if (n > kMaxI32)
+    fail(ErrorKind::Unsupported, op, "more than 2^31-1 elements in one WebGPU kernel");
+}
+
+}  // namespace
+
+// A read-only binding may not be the buffer the same dispatch writes (WebGPU forbids the
+// conflicting usages), so an input that aliases the output is read from a device-side copy.
+class AliasGuard {
+ public:
+  AliasGuard(WebGpuBackend& backend, const WebGpuBuffer& output)
+      : backend_(backend), output_(output) {}
+  const WebGpuBuffer* input(const WebGpuBuffer& in) {
+    if (&in != &output_) return &in;
+    if (!copy_) {
+      copy_ = backend_.allocate(in.size_bytes());
+      backend_.copy_buffer(in, 0, WebGpuBackend::buffer_of(*copy_, "einsum.webgpu"), 0,
+                           in.padded_bytes());
+    }
+    return &WebGpuBackend::buffer_of(*copy_, "einsum.webgpu");
+  }
+
+ private:
+  WebGpuBackend& backend_;
+  const WebGpuBuffer& output_;
+  std::shared_ptr<Buffer> copy_;
+};
+
+void WebGpuContractionKernels::copy(const KernelView& src, const KernelView& dst) {
+  constexpr std::string_view op = "copy";
+  check_dtype(dst.dtype, op);
+  const WebGpuBuffer& out = view_buffer(dst, dst.dtype, op, "destination");
+  const WebGpuBuffer& in = view_buffer(src, dst.dtype, op, "source");
+  const std::vector<std::int64_t> src_strides = broadcast_strides(src, dst.shape, op, "source");
+  const std::int64_t n = numel_of(dst.shape);
+  if (n == 0) return;
+  check_count(n, op);
+  check_extent(out, dst.dtype, dst.offset, dst.shape, dst.strides, op, "destination");
+  check_extent(in, dst.dtype, src.offset, dst.shape, src_strides, op, "source");
+
+  Params params;
+  params.add(n).add(static_cast<std::int64_t>(dst.shape.size())).add(src.offset).add(dst.offset);
+  params.add(dst.shape).add(src_strides).add(dst.strides);
+  AliasGuard guard(backend_, out);
+  const WebGpuBuffer* buffers[] = {guard.input(in), &out};
+  backend_.dispatch(backend_.pipeline(wgsl::source(dst.dtype, wgsl::kCopyEntry), wgsl::kCopyEntry),
+                    params.words(), buffers, linear_groups(n));
+}
+
+void WebGpuContractionKernels::fill_zero(const KernelView& dst) {
+  constexpr std::string_view op = "fill_zero";
+  check_dtype(dst.dtype, op);
+  const WebGpuBuffer& out = view_buffer(dst, dst.dtype, op, "destination");
+  const std::int64_t n = numel_of(dst.shape);
+  if (n == 0) return;
+  check_count(n, op);
+  check_extent(out, dst.dtype, dst.offset, dst.shape, dst.strides, op, "destination");
+
+  Params params;
+  params.add(n).add(static_cast<std::int64_t>(dst.shape.size())).add(dst.offset);
+  params.add(dst.shape).add(dst.strides);
+  const WebGpuBuffer* buffers[] = {&out};
+  backend_.dispatch(
+      backend_.pipeline(wgsl::source(dst.dtype, wgsl::kFillZeroEntry), wgsl::kFillZeroEntry),
+      params.words(), buffers, linear_groups(n));
+}
+
+void WebGpuContractionKernels::multiply(const KernelView& a, const KernelView& b,
+                                        const KernelView& dst) {
+  constexpr std::string_view op = "multiply";
+  check_dtype(dst.dtype, op);
+  const WebGpuBuffer& out = view_buffer(dst, dst.dtype, op, "destination");
+  const WebGpuBuffer& lhs = view_buffer(a, dst.dtype, op, "left operand");
+  const WebGpuBuffer& rhs = view_buffer(b, dst.dtype, op, "right operand");
+  const std::vector<std::int64_t> a_strides = broadcast_strides(a, dst.shape, op, "left operand");
+  const std::vector<std::int64_t> b_strides = broadcast_strides(b, dst.shape, op, "right operand");
+  const std::int64_t n = numel_of(dst.shape);
+  if (n == 0) return;
+  check_count(n, op);
+  check_extent(out, dst.dtype, dst.offset, dst.shape, dst.strides, op, "destination");
+  check_extent(lhs, dst.dtype, a.offset, dst.shape, a_strides, op, "left operand");
+  check_extent(rhs, dst.dtype, b.offset, dst.shape, b_strides, op, "right operand");
+
+  Params params;
+  params.add(n)
+      .add(static_cast<std::int64_t>(dst.shape.size()))
+      .add(a.offset)
+      .add(b.offset)
+      .add(dst.offset);
+  params.add(dst.shape).add(a_strides).add(b_strides).add(dst.strides);
+  AliasGuard guard(backend_, out);
+  const WebGpuBuffer* buffers[] = {guard.input(lhs), guard.input(rhs), &out};
+  backend_.dispatch(
+      backend_.pipeline(wgsl::source(dst.dtype, wgsl::kMultiplyEntry), wgsl::kMultiplyEntry),
+      params.words(), buffers, linear_groups(n));
+}
+
+void WebGpuContractionKernels::sum_trailing(const KernelView& src, const KernelView& dst,
+                                            int reduced_rank) {
+  constexpr std::string_view op = "sum_trailing";
+  check_dtype(dst.dtype, op);
+  const WebGpuBuffer& out = view_buffer(dst, dst.dtype, op, "destination");
+  const WebGpuBuffer& in = view_buffer(src, dst.dtype, op, "source");
+  const std::size_t outer_rank = dst.shape.size();
+  if (reduced_rank < 0 || src.shape.size() != outer_rank + static_cast<std::size_t>(reduced_rank) ||
+      !std::equal(dst.shape.begin(), dst.shape.end(), src.shape.begin())) {
+    fail(ErrorKind::Validation, op,
+         "source shape " + shape_to_string(src.shape) + " is not destination shape " +
+             shape_to_string(dst.shape) + " followed by " + std::to_string(reduced_rank) +
+             " reduced axes");
+  }
+  const std::int64_t n = numel_of(dst.shape);
+  if (n == 0) return;
+  check_count(n, op);
+  const std::span<const std::int64_t> src_shape(src.shape), src_strides(src.strides);
+  const auto reduced_shape = src_shape.subspan(outer_rank);
+  const std::int64_t n_reduced = checked_numel(reduced_shape);
+  check_count(n_reduced, op);
+  check_extent(out, dst.dtype, dst.offset, dst.shape, dst.strides, op, "destination");
+  check_extent(in, dst.dtype, src.offset, src.shape, src.strides, op, "source");
+
+  Params params;
+  params.add(n).add(static_cast<std::int64_t>(outer_rank)).add(reduced_rank).add(n_reduced);
+  params.add(src.offset).add(dst.offset);
+  params.add(dst.shape).add(src_strides.first(outer_rank)).add(dst.strides);
+  params.add(reduced_shape).add(src_strides.subspan(outer_rank));
+  AliasGuard guard(backend_, out);
+  const WebGpuBuffer* buffers[] = {guard.input(in), &out};
+  backend_.dispatch(
+      backend_.pipeline(wgsl::source(dst.dtype, wgsl::kSumTrailingEntry), wgsl::kSumTrailingEntry),
+      params.words(), buffers, linear_groups(n));
+}
+
+void WebGpuContractionKernels::gemm(const GemmProblem& g) {
+  constexpr std::string_view op = "gemm";
+  check_dtype(g.dtype, op);
+  if (g.a == nullptr || g.b == nullptr || g.c == nullptr)
+    fail(ErrorKind::RuntimeState, op, "missing operand buffer");
+  if (g.m < 0 || g.n < 0 || g.k < 0 || g.batch < 0)
+    fail(ErrorKind::Validation, op, "negative GEMM extent");
+  if (g.m == 0 || g.n == 0 || g.batch == 0) return;
+  const WebGpuBuffer& a = WebGpuBackend::buffer_of(*g.a, "einsum.webgpu.gemm");
+  const WebGpuBuffer& b = WebGpuBackend::buffer_of(*g.b, "einsum.webgpu.gemm");
+  const WebGpuBuffer& c = WebGpuBackend::buffer_of(*g.c, "einsum.webgpu.gemm");
+  const std::int64_t a_ext[] = {g.m, g.k, g.batch},
+                     a_str[] = {g.a_stride_m, g.a_stride_k, g.a_stride_batch};
+  const std::int64_t b_ext[] = {g.k, g.n, g.batch},
+                     b_str[] = {g.b_stride_k, g.b_stride_n, g.b_stride_batch};
+  const std::int64_t c_ext[] = {g.m, g.n, g.batch},
+                     c_str[] = {g.c_stride_m, g.c_stride_n, g.c_stride_batch};
+  check_extent(c, g.dtype, g.c_offset, c_ext, c_str, op, "C");
+  if (g.k > 0) {
+    check_extent(a, g.dtype, g.a_offset, a_ext, a_str, op, "A");
+    check_extent(b, g.dtype, g.b_offset, b_ext, b_str, op, "B");
+  }
+  const std::int64_t tile = wgsl::kGemmBlock;
+  const std::int64_t groups_m = (g.m + tile - 1) / tile, groups_n = (g.n + tile - 1) / tile;
+  if (groups_m > kMaxGroupsPerDimension || groups_n > kMaxGroupsPerDimension || g.k > kMaxI32) {
+    fail(ErrorKind::Unsupported, op,
+         "GEMM of " + std::to_string(g.m) + "x" + std::to_string(g.n) + "x" + std::to_string(g.k) +
+             " exceeds the WebGPU dispatch limits");
+  }
+
+  AliasGuard guard(backend_, c);
+  const WebGpuBuffer* buffers[] = {guard.input(a), guard.input(b), &c};
+  auto* pipeline = backend_.pipeline(wgsl::source(g.dtype, wgsl::kGemmEntry), wgsl::kGemmEntry);
+  // Batches beyond the per-dimension group limit go in several dispatches.
+  for (std::int64_t base = 0; base < g.batch; base += kMaxGroupsPerDimension) {
+    const std::int64_t count = std::min<std::int64_t>(kMaxGroupsPerDimension, g.batch - base);
+    Params params;
+    params.add(g.m).add(g.n).add(g.k).add(base);
+    params.add(g.a_offset).add(g.a_stride_m).add(g.a_stride_k).add(g.a_stride_batch);
+    params.add(g.b_offset).add(g.b_stride_k).add(g.b_stride_n).add(g.b_stride_batch);
+    params.add(g.c_offset).add(g.c_stride_m).add(g.c_stride_n).add(g.c_stride_batch);
+    backend_.dispatch(pipeline, params.words(), buffers,
+                      {static_cast<std::uint32_t>(groups_m), static_cast<std::uint32_t>(groups_n),
+                       static_cast<std::uint32_t>(count)});
+  }
+}
+
+}  // namespace tenferro::einsum_internal

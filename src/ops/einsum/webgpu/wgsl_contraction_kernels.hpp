@@ -1,0 +1,27 @@
+// WGSL sources of einsum's contraction primitives on WebGPU, one per dtype (F32, and C32 as
+// interleaved vec2<f32>). Each entry point reads its parameters from binding 0, a read-only
+// array<i32> whose layout is documented beside the kernel in the .cpp.
+#pragma once
+
+#include <string>
+
+#include "tenferro/core/dtype.hpp"
+
+namespace tenferro::einsum_internal::wgsl {
+
+inline constexpr const char* kCopyEntry = "copy_strided";
+inline constexpr const char* kFillZeroEntry = "fill_zero";
+inline constexpr const char* kMultiplyEntry = "multiply";
+inline constexpr const char* kSumTrailingEntry = "sum_trailing";
+inline constexpr const char* kGemmEntry = "gemm";
+
+// Workgroup sizes the sources are written for.
+inline constexpr unsigned kLinearWorkgroup = 256;  // element-wise kernels
+inline constexpr unsigned kGemmBlock = 64;  // GEMM: one workgroup computes a 64 x 64 block of C
+
+// The WGSL module holding the entry point `entry` for `dtype` (F32 or C32; Unsupported else).
+// The returned string is the same object for the same arguments, so the backend's pipeline
+// cache sees a stable key.
+const std::string& source(DType dtype, const char* entry);
+
+}  // namespace tenferro::einsum_internal::wgsl

@@ -1,0 +1,62 @@
+// A fixture that gives each test a fresh WebGPU runtime. When no adapter exists the test is
+// skipped with the reason, unless TENFERRO_REQUIRE_WEBGPU=1 (CI sets it: there the set-up
+// installs a CPU Vulkan driver, so a missing adapter is a failure, never a silent skip).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string_view>
+
+#include "tenferro/core/error.hpp"
+#include "tenferro/core/tensor.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro::webgpu_test {
+
+inline bool webgpu_required() {
+  const char* v = std::getenv("TENFERRO_REQUIRE_WEBGPU");
+  return v != nullptr && std::string_view(v) == "1";
+}
+
+class WebGpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    try {
+      runtime_ = EagerRuntime::webgpu();
+    } catch (const Error& e) {
+      if (e.kind() == ErrorKind::Backend && !webgpu_required()) {
+        GTEST_SKIP() << "no WebGPU adapter on this machine (" << e.what()
+                     << "); set TENFERRO_REQUIRE_WEBGPU=1 to make this a failure";
+      }
+      FAIL() << "a WebGPU runtime was expected: " << e.what();
+    }
+  }
+  std::shared_ptr<EagerRuntime> runtime_;
+};
+
+// A compact host tensor of `dtype` with reproducible values in [-1, 1] (both parts).
+inline Tensor random_tensor(DType dtype, Shape shape, unsigned seed) {
+  Tensor t = Tensor::zeros(dtype, std::move(shape));
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  visit_dtype(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    T* data = t.data<T>();
+    for (std::int64_t i = 0; i < t.numel(); ++i) {
+      if constexpr (std::is_floating_point_v<T>) {
+        data[i] = static_cast<T>(dist(gen));
+      } else {
+        using R = typename T::value_type;
+        const auto re = static_cast<R>(dist(gen));
+        const auto im = static_cast<R>(dist(gen));
+        data[i] = T(re, im);
+      }
+    }
+  });
+  return t;
+}
+
+}  // namespace tenferro::webgpu_test
