@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: set-up, then
-#   1. Release build (library, CLI, examples, benchmarks) and every CTest test;
+#   1. Release build (library, CLI, examples, benchmarks) and every CTest test, then the
+#      other backend configurations compiled side by side;
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (clang), whose
 #      build also gives the libFuzzer targets, run for a bounded time on their seed corpora;
 #   3. the concurrency tests under ThreadSanitizer.
@@ -59,6 +60,14 @@ build() {  # build LABEL BUILD_DIR [cmake args...] -- [ninja targets...]
 if build release build -DCMAKE_BUILD_TYPE=Release; then
   run_ctest release build
 fi
+
+# 1b. The other backend configurations compile and link: CPU-only, CUDA-only, CUDA+WebGPU (the
+#     Release build above is the WebGPU one). The CUDA tests' hardware-independent part runs;
+#     the device part skips without a GPU (scripts/gpu-check.sh runs it on a GPU machine).
+#     In CI (CI=true) a missing nvcc is a failure, on a developer's machine a skip.
+echo "=== [configs] CPU-only, CUDA-only, CUDA+WebGPU"
+TENFERRO_REQUIRE_CUDA_BUILD=${TENFERRO_REQUIRE_CUDA_BUILD:-${CI:+1}} scripts/build-configs.sh cpu cuda cuda-webgpu
+record "build configurations" $?
 
 # 2. ASan + UBSan with clang; the same build carries the fuzz targets.
 if build asan build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
