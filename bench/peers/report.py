@@ -177,6 +177,39 @@ def overhead_table(gate_json):
     return "\n".join(lines) + "\n"
 
 
+def reading_notes(families, summaries, run, m):
+    """Caveats computed from this run's own figures."""
+    notes = []
+    try:
+        load = float(load_average(run["load_before"]).split(",")[0])
+    except ValueError:
+        load = 0.0
+    multi = [n for n in run["threads"] if n > 1]
+    if multi and load >= m["cores"] - 0.5:
+        n = multi[-1]
+        huge = []
+        for f in families:
+            for case, _, cells in summaries[f.TITLE][n]["rows"]:
+                for lib, (_, ratio) in cells.items():
+                    if ratio >= 10:
+                        huge.append(f"{lib} on {case} ({ratio:.0f}x)")
+        notes.append(
+            f"- **{n}-thread figures on a loaded machine.** The load average ({load:.1f}) was at "
+            f"or above the {m['cores']} cores when the run started, so a library's second "
+            "thread often waits for a core. Thread pools that hand small pieces of work to "
+            "their partner thread and spin-wait for it (OpenBLAS's, OpenMP's) then lose by "
+            "orders of magnitude on small problems: " + (", ".join(huge[:12]) or "none here")
+            + ". Those ratios measure the shared machine as much as the libraries; the "
+            "1-thread figures are the comparison to quote.")
+    notes.append("- NumPy and SciPy load their own OpenBLAS builds (0.3.3x, which know this CPU); "
+                 "tenferro uses Debian's OpenBLAS 0.3.21 with OPENBLAS_CORETYPE set. Large dense "
+                 "GEMM cases therefore compare BLAS builds more than the libraries around them.")
+    notes.append("- Python peers pay the interpreter's per-call overhead (about a microsecond or "
+                 "more per call); that is part of what their users get, and it dominates the "
+                 "smallest cases.")
+    return "Reading the figures:\n\n" + "\n".join(notes) + "\n"
+
+
 def markdown(families, summaries, run, png_rel):
     m = machine()
     threads = run["threads"]
@@ -232,6 +265,7 @@ def markdown(families, summaries, run, png_rel):
             f"**{g[lib]:.2f}x**" if lib in g else "-" for lib in PEER_ORDER) + " |")
     w("")
     w(f"![peer/tenferro time ratios per case, log scale]({png_rel})\n")
+    w(reading_notes(families, summaries, run, m))
     w("## The `tenferro bench` cases\n")
     w("einsum `ij,jk,kl->il` on three 64x64 float64 (the N-ary path); reduced QR and thin SVD of "
       "a 64x64 float64; complex128 FFT of length 4096. Peers: `numpy.einsum` with its "
