@@ -8,6 +8,7 @@ Called by bench/peers/run.sh, which also prepares the environment and the build.
 import argparse
 import datetime
 import os
+import pickle
 import subprocess
 import sys
 
@@ -32,7 +33,14 @@ def main():
     p.add_argument("--out", default="docs/performance.md")
     p.add_argument("--png", default="docs/performance.png")
     p.add_argument("--command", default="bash bench/peers/run.sh", help="quoted in the document")
+    p.add_argument("--from-saved", action="store_true",
+                   help="rewrite the document from the last run's saved measurements")
     args = p.parse_args()
+    saved = os.path.join(args.build, "peers-last-run.pickle")
+    if args.from_saved:
+        with open(saved, "rb") as f:
+            threads, summaries, run = pickle.load(f)
+        return write(args, threads, summaries, run)
     rounds = args.rounds or (1 if args.quick else 3)
     threads = [int(t) for t in args.threads.split(",")]
 
@@ -58,12 +66,19 @@ def main():
         "gate_json": cfgs[gate_peers.TITLE]["json_runs"],
         "build": args.build,
     }
+    with open(saved, "wb") as f:  # so a failure while writing the report loses nothing
+        pickle.dump((threads, summaries, run), f)
+    return write(args, threads, summaries, run)
+
+
+def write(args, threads, summaries, run):
     report.plot(FAMILIES, summaries, threads, args.png)
     text = report.markdown(FAMILIES, summaries, run, os.path.relpath(args.png,
                                                                      os.path.dirname(args.out)))
     with open(args.out, "w") as f:
         f.write(text)
-    print(f"wrote {args.out} and {args.png} ({(finished - started).total_seconds():.0f} s of "
+    print(f"wrote {args.out} and {args.png} "
+          f"({(run['finished'] - run['started']).total_seconds():.0f} s of "
           "measurements)", file=sys.stderr)
     for threads_n in threads:
         line = ", ".join(f"{lib} {g:.2f}x" for lib, g in report.overall_geomeans(
