@@ -186,24 +186,30 @@ def reading_notes(families, summaries, run, m):
         load = 0.0
     multi = [n for n in run["threads"] if n > 1]
     if multi and load >= m["cores"] - 0.5:
-        n = multi[-1]
-        huge = []
+        n, first = multi[-1], run["threads"][0]
+        jumped = []  # ratios that grew tenfold or more only because of the extra threads
         for f in families:
+            one = {case: cells for case, _, cells in summaries[f.TITLE][first]["rows"]}
             for case, _, cells in summaries[f.TITLE][n]["rows"]:
                 for lib, (_, ratio) in cells.items():
-                    if ratio >= 10:
-                        huge.append(f"{lib} on {case} ({ratio:.0f}x)")
+                    base = one.get(case, {}).get(lib, (0, ratio))[1]
+                    if ratio >= 10 and ratio >= 3 * base:
+                        jumped.append(f"{lib} on {case} ({base:.1f}x -> {ratio:.0f}x)")
         notes.append(
             f"- **{n}-thread figures on a loaded machine.** The load average ({load:.1f}) was at "
             f"or above the {m['cores']} cores when the run started, so a library's second "
             "thread often waits for a core. Thread pools that hand small pieces of work to "
             "their partner thread and spin-wait for it (OpenBLAS's, OpenMP's) then lose by "
-            "orders of magnitude on small problems: " + (", ".join(huge[:12]) or "none here")
+            f"orders of magnitude on small problems; here (ratio at {first} -> {n} threads): "
+            + (", ".join(jumped) or "none")
             + ". Those ratios measure the shared machine as much as the libraries; the "
             "1-thread figures are the comparison to quote.")
     notes.append("- NumPy and SciPy load their own OpenBLAS builds (0.3.3x, which know this CPU); "
                  "tenferro uses Debian's OpenBLAS 0.3.21 with OPENBLAS_CORETYPE set. Large dense "
                  "GEMM cases therefore compare BLAS builds more than the libraries around them.")
+    notes.append("- tenferro's FFT executor runs FFTW single-threaded whatever the thread count, "
+                 "while PyTorch's (MKL) and scipy.fft (workers=n) split large transforms; with "
+                 "more threads they can pull ahead on the large FFT cases.")
     notes.append("- Python peers pay the interpreter's per-call overhead (about a microsecond or "
                  "more per call); that is part of what their users get, and it dominates the "
                  "smallest cases.")
@@ -253,6 +259,8 @@ def markdown(families, summaries, run, png_rel):
         w(f"- {name}: {ver}")
     w("")
     w("## Geometric means (peer time / tenferro time)\n")
+    w("`gate` = the four `tenferro bench` cases; `all cases` = every case of every group where "
+      "the peer ran (opt_einsum: einsum cases only; SciPy: no einsum).\n")
     w("| group | threads | " + " | ".join(PEER_ORDER) + " |")
     w("|---|---:|" + "---:|" * len(PEER_ORDER))
     for n in threads:
