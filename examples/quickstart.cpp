@@ -1,5 +1,7 @@
-// Quickstart: create the default CPU runtime, upload a host tensor, inspect placement and
-// statistics, and download it again. Every transfer is explicit.
+// Quickstart: the default CPU runtime, explicit transfers, an N-ary einsum, QR, a truncated
+// SVD and an FFT, with every result checked and the runtime's statistics printed.
+#include <algorithm>
+#include <cmath>
 #include <complex>
 #include <iostream>
 
@@ -7,16 +9,39 @@
 
 int main() {
   using namespace tenferro;
-  auto runtime = EagerRuntime::cpu();
-  std::cout << "runtime " << runtime->id() << " on engine " << runtime->engine_id().str() << "\n";
+  auto rt = EagerRuntime::cpu();
+  std::cout << "runtime " << rt->id() << " on engine " << rt->engine_id().str() << "\n";
 
-  // A 2x3 matrix given in row-major order; element [i, j] is the same as in NumPy.
-  Tensor a = Tensor::from_row_major<double>({2, 3}, {1, 2, 3, 4, 5, 6});
-  EagerTensor x = runtime->upload(a);
-  std::cout << "placement: " << x.placement().to_string() << "\n";
+  // Element [i, j] is the same as in NumPy: row-major input is stored column-major.
+  Tensor host = Tensor::from_row_major<double>({3, 3}, {4, 1, 2, 1, 5, 3, 2, 3, 6});
+  EagerTensor a = rt->upload(host);
+  std::cout << "a lives in " << a.placement().to_string() << "\n";
 
-  Tensor back = x.download();
-  std::cout << "a[1, 2] = " << back.at<double>({1, 2}) << "\n";
-  std::cout << "stats: " << runtime->stats().to_json() << "\n";
-  return back.at<double>({1, 2}) == 6.0 ? 0 : 1;
+  // a @ a @ a through the N-ary path, then the path einsum chose.
+  EagerTensor cube = einsum("ij,jk,kl->il", {a, a, a});
+  std::cout << "(a^3)[0, 0] = " << cube.download().at<double>({0, 0}) << "\n";
+  const std::vector<Shape> shapes(3, Shape{3, 3});
+  std::cout << einsum_path("ij,jk,kl->il", shapes).to_string() << "\n";
+
+  // QR reconstructs a; the truncated SVD keeps two singular values.
+  auto [q, r] = linalg::qr(a);
+  const Tensor qr_product = einsum("ij,jk->ik", {q, r}).download();
+  double qr_error = 0;
+  for (std::int64_t i = 0; i < 3; ++i)
+    for (std::int64_t j = 0; j < 3; ++j)
+      qr_error =
+          std::max(qr_error, std::abs(qr_product.at<double>({i, j}) - host.at<double>({i, j})));
+  auto svd = linalg::svd(a, {.truncation = {.max_rank = 2}});
+  std::cout << "QR error " << qr_error << ", SVD rank " << svd.s.shape()[0] << ", discarded weight "
+            << svd.discarded_weight.download().at<double>({}) << "\n";
+
+  // The DFT of a constant signal is a spike at frequency 0.
+  EagerTensor signal = rt->upload(Tensor::from_col_major<double>({4}, {1, 1, 1, 1}));
+  const Tensor spectrum = fft::rfft(signal).download();
+  std::cout << "rfft([1, 1, 1, 1]) = " << spectrum.at<std::complex<double>>({0}) << ", ...\n";
+
+  std::cout << "stats: " << rt->stats().to_json() << "\n";
+  const bool ok = qr_error < 1e-12 && svd.s.shape()[0] == 2 &&
+                  std::abs(spectrum.at<std::complex<double>>({0}) - 4.0) < 1e-12;
+  return ok ? 0 : 1;
 }

@@ -96,8 +96,9 @@ ModulePtr make_forbidden_module(const EngineId& engine) {
   return m;
 }
 
-ModulePtr target_factory(const EagerExtensionTarget& target) {
-  counters().factory_calls.fetch_add(1);
+namespace {
+// The switch over the target's backend kind that every correct factory makes.
+ModulePtr module_for(const EagerExtensionTarget& target) {
   switch (target.backend_kind) {
     case BackendKind::Cpu:
       return make_cpu_scale_module(target.engine_id);
@@ -108,21 +109,17 @@ ModulePtr target_factory(const EagerExtensionTarget& target) {
   }
   throw_unsupported_target(kTestFamily, target, "the test family has no WebGPU executor");
 }
+}  // namespace
+
+ModulePtr target_factory(const EagerExtensionTarget& target) {
+  counters().factory_calls.fetch_add(1);
+  return module_for(target);
+}
 
 ModulePtr cached_target_factory(const EagerExtensionTarget& target) {
   static ModuleCache cache;
   counters().factory_calls.fetch_add(1);
-  return cache.get_or_build(target, [&] {
-    switch (target.backend_kind) {
-      case BackendKind::Cpu:
-        return make_cpu_scale_module(target.engine_id);
-      case BackendKind::Cuda:
-        return make_device_scale_module(target.engine_id);
-      case BackendKind::WebGpu:
-        break;
-    }
-    throw_unsupported_target(kTestFamily, target, "the test family has no WebGPU executor");
-  });
+  return cache.get_or_build(target, [&] { return module_for(target); });
 }
 
 ModulePtr cpu_hardcoded_factory(const EagerExtensionTarget&) {

@@ -138,12 +138,14 @@ EagerTensor einsum_impl(const Notation& n, std::span<const EagerTensor> operands
   for (const auto& t : operands) shapes.push_back(t.shape());
   std::string key;
   append_key(key, n, shapes, dtype, options);
-  PlanPtr plan = runtime->caches().get_or_create<EinsumPlan>(
-      CacheKey::of(std::string(einsum_family::kFamily), "plan", key),
-      [&] { return std::const_pointer_cast<EinsumPlan>(make_plan(n, shapes, dtype, options)); },
-      sizeof(EinsumPlan));
-  if (plan->input_shapes != shapes || plan->dtype != dtype)  // the store re-checks the key too
-    plan = make_plan(n, shapes, dtype, options);
+  // The key holds the subscripts, shapes, dtype and options; the store re-checks it exactly.
+  const CacheKey cache_key = CacheKey::of(std::string(einsum_family::kFamily), "plan", key);
+  PlanPtr plan = runtime->caches().find<EinsumPlan>(cache_key);
+  if (!plan) {
+    auto made = std::const_pointer_cast<EinsumPlan>(make_plan(n, shapes, dtype, options));
+    runtime->caches().insert<EinsumPlan>(cache_key, made, made->retained_bytes());
+    plan = std::move(made);
+  }
   return execute(runtime, plan, operands, options);
 }
 
