@@ -152,9 +152,10 @@ def gbench_medians(binary, bench_filter, threads, reps=5, min_time=0.1):
     return out
 
 
-def alternate(families, thread_counts, rounds, cfgs, log=sys.stderr):
+def alternate(families, thread_counts, rounds, cfgs, log=sys.stderr, load_samples=None):
     """Runs each family's tenferro side and peer side alternately, family after family,
-    `rounds` times per thread count. Returns {TITLE: {(threads, case, lib): [per-round s]}}."""
+    `rounds` times per thread count. Returns {TITLE: {(threads, case, lib): [per-round s]}}.
+    Appends the 1-minute load average after each block to `load_samples` when given."""
     times = {f.TITLE: {} for f in families}
     for rnd in range(rounds):
         for threads in thread_counts:
@@ -168,6 +169,8 @@ def alternate(families, thread_counts, rounds, cfgs, log=sys.stderr):
                         t.setdefault((threads, case, lib), []).append(secs)
                 print(f"[{family.TITLE}] round {rnd + 1}/{rounds}, {threads} thread(s) done",
                       file=log, flush=True)
+            if load_samples is not None:
+                load_samples.append(os.getloadavg()[0])
     return times
 
 

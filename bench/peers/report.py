@@ -180,12 +180,15 @@ def overhead_table(gate_json):
 def reading_notes(families, summaries, run, m):
     """Caveats computed from this run's own figures."""
     notes = []
+    loads = [load_average(run["load_before"]).split(",")[0]] + \
+        [f"{x:.1f}" for x in run.get("load_samples", [])] + \
+        [load_average(run["load_after"]).split(",")[0]]
     try:
-        load = float(load_average(run["load_before"]).split(",")[0])
+        peak = max(float(x) for x in loads)
     except ValueError:
-        load = 0.0
+        peak = 0.0
     multi = [n for n in run["threads"] if n > 1]
-    if multi and load >= m["cores"] - 0.5:
+    if multi:
         n, first = multi[-1], run["threads"][0]
         jumped = []  # ratios that grew tenfold or more only because of the extra threads
         for f in families:
@@ -195,15 +198,17 @@ def reading_notes(families, summaries, run, m):
                     base = one.get(case, {}).get(lib, (0, ratio))[1]
                     if ratio >= 10 and ratio >= 3 * base:
                         jumped.append(f"{lib} on {case} ({base:.1f}x -> {ratio:.0f}x)")
-        notes.append(
-            f"- **{n}-thread figures on a loaded machine.** The load average ({load:.1f}) was at "
-            f"or above the {m['cores']} cores when the run started, so a library's second "
-            "thread often waits for a core. Thread pools that hand small pieces of work to "
-            "their partner thread and spin-wait for it (OpenBLAS's, OpenMP's) then lose by "
-            f"orders of magnitude on small problems; here (ratio at {first} -> {n} threads): "
-            + (", ".join(jumped) or "none")
-            + ". Those ratios measure the shared machine as much as the libraries; the "
-            "1-thread figures are the comparison to quote.")
+        if jumped or peak >= m["cores"] - 0.5:
+            notes.append(
+                f"- **{n}-thread figures on a shared machine.** The 1-minute load average "
+                f"sampled during the run ({', '.join(loads)}) reached {peak:.1f} on "
+                f"{m['cores']} cores, so a library's second thread often waits for a core. "
+                "Thread pools that hand small pieces of work to a partner thread and spin-wait "
+                "for it (OpenBLAS's, OpenMP's) then lose by orders of magnitude on small "
+                f"problems; here (ratio at {first} -> {n} threads): " + (", ".join(jumped) or
+                                                                          "none") +
+                ". Those ratios measure the shared machine as much as the libraries, and they "
+                "change from run to run; the 1-thread figures are the comparison to quote.")
     notes.append("- NumPy and SciPy load their own OpenBLAS builds (0.3.3x, which know this CPU); "
                  "tenferro uses Debian's OpenBLAS 0.3.21 with OPENBLAS_CORETYPE set. Large dense "
                  "GEMM cases therefore compare BLAS builds more than the libraries around them.")

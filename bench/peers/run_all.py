@@ -47,7 +47,8 @@ def main():
     started = datetime.datetime.now(datetime.timezone.utc)
     load_before = report.uptime()
     cfgs = {f.TITLE: f.config(args.build, args.quick) for f in FAMILIES}
-    times = common.alternate(FAMILIES, threads, rounds, cfgs)
+    load_samples = []
+    times = common.alternate(FAMILIES, threads, rounds, cfgs, load_samples=load_samples)
     load_after = report.uptime()
     finished = datetime.datetime.now(datetime.timezone.utc)
 
@@ -58,7 +59,7 @@ def main():
                                    else ""),
         "quick": args.quick, "rounds": rounds, "threads": threads,
         "started": started, "finished": finished,
-        "load_before": load_before, "load_after": load_after,
+        "load_before": load_before, "load_after": load_after, "load_samples": load_samples,
         "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                                  text=True).stdout.strip(),
         "dirty": bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
