@@ -1,18 +1,26 @@
 #!/usr/bin/env python3
-"""Peer timings for bench/fft/fft_bench.cpp: the same complex128 transforms in NumPy,
-SciPy and PyTorch (CPU, one thread each), median of repeated timings in microseconds.
+"""FFT against peers: the complex128 cases of bench/fft/fft_bench.cpp.
 
-    .venv-peers/bin/python bench/peers/fft_peers.py [--repeats 15]
-
+tenferro: the eager/* medians of fft_bench (Google Benchmark; tenferro.fft on FFTW3,
+FFTW_ESTIMATE plans, single-threaded FFTW whatever the thread count). Peers: numpy.fft.fftn
+(pocketfft, always single-threaded), scipy.fft.fftn(workers=threads), torch.fft.fftn.
 Layouts match the C++ bench: tenferro's column-major [128, 128, 16] with axes {0, 1} is
-NumPy's C-order (16, 128, 128) with axes (1, 2) - the same bytes, the same transforms.
+NumPy's C-order (16, 128, 128) with axes (1, 2): the same bytes, the same transforms.
+Threads: see common.py. With 1 thread both sides use CPU time (Google Benchmark's cpu_time;
+time.process_time), with several threads wall time. Ratios are peer / tenferro: above 1
+means tenferro is faster.
+
+    .venv-peers/bin/python bench/peers/fft_peers.py [--build build] [--rounds 3] [--quick]
 """
-import argparse
-import statistics
-import time
+import json
+import os
+import sys
 
-import numpy as np
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 
+TITLE = "fft"
+PEERS = ["numpy", "scipy", "torch"]
 CASES = [
     ("c2c_1d_2^10", (1 << 10,), (0,)),
     ("c2c_1d_2^16", (1 << 16,), (0,)),
@@ -20,58 +28,57 @@ CASES = [
 ]
 
 
-def median_us(fn, repeats):
-    """Medians of wall time and of this process's CPU time per call (the machine may be
-    shared, so CPU time is the steadier of the two; the C++ bench reports both too)."""
-    fn()  # warm-up (plans, caches)
-    # Enough inner iterations for ~20 ms per sample.
-    start = time.perf_counter()
-    fn()
-    once = max(time.perf_counter() - start, 1e-7)
-    inner = max(1, int(0.02 / once))
-    wall, cpu = [], []
-    for _ in range(repeats):
-        w0, c0 = time.perf_counter(), time.process_time()
-        for _ in range(inner):
-            fn()
-        wall.append((time.perf_counter() - w0) / inner * 1e6)
-        cpu.append((time.process_time() - c0) / inner * 1e6)
-    return statistics.median(wall), statistics.median(cpu)
+def config(build, quick):
+    return {"bench": os.path.join(build, "bench", "fft_bench"), "reps": 3 if quick else 5,
+            "min_time": 0.03 if quick else 0.1}
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--repeats", type=int, default=15)
-    args = parser.parse_args()
+def case_names(cfg):
+    return [name for name, _, _ in CASES]
 
-    peers = {"numpy": lambda x, axes: (lambda: np.fft.fftn(x, axes=axes))}
-    versions = [f"numpy {np.__version__}"]
-    try:
-        import scipy
-        import scipy.fft
 
-        peers["scipy"] = lambda x, axes: (lambda: scipy.fft.fftn(x, axes=axes, workers=1))
-        versions.append(f"scipy {scipy.__version__}")
-    except ImportError:
-        pass
-    try:
-        import torch
+def clock(threads):
+    return "cpu" if threads == 1 else "wall"
 
-        torch.set_num_threads(1)
-        peers["torch"] = lambda x, axes: (
-            lambda t=torch.from_numpy(x): torch.fft.fftn(t, dim=axes))
-        versions.append(f"torch {torch.__version__} (1 thread)")
-    except ImportError:
-        pass
 
-    print("peers:", ", ".join(versions))
-    print(f"{'case (median us, wall/cpu)':26s}" + "".join(f"{name:>20s}" for name in peers))
+def clock_note(threads):
+    return ("CPU time, both sides" if threads == 1 else "wall time, both sides") + \
+        ", median of samples of calls"
+
+
+def tenferro_times(threads, cfg):
+    medians = common.gbench_medians(cfg["bench"], "^eager/", threads, cfg["reps"],
+                                    cfg["min_time"])
+    pick = 1 if clock(threads) == "cpu" else 0
+    return {name: medians["eager/" + name][pick] for name in case_names(cfg)}
+
+
+def peer_times(threads, cfg):
+    return common.run_worker(os.path.abspath(__file__), threads,
+                             {"reps": cfg["reps"], "min_time": cfg["min_time"]})
+
+
+def worker(payload):
+    import numpy as np
+    import scipy.fft
+    import torch
+
+    threads = payload["threads"]
+    kw = {"clock": clock(threads), "reps": payload["reps"], "min_time": payload["min_time"]}
     rng = np.random.default_rng(42)
+    out = {}
     for name, shape, axes in CASES:
         x = (rng.uniform(-1, 1, shape) + 1j * rng.uniform(-1, 1, shape)).astype(np.complex128)
-        row = [median_us(make(x, axes), args.repeats) for make in peers.values()]
-        print(f"{name:26s}" + "".join(f"{w:10.1f}/{c:9.1f}" for w, c in row))
+        t = torch.from_numpy(x)
+        fns = {"numpy": lambda: np.fft.fftn(x, axes=axes),
+               "scipy": lambda: scipy.fft.fftn(x, axes=axes, workers=threads),
+               "torch": lambda: torch.fft.fftn(t, dim=axes)}
+        out[name] = common.alternating_medians(fns, **kw)
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":
-    main()
+    if "--worker" in sys.argv:
+        worker(common.worker_payload(sys.argv))
+    else:
+        sys.exit(common.standalone_main(sys.modules[__name__], __doc__))
