@@ -10,7 +10,9 @@ ninja -C build tenferro_cli quickstart
 build/src/cli/tenferro info
 build/examples/quickstart
 if build/src/cli/tenferro --help | grep -q '^  bench '; then
-  unset OPENBLAS_NUM_THREADS  # the benchmark states and controls its own thread counts
+  # One BLAS thread unless the caller chose otherwise (test-env.sh): on a shared 2-core machine
+  # OpenBLAS's spin-waiting pool makes multi-threaded small-matrix timings meaningless. The
+  # table states the setting; bench/peers/run.sh compares 1 thread and all cores.
   source scripts/bench-env.sh
   build/src/cli/tenferro bench --backend all
 fi

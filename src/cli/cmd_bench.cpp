@@ -2,6 +2,8 @@
 // explicit transfer, first call, synchronized steady state (median, p10, p90), download and
 // the eager overhead against the executor called directly; it exits non-zero when a
 // steady-state loop installed a module, built a backend or moved data, or a result was wrong.
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -51,7 +53,8 @@ int run_bench(CommandArgs& args) {
       }
     }
   }
-  options.progress = !args.take_flag("quiet");
+  // The progress line rewrites itself with '\r': only on a terminal.
+  options.progress = !args.take_flag("quiet") && ::isatty(STDERR_FILENO);
   if (!args.positionals().empty()) throw UsageError("bench takes no positional arguments");
 
   std::vector<BackendKind> kinds;
