@@ -234,7 +234,7 @@ TEST_P(ContractionKernelsTest, BatchedGemmWithArbitraryStrides) {
   };
   unsigned seed = 100;
   for (const GemmCase& g : cases) {
-    SCOPED_TRACE(testing::Message()
+    SCOPED_TRACE(::testing::Message()
                  << g.m << "x" << g.n << "x" << g.k << " batch " << g.batch << " transposes "
                  << g.a_transposed << g.b_transposed << g.c_transposed);
     const std::int64_t a_off = 3, b_off = 5, c_off = 2;
