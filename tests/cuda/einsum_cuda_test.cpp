@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cuda_fixture.hpp"
+#include "support/device_result_checks.hpp"
 #include "support/einsum_reference.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/stats.hpp"
@@ -96,21 +97,7 @@ TEST_F(EinsumCudaTest, ThreeOperandChainStaysOnTheDeviceForEveryDtype) {
     EXPECT_EQ(after.uploads, before.uploads);
     EXPECT_EQ(after.downloads, before.downloads);
     EXPECT_EQ(after.module_installs, 1u) << "went through the extension dispatch, installed once";
-    EXPECT_EQ(result.placement().memory, MemoryKind::Device);
-    EXPECT_EQ(result.placement(), runtime_->backend().placement());
-    try {
-      (void)result.host_view();
-      FAIL() << "host_view() of a CUDA einsum result succeeded";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.kind(), ErrorKind::HostAccess);
-    }
-    const Tensor got = result.download();
-    const std::vector<Tensor> hosts{a, b, c};
-    const Tensor want =
-        einsum("ij,jk,kl->il", {cpu_->upload(a), cpu_->upload(b), cpu_->upload(c)}).download();
-    const testing::Agreement agreement = testing::compare_with_reference(
-        got, {want, testing::reference_einsum("ij,jk,kl->il", hosts).magnitude});
-    EXPECT_TRUE(agreement.ok) << agreement.detail;
+    testing::expect_device_einsum_result(result, runtime_, cpu_, "ij,jk,kl->il", {a, b, c});
   }
 }
 

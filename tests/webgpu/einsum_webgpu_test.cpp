@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backends/webgpu/webgpu_backend.hpp"
+#include "support/device_result_checks.hpp"
 #include "support/einsum_reference.hpp"
 #include "support/random_einsum.hpp"
 #include "tenferro/einsum.hpp"
@@ -98,22 +99,8 @@ TEST_F(EinsumWebGpuTest, ThreeOperandChainStaysOnTheDevice) {
   const std::uint64_t cpu_kernels = process_cpu_kernel_launches();
   const EagerTensor result = einsum("ij,jk,kl->il", {ga, gb, gc});
   EXPECT_EQ(process_cpu_kernel_launches(), cpu_kernels);
-  EXPECT_EQ(result.placement().memory, MemoryKind::Device);
-  EXPECT_EQ(result.placement(), runtime_->backend().placement());
   EXPECT_EQ(runtime_->stats().module_installs, 1u);  // went through the extension dispatch
-  try {
-    (void)result.host_view();
-    FAIL() << "host_view() of a WebGPU einsum result succeeded";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::HostAccess);
-  }
-  const Tensor got = result.download();
-  const std::vector<Tensor> hosts{a, b, c};
-  const auto want =
-      einsum("ij,jk,kl->il", {cpu_->upload(a), cpu_->upload(b), cpu_->upload(c)}).download();
-  const testing::Agreement agreement = testing::compare_with_reference(
-      got, {want, testing::reference_einsum("ij,jk,kl->il", hosts).magnitude});
-  EXPECT_TRUE(agreement.ok) << agreement.detail;
+  testing::expect_device_einsum_result(result, runtime_, cpu_, "ij,jk,kl->il", {a, b, c});
 }
 
 TEST_F(EinsumWebGpuTest, MatchesTheCpuRuntimeAcrossExpressionKinds) {
