@@ -44,15 +44,8 @@ class EinsumCudaTest : public cuda_test::CudaTest {
     for (const Shape& shape : shapes) {
       hosts.push_back(random_tensor(dtype, shape, seed++));
       on_cpu.push_back(cpu_->upload(hosts.back()));
-      if (strided_inputs && shape.size() >= 2) {
-        // Upload a transposed copy and view it back: same values, non-compact strides.
-        std::vector<std::int64_t> perm(shape.size());
-        for (std::size_t i = 0; i < perm.size(); ++i)
-          perm[i] = static_cast<std::int64_t>(perm.size() - 1 - i);
-        on_gpu.push_back(runtime_->upload(hosts.back().permute(perm).clone()).permute(perm));
-      } else {
-        on_gpu.push_back(runtime_->upload(hosts.back()));
-      }
+      on_gpu.push_back(strided_inputs ? testing::upload_strided_view(runtime_, hosts.back())
+                                      : runtime_->upload(hosts.back()));
     }
     EinsumOptions options;
     options.allow_direct_binary = direct;

@@ -7,6 +7,15 @@
 
 namespace tenferro::testing {
 
+EagerTensor upload_strided_view(const std::shared_ptr<EagerRuntime>& runtime, const Tensor& host) {
+  if (host.rank() < 2) return runtime->upload(host);
+  std::vector<std::int64_t> reverse(static_cast<std::size_t>(host.rank()));
+  for (std::size_t i = 0; i < reverse.size(); ++i) {
+    reverse[i] = static_cast<std::int64_t>(reverse.size() - 1 - i);
+  }
+  return runtime->upload(host.permute(reverse).clone()).permute(reverse);
+}
+
 void expect_device_einsum_result(const EagerTensor& result,
                                  const std::shared_ptr<EagerRuntime>& device,
                                  const std::shared_ptr<EagerRuntime>& cpu,

@@ -9,6 +9,10 @@
 
 namespace tenferro::testing {
 
+// Uploads `host` as a non-compact view with the same logical values: a transposed copy is
+// uploaded and viewed back through the inverse (reversing) permutation. Rank < 2: plain upload.
+EagerTensor upload_strided_view(const std::shared_ptr<EagerRuntime>& runtime, const Tensor& host);
+
 // `result` lives in `device`'s placement, host_view() is refused with HostAccess, and its
 // explicit download matches the CPU runtime's einsum of `hosts` (and the naive reference).
 void expect_device_einsum_result(const EagerTensor& result,

@@ -52,11 +52,7 @@ class EinsumWebGpuTest : public webgpu_test::WebGpuTest {
       hosts.push_back(random_tensor(dtype, shape, seed++));
       on_cpu.push_back(cpu_->upload(hosts.back()));
       if (permuted_inputs && shape.size() >= 2) {
-        // Upload a transposed copy and view it back: same values, non-compact strides.
-        std::vector<std::int64_t> perm(shape.size());
-        for (std::size_t i = 0; i < perm.size(); ++i)
-          perm[i] = static_cast<std::int64_t>(perm.size() - 1 - i);
-        on_gpu.push_back(runtime_->upload(hosts.back().permute(perm).clone()).permute(perm));
+        on_gpu.push_back(testing::upload_strided_view(runtime_, hosts.back()));
         ASSERT_FALSE(on_gpu.back().layout().is_compact());
       } else {
         on_gpu.push_back(runtime_->upload(hosts.back()));

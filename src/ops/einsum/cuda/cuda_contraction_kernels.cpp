@@ -1,4 +1,5 @@
 #include "ops/einsum/cuda/cuda_contraction_kernels.hpp"
+#include "backends/cuda/element_of.hpp"
 
 #include <complex>
 
@@ -16,23 +17,6 @@ bool is_empty(const std::vector<std::int64_t>& shape) {
   for (auto e : shape)
     if (e == 0) return true;
   return false;
-}
-
-cuda_kernels::Element element_of(DType dtype) {
-  switch (dtype) {
-    case DType::F32:
-      return cuda_kernels::Element::F32;
-    case DType::F64:
-      return cuda_kernels::Element::F64;
-    case DType::C32:
-      return cuda_kernels::Element::C32;
-    case DType::C64:
-      return cuda_kernels::Element::C64;
-    default:
-      break;
-  }
-  throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, "einsum",
-              "the CUDA einsum kernels have no " + std::string(dtype_name(dtype)) + " kernels");
 }
 
 [[noreturn]] void bad_matrix(const char* which) {
@@ -93,7 +77,8 @@ void run_gemm(cublasHandle_t h, DType dtype, const GemmCall& g) {
       break;
     }
     default:
-      element_of(dtype);  // throws Unsupported
+      throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, "einsum",
+                  "no CUDA GEMM for " + std::string(dtype_name(dtype)));
   }
   cuda_check(status, "einsum.gemm");
 }
@@ -138,8 +123,8 @@ void CudaContractionKernels::sum_trailing(const KernelView& src, const KernelVie
       static_cast<const std::byte*>(backend_.device_pointer(*src.buffer, "einsum.sum")) +
       src.offset * size;
   backend_.make_current();
-  cuda_check(cuda_kernels::launch_sum(element_of(dst.dtype), d, s, kept.index, kept.count,
-                                      reduced.index, reduced.count, backend_.stream()),
+  cuda_check(cuda_kernels::launch_sum(cuda_kernels::element_of(dst.dtype), d, s, kept.index,
+                                      kept.count, reduced.index, reduced.count, backend_.stream()),
              "einsum.sum");
 }
 
@@ -157,8 +142,8 @@ void CudaContractionKernels::multiply(const KernelView& a, const KernelView& b,
       static_cast<const std::byte*>(backend_.device_pointer(*b.buffer, "einsum.multiply")) +
       b.offset * size;
   backend_.make_current();
-  cuda_check(cuda_kernels::launch_multiply(element_of(dst.dtype), d, pa, pb, ix.index, ix.count,
-                                           backend_.stream()),
+  cuda_check(cuda_kernels::launch_multiply(cuda_kernels::element_of(dst.dtype), d, pa, pb, ix.index,
+                                           ix.count, backend_.stream()),
              "einsum.multiply");
 }
 

@@ -3,15 +3,14 @@
 // touch consecutive elements of the operand whose axis 0 is contiguous).
 #include <algorithm>
 
+#include "backends/cuda/device_complex.cuh"
 #include "ops/einsum/cuda/strided_kernels.hpp"
 
 namespace tenferro::cuda_kernels {
 namespace {
 
 template <class R>
-struct Complex {
-  R re, im;
-};
+using Complex = DeviceComplex<R>;
 template <class R>
 __device__ __forceinline__ Complex<R> operator*(Complex<R> a, Complex<R> b) {
   return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
@@ -139,20 +138,6 @@ __global__ void sum_per_block_kernel(T* dst, const T* src, StridedIndex<2> kept,
   }
 }
 
-template <class F>
-cudaError_t with_element(Element e, F&& f) {
-  switch (e) {
-    case Element::F32:
-      return f(float{});
-    case Element::F64:
-      return f(double{});
-    case Element::C32:
-      return f(Complex<float>{});
-    case Element::C64:
-      return f(Complex<double>{});
-  }
-  return cudaErrorInvalidValue;
-}
 
 template <class F>
 cudaError_t with_word(int bytes, F&& f) {

@@ -8,11 +8,11 @@
 
 #include <cstdint>
 
+#include "backends/cuda/device_element.hpp"
+
 namespace tenferro::cuda_kernels {
 
 inline constexpr int kMaxRank = 24;
-
-enum class Element : int { F32, F64, C32, C64 };
 
 // `rank` axes of extents `extent`, one stride set per operand (element units, may be 0).
 template <int N>

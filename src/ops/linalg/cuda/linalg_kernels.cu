@@ -1,14 +1,13 @@
 #include <algorithm>
 
+#include "backends/cuda/device_complex.cuh"
 #include "ops/linalg/cuda/linalg_kernels.hpp"
 
 namespace tenferro::cuda_kernels {
 namespace {
 
 template <class R>
-struct Cx {
-  R re, im;
-};
+using Cx = DeviceComplex<R>;
 
 template <class T>
 struct Traits {
@@ -200,20 +199,6 @@ __global__ void fill_int_kernel(int* dst, std::int64_t count, int value) {
   }
 }
 
-template <class F>
-cudaError_t with_element(Element e, F&& f) {
-  switch (e) {
-    case Element::F32:
-      return f(float{});
-    case Element::F64:
-      return f(double{});
-    case Element::C32:
-      return f(Cx<float>{});
-    case Element::C64:
-      return f(Cx<double>{});
-  }
-  return cudaErrorInvalidValue;
-}
 
 }  // namespace
 
