@@ -54,6 +54,30 @@ TEST(LinalgTruncationRule, CommonRankIsTheLargestEntryRank) {
   EXPECT_EQ(common_rank({}, 5, 0, capped), 3);
 }
 
+// The CUDA rank kernel evaluates the same rule on float singular values (F32 and C32 results):
+// it must keep the same ranks as the double evaluation the CPU executor uses.
+TEST(LinalgTruncationRule, SinglePrecisionValuesKeepTheSameRanks) {
+  using tenferro::linalg_internal::rule_of;
+  using tenferro::linalg_internal::truncated_rank;
+  const std::vector<float> single(kSpectrum.begin(), kSpectrum.end());
+  const auto k = static_cast<std::int64_t>(single.size());
+  std::vector<la::SvdTruncation> rules{{},
+                                       cut(la::CutoffKind::RelativeSingularValue, 0.2),
+                                       cut(la::CutoffKind::AbsoluteSingularValue, 0.3),
+                                       cut(la::CutoffKind::AbsoluteDiscardedWeight, 0.3),
+                                       cut(la::CutoffKind::RelativeDiscardedWeight, 0.06),
+                                       cut(la::CutoffKind::RelativeDiscardedWeight, 0.05)};
+  rules.push_back(rules[2]);
+  rules.back().max_rank = 1;
+  rules.push_back(rules[1]);
+  rules.back().min_rank = 4;
+  for (const la::SvdTruncation& t : rules) {
+    EXPECT_EQ(truncated_rank(single.data(), k, rule_of(t)), entry_rank(kSpectrum, t))
+        << "cutoff kind " << int(t.cutoff_kind) << ", cutoff " << t.cutoff;
+  }
+  EXPECT_EQ(truncated_rank(single.data(), 0, rule_of(rules[1])), 0) << "no values, no rank";
+}
+
 // A = U0 diag(s) V0^H with random orthonormal U0 (m x k) and V0 (n x k), one spectrum per
 // batch entry.
 EagerTensor with_spectrum(const std::shared_ptr<tenferro::EagerRuntime>& rt, DType dtype,

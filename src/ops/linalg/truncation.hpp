@@ -1,12 +1,17 @@
-// The SVD truncation rule, independent of any backend (see SvdTruncation in linalg.hpp).
+// The SVD truncation rule, independent of any backend (see SvdTruncation in linalg.hpp). The
+// per-entry arithmetic lives in truncation_rule.hpp, shared with the CUDA rank kernel.
 #pragma once
 
 #include <cstdint>
 #include <span>
 
+#include "ops/linalg/truncation_rule.hpp"
 #include "tenferro/linalg.hpp"
 
 namespace tenferro::linalg_internal {
+
+// The public options as the plain rule the kernels take.
+TruncationRule rule_of(const linalg::SvdTruncation& t);
 
 // Rank kept for one batch entry with singular values `s` (descending, s.size() = min(m, n)):
 // min(max_rank, max(min_rank, cutoff rank)), never above s.size().
