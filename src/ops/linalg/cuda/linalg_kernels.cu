@@ -1,55 +1,17 @@
 #include <algorithm>
 
 #include "backends/cuda/device_complex.cuh"
+#include "backends/cuda/kernel_grid.cuh"
+#include "ops/linalg/cuda/element_traits.cuh"
 #include "ops/linalg/cuda/linalg_kernels.hpp"
 
 namespace tenferro::cuda_kernels {
 namespace {
 
-template <class R>
-using Cx = DeviceComplex<R>;
-
-template <class T>
-struct Traits {
-  using Real = T;
-  __device__ static bool finite(T x) { return isfinite(x); }
-  __device__ static T conj(T x) { return x; }
-  __device__ static Real abs(T x) { return x < 0 ? -x : x; }
-  __device__ static T mul(T a, T b) { return a * b; }
-  __device__ static T div_real(T a, Real r) { return a / r; }
-  __device__ static T from_real(Real r) { return r; }
-  __device__ static T zero() { return T(0); }
-  __device__ static T one() { return T(1); }
-};
-template <class R>
-struct Traits<Cx<R>> {
-  using Real = R;
-  using T = Cx<R>;
-  __device__ static bool finite(T x) { return isfinite(x.re) && isfinite(x.im); }
-  __device__ static T conj(T x) { return {x.re, -x.im}; }
-  __device__ static Real abs(T x) { return hypot(x.re, x.im); }
-  __device__ static T mul(T a, T b) {
-    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
-  }
-  __device__ static T div_real(T a, Real r) { return {a.re / r, a.im / r}; }
-  __device__ static T from_real(Real r) { return {r, R(0)}; }
-  __device__ static T zero() { return {R(0), R(0)}; }
-  __device__ static T one() { return {R(1), R(0)}; }
-};
-
-constexpr int kThreads = 256;
-unsigned blocks_for(std::int64_t count) {
-  return static_cast<unsigned>(
-      std::min<std::int64_t>((count + kThreads - 1) / kThreads, std::int64_t{1} << 20));
-}
-#define GRID_LOOP(i, count)                                                               \
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < (count); \
-       i += std::int64_t(gridDim.x) * blockDim.x)
-
 template <class T>
 __global__ void nonfinite_kernel(const T* data, std::int64_t count, std::int64_t batch_stride,
                                  std::int64_t batch, int* first_bad) {
-  GRID_LOOP(i, count * batch) {
+  TENFERRO_GRID_LOOP(i, count * batch) {
     const std::int64_t b = i / count, e = i % count;
     if (!Traits<T>::finite(data[b * batch_stride + e])) atomicMin(first_bad, int(b));
   }
@@ -58,7 +20,7 @@ __global__ void nonfinite_kernel(const T* data, std::int64_t count, std::int64_t
 template <class T>
 __global__ void upper_kernel(const T* src, std::int64_t ld, std::int64_t bs, T* dst,
                              std::int64_t rows, std::int64_t cols, std::int64_t batch) {
-  GRID_LOOP(idx, rows * cols * batch) {
+  TENFERRO_GRID_LOOP(idx, rows * cols * batch) {
     const std::int64_t i = idx % rows, j = (idx / rows) % cols, b = idx / (rows * cols);
     dst[idx] = i <= j ? src[b * bs + i + j * ld] : Traits<T>::zero();
   }
@@ -67,7 +29,7 @@ __global__ void upper_kernel(const T* src, std::int64_t ld, std::int64_t bs, T* 
 template <class T>
 __global__ void adjoint_kernel(const T* src, std::int64_t ld, std::int64_t bs, T* dst,
                                std::int64_t rows, std::int64_t cols, std::int64_t batch) {
-  GRID_LOOP(idx, rows * cols * batch) {
+  TENFERRO_GRID_LOOP(idx, rows * cols * batch) {
     const std::int64_t i = idx % rows, j = (idx / rows) % cols, b = idx / (rows * cols);
     dst[idx] = Traits<T>::conj(src[b * bs + j + i * ld]);
   }
@@ -77,7 +39,7 @@ template <class T>
 __global__ void positive_diagonal_kernel(T* q, std::int64_t m, std::int64_t q_cols, T* r,
                                          std::int64_t r_rows, std::int64_t n, std::int64_t k,
                                          std::int64_t batch) {
-  GRID_LOOP(idx, k * batch) {
+  TENFERRO_GRID_LOOP(idx, k * batch) {
     const std::int64_t j = idx % k, b = idx / k;
     T* rb = r + b * r_rows * n;
     T* qb = q + b * m * q_cols;
@@ -95,7 +57,7 @@ __global__ void positive_diagonal_kernel(T* q, std::int64_t m, std::int64_t q_co
 
 template <class T>
 __global__ void identity_kernel(T* dst, std::int64_t n, std::int64_t batch) {
-  GRID_LOOP(idx, n * n * batch) {
+  TENFERRO_GRID_LOOP(idx, n * n * batch) {
     const std::int64_t i = idx % n, j = (idx / n) % n;
     dst[idx] = i == j ? Traits<T>::one() : Traits<T>::zero();
   }
@@ -104,7 +66,7 @@ __global__ void identity_kernel(T* dst, std::int64_t n, std::int64_t batch) {
 template <class T>
 __global__ void nonfinite_triangle_kernel(const T* data, std::int64_t n, std::int64_t batch,
                                           bool lower, bool with_diagonal, int* first_bad) {
-  GRID_LOOP(idx, n * n * batch) {
+  TENFERRO_GRID_LOOP(idx, n * n * batch) {
     const std::int64_t i = idx % n, j = (idx / n) % n;
     const bool read = i == j ? with_diagonal : (lower ? i > j : i < j);
     if (read && !Traits<T>::finite(data[idx])) atomicMin(first_bad, int(idx / (n * n)));
@@ -115,7 +77,7 @@ template <class T>
 __global__ void zero_diagonal_kernel(const T* data, std::int64_t n, std::int64_t ld,
                                      std::int64_t batch_stride, std::int64_t batch, int* info,
                                      std::int64_t info_stride) {
-  GRID_LOOP(b, batch) {
+  TENFERRO_GRID_LOOP(b, batch) {
     int first = 0;
     for (std::int64_t i = 0; i < n && first == 0; ++i)
       if (Traits<T>::abs(data[b * batch_stride + i + i * ld]) == 0) first = int(i) + 1;
@@ -127,7 +89,7 @@ __global__ void zero_diagonal_kernel(const T* data, std::int64_t n, std::int64_t
 template <class T>
 __global__ void lu_unpack_lu_kernel(const T* lu, std::int64_t m, std::int64_t n, std::int64_t k,
                                     std::int64_t batch, T* l, T* u) {
-  GRID_LOOP(idx, m * n * batch) {
+  TENFERRO_GRID_LOOP(idx, m * n * batch) {
     const std::int64_t i = idx % m, j = (idx / m) % n, b = idx / (m * n);
     const T v = lu[idx];
     if (j < k)
@@ -139,7 +101,7 @@ __global__ void lu_unpack_lu_kernel(const T* lu, std::int64_t m, std::int64_t n,
 template <class T>
 __global__ void lu_unpack_p_kernel(const int* ipiv, std::int64_t m, std::int64_t k,
                                    std::int64_t batch, T* p, int* perm) {
-  GRID_LOOP(b, batch) {
+  TENFERRO_GRID_LOOP(b, batch) {
     int* pb = perm + b * m;
     for (std::int64_t i = 0; i < m; ++i) pb[i] = int(i);
     for (std::int64_t i = 0; i < k; ++i) {
@@ -154,7 +116,7 @@ __global__ void lu_unpack_p_kernel(const int* ipiv, std::int64_t m, std::int64_t
 
 template <class T>
 __global__ void zero_strict_upper_kernel(T* data, std::int64_t n, std::int64_t batch) {
-  GRID_LOOP(idx, n * n * batch) {
+  TENFERRO_GRID_LOOP(idx, n * n * batch) {
     const std::int64_t i = idx % n, j = (idx / n) % n;
     if (i < j) data[idx] = Traits<T>::zero();
   }
@@ -166,7 +128,7 @@ __global__ void lu_determinants_kernel(const T* lu, const int* ipiv, std::int64_
                                        std::int64_t batch, T* det, T* sign,
                                        typename Traits<T>::Real* logabs) {
   using R = typename Traits<T>::Real;
-  GRID_LOOP(b, batch) {
+  TENFERRO_GRID_LOOP(b, batch) {
     T phase = Traits<T>::one(), product = Traits<T>::one();
     R log_sum = 0;
     for (std::int64_t i = 0; i < n; ++i) {
@@ -194,11 +156,10 @@ __global__ void lu_determinants_kernel(const T* lu, const int* ipiv, std::int64_
 }
 
 __global__ void fill_int_kernel(int* dst, std::int64_t count, int value) {
-  GRID_LOOP(i, count) {
+  TENFERRO_GRID_LOOP(i, count) {
     dst[i] = value;
   }
 }
-
 
 }  // namespace
 
@@ -208,7 +169,7 @@ cudaError_t launch_first_nonfinite(Element e, const void* data, std::int64_t cou
   if (count * batch == 0) return cudaSuccess;
   return with_element(e, [&](auto t) {
     using T = decltype(t);
-    nonfinite_kernel<T><<<blocks_for(count * batch), kThreads, 0, stream>>>(
+    nonfinite_kernel<T><<<grid_blocks_for(count * batch), kGridThreads, 0, stream>>>(
         static_cast<const T*>(data), count, batch_stride, batch, first_bad);
     return cudaGetLastError();
   });
@@ -221,7 +182,7 @@ cudaError_t launch_upper_triangle(Element e, const void* src, std::int64_t ld,
   if (total == 0) return cudaSuccess;
   return with_element(e, [&](auto t) {
     using T = decltype(t);
-    upper_kernel<T><<<blocks_for(total), kThreads, 0, stream>>>(
+    upper_kernel<T><<<grid_blocks_for(total), kGridThreads, 0, stream>>>(
         static_cast<const T*>(src), ld, batch_stride, static_cast<T*>(dst), rows, cols, batch);
     return cudaGetLastError();
   });
@@ -234,7 +195,7 @@ cudaError_t launch_adjoint(Element e, const void* src, std::int64_t ld, std::int
   if (total == 0) return cudaSuccess;
   return with_element(e, [&](auto t) {
     using T = decltype(t);
-    adjoint_kernel<T><<<blocks_for(total), kThreads, 0, stream>>>(
+    adjoint_kernel<T><<<grid_blocks_for(total), kGridThreads, 0, stream>>>(
         static_cast<const T*>(src), ld, batch_stride, static_cast<T*>(dst), rows, cols, batch);
     return cudaGetLastError();
   });
@@ -246,7 +207,7 @@ cudaError_t launch_positive_diagonal(Element e, void* q, std::int64_t m, std::in
   if (k * batch == 0) return cudaSuccess;
   return with_element(e, [&](auto t) {
     using T = decltype(t);
-    positive_diagonal_kernel<T><<<blocks_for(k * batch), kThreads, 0, stream>>>(
+    positive_diagonal_kernel<T><<<grid_blocks_for(k * batch), kGridThreads, 0, stream>>>(
         static_cast<T*>(q), m, q_cols, static_cast<T*>(r), r_rows, n, k, batch);
     return cudaGetLastError();
   });
@@ -257,8 +218,8 @@ cudaError_t launch_identity(Element e, void* dst, std::int64_t n, std::int64_t b
   if (n * n * batch == 0) return cudaSuccess;
   return with_element(e, [&](auto t) {
     using T = decltype(t);
-    identity_kernel<T>
-        <<<blocks_for(n * n * batch), kThreads, 0, stream>>>(static_cast<T*>(dst), n, batch);
+    identity_kernel<T><<<grid_blocks_for(n * n * batch), kGridThreads, 0, stream>>>(
+        static_cast<T*>(dst), n, batch);
     return cudaGetLastError();
   });
 }
@@ -269,7 +230,7 @@ cudaError_t launch_first_nonfinite_triangle(Element e, const void* data, std::in
   if (n * batch == 0) return cudaSuccess;
   return with_element(e, [&](auto t) {
     using T = decltype(t);
-    nonfinite_triangle_kernel<T><<<blocks_for(n * n * batch), kThreads, 0, stream>>>(
+    nonfinite_triangle_kernel<T><<<grid_blocks_for(n * n * batch), kGridThreads, 0, stream>>>(
         static_cast<const T*>(data), n, batch, lower, with_diagonal, first_bad);
     return cudaGetLastError();
   });
@@ -281,7 +242,7 @@ cudaError_t launch_zero_diagonal_info(Element e, const void* data, std::int64_t 
   if (batch == 0) return cudaSuccess;
   return with_element(e, [&](auto t) {
     using T = decltype(t);
-    zero_diagonal_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(
+    zero_diagonal_kernel<T><<<grid_blocks_for(batch), kGridThreads, 0, stream>>>(
         static_cast<const T*>(data), n, ld, batch_stride, batch, info, info_stride);
     return cudaGetLastError();
   });
@@ -295,12 +256,12 @@ cudaError_t launch_lu_unpack(Element e, const void* lu, const int* ipiv, std::in
   return with_element(e, [&](auto t) {
     using T = decltype(t);
     if (m * n > 0) {
-      lu_unpack_lu_kernel<T><<<blocks_for(m * n * batch), kThreads, 0, stream>>>(
+      lu_unpack_lu_kernel<T><<<grid_blocks_for(m * n * batch), kGridThreads, 0, stream>>>(
           static_cast<const T*>(lu), m, n, k, batch, static_cast<T*>(l), static_cast<T*>(u));
       if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
     }
-    lu_unpack_p_kernel<T>
-        <<<blocks_for(batch), kThreads, 0, stream>>>(ipiv, m, k, batch, static_cast<T*>(p), perm);
+    lu_unpack_p_kernel<T><<<grid_blocks_for(batch), kGridThreads, 0, stream>>>(
+        ipiv, m, k, batch, static_cast<T*>(p), perm);
     return cudaGetLastError();
   });
 }
@@ -310,8 +271,8 @@ cudaError_t launch_zero_strict_upper(Element e, void* data, std::int64_t n, std:
   if (n * batch == 0) return cudaSuccess;
   return with_element(e, [&](auto t) {
     using T = decltype(t);
-    zero_strict_upper_kernel<T>
-        <<<blocks_for(n * n * batch), kThreads, 0, stream>>>(static_cast<T*>(data), n, batch);
+    zero_strict_upper_kernel<T><<<grid_blocks_for(n * n * batch), kGridThreads, 0, stream>>>(
+        static_cast<T*>(data), n, batch);
     return cudaGetLastError();
   });
 }
@@ -323,7 +284,7 @@ cudaError_t launch_lu_determinants(Element e, const void* lu, const int* ipiv, s
   return with_element(e, [&](auto t) {
     using T = decltype(t);
     using R = typename Traits<T>::Real;
-    lu_determinants_kernel<T><<<blocks_for(batch), kThreads, 0, stream>>>(
+    lu_determinants_kernel<T><<<grid_blocks_for(batch), kGridThreads, 0, stream>>>(
         static_cast<const T*>(lu), ipiv, n, batch, static_cast<T*>(det), static_cast<T*>(sign),
         static_cast<R*>(logabs));
     return cudaGetLastError();
@@ -332,7 +293,7 @@ cudaError_t launch_lu_determinants(Element e, const void* lu, const int* ipiv, s
 
 cudaError_t launch_fill_int(int* dst, std::int64_t count, int value, cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
-  fill_int_kernel<<<blocks_for(count), kThreads, 0, stream>>>(dst, count, value);
+  fill_int_kernel<<<grid_blocks_for(count), kGridThreads, 0, stream>>>(dst, count, value);
   return cudaGetLastError();
 }
 
