@@ -28,9 +28,7 @@ const AdmissionTable& admission_table() {
                            "lstsq", "inv", "det", "slogdet"}) {
       t.admit(op, BackendKind::Cuda, {DType::F32, DType::F64, DType::C32, DType::C64});
     }
-    t.note(BackendKind::Cuda,
-           "cuSOLVER; svd without truncation/canonical gauge; eig: cuSOLVER has no dense "
-           "non-symmetric eigensolver");
+    t.note(BackendKind::Cuda, "cuSOLVER; eig: cuSOLVER has no dense non-symmetric eigensolver");
 #else
     t.note(BackendKind::Cuda, "not compiled in");
 #endif

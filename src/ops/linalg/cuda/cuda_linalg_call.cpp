@@ -56,6 +56,12 @@ EagerTensor compact(const CudaCall& call, const EagerTensor& t) {
   return out;
 }
 
+EagerTensor leading_block(const CudaCall& call, const EagerTensor& t, const Shape& block) {
+  const EagerTensor view(t.runtime(), t.buffer(),
+                         TensorLayout{t.dtype(), block, t.strides(), t.layout().offset});
+  return compact(call, view);
+}
+
 DeviceStatus::DeviceStatus(const CudaCall& call, std::int64_t info_slots)
     : call_(call), slots_(1 + info_slots) {
   // F32 storage of the same byte size holds the ints (a runtime buffer, stream-ordered).

@@ -24,21 +24,25 @@ template <class T>
 struct Types;
 template <>
 struct Types<float> {
+  static constexpr DType kDType = DType::F32;
   using Real = float;
   static constexpr cuda_kernels::Element kElement = cuda_kernels::Element::F32;
 };
 template <>
 struct Types<double> {
+  static constexpr DType kDType = DType::F64;
   using Real = double;
   static constexpr cuda_kernels::Element kElement = cuda_kernels::Element::F64;
 };
 template <>
 struct Types<cuComplex> {
+  static constexpr DType kDType = DType::C32;
   using Real = float;
   static constexpr cuda_kernels::Element kElement = cuda_kernels::Element::C32;
 };
 template <>
 struct Types<cuDoubleComplex> {
+  static constexpr DType kDType = DType::C64;
   using Real = double;
   static constexpr cuda_kernels::Element kElement = cuda_kernels::Element::C64;
 };
@@ -81,6 +85,9 @@ EagerTensor compact_copy(const CudaCall& call, const EagerTensor& a, std::int64_
 // A fresh compact copy of `t` (any rank, any strides).
 EagerTensor compact(const CudaCall& call, const EagerTensor& t);
 
+// A fresh compact copy of the leading `block` of `t` (same rank, block[i] <= shape[i]).
+EagerTensor leading_block(const CudaCall& call, const EagerTensor& t, const Shape& block);
+
 // Device status of one call: slot 0 collects the first batch entry with a non-finite input,
 // slots 1.. are cuSOLVER info values. Read back once, at the end, with one synchronization.
 class DeviceStatus {
@@ -117,7 +124,5 @@ std::vector<EagerTensor> run_slogdet(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_lu(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_triangular_solve(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_lstsq(const CudaCall& call, Inputs inputs);
-// Refuses (Unsupported) the SVD options the CUDA path lacks, before anything is recorded.
-void check_svd_options(const linalg_internal::LinalgOp& op);
 
 }  // namespace tenferro::linalg_cuda

@@ -28,7 +28,6 @@ std::vector<EagerTensor> execute(const ExecutionContext& ctx, const ExtensionOp&
   linalg_internal::validate_and_infer(*linalg_op, metas);
   linalg_family::admission_table().check(linalg_internal::kind_name(linalg_op->kind()),
                                          BackendKind::Cuda, inputs[0].dtype());
-  if (linalg_op->kind() == LinalgKind::Svd) check_svd_options(*linalg_op);
   auto& backend = ctx.backend_as<CudaBackend>();
   backend.make_current();
   ctx.record_kernel_launch();

@@ -47,6 +47,16 @@ namespace tenferro::linalg_cuda::cusolver {
       int ldu, T* v, int ldv, T* work, int lwork, int* info, gesvdjInfo_t params, int batch) {     \
     return cusolverDn##S##gesvdjBatched(h, jobz, m, n, a, lda, s, u, ldu, v, ldv, work, lwork,     \
                                         info, params, batch);                                      \
+  }                                                                                                \
+  /* gesvd's buffer query takes no array: the unused pointer picks the overload. */                \
+  inline cusolverStatus_t gesvd_buffer(cusolverDnHandle_t h, const T*, int m, int n, int* lwork) { \
+    return cusolverDn##S##gesvd_bufferSize(h, m, n, lwork);                                        \
+  }                                                                                                \
+  inline cusolverStatus_t gesvd(cusolverDnHandle_t h, signed char jobu, signed char jobvt, int m,  \
+                                int n, T* a, int lda, R* s, T* u, int ldu, T* vt, int ldvt,        \
+                                T* work, int lwork, R* rwork, int* info) {                         \
+    return cusolverDn##S##gesvd(h, jobu, jobvt, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork,    \
+                                rwork, info);                                                      \
   }
 
 TENFERRO_CUSOLVER_OVERLOADS(float, float, S, orgqr)

@@ -1,14 +1,15 @@
-// SVD on CUDA with cuSOLVER's Jacobi solvers: gesvdjBatched for batches of matrices up to
-// 32 x 32 (one launch for the whole batch), gesvdj per entry otherwise (econ for the thin
-// SVD). V comes back as V; Vh = V^H is formed by a kernel. One status read-back per call.
-// Truncation and the canonical gauge are not implemented on CUDA: they are refused (typed
-// Unsupported) before anything runs.
+// SVD on CUDA. The cuSOLVER drivers (svd_solvers.cpp) give the untruncated factors; the
+// truncation rank is then computed on the device by the same rule the CPU uses, comes back in
+// the call's one status read-back together with the info values, and U, S, Vh are cut and the
+// discarded weight summed on the device. The canonical gauge is a device kernel too. Nothing
+// else crosses to the host.
 #include <algorithm>
 
-#include "ops/einsum/cuda/strided_layout.hpp"
 #include "ops/linalg/cuda/cuda_linalg_call.hpp"
-#include "ops/linalg/cuda/cusolver_calls.hpp"
 #include "ops/linalg/cuda/linalg_kernels.hpp"
+#include "ops/linalg/cuda/svd_kernels.hpp"
+#include "ops/linalg/cuda/svd_solvers.hpp"
+#include "ops/linalg/truncation.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro::linalg_cuda {
@@ -17,153 +18,157 @@ namespace {
 using cuda_detail::cuda_check;
 using linalg_internal::concat;
 
-constexpr std::int64_t kBatchedJacobiMax = 32;
-
-// gesvdjInfo_t for one call (tolerance and sweeps at cuSOLVER's defaults).
-class JacobiParams {
- public:
-  explicit JacobiParams(const CudaCall& call) {
-    cuda_check(cusolverDnCreateGesvdjInfo(&params_), call.op_name());
+struct SvdOutputs {
+  EagerTensor u, s, vh, weight;
+  std::vector<EagerTensor> list(bool uv) const {
+    if (uv) return {u, s, vh, weight};
+    return {s, weight};
   }
-  ~JacobiParams() { cusolverDnDestroyGesvdjInfo(params_); }
-  JacobiParams(const JacobiParams&) = delete;
-  JacobiParams& operator=(const JacobiParams&) = delete;
-  gesvdjInfo_t get() const { return params_; }
-
- private:
-  gesvdjInfo_t params_ = nullptr;
 };
 
-void check_info(const CudaCall& call, const std::vector<int>& info, const Shape& batch_shape,
-                const char* routine) {
-  for (std::size_t b = 0; b < info.size(); ++b) {
-    if (info[b] < 0) throw_info_argument(call, routine, info[b]);
-    if (info[b] > 0)
-      throw_numerical(call, static_cast<std::int64_t>(b), batch_shape,
-                      std::string(routine) + " did not converge");
+template <class T>
+void zero_weight(const CudaCall& call, const EagerTensor& weight) {
+  using R = typename Types<T>::Real;
+  if (weight.numel() == 0) return;
+  cuda_check(cudaMemsetAsync(call.data<R>(weight), 0, weight.numel() * sizeof(R), call.stream()),
+             call.op_name());
+}
+
+// No singular values to compute (an empty batch or min(m, n) == 0): shapes only, and the
+// identity as the full basis of an empty matrix.
+template <class T>
+SvdOutputs empty_svd(const CudaCall& call, const EagerTensor& a, const SvdDims& d,
+                     const Shape& batch_shape) {
+  const linalg::SvdOptions& options = call.op.payload().svd;
+  std::int64_t rank = d.k;
+  if (options.truncation.active() && d.batch == 0) {
+    rank = linalg_internal::common_rank({}, d.k, 0, options.truncation);
   }
+  const bool truncated = options.truncation.active();
+  const std::int64_t u_cols = truncated ? rank : d.u_cols();
+  const std::int64_t vh_rows = truncated ? rank : d.vh_rows();
+  SvdOutputs out;
+  const DType real = real_dtype(a.dtype());
+  out.s = call.ctx.allocate(real, concat({rank}, batch_shape));
+  out.weight = call.ctx.allocate(real, batch_shape);
+  zero_weight<T>(call, out.weight);
+  if (!d.uv) return out;
+  out.u = call.ctx.allocate(a.dtype(), concat({d.m, u_cols}, batch_shape));
+  out.vh = call.ctx.allocate(a.dtype(), concat({vh_rows, d.n}, batch_shape));
+  if (d.full && d.batch > 0) {
+    constexpr auto element = Types<T>::kElement;
+    cuda_check(
+        cuda_kernels::launch_identity(element, call.data<T>(out.u), d.m, d.batch, call.stream()),
+        call.op_name());
+    cuda_check(
+        cuda_kernels::launch_identity(element, call.data<T>(out.vh), d.n, d.batch, call.stream()),
+        call.op_name());
+  }
+  return out;
+}
+
+void check_info(const CudaCall& call, const std::vector<int>& info, std::int64_t batch,
+                const Shape& batch_shape, const char* routine) {
+  for (std::int64_t b = 0; b < batch; ++b) {
+    const int v = info[static_cast<std::size_t>(b)];
+    if (v < 0) throw_info_argument(call, routine, v);
+    if (v > 0) throw_numerical(call, b, batch_shape, std::string(routine) + " did not converge");
+  }
+}
+
+// Keeps the leading `rank` singular triplets of every entry; the dropped weight is summed on
+// the device from the untruncated S.
+template <class T>
+SvdOutputs truncate(const CudaCall& call, const SvdOutputs& full, const SvdDims& d,
+                    std::int64_t rank, const Shape& batch_shape) {
+  using R = typename Types<T>::Real;
+  SvdOutputs out;
+  out.s = leading_block(call, full.s, concat({rank}, batch_shape));
+  out.weight = call.ctx.allocate(full.s.dtype(), batch_shape);
+  cuda_check(cuda_kernels::launch_svd_discarded_weight(sizeof(R) == sizeof(double),
+                                                       call.data<R>(full.s), d.k, d.batch, rank,
+                                                       call.data<R>(out.weight), call.stream()),
+             call.op_name());
+  if (d.uv) {
+    out.u = leading_block(call, full.u, concat({d.m, rank}, batch_shape));
+    out.vh = leading_block(call, full.vh, concat({rank, d.n}, batch_shape));
+  }
+  return out;
+}
+
+template <class T>
+void canonical_gauge(const CudaCall& call, const SvdOutputs& out, const SvdDims& d,
+                     std::int64_t cols) {
+  const std::int64_t u_cols = out.u.shape()[1], vh_rows = out.vh.shape()[0];
+  cuda_check(cuda_kernels::launch_svd_canonical_gauge(
+                 Types<T>::kElement, call.data<T>(out.u), d.m, d.m * u_cols, call.data<T>(out.vh),
+                 vh_rows, d.n, vh_rows * d.n, cols, d.batch, call.stream()),
+             call.op_name());
 }
 
 template <class T>
 std::vector<EagerTensor> svd_typed(const CudaCall& call, const EagerTensor& a) {
   using R = typename Types<T>::Real;
-  constexpr auto element = Types<T>::kElement;
   const linalg::SvdOptions& options = call.op.payload().svd;
-  const auto d = linalg_internal::matrix_dims(a.shape());
-  const std::int64_t m = d.rows, n = d.cols, k = std::min(m, n);
-  const bool full = options.full_matrices, uv = options.compute_uv;
-  const std::int64_t u_cols = full ? m : k, vh_rows = full ? n : k;
+  const auto md = linalg_internal::matrix_dims(a.shape());
+  SvdDims d;
+  d.m = md.rows;
+  d.n = md.cols;
+  d.k = std::min(d.m, d.n);
+  d.batch = md.batch;
+  d.uv = options.compute_uv;
+  d.full = options.full_matrices;
+  if (d.batch == 0 || d.k == 0) return empty_svd<T>(call, a, d, md.batch_shape).list(d.uv);
+
+  const bool truncating = options.truncation.active();
+  const bool gauge = options.gauge == linalg::SvdGauge::Canonical && d.uv;
   const DType real = real_dtype(a.dtype());
-
-  EagerTensor u, vh;
-  EagerTensor s = call.ctx.allocate(real, concat({k}, d.batch_shape));
-  EagerTensor weight = call.ctx.allocate(real, d.batch_shape);  // no truncation: all zero
-  if (weight.numel() > 0) {
-    cuda_check(cudaMemsetAsync(call.data<R>(weight), 0, weight.numel() * sizeof(R), call.stream()),
-               call.op_name());
+  SvdOutputs full;
+  full.s = call.ctx.allocate(real, concat({d.k}, md.batch_shape));
+  if (d.uv) {
+    full.u = call.ctx.allocate(a.dtype(), concat({d.m, d.u_cols()}, md.batch_shape));
+    full.vh = call.ctx.allocate(a.dtype(), concat({d.vh_rows(), d.n}, md.batch_shape));
   }
-  if (uv) {
-    u = call.ctx.allocate(a.dtype(), concat({m, u_cols}, d.batch_shape));
-    vh = call.ctx.allocate(a.dtype(), concat({vh_rows, n}, d.batch_shape));
-  }
-  auto outputs = [&] {
-    if (uv) return std::vector<EagerTensor>{u, s, vh, weight};
-    return std::vector<EagerTensor>{s, weight};
-  };
-  if (d.batch == 0) return outputs();
-  if (k == 0) {  // no singular values; a full basis of an empty matrix is the identity
-    if (uv && full) {
-      cuda_check(cuda_kernels::launch_identity(element, call.data<T>(u), m, d.batch, call.stream()),
-                 call.op_name());
-      cuda_check(
-          cuda_kernels::launch_identity(element, call.data<T>(vh), n, d.batch, call.stream()),
-          call.op_name());
-    }
-    return outputs();
-  }
-
-  const int im = as_int(call, m, "rows"), in = as_int(call, n, "columns");
-  const int batch_int = as_int(call, d.batch, "batch");
-  EagerTensor work_matrix = compact_copy(call, a, n);
+  as_int(call, d.batch, "batch");
+  EagerTensor work_matrix = compact_copy(call, a, d.n);
   T* w = call.data<T>(work_matrix);
-  const DeviceStatus status(call, d.batch);
-  status.check_finite(element, w, m * n, m * n, d.batch);
-  cusolverDnHandle_t h = call.backend.cusolver();
-  const JacobiParams params(call);
-  // Without compute_uv the vector buffers below are still allocated (cuSOLVER checks their
-  // leading dimensions) but not written.
-  const cusolverEigMode_t jobz = uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
-  R* s_p = call.data<R>(s);
+  // Slots 0..batch-1: info per entry; slot `batch`: the common truncation rank.
+  const DeviceStatus status(call, d.batch + 1);
+  status.check_finite(Types<T>::kElement, w, d.m * d.n, d.m * d.n, d.batch);
+  const SvdTargets<T> targets{call.data<R>(full.s), d.uv ? call.data<T>(full.u) : nullptr,
+                              d.uv ? call.data<T>(full.vh) : nullptr};
+  const char* routine = queue_svd<T>(call, d, w, targets, status);
 
-  if (m <= kBatchedJacobiMax && n <= kBatchedJacobiMax) {
-    // One launch for the batch; U [m, m] and V [n, n] per entry.
-    EagerTensor u_full = call.ctx.allocate(a.dtype(), Shape{m, m, d.batch});
-    EagerTensor v_full = call.ctx.allocate(a.dtype(), Shape{n, n, d.batch});
-    T* up = call.data<T>(u_full);
-    T* vp = call.data<T>(v_full);
-    int lwork = 0;
-    cuda_check(cusolver::gesvdj_batched_buffer(h, jobz, im, in, w, im, s_p, up, im, vp, in, &lwork,
-                                               params.get(), batch_int),
-               call.op_name());
-    EagerTensor workspace = call.ctx.allocate(a.dtype(), Shape{std::max(lwork, 1)});
-    cuda_check(cusolver::gesvdj_batched(h, jobz, im, in, w, im, s_p, up, im, vp, in,
-                                        call.data<T>(workspace), lwork, status.info(0),
-                                        params.get(), batch_int),
-               call.op_name());
-    if (uv) {
-      const Shape view{m, u_cols, d.batch};
-      const Strides src{1, m, m * m}, dst{1, m, m * u_cols};
-      const auto ix = einsum_internal::cuda_layout::coalesce<2>(view, {&dst, &src});
-      cuda_check(cuda_kernels::launch_copy(sizeof(T), call.data<T>(u), up, ix.index, ix.count,
-                                           call.stream()),
-                 call.op_name());
-      cuda_check(cuda_kernels::launch_adjoint(element, vp, n, n * n, call.data<T>(vh), vh_rows, n,
-                                              d.batch, call.stream()),
-                 call.op_name());
-    }
-  } else {
-    // Per entry; econ gives the thin U [m, k] and V [n, k].
-    const int econ = full ? 0 : 1;
-    const std::int64_t v_cols = full ? n : k;
-    EagerTensor u_work = uv ? u : call.ctx.allocate(a.dtype(), Shape{m, u_cols, d.batch});
-    EagerTensor v_work = call.ctx.allocate(a.dtype(), Shape{n, v_cols, d.batch});
-    T* up = call.data<T>(u_work);
-    T* vp = call.data<T>(v_work);
-    int lwork = 0;
-    cuda_check(cusolver::gesvdj_buffer(h, jobz, econ, im, in, w, im, s_p, up, im, vp, in, &lwork,
-                                       params.get()),
-               call.op_name());
-    EagerTensor workspace = call.ctx.allocate(a.dtype(), Shape{std::max(lwork, 1)});
-    T* ws = call.data<T>(workspace);
-    for (std::int64_t b = 0; b < d.batch; ++b) {
-      cuda_check(cusolver::gesvdj(h, jobz, econ, im, in, w + b * m * n, im, s_p + b * k,
-                                  up + b * m * u_cols, im, vp + b * n * v_cols, in, ws, lwork,
-                                  status.info(b), params.get()),
-                 call.op_name());
-    }
-    if (uv) {
-      cuda_check(cuda_kernels::launch_adjoint(element, vp, n, n * v_cols, call.data<T>(vh), vh_rows,
-                                              n, d.batch, call.stream()),
-                 call.op_name());
-    }
+  if (!truncating) {
+    // Everything queued before the one read-back.
+    full.weight = call.ctx.allocate(real, md.batch_shape);
+    zero_weight<T>(call, full.weight);
+    if (gauge) canonical_gauge<T>(call, full, d, d.k);
+    check_info(call, status.finish(md.batch_shape, "A"), d.batch, md.batch_shape, routine);
+    return full.list(d.uv);
   }
-  check_info(call, status.finish(d.batch_shape, "A"), d.batch_shape, "gesvdj");
-  return outputs();
+  cuda_check(cuda_kernels::launch_svd_common_rank(
+                 sizeof(R) == sizeof(double), targets.s, d.k, d.batch,
+                 linalg_internal::rule_of(options.truncation), status.info(d.batch), call.stream()),
+             call.op_name());
+  const std::vector<int> info = status.finish(md.batch_shape, "A");
+  check_info(call, info, d.batch, md.batch_shape, routine);
+  const std::int64_t rank = info[static_cast<std::size_t>(d.batch)];
+  SvdOutputs out;
+  if (rank < d.k) {
+    out = truncate<T>(call, full, d, rank, md.batch_shape);
+  } else {  // nothing to cut
+    out = full;
+    out.weight = call.ctx.allocate(real, md.batch_shape);
+    zero_weight<T>(call, out.weight);
+  }
+  if (gauge) canonical_gauge<T>(call, out, d, rank);
+  return out.list(d.uv);
 }
 
 }  // namespace
 
-void check_svd_options(const linalg_internal::LinalgOp& op) {
-  const linalg::SvdOptions& options = op.payload().svd;
-  if (options.truncation.active() || options.gauge != linalg::SvdGauge::Raw) {
-    throw_error(ErrorKind::Unsupported, ErrorPhase::Module, std::string(op.name()),
-                "truncated SVD and the canonical gauge are not implemented on CUDA (the raw, "
-                "thin or full SVD is); nothing was run");
-  }
-}
-
 std::vector<EagerTensor> run_svd(const CudaCall& call, Inputs inputs) {
-  check_svd_options(call.op);
   return visit_cuda_type(inputs[0].dtype(),
                          [&](auto zero) { return svd_typed<decltype(zero)>(call, inputs[0]); });
 }
