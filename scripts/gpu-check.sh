@@ -11,13 +11,9 @@
 #
 # Needs: CMake >= 3.25, Ninja, a C++20 compiler, the CUDA toolkit (nvcc, cuBLAS, cuSOLVER,
 # cuFFT; /usr/local/cuda or nvcc on PATH) and a driver. The Debian packages the build needs
-# beyond that, when the machine lacks them, are carried as .deb files in .debs/ at the
-# repository root (Debian 12 names; fetch them on a machine with a registry with
-# `apt-get download <names>`):
-#   libopenblas-dev libopenblas-pthread-dev libopenblas0-pthread libopenblas0   (cblas.h, BLAS)
-#   liblapacke-dev liblapacke liblapack3 libtmglib3 libgfortran5 libquadmath0   (LAPACKE)
-#   libfftw3-dev libfftw3-double3 libfftw3-single3 libfftw3-bin                 (FFTW3)
-#   libgtest-dev googletest                                                     (GoogleTest)
+# beyond that (OpenBLAS, LAPACKE, FFTW3, GoogleTest), when the machine lacks them, are carried
+# as .deb files in .debs/ at the repository root: scripts/fetch-gpu-debs.sh downloads them on
+# a machine with a registry (its list is the one place that names them).
 # They are unpacked with `dpkg -x` into a private prefix (build-gpu/prefix, nothing is
 # installed system-wide) and CMake and the loader are pointed at it. Debian's alternatives
 # symlinks (libopenblas.so, liblapack.so.3) are not in the .debs, so the OpenBLAS library
