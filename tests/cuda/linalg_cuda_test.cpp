@@ -51,6 +51,8 @@ class LinalgCudaTest : public tenferro::cuda_test::CudaTest {
       }
     }
   }
+  // One eager SVD of `host` on the device, checked for residency and against the CPU runtime.
+  void expect_device_svd(const Tensor& host, const la::SvdOptions& options);
   RuntimeStats before_;
   std::uint64_t cpu_kernels_ = 0;
 };
@@ -175,9 +177,10 @@ TEST_F(LinalgCudaTest, SvdValuesOnlyAndEmptyShapes) {
   expect_close(matrices(empty.u), identity(3, 1), 0, 0, "U of an empty matrix");
 }
 
-// [m, n, batch...] matrices with singular values 0.7^j and random singular vectors: the
-// relative gaps (0.3) keep the singular vectors well conditioned, so factors of two backends
-// can be compared entry by entry once the gauge is fixed, and cutoffs have known ranks.
+// [m, n, batch...] matrices with singular values decay^j, the decay cycling 0.7, 0.5, 0.8 over
+// the batch entries (so a batch's common rank is not its first entry's), and random singular
+// vectors: relative gaps of 0.2 or more keep the vectors well conditioned, so factors of two
+// backends can be compared entry by entry once the gauge is fixed, and cutoffs have known ranks.
 Tensor with_spectrum(DType dtype, std::int64_t m, std::int64_t n, const Shape& batch,
                      std::uint32_t seed) {
   auto cpu = EagerRuntime::cpu();
@@ -187,20 +190,32 @@ Tensor with_spectrum(DType dtype, std::int64_t m, std::int64_t n, const Shape& b
   };
   Mats left = basis(m, seed);
   const Mats right = basis(n, seed + 1);
+  constexpr double kDecay[] = {0.7, 0.5, 0.8};
   for (std::int64_t b = 0; b < left.batch; ++b)
     for (std::int64_t j = 0; j < k; ++j)
-      for (std::int64_t i = 0; i < m; ++i) left.at(b, i, j) *= std::pow(0.7, double(j));
+      for (std::int64_t i = 0; i < m; ++i) left.at(b, i, j) *= std::pow(kDecay[b % 3], double(j));
   return tensor_from(dtype, with_batch({m, n}, batch), multiply(left, adjoint(right)).data);
 }
 
-// U diag(S) Vh of a (possibly truncated) result: independent of the singular vectors' gauge.
-Mats product_of(const la::SvdResult& r) {
-  Mats us = matrices(r.u);
-  const Mats s = vectors(r.s);
+// The leading rows x cols block of every matrix.
+Mats leading(const Mats& a, std::int64_t rows, std::int64_t cols) {
+  Mats out{rows, cols, a.batch, std::vector<cd>(static_cast<std::size_t>(rows * cols * a.batch))};
+  for (std::int64_t b = 0; b < a.batch; ++b)
+    for (std::int64_t j = 0; j < cols; ++j)
+      for (std::int64_t i = 0; i < rows; ++i) out.at(b, i, j) = a.at(b, i, j);
+  return out;
+}
+
+// U[:, :r] diag(S) Vh[:r, :] of a result with r singular values (thin, full or truncated):
+// independent of the singular vectors' gauge and of a full basis's extra columns.
+Mats product_of(const la::SvdResult& res) {
+  const Mats s = vectors(res.s);
+  const Mats u = matrices(res.u), vh = matrices(res.vh);
+  Mats us = leading(u, u.rows, s.rows);
   for (std::int64_t b = 0; b < us.batch; ++b)
     for (std::int64_t j = 0; j < us.cols; ++j)
       for (std::int64_t i = 0; i < us.rows; ++i) us.at(b, i, j) *= s.at(b, j, 0);
-  return multiply(us, matrices(r.vh));
+  return multiply(us, leading(vh, s.rows, vh.cols));
 }
 
 la::SvdOptions truncation(std::optional<std::int64_t> max_rank, la::CutoffKind kind = {},
@@ -214,7 +229,8 @@ la::SvdOptions truncation(std::optional<std::int64_t> max_rank, la::CutoffKind k
 }
 
 // The CUDA result against the CPU runtime's for the same input and options: same rank, S and
-// discarded weight; the same U S Vh; with the canonical gauge, the same U and Vh.
+// discarded weight; the same U S Vh; with the canonical gauge, the same singular vectors (the
+// first r columns of U and rows of Vh: a full basis's remaining ones are not unique).
 void expect_svd_matches_cpu(const Tensor& host, const la::SvdResult& got,
                             const la::SvdOptions& options, DType dtype) {
   auto cpu = EagerRuntime::cpu();
@@ -223,8 +239,8 @@ void expect_svd_matches_cpu(const Tensor& host, const la::SvdResult& got,
   const double t = tol(dtype, extent);
   ASSERT_EQ(got.s.shape(), want.s.shape()) << "the kept rank";
   expect_close(vectors(got.s), vectors(want.s), t, 1, "S");
-  const std::vector<cd> weight = scalars(got.discarded_weight),
-                        want_weight = scalars(want.discarded_weight);
+  const std::vector<cd> weight = scalars(got.discarded_weight);
+  const std::vector<cd> want_weight = scalars(want.discarded_weight);
   ASSERT_EQ(weight.size(), want_weight.size());
   for (std::size_t b = 0; b < weight.size(); ++b) {
     EXPECT_NEAR(weight[b].real(), want_weight[b].real(), t * 4) << "discarded weight " << b;
@@ -237,27 +253,47 @@ void expect_svd_matches_cpu(const Tensor& host, const la::SvdResult& got,
   ASSERT_EQ(got.vh.shape(), want.vh.shape());
   expect_close(product_of(got), product_of(want), t, 1, "U S Vh");
   if (options.gauge == la::SvdGauge::Canonical) {
-    expect_close(matrices(got.u), matrices(want.u), 10 * t, 1, "canonical U");
-    expect_close(matrices(got.vh), matrices(want.vh), 10 * t, 1, "canonical Vh");
+    const std::int64_t r = got.s.shape()[0];
+    const Mats u = matrices(got.u), vh = matrices(got.vh);
+    const Mats want_u = matrices(want.u), want_vh = matrices(want.vh);
+    expect_close(leading(u, u.rows, r), leading(want_u, u.rows, r), 10 * t, 1, "canonical U");
+    expect_close(leading(vh, r, vh.cols), leading(want_vh, r, vh.cols), 10 * t, 1, "canonical Vh");
   }
+}
+
+void LinalgCudaTest::expect_device_svd(const Tensor& host, const la::SvdOptions& options) {
+  const EagerTensor a = runtime_->upload(host);
+  begin();
+  const la::SvdResult res = la::svd(a, options);
+  if (options.compute_uv) {
+    expect_device_only({&res.u, &res.s, &res.vh, &res.discarded_weight});
+  } else {
+    expect_device_only({&res.s, &res.discarded_weight});
+  }
+  expect_svd_matches_cpu(host, res, options, host.dtype());
 }
 
 TEST_F(LinalgCudaTest, TruncationAndCanonicalGaugeRunOnTheDeviceAndMatchTheCpuRuntime) {
   using K = la::CutoffKind;
   la::SvdOptions canonical;
   canonical.gauge = la::SvdGauge::Canonical;
+  la::SvdOptions canonical_full = canonical;
+  canonical_full.full_matrices = true;
   la::SvdOptions canonical_cut = truncation(3);
   canonical_cut.gauge = la::SvdGauge::Canonical;
   la::SvdOptions values_only = truncation(2);
   values_only.compute_uv = false;
+  // With decays 0.7, 0.5, 0.8 the relative cutoff 0.5 keeps ranks 2, 1 and 4: the batch keeps 4.
   const std::vector<std::pair<const char*, la::SvdOptions>> cases{
       {"max_rank 3", truncation(3)},
-      {"relative singular value 0.5 (rank 2)", truncation({}, K::RelativeSingularValue, 0.5)},
+      {"max_rank 0", truncation(0)},
+      {"relative singular value 0.5", truncation({}, K::RelativeSingularValue, 0.5)},
       {"absolute singular value 0.1, max_rank 5", truncation(5, K::AbsoluteSingularValue, 0.1)},
       {"relative weight 0.05, min_rank 4", truncation({}, K::RelativeDiscardedWeight, 0.05, 4)},
       {"absolute weight 0.01", truncation({}, K::AbsoluteDiscardedWeight, 0.01)},
       {"max_rank above min(m, n)", truncation(1000)},
       {"canonical gauge", canonical},
+      {"canonical gauge, full matrices", canonical_full},
       {"canonical gauge, max_rank 3", canonical_cut},
       {"values only, max_rank 2", values_only},
   };
@@ -269,47 +305,77 @@ TEST_F(LinalgCudaTest, TruncationAndCanonicalGaugeRunOnTheDeviceAndMatchTheCpuRu
       for (const Size& s : sizes)
         for (const auto& [name, options] : cases) {
           SCOPED_TRACE(case_name(dtype, batch, s.m, s.n) + " " + name);
-          const Tensor host = with_spectrum(dtype, s.m, s.n, batch, seed);
+          expect_device_svd(with_spectrum(dtype, s.m, s.n, batch, seed), options);
           seed += 2;
-          const EagerTensor a = runtime_->upload(host);
-          begin();
-          const la::SvdResult res = la::svd(a, options);
-          if (options.compute_uv) {
-            expect_device_only({&res.u, &res.s, &res.vh, &res.discarded_weight});
-          } else {
-            expect_device_only({&res.s, &res.discarded_weight});
-          }
-          expect_svd_matches_cpu(host, res, options, dtype);
         }
+  // An empty batch keeps min(k, max_rank) and computes nothing.
+  const EagerTensor empty = runtime_->upload(Tensor::zeros(DType::C64, {5, 4, 0}));
+  const la::SvdResult none = la::svd(empty, truncation(2));
+  EXPECT_EQ(none.s.shape(), (Shape{2, 0}));
+  EXPECT_EQ(none.u.shape(), (Shape{5, 2, 0}));
+  EXPECT_EQ(none.vh.shape(), (Shape{2, 4, 0}));
+  EXPECT_EQ(none.discarded_weight.shape(), (Shape{0}));
+}
+
+// Hardware-independent: which cuSOLVER driver each shape gets (the tests above pick their
+// sizes from these constants so each driver keeps its coverage).
+TEST(CudaSvdDrivers, ChosenByShape) {
+  using namespace tenferro::linalg_cuda;
+  auto driver = [](std::int64_t m, std::int64_t n) {
+    SvdDims dims;
+    dims.m = m;
+    dims.n = n;
+    dims.k = std::min(m, n);
+    return svd_driver(dims);
+  };
+  EXPECT_EQ(driver(kBatchedJacobiMaxExtent, kBatchedJacobiMaxExtent), SvdDriver::JacobiBatched);
+  EXPECT_EQ(driver(1, kBatchedJacobiMaxExtent), SvdDriver::JacobiBatched);
+  EXPECT_EQ(driver(kBatchedJacobiMaxExtent + 1, 4), SvdDriver::Jacobi);
+  EXPECT_EQ(driver(4, kGesvdMinExtent * 4), SvdDriver::Jacobi) << "gesvd only when both are large";
+  EXPECT_EQ(driver(kGesvdMinExtent - 1, kGesvdMinExtent * 2), SvdDriver::Jacobi);
+  EXPECT_EQ(driver(kGesvdMinExtent, kGesvdMinExtent), SvdDriver::Gesvd);
+  EXPECT_EQ(driver(kGesvdMinExtent, kGesvdMinExtent + 24), SvdDriver::Gesvd);
+  EXPECT_STREQ(driver_name(SvdDriver::Gesvd), "gesvd");
+  EXPECT_STREQ(driver_name(SvdDriver::Jacobi), "gesvdj");
+  EXPECT_STREQ(driver_name(SvdDriver::JacobiBatched), "gesvdjBatched");
 }
 
 TEST_F(LinalgCudaTest, LargeMatricesTakeGesvdAndStillMatchTheCpuRuntime) {
-  using tenferro::linalg_cuda::kGesvdMinExtent;
+  using namespace tenferro::linalg_cuda;
   const std::int64_t big = kGesvdMinExtent, bigger = kGesvdMinExtent + 24;
-  std::uint32_t seed = 1200;
-  for (DType dtype : {DType::F64, DType::C32})
-    for (const Size& s : std::vector<Size>{{bigger, big}, {big, bigger}})
-      for (bool full : {false, true}) {
-        SCOPED_TRACE(case_name(dtype, {}, s.m, s.n) + (full ? " full" : " thin"));
-        const EagerTensor a = runtime_->upload(random_tensor(dtype, {s.m, s.n}, seed++));
-        la::SvdOptions options;
-        options.full_matrices = full;
-        begin();
-        const la::SvdResult res = la::svd(a, options);
-        expect_device_only({&res.u, &res.s, &res.vh, &res.discarded_weight});
-        check_svd(runtime_, a, res, dtype, s.m, s.n, full);
-      }
-  // Truncation and gauge after gesvd, tall and wide.
+  la::SvdOptions full;
+  full.full_matrices = true;
+  la::SvdOptions values_only;
+  values_only.compute_uv = false;
   la::SvdOptions cut = truncation(8);
   cut.gauge = la::SvdGauge::Canonical;
-  for (const Size& s : std::vector<Size>{{bigger, big}, {big, bigger}}) {
-    SCOPED_TRACE(case_name(DType::C64, {}, s.m, s.n) + " max_rank 8, canonical");
-    const Tensor host = with_spectrum(DType::C64, s.m, s.n, {}, seed);
+  struct Case {
+    DType dtype;
+    std::int64_t m, n;
+    Shape batch;
+    la::SvdOptions options;
+    const char* name;
+  };
+  // Tall and wide (solved as A^H), thin, full and values only, batched and not, every dtype;
+  // then truncation and the canonical gauge after gesvd.
+  const std::vector<Case> cases{
+      {DType::F64, bigger, big, {}, {}, "thin"},
+      {DType::C32, big, bigger, {}, full, "full"},
+      {DType::F32, bigger, big, {2}, full, "full"},
+      {DType::C64, big, bigger, {2}, {}, "thin"},
+      {DType::F64, big, bigger, {2}, values_only, "values only"},
+      {DType::C64, bigger, big, {}, cut, "max_rank 8, canonical"},
+      {DType::C32, big, bigger, {2}, cut, "max_rank 8, canonical"},
+  };
+  std::uint32_t seed = 1200;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(case_name(c.dtype, c.batch, c.m, c.n) + " " + c.name);
+    SvdDims dims;
+    dims.m = c.m;
+    dims.n = c.n;
+    ASSERT_EQ(svd_driver(dims), SvdDriver::Gesvd);
+    expect_device_svd(with_spectrum(c.dtype, c.m, c.n, c.batch, seed), c.options);
     seed += 2;
-    begin();
-    const la::SvdResult res = la::svd(runtime_->upload(host), cut);
-    expect_device_only({&res.u, &res.s, &res.vh, &res.discarded_weight});
-    expect_svd_matches_cpu(host, res, cut, DType::C64);
   }
 }
 

@@ -32,6 +32,16 @@ struct TruncationRule {
 
 namespace rule_detail {
 
+// acc + v * v rounded twice on the host and the device alike: nvcc would otherwise fuse it
+// into one FMA, and a spectrum sitting on a weight cutoff could keep another rank there.
+TENFERRO_HOST_DEVICE inline double add_square(double acc, double v) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(acc, __dmul_rn(v, v));
+#else
+  return acc + v * v;
+#endif
+}
+
 // Smallest rank whose dropped tail sum_{i >= r} s_i^2 stays <= threshold.
 template <class R>
 TENFERRO_HOST_DEVICE std::int64_t weight_rank(const R* s, std::int64_t k, double threshold) {
@@ -39,7 +49,7 @@ TENFERRO_HOST_DEVICE std::int64_t weight_rank(const R* s, std::int64_t k, double
   double tail = 0;
   while (r > 0) {
     const double v = static_cast<double>(s[r - 1]);
-    const double next = tail + v * v;
+    const double next = add_square(tail, v);
     if (next > threshold) break;
     tail = next;
     --r;
@@ -73,7 +83,7 @@ TENFERRO_HOST_DEVICE std::int64_t truncated_rank(const R* s, std::int64_t k,
       break;
     case RuleCutoff::RelativeDiscardedWeight: {
       double total = 0;
-      for (std::int64_t i = 0; i < k; ++i) total += static_cast<double>(s[i]) * s[i];
+      for (std::int64_t i = 0; i < k; ++i) total = rule_detail::add_square(total, s[i]);
       r = rule_detail::weight_rank(s, k, rule.cutoff * total);
       break;
     }

@@ -89,7 +89,8 @@ EagerTensor compact(const CudaCall& call, const EagerTensor& t);
 EagerTensor leading_block(const CudaCall& call, const EagerTensor& t, const Shape& block);
 
 // Device status of one call: slot 0 collects the first batch entry with a non-finite input,
-// slots 1.. are cuSOLVER info values. Read back once, at the end, with one synchronization.
+// slots 1.. are cuSOLVER info values (an op may keep other device-computed scalars there too,
+// as the SVD does its truncation rank). Read back once with one synchronization.
 class DeviceStatus {
  public:
   DeviceStatus(const CudaCall& call, std::int64_t info_slots);

@@ -137,7 +137,8 @@ std::vector<EagerTensor> svd_typed(const CudaCall& call, const EagerTensor& a) {
   status.check_finite(Types<T>::kElement, w, d.m * d.n, d.m * d.n, d.batch);
   const SvdTargets<T> targets{call.data<R>(full.s), d.uv ? call.data<T>(full.u) : nullptr,
                               d.uv ? call.data<T>(full.vh) : nullptr};
-  const char* routine = queue_svd<T>(call, d, w, targets, status);
+  const JacobiParams params(call);  // outlives the read-back below
+  const char* routine = queue_svd<T>(call, d, w, targets, status, params);
 
   if (!truncating) {
     // Everything queued before the one read-back.

@@ -22,8 +22,8 @@ __global__ void discarded_weight_kernel(const R* s, std::int64_t k, std::int64_t
   TENFERRO_GRID_LOOP(b, batch) {
     double dropped = 0;
     for (std::int64_t i = rank; i < k; ++i) {
-      const double v = static_cast<double>(s[b * k + i]);
-      dropped += v * v;
+      dropped =
+          linalg_internal::rule_detail::add_square(dropped, static_cast<double>(s[b * k + i]));
     }
     weight[b] = static_cast<R>(dropped);
   }

@@ -11,21 +11,6 @@ namespace {
 
 using cuda_detail::cuda_check;
 
-// gesvdjInfo_t for one call (tolerance and sweeps at cuSOLVER's defaults).
-class JacobiParams {
- public:
-  explicit JacobiParams(const CudaCall& call) {
-    cuda_check(cusolverDnCreateGesvdjInfo(&params_), call.op_name());
-  }
-  ~JacobiParams() { cusolverDnDestroyGesvdjInfo(params_); }
-  JacobiParams(const JacobiParams&) = delete;
-  JacobiParams& operator=(const JacobiParams&) = delete;
-  gesvdjInfo_t get() const { return params_; }
-
- private:
-  gesvdjInfo_t params_ = nullptr;
-};
-
 template <class T>
 EagerTensor scratch(const CudaCall& call, const Shape& shape) {
   return call.ctx.allocate(Types<T>::kDType, shape);
@@ -35,14 +20,13 @@ EagerTensor scratch(const CudaCall& call, const Shape& shape) {
 // dimensions) but not written.
 template <class T>
 void jacobi_batched(const CudaCall& call, const SvdDims& d, T* a, const SvdTargets<T>& out,
-                    const DeviceStatus& status) {
+                    const DeviceStatus& status, gesvdjInfo_t params) {
   constexpr auto element = Types<T>::kElement;
   const std::int64_t m = d.m, n = d.n;
   const int im = as_int(call, m, "rows"), in = as_int(call, n, "columns");
   const int batch = as_int(call, d.batch, "batch");
   const cusolverEigMode_t jobz = d.uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   cusolverDnHandle_t h = call.backend.cusolver();
-  const JacobiParams params(call);
   // U [m, m] and V [n, n] per entry.
   EagerTensor u_full = scratch<T>(call, Shape{m, m, d.batch});
   EagerTensor v_full = scratch<T>(call, Shape{n, n, d.batch});
@@ -50,12 +34,12 @@ void jacobi_batched(const CudaCall& call, const SvdDims& d, T* a, const SvdTarge
   T* vp = call.data<T>(v_full);
   int lwork = 0;
   cuda_check(cusolver::gesvdj_batched_buffer(h, jobz, im, in, a, im, out.s, up, im, vp, in, &lwork,
-                                             params.get(), batch),
+                                             params, batch),
              call.op_name());
   EagerTensor workspace = scratch<T>(call, Shape{std::max(lwork, 1)});
   cuda_check(
       cusolver::gesvdj_batched(h, jobz, im, in, a, im, out.s, up, im, vp, in,
-                               call.data<T>(workspace), lwork, status.info(0), params.get(), batch),
+                               call.data<T>(workspace), lwork, status.info(0), params, batch),
       call.op_name());
   if (!d.uv) return;
   const Shape view{m, d.u_cols(), d.batch};
@@ -70,13 +54,12 @@ void jacobi_batched(const CudaCall& call, const SvdDims& d, T* a, const SvdTarge
 
 template <class T>
 void jacobi_per_entry(const CudaCall& call, const SvdDims& d, T* a, const SvdTargets<T>& out,
-                      const DeviceStatus& status) {
+                      const DeviceStatus& status, gesvdjInfo_t params) {
   constexpr auto element = Types<T>::kElement;
   const std::int64_t m = d.m, n = d.n, k = d.k;
   const int im = as_int(call, m, "rows"), in = as_int(call, n, "columns");
   const cusolverEigMode_t jobz = d.uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   cusolverDnHandle_t h = call.backend.cusolver();
-  const JacobiParams params(call);
   // econ gives the thin U [m, k] and V [n, k].
   const int econ = d.full ? 0 : 1;
   const std::int64_t u_cols = d.u_cols(), v_cols = d.full ? n : k;
@@ -86,15 +69,15 @@ void jacobi_per_entry(const CudaCall& call, const SvdDims& d, T* a, const SvdTar
   T* vp = call.data<T>(v_work);
   const std::int64_t u_step = d.uv ? m * u_cols : 0, v_step = d.uv ? n * v_cols : 0;
   int lwork = 0;
-  cuda_check(cusolver::gesvdj_buffer(h, jobz, econ, im, in, a, im, out.s, up, im, vp, in, &lwork,
-                                     params.get()),
-             call.op_name());
+  cuda_check(
+      cusolver::gesvdj_buffer(h, jobz, econ, im, in, a, im, out.s, up, im, vp, in, &lwork, params),
+      call.op_name());
   EagerTensor workspace = scratch<T>(call, Shape{std::max(lwork, 1)});
   T* ws = call.data<T>(workspace);
   for (std::int64_t b = 0; b < d.batch; ++b) {
     cuda_check(
         cusolver::gesvdj(h, jobz, econ, im, in, a + b * m * n, im, out.s + b * k, up + b * u_step,
-                         im, vp + b * v_step, in, ws, lwork, status.info(b), params.get()),
+                         im, vp + b * v_step, in, ws, lwork, status.info(b), params),
         call.op_name());
   }
   if (!d.uv) return;
@@ -166,6 +149,13 @@ void gesvd_per_entry(const CudaCall& call, const SvdDims& d, T* a, const SvdTarg
 
 }  // namespace
 
+JacobiParams::JacobiParams(const CudaCall& call) {
+  cuda_check(cusolverDnCreateGesvdjInfo(&params_), call.op_name());
+}
+JacobiParams::~JacobiParams() {
+  cusolverDnDestroyGesvdjInfo(params_);
+}
+
 SvdDriver svd_driver(const SvdDims& d) {
   if (d.m <= kBatchedJacobiMaxExtent && d.n <= kBatchedJacobiMaxExtent) {
     return SvdDriver::JacobiBatched;
@@ -187,14 +177,14 @@ const char* driver_name(SvdDriver driver) {
 
 template <class T>
 const char* queue_svd(const CudaCall& call, const SvdDims& d, T* a, const SvdTargets<T>& out,
-                      const DeviceStatus& status) {
+                      const DeviceStatus& status, const JacobiParams& params) {
   const SvdDriver driver = svd_driver(d);
   switch (driver) {
     case SvdDriver::JacobiBatched:
-      jacobi_batched(call, d, a, out, status);
+      jacobi_batched(call, d, a, out, status, params.get());
       break;
     case SvdDriver::Jacobi:
-      jacobi_per_entry(call, d, a, out, status);
+      jacobi_per_entry(call, d, a, out, status, params.get());
       break;
     case SvdDriver::Gesvd:
       gesvd_per_entry(call, d, a, out, status);
@@ -204,13 +194,16 @@ const char* queue_svd(const CudaCall& call, const SvdDims& d, T* a, const SvdTar
 }
 
 template const char* queue_svd<float>(const CudaCall&, const SvdDims&, float*,
-                                      const SvdTargets<float>&, const DeviceStatus&);
+                                      const SvdTargets<float>&, const DeviceStatus&,
+                                      const JacobiParams&);
 template const char* queue_svd<double>(const CudaCall&, const SvdDims&, double*,
-                                       const SvdTargets<double>&, const DeviceStatus&);
+                                       const SvdTargets<double>&, const DeviceStatus&,
+                                       const JacobiParams&);
 template const char* queue_svd<cuComplex>(const CudaCall&, const SvdDims&, cuComplex*,
-                                          const SvdTargets<cuComplex>&, const DeviceStatus&);
+                                          const SvdTargets<cuComplex>&, const DeviceStatus&,
+                                          const JacobiParams&);
 template const char* queue_svd<cuDoubleComplex>(const CudaCall&, const SvdDims&, cuDoubleComplex*,
                                                 const SvdTargets<cuDoubleComplex>&,
-                                                const DeviceStatus&);
+                                                const DeviceStatus&, const JacobiParams&);
 
 }  // namespace tenferro::linalg_cuda
