@@ -2,31 +2,18 @@
 
 #include <complex>
 #include <cstring>
-#include <exception>
-#include <thread>
 #include <vector>
 
 #include "backends/cpu/blas.hpp"
 #include "backends/cpu/cpu_backend.hpp"
+#include "backends/cpu/host_parallel.hpp"
+#include "ops/einsum/cpu/parallel_slabs.hpp"
 #include "ops/einsum/cpu/strided_loop.hpp"
 #include "ops/einsum/program.hpp"
 #include "tenferro/core/error.hpp"
 
-extern "C" __attribute__((weak)) int openblas_get_num_threads(void);
-
 namespace tenferro::einsum_internal {
 namespace {
-
-// Threads a batch of small GEMMs may use: OpenBLAS's own thread budget (so
-// OPENBLAS_NUM_THREADS=1 keeps everything on one core), at most the hardware's.
-int batch_threads() {
-  static const int threads = [] {
-    const int blas = openblas_get_num_threads ? openblas_get_num_threads() : 1;
-    const int hw = static_cast<int>(std::thread::hardware_concurrency());
-    return std::max(1, std::min(blas, hw > 0 ? hw : 1));
-  }();
-  return threads;
-}
 
 // OpenBLAS runs a GEMM of at most 4 * 65536 multiply-adds on one thread; a batch of such
 // GEMMs would use one core. Above this total work, splitting the batch over threads pays
@@ -202,28 +189,14 @@ void gemm_typed(const GemmProblem& p) {
   };
   const double work =
       static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
-  const int threads = static_cast<int>(std::min<std::int64_t>(batch_threads(), p.batch));
+  const int threads = cpu_parallel::host_kernel_threads();
   if (threads < 2 || work > kSmallGemmWork ||
       work * static_cast<double>(p.batch) < kParallelBatchWork) {
     run(0, p.batch);
     return;
   }
   // Batch entries write disjoint parts of C (distinct batch offsets), so the split is safe.
-  std::vector<std::thread> helpers;
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
-  const std::int64_t chunk = (p.batch + threads - 1) / threads;
-  auto guarded = [&](int t) {
-    try {
-      run(std::min(p.batch, t * chunk), std::min(p.batch, (t + 1) * chunk));
-    } catch (...) {
-      errors[static_cast<std::size_t>(t)] = std::current_exception();
-    }
-  };
-  for (int t = 1; t < threads; ++t) helpers.emplace_back(guarded, t);
-  guarded(0);
-  for (auto& h : helpers) h.join();
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  cpu_parallel::parallel_chunks(p.batch, threads, run);
 }
 
 class CpuContractionKernels final : public ContractionKernels {
@@ -233,7 +206,11 @@ class CpuContractionKernels final : public ContractionKernels {
     require_host(src);
     require_host(dst);
     count_cpu_kernel_launch();
-    visit_dtype(dst.dtype, [&](auto t) { copy_typed<decltype(t)>(src, dst); });
+    visit_dtype(dst.dtype, [&](auto t) {
+      cpu_slabs::run_in_slabs<2>({dst, src}, [](const std::array<KernelView, 2>& v) {
+        copy_typed<decltype(t)>(v[1], v[0]);
+      });
+    });
   }
   void sum_trailing(const KernelView& src, const KernelView& dst, int reduced_rank) override {
     if (is_empty(dst)) return;
@@ -244,7 +221,11 @@ class CpuContractionKernels final : public ContractionKernels {
     if (src.shape.size() != dst.shape.size() + static_cast<std::size_t>(reduced_rank))
       throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
                   "internal: sum_trailing ranks do not add up");
-    visit_dtype(dst.dtype, [&](auto t) { sum_typed<decltype(t)>(src, dst); });
+    visit_dtype(dst.dtype, [&](auto t) {
+      cpu_slabs::run_in_slabs<2>({dst, src}, [](const std::array<KernelView, 2>& v) {
+        sum_typed<decltype(t)>(v[1], v[0]);
+      });
+    });
   }
   void multiply(const KernelView& a, const KernelView& b, const KernelView& dst) override {
     if (is_empty(dst)) return;
@@ -252,7 +233,11 @@ class CpuContractionKernels final : public ContractionKernels {
     require_host(b);
     require_host(dst);
     count_cpu_kernel_launch();
-    visit_dtype(dst.dtype, [&](auto t) { multiply_typed<decltype(t)>(a, b, dst); });
+    visit_dtype(dst.dtype, [&](auto t) {
+      cpu_slabs::run_in_slabs<3>({dst, a, b}, [](const std::array<KernelView, 3>& v) {
+        multiply_typed<decltype(t)>(v[1], v[2], v[0]);
+      });
+    });
   }
   void gemm(const GemmProblem& problem) override {
     if (problem.m == 0 || problem.n == 0 || problem.batch == 0) return;

@@ -1,0 +1,50 @@
+// Splitting one element-wise host kernel (copy, sum over trailing axes, product) over the host
+// kernel threads: the views are cut into slabs along one shared axis, each thread running the
+// serial kernel on its slab. Only large kernels are cut: they are memory-bound, and below a few
+// megabytes starting threads costs more than it saves.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "backends/cpu/host_parallel.hpp"
+#include "ops/einsum/contraction_kernels.hpp"
+
+namespace tenferro::einsum_internal::cpu_slabs {
+
+// Kernels touching at least this many elements (in their largest view) are cut.
+inline constexpr std::int64_t kParallelElements = std::int64_t{1} << 18;
+
+std::int64_t element_count(const KernelView& v);
+
+// The axis to cut, among the first dst.shape.size() axes (which every view shares at the same
+// position): the largest one along which dst really advances, preferring an axis that is no
+// view's contiguous one so every slab keeps its inner loops. -1 when dst writes could overlap
+// across slabs (a zero stride) or no axis is longer than 1.
+int cut_axis(const KernelView* const* views, std::size_t count);
+
+// Runs kernel(views) directly, or on slabs of them over the host kernel threads.
+// views[0] is the destination.
+template <std::size_t N, class Kernel>
+void run_in_slabs(const std::array<KernelView, N>& views, Kernel&& kernel) {
+  const int threads = cpu_parallel::host_kernel_threads();
+  std::int64_t largest = 0;
+  for (const KernelView& v : views) largest = std::max(largest, element_count(v));
+  if (threads < 2 || largest < kParallelElements) return kernel(views);
+  std::array<const KernelView*, N> pointers{};
+  for (std::size_t i = 0; i < N; ++i) pointers[i] = &views[i];
+  const int axis = cut_axis(pointers.data(), N);
+  if (axis < 0) return kernel(views);
+  const auto a = static_cast<std::size_t>(axis);
+  cpu_parallel::parallel_chunks(views[0].shape[a], threads,
+                                [&](std::int64_t begin, std::int64_t end) {
+                                  std::array<KernelView, N> slab = views;
+                                  for (KernelView& v : slab) {
+                                    v.offset += begin * v.strides[a];
+                                    v.shape[a] = end - begin;
+                                  }
+                                  kernel(slab);
+                                });
+}
+
+}  // namespace tenferro::einsum_internal::cpu_slabs
