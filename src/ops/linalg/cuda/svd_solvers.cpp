@@ -52,6 +52,7 @@ void jacobi_batched(const CudaCall& call, const SvdDims& d, T* a, const SvdTarge
              call.op_name());
 }
 
+// One entry at a time; V goes through one entry's worth of scratch and becomes Vh = V^H.
 template <class T>
 void jacobi_per_entry(const CudaCall& call, const SvdDims& d, T* a, const SvdTargets<T>& out,
                       const DeviceStatus& status, gesvdjInfo_t params) {
@@ -62,31 +63,32 @@ void jacobi_per_entry(const CudaCall& call, const SvdDims& d, T* a, const SvdTar
   cusolverDnHandle_t h = call.backend.cusolver();
   // econ gives the thin U [m, k] and V [n, k].
   const int econ = d.full ? 0 : 1;
-  const std::int64_t u_cols = d.u_cols(), v_cols = d.full ? n : k;
+  const std::int64_t u_cols = d.u_cols(), v_cols = d.full ? n : k, vh_rows = d.vh_rows();
   EagerTensor u_scratch = d.uv ? EagerTensor{} : scratch<T>(call, Shape{m, u_cols});
-  EagerTensor v_work = scratch<T>(call, Shape{n, v_cols, d.uv ? d.batch : 1});
-  T* up = d.uv ? out.u : call.data<T>(u_scratch);
-  T* vp = call.data<T>(v_work);
-  const std::int64_t u_step = d.uv ? m * u_cols : 0, v_step = d.uv ? n * v_cols : 0;
+  EagerTensor v_scratch = scratch<T>(call, Shape{n, v_cols});
+  T* vp = call.data<T>(v_scratch);
   int lwork = 0;
   cuda_check(
-      cusolver::gesvdj_buffer(h, jobz, econ, im, in, a, im, out.s, up, im, vp, in, &lwork, params),
+      cusolver::gesvdj_buffer(h, jobz, econ, im, in, a, im, out.s,
+                              d.uv ? out.u : call.data<T>(u_scratch), im, vp, in, &lwork, params),
       call.op_name());
   EagerTensor workspace = scratch<T>(call, Shape{std::max(lwork, 1)});
   T* ws = call.data<T>(workspace);
   for (std::int64_t b = 0; b < d.batch; ++b) {
-    cuda_check(
-        cusolver::gesvdj(h, jobz, econ, im, in, a + b * m * n, im, out.s + b * k, up + b * u_step,
-                         im, vp + b * v_step, in, ws, lwork, status.info(b), params),
-        call.op_name());
+    T* ub = d.uv ? out.u + b * m * u_cols : call.data<T>(u_scratch);
+    cuda_check(cusolver::gesvdj(h, jobz, econ, im, in, a + b * m * n, im, out.s + b * k, ub, im, vp,
+                                in, ws, lwork, status.info(b), params),
+               call.op_name());
+    if (!d.uv) continue;
+    // The stream orders the next entry's gesvdj after this read of the scratch.
+    cuda_check(cuda_kernels::launch_adjoint(element, vp, n, n * v_cols, out.vh + b * vh_rows * n,
+                                            vh_rows, n, 1, call.stream()),
+               call.op_name());
   }
-  if (!d.uv) return;
-  cuda_check(cuda_kernels::launch_adjoint(element, vp, n, n * v_cols, out.vh, d.vh_rows(), n,
-                                          d.batch, call.stream()),
-             call.op_name());
 }
 
-// gesvd needs m >= n: a wide A is solved as A^H = U' S V'^H, so U = V' and Vh = U'^H.
+// gesvd needs m >= n: a wide A is solved as A^H = U' S V'^H, so U = V' and Vh = U'^H. Wide
+// entries go one at a time through one entry's worth of scratch (A^H, U', VT').
 template <class T>
 void gesvd_per_entry(const CudaCall& call, const SvdDims& d, T* a, const SvdTargets<T>& out,
                      const DeviceStatus& status) {
@@ -97,54 +99,57 @@ void gesvd_per_entry(const CudaCall& call, const SvdDims& d, T* a, const SvdTarg
   const std::int64_t rows = wide ? d.n : d.m, cols = wide ? d.m : d.n, k = d.k;
   const std::int64_t u_cols = d.full ? rows : k, vt_rows = d.full ? cols : k;
   const int ir = as_int(call, rows, "rows"), ic = as_int(call, cols, "columns");
+  const int ivt = as_int(call, vt_rows, "rows");
   cusolverDnHandle_t h = call.backend.cusolver();
 
-  EagerTensor transposed;
-  T* src = a;
-  if (wide) {
-    transposed = scratch<T>(call, Shape{rows, cols, d.batch});
-    src = call.data<T>(transposed);
-    cuda_check(cuda_kernels::launch_adjoint(element, a, d.m, d.m * d.n, src, rows, cols, d.batch,
-                                            call.stream()),
-               call.op_name());
-  }
+  EagerTensor transposed = wide ? scratch<T>(call, Shape{rows, cols}) : EagerTensor{};
   // Unless wide, the factors land in the outputs directly; wide ones go through scratch.
   EagerTensor u_scratch, vt_scratch;
-  T* up = out.u;
-  T* vtp = out.vh;
   if (d.uv && wide) {
-    u_scratch = scratch<T>(call, Shape{rows, u_cols, d.batch});
-    vt_scratch = scratch<T>(call, Shape{vt_rows, cols, d.batch});
-    up = call.data<T>(u_scratch);
-    vtp = call.data<T>(vt_scratch);
+    u_scratch = scratch<T>(call, Shape{rows, u_cols});
+    vt_scratch = scratch<T>(call, Shape{vt_rows, cols});
   }
+  // With job 'N' U and VT are not referenced; a valid one-element buffer stands in for them.
+  EagerTensor unused = d.uv ? EagerTensor{} : scratch<T>(call, Shape{1});
   const signed char job = !d.uv ? 'N' : (d.full ? 'A' : 'S');
   int lwork = 0;
-  cuda_check(cusolver::gesvd_buffer(h, src, ir, ic, &lwork), call.op_name());
+  cuda_check(cusolver::gesvd_buffer(h, a, ir, ic, &lwork), call.op_name());
   EagerTensor workspace = scratch<T>(call, Shape{std::max(lwork, 1)});
   // rwork receives the unconverged superdiagonal when info > 0.
   EagerTensor rwork =
       call.ctx.allocate(real_dtype(Types<T>::kDType), Shape{std::max<std::int64_t>(k - 1, 1)});
   T* ws = call.data<T>(workspace);
   R* rw = call.data<R>(rwork);
-  // With job 'N' U and VT are not referenced; a valid one-element buffer stands in for them.
-  EagerTensor unused = d.uv ? EagerTensor{} : scratch<T>(call, Shape{1});
   for (std::int64_t b = 0; b < d.batch; ++b) {
-    T* ub = d.uv ? up + b * rows * u_cols : call.data<T>(unused);
-    T* vb = d.uv ? vtp + b * vt_rows * cols : call.data<T>(unused);
+    T* entry = a + b * d.m * d.n;
+    T* ub = !d.uv  ? call.data<T>(unused)
+            : wide ? call.data<T>(u_scratch)
+                   : out.u + b * rows * u_cols;
+    T* vb = !d.uv  ? call.data<T>(unused)
+            : wide ? call.data<T>(vt_scratch)
+                   : out.vh + b * vt_rows * cols;
+    if (wide) {
+      cuda_check(
+          cuda_kernels::launch_adjoint(element, entry, d.m, d.m * d.n, call.data<T>(transposed),
+                                       rows, cols, 1, call.stream()),
+          call.op_name());
+      entry = call.data<T>(transposed);
+    }
+    cuda_check(cusolver::gesvd(h, job, job, ir, ic, entry, ir, out.s + b * k, ub, ir, vb, ivt, ws,
+                               lwork, rw, status.info(b)),
+               call.op_name());
+    if (!d.uv || !wide) continue;
+    // U [m, vt_rows] = (VT' [vt_rows, m])^H and Vh [u_cols, n] = (U' [n, u_cols])^H; the
+    // stream orders the next entry's use of the scratch after these reads.
     cuda_check(
-        cusolver::gesvd(h, job, job, ir, ic, src + b * rows * cols, ir, out.s + b * k, ub, ir, vb,
-                        as_int(call, vt_rows, "rows"), ws, lwork, rw, status.info(b)),
+        cuda_kernels::launch_adjoint(element, vb, vt_rows, vt_rows * cols,
+                                     out.u + b * d.m * vt_rows, d.m, vt_rows, 1, call.stream()),
+        call.op_name());
+    cuda_check(
+        cuda_kernels::launch_adjoint(element, ub, rows, rows * u_cols, out.vh + b * u_cols * d.n,
+                                     u_cols, d.n, 1, call.stream()),
         call.op_name());
   }
-  if (!d.uv || !wide) return;
-  // U [m, u_cols'] = (VT' [vt_rows, m])^H and Vh [vh_rows, n] = (U' [n, u_cols])^H.
-  cuda_check(cuda_kernels::launch_adjoint(element, vtp, vt_rows, vt_rows * cols, out.u, d.m,
-                                          vt_rows, d.batch, call.stream()),
-             call.op_name());
-  cuda_check(cuda_kernels::launch_adjoint(element, up, rows, rows * u_cols, out.vh, u_cols, d.n,
-                                          d.batch, call.stream()),
-             call.op_name());
 }
 
 }  // namespace
