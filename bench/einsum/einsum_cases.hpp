@@ -117,6 +117,9 @@ inline std::vector<EinsumCase> einsum_cases() {
       {"matmul_f32_n512", "ij,jk->ik", {{512, 512}, {512, 512}}, DType::F32},
       {"trace_n2048", "ii->", {{2048, 2048}}, DType::F64},
       {"outer_n1000", "i,j->ij", {{1000}, {1000}}, DType::F64},
+      {"permute_n32", "abcd->dcba", {{32, 32, 32, 32}}, DType::F64},
+      {"hadamard_n1000", "ij,ij->ij", {{1000, 1000}, {1000, 1000}}, DType::F64},
+      {"partial_sum_n32", "abcd->ab", {{32, 32, 32, 32}}, DType::F64},
       {"chain3_n256", "ij,jk,kl->il", {{256, 256}, {256, 256}, {256, 256}}, DType::F64},
       {"small_contract_n8", "abc,bcd->ad", {{8, 8, 8}, {8, 8, 8}}, DType::F64},
   };

@@ -19,9 +19,10 @@ int contiguous_axis(const KernelView& v) {
 
 }  // namespace
 
-std::int64_t element_count(const KernelView& v) {
+std::int64_t footprint(const KernelView& v) {
   std::int64_t n = 1;
-  for (std::int64_t e : v.shape) n *= e;
+  for (std::size_t a = 0; a < v.shape.size(); ++a)
+    if (v.strides[a] != 0) n *= v.shape[a];
   return n;
 }
 
@@ -29,19 +30,23 @@ int cut_axis(const KernelView* const* views, std::size_t count) {
   const KernelView& dst = *views[0];
   for (std::size_t a = 0; a < dst.shape.size(); ++a)
     if (dst.shape[a] > 1 && dst.strides[a] == 0) return -1;  // slabs would write one element
-  int preferred = -1, any = -1;
+  // Rank 0 best: an axis that is no view's contiguous one; 1: dst's is elsewhere (an input
+  // reads across slabs, the writes stay long runs); 2: anything longer than 1.
+  int best = -1, best_rank = 3;
+  const int dst_contiguous = contiguous_axis(dst);
   for (std::size_t a = 0; a < dst.shape.size(); ++a) {
     if (dst.shape[a] <= 1) continue;
-    bool someones_contiguous = false;
-    for (std::size_t v = 0; v < count; ++v)
-      someones_contiguous = someones_contiguous || contiguous_axis(*views[v]) == int(a);
-    auto longer = [&](int current) {
-      return current < 0 || dst.shape[a] > dst.shape[static_cast<std::size_t>(current)];
-    };
-    if (longer(any)) any = static_cast<int>(a);
-    if (!someones_contiguous && longer(preferred)) preferred = static_cast<int>(a);
+    bool inputs_contiguous = false;
+    for (std::size_t v = 1; v < count; ++v)
+      inputs_contiguous = inputs_contiguous || contiguous_axis(*views[v]) == int(a);
+    const int rank = dst_contiguous == int(a) ? 2 : inputs_contiguous ? 1 : 0;
+    if (rank < best_rank ||
+        (rank == best_rank && dst.shape[a] > dst.shape[static_cast<std::size_t>(best)])) {
+      best = static_cast<int>(a);
+      best_rank = rank;
+    }
   }
-  return preferred >= 0 ? preferred : any;
+  return best;
 }
 
 }  // namespace tenferro::einsum_internal::cpu_slabs

@@ -12,10 +12,14 @@
 
 namespace tenferro::einsum_internal::cpu_slabs {
 
-// Kernels touching at least this many elements (in their largest view) are cut.
+// Kernels reading at least this many distinct elements (in their largest input) are cut. A
+// kernel that mostly writes (an outer product of two vectors) stays on one thread: its output
+// is freshly allocated, and the page faults of its first touch serialise in the kernel, so
+// two threads measured slower than one (docs/perf/einsum.md).
 inline constexpr std::int64_t kParallelElements = std::int64_t{1} << 18;
 
-std::int64_t element_count(const KernelView& v);
+// Distinct elements a view addresses: the product of its extents along non-zero strides.
+std::int64_t footprint(const KernelView& v);
 
 // The axis to cut, among the first dst.shape.size() axes (which every view shares at the same
 // position): the largest one along which dst really advances, preferring an axis that is no
@@ -29,7 +33,7 @@ template <std::size_t N, class Kernel>
 void run_in_slabs(const std::array<KernelView, N>& views, Kernel&& kernel) {
   const int threads = cpu_parallel::host_kernel_threads();
   std::int64_t largest = 0;
-  for (const KernelView& v : views) largest = std::max(largest, element_count(v));
+  for (std::size_t i = 1; i < N; ++i) largest = std::max(largest, footprint(views[i]));
   if (threads < 2 || largest < kParallelElements) return kernel(views);
   std::array<const KernelView*, N> pointers{};
   for (std::size_t i = 0; i < N; ++i) pointers[i] = &views[i];
