@@ -5,20 +5,14 @@
 namespace tenferro {
 
 namespace {
-std::string slot_of(const CacheKey& key) {
-  std::string s;
-  s.reserve(key.family.size() + key.name.size() + 2 + sizeof(key.discriminator));
-  s += key.family;
-  s += '\0';
-  s += key.name;
-  s += '\0';
-  s.append(reinterpret_cast<const char*>(&key.discriminator), sizeof(key.discriminator));
-  return s;
+std::uint64_t slot_of(const CacheKey& key) {
+  const std::hash<std::string_view> hash;
+  std::uint64_t h = hash(key.family);
+  h ^= hash(key.name) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= key.discriminator + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h;
 }
-std::string counters_key(const std::string& family, const std::string& name) {
-  return family + '\0' + name;
-}
-bool matches(const CacheSelector& sel, const std::string& family, const std::string& name) {
+bool matches(const CacheSelector& sel, std::string_view family, std::string_view name) {
   return (sel.family.empty() || sel.family == family) && (sel.name.empty() || sel.name == name);
 }
 }  // namespace
@@ -30,38 +24,61 @@ CacheKey CacheKey::of(std::string family, std::string name, std::string exact) {
 
 ExtensionCacheStore::ExtensionCacheStore(CacheLimits limits) : limits_(limits) {}
 
-ExtensionCacheStore::Counters& ExtensionCacheStore::counters_locked(const std::string& family,
-                                                                    const std::string& name) {
-  return counters_[counters_key(family, name)];
+ExtensionCacheStore::Counters& ExtensionCacheStore::counters_locked(std::string_view family,
+                                                                    std::string_view name) {
+  auto f = counters_.find(family);
+  if (f == counters_.end()) f = counters_.emplace(std::string(family), StringMap<Counters>{}).first;
+  auto n = f->second.find(name);
+  if (n == f->second.end()) n = f->second.emplace(std::string(name), Counters{}).first;
+  return n->second;
+}
+
+ExtensionCacheStore::Lru::iterator ExtensionCacheStore::locate_locked(std::uint64_t slot,
+                                                                      const CacheKey& key) {
+  const auto [first, last] = index_.equal_range(slot);
+  for (auto it = first; it != last; ++it) {
+    const CacheKey& k = it->second->key;
+    if (k.discriminator == key.discriminator && k.family == key.family && k.name == key.name)
+      return it->second;
+  }
+  return lru_.end();
+}
+
+void ExtensionCacheStore::erase_locked(Lru::iterator entry) {
+  const auto [first, last] = index_.equal_range(entry->slot);
+  for (auto it = first; it != last; ++it) {
+    if (it->second == entry) {
+      index_.erase(it);
+      break;
+    }
+  }
+  bytes_ -= entry->bytes;
+  lru_.erase(entry);
 }
 
 std::shared_ptr<void> ExtensionCacheStore::find_erased(const CacheKey& key, std::type_index type) {
-  const std::string slot = slot_of(key);
+  const std::uint64_t slot = slot_of(key);
   std::lock_guard lock(mutex_);
   Counters& c = counters_locked(key.family, key.name);
-  auto it = index_.find(slot);
+  const auto entry = locate_locked(slot, key);
   // A discriminator collision (same slot, other exact data) or another value type is a miss.
-  if (it == index_.end() || it->second->key.exact != key.exact || it->second->type != type) {
+  if (entry == lru_.end() || entry->key.exact != key.exact || entry->type != type) {
     ++c.misses;
     return nullptr;
   }
   ++c.hits;
-  lru_.splice(lru_.begin(), lru_, it->second);
-  return it->second->value;
+  lru_.splice(lru_.begin(), lru_, entry);
+  return entry->value;
 }
 
 void ExtensionCacheStore::insert_erased(const CacheKey& key, std::shared_ptr<void> value,
                                         std::type_index type, std::size_t bytes) {
-  std::string slot = slot_of(key);
+  const std::uint64_t slot = slot_of(key);
   std::lock_guard lock(mutex_);
   counters_locked(key.family, key.name);  // so stats() lists the cache even before a hit
-  if (auto it = index_.find(slot); it != index_.end()) {
-    bytes_ -= it->second->bytes;
-    lru_.erase(it->second);
-    index_.erase(it);
-  }
+  if (const auto old = locate_locked(slot, key); old != lru_.end()) erase_locked(old);
   lru_.push_front(Entry{slot, key, type, std::move(value), bytes});
-  index_.emplace(std::move(slot), lru_.begin());
+  index_.emplace(slot, lru_.begin());
   bytes_ += bytes;
   evict_locked();
 }
@@ -69,11 +86,9 @@ void ExtensionCacheStore::insert_erased(const CacheKey& key, std::shared_ptr<voi
 void ExtensionCacheStore::evict_locked() {
   // Keep at least the newest entry even when it alone exceeds the byte bound.
   while (lru_.size() > 1 && (lru_.size() > limits_.max_entries || bytes_ > limits_.max_bytes)) {
-    Entry& victim = lru_.back();
-    ++counters_locked(victim.key.family, victim.key.name).evictions;
-    bytes_ -= victim.bytes;
-    index_.erase(victim.slot);
-    lru_.pop_back();
+    const auto victim = std::prev(lru_.end());
+    ++counters_locked(victim->key.family, victim->key.name).evictions;
+    erase_locked(victim);
   }
 }
 
@@ -85,13 +100,13 @@ CacheStats ExtensionCacheStore::stats(const CacheSelector& selector) const {
     ++s.entries;
     s.bytes += e.bytes;
   }
-  for (const auto& [k, c] : counters_) {
-    const auto sep = k.find('\0');
-    if (!matches(selector, k.substr(0, sep), k.substr(sep + 1))) continue;
-    s.hits += c.hits;
-    s.misses += c.misses;
-    s.evictions += c.evictions;
-  }
+  for (const auto& [family, names] : counters_)
+    for (const auto& [name, c] : names) {
+      if (!matches(selector, family, name)) continue;
+      s.hits += c.hits;
+      s.misses += c.misses;
+      s.evictions += c.evictions;
+    }
   return s;
 }
 
@@ -99,9 +114,7 @@ void ExtensionCacheStore::clear(const CacheSelector& selector) {
   std::lock_guard lock(mutex_);
   for (auto it = lru_.begin(); it != lru_.end();) {
     if (matches(selector, it->key.family, it->key.name)) {
-      bytes_ -= it->bytes;
-      index_.erase(it->slot);
-      it = lru_.erase(it);
+      erase_locked(it++);
     } else {
       ++it;
     }

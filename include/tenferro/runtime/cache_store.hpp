@@ -6,10 +6,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <typeindex>
 #include <unordered_map>
 
@@ -74,9 +76,11 @@ class ExtensionCacheStore {
   const CacheLimits& limits() const noexcept { return limits_; }
 
  private:
+  // Lookups hash (family, name, discriminator) into a 64-bit slot and compare the fields in
+  // place, so a hit allocates nothing; slots may collide, hence the multimap.
   struct Entry {
-    std::string slot;  // family \0 name \0 discriminator: the lookup key
-    CacheKey key;      // the exact key, re-checked on hit
+    std::uint64_t slot;
+    CacheKey key;  // the exact key, re-checked on hit
     std::type_index type;
     std::shared_ptr<void> value;
     std::size_t bytes;
@@ -84,17 +88,30 @@ class ExtensionCacheStore {
   struct Counters {
     std::uint64_t hits = 0, misses = 0, evictions = 0;
   };
+  struct StringHash {  // lets the maps below be searched with a std::string_view
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+  template <class V>
+  using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
+  using Lru = std::list<Entry>;
+
   std::shared_ptr<void> find_erased(const CacheKey& key, std::type_index type);
   void insert_erased(const CacheKey& key, std::shared_ptr<void> value, std::type_index type,
                      std::size_t bytes);
   void evict_locked();
-  Counters& counters_locked(const std::string& family, const std::string& name);
+  Counters& counters_locked(std::string_view family, std::string_view name);
+  // The entry stored under exactly (family, name, discriminator), or lru_.end().
+  Lru::iterator locate_locked(std::uint64_t slot, const CacheKey& key);
+  void erase_locked(Lru::iterator entry);
 
   CacheLimits limits_;
   mutable std::mutex mutex_;
-  std::list<Entry> lru_;                                               // front = most recently used
-  std::unordered_map<std::string, std::list<Entry>::iterator> index_;  // slot key -> entry
-  std::unordered_map<std::string, Counters> counters_;                 // "family\0name"
+  Lru lru_;                                                      // front = most recently used
+  std::unordered_multimap<std::uint64_t, Lru::iterator> index_;  // slot -> entries
+  StringMap<StringMap<Counters>> counters_;                      // family -> name -> counters
   std::size_t bytes_ = 0;
 };
 
