@@ -12,6 +12,9 @@ if(TENFERRO_WITH_FFTW)
   find_path(TENFERRO_FFTW_INCLUDE_DIR fftw3.h REQUIRED)
   find_library(TENFERRO_FFTW_LIBRARY NAMES fftw3 REQUIRED)
   find_library(TENFERRO_FFTWF_LIBRARY NAMES fftw3f REQUIRED)
+  # FFTW's pthreads planners (libfftw3-dev ships them), for large transforms.
+  find_library(TENFERRO_FFTW_THREADS_LIBRARY NAMES fftw3_threads REQUIRED)
+  find_library(TENFERRO_FFTWF_THREADS_LIBRARY NAMES fftw3f_threads REQUIRED)
   set(TENFERRO_HAS_FFTW 1)
 endif()
 

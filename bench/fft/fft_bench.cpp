@@ -1,5 +1,6 @@
 // Eager tenferro::fft vs executing the same FFTW plan directly, side by side in one run.
-// Each case runs both ways (same transform, same FFTW_ESTIMATE guru plan, same alignment);
+// Each case runs both ways (same transform, same FFTW_ESTIMATE guru plan with the same planner
+// threads, same alignment);
 // the eager side pays the dispatch, the output allocation and the plan-cache lookup. At the
 // end the medians are printed as eager/direct ratios (target <= 1.1 for 2^16 complex).
 //   build/bench/fft_bench --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
@@ -14,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "ops/fft/fftw/fftw_plan.hpp"
 #include "tenferro/fft.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -73,9 +75,16 @@ void direct(benchmark::State& state, const Case* c) {
   }
   auto* src = reinterpret_cast<fftw_complex*>(const_cast<std::byte*>(in.raw_data()));
   auto* dst = reinterpret_cast<fftw_complex*>(out.raw_data());
+  // With as many planner threads as the executor gives the same transform.
+  tenferro::fft_internal::PlanShape shape;
+  shape.dims.assign(dims.begin(), dims.end());
+  shape.batch.assign(batch.begin(), batch.end());
+  fftw_init_threads();
+  fftw_plan_with_nthreads(tenferro::fft_internal::planner_threads(shape));
   fftw_plan plan = fftw_plan_guru64_dft(static_cast<int>(dims.size()), dims.data(),
                                         static_cast<int>(batch.size()), batch.data(), src, dst,
                                         FFTW_FORWARD, FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
+  fftw_plan_with_nthreads(1);
   for (auto _ : state) {
     fftw_execute_dft(plan, src, dst);
     benchmark::DoNotOptimize(dst);

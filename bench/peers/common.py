@@ -3,8 +3,8 @@ Google Benchmark JSON, tables and geometric means.
 
 Threads. Every party gets the same thread count: the scripts start tenferro's benchmark
 programs and the Python peer workers in subprocesses whose environment sets
-OPENBLAS_NUM_THREADS, OMP_NUM_THREADS and MKL_NUM_THREADS (BLAS libraries read them when they
-load), and the Python worker calls torch.set_num_threads(n) and passes workers=n to scipy.fft.
+OPENBLAS_NUM_THREADS, OMP_NUM_THREADS, MKL_NUM_THREADS (BLAS libraries read them when they
+load) and TENFERRO_NUM_THREADS (tenferro's own kernels and FFTW plans), and the Python worker calls torch.set_num_threads(n) and passes workers=n to scipy.fft.
 
 Clocks. With 1 thread a family that can measure process CPU time on both sides does so
 (CLOCK_PROCESS_CPUTIME_ID in C++, time.process_time in Python): on a shared machine it does not
@@ -20,7 +20,8 @@ import sys
 import tempfile
 import time
 
-THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+               "TENFERRO_NUM_THREADS")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 

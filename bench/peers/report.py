@@ -212,9 +212,9 @@ def reading_notes(families, summaries, run, m):
     notes.append("- NumPy and SciPy load their own OpenBLAS builds (0.3.3x, which know this CPU); "
                  "tenferro uses Debian's OpenBLAS 0.3.21 with OPENBLAS_CORETYPE set. Large dense "
                  "GEMM cases therefore compare BLAS builds more than the libraries around them.")
-    notes.append("- tenferro's FFT executor runs FFTW single-threaded whatever the thread count, "
-                 "while PyTorch's (MKL) and scipy.fft (workers=n) split large transforms; with "
-                 "more threads they can pull ahead on the large FFT cases.")
+    notes.append("- tenferro plans transforms of at least 2^17 points with FFTW's threads "
+                 "(TENFERRO_NUM_THREADS) and smaller ones on one thread, where FFTW's thread "
+                 "start costs more than the transform; NumPy's FFT is single-threaded.")
     notes.append("- Python peers pay the interpreter's per-call overhead (about a microsecond or "
                  "more per call); that is part of what their users get, and it dominates the "
                  "smallest cases.")
@@ -246,10 +246,9 @@ def markdown(families, summaries, run, png_rel):
       "care.")
     w(f"- Threads: every party runs at {' and at '.join(map(str, threads))} thread(s). Each "
       "tenferro program and each Python peer worker is a fresh process whose environment sets "
-      "OPENBLAS_NUM_THREADS, OMP_NUM_THREADS and MKL_NUM_THREADS to the thread count; the "
-      "Python worker also calls `torch.set_num_threads(n)` and passes `workers=n` to "
-      "`scipy.fft`. NumPy's FFT and tenferro's FFTW executor are single-threaded whatever "
-      "the setting.")
+      "OPENBLAS_NUM_THREADS, OMP_NUM_THREADS, MKL_NUM_THREADS and TENFERRO_NUM_THREADS to "
+      "the thread count; the Python worker also calls `torch.set_num_threads(n)` and passes "
+      "`workers=n` to `scipy.fft`. NumPy's FFT is single-threaded whatever the setting.")
     w("- Alternation: each round runs, per thread count and per group, tenferro then the peers "
       "(the peers alternate among themselves call by call or sample by sample); a figure is the "
       "median over rounds of each round's median. Ratio = peer time / tenferro time: **above 1 "

@@ -38,6 +38,7 @@ void run_plan(const ExecutionContext& ctx, PlanShape shape, void* in, void* out)
   shape.in_place = in == out;
   shape.in_alignment = Fftw<R>::alignment_of(in);
   shape.out_alignment = Fftw<R>::alignment_of(out);
+  shape.threads = planner_threads(shape);
   auto plan = find_or_make_plan<R>(ctx.caches(), shape, in, out);
   plan->execute(in, out);
   count_cpu_kernel_launch();

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <string>
 
+#include "backends/cpu/host_parallel.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/fft.hpp"
 
@@ -45,13 +46,36 @@ std::string PlanShape::key(bool is_double) const {
   append_dims(k, dims);
   k += '|';
   append_dims(k, batch);
+  k += 't';
+  append_number(k, threads, '|');
   return k;
+}
+
+int planner_threads(const PlanShape& shape) {
+  std::int64_t points = 1;
+  for (const auto& d : shape.dims) points *= d.n;
+  for (const auto& d : shape.batch) points *= d.n;
+  return points >= kThreadedFftPoints ? cpu_parallel::host_kernel_threads() : 1;
 }
 
 std::mutex& fftw_planner_mutex() {
   static std::mutex mutex;
   return mutex;
 }
+
+namespace {
+// FFTW's threads support must be initialised once before its first threaded plan; called
+// with the planner mutex held, like every planner call.
+void init_threads_locked() {
+  static bool done = false;
+  if (done) return;
+  if (fftw_init_threads() == 0 || fftwf_init_threads() == 0) {
+    throw_error(ErrorKind::Backend, ErrorPhase::Execute, "fft",
+                "FFTW could not initialise its threads support");
+  }
+  done = true;
+}
+}  // namespace
 
 int Fftw<double>::alignment_of(const void* p) {
   return fftw_alignment_of(static_cast<double*>(const_cast<void*>(p)));
@@ -126,6 +150,18 @@ void Fftw<float>::execute(const PlanShape& s, fftwf_plan p, void* in, void* out)
 void Fftw<float>::destroy(fftwf_plan p) {
   fftwf_destroy_plan(p);
 }
+void Fftw<double>::plan_with_threads(int threads) {
+  fftw_plan_with_nthreads(threads);
+}
+void Fftw<float>::plan_with_threads(int threads) {
+  fftwf_plan_with_nthreads(threads);
+}
+int Fftw<double>::planner_threads() {
+  return fftw_planner_nthreads();
+}
+int Fftw<float>::planner_threads() {
+  return fftwf_planner_nthreads();
+}
 
 template <class R>
 std::shared_ptr<const FftwPlan<R>> find_or_make_plan(ExtensionCacheStore& caches,
@@ -142,7 +178,13 @@ std::shared_ptr<const FftwPlan<R>> find_or_make_plan(ExtensionCacheStore& caches
         typename Fftw<R>::Plan raw;
         {
           std::lock_guard lock(fftw_planner_mutex());
+          init_threads_locked();
+          // The planner's thread count is process-wide FFTW state: set ours for this plan
+          // only and give back what was there, so the caller's own FFTW plans are untouched.
+          const int previous = Fftw<R>::planner_threads();
+          Fftw<R>::plan_with_threads(shape.threads);
           raw = Fftw<R>::plan(shape, in, out, flags);
+          Fftw<R>::plan_with_threads(previous);
         }
         if (raw == nullptr) {
           throw_error(ErrorKind::Backend, ErrorPhase::Execute, "fft",

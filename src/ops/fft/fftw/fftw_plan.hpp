@@ -1,5 +1,6 @@
 // FFTW plans for the FFT family: one guru64 plan per exact spec (kind, precision, sign,
-// dims with their strides, batch dims, in-place-ness and the arrays' alignment), held in the
+// dims with their strides, batch dims, in-place-ness, the arrays' alignment and the planner's
+// thread count), held in the
 // runtime's ExtensionCacheStore and executed with the new-array interface. FFTW's planner
 // (plan creation and destruction) is not thread-safe, so both run under one process-wide
 // mutex; execution of a finished plan is thread-safe and takes no lock.
@@ -30,8 +31,16 @@ struct PlanShape {
   bool in_place = false;
   int in_alignment = 0;  // fftw_alignment_of(input), fftw_alignment_of(output)
   int out_alignment = 0;
+  int threads = 1;  // FFTW's planner threads (see planner_threads)
   std::string key(bool is_double) const;
 };
+
+// Transforms of at least this many complex/real points (transformed extents times batch) are
+// planned with the host kernel thread budget; smaller ones with one thread, where FFTW's
+// thread start costs more than the transform (2^12 points: 14 us alone, 98 us on two threads).
+inline constexpr std::int64_t kThreadedFftPoints = std::int64_t{1} << 17;
+// The thread count a transform of `shape` is planned with.
+int planner_threads(const PlanShape& shape);
 
 std::mutex& fftw_planner_mutex();
 
@@ -47,6 +56,8 @@ struct Fftw<double> {
   static Plan plan(const PlanShape& shape, void* in, void* out, unsigned flags);
   static void execute(const PlanShape& shape, Plan plan, void* in, void* out);
   static void destroy(Plan plan);
+  static void plan_with_threads(int threads);  // for the next plans (planner mutex held)
+  static int planner_threads();                // the current setting (planner mutex held)
 };
 
 template <>
@@ -57,6 +68,8 @@ struct Fftw<float> {
   static Plan plan(const PlanShape& shape, void* in, void* out, unsigned flags);
   static void execute(const PlanShape& shape, Plan plan, void* in, void* out);
   static void destroy(Plan plan);
+  static void plan_with_threads(int threads);  // for the next plans (planner mutex held)
+  static int planner_threads();                // the current setting (planner mutex held)
 };
 
 // An FFTW plan owned by the cache store; destroyed under the planner mutex.
