@@ -4,6 +4,7 @@
 // megabytes starting threads costs more than it saves.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -22,9 +23,9 @@ inline constexpr std::int64_t kParallelElements = std::int64_t{1} << 18;
 std::int64_t footprint(const KernelView& v);
 
 // The axis to cut, among the first dst.shape.size() axes (which every view shares at the same
-// position): the largest one along which dst really advances, preferring an axis that is no
-// view's contiguous one so every slab keeps its inner loops. -1 when dst writes could overlap
-// across slabs (a zero stride) or no axis is longer than 1.
+// position): preferably no view's contiguous axis (every slab keeps its inner loops), then an
+// input's, dst's own last; the longest among equals. -1 when dst writes could overlap across
+// slabs (a zero stride) or no axis is longer than 1.
 int cut_axis(const KernelView* const* views, std::size_t count);
 
 // Runs kernel(views) directly, or on slabs of them over the host kernel threads.
