@@ -2,6 +2,7 @@
 // and every family's admission table.
 #include <iostream>
 
+#include "backends/cpu/host_parallel.hpp"
 #include "cli/command_registry.hpp"
 #include "cli/family_tables.hpp"
 #include "cli/json.hpp"
@@ -51,7 +52,9 @@ int run_info(CommandArgs& args) {
   const auto tables = family_admission_tables();
   if (json) {
     std::cout << "{\"version\": " << json_string(TENFERRO_VERSION_STRING)
-              << ", \"fftw\": " << (TENFERRO_HAS_FFTW ? "true" : "false") << ", \"backends\": [";
+              << ", \"fftw\": " << (TENFERRO_HAS_FFTW ? "true" : "false")
+              << ", \"host_kernel_threads\": " << cpu_parallel::host_kernel_threads()
+              << ", \"backends\": [";
     for (std::size_t i = 0; i < std::size(backends); ++i) {
       const BackendReport& b = backends[i];
       std::cout << (i ? ", " : "") << "{\"kind\": " << json_string(b.kind)
@@ -74,6 +77,8 @@ int run_info(CommandArgs& args) {
               << (b.compiled ? " - " + b.description : "") << "\n";
   }
   std::cout << "  FFTW (CPU FFT provider, GPL): " << (TENFERRO_HAS_FFTW ? "on" : "off") << "\n";
+  std::cout << "  host kernel threads: " << cpu_parallel::host_kernel_threads()
+            << " (TENFERRO_NUM_THREADS; default: OpenBLAS's thread count)\n";
   std::cout << "\ncapabilities (op x backend -> dtypes):\n";
   for (const AdmissionTable* t : tables) std::cout << t->to_text() << "\n";
   return 0;

@@ -1,6 +1,7 @@
 // The `tenferro` command's contract: help/version, info JSON, the error line and exit codes.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -52,6 +53,22 @@ TEST_F(Cli, InfoJsonListsTheCpuBackendAndFamilies) {
     EXPECT_TRUE(f["family"].is_string());
     EXPECT_TRUE(f["ops"].is_object());
   }
+}
+
+TEST_F(Cli, InfoReportsTheHostKernelThreadBudget) {
+  const char* saved = std::getenv("TENFERRO_NUM_THREADS");
+  const std::string previous = saved ? saved : "";
+  ::setenv("TENFERRO_NUM_THREADS", "5", 1);  // inherited by the command's process
+  const auto json = run_cli("info --json");
+  const auto text = run_cli("info");
+  if (saved) {
+    ::setenv("TENFERRO_NUM_THREADS", previous.c_str(), 1);
+  } else {
+    ::unsetenv("TENFERRO_NUM_THREADS");
+  }
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_EQ(parse_json(json.out)["host_kernel_threads"].number(), 5);
+  EXPECT_NE(text.out.find("host kernel threads: 5"), std::string::npos) << text.out;
 }
 
 TEST_F(Cli, UsageErrorsExitTwo) {
