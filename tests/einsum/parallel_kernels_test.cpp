@@ -5,9 +5,11 @@
 // included) is exercised on any machine, and under ThreadSanitizer too.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "backends/cpu/host_parallel.hpp"
 #include "ops/einsum/cpu/parallel_slabs.hpp"
@@ -69,6 +71,27 @@ TEST(EinsumThreads, LargeKernelsAgreeWithTheReference) {
                                                     reference_einsum(c.subscripts, hosts));
       EXPECT_TRUE(agreement.ok) << agreement.detail;
     }
+}
+
+// Several caller threads splitting large kernels at once: one split runs on the shared
+// workers at a time, the others run their whole range themselves; every result must be exact.
+TEST(EinsumThreads, ConcurrentLargeKernelsAgree) {
+  auto runtime = EagerRuntime::cpu();
+  std::mt19937_64 rng(11);
+  const Tensor host = random_tensor(rng, DType::F64, Shape{16, 32, 24, 40});
+  const EagerTensor x = runtime->upload(host);
+  const std::vector<double> want = einsum("abcd->cadb", {x}).download().to_vector<double>();
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 3; ++t) {
+    callers.emplace_back([&] {
+      for (int i = 0; i < 6; ++i) {
+        if (einsum("abcd->cadb", {x}).download().to_vector<double>() != want) ++mismatches;
+      }
+    });
+  }
+  for (auto& c : callers) c.join();
+  EXPECT_EQ(mismatches.load(), 0);
 }
 
 }  // namespace

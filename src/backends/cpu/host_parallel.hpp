@@ -12,8 +12,10 @@ namespace tenferro::cpu_parallel {
 // core), capped by the hardware. Read once per process.
 int host_kernel_threads();
 
-// Runs body(begin, end) over [0, count) cut into min(threads, count) contiguous chunks, the
-// calling thread taking the first. Joins every helper, then rethrows the first exception.
+// Runs body(begin, end) over [0, count) cut into min(threads, count) contiguous chunks on
+// persistent workers, the calling thread taking the first; waits for all, then rethrows the
+// first exception. While another thread's split is running, the caller runs the whole range
+// itself (one split at a time keeps the machine from being oversubscribed).
 void parallel_chunks(std::int64_t count, int threads,
                      const std::function<void(std::int64_t, std::int64_t)>& body);
 
