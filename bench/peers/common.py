@@ -65,6 +65,17 @@ def set_python_threads(threads):
         raise RuntimeError(f"torch runs {torch.get_num_threads()} threads, not {threads}")
 
 
+def clock_for(threads):
+    """The clock both sides use: process CPU time with one thread (immune to time spent
+    descheduled on a shared machine), wall time with several (CPU time adds threads up)."""
+    return "cpu" if threads == 1 else "wall"
+
+
+def clock_note_for(threads, cpu_label="CPU time"):
+    return (f"{cpu_label}, both sides" if threads == 1 else "wall time, both sides") + \
+        ", median of samples of calls"
+
+
 def clock_fn(kind):
     return time.process_time if kind == "cpu" else time.perf_counter
 

@@ -44,13 +44,11 @@ def case_names(cfg):
     return list(cfg["cases"])
 
 
-def clock(threads):
-    return "cpu" if threads == 1 else "wall"
+clock = common.clock_for
 
 
 def clock_note(threads):
-    return ("process CPU time, both sides" if threads == 1 else "wall time, both sides") + \
-        ", median of samples of calls"
+    return common.clock_note_for(threads, "process CPU time")
 
 
 def tenferro_times(threads, cfg):

@@ -2,7 +2,7 @@
 """FFT against peers: the complex128 cases of bench/fft/fft_bench.cpp.
 
 tenferro: the eager/* medians of fft_bench (Google Benchmark; tenferro.fft on FFTW3,
-FFTW_ESTIMATE plans, single-threaded FFTW whatever the thread count). Peers: numpy.fft.fftn
+FFTW_ESTIMATE plans, FFTW's threads from 2^17 points). Peers: numpy.fft.fftn
 (pocketfft, always single-threaded), scipy.fft.fftn(workers=threads), torch.fft.fftn.
 Layouts match the C++ bench: tenferro's column-major [128, 128, 16] with axes {0, 1} is
 NumPy's C-order (16, 128, 128) with axes (1, 2): the same bytes, the same transforms.
@@ -37,13 +37,11 @@ def case_names(cfg):
     return [name for name, _, _ in CASES]
 
 
-def clock(threads):
-    return "cpu" if threads == 1 else "wall"
+clock = common.clock_for
 
 
 def clock_note(threads):
-    return ("CPU time, both sides" if threads == 1 else "wall time, both sides") + \
-        ", median of samples of calls"
+    return common.clock_note_for(threads)
 
 
 def tenferro_times(threads, cfg):

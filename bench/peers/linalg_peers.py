@@ -34,13 +34,11 @@ def case_names(cfg):
     return list(CASES)
 
 
-def clock(threads):
-    return "cpu" if threads == 1 else "wall"
+clock = common.clock_for
 
 
 def clock_note(threads):
-    return ("CPU time, both sides" if threads == 1 else "wall time, both sides") + \
-        ", median of samples of calls"
+    return common.clock_note_for(threads)
 
 
 def tenferro_times(threads, cfg):
