@@ -104,23 +104,6 @@ RandomEinsumCase random_einsum_case(std::mt19937_64& rng, const RandomEinsumLimi
   }
 }
 
-Tensor random_tensor(std::mt19937_64& rng, DType dtype, const Shape& shape) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  const auto n = static_cast<std::size_t>(checked_numel(shape));
-  return visit_dtype(dtype, [&](auto zero) {
-    using T = decltype(zero);
-    std::vector<T> data(n);
-    for (auto& v : data) {
-      if constexpr (std::is_floating_point_v<T>)
-        v = static_cast<T>(u(rng));
-      else
-        v = T(static_cast<typename T::value_type>(u(rng)),
-              static_cast<typename T::value_type>(u(rng)));
-    }
-    return Tensor::from_col_major<T>(shape, std::span<const T>(data));
-  });
-}
-
 EagerTensor upload_maybe_strided(const std::shared_ptr<EagerRuntime>& runtime, const Tensor& host,
                                  std::mt19937_64& rng, bool strided) {
   if (!strided || host.rank() < 2) return runtime->upload(host);

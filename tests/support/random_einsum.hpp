@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/random_tensor.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -36,9 +37,6 @@ struct RandomEinsumLimits {
 };
 
 RandomEinsumCase random_einsum_case(std::mt19937_64& rng, const RandomEinsumLimits& limits = {});
-
-// Random values in [-1, 1] (real and imaginary parts) of `dtype`.
-Tensor random_tensor(std::mt19937_64& rng, DType dtype, const Shape& shape);
 
 // Uploads `host` into `runtime`; with `strided`, as a permuted (non-compact) view holding the
 // same logical values.
