@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cuComplex.h>
+#include <cusolverDn.h>
 
 #include <climits>
 #include <cstdint>
@@ -109,6 +110,28 @@ class DeviceStatus {
   int* base_;
   std::int64_t slots_;
 };
+
+// A cuSOLVER parameter object (gesvdjInfo_t, syevjInfo_t) at cuSOLVER's default tolerance
+// and sweeps, owned for one call. Keep it alive until the call's status read-back: cuSOLVER
+// may report into it after the queued work.
+template <class Info, cusolverStatus_t (*Create)(Info*), cusolverStatus_t (*Destroy)(Info)>
+class SolverParams {
+ public:
+  explicit SolverParams(const CudaCall& call) {
+    cuda_detail::cuda_check(Create(&info_), call.op_name());
+  }
+  ~SolverParams() { Destroy(info_); }
+  SolverParams(const SolverParams&) = delete;
+  SolverParams& operator=(const SolverParams&) = delete;
+  Info get() const { return info_; }
+
+ private:
+  Info info_ = nullptr;
+};
+using JacobiParams =
+    SolverParams<gesvdjInfo_t, cusolverDnCreateGesvdjInfo, cusolverDnDestroyGesvdjInfo>;
+using SyevjParams =
+    SolverParams<syevjInfo_t, cusolverDnCreateSyevjInfo, cusolverDnDestroySyevjInfo>;
 
 [[noreturn]] void throw_numerical(const CudaCall& call, std::int64_t batch_index,
                                   const Shape& batch_shape, const std::string& what);

@@ -16,20 +16,6 @@ using linalg_internal::concat;
 
 constexpr std::int64_t kBatchedJacobiMax = 32;
 
-class SyevjParams {
- public:
-  explicit SyevjParams(const CudaCall& call) {
-    cuda_check(cusolverDnCreateSyevjInfo(&params_), call.op_name());
-  }
-  ~SyevjParams() { cusolverDnDestroySyevjInfo(params_); }
-  SyevjParams(const SyevjParams&) = delete;
-  SyevjParams& operator=(const SyevjParams&) = delete;
-  syevjInfo_t get() const { return params_; }
-
- private:
-  syevjInfo_t params_ = nullptr;
-};
-
 template <class T>
 std::vector<EagerTensor> eigh_typed(const CudaCall& call, const EagerTensor& a) {
   using R = typename Types<T>::Real;

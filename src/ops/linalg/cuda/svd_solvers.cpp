@@ -154,13 +154,6 @@ void gesvd_per_entry(const CudaCall& call, const SvdDims& d, T* a, const SvdTarg
 
 }  // namespace
 
-JacobiParams::JacobiParams(const CudaCall& call) {
-  cuda_check(cusolverDnCreateGesvdjInfo(&params_), call.op_name());
-}
-JacobiParams::~JacobiParams() {
-  cusolverDnDestroyGesvdjInfo(params_);
-}
-
 SvdDriver svd_driver(const SvdDims& d) {
   if (d.m <= kBatchedJacobiMaxExtent && d.n <= kBatchedJacobiMaxExtent) {
     return SvdDriver::JacobiBatched;

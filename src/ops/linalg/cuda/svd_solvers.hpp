@@ -3,8 +3,6 @@
 // svd.cpp on these factors.
 #pragma once
 
-#include <cusolverDn.h>
-
 #include <cstdint>
 
 #include "ops/linalg/cuda/cuda_linalg_call.hpp"
@@ -37,20 +35,6 @@ inline constexpr std::int64_t kBatchedJacobiMaxExtent = 32;
 inline constexpr std::int64_t kGesvdMinExtent = 512;
 SvdDriver svd_driver(const SvdDims& dims);
 const char* driver_name(SvdDriver driver);
-
-// gesvdjInfo_t (tolerance and sweeps at cuSOLVER's defaults). The caller keeps it alive until
-// the call's status read-back: cuSOLVER may report into it after the queued work.
-class JacobiParams {
- public:
-  explicit JacobiParams(const CudaCall& call);
-  ~JacobiParams();
-  JacobiParams(const JacobiParams&) = delete;
-  JacobiParams& operator=(const JacobiParams&) = delete;
-  gesvdjInfo_t get() const { return params_; }
-
- private:
-  gesvdjInfo_t params_ = nullptr;
-};
 
 // Queues the SVD of the compact [m, n, batch] `a` (overwritten). info of entry b goes to
 // status.info(b). Returns the routine name for messages.
