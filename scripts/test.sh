@@ -13,6 +13,9 @@ jobs=${TENFERRO_JOBS:-$(nproc)}
 fuzz_seconds=${TENFERRO_FUZZ_SECONDS:-30}
 
 scripts/setup.sh || { echo "setup failed"; exit 1; }
+# What git sees before the run: the run must add nothing to it (logs and builds stay in
+# git-ignored folders), checked at the end.
+git_status_before=$(git status --porcelain 2>/dev/null)
 source scripts/test-env.sh
 
 passed=0
@@ -50,8 +53,10 @@ build() {  # build LABEL BUILD_DIR [cmake args...] -- [ninja targets...]
   [[ $# -gt 0 ]] && shift
   targets=("$@")
   echo "=== [$label] configure + build ($dir)"
-  cmake -S "$root" -B "$dir" -G Ninja "${webgpu_args[@]}" "${cmake_args[@]}" >"$dir.configure.log" 2>&1 ||
-    { cat "$dir.configure.log"; record "$label configure" 1; return 1; }
+  # The log lives inside the (git-ignored) build folder: nothing the tests write is tracked.
+  mkdir -p "$dir"
+  cmake -S "$root" -B "$dir" -G Ninja "${webgpu_args[@]}" "${cmake_args[@]}" >"$dir/configure.log" 2>&1 ||
+    { cat "$dir/configure.log"; record "$label configure" 1; return 1; }
   ninja -C "$dir" -j"$jobs" "${targets[@]}" || { record "$label build" 1; return 1; }
 }
 
@@ -90,6 +95,16 @@ if build tsan build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=cl
   # OPENBLAS_NUM_THREADS=1 (test-env.sh): OpenBLAS's own uninstrumented thread pool would
   # otherwise show up as races TSan cannot see into.
   TSAN_OPTIONS=halt_on_error=1 run_ctest tsan build-tsan -R 'Concurren|EinsumThreads|FftThreads'
+fi
+
+# 4. Nothing the test command wrote shows up in git.
+git_status_after=$(git status --porcelain 2>/dev/null)
+if [[ "$git_status_after" != "$git_status_before" ]]; then
+  echo "=== [tree] the test command left files git tracks or would track:"
+  diff <(echo "$git_status_before") <(echo "$git_status_after")
+  record "clean working tree after the run" 1
+else
+  record "clean working tree after the run" 0
 fi
 
 echo
