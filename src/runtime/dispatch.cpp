@@ -1,6 +1,7 @@
 // apply_eager_with_targeted_extension_session: the one path every extension-backed eager call
 // takes. The order of the steps is the contract (DESIGN §2); each step runs only after the
 // previous one succeeded, so a rejected call has no side effects.
+#include "runtime/call_scope.hpp"
 #include "tenferro/runtime/errors.hpp"
 #include "tenferro/runtime/extension.hpp"
 #include "tenferro/runtime/runtime.hpp"
@@ -31,6 +32,7 @@ std::vector<EagerTensor> apply_eager_with_targeted_extension_session(
   // 1. Inputs: one runtime, the op's arity. Nothing else has run yet.
   const std::shared_ptr<EagerRuntime>& runtime = require_one_runtime(op.name(), inputs, op.arity());
   Backend& backend = runtime->backend();
+  const RuntimeCallScope call_scope(*runtime);
 
   // 2. Target: derived from the runtime's backend (MissingEngine when it has no direct engine).
   const EngineId* engine = backend.direct_engine();

@@ -3,7 +3,6 @@
 #include <atomic>
 
 #include "backends/cpu/cpu_backend.hpp"
-#include "runtime/process_counters.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/runtime/errors.hpp"
 #if TENFERRO_HAS_WEBGPU
@@ -41,7 +40,6 @@ std::shared_ptr<EagerRuntime> EagerRuntime::with_backend(std::unique_ptr<Backend
   if (!backend) {
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Runtime, "runtime", "no backend given");
   }
-  count_backend_construction();
   return std::shared_ptr<EagerRuntime>(new EagerRuntime(std::move(backend), options));
 }
 
@@ -121,7 +119,7 @@ RuntimeStats EagerRuntime::stats() const {
   s.upload_bytes = upload_bytes_.load();
   s.downloads = downloads_.load();
   s.download_bytes = download_bytes_.load();
-  s.backend_constructions = 1;
+  s.backend_constructions = 1 + backend_constructions_in_calls_.load();
   s.numerical_retries = numerical_retries_.load();
   std::lock_guard lock(launches_mutex_);
   const std::string suffix = "@" + std::string(backend_kind_name(backend_->kind()));
@@ -195,6 +193,9 @@ void EagerRuntime::count_upload(std::size_t bytes) noexcept {
 void EagerRuntime::count_download(std::size_t bytes) noexcept {
   downloads_.fetch_add(1, std::memory_order_relaxed);
   download_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+}
+void EagerRuntime::count_backend_construction_in_call() noexcept {
+  backend_constructions_in_calls_.fetch_add(1, std::memory_order_relaxed);
 }
 void EagerRuntime::count_numerical_retry() noexcept {
   numerical_retries_.fetch_add(1, std::memory_order_relaxed);

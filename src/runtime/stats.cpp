@@ -3,23 +3,15 @@
 #include <atomic>
 
 #include "backends/cpu/cpu_backend.hpp"
-#include "runtime/process_counters.hpp"
 
 namespace tenferro {
 
 namespace {
-std::atomic<std::uint64_t> g_backend_constructions{0};
 std::atomic<std::uint64_t> g_cpu_kernel_launches{0};
 }  // namespace
 
-void count_backend_construction() noexcept {
-  g_backend_constructions.fetch_add(1, std::memory_order_relaxed);
-}
 void count_cpu_kernel_launch(std::uint64_t count) noexcept {
   g_cpu_kernel_launches.fetch_add(count, std::memory_order_relaxed);
-}
-std::uint64_t process_backend_constructions() noexcept {
-  return g_backend_constructions.load();
 }
 std::uint64_t process_cpu_kernel_launches() noexcept {
   return g_cpu_kernel_launches.load();

@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+
 #include "support/test_device_backend.hpp"
+#include "support/test_family.hpp"
 #include "tenferro/tenferro.hpp"
 
 namespace tenferro {
@@ -34,7 +38,7 @@ TEST(Runtime, IdentityIsUniqueAndTargetComesFromTheBackend) {
   EXPECT_EQ(a->engine_id().str(), "tenferro.cpu.v1");
   EXPECT_EQ(a->extension_target().backend_kind, BackendKind::Cpu);
   EXPECT_NE(a->backend().placement().allocation_domain, b->backend().placement().allocation_domain);
-  EXPECT_EQ(a->stats().backend_constructions, 1u);
+  EXPECT_EQ(a->stats().backend_constructions, 1u);  // its own, and nothing built since
 }
 
 TEST(Runtime, BackendConstructionsAreCountedProcessWide) {
@@ -44,6 +48,42 @@ TEST(Runtime, BackendConstructionsAreCountedProcessWide) {
   EXPECT_EQ(process_backend_constructions(), before + 2);
   a->upload(Tensor::zeros(DType::F32, {3}));
   EXPECT_EQ(process_backend_constructions(), before + 2);
+}
+
+TEST(Runtime, EveryBackendObjectIsCountedEvenWithoutARuntime) {
+  const auto before = process_backend_constructions();
+  { testing::TestDeviceBackend orphan; }
+  EXPECT_EQ(process_backend_constructions(), before + 1);
+}
+
+// The regression the construction counters exist to show: an executor that builds a backend
+// behind its caller's back, on every call.
+ModulePtr backend_building_module(const EagerExtensionTarget& target) {
+  auto module = std::make_shared<ExtensionModule>("tenferro.test.builds_backends");
+  module->register_executor(
+      std::string(testing::kTestFamily), target.engine_id,
+      [](const ExecutionContext&, const ExtensionOp&, std::span<const EagerTensor> inputs) {
+        testing::TestDeviceBackend hidden;
+        return std::vector<EagerTensor>{inputs[0]};
+      });
+  return module;
+}
+
+TEST(Runtime, ABackendBuiltInsideAnEagerCallIsChargedToThatRuntime) {
+  auto caller = EagerRuntime::cpu();
+  auto bystander = EagerRuntime::cpu();
+  const EagerTensor x = caller->upload(Tensor::zeros(DType::F64, {2}));
+  const auto before = process_backend_constructions();
+  const testing::ScaleOp op(1);
+  for (int i = 0; i < 3; ++i) {
+    (void)apply_eager_with_targeted_extension_session(op, {&x, 1}, backend_building_module);
+  }
+  EXPECT_EQ(caller->stats().backend_constructions, 4u) << "its own backend and three hidden ones";
+  EXPECT_EQ(bystander->stats().backend_constructions, 1u);
+  EXPECT_EQ(process_backend_constructions(), before + 3);
+  // A well-behaved call charges nothing.
+  (void)einsum("i,i->", {x, x});
+  EXPECT_EQ(caller->stats().backend_constructions, 4u);
 }
 
 TEST(Runtime, ExplicitTransfersAreCounted) {
@@ -101,24 +141,27 @@ TEST(Runtime, EmptyHandleIsATypedError) {
   EXPECT_THROW(empty.placement(), Error);
 }
 
+// Every build asks both device runtimes: one not compiled in is Unsupported; one compiled
+// in is either built or refused for a missing device (Backend), never Unsupported.
+void expect_compiled_or_unsupported(const char* name, bool compiled,
+                                    const std::function<void()>& make_runtime) {
+  SCOPED_TRACE(name);
+  try {
+    make_runtime();
+    EXPECT_TRUE(compiled) << "a runtime of a backend that is not compiled in was built";
+  } catch (const Error& e) {
+    if (compiled) {
+      EXPECT_EQ(e.kind(), ErrorKind::Backend) << e.what();
+    } else {
+      EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+      EXPECT_NE(std::string(e.what()).find("configure with"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Runtime, RuntimesOfBackendsNotCompiledInAreUnsupported) {
-#if !TENFERRO_HAS_CUDA
-  try {
-    EagerRuntime::cuda();
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
-  }
-#endif
-#if !TENFERRO_HAS_WEBGPU
-  try {
-    EagerRuntime::webgpu();
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
-  }
-#endif
-  SUCCEED();
+  expect_compiled_or_unsupported("cuda", TENFERRO_HAS_CUDA, [] { EagerRuntime::cuda(); });
+  expect_compiled_or_unsupported("webgpu", TENFERRO_HAS_WEBGPU, [] { EagerRuntime::webgpu(); });
 }
 
 TEST(Admission, TableChecksAndRenders) {

@@ -31,6 +31,8 @@ class Buffer {
 class Backend {
  public:
   virtual ~Backend() = default;
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
   virtual BackendKind kind() const noexcept = 0;
   // The engine this backend executes on directly, or nullptr when it has none.
   virtual const EngineId* direct_engine() const noexcept = 0;
@@ -55,6 +57,12 @@ class Backend {
   // this lock. Backends whose kernels share nothing (the CPU) say so and are not locked.
   virtual bool serializes_sessions() const noexcept { return true; }
   std::mutex& session_mutex() noexcept { return session_mutex_; }
+
+ protected:
+  // Every backend object ever built is counted here, whoever builds it: process-wide, and for
+  // the runtime whose eager call is running on this thread, so that a backend built behind a
+  // caller's back (in a loop, say) shows in that runtime's stats and fails the bench gate.
+  Backend();
 
  private:
   std::mutex session_mutex_;

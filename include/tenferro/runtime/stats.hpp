@@ -19,8 +19,10 @@ struct RuntimeStats {
   std::uint64_t upload_bytes = 0;
   std::uint64_t downloads = 0;
   std::uint64_t download_bytes = 0;
-  std::uint64_t backend_constructions = 0;  // backends built for this runtime (always 1)
-  std::uint64_t numerical_retries = 0;      // e.g. gesdd -> gesvd fallback on non-convergence
+  // Backends built for this runtime: its own (1) plus every backend built on the calling
+  // thread during its eager calls (which should never happen: each is a regression).
+  std::uint64_t backend_constructions = 0;
+  std::uint64_t numerical_retries = 0;  // e.g. gesdd -> gesvd fallback on non-convergence
   // Executor launches keyed "family@backend", e.g. "tenferro.einsum.v1@cpu".
   std::map<std::string, std::uint64_t> kernel_launches;
 
@@ -28,7 +30,8 @@ struct RuntimeStats {
   std::string to_json() const;
 };
 
-// Process-wide counters (all runtimes): backends ever constructed and CPU kernels launched.
+// Process-wide counters (all runtimes): backend objects ever constructed (by anyone, whether
+// or not a runtime adopted them) and CPU kernels launched.
 // A device runtime's eager call must not move the CPU kernel counter.
 std::uint64_t process_backend_constructions() noexcept;
 std::uint64_t process_cpu_kernel_launches() noexcept;

@@ -100,10 +100,10 @@ std::string CudaBackend::engine_name(int device) {
   return "tenferro.cuda.d" + std::to_string(device) + ".v1";
 }
 
-CudaBackend::CudaBackend(int device)
-    : device_(device),
-      engine_(engine_name(device < 0 ? 0 : device)),
-      placement_{MemoryKind::Device, BackendKind::Cuda, device, next_allocation_domain()} {
+namespace {
+// The ordinal must name a present device. Checked before a backend object exists, so that a
+// machine without the device counts no backend construction.
+void require_cuda_device(int device) {
   if (device < 0) {
     throw_error(ErrorKind::Validation, ErrorPhase::Runtime, "runtime.cuda",
                 "device ordinal must be >= 0, got " + std::to_string(device));
@@ -115,6 +115,13 @@ CudaBackend::CudaBackend(int device)
         ErrorKind::Backend, ErrorPhase::Runtime, "runtime.cuda",
         "no CUDA device " + std::to_string(device) + " (" + std::to_string(count) + " present)");
   }
+}
+}  // namespace
+
+CudaBackend::CudaBackend(int device)
+    : device_(device),
+      engine_(engine_name(device)),
+      placement_{MemoryKind::Device, BackendKind::Cuda, device, next_allocation_domain()} {
   DeviceScope scope(device);
   cudaDeviceProp prop{};
   cuda_check(cudaGetDeviceProperties(&prop, device), "runtime.cuda", ErrorPhase::Runtime);
@@ -282,6 +289,7 @@ void CudaBackend::synchronize() {
 }
 
 std::unique_ptr<Backend> make_cuda_backend(int device) {
+  require_cuda_device(device);
   return std::make_unique<CudaBackend>(device);
 }
 

@@ -47,8 +47,9 @@ class CudaBuffer final : public Buffer {
 
 class CudaBackend final : public Backend {
  public:
-  // Selects `device`, creates its stream and configures the stream-ordered pool. Throws a
-  // Backend error (with the CUDA error string) when the driver or the device is missing.
+  // Selects `device` (a present device: make_cuda_backend checks the ordinal first), creates
+  // its stream and configures the stream-ordered pool. Throws a Backend error (with the CUDA
+  // error string) when the driver fails.
   explicit CudaBackend(int device);
   ~CudaBackend() override;
   CudaBackend(const CudaBackend&) = delete;

@@ -21,6 +21,7 @@
 #include "ops/einsum/expression.hpp"
 #include "ops/einsum/path.hpp"
 #include "ops/einsum/program.hpp"
+#include "runtime/call_scope.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -132,6 +133,7 @@ EagerTensor einsum_impl(const Notation& n, std::span<const EagerTensor> operands
                         const EinsumOptions& options) {
   const std::shared_ptr<EagerRuntime>& runtime =
       require_one_runtime("einsum", operands, operands.size());
+  const RuntimeCallScope call_scope(*runtime);  // planning and the direct path included
   const DType dtype = common_dtype(operands);
   std::vector<Shape> shapes;
   shapes.reserve(operands.size());
@@ -196,6 +198,7 @@ PreparedEinsum::PreparedEinsum(std::string_view subscripts, std::span<const Tens
 EagerTensor PreparedEinsum::operator()(std::span<const EagerTensor> operands) const {
   const std::shared_ptr<EagerRuntime>& runtime =
       require_one_runtime("einsum", operands, impl_->operands.size());
+  const RuntimeCallScope call_scope(*runtime);
   for (std::size_t i = 0; i < operands.size(); ++i)
     if (operands[i].meta() != impl_->operands[i])
       throw_validation("einsum", "operand " + std::to_string(i) + " is " +
