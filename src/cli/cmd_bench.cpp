@@ -1,7 +1,8 @@
 // `tenferro bench`: the performance gate. Per available backend and case it reports setup,
 // explicit transfer, first call, synchronized steady state (median, p10, p90), download and
-// the eager overhead against the executor called directly; it exits non-zero when a
-// steady-state loop installed a module, built a backend or moved data, or a result was wrong.
+// the eager overhead against the executor called directly; it exits kExitGateFailed (3) when a
+// steady-state loop installed a module, built a backend or moved data, a result was wrong, or
+// a case its family's table admits was refused.
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,7 +33,8 @@ int run_bench(CommandArgs& args) {
   if (args.take_flag("help")) {
     std::cout
         << "usage: tenferro bench [--backend cpu|cuda|webgpu|all] [--repeat N] [--json FILE]\n"
-           "                      [--cases einsum,qr,svd,fft] [--quiet]\n";
+           "                      [--cases einsum,qr,svd,fft] [--quiet]\n"
+           "exit status: 0 gate passed, 1 typed error, 2 usage error, 3 gate failed\n";
     return 0;
   }
   bench::BenchOptions options;
@@ -79,7 +81,7 @@ int run_bench(CommandArgs& args) {
     f << bench::render_json(results, options);
     if (!f) throw UsageError("cannot write " + *json_file);
   }
-  return bench::gate_passed(results) ? 0 : 1;
+  return bench::gate_exit_status(results);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tenferro/core/tensor.hpp"
+#include "tenferro/runtime/admission.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro::cli::bench {
@@ -20,6 +21,10 @@ struct BenchCase {
   std::string name;         // "einsum", "qr", "svd", "fft"
   std::string description;  // e.g. "ij,jk,kl->il, 3 x 64x64"
   DType dtype = DType::F64;
+  // The family table and op name that say whether a backend runs this case: an Unsupported
+  // answer is a correct refusal only where the table does not admit (op, backend, dtype).
+  const AdmissionTable* admission = nullptr;
+  std::string admission_op;
   std::vector<Tensor> inputs;
   EagerCall eager;
   // Builds (once, outside the timed loop) the direct call: the family's executor for this

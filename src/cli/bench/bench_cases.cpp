@@ -87,6 +87,8 @@ void require(bool ok, const std::string& what) {
 BenchCase einsum_case(DType dtype) {
   BenchCase c;
   c.name = "einsum";
+  c.admission = &einsum_family::admission_table();
+  c.admission_op = "einsum";
   c.description = "ij,jk,kl->il on three " + std::to_string(kMatrix) + "x" +
                   std::to_string(kMatrix) + " operands (N-ary path)";
   c.dtype = dtype;
@@ -120,6 +122,8 @@ BenchCase einsum_case(DType dtype) {
 BenchCase qr_case(DType dtype) {
   BenchCase c;
   c.name = "qr";
+  c.admission = &linalg_family::admission_table();
+  c.admission_op = "qr";
   c.description =
       "reduced QR of a " + std::to_string(kMatrix) + "x" + std::to_string(kMatrix) + " matrix";
   c.dtype = dtype;
@@ -143,6 +147,8 @@ BenchCase qr_case(DType dtype) {
 BenchCase svd_case(DType dtype) {
   BenchCase c;
   c.name = "svd";
+  c.admission = &linalg_family::admission_table();
+  c.admission_op = "svd";
   c.description =
       "thin SVD of a " + std::to_string(kMatrix) + "x" + std::to_string(kMatrix) + " matrix";
   c.dtype = dtype;
@@ -171,6 +177,8 @@ BenchCase svd_case(DType dtype) {
 BenchCase fft_case(DType dtype) {
   BenchCase c;
   c.name = "fft";
+  c.admission = &fft_family::admission_table();
+  c.admission_op = "fft";
   c.description = "complex FFT of length " + std::to_string(kFftLength);
   c.dtype = dtype;
   c.inputs.push_back(random_of(dtype, {kFftLength}, 41));

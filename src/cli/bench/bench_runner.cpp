@@ -109,6 +109,37 @@ void run_case(const std::shared_ptr<EagerRuntime>& rt, BenchCase& c, const Bench
 
 }  // namespace
 
+std::vector<CaseResult> run_cases(const std::shared_ptr<EagerRuntime>& rt,
+                                  std::vector<BenchCase> cases, const BenchOptions& options) {
+  std::vector<CaseResult> results;
+  for (BenchCase& c : cases) {
+    CaseResult r;
+    r.backend = std::string(backend_kind_name(rt->backend_kind()));
+    r.name = c.name;
+    r.description = c.description;
+    r.dtype = std::string(dtype_name(c.dtype));
+    try {
+      run_case(rt, c, options, r);
+    } catch (const Error& e) {
+      // A case with no table cannot justify a refusal.
+      const bool admitted = c.admission == nullptr ||
+                            c.admission->admits(c.admission_op, rt->backend_kind(), c.dtype);
+      r.status = e.kind() == ErrorKind::Unsupported && !admitted ? "unsupported" : "failed";
+      r.message = std::string(error_kind_name(e.kind())) + ": " + e.what();
+      if (e.kind() == ErrorKind::Unsupported && admitted) {
+        r.message += " (admitted by " +
+                     (c.admission ? "the " + c.admission->family() + " table" : "no table") +
+                     " for " + r.dtype + " on " + r.backend + ": a refusal here is a defect)";
+      }
+    } catch (const std::exception& e) {
+      r.status = "failed";
+      r.message = e.what();
+    }
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
 BackendResult run_backend(BackendKind kind, const BenchOptions& options) {
   BackendResult result;
   result.backend = std::string(backend_kind_name(kind));
@@ -124,23 +155,7 @@ BackendResult run_backend(BackendKind kind, const BenchOptions& options) {
   result.setup_ms = micros_since(start) / 1e3;
   result.description = rt->backend().description();
 
-  for (BenchCase& c : make_cases(kind, options.cases)) {
-    CaseResult r;
-    r.backend = result.backend;
-    r.name = c.name;
-    r.description = c.description;
-    r.dtype = std::string(dtype_name(c.dtype));
-    try {
-      run_case(rt, c, options, r);
-    } catch (const Error& e) {
-      r.status = e.kind() == ErrorKind::Unsupported ? "unsupported" : "failed";
-      r.message = std::string(error_kind_name(e.kind())) + ": " + e.what();
-    } catch (const std::exception& e) {
-      r.status = "failed";
-      r.message = e.what();
-    }
-    result.cases.push_back(std::move(r));
-  }
+  result.cases = run_cases(rt, make_cases(kind, options.cases), options);
   if (options.progress) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
   return result;
 }

@@ -18,13 +18,14 @@ struct CaseResult {
   std::string name;
   std::string description;
   std::string dtype;
-  std::string status = "ok";  // ok | unsupported | failed
-  std::string message;        // the typed error or check failure
-  double transfer_us = 0;     // explicit upload of the inputs
-  double first_call_us = 0;   // module install, planning, pipeline JIT
-  Distribution steady;        // synchronized eager calls
-  Distribution direct;        // the executor called without dispatch, side by side
-  double download_us = 0;     // explicit download of the outputs
+  // ok | unsupported (refused, and the family's table does not admit it here) | failed
+  std::string status = "ok";
+  std::string message;       // the typed error or check failure
+  double transfer_us = 0;    // explicit upload of the inputs
+  double first_call_us = 0;  // module install, planning, pipeline JIT
+  Distribution steady;       // synchronized eager calls
+  Distribution direct;       // the executor called without dispatch, side by side
+  double download_us = 0;    // explicit download of the outputs
   std::uint64_t steady_module_installs = 0;
   std::uint64_t steady_backend_constructions = 0;
   std::uint64_t steady_transfers = 0;
@@ -49,6 +50,11 @@ struct BenchOptions {
   bool progress = true;
 };
 
+// Builds a runtime of `backend` and runs the named cases on it.
 BackendResult run_backend(BackendKind backend, const BenchOptions& options);
+// Runs `cases` on `rt` (the part of run_backend after the runtime exists; tests drive the gate
+// through it with cases of their own).
+std::vector<CaseResult> run_cases(const std::shared_ptr<EagerRuntime>& rt,
+                                  std::vector<BenchCase> cases, const BenchOptions& options);
 
 }  // namespace tenferro::cli::bench
