@@ -1,6 +1,8 @@
 // Error classes: shape problems are Validation errors raised before anything runs; non-finite
 // input is a Numerical error naming the op and batch entry, raised before LAPACK is called
 // (the process-wide CPU kernel counter does not move).
+#include <cmath>
+
 #include "linalg_test_util.hpp"
 
 namespace {
@@ -107,8 +109,17 @@ TEST(LinalgErrors, NonFiniteInTheUnreadTriangleIsIgnored) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   // Lower triangle [[4, .], [2, 3]] with NaN above the diagonal: eigh and cholesky read only L.
   const EagerTensor a = rt->upload(Tensor::from_col_major<double>({2, 2}, {4, 2, nan, 3}));
-  EXPECT_NO_THROW(la::eigh(a));
-  EXPECT_NO_THROW(la::cholesky(a));
+  // [[4, 2], [2, 3]]: eigenvalues (7 -+ sqrt(17)) / 2, Cholesky factor [[2, 0], [1, sqrt(2)]].
+  const std::vector<double> w = la::eigh(a).w.download().to_vector<double>();
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_NEAR(w[0], (7 - std::sqrt(17.0)) / 2, 1e-14);
+  EXPECT_NEAR(w[1], (7 + std::sqrt(17.0)) / 2, 1e-14);
+  const std::vector<double> l = la::cholesky(a).download().to_vector<double>();
+  ASSERT_EQ(l.size(), 4u);
+  EXPECT_NEAR(l[0], 2, 1e-15);
+  EXPECT_NEAR(l[1], 1, 1e-15);
+  EXPECT_EQ(l[2], 0) << "the upper part is zero, not the NaN that was there";
+  EXPECT_NEAR(l[3], std::sqrt(2.0), 1e-15);
 }
 
 }  // namespace

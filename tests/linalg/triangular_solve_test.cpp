@@ -89,7 +89,10 @@ TEST(LinalgTriangularSolve, ZeroDiagonalIsNumerical) {
   // With a unit diagonal the zero is never read.
   la::TriangularSolveOptions unit;
   unit.unit_diagonal = true;
-  EXPECT_NO_THROW(la::triangular_solve(a, b, unit));
+  // Both entries then read as [[1, 0], [1, 1]]: forward substitution of (1, 1) gives (1, 0).
+  const Tensor x = la::triangular_solve(a, b, unit).download();
+  ASSERT_EQ(x.shape(), (tenferro::Shape{2, 2}));
+  EXPECT_EQ(x.to_vector<float>(), (std::vector<float>{1, 0, 1, 0}));
 }
 
 }  // namespace
