@@ -119,6 +119,8 @@ RuntimeStats EagerRuntime::stats() const {
   s.upload_bytes = upload_bytes_.load();
   s.downloads = downloads_.load();
   s.download_bytes = download_bytes_.load();
+  s.status_reads = status_reads_.load();
+  s.status_read_bytes = status_read_bytes_.load();
   s.backend_constructions = 1 + backend_constructions_in_calls_.load();
   s.numerical_retries = numerical_retries_.load();
   std::lock_guard lock(launches_mutex_);
@@ -196,6 +198,10 @@ void EagerRuntime::count_download(std::size_t bytes) noexcept {
 }
 void EagerRuntime::count_backend_construction_in_call() noexcept {
   backend_constructions_in_calls_.fetch_add(1, std::memory_order_relaxed);
+}
+void EagerRuntime::count_status_read(std::size_t bytes) noexcept {
+  status_reads_.fetch_add(1, std::memory_order_relaxed);
+  status_read_bytes_.fetch_add(bytes, std::memory_order_relaxed);
 }
 void EagerRuntime::count_numerical_retry() noexcept {
   numerical_retries_.fetch_add(1, std::memory_order_relaxed);

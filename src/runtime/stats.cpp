@@ -40,6 +40,8 @@ std::string RuntimeStats::to_json() const {
   field("upload_bytes", upload_bytes);
   field("downloads", downloads);
   field("download_bytes", download_bytes);
+  field("status_reads", status_reads);
+  field("status_read_bytes", status_read_bytes);
   field("backend_constructions", backend_constructions);
   field("numerical_retries", numerical_retries);
   s += "\"kernel_launches\": {";

@@ -93,6 +93,7 @@ class EagerRuntime : public std::enable_shared_from_this<EagerRuntime> {
   // Counters the backends, executors and caches feed.
   void count_upload(std::size_t bytes) noexcept;
   void count_download(std::size_t bytes) noexcept;
+  void count_status_read(std::size_t bytes) noexcept;
   void count_kernel_launch(std::string_view family, std::uint64_t count = 1);
   void count_numerical_retry() noexcept;
   void count_backend_construction_in_call() noexcept;
@@ -114,6 +115,7 @@ class EagerRuntime : public std::enable_shared_from_this<EagerRuntime> {
   std::atomic<std::uint64_t> module_installs_{0};
   std::atomic<std::uint64_t> ensure_fast_path_hits_{0};
   std::atomic<std::uint64_t> uploads_{0}, upload_bytes_{0}, downloads_{0}, download_bytes_{0};
+  std::atomic<std::uint64_t> status_reads_{0}, status_read_bytes_{0};
   std::atomic<std::uint64_t> numerical_retries_{0};
   std::atomic<std::uint64_t> backend_constructions_in_calls_{0};
   mutable std::mutex launches_mutex_;

@@ -19,6 +19,12 @@ struct RuntimeStats {
   std::uint64_t upload_bytes = 0;
   std::uint64_t downloads = 0;
   std::uint64_t download_bytes = 0;
+  // Device-to-host reads of an op's own status words (cuSOLVER info values, a non-finite flag,
+  // a truncation rank): how a device op raises its typed Numerical error in the same call.
+  // Not tensor data and not a transfer the caller asked for, so counted apart from downloads;
+  // at most one per device linalg call.
+  std::uint64_t status_reads = 0;
+  std::uint64_t status_read_bytes = 0;
   // Backends built for this runtime: its own (1) plus every backend built on the calling
   // thread during its eager calls (which should never happen: each is a regression).
   std::uint64_t backend_constructions = 0;

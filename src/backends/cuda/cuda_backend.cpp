@@ -12,15 +12,20 @@ namespace tenferro {
 
 namespace cuda_detail {
 
+// The backend's stream and its own memory pool. Shared with every buffer, so both outlive
+// the last stream-ordered free.
 struct DeviceStream {
   int device = 0;
   cudaStream_t stream = nullptr;
+  cudaMemPool_t pool = nullptr;
   ~DeviceStream() {
-    if (stream == nullptr) return;
     // Destruction may not throw: queued frees and kernels finish, errors are dropped here.
     cudaSetDevice(device);
-    cudaStreamSynchronize(stream);
-    cudaStreamDestroy(stream);
+    if (stream != nullptr) {
+      cudaStreamSynchronize(stream);
+      cudaStreamDestroy(stream);
+    }
+    if (pool != nullptr) cudaMemPoolDestroy(pool);
   }
 };
 
@@ -136,16 +141,19 @@ CudaBackend::CudaBackend(int device)
                  std::to_string(prop.totalGlobalMem >> 20) + " MiB, driver " + version(driver) +
                  ", runtime " + version(runtime) + ")";
 
-  // Freed blocks stay in the device's default pool for reuse instead of going back to the
-  // driver at every synchronization: a caching allocator without code of our own.
-  cudaMemPool_t pool = nullptr;
-  cuda_check(cudaDeviceGetDefaultMemPool(&pool, device), "runtime.cuda", ErrorPhase::Runtime);
-  std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
-  cuda_check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "runtime.cuda",
-             ErrorPhase::Runtime);
-
   auto stream = std::make_shared<cuda_detail::DeviceStream>();
   stream->device = device;
+  // A pool of our own whose freed blocks stay cached for reuse instead of going back to the
+  // driver at every synchronization: a caching allocator without code of our own. The
+  // device's default pool, which other libraries in the process share, is left as it is.
+  cudaMemPoolProps props{};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = device;
+  cuda_check(cudaMemPoolCreate(&stream->pool, &props), "runtime.cuda", ErrorPhase::Runtime);
+  std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
+  cuda_check(cudaMemPoolSetAttribute(stream->pool, cudaMemPoolAttrReleaseThreshold, &keep),
+             "runtime.cuda", ErrorPhase::Runtime);
   cuda_check(cudaStreamCreateWithFlags(&stream->stream, cudaStreamNonBlocking), "runtime.cuda",
              ErrorPhase::Runtime);
   stream_ = std::move(stream);
@@ -210,7 +218,8 @@ std::shared_ptr<Buffer> CudaBackend::allocate(std::size_t bytes) {
   void* ptr = nullptr;
   if (bytes > 0) {
     make_current();
-    cuda_check(cudaMallocAsync(&ptr, bytes, stream_->stream), "cuda.allocate");
+    cuda_check(cudaMallocFromPoolAsync(&ptr, bytes, stream_->pool, stream_->stream),
+               "cuda.allocate");
   }
   return std::make_shared<CudaBuffer>(placement_, bytes, ptr, stream_);
 }

@@ -1,7 +1,7 @@
 // The CUDA backend: device memory the host cannot touch, one stream per backend, a
-// stream-ordered allocator (cudaMallocAsync on a pool that keeps freed memory for reuse),
-// explicit copies (pinned staging for large transfers) and vendor handles (cuBLAS, cuSOLVER)
-// created on first use. This header names no CUDA type beyond opaque handle declarations,
+// stream-ordered allocator (cudaMallocFromPoolAsync on a pool of its own that keeps freed memory
+// for reuse), explicit copies (pinned staging for large transfers) and vendor handles (cuBLAS,
+// cuSOLVER) created on first use. This header names no CUDA type beyond opaque handle declarations,
 // so the runtime and the tests include it without the CUDA headers on their include path.
 #pragma once
 

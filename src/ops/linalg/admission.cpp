@@ -1,10 +1,11 @@
 // Which (op, backend, dtype) the linalg family implements. CPU: every op on every dtype.
 // WebGPU: none (no f64 in WGSL and no LAPACK-class solvers). CUDA (when compiled in): the ops
-// of ops/linalg/cuda.
+// the CUDA executor's kernel table has a kernel for.
 #include <string>
 #include <vector>
 
 #include "ops/linalg/linalg_op.hpp"
+#include "ops/linalg/module_factory.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/linalg.hpp"
 
@@ -22,11 +23,14 @@ const AdmissionTable& admission_table() {
       t.admit(op, BackendKind::Cpu, {DType::F32, DType::F64, DType::C32, DType::C64});
     }
 #if TENFERRO_HAS_CUDA
-    // cuSOLVER: exactly what ops/linalg/cuda implements. eig stays refused: cuSOLVER has no
-    // dense non-symmetric eigensolver in the routines we use.
-    for (const char* op : {"qr", "svd", "eigh", "lu", "cholesky", "solve", "triangular_solve",
-                           "lstsq", "inv", "det", "slogdet"}) {
-      t.admit(op, BackendKind::Cuda, {DType::F32, DType::F64, DType::C32, DType::C64});
+    // cuSOLVER: exactly the ops the CUDA executor has a kernel for (its kernel table answers).
+    // eig has none: cuSOLVER has no dense non-symmetric eigensolver in the routines we use.
+    for (int k = 0; k <= static_cast<int>(LinalgKind::Slogdet); ++k) {
+      const auto kind = static_cast<LinalgKind>(k);
+      if (linalg_internal::cuda_linalg_implements(kind)) {
+        t.admit(linalg_internal::kind_name(kind), BackendKind::Cuda,
+                {DType::F32, DType::F64, DType::C32, DType::C64});
+      }
     }
     t.note(BackendKind::Cuda, "cuSOLVER; eig: cuSOLVER has no dense non-symmetric eigensolver");
 #else

@@ -27,6 +27,7 @@ enum class LinalgKind : std::uint8_t {
   Det,
   Slogdet,
 };
+inline constexpr std::size_t kLinalgKindCount = static_cast<std::size_t>(LinalgKind::Slogdet) + 1;
 
 // The admission-table name ("qr", "triangular_solve", ...).
 std::string_view kind_name(LinalgKind kind) noexcept;

@@ -1,6 +1,7 @@
 // The linalg family's module factory: the switch over the runtime's BackendKind.
 #pragma once
 
+#include "ops/linalg/linalg_op.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/runtime/extension.hpp"
 
@@ -17,6 +18,9 @@ ModulePtr extension_module_cpu(const EngineId& engine);
 #if TENFERRO_HAS_CUDA
 // The CUDA module (cuSOLVER executor, src/ops/linalg/cuda/) for the target's engine.
 ModulePtr cuda_linalg_module(const EagerExtensionTarget& target);
+// Whether the CUDA executor has a kernel for `kind`: the CUDA rows of the admission table are
+// derived from this answer, so CUDA admits exactly what it runs.
+bool cuda_linalg_implements(LinalgKind kind) noexcept;
 #endif
 
 }  // namespace tenferro::linalg_internal

@@ -85,6 +85,7 @@ std::vector<int> DeviceStatus::finish(const Shape& batch_shape, const char* inpu
                              call_.stream()),
              call_.op.name());
   cuda_check(cudaStreamSynchronize(call_.stream()), call_.op.name());
+  call_.ctx.runtime().count_status_read(host.size() * sizeof(int));
   if (host[0] != INT_MAX) {
     throw_numerical(call_, host[0], batch_shape,
                     std::string("input ") + input_name +

@@ -2,6 +2,7 @@
 // syevjBatched/heevjBatched (one launch) for batches of matrices up to 32 x 32, syevd/heevd
 // per entry otherwise. One status read-back per call.
 #include <algorithm>
+#include <optional>
 
 #include "ops/linalg/cuda/cuda_linalg_call.hpp"
 #include "ops/linalg/cuda/cusolver_calls.hpp"
@@ -43,16 +44,19 @@ std::vector<EagerTensor> eigh_typed(const CudaCall& call, const EagerTensor& a) 
       values_only ? CUSOLVER_EIG_MODE_NOVECTOR : CUSOLVER_EIG_MODE_VECTOR;
   const cublasFillMode_t lower = CUBLAS_FILL_MODE_LOWER;
   const char* routine = "syevd/heevd";
+  // Declared at function scope: cuSOLVER may report into the parameters until the status
+  // read-back below (SolverParams' contract), so they must outlive it.
+  std::optional<SyevjParams> params;
   if (n <= kBatchedJacobiMax && d.batch > 1) {
     routine = "syevjBatched/heevjBatched";
-    const SyevjParams params(call);
+    params.emplace(call);
     int lwork = 0;
-    cuda_check(cusolver::syevj_batched_buffer(h, jobz, lower, in, vp, in, wp, &lwork, params.get(),
+    cuda_check(cusolver::syevj_batched_buffer(h, jobz, lower, in, vp, in, wp, &lwork, params->get(),
                                               batch_int),
                call.op_name());
     EagerTensor workspace = call.ctx.allocate(a.dtype(), Shape{std::max(lwork, 1)});
     cuda_check(cusolver::syevj_batched(h, jobz, lower, in, vp, in, wp, call.data<T>(workspace),
-                                       lwork, status.info(0), params.get(), batch_int),
+                                       lwork, status.info(0), params->get(), batch_int),
                call.op_name());
   } else {
     int lwork = 0;
