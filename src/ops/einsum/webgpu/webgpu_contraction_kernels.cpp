@@ -127,6 +127,114 @@ void check_count(std::int64_t n, std::string_view op) {
     fail(ErrorKind::Unsupported, op, "more than 2^31-1 elements in one WebGPU kernel");
 }
 
+// `count` workgroups folded into x/y, for kernels that index by workgroup (sum_tree).
+WorkgroupCount workgroup_grid(std::int64_t count) {
+  const auto x = static_cast<std::uint32_t>(std::min<std::int64_t>(count, kMaxGroupsPerDimension));
+  const auto y = static_cast<std::uint32_t>((count + x - 1) / x);
+  return {x, y, 1};
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// Column-major strides of a compact tensor of `shape`, each multiplied by `scale`.
+std::vector<std::int64_t> compact_strides(std::span<const std::int64_t> shape, std::int64_t scale) {
+  std::vector<std::int64_t> strides(shape.size());
+  for (std::size_t a = 0; a < shape.size(); ++a) {
+    strides[a] = scale;
+    scale *= shape[a];
+  }
+  return strides;
+}
+
+// One reduction as the kernels see it: output element o (over outer_shape) is the sum of the
+// block reduced_shape at src_offset + o . src_outer_strides, stored (or added, when
+// accumulate) at dst_offset + o . dst_strides. Extents and strides are already checked.
+struct Reduction {
+  DType dtype = DType::F32;
+  std::vector<std::int64_t> outer_shape;
+  const WebGpuBuffer* src = nullptr;
+  std::int64_t src_offset = 0;
+  std::vector<std::int64_t> src_outer_strides, reduced_shape, src_reduced_strides;
+  const WebGpuBuffer* dst = nullptr;
+  std::int64_t dst_offset = 0;
+  std::vector<std::int64_t> dst_strides;
+  bool accumulate = false;
+};
+
+// One pass of `entry` that writes chunk c of output o at dst offset + o . dst_strides +
+// c * chunk_stride.
+void dispatch_reduce_pass(WebGpuBackend& backend, const Reduction& r, const char* entry,
+                          std::int64_t n_chunks, const WebGpuBuffer& dst, std::int64_t dst_offset,
+                          std::span<const std::int64_t> dst_strides, std::int64_t chunk_stride,
+                          bool accumulate) {
+  const std::int64_t n_out = checked_numel(r.outer_shape);
+  Params params;
+  params.add(n_out)
+      .add(static_cast<std::int64_t>(r.outer_shape.size()))
+      .add(static_cast<std::int64_t>(r.reduced_shape.size()))
+      .add(checked_numel(r.reduced_shape))
+      .add(n_chunks)
+      .add(r.src_offset)
+      .add(dst_offset)
+      .add(chunk_stride)
+      .add(accumulate ? 1 : 0);
+  params.add(r.outer_shape).add(r.src_outer_strides).add(dst_strides);
+  params.add(r.reduced_shape).add(r.src_reduced_strides);
+  const WebGpuBuffer* buffers[] = {r.src, &dst};
+  const bool serial = std::string_view(entry) == wgsl::kSumSerialEntry;
+  backend.dispatch(backend.pipeline(wgsl::source(r.dtype, entry), entry), params.words(), buffers,
+                   serial ? linear_groups(n_out) : workgroup_grid(n_out * n_chunks));
+}
+
+// Runs `r` in passes that each do a bounded amount of work per invocation: a short block
+// (<= kSerialReduceLimit) in one serial pass; a longer one in tree passes, each shrinking it
+// by kTreeReduceChunk into a scratch buffer of partial sums (from the backend, like any
+// allocation), until one chunk is left for the pass that writes the destination.
+void run_reduction(WebGpuBackend& backend, Reduction r) {
+  const std::int64_t n_out = checked_numel(r.outer_shape);
+  if (n_out == 0) return;
+  check_count(n_out, "sum_trailing");
+  std::shared_ptr<Buffer> partials;  // the current pass's source when it is a scratch buffer
+  for (;;) {
+    const std::int64_t n_reduced = checked_numel(r.reduced_shape);
+    check_count(n_reduced, "sum_trailing");
+    const std::int64_t chunks = ceil_div(n_reduced, wgsl::kTreeReduceChunk);
+    if (n_reduced <= wgsl::kSerialReduceLimit || chunks == 1) {
+      const char* entry =
+          n_reduced <= wgsl::kSerialReduceLimit ? wgsl::kSumSerialEntry : wgsl::kSumTreeEntry;
+      dispatch_reduce_pass(backend, r, entry, 1, *r.dst, r.dst_offset, r.dst_strides, 0,
+                           r.accumulate);
+      return;
+    }
+    check_count(n_out * chunks, "sum_trailing");
+    // Partial sums laid out chunk-fastest, so the next pass reads each block contiguously.
+    std::shared_ptr<Buffer> next =
+        backend.allocate(static_cast<std::size_t>(n_out * chunks) * dtype_size(r.dtype));
+    const WebGpuBuffer& next_buffer = WebGpuBackend::buffer_of(*next, "einsum.webgpu.sum_trailing");
+    std::vector<std::int64_t> next_strides = compact_strides(r.outer_shape, chunks);
+    dispatch_reduce_pass(backend, r, wgsl::kSumTreeEntry, chunks, next_buffer, 0, next_strides, 1,
+                         false);
+    // wgpu-native keeps a released buffer alive until the work queued on it has run.
+    partials = std::move(next);
+    r.src = &next_buffer;
+    r.src_offset = 0;
+    r.src_outer_strides = std::move(next_strides);
+    r.reduced_shape = {chunks};
+    r.src_reduced_strides = {1};
+  }
+}
+
+// One round of split-K GEMM: `splits` consecutive splits from `split_begin`, each writing its
+// partial product to `c` at c_offset + batch * c_stride_batch + split * c_stride_split.
+struct GemmRound {
+  const WebGpuBuffer* c = nullptr;
+  std::int64_t c_offset = 0, c_stride_m = 0, c_stride_n = 0, c_stride_batch = 0, c_stride_split = 0;
+  std::int64_t splits = 1, split_begin = 0;
+  bool accumulate = false;
+};
+
 }  // namespace
 
 // A read-only binding may not be the buffer the same dispatch writes (WebGPU forbids the
@@ -239,21 +347,23 @@ void WebGpuContractionKernels::sum_trailing(const KernelView& src, const KernelV
   check_count(n, op);
   const std::span<const std::int64_t> src_shape(src.shape), src_strides(src.strides);
   const auto reduced_shape = src_shape.subspan(outer_rank);
-  const std::int64_t n_reduced = checked_numel(reduced_shape);
-  check_count(n_reduced, op);
+  check_count(checked_numel(reduced_shape), op);
   check_extent(out, dst.dtype, dst.offset, dst.shape, dst.strides, op, "destination");
   check_extent(in, dst.dtype, src.offset, src.shape, src.strides, op, "source");
 
-  Params params;
-  params.add(n).add(static_cast<std::int64_t>(outer_rank)).add(reduced_rank).add(n_reduced);
-  params.add(src.offset).add(dst.offset);
-  params.add(dst.shape).add(src_strides.first(outer_rank)).add(dst.strides);
-  params.add(reduced_shape).add(src_strides.subspan(outer_rank));
   AliasGuard guard(backend_, out);
-  const WebGpuBuffer* buffers[] = {guard.input(in), &out};
-  backend_.dispatch(
-      backend_.pipeline(wgsl::source(dst.dtype, wgsl::kSumTrailingEntry), wgsl::kSumTrailingEntry),
-      params.words(), buffers, linear_groups(n));
+  Reduction r;
+  r.dtype = dst.dtype;
+  r.outer_shape = dst.shape;
+  r.src = guard.input(in);
+  r.src_offset = src.offset;
+  r.src_outer_strides.assign(src_strides.begin(), src_strides.begin() + outer_rank);
+  r.reduced_shape.assign(reduced_shape.begin(), reduced_shape.end());
+  r.src_reduced_strides.assign(src_strides.begin() + outer_rank, src_strides.end());
+  r.dst = &out;
+  r.dst_offset = dst.offset;
+  r.dst_strides = dst.strides;
+  run_reduction(backend_, std::move(r));
 }
 
 void WebGpuContractionKernels::gemm(const GemmProblem& g) {
@@ -287,19 +397,83 @@ void WebGpuContractionKernels::gemm(const GemmProblem& g) {
   }
 
   AliasGuard guard(backend_, c);
-  const WebGpuBuffer* buffers[] = {guard.input(a), guard.input(b), &c};
+  const WebGpuBuffer* a_in = guard.input(a);
+  const WebGpuBuffer* b_in = guard.input(b);
   auto* pipeline = backend_.pipeline(wgsl::source(g.dtype, wgsl::kGemmEntry), wgsl::kGemmEntry);
-  // Batches beyond the per-dimension group limit go in several dispatches.
-  for (std::int64_t base = 0; base < g.batch; base += kMaxGroupsPerDimension) {
-    const std::int64_t count = std::min<std::int64_t>(kMaxGroupsPerDimension, g.batch - base);
-    Params params;
-    params.add(g.m).add(g.n).add(g.k).add(base);
-    params.add(g.a_offset).add(g.a_stride_m).add(g.a_stride_k).add(g.a_stride_batch);
-    params.add(g.b_offset).add(g.b_stride_k).add(g.b_stride_n).add(g.b_stride_batch);
-    params.add(g.c_offset).add(g.c_stride_m).add(g.c_stride_n).add(g.c_stride_batch);
-    backend_.dispatch(pipeline, params.words(), buffers,
-                      {static_cast<std::uint32_t>(groups_m), static_cast<std::uint32_t>(groups_n),
-                       static_cast<std::uint32_t>(count)});
+  const auto run_round = [&](const GemmRound& round) {
+    const WebGpuBuffer* buffers[] = {a_in, b_in, round.c};
+    // z enumerates (batch, split) pairs; more than one dimension's limit go in several dispatches.
+    const std::int64_t total_z = g.batch * round.splits;
+    check_count(total_z, op);
+    for (std::int64_t base = 0; base < total_z; base += kMaxGroupsPerDimension) {
+      const std::int64_t count = std::min<std::int64_t>(kMaxGroupsPerDimension, total_z - base);
+      Params params;
+      params.add(g.m).add(g.n).add(g.k).add(base);
+      params.add(round.splits).add(round.split_begin).add(wgsl::kGemmSplitDepth);
+      params.add(round.accumulate ? 1 : 0);
+      params.add(g.a_offset).add(g.a_stride_m).add(g.a_stride_k).add(g.a_stride_batch);
+      params.add(g.b_offset).add(g.b_stride_k).add(g.b_stride_n).add(g.b_stride_batch);
+      params.add(round.c_offset).add(round.c_stride_m).add(round.c_stride_n);
+      params.add(round.c_stride_batch).add(round.c_stride_split);
+      backend_.dispatch(pipeline, params.words(), buffers,
+                        {static_cast<std::uint32_t>(groups_m), static_cast<std::uint32_t>(groups_n),
+                         static_cast<std::uint32_t>(count)});
+    }
+  };
+  GemmRound direct;
+  direct.c = &c;
+  direct.c_offset = g.c_offset, direct.c_stride_m = g.c_stride_m, direct.c_stride_n = g.c_stride_n;
+  direct.c_stride_batch = g.c_stride_batch;
+
+  // Split-K: no workgroup covers more than kGemmSplitDepth of K (see the kernels' design note).
+  const std::int64_t splits = std::max<std::int64_t>(1, ceil_div(g.k, wgsl::kGemmSplitDepth));
+  if (splits == 1) {
+    run_round(direct);
+    return;
+  }
+  // Partial products go to scratch, `group` splits at a time, as much as the budget and one
+  // binding allow; each group is then summed pairwise into C (added after the first group).
+  const std::int64_t c_elements = g.m * g.n * g.batch;
+  check_count(c_elements, op);
+  const std::uint64_t per_split = static_cast<std::uint64_t>(c_elements) * dtype_size(g.dtype);
+  const std::uint64_t budget =
+      std::min<std::uint64_t>(scratch_budget_bytes_, backend_.max_storage_binding_bytes());
+  const std::int64_t group = std::min<std::int64_t>(
+      {splits, static_cast<std::int64_t>(budget / per_split), kMaxI32 / c_elements});
+  if (group < 2) {
+    // C alone fills the budget: every split adds its partial product into C in turn.
+    for (std::int64_t s = 0; s < splits; ++s) {
+      GemmRound round = direct;
+      round.split_begin = s;
+      round.accumulate = s > 0;
+      run_round(round);
+    }
+    return;
+  }
+  std::shared_ptr<Buffer> scratch = backend_.allocate(static_cast<std::size_t>(per_split * group));
+  const WebGpuBuffer& partials = WebGpuBackend::buffer_of(*scratch, "einsum.webgpu.gemm");
+  for (std::int64_t s0 = 0; s0 < splits; s0 += group) {
+    const std::int64_t count = std::min(group, splits - s0);
+    // Partial (i, j, split, batch) at i + m j + m n split + m n count batch.
+    GemmRound round;
+    round.c = &partials;
+    round.c_stride_m = 1, round.c_stride_n = g.m, round.c_stride_split = g.m * g.n;
+    round.c_stride_batch = g.m * g.n * count;
+    round.splits = count;
+    round.split_begin = s0;
+    run_round(round);
+    Reduction r;
+    r.dtype = g.dtype;
+    r.outer_shape = {g.m, g.n, g.batch};
+    r.src = &partials;
+    r.src_outer_strides = {1, g.m, g.m * g.n * count};
+    r.reduced_shape = {count};
+    r.src_reduced_strides = {g.m * g.n};
+    r.dst = &c;
+    r.dst_offset = g.c_offset;
+    r.dst_strides = {g.c_stride_m, g.c_stride_n, g.c_stride_batch};
+    r.accumulate = s0 > 0;
+    run_reduction(backend_, std::move(r));
   }
 }
 
