@@ -366,6 +366,47 @@ void WebGpuContractionKernels::sum_trailing(const KernelView& src, const KernelV
   run_reduction(backend_, std::move(r));
 }
 
+// Few elements of C, long K: one workgroup per (element, chunk of kTreeReduceChunk depths);
+// more than one chunk leaves partial sums (chunk-fastest) for run_reduction to add into C.
+void WebGpuContractionKernels::dot_tree(const GemmProblem& g, const WebGpuBuffer& a,
+                                        const WebGpuBuffer& b, const WebGpuBuffer& c) {
+  constexpr std::string_view op = "gemm";
+  const std::int64_t outputs = g.m * g.n * g.batch;
+  const std::int64_t chunks = ceil_div(g.k, wgsl::kTreeReduceChunk);
+  check_count(outputs * chunks, op);
+  std::shared_ptr<Buffer> scratch;
+  const WebGpuBuffer* target = &c;
+  std::int64_t c_offset = g.c_offset, c_stride_m = g.c_stride_m, c_stride_n = g.c_stride_n,
+               c_stride_batch = g.c_stride_batch, c_stride_chunk = 0;
+  if (chunks > 1) {
+    scratch = backend_.allocate(static_cast<std::size_t>(outputs * chunks) * dtype_size(g.dtype));
+    target = &WebGpuBackend::buffer_of(*scratch, "einsum.webgpu.gemm");
+    c_offset = 0, c_stride_chunk = 1;
+    c_stride_m = chunks, c_stride_n = chunks * g.m, c_stride_batch = chunks * g.m * g.n;
+  }
+  Params params;
+  params.add(g.m).add(g.n).add(g.k).add(g.batch).add(chunks).add(0);
+  params.add(g.a_offset).add(g.a_stride_m).add(g.a_stride_k).add(g.a_stride_batch);
+  params.add(g.b_offset).add(g.b_stride_k).add(g.b_stride_n).add(g.b_stride_batch);
+  params.add(c_offset).add(c_stride_m).add(c_stride_n).add(c_stride_batch).add(c_stride_chunk);
+  const WebGpuBuffer* buffers[] = {&a, &b, target};
+  backend_.dispatch(
+      backend_.pipeline(wgsl::source(g.dtype, wgsl::kDotTreeEntry), wgsl::kDotTreeEntry),
+      params.words(), buffers, workgroup_grid(outputs * chunks));
+  if (chunks == 1) return;
+  Reduction r;
+  r.dtype = g.dtype;
+  r.outer_shape = {g.m, g.n, g.batch};
+  r.src = target;
+  r.src_outer_strides = {c_stride_m, c_stride_n, c_stride_batch};
+  r.reduced_shape = {chunks};
+  r.src_reduced_strides = {1};
+  r.dst = &c;
+  r.dst_offset = g.c_offset;
+  r.dst_strides = {g.c_stride_m, g.c_stride_n, g.c_stride_batch};
+  run_reduction(backend_, std::move(r));
+}
+
 void WebGpuContractionKernels::gemm(const GemmProblem& g) {
   constexpr std::string_view op = "gemm";
   check_dtype(g.dtype, op);
@@ -399,6 +440,10 @@ void WebGpuContractionKernels::gemm(const GemmProblem& g) {
   AliasGuard guard(backend_, c);
   const WebGpuBuffer* a_in = guard.input(a);
   const WebGpuBuffer* b_in = guard.input(b);
+  if (g.m * g.n <= wgsl::kDotTreeMaxOutputs && g.k > 0) {
+    dot_tree(g, *a_in, *b_in, c);
+    return;
+  }
   auto* pipeline = backend_.pipeline(wgsl::source(g.dtype, wgsl::kGemmEntry), wgsl::kGemmEntry);
   const auto run_round = [&](const GemmRound& round) {
     const WebGpuBuffer* buffers[] = {a_in, b_in, round.c};

@@ -30,6 +30,11 @@ class WebGpuContractionKernels final : public ContractionKernels {
   void fill_zero(const KernelView& dst) override;
 
  private:
+  // gemm() for few elements of C and a long K (see wgsl::kDotTreeMaxOutputs); a and b are
+  // the operands after AliasGuard.
+  void dot_tree(const GemmProblem& problem, const WebGpuBuffer& a, const WebGpuBuffer& b,
+                const WebGpuBuffer& c);
+
   WebGpuBackend& backend_;
   std::size_t scratch_budget_bytes_;
 };

@@ -21,6 +21,8 @@
 //   * gemm: each workgroup covers at most kGemmSplitDepth (1024) of the contracted extent,
 //     64 steps of 16. A longer K is split ("split-K"): the splits write partial products to a
 //     scratch buffer (extra workgroups along z), and the reductions above add them into C.
+//   * dot_tree: GEMMs with few elements of C (dot products, skinny shapes) where a 64 x 64
+//     tile would idle almost every thread: sum_tree's structure over products a * b.
 // On a real GPU the same structure is what makes these kernels fast: a long reduction runs
 // on many workgroups instead of one thread.
 //
@@ -337,18 +339,70 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
 }
 )";
 
+// GEMM for few outputs and a long K (dot products, GEMV-like shapes), where a 64 x 64 tile
+// would leave almost every thread idle: one workgroup per (element of C, chunk of CHUNK
+// depths), PER_INVOCATION products per invocation, then the pairwise tree of sum_tree.
+// Element o of C is (i, j, batch) column-major; chunk c's sum goes to
+// c_offset + i c_stride_m + j c_stride_n + batch c_stride_batch + c * c_stride_chunk.
+// p = [m, n, k, batch, n_chunks, accumulate,
+//      a_offset, a_stride_m, a_stride_k, a_stride_batch,
+//      b_offset, b_stride_k, b_stride_n, b_stride_batch,
+//      c_offset, c_stride_m, c_stride_n, c_stride_batch, c_stride_chunk]
+constexpr std::string_view kDotTree = R"(
+@group(0) @binding(1) var<storage, read> a: array<T>;
+@group(0) @binding(2) var<storage, read> b: array<T>;
+@group(0) @binding(3) var<storage, read_write> c: array<T>;
+var<workgroup> partial: array<T, 256>;
+@compute @workgroup_size(256)
+fn dot_tree(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+            @builtin(num_workgroups) groups: vec3<u32>) {
+  // Uniform up to the tree (workgroup id and parameters only), as in sum_tree.
+  let g = i32(wid.y * groups.x + wid.x);
+  let n_chunks = p[4];
+  let o = g / n_chunks;
+  if (o >= p[0] * p[1] * p[3]) { return; }
+  let chunk = g % n_chunks;
+  let i = o % p[0];
+  let j = (o / p[0]) % p[1];
+  let batch = o / (p[0] * p[1]);
+  let a_row = p[6] + i * p[7] + batch * p[9];
+  let b_col = p[10] + j * p[12] + batch * p[13];
+  let first = chunk * CHUNK + i32(lid.x);
+  var acc = zero();
+  for (var q = 0u; q < PER_INVOCATION; q++) {
+    let l = first + i32(q * WG);
+    if (l < p[2]) { acc += mul(a[a_row + l * p[8]], b[b_col + l * p[11]]); }
+  }
+  partial[lid.x] = acc;
+  workgroupBarrier();
+  for (var width = WG / 2u; width > 0u; width = width / 2u) {
+    if (lid.x < width) { partial[lid.x] = partial[lid.x] + partial[lid.x + width]; }
+    workgroupBarrier();
+  }
+  if (lid.x == 0u) {
+    let d = p[14] + i * p[15] + j * p[16] + batch * p[17] + chunk * p[18];
+    if (p[5] != 0) {
+      c[d] = c[d] + partial[0];
+    } else {
+      c[d] = partial[0];
+    }
+  }
+}
+)";
+
 // Entry point and the source parts after the prelude and kCommon.
 struct Kernel {
   std::string_view entry;
   std::array<std::string_view, 2> parts;
 };
-constexpr std::array<Kernel, 6> kKernels = {{
+constexpr std::array<Kernel, 7> kKernels = {{
     {"copy_strided", {kCopy, {}}},
     {"fill_zero", {kFillZero, {}}},
     {"multiply", {kMultiply, {}}},
     {"sum_serial", {kReduceCommon, kSumSerial}},
     {"sum_tree", {kReduceCommon, kSumTree}},
     {"gemm", {kGemm, {}}},
+    {"dot_tree", {kDotTree, {}}},
 }};
 
 static_assert(kTreeReduceChunk % kLinearWorkgroup == 0);

@@ -16,6 +16,7 @@ inline constexpr const char* kMultiplyEntry = "multiply";
 inline constexpr const char* kSumSerialEntry = "sum_serial";
 inline constexpr const char* kSumTreeEntry = "sum_tree";
 inline constexpr const char* kGemmEntry = "gemm";
+inline constexpr const char* kDotTreeEntry = "dot_tree";
 
 // Workgroup sizes the sources are written for.
 inline constexpr unsigned kLinearWorkgroup = 256;  // element-wise kernels
@@ -27,6 +28,9 @@ inline constexpr unsigned kGemmBlock = 64;  // GEMM: one workgroup computes a 64
 inline constexpr std::int64_t kSerialReduceLimit = 32;
 inline constexpr std::int64_t kTreeReduceChunk = 2048;  // 256 invocations x 8 elements
 inline constexpr std::int64_t kGemmSplitDepth = 1024;   // 64 steps of 16
+// GEMMs with at most this many elements of C per batch run as dot_tree (one workgroup per
+// element and chunk of K) rather than as 64 x 64 tiles: below it most of a tile is idle.
+inline constexpr std::int64_t kDotTreeMaxOutputs = 64;
 
 // The WGSL module holding the entry point `entry` for `dtype` (F32 or C32; Unsupported else).
 // The returned string is the same object for the same arguments, so the backend's pipeline
