@@ -234,6 +234,8 @@ TEST_P(ContractionKernelsTest, BatchedGemmWithArbitraryStrides) {
       {31, 2, 45, 4, true, true, false},
       {70, 130, 33, 2, true, false, true},  // several 64 x 64 blocks per batch
       {9, 7, 0, 2, false, false, false},    // k == 0 writes zeros
+      {3, 2, 300, 4, true, false, true},    // dot_tree, one chunk of K per element
+      {1, 1, 5000, 3, false, true, false},  // dot_tree, three chunks summed into C
   };
   unsigned seed = 100;
   for (const GemmCase& g : cases) {

@@ -4,23 +4,20 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <vector>
 
+#include "ops/einsum/webgpu/webgpu_kernel_launch.hpp"
+#include "ops/einsum/webgpu/webgpu_reduction.hpp"
 #include "ops/einsum/webgpu/wgsl_contraction_kernels.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/core/shape.hpp"
 
 namespace tenferro::einsum_internal {
+
+using namespace webgpu_launch;
+
 namespace {
-
-constexpr std::int64_t kMaxI32 = std::numeric_limits<std::int32_t>::max();
-constexpr std::uint32_t kMaxGroupsPerDimension = 65535;
-
-[[noreturn]] void fail(ErrorKind kind, std::string_view op, std::string message) {
-  throw_error(kind, ErrorPhase::Execute, "einsum.webgpu." + std::string(op), std::move(message));
-}
 
 void check_dtype(DType dtype, std::string_view op) {
   if (dtype != DType::F32 && dtype != DType::C32) {
@@ -95,135 +92,6 @@ std::vector<std::int64_t> broadcast_strides(const KernelView& view,
     }
   }
   return strides;
-}
-
-class Params {
- public:
-  Params& add(std::int64_t v) {
-    words_.push_back(static_cast<std::uint32_t>(static_cast<std::int32_t>(v)));
-    return *this;
-  }
-  Params& add(std::span<const std::int64_t> vs) {
-    for (std::int64_t v : vs) add(v);
-    return *this;
-  }
-  std::span<const std::uint32_t> words() const noexcept { return words_; }
-
- private:
-  std::vector<std::uint32_t> words_;
-};
-
-WorkgroupCount linear_groups(std::int64_t n) {
-  const auto groups =
-      static_cast<std::uint64_t>((n + wgsl::kLinearWorkgroup - 1) / wgsl::kLinearWorkgroup);
-  const auto x =
-      static_cast<std::uint32_t>(std::min<std::uint64_t>(groups, kMaxGroupsPerDimension));
-  const auto y = static_cast<std::uint32_t>((groups + x - 1) / x);
-  return {x, y, 1};
-}
-
-void check_count(std::int64_t n, std::string_view op) {
-  if (n > kMaxI32)
-    fail(ErrorKind::Unsupported, op, "more than 2^31-1 elements in one WebGPU kernel");
-}
-
-// `count` workgroups folded into x/y, for kernels that index by workgroup (sum_tree).
-WorkgroupCount workgroup_grid(std::int64_t count) {
-  const auto x = static_cast<std::uint32_t>(std::min<std::int64_t>(count, kMaxGroupsPerDimension));
-  const auto y = static_cast<std::uint32_t>((count + x - 1) / x);
-  return {x, y, 1};
-}
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-  return (a + b - 1) / b;
-}
-
-// Column-major strides of a compact tensor of `shape`, each multiplied by `scale`.
-std::vector<std::int64_t> compact_strides(std::span<const std::int64_t> shape, std::int64_t scale) {
-  std::vector<std::int64_t> strides(shape.size());
-  for (std::size_t a = 0; a < shape.size(); ++a) {
-    strides[a] = scale;
-    scale *= shape[a];
-  }
-  return strides;
-}
-
-// One reduction as the kernels see it: output element o (over outer_shape) is the sum of the
-// block reduced_shape at src_offset + o . src_outer_strides, stored (or added, when
-// accumulate) at dst_offset + o . dst_strides. Extents and strides are already checked.
-struct Reduction {
-  DType dtype = DType::F32;
-  std::vector<std::int64_t> outer_shape;
-  const WebGpuBuffer* src = nullptr;
-  std::int64_t src_offset = 0;
-  std::vector<std::int64_t> src_outer_strides, reduced_shape, src_reduced_strides;
-  const WebGpuBuffer* dst = nullptr;
-  std::int64_t dst_offset = 0;
-  std::vector<std::int64_t> dst_strides;
-  bool accumulate = false;
-};
-
-// One pass of `entry` that writes chunk c of output o at dst offset + o . dst_strides +
-// c * chunk_stride.
-void dispatch_reduce_pass(WebGpuBackend& backend, const Reduction& r, const char* entry,
-                          std::int64_t n_chunks, const WebGpuBuffer& dst, std::int64_t dst_offset,
-                          std::span<const std::int64_t> dst_strides, std::int64_t chunk_stride,
-                          bool accumulate) {
-  const std::int64_t n_out = checked_numel(r.outer_shape);
-  Params params;
-  params.add(n_out)
-      .add(static_cast<std::int64_t>(r.outer_shape.size()))
-      .add(static_cast<std::int64_t>(r.reduced_shape.size()))
-      .add(checked_numel(r.reduced_shape))
-      .add(n_chunks)
-      .add(r.src_offset)
-      .add(dst_offset)
-      .add(chunk_stride)
-      .add(accumulate ? 1 : 0);
-  params.add(r.outer_shape).add(r.src_outer_strides).add(dst_strides);
-  params.add(r.reduced_shape).add(r.src_reduced_strides);
-  const WebGpuBuffer* buffers[] = {r.src, &dst};
-  const bool serial = std::string_view(entry) == wgsl::kSumSerialEntry;
-  backend.dispatch(backend.pipeline(wgsl::source(r.dtype, entry), entry), params.words(), buffers,
-                   serial ? linear_groups(n_out) : workgroup_grid(n_out * n_chunks));
-}
-
-// Runs `r` in passes that each do a bounded amount of work per invocation: a short block
-// (<= kSerialReduceLimit) in one serial pass; a longer one in tree passes, each shrinking it
-// by kTreeReduceChunk into a scratch buffer of partial sums (from the backend, like any
-// allocation), until one chunk is left for the pass that writes the destination.
-void run_reduction(WebGpuBackend& backend, Reduction r) {
-  const std::int64_t n_out = checked_numel(r.outer_shape);
-  if (n_out == 0) return;
-  check_count(n_out, "sum_trailing");
-  std::shared_ptr<Buffer> partials;  // the current pass's source when it is a scratch buffer
-  for (;;) {
-    const std::int64_t n_reduced = checked_numel(r.reduced_shape);
-    check_count(n_reduced, "sum_trailing");
-    const std::int64_t chunks = ceil_div(n_reduced, wgsl::kTreeReduceChunk);
-    if (n_reduced <= wgsl::kSerialReduceLimit || chunks == 1) {
-      const char* entry =
-          n_reduced <= wgsl::kSerialReduceLimit ? wgsl::kSumSerialEntry : wgsl::kSumTreeEntry;
-      dispatch_reduce_pass(backend, r, entry, 1, *r.dst, r.dst_offset, r.dst_strides, 0,
-                           r.accumulate);
-      return;
-    }
-    check_count(n_out * chunks, "sum_trailing");
-    // Partial sums laid out chunk-fastest, so the next pass reads each block contiguously.
-    std::shared_ptr<Buffer> next =
-        backend.allocate(static_cast<std::size_t>(n_out * chunks) * dtype_size(r.dtype));
-    const WebGpuBuffer& next_buffer = WebGpuBackend::buffer_of(*next, "einsum.webgpu.sum_trailing");
-    std::vector<std::int64_t> next_strides = compact_strides(r.outer_shape, chunks);
-    dispatch_reduce_pass(backend, r, wgsl::kSumTreeEntry, chunks, next_buffer, 0, next_strides, 1,
-                         false);
-    // wgpu-native keeps a released buffer alive until the work queued on it has run.
-    partials = std::move(next);
-    r.src = &next_buffer;
-    r.src_offset = 0;
-    r.src_outer_strides = std::move(next_strides);
-    r.reduced_shape = {chunks};
-    r.src_reduced_strides = {1};
-  }
 }
 
 // One round of split-K GEMM: `splits` consecutive splits from `split_begin`, each writing its
@@ -385,7 +253,7 @@ void WebGpuContractionKernels::dot_tree(const GemmProblem& g, const WebGpuBuffer
     c_stride_m = chunks, c_stride_n = chunks * g.m, c_stride_batch = chunks * g.m * g.n;
   }
   Params params;
-  params.add(g.m).add(g.n).add(g.k).add(g.batch).add(chunks).add(0);
+  params.add(g.m).add(g.n).add(g.k).add(g.batch).add(chunks);
   params.add(g.a_offset).add(g.a_stride_m).add(g.a_stride_k).add(g.a_stride_batch);
   params.add(g.b_offset).add(g.b_stride_k).add(g.b_stride_n).add(g.b_stride_batch);
   params.add(c_offset).add(c_stride_m).add(c_stride_n).add(c_stride_batch).add(c_stride_chunk);
@@ -440,7 +308,7 @@ void WebGpuContractionKernels::gemm(const GemmProblem& g) {
   AliasGuard guard(backend_, c);
   const WebGpuBuffer* a_in = guard.input(a);
   const WebGpuBuffer* b_in = guard.input(b);
-  if (g.m * g.n <= wgsl::kDotTreeMaxOutputs && g.k > 0) {
+  if (g.m * g.n <= wgsl::kDotTreeMaxOutputs && g.k >= wgsl::kDotTreeMinDepth) {
     dot_tree(g, *a_in, *b_in, c);
     return;
   }

@@ -7,9 +7,10 @@
 // Bounded iterations. No invocation runs a loop whose trip count grows with the data: Mesa's
 // lavapipe (the WebGPU device in CI and on machines without a GPU) ends every shader loop
 // once one invocation has spent 65535 iterations in total, across all its loops, and carries
-// on with whatever it has summed so far -- a silent wrong answer. Loops with small constant
-// bounds are unrolled by the compiler and cost nothing against that budget; the loops left
-// are over tensor ranks (a few dozen at most) and the bounded ones below:
+// on with whatever it has summed so far -- a silent wrong answer. Small loops with constant
+// bounds are usually unrolled and then cost nothing against that budget; the bounds below
+// hold even where they are not (a gemm invocation then spends about 64 x 560 = 36k
+// iterations). The other loops run over tensor ranks, a few dozen at most:
 //   * sum_serial: one invocation per output element, serial over at most kSerialReduceLimit
 //     (32) elements; the host uses it only for such short reductions.
 //   * sum_tree: one workgroup per (output element, chunk of kTreeReduceChunk = 2048 reduced
@@ -29,10 +30,11 @@
 // Accuracy (F32 accumulators throughout). The sums are pairwise rather than running: blocks
 // of 8 serial additions, then binary trees of 256 per workgroup, then trees over the chunk
 // partials, so a rounding error grows like log(n) in the worst case and like the rounding of
-// the result itself in practice, not like n (a running F32 sum of 10^5 terms with a nonzero
-// mean loses about 2.5 digits). GEMM adds the 16 products of each step into a fresh register
-// tile and only then into the running tile, so a split of 1024 terms is 64 running additions
-// of block sums; the splits are then summed pairwise as above.
+// the result itself in practice, not like n (a running F32 sum of n terms with a nonzero mean
+// is typically off by about sqrt(n)/6 roundings of the result: 50 for n = 10^5). GEMM adds the 16
+// products of each step into a fresh register tile and only then into the running tile, so a split
+// of 1024 terms is 64 running additions of block sums; the splits are then summed pairwise as
+// above.
 #include "ops/einsum/webgpu/wgsl_contraction_kernels.hpp"
 
 #include <array>
@@ -342,9 +344,9 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
 // GEMM for few outputs and a long K (dot products, GEMV-like shapes), where a 64 x 64 tile
 // would leave almost every thread idle: one workgroup per (element of C, chunk of CHUNK
 // depths), PER_INVOCATION products per invocation, then the pairwise tree of sum_tree.
-// Element o of C is (i, j, batch) column-major; chunk c's sum goes to
+// Element o of C is (i, j, batch) column-major; chunk c's sum is written (never added) to
 // c_offset + i c_stride_m + j c_stride_n + batch c_stride_batch + c * c_stride_chunk.
-// p = [m, n, k, batch, n_chunks, accumulate,
+// p = [m, n, k, batch, n_chunks,
 //      a_offset, a_stride_m, a_stride_k, a_stride_batch,
 //      b_offset, b_stride_k, b_stride_n, b_stride_batch,
 //      c_offset, c_stride_m, c_stride_n, c_stride_batch, c_stride_chunk]
@@ -365,13 +367,13 @@ fn dot_tree(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id)
   let i = o % p[0];
   let j = (o / p[0]) % p[1];
   let batch = o / (p[0] * p[1]);
-  let a_row = p[6] + i * p[7] + batch * p[9];
-  let b_col = p[10] + j * p[12] + batch * p[13];
+  let a_row = p[5] + i * p[6] + batch * p[8];
+  let b_col = p[9] + j * p[11] + batch * p[12];
   let first = chunk * CHUNK + i32(lid.x);
   var acc = zero();
   for (var q = 0u; q < PER_INVOCATION; q++) {
     let l = first + i32(q * WG);
-    if (l < p[2]) { acc += mul(a[a_row + l * p[8]], b[b_col + l * p[11]]); }
+    if (l < p[2]) { acc += mul(a[a_row + l * p[7]], b[b_col + l * p[10]]); }
   }
   partial[lid.x] = acc;
   workgroupBarrier();
@@ -379,14 +381,7 @@ fn dot_tree(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id)
     if (lid.x < width) { partial[lid.x] = partial[lid.x] + partial[lid.x + width]; }
     workgroupBarrier();
   }
-  if (lid.x == 0u) {
-    let d = p[14] + i * p[15] + j * p[16] + batch * p[17] + chunk * p[18];
-    if (p[5] != 0) {
-      c[d] = c[d] + partial[0];
-    } else {
-      c[d] = partial[0];
-    }
-  }
+  if (lid.x == 0u) { c[p[13] + i * p[14] + j * p[15] + batch * p[16] + chunk * p[17]] = partial[0]; }
 }
 )";
 

@@ -28,9 +28,12 @@ inline constexpr unsigned kGemmBlock = 64;  // GEMM: one workgroup computes a 64
 inline constexpr std::int64_t kSerialReduceLimit = 32;
 inline constexpr std::int64_t kTreeReduceChunk = 2048;  // 256 invocations x 8 elements
 inline constexpr std::int64_t kGemmSplitDepth = 1024;   // 64 steps of 16
-// GEMMs with at most this many elements of C per batch run as dot_tree (one workgroup per
-// element and chunk of K) rather than as 64 x 64 tiles: below it most of a tile is idle.
+// GEMMs with at most kDotTreeMaxOutputs elements of C per batch and a K of at least
+// kDotTreeMinDepth run as dot_tree (one workgroup per element and chunk of K) rather than as
+// 64 x 64 tiles, most of which would idle; a shorter K (batches of tiny products) keeps the
+// tiles, whose one workgroup per batch then covers all of K in a few steps.
 inline constexpr std::int64_t kDotTreeMaxOutputs = 64;
+inline constexpr std::int64_t kDotTreeMinDepth = kLinearWorkgroup;
 
 // The WGSL module holding the entry point `entry` for `dtype` (F32 or C32; Unsupported else).
 // The returned string is the same object for the same arguments, so the backend's pipeline
