@@ -348,12 +348,17 @@ void expect_sum_close(const cd& got, const cd& want, double terms, double sum_sq
 }
 
 TEST_P(ContractionKernelsTest, SumTrailingAcrossItsPassBoundaries) {
-  // Serial pass (<= 32), one tree chunk (<= 2048), two and three tree passes (2048^2 + 1).
-  for (const std::int64_t n_reduced :
-       {std::int64_t{32}, std::int64_t{33}, std::int64_t{2048}, std::int64_t{2049},
-        std::int64_t{(1 << 16) + 1}, std::int64_t{2048} * 2048 + 1}) {
-    SCOPED_TRACE(n_reduced);
-    const std::int64_t n_out = n_reduced > 100000 ? 1 : 3;
+  struct Case {
+    std::int64_t n_out, n_reduced;
+  };
+  // Few outputs: one serial pass (<= 32), one tree chunk (<= 2048), two and three tree passes
+  // (2048^2 + 1 starts with a serial pass: one output, but 131073 chunks of 32). Many outputs:
+  // serial passes into scratch, then a serial (600 x 1000) or tree (20 x 70000) finish.
+  for (const Case& c :
+       {Case{3, 32}, Case{3, 33}, Case{3, 2048}, Case{3, 2049}, Case{3, (1 << 16) + 1},
+        Case{1, 2048 * 2048 + 1}, Case{600, 1000}, Case{20, 70000}}) {
+    const std::int64_t n_out = c.n_out, n_reduced = c.n_reduced;
+    SCOPED_TRACE(::testing::Message() << n_out << " x " << n_reduced);
     DeviceArray src = array(static_cast<std::size_t>(n_out * n_reduced), 51);
     for (cd& v : src.host) v += cd(0.5, is_complex(src.dtype) ? 0.5 : 0.0);  // mean 0.5
     store(src);

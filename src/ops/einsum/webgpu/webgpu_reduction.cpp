@@ -27,8 +27,8 @@ std::vector<std::int64_t> compact_strides(std::span<const std::int64_t> shape, s
 enum class Pass { Serial, Tree };
 
 // One pass that writes chunk c of output o at dst_offset + o . dst_strides + c * chunk_stride
-// (sum_serial: one invocation per output and n_chunks == 1; sum_tree: one workgroup per
-// output and chunk).
+// (sum_serial: one invocation per output and chunk of kSerialReduceLimit; sum_tree: one
+// workgroup per output and chunk of kTreeReduceChunk).
 void dispatch_pass(WebGpuBackend& backend, const Reduction& r, Pass pass, std::int64_t n_chunks,
                    const WebGpuBuffer& dst, std::int64_t dst_offset,
                    std::span<const std::int64_t> dst_strides, std::int64_t chunk_stride,
@@ -48,8 +48,9 @@ void dispatch_pass(WebGpuBackend& backend, const Reduction& r, Pass pass, std::i
   params.add(r.reduced_shape).add(r.src_reduced_strides);
   const WebGpuBuffer* buffers[] = {r.src, &dst};
   const char* entry = pass == Pass::Serial ? wgsl::kSumSerialEntry : wgsl::kSumTreeEntry;
-  backend.dispatch(backend.pipeline(wgsl::source(r.dtype, entry), entry), params.words(), buffers,
-                   pass == Pass::Serial ? linear_groups(n_out) : workgroup_grid(n_out * n_chunks));
+  backend.dispatch(
+      backend.pipeline(wgsl::source(r.dtype, entry), entry), params.words(), buffers,
+      pass == Pass::Serial ? linear_groups(n_out * n_chunks) : workgroup_grid(n_out * n_chunks));
 }
 
 }  // namespace
@@ -62,11 +63,21 @@ void run_reduction(WebGpuBackend& backend, Reduction r) {
   for (;;) {
     const std::int64_t n_reduced = checked_numel(r.reduced_shape);
     check_count(n_reduced, "sum_trailing");
-    const std::int64_t chunks = ceil_div(n_reduced, wgsl::kTreeReduceChunk);
-    if (n_reduced <= wgsl::kSerialReduceLimit || chunks == 1) {
-      const Pass pass = n_reduced <= wgsl::kSerialReduceLimit ? Pass::Serial : Pass::Tree;
-      dispatch_pass(backend, r, pass, 1, *r.dst, r.dst_offset, r.dst_strides, 0, r.accumulate);
+    if (n_reduced <= wgsl::kSerialReduceLimit) {
+      dispatch_pass(backend, r, Pass::Serial, 1, *r.dst, r.dst_offset, r.dst_strides, 0,
+                    r.accumulate);
       return;
+    }
+    // Many outputs: serial chunks keep every invocation busy; few: workgroup trees.
+    Pass pass = Pass::Serial;
+    std::int64_t chunks = ceil_div(n_reduced, wgsl::kSerialReduceLimit);
+    if (n_out * chunks < wgsl::kSerialPassMinInvocations) {
+      pass = Pass::Tree;
+      chunks = ceil_div(n_reduced, wgsl::kTreeReduceChunk);
+      if (chunks == 1) {
+        dispatch_pass(backend, r, pass, 1, *r.dst, r.dst_offset, r.dst_strides, 0, r.accumulate);
+        return;
+      }
     }
     check_count(n_out * chunks, "sum_trailing");
     // Partial sums laid out chunk-fastest, so the next pass reads each block contiguously.
@@ -74,7 +85,7 @@ void run_reduction(WebGpuBackend& backend, Reduction r) {
         backend.allocate(static_cast<std::size_t>(n_out * chunks) * dtype_size(r.dtype));
     const WebGpuBuffer& next_buffer = WebGpuBackend::buffer_of(*next, "einsum.webgpu.sum_trailing");
     std::vector<std::int64_t> next_strides = compact_strides(r.outer_shape, chunks);
-    dispatch_pass(backend, r, Pass::Tree, chunks, next_buffer, 0, next_strides, 1, false);
+    dispatch_pass(backend, r, pass, chunks, next_buffer, 0, next_strides, 1, false);
     // wgpu-native keeps a released buffer alive until the work queued on it has run.
     partials = std::move(next);
     r.src = &next_buffer;

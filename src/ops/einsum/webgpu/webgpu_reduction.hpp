@@ -27,10 +27,12 @@ struct Reduction {
   bool accumulate = false;
 };
 
-// Queues the passes of `r` on `backend`: a short block (<= kSerialReduceLimit) in one
-// sum_serial pass; a longer one in sum_tree passes, each shrinking it by kTreeReduceChunk into
-// a scratch buffer of partial sums (allocated from the backend like any buffer, never a
-// transfer), until one chunk is left for the pass that writes the destination.
+// Queues the passes of `r` on `backend`, each with a bounded amount of work per invocation:
+// a short block (<= kSerialReduceLimit) in one sum_serial pass; a longer one in passes that
+// shrink it into a scratch buffer of partial sums (allocated from the backend like any
+// buffer, never a transfer) -- sum_serial chunks of kSerialReduceLimit when the pass has
+// kSerialPassMinInvocations or more, else sum_tree chunks of kTreeReduceChunk -- until the
+// pass that writes the destination.
 void run_reduction(WebGpuBackend& backend, Reduction r);
 
 }  // namespace tenferro::einsum_internal

@@ -11,14 +11,18 @@
 // bounds are usually unrolled and then cost nothing against that budget; the bounds below
 // hold even where they are not (a gemm invocation then spends about 64 x 560 = 36k
 // iterations). The other loops run over tensor ranks, a few dozen at most:
-//   * sum_serial: one invocation per output element, serial over at most kSerialReduceLimit
-//     (32) elements; the host uses it only for such short reductions.
+//   * sum_serial: one invocation per (output element, chunk of kSerialReduceLimit = 32
+//     reduced elements), added in order. Many outputs (at least kSerialPassMinInvocations
+//     invocations' worth) give parallelism enough: a long reduction then runs as serial passes,
+//     each shrinking it 32-fold into a scratch buffer of partial sums.
 //   * sum_tree: one workgroup per (output element, chunk of kTreeReduceChunk = 2048 reduced
 //     elements). Each of its 256 invocations adds 8 elements (a constant, unrolled loop),
 //     then the workgroup adds the 256 partial sums pairwise in workgroup memory (8 halving
 //     steps). A reduction longer than one chunk writes one partial sum per chunk to a scratch
 //     buffer, and the host runs further passes over the partials until one chunk remains:
-//     ceil(log_2048(n)) passes, each with a constant amount of work per invocation.
+//     ceil(log_2048(n)) passes, each with a constant amount of work per invocation. The host
+//     picks it when there are few outputs (a full sum, a dot product). Its barriers are what
+//     lavapipe runs slowest, which is why many outputs take the serial passes instead.
 //   * gemm: each workgroup covers at most kGemmSplitDepth (1024) of the contracted extent,
 //     64 steps of 16. A longer K is split ("split-K"): the splits write partial products to a
 //     scratch buffer (extra workgroups along z), and the reductions above add them into C.
@@ -28,13 +32,13 @@
 // on many workgroups instead of one thread.
 //
 // Accuracy (F32 accumulators throughout). The sums are pairwise rather than running: blocks
-// of 8 serial additions, then binary trees of 256 per workgroup, then trees over the chunk
-// partials, so a rounding error grows like log(n) in the worst case and like the rounding of
-// the result itself in practice, not like n (a running F32 sum of n terms with a nonzero mean
-// is typically off by about sqrt(n)/6 roundings of the result: 50 for n = 10^5). GEMM adds the 16
-// products of each step into a fresh register tile and only then into the running tile, so a split
-// of 1024 terms is 64 running additions of block sums; the splits are then summed pairwise as
-// above.
+// of 8 (tree) or at most 32 (serial) in-order additions, then binary trees of 256 per
+// workgroup or further blocks of 32 over the partials, so a rounding error grows like log(n)
+// in the worst case and like the rounding of the result itself in practice, not like n (a running
+// F32 sum of n terms with a nonzero mean is typically off by about sqrt(n)/6 roundings of the
+// result: 50 for n = 10^5). GEMM adds the 16 products of each step into a fresh register tile and
+// only then into the running tile, so a split of 1024 terms is 64 running additions of block sums;
+// the splits are then summed pairwise as above.
 #include "ops/einsum/webgpu/wgsl_contraction_kernels.hpp"
 
 #include <array>
@@ -192,24 +196,28 @@ fn store(d: i32, v: T) {
 }
 )";
 
-// One invocation per output element adds its whole (short) reduced block in order. The host
-// sends at most kSerialReduceLimit reduced elements here, which bounds the loop.
+// One invocation per (output element, chunk of SERIAL_CHUNK reduced elements) adds its chunk
+// in order; the chunk bounds the loop. Chunks of one output are consecutive invocations.
 constexpr std::string_view kSumSerial = R"(
 @compute @workgroup_size(256)
 fn sum_serial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
               @builtin(num_workgroups) groups: vec3<u32>) {
-  let o = linear_index(wid, lid, groups);
-  if (o >= p[0]) { return; }
-  let at = outer_offsets(o);
+  let i = linear_index(wid, lid, groups);
+  let n_chunks = p[4];
+  if (i >= p[0] * n_chunks) { return; }
+  let chunk = i % n_chunks;
+  let at = outer_offsets(i / n_chunks);
+  let first = chunk * SERIAL_CHUNK;
+  let last = min(p[3], first + SERIAL_CHUNK);
   var acc = zero();
-  for (var j = 0; j < p[3]; j++) { acc += src[at.x + reduced_offset(j)]; }
-  store(at.y, acc);
+  for (var j = first; j < last; j++) { acc += src[at.x + reduced_offset(j)]; }
+  store(at.y + chunk * p[7], acc);
 }
 )";
 
 // One workgroup per (output element, chunk of CHUNK reduced elements): PER_INVOCATION strided
-// elements per invocation, then a pairwise tree over the workgroup's 256 partial sums. CHUNK
-// and PER_INVOCATION are generated from kTreeReduceChunk (see compose()).
+// elements per invocation, then a pairwise tree over the workgroup's 256 partial sums. CHUNK,
+// PER_INVOCATION and SERIAL_CHUNK are generated from the header's bounds (see compose()).
 constexpr std::string_view kSumTree = R"(
 var<workgroup> partial: array<T, 256>;
 @compute @workgroup_size(256)
@@ -407,6 +415,7 @@ std::string compose(std::string_view prelude, const Kernel& kernel) {
   s.append(prelude).append(kCommon);
   // The host's bounds, so that the kernels and the dispatch code share one source of truth.
   s.append("const CHUNK: i32 = ").append(std::to_string(kTreeReduceChunk)).append(";\n");
+  s.append("const SERIAL_CHUNK: i32 = ").append(std::to_string(kSerialReduceLimit)).append(";\n");
   s.append("const PER_INVOCATION: u32 = ")
       .append(std::to_string(kTreeReduceChunk / kLinearWorkgroup))
       .append("u;\n");

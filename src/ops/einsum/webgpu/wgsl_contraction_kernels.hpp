@@ -22,10 +22,13 @@ inline constexpr const char* kDotTreeEntry = "dot_tree";
 inline constexpr unsigned kLinearWorkgroup = 256;  // element-wise kernels
 inline constexpr unsigned kGemmBlock = 64;  // GEMM: one workgroup computes a 64 x 64 block of C
 
-// Bounds on the work of one invocation (see the design note in the .cpp): sum_serial adds at
-// most kSerialReduceLimit elements, one sum_tree workgroup reduces kTreeReduceChunk elements,
-// one GEMM workgroup covers at most kGemmSplitDepth of the contracted extent.
+// Bounds on the work of one invocation (see the design note in the .cpp): a sum_serial
+// invocation adds at most kSerialReduceLimit elements, one sum_tree workgroup reduces
+// kTreeReduceChunk elements, one GEMM workgroup covers at most kGemmSplitDepth of K.
 inline constexpr std::int64_t kSerialReduceLimit = 32;
+// A pass of sum_serial is chosen over sum_tree when it has at least this many invocations
+// (64 workgroups): parallelism enough, without the tree's barriers.
+inline constexpr std::int64_t kSerialPassMinInvocations = 16384;
 inline constexpr std::int64_t kTreeReduceChunk = 2048;  // 256 invocations x 8 elements
 inline constexpr std::int64_t kGemmSplitDepth = 1024;   // 64 steps of 16
 // GEMMs with at most kDotTreeMaxOutputs elements of C per batch and a K of at least
