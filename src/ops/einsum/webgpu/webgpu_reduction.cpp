@@ -80,19 +80,23 @@ void run_reduction(WebGpuBackend& backend, Reduction r) {
       }
     }
     check_count(n_out * chunks, "sum_trailing");
-    // Partial sums laid out chunk-fastest, so the next pass reads each block contiguously.
+    // Partial sums laid out the way the pass writes them: output-fastest from sum_serial
+    // (neighbouring invocations, neighbouring outputs), chunk-fastest from sum_tree (one
+    // workgroup's chunks are then contiguous for a following tree pass).
     std::shared_ptr<Buffer> next =
         backend.allocate(static_cast<std::size_t>(n_out * chunks) * dtype_size(r.dtype));
     const WebGpuBuffer& next_buffer = WebGpuBackend::buffer_of(*next, "einsum.webgpu.sum_trailing");
-    std::vector<std::int64_t> next_strides = compact_strides(r.outer_shape, chunks);
-    dispatch_pass(backend, r, pass, chunks, next_buffer, 0, next_strides, 1, false);
+    const bool serial = pass == Pass::Serial;
+    std::vector<std::int64_t> next_strides = compact_strides(r.outer_shape, serial ? 1 : chunks);
+    const std::int64_t chunk_stride = serial ? n_out : 1;
+    dispatch_pass(backend, r, pass, chunks, next_buffer, 0, next_strides, chunk_stride, false);
     // wgpu-native keeps a released buffer alive until the work queued on it has run.
     partials = std::move(next);
     r.src = &next_buffer;
     r.src_offset = 0;
     r.src_outer_strides = std::move(next_strides);
     r.reduced_shape = {chunks};
-    r.src_reduced_strides = {1};
+    r.src_reduced_strides = {chunk_stride};
   }
 }
 

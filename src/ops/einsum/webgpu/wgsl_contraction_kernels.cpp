@@ -197,7 +197,8 @@ fn store(d: i32, v: T) {
 )";
 
 // One invocation per (output element, chunk of SERIAL_CHUNK reduced elements) adds its chunk
-// in order; the chunk bounds the loop. Chunks of one output are consecutive invocations.
+// in order; the chunk bounds the loop. Consecutive invocations take consecutive outputs of
+// one chunk, so neighbours read neighbouring elements when the outputs are contiguous.
 constexpr std::string_view kSumSerial = R"(
 @compute @workgroup_size(256)
 fn sum_serial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
@@ -205,8 +206,8 @@ fn sum_serial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
   let i = linear_index(wid, lid, groups);
   let n_chunks = p[4];
   if (i >= p[0] * n_chunks) { return; }
-  let chunk = i % n_chunks;
-  let at = outer_offsets(i / n_chunks);
+  let chunk = i / p[0];
+  let at = outer_offsets(i % p[0]);
   let first = chunk * SERIAL_CHUNK;
   let last = min(p[3], first + SERIAL_CHUNK);
   var acc = zero();
