@@ -7,10 +7,13 @@
 
 #if TENFERRO_HAS_WEBGPU
 
+#include <cmath>
 #include <complex>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "backends/webgpu/webgpu_backend.hpp"
@@ -231,6 +234,8 @@ TEST_P(ContractionKernelsTest, BatchedGemmWithArbitraryStrides) {
       {31, 2, 45, 4, true, true, false},
       {70, 130, 33, 2, true, false, true},  // several 64 x 64 blocks per batch
       {9, 7, 0, 2, false, false, false},    // k == 0 writes zeros
+      {3, 2, 300, 4, true, false, true},    // dot_tree, one chunk of K per element
+      {1, 1, 5000, 3, false, true, false},  // dot_tree, three chunks summed into C
   };
   unsigned seed = 100;
   for (const GemmCase& g : cases) {
@@ -330,6 +335,107 @@ TEST_P(ContractionKernelsTest, ViewsOutsideTheirBufferAreRefused) {
     EXPECT_EQ(e.kind(), ErrorKind::Validation);
   }
   EXPECT_EQ(backend_->pipeline_stats().dispatches - before.dispatches, 1u);
+}
+
+// Long reductions: against a double reference with the F32 tolerance of
+// long_reductions_webgpu_test.cpp, 4 sqrt(n) eps sqrt(sum |term|^2), on data of mean 0.5.
+void expect_sum_close(const cd& got, const cd& want, double terms, double sum_sq,
+                      const std::string& what) {
+  const double tolerance =
+      4.0 * std::sqrt(terms) * std::numeric_limits<float>::epsilon() * std::sqrt(sum_sq);
+  EXPECT_LE(std::abs(got - want), tolerance)
+      << what << " over " << terms << " terms: got " << got << ", want " << want;
+}
+
+TEST_P(ContractionKernelsTest, SumTrailingAcrossItsPassBoundaries) {
+  struct Case {
+    std::int64_t n_out, n_reduced;
+  };
+  // Few outputs: one serial pass (<= 32), one tree chunk (<= 2048), two tree passes, and
+  // three passes for 2048^2 + 1 (one output but 131073 chunks of 32: serial, tree, tree; F32
+  // only, to keep the suite fast). Many outputs: serial passes into scratch, then a serial
+  // (600 x 1000) or tree (20 x 70000) finish.
+  for (const Case& c :
+       {Case{3, 32}, Case{3, 33}, Case{3, 2048}, Case{3, 2049}, Case{3, (1 << 16) + 1},
+        Case{1, 2048 * 2048 + 1}, Case{600, 1000}, Case{20, 70000}}) {
+    const std::int64_t n_out = c.n_out, n_reduced = c.n_reduced;
+    if (n_reduced > (1 << 20) && GetParam() != DType::F32) continue;
+    SCOPED_TRACE(::testing::Message() << n_out << " x " << n_reduced);
+    DeviceArray src = array(static_cast<std::size_t>(n_out * n_reduced), 51);
+    for (cd& v : src.host) v += cd(0.5, is_complex(src.dtype) ? 0.5 : 0.0);  // mean 0.5
+    store(src);
+    // Outputs at stride 2 from offset 1 of a buffer whose other elements must not change.
+    DeviceArray dst = array(static_cast<std::size_t>(2 * n_out + 1), 52);
+    kernels_->sum_trailing(view(src, {n_out, n_reduced}, {1, n_out}), view(dst, {n_out}, {2}, 1),
+                           1);
+    const std::vector<cd> got = load(dst);
+    for (std::int64_t o = 0; o < n_out; ++o) {
+      cd sum = 0;
+      double sum_sq = 0;
+      for (std::int64_t j = 0; j < n_reduced; ++j) {
+        const cd v = src.host[static_cast<std::size_t>(o + n_out * j)];
+        sum += v, sum_sq += std::norm(v);
+      }
+      expect_sum_close(got[static_cast<std::size_t>(1 + 2 * o)], sum,
+                       static_cast<double>(n_reduced), sum_sq, "output " + std::to_string(o));
+      EXPECT_EQ(got[static_cast<std::size_t>(2 * o)], dst.host[static_cast<std::size_t>(2 * o)]);
+    }
+  }
+}
+
+// The tiled GEMM (more than kDotTreeMaxOutputs elements of C) over a K long enough for
+// split-K: the splits' partial products summed in one group (K = 70000: the former single
+// loop over K stopped early on lavapipe), in rounds that add into C (scratch for 6 of 20
+// splits), and straight into C when no scratch fits (budget 1 byte).
+TEST_P(ContractionKernelsTest, TiledGemmSplitsALongContractedExtent) {
+  struct SplitCase {
+    std::int64_t k, batch;
+    std::size_t budget;
+  };
+  const std::int64_t m = 9, n = 8;
+  const std::size_t per_split = m * n * 2 * dtype_size(GetParam());
+  for (const SplitCase& sc :
+       {SplitCase{70000, 1, WebGpuContractionKernels::kDefaultScratchBudgetBytes},
+        SplitCase{20000, 2, 6 * per_split}, SplitCase{3000, 2, 1}}) {
+    SCOPED_TRACE(::testing::Message()
+                 << "K " << sc.k << " batch " << sc.batch << " budget " << sc.budget);
+    WebGpuContractionKernels kernels(*backend_, sc.budget);
+    DeviceArray a = array(static_cast<std::size_t>(m * sc.k * sc.batch), 61);
+    DeviceArray b = array(static_cast<std::size_t>(sc.k * n * sc.batch), 62);
+    for (DeviceArray* x : {&a, &b}) {
+      for (cd& v : x->host) v += cd(0.5, is_complex(x->dtype) ? 0.5 : 0.0);
+      store(*x);
+    }
+    const std::int64_t c_off = 3;
+    DeviceArray c = array(static_cast<std::size_t>(c_off + m * n * sc.batch), 63);
+    GemmProblem p;
+    p.dtype = GetParam();
+    p.m = m, p.n = n, p.k = sc.k, p.batch = sc.batch;
+    // A transposed (K fastest), B column-major, C row-major at an offset.
+    p.a = a.buffer.get(), p.a_stride_k = 1, p.a_stride_m = sc.k, p.a_stride_batch = m * sc.k;
+    p.b = b.buffer.get(), p.b_stride_k = 1, p.b_stride_n = sc.k, p.b_stride_batch = sc.k * n;
+    p.c = c.buffer.get(), p.c_offset = c_off, p.c_stride_m = n, p.c_stride_n = 1;
+    p.c_stride_batch = m * n;
+    const RuntimeStats before = runtime_->stats();
+    kernels.gemm(p);
+    const std::vector<cd> got = load(c);
+    EXPECT_EQ(runtime_->stats().uploads, before.uploads);  // scratch is no transfer
+    for (std::int64_t bt = 0; bt < sc.batch; ++bt)
+      for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+          cd sum = 0;
+          double sum_sq = 0;
+          for (std::int64_t l = 0; l < sc.k; ++l) {
+            const cd t = a.host[static_cast<std::size_t>(bt * m * sc.k + i * sc.k + l)] *
+                         b.host[static_cast<std::size_t>(bt * sc.k * n + j * sc.k + l)];
+            sum += t, sum_sq += std::norm(t);
+          }
+          expect_sum_close(got[static_cast<std::size_t>(c_off + bt * m * n + i * n + j)], sum,
+                           static_cast<double>(sc.k), sum_sq,
+                           "C(" + std::to_string(i) + ", " + std::to_string(j) + ")");
+        }
+    EXPECT_EQ(got[0], c.host[0]);  // before the offset: untouched
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(WebGpu, ContractionKernelsTest, ::testing::Values(DType::F32, DType::C32),

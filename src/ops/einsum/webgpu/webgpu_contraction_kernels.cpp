@@ -4,23 +4,20 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <vector>
 
+#include "ops/einsum/webgpu/webgpu_kernel_launch.hpp"
+#include "ops/einsum/webgpu/webgpu_reduction.hpp"
 #include "ops/einsum/webgpu/wgsl_contraction_kernels.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/core/shape.hpp"
 
 namespace tenferro::einsum_internal {
+
+using namespace webgpu_launch;
+
 namespace {
-
-constexpr std::int64_t kMaxI32 = std::numeric_limits<std::int32_t>::max();
-constexpr std::uint32_t kMaxGroupsPerDimension = 65535;
-
-[[noreturn]] void fail(ErrorKind kind, std::string_view op, std::string message) {
-  throw_error(kind, ErrorPhase::Execute, "einsum.webgpu." + std::string(op), std::move(message));
-}
 
 void check_dtype(DType dtype, std::string_view op) {
   if (dtype != DType::F32 && dtype != DType::C32) {
@@ -97,35 +94,14 @@ std::vector<std::int64_t> broadcast_strides(const KernelView& view,
   return strides;
 }
 
-class Params {
- public:
-  Params& add(std::int64_t v) {
-    words_.push_back(static_cast<std::uint32_t>(static_cast<std::int32_t>(v)));
-    return *this;
-  }
-  Params& add(std::span<const std::int64_t> vs) {
-    for (std::int64_t v : vs) add(v);
-    return *this;
-  }
-  std::span<const std::uint32_t> words() const noexcept { return words_; }
-
- private:
-  std::vector<std::uint32_t> words_;
+// One round of split-K GEMM: `splits` consecutive splits from `split_begin`, each writing its
+// partial product to `c` at c_offset + batch * c_stride_batch + split * c_stride_split.
+struct GemmRound {
+  const WebGpuBuffer* c = nullptr;
+  std::int64_t c_offset = 0, c_stride_m = 0, c_stride_n = 0, c_stride_batch = 0, c_stride_split = 0;
+  std::int64_t splits = 1, split_begin = 0;
+  bool accumulate = false;
 };
-
-WorkgroupCount linear_groups(std::int64_t n) {
-  const auto groups =
-      static_cast<std::uint64_t>((n + wgsl::kLinearWorkgroup - 1) / wgsl::kLinearWorkgroup);
-  const auto x =
-      static_cast<std::uint32_t>(std::min<std::uint64_t>(groups, kMaxGroupsPerDimension));
-  const auto y = static_cast<std::uint32_t>((groups + x - 1) / x);
-  return {x, y, 1};
-}
-
-void check_count(std::int64_t n, std::string_view op) {
-  if (n > kMaxI32)
-    fail(ErrorKind::Unsupported, op, "more than 2^31-1 elements in one WebGPU kernel");
-}
 
 }  // namespace
 
@@ -239,21 +215,64 @@ void WebGpuContractionKernels::sum_trailing(const KernelView& src, const KernelV
   check_count(n, op);
   const std::span<const std::int64_t> src_shape(src.shape), src_strides(src.strides);
   const auto reduced_shape = src_shape.subspan(outer_rank);
-  const std::int64_t n_reduced = checked_numel(reduced_shape);
-  check_count(n_reduced, op);
+  check_count(checked_numel(reduced_shape), op);
   check_extent(out, dst.dtype, dst.offset, dst.shape, dst.strides, op, "destination");
   check_extent(in, dst.dtype, src.offset, src.shape, src.strides, op, "source");
 
-  Params params;
-  params.add(n).add(static_cast<std::int64_t>(outer_rank)).add(reduced_rank).add(n_reduced);
-  params.add(src.offset).add(dst.offset);
-  params.add(dst.shape).add(src_strides.first(outer_rank)).add(dst.strides);
-  params.add(reduced_shape).add(src_strides.subspan(outer_rank));
   AliasGuard guard(backend_, out);
-  const WebGpuBuffer* buffers[] = {guard.input(in), &out};
+  Reduction r;
+  r.dtype = dst.dtype;
+  r.outer_shape = dst.shape;
+  r.src = guard.input(in);
+  r.src_offset = src.offset;
+  r.src_outer_strides.assign(src_strides.begin(), src_strides.begin() + outer_rank);
+  r.reduced_shape.assign(reduced_shape.begin(), reduced_shape.end());
+  r.src_reduced_strides.assign(src_strides.begin() + outer_rank, src_strides.end());
+  r.dst = &out;
+  r.dst_offset = dst.offset;
+  r.dst_strides = dst.strides;
+  run_reduction(backend_, std::move(r));
+}
+
+// Few elements of C, long K: one workgroup per (element, chunk of kTreeReduceChunk depths);
+// more than one chunk leaves partial sums (chunk-fastest) for run_reduction to add into C.
+void WebGpuContractionKernels::dot_tree(const GemmProblem& g, const WebGpuBuffer& a,
+                                        const WebGpuBuffer& b, const WebGpuBuffer& c) {
+  constexpr std::string_view op = "gemm";
+  const std::int64_t outputs = g.m * g.n * g.batch;
+  const std::int64_t chunks = ceil_div(g.k, wgsl::kTreeReduceChunk);
+  check_count(outputs * chunks, op);
+  std::shared_ptr<Buffer> scratch;
+  const WebGpuBuffer* target = &c;
+  std::int64_t c_offset = g.c_offset, c_stride_m = g.c_stride_m, c_stride_n = g.c_stride_n,
+               c_stride_batch = g.c_stride_batch, c_stride_chunk = 0;
+  if (chunks > 1) {
+    scratch = backend_.allocate(static_cast<std::size_t>(outputs * chunks) * dtype_size(g.dtype));
+    target = &WebGpuBackend::buffer_of(*scratch, "einsum.webgpu.gemm");
+    c_offset = 0, c_stride_chunk = 1;
+    c_stride_m = chunks, c_stride_n = chunks * g.m, c_stride_batch = chunks * g.m * g.n;
+  }
+  Params params;
+  params.add(g.m).add(g.n).add(g.k).add(g.batch).add(chunks);
+  params.add(g.a_offset).add(g.a_stride_m).add(g.a_stride_k).add(g.a_stride_batch);
+  params.add(g.b_offset).add(g.b_stride_k).add(g.b_stride_n).add(g.b_stride_batch);
+  params.add(c_offset).add(c_stride_m).add(c_stride_n).add(c_stride_batch).add(c_stride_chunk);
+  const WebGpuBuffer* buffers[] = {&a, &b, target};
   backend_.dispatch(
-      backend_.pipeline(wgsl::source(dst.dtype, wgsl::kSumTrailingEntry), wgsl::kSumTrailingEntry),
-      params.words(), buffers, linear_groups(n));
+      backend_.pipeline(wgsl::source(g.dtype, wgsl::kDotTreeEntry), wgsl::kDotTreeEntry),
+      params.words(), buffers, workgroup_grid(outputs * chunks));
+  if (chunks == 1) return;
+  Reduction r;
+  r.dtype = g.dtype;
+  r.outer_shape = {g.m, g.n, g.batch};
+  r.src = target;
+  r.src_outer_strides = {c_stride_m, c_stride_n, c_stride_batch};
+  r.reduced_shape = {chunks};
+  r.src_reduced_strides = {1};
+  r.dst = &c;
+  r.dst_offset = g.c_offset;
+  r.dst_strides = {g.c_stride_m, g.c_stride_n, g.c_stride_batch};
+  run_reduction(backend_, std::move(r));
 }
 
 void WebGpuContractionKernels::gemm(const GemmProblem& g) {
@@ -287,19 +306,87 @@ void WebGpuContractionKernels::gemm(const GemmProblem& g) {
   }
 
   AliasGuard guard(backend_, c);
-  const WebGpuBuffer* buffers[] = {guard.input(a), guard.input(b), &c};
+  const WebGpuBuffer* a_in = guard.input(a);
+  const WebGpuBuffer* b_in = guard.input(b);
+  if (g.m * g.n <= wgsl::kDotTreeMaxOutputs && g.k >= wgsl::kDotTreeMinDepth) {
+    dot_tree(g, *a_in, *b_in, c);
+    return;
+  }
   auto* pipeline = backend_.pipeline(wgsl::source(g.dtype, wgsl::kGemmEntry), wgsl::kGemmEntry);
-  // Batches beyond the per-dimension group limit go in several dispatches.
-  for (std::int64_t base = 0; base < g.batch; base += kMaxGroupsPerDimension) {
-    const std::int64_t count = std::min<std::int64_t>(kMaxGroupsPerDimension, g.batch - base);
-    Params params;
-    params.add(g.m).add(g.n).add(g.k).add(base);
-    params.add(g.a_offset).add(g.a_stride_m).add(g.a_stride_k).add(g.a_stride_batch);
-    params.add(g.b_offset).add(g.b_stride_k).add(g.b_stride_n).add(g.b_stride_batch);
-    params.add(g.c_offset).add(g.c_stride_m).add(g.c_stride_n).add(g.c_stride_batch);
-    backend_.dispatch(pipeline, params.words(), buffers,
-                      {static_cast<std::uint32_t>(groups_m), static_cast<std::uint32_t>(groups_n),
-                       static_cast<std::uint32_t>(count)});
+  const auto run_round = [&](const GemmRound& round) {
+    const WebGpuBuffer* buffers[] = {a_in, b_in, round.c};
+    // z enumerates (batch, split) pairs; more than one dimension's limit go in several dispatches.
+    const std::int64_t total_z = g.batch * round.splits;
+    check_count(total_z, op);
+    for (std::int64_t base = 0; base < total_z; base += kMaxGroupsPerDimension) {
+      const std::int64_t count = std::min<std::int64_t>(kMaxGroupsPerDimension, total_z - base);
+      Params params;
+      params.add(g.m).add(g.n).add(g.k).add(base);
+      params.add(round.splits).add(round.split_begin).add(wgsl::kGemmSplitDepth);
+      params.add(round.accumulate ? 1 : 0);
+      params.add(g.a_offset).add(g.a_stride_m).add(g.a_stride_k).add(g.a_stride_batch);
+      params.add(g.b_offset).add(g.b_stride_k).add(g.b_stride_n).add(g.b_stride_batch);
+      params.add(round.c_offset).add(round.c_stride_m).add(round.c_stride_n);
+      params.add(round.c_stride_batch).add(round.c_stride_split);
+      backend_.dispatch(pipeline, params.words(), buffers,
+                        {static_cast<std::uint32_t>(groups_m), static_cast<std::uint32_t>(groups_n),
+                         static_cast<std::uint32_t>(count)});
+    }
+  };
+  GemmRound direct;
+  direct.c = &c;
+  direct.c_offset = g.c_offset, direct.c_stride_m = g.c_stride_m, direct.c_stride_n = g.c_stride_n;
+  direct.c_stride_batch = g.c_stride_batch;
+
+  // Split-K: no workgroup covers more than kGemmSplitDepth of K (see the kernels' design note).
+  const std::int64_t splits = std::max<std::int64_t>(1, ceil_div(g.k, wgsl::kGemmSplitDepth));
+  if (splits == 1) {
+    run_round(direct);
+    return;
+  }
+  // Partial products go to scratch, `group` splits at a time, as much as the budget and one
+  // binding allow; each group is then summed pairwise into C (added after the first group).
+  const std::int64_t c_elements = g.m * g.n * g.batch;
+  check_count(c_elements, op);
+  const std::uint64_t per_split = static_cast<std::uint64_t>(c_elements) * dtype_size(g.dtype);
+  const std::uint64_t budget =
+      std::min<std::uint64_t>(scratch_budget_bytes_, backend_.max_storage_binding_bytes());
+  const std::int64_t group = std::min<std::int64_t>(
+      {splits, static_cast<std::int64_t>(budget / per_split), kMaxI32 / c_elements});
+  if (group < 2) {
+    // C alone fills the budget: every split adds its partial product into C in turn.
+    for (std::int64_t s = 0; s < splits; ++s) {
+      GemmRound round = direct;
+      round.split_begin = s;
+      round.accumulate = s > 0;
+      run_round(round);
+    }
+    return;
+  }
+  std::shared_ptr<Buffer> scratch = backend_.allocate(static_cast<std::size_t>(per_split * group));
+  const WebGpuBuffer& partials = WebGpuBackend::buffer_of(*scratch, "einsum.webgpu.gemm");
+  for (std::int64_t s0 = 0; s0 < splits; s0 += group) {
+    const std::int64_t count = std::min(group, splits - s0);
+    // Partial (i, j, split, batch) at i + m j + m n split + m n count batch.
+    GemmRound round;
+    round.c = &partials;
+    round.c_stride_m = 1, round.c_stride_n = g.m, round.c_stride_split = g.m * g.n;
+    round.c_stride_batch = g.m * g.n * count;
+    round.splits = count;
+    round.split_begin = s0;
+    run_round(round);
+    Reduction r;
+    r.dtype = g.dtype;
+    r.outer_shape = {g.m, g.n, g.batch};
+    r.src = &partials;
+    r.src_outer_strides = {1, g.m, g.m * g.n * count};
+    r.reduced_shape = {count};
+    r.src_reduced_strides = {g.m * g.n};
+    r.dst = &c;
+    r.dst_offset = g.c_offset;
+    r.dst_strides = {g.c_stride_m, g.c_stride_n, g.c_stride_batch};
+    r.accumulate = s0 > 0;
+    run_reduction(backend_, std::move(r));
   }
 }
 

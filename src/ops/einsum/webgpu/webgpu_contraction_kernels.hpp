@@ -4,6 +4,8 @@
 // webgpu_contraction_kernels() in ops/einsum/einsum_module.hpp).
 #pragma once
 
+#include <cstddef>
+
 #include "backends/webgpu/webgpu_backend.hpp"
 #include "ops/einsum/contraction_kernels.hpp"
 
@@ -11,8 +13,15 @@ namespace tenferro::einsum_internal {
 
 class WebGpuContractionKernels final : public ContractionKernels {
  public:
+  // Most scratch memory one GEMM uses for split-K partial products (also capped by one
+  // storage binding); beyond it the splits run in rounds.
+  static constexpr std::size_t kDefaultScratchBudgetBytes = std::size_t{256} << 20;
+
   // Kernels run on `backend`'s queue; pipelines come from its cache (built once per backend).
-  explicit WebGpuContractionKernels(WebGpuBackend& backend) : backend_(backend) {}
+  // Tests pass a small `scratch_budget_bytes` to exercise the GEMM's rounds.
+  explicit WebGpuContractionKernels(WebGpuBackend& backend,
+                                    std::size_t scratch_budget_bytes = kDefaultScratchBudgetBytes)
+      : backend_(backend), scratch_budget_bytes_(scratch_budget_bytes) {}
 
   void copy(const KernelView& src, const KernelView& dst) override;
   void sum_trailing(const KernelView& src, const KernelView& dst, int reduced_rank) override;
@@ -21,7 +30,13 @@ class WebGpuContractionKernels final : public ContractionKernels {
   void fill_zero(const KernelView& dst) override;
 
  private:
+  // gemm() for few elements of C and a long K (see wgsl::kDotTreeMaxOutputs); a and b are
+  // the operands after AliasGuard.
+  void dot_tree(const GemmProblem& problem, const WebGpuBuffer& a, const WebGpuBuffer& b,
+                const WebGpuBuffer& c);
+
   WebGpuBackend& backend_;
+  std::size_t scratch_budget_bytes_;
 };
 
 }  // namespace tenferro::einsum_internal

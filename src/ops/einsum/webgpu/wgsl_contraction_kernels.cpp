@@ -1,10 +1,51 @@
 // WGSL for einsum's contraction primitives. Every kernel works on strided views: element
 // offsets and strides arrive as i32 parameters (the host checks that indices fit in 32 bits),
 // and a linear element index is decoded column-major (first axis fastest) against the shape.
+//
+// Design of the reductions (sum_serial, sum_tree) and of GEMM's contracted loop
+// ------------------------------------------------------------------------------
+// Bounded iterations. No invocation runs a loop whose trip count grows with the data: Mesa's
+// lavapipe (the WebGPU device in CI and on machines without a GPU) ends every shader loop
+// once one invocation has spent 65535 iterations in total, across all its loops, and carries
+// on with whatever it has summed so far -- a silent wrong answer. Small loops with constant
+// bounds are usually unrolled and then cost nothing against that budget; the bounds below
+// hold even where they are not (a gemm invocation then spends about 64 x 560 = 36k
+// iterations). The other loops run over tensor ranks, a few dozen at most:
+//   * sum_serial: one invocation per (output element, chunk of kSerialReduceLimit = 32
+//     reduced elements), added in order. Many outputs (at least kSerialPassMinInvocations
+//     invocations' worth) give parallelism enough: a long reduction then runs as serial passes,
+//     each shrinking it 32-fold into a scratch buffer of partial sums.
+//   * sum_tree: one workgroup per (output element, chunk of kTreeReduceChunk = 2048 reduced
+//     elements). Each of its 256 invocations adds 8 elements (a constant, unrolled loop),
+//     then the workgroup adds the 256 partial sums pairwise in workgroup memory (8 halving
+//     steps). A reduction longer than one chunk writes one partial sum per chunk to a scratch
+//     buffer, and the host runs further passes over the partials until one chunk remains:
+//     ceil(log_2048(n)) passes, each with a constant amount of work per invocation. The host
+//     picks it when there are few outputs (a full sum, a dot product). Its barriers are what
+//     lavapipe runs slowest, which is why many outputs take the serial passes instead.
+//   * gemm: each workgroup covers at most kGemmSplitDepth (1024) of the contracted extent,
+//     64 steps of 16. A longer K is split ("split-K"): the splits write partial products to a
+//     scratch buffer (extra workgroups along z), and the reductions above add them into C.
+//   * dot_tree: GEMMs with few elements of C (dot products, skinny shapes) where a 64 x 64
+//     tile would idle almost every thread: sum_tree's structure (8 products per invocation,
+//     a tree per workgroup, partials summed by the passes above) over products a * b.
+// On a real GPU the same structure is what makes these kernels fast: a long reduction runs
+// on many workgroups instead of one thread.
+//
+// Accuracy (F32 accumulators throughout). The sums are pairwise rather than running: blocks
+// of 8 (tree) or at most 32 (serial) in-order additions, then binary trees of 256 per
+// workgroup or further blocks of 32 over the partials, so a rounding error grows like log(n)
+// in the worst case and like the rounding of the result itself in practice, not like n. (A
+// running F32 sum of n terms with a nonzero mean is typically off by about sqrt(n)/6
+// roundings of the result, 50 for n = 10^5; these kernels measured within 0.6 of one on
+// lavapipe, see tests/webgpu/long_reductions_webgpu_test.cpp.) GEMM adds the 16 products of
+// each step into a fresh register tile and only then into the running tile, so a split of
+// 1024 terms is 64 running additions of block sums; the splits are then summed as above.
 #include "ops/einsum/webgpu/wgsl_contraction_kernels.hpp"
 
 #include <array>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "tenferro/core/error.hpp"
@@ -108,57 +149,121 @@ fn multiply(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id)
 }
 )";
 
-// One thread per output element sums its reduced block.
-// p = [n_out, outer_rank, reduced_rank, n_reduced, src_offset, dst_offset,
-//      outer_shape[or], src_outer_strides[or], dst_strides[or],
+// Both reductions share one parameter block. Output element o (a linear index over
+// outer_shape) and chunk c of its reduced block are written to
+//   dst[dst_offset + sum_a o_a * dst_strides[a] + c * dst_chunk_stride],
+// plus the value already there when accumulate != 0 (GEMM's split-K rounds add into C).
+// p = [n_out, outer_rank, reduced_rank, n_reduced, n_chunks, src_offset, dst_offset,
+//      dst_chunk_stride, accumulate, outer_shape[or], src_outer_strides[or], dst_strides[or],
 //      reduced_shape[rr], src_reduced_strides[rr]]
-constexpr std::string_view kSumTrailing = R"(
+constexpr std::string_view kReduceCommon = R"(
 @group(0) @binding(1) var<storage, read> src: array<T>;
 @group(0) @binding(2) var<storage, read_write> dst: array<T>;
-@compute @workgroup_size(256)
-fn sum_trailing(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
-                @builtin(num_workgroups) groups: vec3<u32>) {
-  let i = linear_index(wid, lid, groups);
-  if (i >= p[0]) { return; }
+const REDUCE_PARAMS: i32 = 9;
+// Source and destination offsets of output element o: (src, dst).
+fn outer_offsets(o: i32) -> vec2<i32> {
   let outer_rank = p[1];
-  let reduced_rank = p[2];
-  let n_reduced = p[3];
-  var rest = i;
-  var s = p[4];
-  var d = p[5];
+  var rest = o;
+  var s = p[5];
+  var d = p[6];
   for (var a = 0; a < outer_rank; a++) {
-    let extent = p[6 + a];
+    let extent = p[REDUCE_PARAMS + a];
     let c = rest % extent;
     rest = rest / extent;
-    s += c * p[6 + outer_rank + a];
-    d += c * p[6 + 2 * outer_rank + a];
+    s += c * p[REDUCE_PARAMS + outer_rank + a];
+    d += c * p[REDUCE_PARAMS + 2 * outer_rank + a];
   }
-  let base = 6 + 3 * outer_rank;
+  return vec2<i32>(s, d);
+}
+// Offset of the j-th reduced element (column-major over reduced_shape) from its block start.
+fn reduced_offset(j: i32) -> i32 {
+  let base = REDUCE_PARAMS + 3 * p[1];
+  let reduced_rank = p[2];
+  var r = j;
+  var t = 0;
+  for (var a = 0; a < reduced_rank; a++) {
+    let extent = p[base + a];
+    let c = r % extent;
+    r = r / extent;
+    t += c * p[base + reduced_rank + a];
+  }
+  return t;
+}
+fn store(d: i32, v: T) {
+  if (p[8] != 0) {
+    dst[d] = dst[d] + v;
+  } else {
+    dst[d] = v;
+  }
+}
+)";
+
+// One invocation per (output element, chunk of SERIAL_CHUNK reduced elements) adds its chunk
+// in order; the chunk bounds the loop. Consecutive invocations take consecutive outputs of
+// one chunk, so neighbours read neighbouring elements when the outputs are contiguous.
+constexpr std::string_view kSumSerial = R"(
+@compute @workgroup_size(256)
+fn sum_serial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+              @builtin(num_workgroups) groups: vec3<u32>) {
+  let i = linear_index(wid, lid, groups);
+  let n_chunks = p[4];
+  if (i >= p[0] * n_chunks) { return; }
+  let chunk = i / p[0];
+  let at = outer_offsets(i % p[0]);
+  let first = chunk * SERIAL_CHUNK;
+  let last = min(p[3], first + SERIAL_CHUNK);
   var acc = zero();
-  for (var j = 0; j < n_reduced; j++) {
-    var r = j;
-    var t = s;
-    for (var a = 0; a < reduced_rank; a++) {
-      let extent = p[base + a];
-      let c = r % extent;
-      r = r / extent;
-      t += c * p[base + reduced_rank + a];
-    }
-    acc += src[t];
+  for (var j = first; j < last; j++) { acc += src[at.x + reduced_offset(j)]; }
+  store(at.y + chunk * p[7], acc);
+}
+)";
+
+// One workgroup per (output element, chunk of CHUNK reduced elements): PER_INVOCATION strided
+// elements per invocation, then a pairwise tree over the workgroup's 256 partial sums. CHUNK,
+// PER_INVOCATION and SERIAL_CHUNK are generated from the header's bounds (see compose()).
+constexpr std::string_view kSumTree = R"(
+var<workgroup> partial: array<T, 256>;
+@compute @workgroup_size(256)
+fn sum_tree(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+            @builtin(num_workgroups) groups: vec3<u32>) {
+  // Everything up to the tree depends on the workgroup id and the parameters only, so the
+  // early return is uniform across the workgroup and the barriers below stay valid.
+  let g = i32(wid.y * groups.x + wid.x);
+  let n_chunks = p[4];
+  let o = g / n_chunks;
+  if (o >= p[0]) { return; }
+  let chunk = g % n_chunks;
+  let at = outer_offsets(o);
+  let first = chunk * CHUNK + i32(lid.x);
+  var acc = zero();
+  for (var q = 0u; q < PER_INVOCATION; q++) {
+    let j = first + i32(q * WG);
+    if (j < p[3]) { acc += src[at.x + reduced_offset(j)]; }
   }
-  dst[d] = acc;
+  partial[lid.x] = acc;
+  workgroupBarrier();
+  for (var width = WG / 2u; width > 0u; width = width / 2u) {
+    if (lid.x < width) { partial[lid.x] = partial[lid.x] + partial[lid.x + width]; }
+    workgroupBarrier();
+  }
+  if (lid.x == 0u) { store(at.y + chunk * p[7], partial[0]); }
 }
 )";
 
 // Tiled batched GEMM, C[b](i, j) = sum_l A[b](i, l) * B[b](l, j), every operand strided.
-// A workgroup of 16 x 16 threads computes one 64 x 64 block of C for batch wid.z + batch_base:
+// A workgroup of 16 x 16 threads computes one 64 x 64 block of C for one (batch, split) pair:
 // each k-step stages a 64 x 16 slice of A and a 16 x 64 slice of B in workgroup memory (four
 // elements per thread each, consecutive threads on consecutive rows of A / depths of B), and
 // every thread accumulates a 4 x 4 register tile of C, rows lid.x + 16 r and columns
 // lid.y + 16 c, so one barrier pair serves 16 x 16 multiply-adds per thread.
-// p = [m, n, k, batch_base, a_offset, a_stride_m, a_stride_k, a_stride_batch,
+// Split-K: z enumerates (batch, split) pairs of this round, z = batch * splits + split. Split s
+// covers depths [(split_begin + s) * split_depth, + split_depth) and writes its partial product
+// at c_offset + batch * c_stride_batch + s * c_stride_split (+ the value there when
+// accumulate != 0). One split covering all of K is the plain GEMM.
+// p = [m, n, k, z_base, splits, split_begin, split_depth, accumulate,
+//      a_offset, a_stride_m, a_stride_k, a_stride_batch,
 //      b_offset, b_stride_k, b_stride_n, b_stride_batch,
-//      c_offset, c_stride_m, c_stride_n, c_stride_batch]
+//      c_offset, c_stride_m, c_stride_n, c_stride_batch, c_stride_split]
 constexpr std::string_view kGemm = R"(
 @group(0) @binding(1) var<storage, read> a: array<T>;
 @group(0) @binding(2) var<storage, read> b: array<T>;
@@ -172,25 +277,28 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
         @builtin(local_invocation_index) li: u32) {
   let m = p[0];
   let n = p[1];
-  let k = p[2];
   let row0 = i32(wid.x * BLOCK);
   let col0 = i32(wid.y * BLOCK);
-  let batch = i32(wid.z) + p[3];
-  let a_base = p[4] + batch * p[7];
-  let b_base = p[8] + batch * p[11];
+  let z = i32(wid.z) + p[3];
+  let batch = z / p[4];
+  let split = z % p[4];
+  let k_begin = (p[5] + split) * p[6];
+  let k_end = min(p[2], k_begin + p[6]);  // at most split_depth / DEPTH steps below
+  let a_base = p[8] + batch * p[11];
+  let b_base = p[12] + batch * p[15];
   var acc: array<array<T, 4>, 4>;
   for (var r = 0u; r < 4u; r++) {
     for (var q = 0u; q < 4u; q++) { acc[r][q] = zero(); }
   }
-  for (var t = 0; t < k; t += i32(DEPTH)) {
+  for (var t = k_begin; t < k_end; t += i32(DEPTH)) {
     for (var s = 0u; s < 4u; s++) {
       let e = li + 256u * s;
       let i = e % BLOCK;  // A: rows fastest
       let l = e / BLOCK;
       let gi = row0 + i32(i);
       let gl = t + i32(l);
-      if (gi < m && gl < k) {
-        tile_a[l][i] = a[a_base + gi * p[5] + gl * p[6]];
+      if (gi < m && gl < k_end) {
+        tile_a[l][i] = a[a_base + gi * p[9] + gl * p[10]];
       } else {
         tile_a[l][i] = zero();
       }
@@ -198,13 +306,18 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
       let j = e / DEPTH;
       let gbl = t + i32(bl);
       let gj = col0 + i32(j);
-      if (gbl < k && gj < n) {
-        tile_b[bl][j] = b[b_base + gbl * p[9] + gj * p[10]];
+      if (gbl < k_end && gj < n) {
+        tile_b[bl][j] = b[b_base + gbl * p[13] + gj * p[14]];
       } else {
         tile_b[bl][j] = zero();
       }
     }
     workgroupBarrier();
+    // The step's 16 products go into a fresh tile first (blocked summation, see the top).
+    var step: array<array<T, 4>, 4>;
+    for (var r = 0u; r < 4u; r++) {
+      for (var q = 0u; q < 4u; q++) { step[r][q] = zero(); }
+    }
     for (var l = 0u; l < DEPTH; l++) {
       var av: array<T, 4>;
       var bv: array<T, 4>;
@@ -213,33 +326,103 @@ fn gemm(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid
         bv[r] = tile_b[l][lid.y + 16u * r];
       }
       for (var r = 0u; r < 4u; r++) {
-        for (var q = 0u; q < 4u; q++) { acc[r][q] += mul(av[r], bv[q]); }
+        for (var q = 0u; q < 4u; q++) { step[r][q] += mul(av[r], bv[q]); }
       }
+    }
+    for (var r = 0u; r < 4u; r++) {
+      for (var q = 0u; q < 4u; q++) { acc[r][q] += step[r][q]; }
     }
     workgroupBarrier();
   }
-  let c_base = p[12] + batch * p[15];
+  let c_base = p[16] + batch * p[19] + split * p[20];
   for (var r = 0u; r < 4u; r++) {
     let row = row0 + i32(lid.x + 16u * r);
     for (var q = 0u; q < 4u; q++) {
       let col = col0 + i32(lid.y + 16u * q);
-      if (row < m && col < n) { c[c_base + row * p[13] + col * p[14]] = acc[r][q]; }
+      if (row < m && col < n) {
+        let o = c_base + row * p[17] + col * p[18];
+        if (p[7] != 0) {
+          c[o] = c[o] + acc[r][q];
+        } else {
+          c[o] = acc[r][q];
+        }
+      }
     }
   }
 }
 )";
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kKernels = {{
-    {"copy_strided", kCopy},
-    {"fill_zero", kFillZero},
-    {"multiply", kMultiply},
-    {"sum_trailing", kSumTrailing},
-    {"gemm", kGemm},
+// GEMM for few outputs and a long K (dot products, GEMV-like shapes), where a 64 x 64 tile
+// would leave almost every thread idle: one workgroup per (element of C, chunk of CHUNK
+// depths), PER_INVOCATION products per invocation, then the pairwise tree of sum_tree.
+// Element o of C is (i, j, batch) column-major; chunk c's sum is written (never added) to
+// c_offset + i c_stride_m + j c_stride_n + batch c_stride_batch + c * c_stride_chunk.
+// p = [m, n, k, batch, n_chunks,
+//      a_offset, a_stride_m, a_stride_k, a_stride_batch,
+//      b_offset, b_stride_k, b_stride_n, b_stride_batch,
+//      c_offset, c_stride_m, c_stride_n, c_stride_batch, c_stride_chunk]
+constexpr std::string_view kDotTree = R"(
+@group(0) @binding(1) var<storage, read> a: array<T>;
+@group(0) @binding(2) var<storage, read> b: array<T>;
+@group(0) @binding(3) var<storage, read_write> c: array<T>;
+var<workgroup> partial: array<T, 256>;
+@compute @workgroup_size(256)
+fn dot_tree(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+            @builtin(num_workgroups) groups: vec3<u32>) {
+  // Uniform up to the tree (workgroup id and parameters only), as in sum_tree.
+  let g = i32(wid.y * groups.x + wid.x);
+  let n_chunks = p[4];
+  let o = g / n_chunks;
+  if (o >= p[0] * p[1] * p[3]) { return; }
+  let chunk = g % n_chunks;
+  let i = o % p[0];
+  let j = (o / p[0]) % p[1];
+  let batch = o / (p[0] * p[1]);
+  let a_row = p[5] + i * p[6] + batch * p[8];
+  let b_col = p[9] + j * p[11] + batch * p[12];
+  let first = chunk * CHUNK + i32(lid.x);
+  var acc = zero();
+  for (var q = 0u; q < PER_INVOCATION; q++) {
+    let l = first + i32(q * WG);
+    if (l < p[2]) { acc += mul(a[a_row + l * p[7]], b[b_col + l * p[10]]); }
+  }
+  partial[lid.x] = acc;
+  workgroupBarrier();
+  for (var width = WG / 2u; width > 0u; width = width / 2u) {
+    if (lid.x < width) { partial[lid.x] = partial[lid.x] + partial[lid.x + width]; }
+    workgroupBarrier();
+  }
+  if (lid.x == 0u) { c[p[13] + i * p[14] + j * p[15] + batch * p[16] + chunk * p[17]] = partial[0]; }
+}
+)";
+
+// Entry point and the source parts after the prelude and kCommon.
+struct Kernel {
+  std::string_view entry;
+  std::array<std::string_view, 2> parts;
+};
+constexpr std::array<Kernel, 7> kKernels = {{
+    {"copy_strided", {kCopy, {}}},
+    {"fill_zero", {kFillZero, {}}},
+    {"multiply", {kMultiply, {}}},
+    {"sum_serial", {kReduceCommon, kSumSerial}},
+    {"sum_tree", {kReduceCommon, kSumTree}},
+    {"gemm", {kGemm, {}}},
+    {"dot_tree", {kDotTree, {}}},
 }};
 
-std::string compose(std::string_view prelude, std::string_view body) {
+static_assert(kTreeReduceChunk % kLinearWorkgroup == 0);
+
+std::string compose(std::string_view prelude, const Kernel& kernel) {
   std::string s;
-  s.append(prelude).append(kCommon).append(body);
+  s.append(prelude).append(kCommon);
+  // The host's bounds, so that the kernels and the dispatch code share one source of truth.
+  s.append("const CHUNK: i32 = ").append(std::to_string(kTreeReduceChunk)).append(";\n");
+  s.append("const SERIAL_CHUNK: i32 = ").append(std::to_string(kSerialReduceLimit)).append(";\n");
+  s.append("const PER_INVOCATION: u32 = ")
+      .append(std::to_string(kTreeReduceChunk / kLinearWorkgroup))
+      .append("u;\n");
+  for (std::string_view part : kernel.parts) s.append(part);
   return s;
 }
 
@@ -247,8 +430,8 @@ struct Sources {
   std::array<std::string, kKernels.size()> f32, c32;
   Sources() {
     for (std::size_t i = 0; i < kKernels.size(); ++i) {
-      f32[i] = compose(kF32Prelude, kKernels[i].second);
-      c32[i] = compose(kC32Prelude, kKernels[i].second);
+      f32[i] = compose(kF32Prelude, kKernels[i]);
+      c32[i] = compose(kC32Prelude, kKernels[i]);
     }
   }
 };
@@ -263,7 +446,7 @@ const std::string& source(DType dtype, const char* entry) {
                     std::string(dtype_name(dtype)));
   }
   for (std::size_t i = 0; i < kKernels.size(); ++i) {
-    if (kKernels[i].first == entry) return dtype == DType::F32 ? sources.f32[i] : sources.c32[i];
+    if (kKernels[i].entry == entry) return dtype == DType::F32 ? sources.f32[i] : sources.c32[i];
   }
   throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
               "no WGSL kernel named " + std::string(entry));
