@@ -28,34 +28,33 @@ int run_einsum(CommandArgs& args) {
     std::cout << kUsage;
     return 0;
   }
-  auto output = args.take_short_option('o');
-  if (!output) output = args.take_option("output");
+  const auto output = args.take_output();
   const std::string backend = args.take_option("backend").value_or("cpu");
   EinsumOptions options;
   options.strategy = parse_strategy(args.take_option("path").value_or("auto"));
   const bool show_path = args.take_flag("show-path");
   const auto repeat_text = args.take_option("repeat");
-  const long long repeat = repeat_text ? parse_int("--repeat", *repeat_text) : 1;
-  if (repeat < 1) throw UsageError("--repeat must be at least 1");
-  const std::vector<std::string> positionals = args.positionals();
-  if (positionals.size() < 2)
+  const int repeat = repeat_text ? parse_repeat(*repeat_text) : 1;
+  // SUBSCRIPTS is the first argument left, whatever its first character ('->' is valid).
+  const auto subscripts = args.take_first_positional();
+  const std::vector<std::string> operand_paths = args.positionals();
+  if (!subscripts || operand_paths.empty())
     throw UsageError(std::string("einsum needs SUBSCRIPTS and at least one operand\n") + kUsage);
   if (!output) throw UsageError("einsum needs -o OUT.npy");
 
   std::vector<Tensor> hosts;
   std::vector<Shape> shapes;
-  for (std::size_t i = 1; i < positionals.size(); ++i) {
-    hosts.push_back(npy::load(positionals[i]));
+  for (const std::string& path : operand_paths) {
+    hosts.push_back(npy::load(path));
     shapes.push_back(hosts.back().shape());
   }
-  const std::string& subscripts = positionals[0];
-  if (show_path) std::cout << einsum_path(subscripts, shapes, options).to_string() << "\n";
+  if (show_path) std::cout << einsum_path(*subscripts, shapes, options).to_string() << "\n";
 
   const std::shared_ptr<EagerRuntime> runtime = args.make_runtime(backend);
   std::vector<EagerTensor> operands;
   for (const auto& h : hosts) operands.push_back(runtime->upload(h));
   EagerTensor result;
-  for (long long i = 0; i < repeat; ++i) result = einsum(subscripts, operands, options);
+  for (int i = 0; i < repeat; ++i) result = einsum(*subscripts, operands, options);
   npy::save(*output, result.download());
   return 0;
 }

@@ -12,7 +12,7 @@ namespace tenferro::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: tenferro fft OP IN.npy -o OUT.npy [--backend cpu|cuda|webgpu]\n"
+    "usage: tenferro fft OP IN.npy -o|--output OUT.npy [--backend cpu|cuda|webgpu]\n"
     "                    [--axis A] [--n N] [--norm backward|forward|ortho]\n"
     "                    [--axes a,b,...] [--s n1,n2,...]\n"
     "  OP: fft ifft rfft irfft (one axis: --axis, --n) or fftn ifftn rfftn irfftn\n"
@@ -27,7 +27,7 @@ int run_fft(CommandArgs& args) {
     std::cout << kUsage;
     return 0;
   }
-  const auto output = args.take_short_option('o');
+  const auto output = args.take_output();
   const std::string backend = args.take_option("backend").value_or("cpu");
   const auto axis_text = args.take_option("axis");
   const auto n_text = args.take_option("n");

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cli/command_registry.hpp"
+#include "core/atomic_file.hpp"
 #include "tenferro/core/npy.hpp"
 #include "tenferro/linalg.hpp"
 
@@ -177,12 +178,10 @@ int run_linalg(CommandArgs& args) {
     std::cout << kUsage;
     return 0;
   }
-  auto prefix = args.take_short_option('o');
-  if (!prefix) prefix = args.take_option("output");
+  const auto prefix = args.take_output();
   const std::string backend = args.take_option("backend").value_or("cpu");
   const auto repeat_text = args.take_option("repeat");
-  const long long repeat = repeat_text ? parse_int("--repeat", *repeat_text) : 1;
-  if (repeat < 1) throw UsageError("--repeat must be at least 1");
+  const int repeat = repeat_text ? parse_repeat(*repeat_text) : 1;
   OpOptions options;
   options.take(args);
   const std::vector<std::string> positionals = args.positionals();
@@ -202,9 +201,13 @@ int run_linalg(CommandArgs& args) {
   std::vector<EagerTensor> inputs;
   for (const Tensor& h : hosts) inputs.push_back(runtime->upload(h));
   Outputs outputs;
-  for (long long i = 0; i < repeat; ++i) outputs = call.run(inputs);
+  for (int i = 0; i < repeat; ++i) outputs = call.run(inputs);
+  // All or nothing: every output is complete in its temporary before any is renamed into
+  // place, so a failure on `.r` cannot leave a fresh `.q` beside a stale `.r`.
+  io::AtomicFileSet files("linalg");
   for (const auto& [name, value] : outputs)
-    npy::save(*prefix + "." + name + ".npy", value.download());
+    files.stage(*prefix + "." + name + ".npy", npy::serialize(value.download()));
+  files.commit();
   return 0;
 }
 

@@ -62,6 +62,24 @@ bool CommandArgs::take_flag(std::string_view name) {
   return true;
 }
 
+std::optional<std::string> CommandArgs::take_output() {
+  const auto short_form = take_short_option('o');
+  const auto long_form = take_option("output");
+  if (short_form && long_form) throw UsageError("give -o or --output, not both");
+  const auto output = short_form ? short_form : long_form;
+  if (output && output->empty()) throw UsageError("-o/--output needs a non-empty path");
+  if (output && output->back() == '/')
+    throw UsageError("-o/--output '" + *output + "' names a folder, not a file");
+  return output;
+}
+
+std::optional<std::string> CommandArgs::take_first_positional() {
+  if (args_.empty() || args_.front().rfind("--", 0) == 0) return std::nullopt;
+  std::string first = std::move(args_.front());
+  args_.erase(args_.begin());
+  return first;
+}
+
 std::vector<std::string> CommandArgs::positionals() const {
   for (const std::string& a : args_) {
     // "-o" style short options are taken by commands before this; a lone "-" is a value.
@@ -111,6 +129,13 @@ double parse_double(std::string_view option, std::string_view text) {
     throw UsageError(std::string(option) + " expects a number, not '" + s + "'");
   }
   return v;
+}
+
+int parse_repeat(std::string_view text) {
+  const long long n = parse_int("--repeat", text);
+  if (n < 1 || n > kMaxRepeat)
+    throw UsageError("--repeat must be between 1 and " + std::to_string(kMaxRepeat));
+  return static_cast<int>(n);
 }
 
 std::vector<long long> parse_int_list(std::string_view option, std::string_view text) {

@@ -29,6 +29,13 @@ class CommandArgs {
   std::optional<std::string> take_short_option(char letter);
   // Removes `--name`; true when it was present.
   bool take_flag(std::string_view name);
+  // Removes and returns the output path or prefix, spelled `-o PATH`, `--output PATH` or
+  // `--output=PATH` (UsageError when given twice, empty, or ending in '/': such a path would
+  // write a hidden file like `.q.npy` or none at all).
+  std::optional<std::string> take_output();
+  // Removes and returns the first argument left once the options are taken, even when it starts
+  // with '-' (einsum's SUBSCRIPTS '->' does); nullopt when none is left or it is a `--option`.
+  std::optional<std::string> take_first_positional();
   // The remaining arguments; UsageError when an unknown `--option` is left.
   std::vector<std::string> positionals() const;
   // A runtime for --backend cpu|cuda|webgpu; remembered so the global --stats can print it.
@@ -44,6 +51,9 @@ class CommandArgs {
 long long parse_int(std::string_view option, std::string_view text);
 double parse_double(std::string_view option, std::string_view text);
 std::vector<long long> parse_int_list(std::string_view option, std::string_view text);
+// The one rule for `--repeat N` of every command: an integer from 1 to kMaxRepeat.
+inline constexpr long long kMaxRepeat = 1000000;
+int parse_repeat(std::string_view text);
 
 using CommandFn = int (*)(CommandArgs&);
 struct Command {

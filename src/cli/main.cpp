@@ -1,6 +1,8 @@
 // The `tenferro` command: global flags, sub-command dispatch and the error contract
 // (typed errors -> "tenferro: error: <Kind>: <message>", exit 1; usage errors exit 2).
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -29,8 +31,34 @@ void print_help() {
   std::cout << "\nRun `tenferro <command> --help` for a command's options.\n";
 }
 
-int run(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+// Prints the error line of the exception in flight and returns the exit status: 2 for a usage
+// error, 1 for everything else. A typed error shows its kind, its own message and, when it
+// wraps others, its root cause (e.g. why a .npy file was not accepted).
+int report_current_error() {
+  try {
+    throw;
+  } catch (const tenferro::cli::UsageError& e) {
+    std::cerr << "tenferro: usage error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    if (const tenferro::Error* typed = tenferro::reason(e)) {
+      std::cerr << "tenferro: error: " << tenferro::error_kind_name(typed->kind()) << ": "
+                << e.what();
+      const tenferro::Error* root = tenferro::root_reason(e);
+      if (root != nullptr && root != dynamic_cast<const tenferro::Error*>(&e))
+        std::cerr << " (cause: " << root->what() << ")";
+      std::cerr << "\n";
+    } else {
+      std::cerr << "tenferro: error: " << e.what() << "\n";
+    }
+    return 1;
+  } catch (...) {
+    std::cerr << "tenferro: error: unknown failure\n";
+    return 1;
+  }
+}
+
+int run(std::vector<std::string> args) {
   bool stats = false;
   while (!args.empty() && args.front().rfind("--", 0) == 0) {
     const std::string flag = args.front();
@@ -62,9 +90,8 @@ int run(int argc, char** argv) {
     try {
       status = c.run(command_args);
     } catch (...) {
-      if (stats && command_args.runtime())
-        std::cerr << command_args.runtime()->stats().to_json() << "\n";
-      throw;
+      // The error line first: it is what a reader of stderr looks for; the statistics follow.
+      status = report_current_error();
     }
     if (stats && command_args.runtime())
       std::cerr << command_args.runtime()->stats().to_json() << "\n";
@@ -76,23 +103,24 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  int status = 0;
   try {
-    return run(argc, argv);
-  } catch (const tenferro::cli::UsageError& e) {
-    std::cerr << "tenferro: usage error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    if (const tenferro::Error* typed = tenferro::reason(e)) {
-      std::cerr << "tenferro: error: " << tenferro::error_kind_name(typed->kind()) << ": "
-                << e.what();
-      if (typed != &e) std::cerr << " (cause: " << typed->what() << ")";
-      std::cerr << "\n";
-    } else {
-      std::cerr << "tenferro: error: " << e.what() << "\n";
-    }
-    return 1;
+    status = run(std::vector<std::string>(argv + 1, argv + argc));
   } catch (...) {
-    std::cerr << "tenferro: error: unknown failure\n";
-    return 1;
+    status = report_current_error();
   }
+  // stdout is an output too: a result printed to a full disk or a closed pipe is an error,
+  // not a silent success.
+  if (!std::cout.flush()) {
+    const int error = errno;
+    try {
+      tenferro::throw_error(
+          tenferro::ErrorKind::Validation, tenferro::ErrorPhase::Io, "stdout",
+          std::string("cannot write the standard output: ") + std::strerror(error));
+    } catch (...) {
+      const int write_status = report_current_error();
+      if (status == 0) status = write_status;
+    }
+  }
+  return status;
 }

@@ -20,9 +20,20 @@
 // - At most 64 dimensions (NumPy 2's limit; NumPy 1 allows 32).
 // - A shape whose byte count overflows is rejected even when another extent is 0 (the product
 //   of the non-zero extents times the item size must fit in int64), so that no layout
-//   arithmetic downstream can overflow on a shape we admitted.
+//   arithmetic downstream can overflow on a shape we admitted. The saver applies the same
+//   limits (file_shape_violation), so we never write a file that we, or NumPy, cannot read.
+// - A header longer than 1 MiB is refused before it is read (numpy itself refuses more than
+//   10000 bytes unless told otherwise; 1 MiB keeps hand-built 2.0 headers readable).
+// load() reads bounded: it refuses anything but a regular file (a FIFO would block, /dev/zero
+// never ends), checks the magic, version and header before reading further, compares the
+// file's size with what the header declares, and then reads exactly those bytes into the
+// tensor. save() writes atomically (core/atomic_file.hpp).
 // Every rejection is ErrorKind::Validation in ErrorPhase::Io; no read leaves the input span.
 #include "tenferro/core/npy.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -37,6 +48,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/atomic_file.hpp"
+
 namespace tenferro::npy {
 namespace {
 
@@ -49,6 +62,9 @@ constexpr std::size_t kHeaderAlignment = 64;      // numpy's ARRAY_ALIGN
 constexpr std::size_t kGrowthAxisMaxDigits = 21;  // numpy's GROWTH_AXIS_MAX_DIGITS
 constexpr std::size_t kMaxVersion1HeaderLength = 65535;
 constexpr std::size_t kMaxRank = 64;  // NumPy 2's NPY_MAXDIMS
+constexpr std::size_t kMaxHeaderLength = std::size_t{1} << 20;
+// Magic, version and the longest (4-byte) header length field.
+constexpr std::size_t kLongestPreamble = kMagicAndVersionSize + 4;
 
 [[noreturn]] void fail(std::string message) {
   throw_error(ErrorKind::Validation, ErrorPhase::Io, "npy", std::move(message));
@@ -264,36 +280,87 @@ std::uint32_t read_le(std::span<const std::byte> bytes, std::size_t at, std::siz
   return value;
 }
 
-// Bytes of a shape's data; rejects shapes whose non-zero extents overflow (see top).
-std::size_t data_bytes(const Shape& shape, DType dtype) {
-  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  std::uint64_t nonzero_product = dtype_size(dtype);
-  bool has_zero = false;
-  for (const std::int64_t dim : shape) {
-    if (dim == 0) {
-      has_zero = true;
-      continue;
-    }
-    const auto extent = static_cast<std::uint64_t>(dim);
-    if (nonzero_product > kMax / extent) {
-      fail("shape " + shape_to_string(shape) + " of " + std::string(descr_of(dtype)) +
-           " is too large: its byte count overflows");
-    }
-    nonzero_product *= extent;
+// Why a tensor of `shape` and `dtype` cannot be stored in a .npy file, or "" when it can. The
+// one limit the loader and the saver share: rank, and the byte count of the non-zero extents.
+std::string file_shape_violation(const Shape& shape, DType dtype) {
+  if (shape.size() > kMaxRank) {
+    return ".npy readers allow at most " + std::to_string(kMaxRank) + " dimensions, not " +
+           std::to_string(shape.size());
   }
-  const std::uint64_t bytes = has_zero ? 0 : nonzero_product;
-  if (bytes > std::numeric_limits<std::size_t>::max()) fail("array does not fit in memory");
-  return static_cast<std::size_t>(bytes);
+  return shape_size_violation(shape, dtype_size(dtype));
 }
 
-// Builds the tensor from raw little-endian data in NumPy's order for `header`.
-Tensor tensor_from_data(const Header& header, std::span<const std::byte> data) {
-  // C-order data of shape (a, b, c) is column-major data of shape (c, b, a); reading it as
-  // that and reversing the axes gives NumPy's logical order. memcpy avoids unaligned access.
+// Bytes of a shape's data; rejects shapes beyond the file limits (see top).
+std::size_t data_bytes(const Shape& shape, DType dtype) {
+  if (const std::string why = file_shape_violation(shape, dtype); !why.empty()) {
+    fail(why + " (descr '" + std::string(descr_of(dtype)) + "')");
+  }
+  const std::int64_t numel = checked_numel(shape);
+  return static_cast<std::size_t>(numel) * dtype_size(dtype);  // fits: checked just above
+}
+
+// Where the header and the data of a .npy image lie, from its first bytes; checks the magic,
+// the version and the header length against the file's size before anything else is read.
+struct Preamble {
+  std::size_t header_start = 0;
+  std::size_t header_length = 0;
+};
+
+Preamble read_preamble(std::span<const std::byte> prefix, std::uint64_t file_size) {
+  if (prefix.size() < kMagic.size() ||
+      std::memcmp(prefix.data(), kMagic.data(), kMagic.size()) != 0) {
+    fail("not a .npy file (missing the \\x93NUMPY magic)");
+  }
+  if (prefix.size() < kMagicAndVersionSize) fail("truncated before the format version");
+  const auto major = static_cast<unsigned>(prefix[6]);
+  const auto minor = static_cast<unsigned>(prefix[7]);
+  if (minor != 0 || major < 1 || major > 3) {
+    fail("unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor) +
+         " (supported: 1.0, 2.0, 3.0)");
+  }
+  const std::size_t length_width = major == 1 ? 2 : 4;
+  if (prefix.size() < kMagicAndVersionSize + length_width) fail("truncated header length");
+  Preamble p;
+  p.header_length = read_le(prefix, kMagicAndVersionSize, length_width);
+  p.header_start = kMagicAndVersionSize + length_width;
+  if (p.header_length > file_size - p.header_start) {
+    fail("header length " + std::to_string(p.header_length) + " runs past the end of the " +
+         std::to_string(file_size) + "-byte file");
+  }
+  if (p.header_length > kMaxHeaderLength) {
+    fail("header length " + std::to_string(p.header_length) + " exceeds the " +
+         std::to_string(kMaxHeaderLength) + "-byte limit");
+  }
+  return p;
+}
+
+// The data's byte count, checked against what the file holds after the header.
+std::size_t checked_data_bytes(const Header& header, std::uint64_t available) {
+  const std::size_t expected = data_bytes(header.shape, header.dtype);
+  if (available < expected) {
+    fail("truncated data: shape " + shape_to_string(header.shape) + " of " +
+         std::string(descr_of(header.dtype)) + " needs " + std::to_string(expected) +
+         " bytes, the file has " + std::to_string(available));
+  }
+  if (available > expected) {
+    fail(std::to_string(available - expected) + " trailing bytes after the " +
+         std::to_string(expected) + " data bytes the header describes");
+  }
+  return expected;
+}
+
+// The tensor the header describes, in storage order (C order is stored reversed, see below),
+// with its bytes still to be filled.
+Tensor storage_for(const Header& header) {
   Shape storage_shape = header.shape;
   if (!header.fortran_order) std::reverse(storage_shape.begin(), storage_shape.end());
-  Tensor stored = Tensor::zeros(header.dtype, storage_shape);
-  if (!data.empty()) std::memcpy(stored.raw_data(), data.data(), data.size());
+  return Tensor::zeros(header.dtype, storage_shape);
+}
+
+// NumPy's logical order from the filled storage tensor.
+Tensor logical_order(const Header& header, Tensor stored) {
+  // C-order data of shape (a, b, c) is column-major data of shape (c, b, a); reading it as
+  // that and reversing the axes gives NumPy's logical order.
   if (header.fortran_order || header.shape.size() < 2) return stored;
   std::vector<std::int64_t> reversed_axes(header.shape.size());
   for (std::size_t i = 0; i < reversed_axes.size(); ++i) {
@@ -315,51 +382,26 @@ std::string shape_repr(const Shape& shape) {
 }  // namespace
 
 Tensor parse(std::span<const std::byte> bytes) {
-  if (bytes.size() < kMagic.size() ||
-      std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0) {
-    fail("not a .npy file (missing the \\x93NUMPY magic)");
-  }
-  if (bytes.size() < kMagicAndVersionSize) fail("truncated before the format version");
-  const auto major = static_cast<unsigned>(bytes[6]);
-  const auto minor = static_cast<unsigned>(bytes[7]);
-  if (minor != 0 || major < 1 || major > 3) {
-    fail("unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor) +
-         " (supported: 1.0, 2.0, 3.0)");
-  }
-  const std::size_t length_width = major == 1 ? 2 : 4;
-  if (bytes.size() < kMagicAndVersionSize + length_width) fail("truncated header length");
-  const std::size_t header_length = read_le(bytes, kMagicAndVersionSize, length_width);
-  const std::size_t header_start = kMagicAndVersionSize + length_width;
-  if (header_length > bytes.size() - header_start) {
-    fail("header length " + std::to_string(header_length) + " runs past the end of the " +
-         std::to_string(bytes.size()) + "-byte file");
-  }
-  const std::string_view header_text(reinterpret_cast<const char*>(bytes.data() + header_start),
-                                     header_length);
+  const Preamble p =
+      read_preamble(bytes.first(std::min(bytes.size(), kLongestPreamble)), bytes.size());
+  const std::string_view header_text(reinterpret_cast<const char*>(bytes.data() + p.header_start),
+                                     p.header_length);
   const Header header = HeaderParser(header_text).parse();
-
-  const std::size_t expected = data_bytes(header.shape, header.dtype);
-  const std::size_t data_start = header_start + header_length;
-  const std::size_t available = bytes.size() - data_start;
-  if (available < expected) {
-    fail("truncated data: shape " + shape_to_string(header.shape) + " of " +
-         std::string(descr_of(header.dtype)) + " needs " + std::to_string(expected) +
-         " bytes, the file has " + std::to_string(available));
-  }
-  if (available > expected) {
-    fail(std::to_string(available - expected) + " trailing bytes after the " +
-         std::to_string(expected) + " data bytes the header describes");
-  }
-  return tensor_from_data(header, bytes.subspan(data_start, expected));
+  const std::size_t data_start = p.header_start + p.header_length;
+  const std::size_t expected = checked_data_bytes(header, bytes.size() - data_start);
+  Tensor stored = storage_for(header);
+  // memcpy: the image's data need not be aligned for the element type.
+  if (expected > 0) std::memcpy(stored.raw_data(), bytes.data() + data_start, expected);
+  return logical_order(header, std::move(stored));
 }
 
 std::string serialize(const Tensor& tensor) {
   // The dict exactly as numpy >= 1.24 writes it (sorted keys, repr values, spare spaces for
   // growing the last axis), then padding so the data starts on a 64-byte boundary.
   const Shape& shape = tensor.shape();
-  if (shape.size() > kMaxRank) {
-    fail("cannot write a tensor of rank " + std::to_string(shape.size()) +
-         ": .npy readers allow at most " + std::to_string(kMaxRank) + " dimensions");
+  if (const std::string why = file_shape_violation(shape, tensor.dtype()); !why.empty()) {
+    fail("cannot write a " + std::string(dtype_name(tensor.dtype())) +
+         " tensor no .npy reader could load back: " + why);
   }
   std::string dict = "{'descr': '" + std::string(descr_of(tensor.dtype())) +
                      "', 'fortran_order': True, 'shape': " + shape_repr(shape) + ", }";
@@ -396,51 +438,90 @@ std::string serialize(const Tensor& tensor) {
   return out;
 }
 
+namespace {
+
+[[noreturn]] void fail_load(const std::filesystem::path& path, const std::string& what) {
+  throw_error(ErrorKind::Validation, ErrorPhase::Io, "npy.load", "'" + path.string() + "' " + what);
+}
+
+// Closes the descriptor on every exit path.
+struct FileDescriptor {
+  int fd;
+  ~FileDescriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::string file_type_name(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+// Reads exactly `size` bytes at `offset` (retrying short reads and EINTR); returns how many
+// were read, fewer only at the end of the file.
+std::size_t read_at(const std::filesystem::path& path, int fd, std::uint64_t offset, std::byte* dst,
+                    std::size_t size) {
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::pread(fd, dst + done, size - done, static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail_load(path, std::string("cannot be read: ") + std::strerror(errno));
+    }
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  return done;
+}
+
+}  // namespace
+
 Tensor load(const std::filesystem::path& path) {
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) {
-    throw_error(ErrorKind::Validation, ErrorPhase::Io, "npy.load",
-                "cannot open '" + path.string() + "': " + std::strerror(errno));
+  // O_NONBLOCK: opening a FIFO without a writer would otherwise block before fstat can refuse
+  // it. It changes nothing for the regular files we go on to read.
+  const FileDescriptor file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (file.fd < 0) fail_load(path, std::string("cannot be opened: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(file.fd, &st) != 0)
+    fail_load(path, std::string("cannot be inspected: ") + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) {
+    fail_load(path, "is " + file_type_name(st.st_mode) +
+                        ": .npy inputs must be regular files, whose size is known before reading");
   }
-  std::vector<std::byte> bytes;
-  std::error_code size_error;
-  const auto size_hint = std::filesystem::file_size(path, size_error);
-  if (!size_error) bytes.reserve(size_hint);  // a hint only: the loop below reads to EOF
-  std::array<std::byte, 1 << 16> chunk;
-  std::size_t got = 0;
-  while ((got = std::fread(chunk.data(), 1, chunk.size(), file)) > 0) {
-    bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(got));
-  }
-  const bool read_failed = std::ferror(file) != 0;
-  const int read_errno = errno;
-  std::fclose(file);
-  if (read_failed) {
-    throw_error(ErrorKind::Validation, ErrorPhase::Io, "npy.load",
-                "cannot read '" + path.string() + "': " + std::strerror(read_errno));
-  }
+  const auto file_size = static_cast<std::uint64_t>(st.st_size);
   try {
-    return parse(bytes);
-  } catch (const Error&) {
+    std::array<std::byte, kLongestPreamble> prefix{};
+    const std::size_t prefix_size =
+        read_at(path, file.fd, 0, prefix.data(),
+                static_cast<std::size_t>(std::min<std::uint64_t>(file_size, prefix.size())));
+    const Preamble p = read_preamble(std::span(prefix).first(prefix_size), file_size);
+    std::string header_text(p.header_length, '\0');
+    if (read_at(path, file.fd, p.header_start, reinterpret_cast<std::byte*>(header_text.data()),
+                p.header_length) != p.header_length) {
+      fail("the file shrank while its header was read");
+    }
+    const Header header = HeaderParser(header_text).parse();
+    const std::uint64_t data_start = p.header_start + p.header_length;
+    const std::size_t expected = checked_data_bytes(header, file_size - data_start);
+    // Only now, with the size confirmed by the header and the file, is memory allocated.
+    Tensor stored = storage_for(header);
+    if (read_at(path, file.fd, data_start, stored.raw_data(), expected) != expected) {
+      fail("truncated data: the file shrank while it was read");
+    }
+    return logical_order(header, std::move(stored));
+  } catch (const Error& e) {
+    if (e.op() != "npy") throw;  // a read error of this file, not a format error
     std::throw_with_nested(Error(ErrorKind::Validation, ErrorPhase::Io, "npy.load",
                                  "'" + path.string() + "' is not a supported .npy file"));
   }
 }
 
 void save(const std::filesystem::path& path, const Tensor& tensor) {
-  const std::string image = serialize(tensor);
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (file == nullptr) {
-    throw_error(ErrorKind::Validation, ErrorPhase::Io, "npy.save",
-                "cannot open '" + path.string() + "' for writing: " + std::strerror(errno));
-  }
-  const bool wrote = std::fwrite(image.data(), 1, image.size(), file) == image.size();
-  const int write_errno = errno;
-  const bool closed = std::fclose(file) == 0;
-  if (!wrote || !closed) {
-    throw_error(
-        ErrorKind::Validation, ErrorPhase::Io, "npy.save",
-        "cannot write '" + path.string() + "': " + std::strerror(wrote ? errno : write_errno));
-  }
+  io::write_file_atomically(path, serialize(tensor), "npy.save");
 }
 
 }  // namespace tenferro::npy

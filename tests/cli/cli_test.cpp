@@ -1,6 +1,9 @@
 // The `tenferro` command's contract: help/version, info JSON, the error line and exit codes.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +11,7 @@
 
 #include "support/json_value.hpp"
 #include "support/run_command.hpp"
+#include "tenferro/core/npy.hpp"
 
 namespace tenferro {
 namespace {
@@ -127,6 +131,141 @@ TEST_F(Cli, TypedErrorsPrintOneLineAndExitOne) {
   auto r = run_cli("einsum ij,jk->ik /nonexistent/a.npy /nonexistent/b.npy -o /tmp/never.npy");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err.rfind("tenferro: error: Validation: ", 0), 0u) << r.err;
+}
+
+// ---- issue 21: atomic outputs, typed errors with their cause, command-line rough edges -------
+
+namespace fs = std::filesystem;
+using testing::run_cli_argv;
+
+class CliFiles : public Cli {
+ protected:
+  void SetUp() override {
+    Cli::SetUp();
+    if (IsSkipped()) return;
+    dir_ = fs::temp_directory_path() /
+           ("tenferro_cli_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string save(const std::string& name, const Tensor& t) {
+    npy::save(path(name), t);
+    return path(name);
+  }
+  std::string read(const std::string& name) const {
+    std::ifstream in(path(name), std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  fs::path dir_;
+};
+
+std::string first_line(const std::string& text) {
+  return text.substr(0, text.find('\n'));
+}
+
+TEST_F(CliFiles, SubscriptsStartingWithADashParse) {
+  // Before: '->' was taken for an unknown option (usage error, exit 2).
+  const std::string x = save("x.npy", Tensor::from_col_major<double>({}, {2.5}));
+  const auto before = run_cli_argv({"einsum", "->", x, "-o", path("a.npy")});
+  ASSERT_EQ(before.status, 0) << before.err;
+  EXPECT_EQ(npy::load(path("a.npy")).at<double>({}), 2.5);
+  const auto after = run_cli_argv({"einsum", "-o", path("b.npy"), "->", x});
+  ASSERT_EQ(after.status, 0) << after.err;
+  EXPECT_EQ(npy::load(path("b.npy")).at<double>({}), 2.5);
+  // An operand cannot take the place of the missing subscripts.
+  EXPECT_EQ(run_cli_argv({"einsum", "-o", path("c.npy")}).status, 2);
+}
+
+TEST_F(CliFiles, EmptyOutputPathIsAUsageError) {
+  // Before: einsum tried to open "" (a typed I/O error, exit 1); linalg wrote hidden ".q.npy".
+  const std::string a = save("a.npy", Tensor::from_col_major<double>({2, 2}, {4, 1, 1, 3}));
+  const auto einsum = run_cli_argv({"einsum", "ij->ji", a, "-o", ""});
+  EXPECT_EQ(einsum.status, 2) << einsum.err;
+  EXPECT_EQ(einsum.err.rfind("tenferro: usage error: ", 0), 0u) << einsum.err;
+  EXPECT_EQ(run_cli_argv({"einsum", "ij->ji", a, "--output="}).status, 2);
+  EXPECT_EQ(run_cli_argv({"einsum", "ij->ji", a, "-o", path("folder/")}).status, 2);
+  EXPECT_EQ(names(), std::vector<std::string>{"a.npy"});
+}
+
+TEST_F(CliFiles, RepeatHasOneCapForEveryCommand) {
+  // Before: einsum accepted any positive int64 (2^63-1 loops forever); bench capped at 10^6.
+  const std::string a = save("a.npy", Tensor::from_col_major<double>({2, 2}, {4, 1, 1, 3}));
+  for (const char* n : {"1000001", "9223372036854775807", "0", "-1", "1e3"}) {
+    const auto r = run_cli_argv({"einsum", "ij->ji", a, "-o", path("out.npy"), "--repeat", n});
+    EXPECT_EQ(r.status, 2) << n << ": " << r.err;
+    EXPECT_NE(r.err.find("--repeat"), std::string::npos) << r.err;
+    EXPECT_EQ(run_cli_argv({"bench", "--repeat", n}).status, 2) << n;
+  }
+  EXPECT_FALSE(fs::exists(path("out.npy")));
+}
+
+TEST_F(CliFiles, MalformedInputShowsTheRootCause) {
+  // Before: only "'x.npy' is not a supported .npy file"; the typed cause was never printed.
+  {
+    std::ofstream f(path("big_endian.npy"), std::ios::binary);
+    const std::string header = "{'descr': '>f8', 'fortran_order': False, 'shape': (), }\n";
+    f << "\x93NUMPY" << '\x01' << '\0' << static_cast<char>(header.size()) << '\0' << header
+      << std::string(8, '\0');
+  }
+  const auto r = run_cli_argv({"einsum", "->", path("big_endian.npy"), "-o", path("out.npy")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.rfind("tenferro: error: Validation: npy.load: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("(cause: npy: unsupported descr '>f8'"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("out.npy")));
+}
+
+TEST_F(CliFiles, ErrorLineComesBeforeTheStatistics) {
+  // Before: the --stats JSON was printed first and the error line after it.
+  const std::string a = save("a.npy", Tensor::from_col_major<double>({2, 2}, {4, 1, 1, 3}));
+  const std::string v = save("v.npy", Tensor::from_col_major<double>({3}, {1, 2, 3}));
+  const auto r = run_cli_argv({"--stats", "einsum", "ij,jk->ik", a, v, "-o", path("out.npy")});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(first_line(r.err).rfind("tenferro: error: Validation: einsum", 0), 0u) << r.err;
+  const std::string rest = r.err.substr(r.err.find('\n') + 1);
+  EXPECT_EQ(testing::parse_json(rest)["uploads"].number(), 2) << rest;
+}
+
+TEST_F(CliFiles, FailedWriteKeepsTheOldOutput) {
+  // Before: the output was truncated in place, so a write that failed destroyed the old file.
+  const std::string a = save("a.npy", Tensor::zeros(DType::F64, {64, 64}));  // 32 KiB result
+  save("out.npy", Tensor::from_col_major<double>({1}, {42}));
+  const std::string old_bytes = read("out.npy");
+  testing::CommandLimits limits;
+  limits.file_size_bytes = 4096;
+  const auto r = run_cli_argv({"einsum", "ij->ji", a, "-o", path("out.npy")}, limits);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.err.rfind("tenferro: error: Validation: npy.save: ", 0), 0u) << r.err;
+  EXPECT_EQ(read("out.npy"), old_bytes);
+  EXPECT_EQ(names(), (std::vector<std::string>{"a.npy", "out.npy"}));  // no temporary left
+}
+
+TEST_F(CliFiles, UnwritableStandardOutputIsAnError) {
+  // Before: `tenferro info > /dev/full` exited 0 with nothing written.
+  const auto r = run_cli("info >/dev/full");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.rfind("tenferro: error: Validation: stdout: ", 0), 0u) << r.err;
+}
+
+TEST_F(CliFiles, OutputShapeOverflowIsATypedErrorBeforeAnyArithmetic) {
+  // (2^40, 0) x (0, 2^40) -> (2^40, 2^40): before, col_major_strides overflowed a signed
+  // product on the direct binary path (UBSan: undefined behaviour) before the size check.
+  constexpr std::int64_t k40 = std::int64_t{1} << 40;
+  const std::string rows = save("rows.npy", Tensor::zeros(DType::F64, {k40, 0}));
+  const std::string cols = save("cols.npy", Tensor::zeros(DType::F64, {0, k40}));
+  const auto r = run_cli_argv({"einsum", "ij,jk->ik", rows, cols, "-o", path("out.npy")});
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.err.rfind("tenferro: error: Validation: einsum: output ", 0), 0u) << r.err;
+  EXPECT_FALSE(fs::exists(path("out.npy")));
 }
 
 }  // namespace

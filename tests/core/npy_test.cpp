@@ -2,8 +2,16 @@
 // orders, hand-built 2.0/3.0 headers, and one test per class of malformed input.
 #include "tenferro/core/npy.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
 
 #include <complex>
 #include <cstring>
@@ -17,6 +25,7 @@ namespace tenferro {
 namespace {
 
 using c32 = std::complex<float>;
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 using c64 = std::complex<double>;
 
 std::span<const std::byte> as_bytes(const std::string& image) {
@@ -526,6 +535,26 @@ TEST(NpyMalformed, SerializeRefusesWhatItCouldNotReadBack) {
   EXPECT_NO_THROW(npy::parse(as_bytes(npy::serialize(Tensor::zeros(DType::F32, Shape(64, 1))))));
 }
 
+// Issue 21 item 7: the saver applies the loader's limits, so it never writes a file that the
+// loader (or NumPy) refuses. (0, 2^63-1) complex128 is a valid empty tensor in memory; its
+// non-zero extent times 16 bytes overflows, so the loader rejects it.
+TEST(NpyMalformed, SerializeRefusesAShapeTheLoaderRejects) {
+  const Tensor empty_but_huge = Tensor::zeros(DType::C64, Shape{0, kInt64Max});
+  expect_npy_error_from([&] { npy::serialize(empty_but_huge); }, "overflows");
+  const std::string as_loaded = v1(dict("<c16", true, "(0, 9223372036854775807)"));
+  expect_npy_error(as_loaded, "overflows");
+  // The largest storable extent next to a zero still round-trips.
+  const Tensor storable = Tensor::zeros(DType::C64, Shape{0, kInt64Max / 16});
+  EXPECT_EQ(npy::parse(as_bytes(npy::serialize(storable))).shape(), storable.shape());
+}
+
+// Issue 21 item 5: a header is bounded before it is read (numpy's own reader allows 10000
+// bytes by default); 70000 bytes (NpyHeader.Version2WithLengthAbove65535) stays readable.
+TEST(NpyMalformed, HeaderAboveOneMebibyteIsRefused) {
+  const std::string header = dict("<f8", true, "(1,)") + std::string(std::size_t{1} << 20, ' ');
+  expect_npy_error(image(2, header + "\n", raw(std::vector<double>{7})), "1048576-byte limit");
+}
+
 TEST(NpyMalformed, RandomByteFlipsNeverCrash) {
   // Flipped bytes either still parse or give a typed Error; ASan runs prove no bad reads.
   const std::string valid = v1(dict("<c8", false, "(2, 3)"), std::string(48, '\x01'));
@@ -630,6 +659,158 @@ TEST_F(NpyFiles, MalformedFileNamesThePathAndNestsTheCause) {
     EXPECT_EQ(root->kind(), ErrorKind::Validation);
     EXPECT_NE(root->message().find("'>f8'"), std::string::npos) << root->message();
   }
+}
+
+// ---- bounded reads (issue 21 item 5) ---------------------------------------------------------
+
+// Expects npy::load(path) to throw a Validation/Io error from npy.load whose message, or whose
+// root cause's message, contains `needle`.
+void expect_load_error(const std::filesystem::path& path, const std::string& needle) {
+  try {
+    npy::load(path);
+    ADD_FAILURE() << "load accepted " << path;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Validation) << e.what();
+    EXPECT_EQ(e.phase(), ErrorPhase::Io) << e.what();
+    EXPECT_EQ(e.op(), "npy.load");
+    const std::string root = root_reason(e)->message();
+    EXPECT_TRUE(e.message().find(needle) != std::string::npos ||
+                root.find(needle) != std::string::npos)
+        << "'" << e.message() << "' / '" << root << "' lack '" << needle << "'";
+  }
+}
+
+TEST_F(NpyFiles, FifoIsRefusedWithoutBlocking) {
+  // Before: fopen blocked forever waiting for a writer that never comes.
+  const auto fifo = dir_ / "pipe.npy";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_load_error(fifo, "is a FIFO");
+}
+
+TEST_F(NpyFiles, EndlessDeviceIsRefusedBeforeReading) {
+  // Before: /dev/zero was read to the end (never), memory growing until it failed.
+  expect_load_error("/dev/zero", "is a character device");
+}
+
+TEST_F(NpyFiles, DirectoryIsRefusedAsNotARegularFile) {
+  expect_load_error(dir_, "is a directory");
+}
+
+// A sparse file: 100 GiB long, a few bytes on disk.
+void write_sparse(const std::filesystem::path& path, const std::string& head, off_t size) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::write(fd, head.data(), head.size()), static_cast<ssize_t>(head.size()));
+  ASSERT_EQ(::ftruncate(fd, size), 0);
+  ::close(fd);
+}
+
+TEST_F(NpyFiles, HugeSparseFileIsRejectedFromItsHeaderAlone) {
+  // Before: the whole size was reserved (100 GiB: bad_alloc, an untyped error) and then read.
+  constexpr off_t k100GiB = off_t{100} << 30;
+  const auto no_magic = dir_ / "zeros.npy";
+  write_sparse(no_magic, "", k100GiB);
+  expect_load_error(no_magic, "missing the \\x93NUMPY magic");
+  const auto trailing = dir_ / "trailing.npy";
+  write_sparse(trailing, v1(dict("<f8", false, "(2,)"), raw(std::vector<double>{1, 2})), k100GiB);
+  expect_load_error(trailing, "trailing bytes");
+}
+
+TEST_F(NpyFiles, LoadReadsExactlyTheDeclaredBytes) {
+  const Tensor t = pattern(DType::C32, {3, 5});
+  const auto path = dir_ / "t.npy";
+  npy::save(path, t);
+  expect_same(npy::load(path), t);
+  // One byte more or less than the header declares: both refused, with the counts.
+  const std::string image = npy::serialize(t);
+  const auto longer = dir_ / "longer.npy", shorter = dir_ / "shorter.npy";
+  write_sparse(longer, image + "x", static_cast<off_t>(image.size() + 1));
+  write_sparse(shorter, image.substr(0, image.size() - 1), static_cast<off_t>(image.size() - 1));
+  expect_load_error(longer, "1 trailing bytes");
+  expect_load_error(shorter, "truncated data");
+}
+
+// ---- atomic saves (issue 21 item 2) ----------------------------------------------------------
+
+std::string read_all(const std::filesystem::path& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return "<missing>";
+  std::string out;
+  char buffer[4096];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) out.append(buffer, n);
+  std::fclose(f);
+  return out;
+}
+
+std::vector<std::string> names_in(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST_F(NpyFiles, FailedSaveKeepsTheOldFileAndLeavesNoTemporary) {
+  // Before: fopen("wb") truncated the old file first, so a write that failed (here: the
+  // file-size limit, as a full disk would) left a truncated file and the old one was lost.
+  const auto path = dir_ / "result.npy";
+  const Tensor old_value = pattern(DType::F64, {2});
+  npy::save(path, old_value);
+  const std::string old_bytes = read_all(path);
+  const Tensor big = pattern(DType::F64, {64, 64});  // 32 KiB of data
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails with EFBIG instead
+    const rlimit limit{4096, 4096};
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(10);
+    try {
+      npy::save(path, big);
+    } catch (const Error& e) {
+      const bool typed =
+          e.kind() == ErrorKind::Validation && e.phase() == ErrorPhase::Io && e.op() == "npy.save";
+      ::_exit(typed ? 0 : 11);
+    } catch (...) {
+      ::_exit(12);
+    }
+    ::_exit(13);  // the save claimed success
+  }
+  int raw_status = 0;
+  ASSERT_EQ(::waitpid(child, &raw_status, 0), child);
+  ASSERT_TRUE(WIFEXITED(raw_status));
+  EXPECT_EQ(WEXITSTATUS(raw_status), 0) << "10: setrlimit, 11: untyped kind, 12: not an Error, "
+                                           "13: no error";
+  EXPECT_EQ(read_all(path), old_bytes);
+  EXPECT_EQ(names_in(dir_), std::vector<std::string>{"result.npy"});
+}
+
+TEST_F(NpyFiles, SaveToAFullDeviceIsAnIoError) {
+  expect_npy_error_from([] { npy::save("/dev/full", Tensor::zeros(DType::F32, {4})); },
+                        "No space left on device");
+}
+
+TEST_F(NpyFiles, SaveThroughASymbolicLinkReplacesItsTarget) {
+  const auto target = dir_ / "target.npy", link = dir_ / "link.npy";
+  npy::save(target, pattern(DType::F32, {1}));
+  std::filesystem::create_symlink(target, link);
+  const Tensor t = pattern(DType::F32, {2, 3});
+  npy::save(link, t);
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  expect_same(npy::load(target), t);
+  EXPECT_EQ(names_in(dir_), (std::vector<std::string>{"link.npy", "target.npy"}));
+}
+
+TEST_F(NpyFiles, ReplacingAFileKeepsItsPermissions) {
+  const auto path = dir_ / "mode.npy";
+  npy::save(path, pattern(DType::F32, {1}));
+  std::filesystem::permissions(path, std::filesystem::perms::owner_read |
+                                         std::filesystem::perms::owner_write |
+                                         std::filesystem::perms::group_read);
+  npy::save(path, pattern(DType::F32, {2}));
+  EXPECT_EQ(std::filesystem::status(path).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
+                std::filesystem::perms::group_read);
 }
 
 }  // namespace

@@ -91,6 +91,43 @@ TEST(Strides, CompactnessCheck) {
   }
 }
 
+// Issue 21 item 6: these products used to overflow a signed int64 (undefined behaviour that
+// UBSan reports; Release returned garbage strides). Now a typed error, or no product at all.
+TEST(Strides, OverflowingStrideIsValidation) {
+  constexpr std::int64_t k40 = std::int64_t{1} << 40;
+  expect_validation([] { col_major_strides(Shape{k40, k40, 2}); });  // third stride is 2^80
+  expect_validation([] { row_major_strides(Shape{2, k40, k40}); });  // first stride is 2^80
+  expect_validation([] { col_major_strides(Shape{kMax, 2, 1}); });
+}
+
+TEST(Strides, TheUnusedProductAfterTheLastAxisIsNeverFormed) {
+  constexpr std::int64_t k40 = std::int64_t{1} << 40;
+  // (2^40, 2^40): both strides fit; only the element count (never a stride) would overflow.
+  EXPECT_EQ(col_major_strides(Shape{k40, k40}), (Strides{1, k40}));
+  EXPECT_EQ(row_major_strides(Shape{k40, k40}), (Strides{k40, 1}));
+  // Zero extents count as 1, so an empty tensor of huge other extents still has strides.
+  EXPECT_EQ(col_major_strides(Shape{0, kMax, kMax}), (Strides{1, 1, kMax}));
+}
+
+TEST(Strides, CompactnessCheckDoesNotOverflow) {
+  constexpr std::int64_t k40 = std::int64_t{1} << 40;
+  EXPECT_TRUE(is_col_major_compact(Shape{k40, k40}, Strides{1, k40}));
+  EXPECT_FALSE(is_col_major_compact(Shape{k40, k40, 2}, Strides{1, k40, 0}));
+}
+
+TEST(ShapeSizeViolation, NonZeroExtentsTimesItemSizeMustFitInt64) {
+  EXPECT_EQ(shape_size_violation(Shape{}, 16), "");
+  EXPECT_EQ(shape_size_violation(Shape{2, 3}, 8), "");
+  EXPECT_EQ(shape_size_violation(Shape{kMax / 8}, 8), "");
+  EXPECT_NE(shape_size_violation(Shape{kMax / 8 + 1}, 8), "");
+  // A zero extent does not excuse the others: their strides would still overflow.
+  EXPECT_EQ(shape_size_violation(Shape{0, kMax / 16}, 16), "");
+  EXPECT_NE(shape_size_violation(Shape{0, kMax}, 16), "");
+  EXPECT_NE(shape_size_violation(Shape{std::int64_t{1} << 40, 0, std::int64_t{1} << 40}, 1), "");
+  const std::string negative = shape_size_violation(Shape{2, -1}, 4);
+  EXPECT_NE(negative.find("negative"), std::string::npos) << negative;
+}
+
 TEST(ShapeToString, Brackets) {
   EXPECT_EQ(shape_to_string(Shape{}), "[]");
   EXPECT_EQ(shape_to_string(Shape{5}), "[5]");

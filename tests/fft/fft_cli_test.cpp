@@ -101,6 +101,32 @@ TEST_F(FftCli, BadArgumentsAreUsageErrorsAndBadValuesValidationErrors) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+TEST_F(FftCli, OutputSpellingMatchesTheOtherCommands) {
+  // Issue 21 item 9. Before: fft knew only -o; --output was an unknown option (exit 2).
+  const auto host = random_tensor(DType::F64, Shape{6}, 80);
+  tenferro::npy::save(dir_ / "in.npy", host);
+  const auto r = run_cli(
+      "fft rfft " + (dir_ / "in.npy").string() + " --output " + (dir_ / "out.npy").string(), dir_);
+  ASSERT_EQ(r.status, 0) << r.stderr_text;
+  auto rt = tenferro::EagerRuntime::cpu();
+  expect_close(rt->upload(tenferro::npy::load(dir_ / "out.npy")),
+               ref_rfftn(to_dense(host), {0}, {6}, tenferro::fft::Norm::Backward), DType::C64,
+               "cli rfft --output");
+}
+
+TEST_F(FftCli, OutputNoReaderCouldLoadIsRefusedAndNotWritten) {
+  // Issue 21 item 7. Before: a (0, 3) input with --n 2^63-1 exited 0 and wrote shape
+  // (0, 9223372036854775807) of complex128, which NumPy and npy::load both reject.
+  tenferro::npy::save(dir_ / "in.npy", tenferro::Tensor::zeros(DType::F64, Shape{0, 3}));
+  const auto r = run_cli("fft fft " + (dir_ / "in.npy").string() + " -o " +
+                             (dir_ / "out.npy").string() + " --n 9223372036854775807",
+                         dir_);
+  EXPECT_EQ(r.status, 1) << r.stderr_text;
+  EXPECT_EQ(r.stderr_text.rfind("tenferro: error: Validation: npy: cannot write", 0), 0u)
+      << r.stderr_text;
+  EXPECT_FALSE(fs::exists(dir_ / "out.npy"));
+}
+
 }  // namespace
 
 #endif  // TENFERRO_HAS_FFTW

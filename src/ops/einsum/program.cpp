@@ -72,6 +72,11 @@ EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, Ei
     plan.output_shape.push_back(plan.sizes[static_cast<std::size_t>(l)]);
   }
   plan.output_has_repeats = has_repeats(plan.expr.output);
+  // Before any stride or size arithmetic on the output (the direct binary path computes its
+  // strides first): e.g. (2^40, 0) x (0, 2^40) -> (2^40, 2^40) is refused here, typed.
+  if (const std::string why = shape_size_violation(plan.output_shape, dtype_size(dtype));
+      !why.empty())
+    throw_validation("einsum", "output " + why);
 
   // Simulate the operand list of the path to know, per step, which labels stay needed.
   std::vector<std::vector<Label>> live;
