@@ -4,13 +4,17 @@
 # tests/fuzz/corpus/<name>/ (with tests/fuzz/<name>.dict when present). Prints one summary
 # line per fuzzer and exits non-zero when any fuzzer crashed, hung or found nothing to run.
 #
+# With a third argument RUNS each fuzzer stops after RUNS executions (SECONDS_EACH is then
+# only a cap): scripts/fuzz-long.sh uses it to reach 10^7 executions each.
+#
 #   scripts/run-fuzzers.sh build-fuzz 60
 set -uo pipefail
 
-if [[ $# -ne 2 || ! "$2" =~ ^[0-9]+$ ]]; then
-  echo "usage: $0 BUILD_DIR SECONDS_EACH" >&2
+if [[ $# -lt 2 || $# -gt 3 || ! "$2" =~ ^[0-9]+$ || ! "${3:-0}" =~ ^[0-9]+$ ]]; then
+  echo "usage: $0 BUILD_DIR SECONDS_EACH [RUNS_EACH]" >&2
   exit 2
 fi
+runs_each=${3:-}
 build_dir=$(cd "$1" && pwd) || { echo "run-fuzzers: no build directory '$1'" >&2; exit 2; }
 seconds=$2
 source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -40,6 +44,7 @@ for fuzzer in "${fuzzers[@]}"; do
   args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
         -artifact_prefix="$artifacts/$name/")
   [[ -f "$source_dir/tests/fuzz/$name.dict" ]] && args+=(-dict="$source_dir/tests/fuzz/$name.dict")
+  [[ -n $runs_each ]] && args+=(-runs="$runs_each")
   log="$artifacts/$name/last-run.log"
 
   "$fuzzer" "${args[@]}" "$corpus" >"$log" 2>&1
@@ -49,7 +54,7 @@ for fuzzer in "${fuzzers[@]}"; do
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
   corpus_count=$(find "$corpus" -type f | wc -l)
   if [[ $status -eq 0 ]]; then
-    echo "$name: OK, ${runs:-?} runs in ${seconds}s, coverage ${cov:-?} edges, corpus $seed_count -> $corpus_count"
+    echo "$name: OK, ${runs:-?} runs (cap ${seconds}s), coverage ${cov:-?} edges, corpus $seed_count -> $corpus_count"
   else
     failed=1
     crash=$(grep -m1 -E 'ERROR: (AddressSanitizer|libFuzzer|UndefinedBehaviorSanitizer)|runtime error:|Test unit written to' "$log")

@@ -6,12 +6,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 
 #include "cli/bench/bench_report.hpp"
 #include "cli/bench/bench_runner.hpp"
 #include "cli/command_registry.hpp"
+#include "core/atomic_file.hpp"
 
 namespace tenferro::cli {
 namespace {
@@ -39,11 +39,7 @@ int run_bench(CommandArgs& args) {
   }
   bench::BenchOptions options;
   const std::string backend = args.take_option("backend").value_or("cpu");
-  if (auto repeat = args.take_option("repeat")) {
-    const long long n = parse_int("--repeat", *repeat);
-    if (n < 1 || n > 1000000) throw UsageError("--repeat must be between 1 and 1000000");
-    options.repeat = static_cast<int>(n);
-  }
+  if (auto repeat = args.take_option("repeat")) options.repeat = parse_repeat(*repeat);
   const auto json_file = args.take_option("json");
   options.cases = bench::all_case_names();
   if (auto cases = args.take_option("cases")) {
@@ -77,9 +73,8 @@ int run_bench(CommandArgs& args) {
   }
   std::cout << bench::render_table(results, options);
   if (json_file) {
-    std::ofstream f(*json_file);
-    f << bench::render_json(results, options);
-    if (!f) throw UsageError("cannot write " + *json_file);
+    if (json_file->empty()) throw UsageError("--json needs a non-empty path");
+    io::write_file_atomically(*json_file, bench::render_json(results, options), "bench --json");
   }
   return bench::gate_exit_status(results);
 }

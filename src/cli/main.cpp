@@ -1,5 +1,6 @@
 // The `tenferro` command: global flags, sub-command dispatch and the error contract
-// (typed errors -> "tenferro: error: <Kind>: <message>", exit 1; usage errors exit 2).
+// (typed errors -> "tenferro: error: <Kind>: <message>", exit 1; usage errors exit 2; the
+// statuses are named in cli/exit_status.hpp).
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "cli/command_registry.hpp"
+#include "cli/exit_status.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/core/error.hpp"
 
@@ -31,15 +33,15 @@ void print_help() {
   std::cout << "\nRun `tenferro <command> --help` for a command's options.\n";
 }
 
-// Prints the error line of the exception in flight and returns the exit status: 2 for a usage
-// error, 1 for everything else. A typed error shows its kind, its own message and, when it
-// wraps others, its root cause (e.g. why a .npy file was not accepted).
+// Prints the error line of the exception in flight and returns the exit status: kExitUsage
+// for a usage error, kExitTypedError for everything else. A typed error shows its kind, its own
+// message and, when it wraps others, its root cause (e.g. why a .npy file was not accepted).
 int report_current_error() {
   try {
     throw;
   } catch (const tenferro::cli::UsageError& e) {
     std::cerr << "tenferro: usage error: " << e.what() << "\n";
-    return 2;
+    return tenferro::cli::kExitUsage;
   } catch (const std::exception& e) {
     if (const tenferro::Error* typed = tenferro::reason(e)) {
       std::cerr << "tenferro: error: " << tenferro::error_kind_name(typed->kind()) << ": "
@@ -51,10 +53,10 @@ int report_current_error() {
     } else {
       std::cerr << "tenferro: error: " << e.what() << "\n";
     }
-    return 1;
+    return tenferro::cli::kExitTypedError;
   } catch (...) {
     std::cerr << "tenferro: error: unknown failure\n";
-    return 1;
+    return tenferro::cli::kExitTypedError;
   }
 }
 
@@ -65,11 +67,11 @@ int run(std::vector<std::string> args) {
     args.erase(args.begin());
     if (flag == "--help") {
       print_help();
-      return 0;
+      return tenferro::cli::kExitOk;
     }
     if (flag == "--version") {
       std::cout << "tenferro " TENFERRO_VERSION_STRING "\n";
-      return 0;
+      return tenferro::cli::kExitOk;
     }
     if (flag == "--stats") {
       stats = true;
@@ -79,7 +81,7 @@ int run(std::vector<std::string> args) {
   }
   if (args.empty()) {
     print_help();
-    return 2;
+    return tenferro::cli::kExitUsage;
   }
   const std::string name = args.front();
   args.erase(args.begin());

@@ -121,6 +121,16 @@ TEST_F(Cli, BenchJsonSchemaAndZeroInstallGate) {
   EXPECT_EQ(names, (std::vector<std::string>{"einsum", "qr", "svd", "fft"}));
 }
 
+TEST_F(Cli, AnUnwritableBenchJsonIsATypedErrorNotAGateFailure) {
+  for (const char* path : {"/dev/full", "/nonexistent-folder/bench.json"}) {
+    auto r = run_cli(std::string("bench --backend cpu --repeat 1 --quiet --cases einsum --json ") +
+                     path);
+    EXPECT_EQ(r.status, 1) << path << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("tenferro: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("bench --json"), std::string::npos) << r.err;
+  }
+}
+
 TEST_F(Cli, BenchRejectsUnknownCasesAndBackends) {
   EXPECT_EQ(run_cli("bench --cases nope").status, 2);
   EXPECT_EQ(run_cli("bench --backend tpu").status, 2);
