@@ -23,12 +23,16 @@ const AdmissionTable& admission_table() {
     }
 #if TENFERRO_HAS_CUDA
     // cuSOLVER: exactly what ops/linalg/cuda implements. eig stays refused: cuSOLVER has no
-    // dense non-symmetric eigensolver in the routines we use.
+    // dense non-symmetric eigensolver in the routines we use. lstsq stays refused until the
+    // device has a rank-revealing solve: a QR-based one (geqrf, as gels) returns garbage for a
+    // numerically rank-deficient A where the CPU's gelsd returns the minimum-norm solution.
     for (const char* op : {"qr", "svd", "eigh", "lu", "cholesky", "solve", "triangular_solve",
-                           "lstsq", "inv", "det", "slogdet"}) {
+                           "inv", "det", "slogdet"}) {
       t.admit(op, BackendKind::Cuda, {DType::F32, DType::F64, DType::C32, DType::C64});
     }
-    t.note(BackendKind::Cuda, "cuSOLVER; eig: cuSOLVER has no dense non-symmetric eigensolver");
+    t.note(BackendKind::Cuda,
+           "cuSOLVER; eig: cuSOLVER has no dense non-symmetric eigensolver; lstsq: no "
+           "rank-revealing device solve yet (the CPU uses gelsd)");
 #else
     t.note(BackendKind::Cuda, "not compiled in");
 #endif
