@@ -1,5 +1,5 @@
 // The CUDA linalg module: one executor for the family that validates shapes, checks the
-// admission table (CUDA: every op but eig), then runs the op's
+// admission table (CUDA: every op but eig and lstsq), then runs the op's
 // cuSOLVER path on the runtime's stream. Outputs are device values of the runtime; nothing is
 // copied to the host.
 #include <memory>
@@ -37,8 +37,25 @@ std::vector<EagerTensor> execute(const ExecutionContext& ctx, const ExtensionOp&
       return run_qr(call, inputs);
     case LinalgKind::Svd:
       return run_svd(call, inputs);
-    default:
-      break;
+    case LinalgKind::Eigh:
+      return run_eigh(call, inputs);
+    case LinalgKind::Lu:
+      return run_lu(call, inputs);
+    case LinalgKind::Cholesky:
+      return run_cholesky(call, inputs);
+    case LinalgKind::Solve:
+      return run_solve(call, inputs);
+    case LinalgKind::TriangularSolve:
+      return run_triangular_solve(call, inputs);
+    case LinalgKind::Inv:
+      return run_inv(call, inputs);
+    case LinalgKind::Det:
+      return run_det(call, inputs);
+    case LinalgKind::Slogdet:
+      return run_slogdet(call, inputs);
+    case LinalgKind::Eig:
+    case LinalgKind::Lstsq:
+      break;  // refused by the admission table above
   }
   // Unreachable while the admission table matches this switch.
   throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, std::string(op.name()),
