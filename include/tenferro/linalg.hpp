@@ -136,7 +136,7 @@ EagerTensor triangular_solve(const EagerTensor& a, const EagerTensor& b,
 //   |A x - b| = 0.894 (NumPy's answer).
 struct LstsqOptions {
   // Relative cutoff on the singular values; unset: eps(dtype) * max(m, n), NumPy's default.
-  // Must be finite and >= 0.
+  // Must lie in (0, 1) (LAPACK would silently use eps for any other value).
   std::optional<double> rcond;
 };
 struct LstsqResult {

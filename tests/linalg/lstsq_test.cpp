@@ -196,12 +196,13 @@ TEST(LinalgLstsq, RcondCutsSmallSingularValues) {
   }
 }
 
-TEST(LinalgLstsq, RcondMustBeFiniteAndNonNegative) {
+TEST(LinalgLstsq, RcondMustLieBetweenZeroAndOne) {
   auto rt = tenferro::EagerRuntime::cpu();
   const EagerTensor a = rt->upload(random_tensor(DType::F64, {3, 2}, 1));
   const EagerTensor b = rt->upload(random_tensor(DType::F64, {3}, 2));
-  for (double rcond :
-       {-1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+  // gelsd would replace each of these by eps without saying so.
+  for (double rcond : {-1.0, 0.0, 1.0, 2.0, std::numeric_limits<double>::quiet_NaN(),
+                       std::numeric_limits<double>::infinity()}) {
     const tenferro::Error e =
         expect_error([&] { la::lstsq(a, b, {.rcond = rcond}); }, tenferro::ErrorKind::Validation);
     EXPECT_NE(std::string(e.what()).find("rcond"), std::string::npos) << e.what();

@@ -275,8 +275,11 @@ std::vector<TensorMeta> validate_and_infer(const LinalgOp& op, std::span<const T
       return {{t, inputs[1].shape}};
     case LinalgKind::Lstsq: {
       const bool vector = check_rhs(op, a, inputs[1], m, false);
-      if (p.lstsq.rcond && !(std::isfinite(*p.lstsq.rcond) && *p.lstsq.rcond >= 0)) {
-        fail(op, "rcond must be finite and >= 0 (got " + std::to_string(*p.lstsq.rcond) + ")");
+      // LAPACK's gelsd silently replaces an rcond outside (0, 1) by machine epsilon, which
+      // would not be the cutoff the caller asked for.
+      if (p.lstsq.rcond && !(*p.lstsq.rcond > 0 && *p.lstsq.rcond < 1)) {
+        fail(op, "rcond must lie in (0, 1) (got " + std::to_string(*p.lstsq.rcond) +
+                     "); leave it unset for NumPy's default eps * max(m, n)");
       }
       const Shape x = vector ? concat({n}, bs) : concat({n, inputs[1].shape[1]}, bs);
       return {{t, x}, {real, bs}, {real, concat({k}, bs)}};
