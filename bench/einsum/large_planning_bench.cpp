@@ -79,6 +79,17 @@ BenchNetwork letter_network(int operands, unsigned seed) {
   return net;
 }
 
+// The greedy search's worst case: every operand holds the same two summed labels ("ab,ab,...
+// ->"), so every pair of operands is a candidate: n^2 / 2 pairs at the start, n per step.
+BenchNetwork shared_pair_network(int operands) {
+  BenchNetwork net;
+  net.name = "allshare" + std::to_string(operands);
+  net.extents[0] = 3;
+  net.extents[1] = 2;
+  net.labels.inputs.assign(static_cast<std::size_t>(operands), std::vector<int>{0, 1});
+  return net;
+}
+
 const char* strategy_name(PathStrategy s) {
   switch (s) {
     case PathStrategy::Greedy:
@@ -107,6 +118,7 @@ int main(int argc, char** argv) {
     nets.push_back(tenferro::bench::mps_chain(n / 2, false, 8, 2));
     nets.push_back(tenferro::bench::random_network(n, 100u + static_cast<unsigned>(n)));
     nets.push_back(letter_network(n, 200u + static_cast<unsigned>(n)));
+    nets.push_back(shared_pair_network(n));
   }
   nets.push_back(tenferro::bench::peps_grid(10, 10));
   nets.push_back(tenferro::bench::peps_grid(20, 25));

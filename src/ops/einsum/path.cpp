@@ -50,8 +50,9 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
 
   auto refined_greedy = [&](std::string method) {
     bool stopped_early = false;
+    const SsaPath greedy = greedy_path(problem);  // before the clock starts for refinement
     const SsaPath ssa =
-        refine_path(problem, greedy_path(problem), kRefineFrontier, kRefinePasses,
+        refine_path(problem, greedy, kRefineFrontier, kRefinePasses,
                     std::chrono::steady_clock::now() + kRefineBudget, &stopped_early);
     if (stopped_early) {
       method +=
