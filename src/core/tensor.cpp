@@ -62,9 +62,6 @@ void copy_typed(const Tensor& src, Tensor& dst) {
                  [&](std::int64_t i, std::int64_t j) { d[j] = s[i]; });
 }
 
-}  // namespace
-
-namespace {
 // Every host tensor buffer comes from here: the size is checked against what the process can
 // be given before the allocator runs (AddressSanitizer aborts on a huge request instead of
 // throwing), and an allocator failure becomes the same typed Resource error.
@@ -80,6 +77,7 @@ std::byte* allocate_host_buffer(std::size_t bytes) {
                         bytes, host_memory::allocation_limit());
   }
 }
+
 }  // namespace
 
 HostStorage::HostStorage(std::size_t bytes, Uninitialized)

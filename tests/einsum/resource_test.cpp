@@ -47,6 +47,7 @@ TEST(EinsumResource, HugeDirectBinaryDotIsAResourceError) {
   const ResourceError e = expect_resource_error([&] { (void)einsum("ij,jk->ik", {a, b}); });
   EXPECT_EQ(e.op(), "einsum");
   EXPECT_EQ(e.requested_bytes(), std::uint64_t{4000000000000} * 8);
+  EXPECT_EQ(rt->stats().module_installs, 0u) << "the direct path installs no module";
   expect_small_einsum_works(rt);
 }
 
