@@ -126,10 +126,28 @@ struct TriangularSolveOptions {
 EagerTensor triangular_solve(const EagerTensor& a, const EagerTensor& b,
                              const TriangularSolveOptions& options = {});
 
-// Least squares (m >= n) or minimum norm (m < n) solution of A X = B for full-rank A
-// [m, n, batch...] (QR/LQ via gels); B [m, batch...] or [m, k, batch...]; X [n(, k), batch...].
-// Rank-deficient A -> Numerical.
-EagerTensor lstsq(const EagerTensor& a, const EagerTensor& b);
+// Least squares: the minimum-norm X among those minimising |A X - B|_2, for any A (rank
+// deficient included), as numpy.linalg.lstsq: A [m, n, batch...]; B [m, batch...] or
+// [m, k, batch...]; X [n(, k), batch...]. Rank-revealing: A's singular values s_i <= rcond *
+// s_max count as zero (LAPACK gelsd on the CPU). Non-convergence -> Numerical.
+// CUDA: refused (Unsupported) before execution; it has no rank-revealing implementation yet.
+//
+//   A = [[1,2,3],[2,4,6],[1,1,1]] (rows), b = [1,0,0]: rank 2, x = [-0.1, 0, 0.1],
+//   |A x - b| = 0.894 (NumPy's answer).
+struct LstsqOptions {
+  // Relative cutoff on the singular values; unset: eps(dtype) * max(m, n), NumPy's default.
+  // Must lie in (0, 1) (LAPACK would silently use eps for any other value).
+  std::optional<double> rcond;
+};
+struct LstsqResult {
+  EagerTensor x;     // [n(, k), batch...]
+  EagerTensor rank;  // [batch...], real dtype: each A's effective rank (an integer value)
+  EagerTensor s;     // [min(m, n), batch...], real dtype: A's singular values, descending
+};
+LstsqResult lstsq_with_rank(const EagerTensor& a, const EagerTensor& b,
+                            const LstsqOptions& options = {});
+// X alone (the x of lstsq_with_rank).
+EagerTensor lstsq(const EagerTensor& a, const EagerTensor& b, const LstsqOptions& options = {});
 
 // ---- Inverse and determinants ---------------------------------------------------------------
 EagerTensor inv(const EagerTensor& a);  // singular -> Numerical

@@ -20,6 +20,8 @@ std::string_view error_kind_name(ErrorKind k) {
       return "HostAccess";
     case ErrorKind::Numerical:
       return "Numerical";
+    case ErrorKind::Resource:
+      return "Resource";
     case ErrorKind::Backend:
       return "Backend";
     case ErrorKind::RuntimeState:
@@ -56,6 +58,13 @@ Error::Error(ErrorKind kind, ErrorPhase phase, std::string op, std::string messa
     : kind_(kind), phase_(phase), op_(std::move(op)), message_(std::move(message)) {
   what_ = op_.empty() ? message_ : op_ + ": " + message_;
 }
+
+ResourceError::ResourceError(ErrorPhase phase, std::string op, std::string what,
+                             std::uint64_t requested_bytes,
+                             std::optional<std::uint64_t> available_bytes)
+    : Error(ErrorKind::Resource, phase, std::move(op), std::move(what)),
+      requested_bytes_(requested_bytes),
+      available_bytes_(available_bytes) {}
 
 namespace {
 // Calls visit(e) on e and then on each nested cause, stopping when visit returns true.

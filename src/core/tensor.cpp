@@ -5,6 +5,8 @@
 #include <new>
 #include <numeric>
 
+#include "core/host_memory.hpp"
+
 namespace tenferro {
 
 namespace {
@@ -60,12 +62,26 @@ void copy_typed(const Tensor& src, Tensor& dst) {
                  [&](std::int64_t i, std::int64_t j) { d[j] = s[i]; });
 }
 
+// Every host tensor buffer comes from here: the size is checked against what the process can
+// be given before the allocator runs (AddressSanitizer aborts on a huge request instead of
+// throwing), and an allocator failure becomes the same typed Resource error.
+std::byte* allocate_host_buffer(std::size_t bytes) {
+  constexpr std::string_view kWhat = "host allocation";
+  host_memory::check_allocation(bytes, kWhat);
+  try {
+    return static_cast<std::byte*>(
+        ::operator new (std::max<std::size_t>(bytes, 1), std::align_val_t{kBufferAlignment}));
+  } catch (const std::bad_alloc&) {
+    throw ResourceError(ErrorPhase::Execute, std::string(kWhat),
+                        "the allocator could not provide " + host_memory::describe_bytes(bytes),
+                        bytes, host_memory::allocation_limit());
+  }
+}
+
 }  // namespace
 
 HostStorage::HostStorage(std::size_t bytes, Uninitialized)
-    : data_(static_cast<std::byte*>(
-          ::operator new (std::max<std::size_t>(bytes, 1), std::align_val_t{kBufferAlignment}))),
-      bytes_(bytes) {}
+    : data_(allocate_host_buffer(bytes)), bytes_(bytes) {}
 
 HostStorage::HostStorage(std::size_t bytes) : HostStorage(bytes, Uninitialized{}) {
   std::memset(data_, 0, bytes);

@@ -2,6 +2,7 @@
 // takes. The order of the steps is the contract (DESIGN §2); each step runs only after the
 // previous one succeeded, so a rejected call has no side effects.
 #include "runtime/call_scope.hpp"
+#include "runtime/resource_boundary.hpp"
 #include "tenferro/runtime/errors.hpp"
 #include "tenferro/runtime/extension.hpp"
 #include "tenferro/runtime/runtime.hpp"
@@ -66,8 +67,9 @@ std::vector<EagerTensor> apply_eager_with_targeted_extension_session(
   // 6. Execute inside the runtime's backend session.
   std::unique_lock<std::mutex> session(backend.session_mutex(), std::defer_lock);
   if (backend.serializes_sessions()) session.lock();
+  //    Allocation failures inside become ResourceErrors naming the op (resource_boundary.hpp).
   const ExecutionContext context(runtime, op.family());
-  return executor(context, op, inputs);
+  return runtime_internal::at_op_boundary(op.name(), [&] { return executor(context, op, inputs); });
 }
 
 }  // namespace tenferro

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,7 @@ enum class ErrorKind : std::uint8_t {
   MissingExtensionEngine,
   HostAccess,
   Numerical,
+  Resource,  // an allocation that cannot succeed (ResourceError says how many bytes)
   Backend,
   RuntimeState,
 };
@@ -54,6 +56,23 @@ class Error : public std::exception {
   std::string op_;
   std::string message_;
   std::string what_;
+};
+
+// An allocation that cannot succeed: more bytes than this process can be given (checked
+// before allocating), or an allocator failure caught at the op boundary. The runtime that
+// raised it stays usable. requested_bytes is 0 when the allocator failed without saying.
+class ResourceError : public Error {
+ public:
+  ResourceError(ErrorPhase phase, std::string op, std::string what, std::uint64_t requested_bytes,
+                std::optional<std::uint64_t> available_bytes);
+  std::uint64_t requested_bytes() const noexcept { return requested_bytes_; }
+  // The most this process can be given (physical memory + swap, capped by resource limits),
+  // when known.
+  const std::optional<std::uint64_t>& available_bytes() const noexcept { return available_bytes_; }
+
+ private:
+  std::uint64_t requested_bytes_;
+  std::optional<std::uint64_t> available_bytes_;
 };
 
 // The first tenferro::Error in the chain that starts at `e` (e itself, then its nested

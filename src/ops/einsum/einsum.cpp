@@ -22,6 +22,7 @@
 #include "ops/einsum/path.hpp"
 #include "ops/einsum/program.hpp"
 #include "runtime/call_scope.hpp"
+#include "runtime/resource_boundary.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -119,7 +120,9 @@ EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, const PlanPtr&
       std::unique_lock<std::mutex> session;
       if (backend.serializes_sessions()) session = std::unique_lock(backend.session_mutex());
       runtime->count_kernel_launch(einsum_family::kFamily);
-      return einsum_internal::run_program(*runtime, *kernels, *plan, operands);
+      return runtime_internal::at_op_boundary("einsum", [&] {
+        return einsum_internal::run_program(*runtime, *kernels, *plan, operands);
+      });
     }
   }
   const einsum_internal::EinsumOp op(plan);

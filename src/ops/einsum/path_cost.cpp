@@ -173,7 +173,19 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
     return path;
   }
 
-  std::vector<Word> need(words), merged(words), kept(words);
+  // holders[l]: how many live terms hold label l, so a step finds the labels a third term
+  // still needs from its own two operands' labels, not by scanning every live term (which
+  // made evaluation quadratic per step in the operand count).
+  std::vector<int> holders(static_cast<std::size_t>(p.num_labels), 0);
+  auto for_each_label = [&](const std::vector<Word>& set, auto&& fn) {
+    for (std::size_t w = 0; w < words; ++w)
+      for (Word bits = set[w]; bits; bits &= bits - 1)
+        fn(static_cast<Label>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
+  };
+  for (const Term& t : live)
+    for_each_label(t.set, [&](Label l) { ++holders[static_cast<std::size_t>(l)]; });
+
+  std::vector<Word> merged(words), kept(words);
   for (std::size_t s = 0; s < steps.size(); ++s) {
     const auto [i, j] = steps[s];
     const int current = static_cast<int>(live.size());
@@ -184,20 +196,21 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
                                 " (operands left at that step: " + std::to_string(current) + ")");
     }
     if (i == j) throw_validation(kOp, where + " contracts an operand with itself");
-    // Labels still needed after this step: the output's and the other operands'.
-    std::copy(p.output.begin(), p.output.end(), need.begin());
-    for (int k = 0; k < current; ++k) {
-      if (k == i || k == j) continue;
-      for (std::size_t w = 0; w < words; ++w) need[w] |= live[static_cast<std::size_t>(k)].set[w];
-    }
     const Term& a = live[static_cast<std::size_t>(i)];
     const Term& b = live[static_cast<std::size_t>(j)];
-    bool sums = false;
+    // Labels still needed after this step: the output's and those a third operand holds.
     for (std::size_t w = 0; w < words; ++w) {
       merged[w] = a.set[w] | b.set[w];
-      kept[w] = merged[w] & need[w];
-      sums |= merged[w] != kept[w];
+      kept[w] = merged[w] & p.output[w];
     }
+    for_each_label(a.set, [&](Label l) { --holders[static_cast<std::size_t>(l)]; });
+    for_each_label(b.set, [&](Label l) { --holders[static_cast<std::size_t>(l)]; });
+    for_each_label(merged, [&](Label l) {
+      if (holders[static_cast<std::size_t>(l)] > 0) set_bit(kept, l);
+    });
+    for_each_label(kept, [&](Label l) { ++holders[static_cast<std::size_t>(l)]; });
+    bool sums = false;
+    for (std::size_t w = 0; w < words; ++w) sums |= merged[w] != kept[w];
     EinsumPathStep step;
     step.flops = set_size(merged, p.extents) * (sums ? 2 : 1);
     for (const Term* t : {&a, &b}) {

@@ -1,11 +1,17 @@
 // opt_einsum's greedy contraction order ("memory-removed" cost), see path_search.hpp.
 //
-// Candidate pairs (tensors sharing a label the output does not keep) live in a lazy min-heap
-// keyed (cost, larger id, smaller id), opt_einsum's tie-break. Unlike opt_einsum, costs are
-// kept exact: a contraction changes the reference counts of its labels, so every pair that
-// touches a tensor holding one of them is re-pushed with a new version and the old entries
-// are skipped when popped. Work per step is proportional to the neighbourhood of the
-// contracted pair, so planning stays fast for hundreds of operands.
+// Complexity: O(P log P) with P the number of candidate pairs ever pushed, at most O(n^2) for
+// n operands (n log n for sparse networks such as chains and grids). What makes it so:
+//  * Label sets are sorted label lists, not bitsets over every label of the expression, so a
+//    tensor costs its own labels, not the expression's.
+//  * A candidate pair's cost never changes while both tensors live. The result of (x, y)
+//    keeps a label of both iff the output or a third tensor holds it; contracting (a, b) into
+//    c replaces a and b by c among the holders of every label c keeps, and drops only labels
+//    nobody else holds. So "a third holder exists" is unchanged for every pair other than c's,
+//    and the only new candidates after a step are c's pairs: one heap push each, with the cost
+//    accumulated over c's labels and their holders. Entries naming a contracted tensor are
+//    skipped when popped (lazy invalidation).
+//  * Ties break as opt_einsum's: (cost, larger id, smaller id).
 #include <algorithm>
 #include <queue>
 #include <tuple>
@@ -17,31 +23,33 @@ namespace {
 
 struct Candidate {
   double cost;
-  int high_id, low_id;         // larger and smaller SSA id
-  unsigned high_ver, low_ver;  // the tensors' versions when the cost was computed
+  int high_id, low_id;  // larger and smaller SSA id
   bool operator>(const Candidate& o) const {
     return std::tie(cost, high_id, low_id) > std::tie(o.cost, o.high_id, o.low_id);
   }
 };
 
-template <class Fn>
-void for_each_label(std::span<const Word> set, Fn&& fn) {
-  for (std::size_t w = 0; w < set.size(); ++w) {
-    for (Word bits = set[w]; bits; bits &= bits - 1) {
-      fn(static_cast<Label>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
-    }
-  }
-}
+using Labels = std::vector<Label>;  // sorted
 
 class GreedySearch {
  public:
   explicit GreedySearch(const PathProblem& p)
-      : p_(p),
-        words_(static_cast<std::size_t>(p.words)),
-        holders_(static_cast<std::size_t>(p.num_labels)) {
+      : p_(p), holders_(static_cast<std::size_t>(p.num_labels)) {
+    const auto total = static_cast<std::size_t>(2 * p.num_operands);
+    sets_.reserve(total);
+    sizes_.reserve(total);
+    alive_.reserve(total);
+    scratch_.assign(total, {});
     for (int k = 0; k < p.num_operands; ++k) {
+      Labels labels;
       const auto in = p.input(k);
-      add_tensor(std::vector<Word>(in.begin(), in.end()));
+      for (std::size_t w = 0; w < in.size(); ++w) {
+        for (Word bits = in[w]; bits; bits &= bits - 1) {
+          labels.push_back(
+              static_cast<Label>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
+        }
+      }
+      add_tensor(std::move(labels));
     }
   }
 
@@ -51,9 +59,9 @@ class GreedySearch {
     while (!queue_.empty()) {
       const Candidate c = queue_.top();
       queue_.pop();
-      if (!alive_[c.high_id] || !alive_[c.low_id] || version_[c.high_id] != c.high_ver ||
-          version_[c.low_id] != c.low_ver) {
-        continue;  // stale
+      if (!alive_[static_cast<std::size_t>(c.high_id)] ||
+          !alive_[static_cast<std::size_t>(c.low_id)]) {
+        continue;  // one side was contracted since this pair was pushed
       }
       contract(c.low_id, c.high_id);
     }
@@ -62,120 +70,97 @@ class GreedySearch {
   }
 
  private:
-  std::span<const Word> set(int id) const {
-    return {sets_[static_cast<std::size_t>(id)].data(), words_};
-  }
   bool contracted(Label l) const {
     return !((p_.output[static_cast<std::size_t>(l) / 64] >> (l % 64)) & 1);
   }
+  double extent(Label l) const { return p_.search_extents[static_cast<std::size_t>(l)]; }
+  std::vector<int>& holders(Label l) { return holders_[static_cast<std::size_t>(l)]; }
 
-  int add_tensor(std::vector<Word> set) {
+  int add_tensor(Labels labels) {
     const int id = static_cast<int>(sets_.size());
-    sizes_.push_back(set_size(set, p_.search_extents));
-    sets_.push_back(std::move(set));
+    double size = 1;
+    for (Label l : labels) {
+      size *= extent(l);
+      holders(l).push_back(id);
+    }
+    sizes_.push_back(size);
+    sets_.push_back(std::move(labels));
     alive_.push_back(true);
-    version_.push_back(0);
-    for_each_label(this->set(id), [&](Label l) {
-      if (contracted(l)) holders_[static_cast<std::size_t>(l)].push_back(id);
-    });
     return id;
   }
 
-  void remove_tensor(int id) {
-    alive_[static_cast<std::size_t>(id)] = false;
-    for_each_label(set(id), [&](Label l) {
-      auto& h = holders_[static_cast<std::size_t>(l)];
-      if (contracted(l)) h.erase(std::find(h.begin(), h.end(), id));
-    });
-  }
-
-  // Live tensors sharing a contracted label with `id`.
-  std::vector<int> neighbours(int id) const {
-    std::vector<int> out;
-    for_each_label(set(id), [&](Label l) {
-      if (!contracted(l)) return;
-      for (int other : holders_[static_cast<std::size_t>(l)]) {
-        if (other != id && std::find(out.begin(), out.end(), other) == out.end())
-          out.push_back(other);
-      }
-    });
-    return out;
-  }
-
-  // The result's labels: kept by the output, or still held by a third tensor.
-  std::vector<Word> result_set(int a, int b) const {
-    std::vector<Word> k12(words_, 0);
-    const auto sa = set(a), sb = set(b);
-    for (std::size_t w = 0; w < words_; ++w) k12[w] = (sa[w] | sb[w]) & p_.output[w];
-    auto keep_if_shared = [&](Label l) {
-      const auto& h = holders_[static_cast<std::size_t>(l)];
-      const std::size_t mine = static_cast<std::size_t>(std::count(h.begin(), h.end(), a) +
-                                                        std::count(h.begin(), h.end(), b));
-      if (h.size() > mine) k12[static_cast<std::size_t>(l) / 64] |= Word{1} << (l % 64);
-    };
-    for_each_label(sa, [&](Label l) {
-      if (contracted(l)) keep_if_shared(l);
-    });
-    for_each_label(sb, [&](Label l) {
-      if (contracted(l)) keep_if_shared(l);
-    });
-    return k12;
-  }
-
-  void push_pair(int a, int b) {
-    const double cost = set_size(result_set(a, b), p_.search_extents) -
-                        sizes_[static_cast<std::size_t>(a)] - sizes_[static_cast<std::size_t>(b)];
-    const int high = std::max(a, b), low = std::min(a, b);
-    queue_.push({cost, high, low, version_[static_cast<std::size_t>(high)],
-                 version_[static_cast<std::size_t>(low)]});
-  }
-
+  // Pushes `id`'s pairs with the live tensors sharing a contracted label (only those with a
+  // larger id when `only_higher`). Per other tensor y the extents of the labels both hold
+  // multiply into `shared`, those of the contracted labels nobody else holds into `removed`:
+  // the result is x's and y's labels less the removed ones, of size
+  // (size(x) / shared) * (size(y) / removed) -- exact quotients of products of the extents,
+  // so the cost is the exact figure while sizes stay below 2^53.
   void push_pairs_of(int id, bool only_higher) {
-    for (int other : neighbours(id)) {
-      if (!only_higher || other > id) push_pair(id, other);
+    ++stamp_;
+    others_.clear();
+    for (Label l : sets_[static_cast<std::size_t>(id)]) {
+      const std::vector<int>& h = holders(l);
+      const bool summed = contracted(l);
+      const bool private_pair = summed && h.size() == 2;  // only id and y: summed away
+      for (int y : h) {
+        if (y == id || (only_higher && y < id)) continue;
+        Scratch& s = scratch_[static_cast<std::size_t>(y)];
+        if (s.stamp != stamp_) {
+          s = {stamp_, 1, 1, false};
+          others_.push_back(y);
+        }
+        s.shared *= extent(l);
+        if (private_pair) s.removed *= extent(l);
+        s.neighbour |= summed;
+      }
+    }
+    const double size_id = sizes_[static_cast<std::size_t>(id)];
+    for (int y : others_) {
+      const Scratch& s = scratch_[static_cast<std::size_t>(y)];
+      if (!s.neighbour) continue;  // shares only output labels: not a candidate (opt_einsum)
+      const double size_y = sizes_[static_cast<std::size_t>(y)];
+      const double result = (size_id / s.shared) * (size_y / s.removed);
+      queue_.push({result - size_id - size_y, std::max(id, y), std::min(id, y)});
     }
   }
 
   void contract(int a, int b) {
     path_.emplace_back(a, b);
-    std::vector<Word> k12 = result_set(a, b);
-    // Tensors whose pair costs change: those holding a contracted label of a or b.
-    std::vector<int> touched = neighbours(a);
-    for (int x : neighbours(b)) {
-      if (std::find(touched.begin(), touched.end(), x) == touched.end()) touched.push_back(x);
-    }
-    remove_tensor(a);
-    remove_tensor(b);
-    const int c = add_tensor(std::move(k12));
-    for (int x : touched) {
-      if (x == a || x == b) continue;
-      ++version_[static_cast<std::size_t>(x)];
-    }
-    for (int x : touched) {
-      if (x == a || x == b) continue;
-      for (int y : neighbours(x)) {
-        if (y == c) continue;  // pushed below with c's pairs
-        // Each pair once: when both ends were touched, only from the smaller id.
-        const bool y_touched = std::find(touched.begin(), touched.end(), y) != touched.end();
-        if (!y_touched || x < y) push_pair(x, y);
+    alive_[static_cast<std::size_t>(a)] = false;
+    alive_[static_cast<std::size_t>(b)] = false;
+    const Labels& la = sets_[static_cast<std::size_t>(a)];
+    const Labels& lb = sets_[static_cast<std::size_t>(b)];
+    for (const Labels* side : {&la, &lb}) {
+      const int gone = side == &la ? a : b;
+      for (Label l : *side) {
+        auto& h = holders(l);
+        h.erase(std::find(h.begin(), h.end(), gone));
       }
     }
+    // The result keeps the output's labels and those a third (live) tensor still holds.
+    Labels kept;
+    kept.reserve(la.size() + lb.size());
+    std::set_union(la.begin(), la.end(), lb.begin(), lb.end(), std::back_inserter(kept));
+    std::erase_if(kept, [&](Label l) { return contracted(l) && holders(l).empty(); });
+    const int c = add_tensor(std::move(kept));
     push_pairs_of(c, /*only_higher=*/false);
   }
 
   // Stage 2: what is left shares no contracted label; outer products, smallest first.
   void outer_products() {
-    using Entry = std::tuple<double, int, std::vector<Word>>;
+    using Entry = std::tuple<double, int, Labels>;
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
-    auto kept = [&](std::span<const Word> s) {
-      std::vector<Word> out(words_);
-      for (std::size_t w = 0; w < words_; ++w) out[w] = s[w] & p_.output[w];
-      return out;
+    auto kept_size = [&](Labels& s) {
+      std::erase_if(s, [&](Label l) { return contracted(l); });
+      double size = 1;
+      for (Label l : s) size *= extent(l);
+      return size;
     };
     for (int id = 0; id < static_cast<int>(sets_.size()); ++id) {
       if (!alive_[static_cast<std::size_t>(id)]) continue;
-      auto k = kept(set(id));
-      queue.emplace(set_size(k, p_.search_extents), id, std::move(k));
+      Labels k = sets_[static_cast<std::size_t>(id)];
+      const double size = kept_size(k);
+      queue.emplace(size, id, std::move(k));
     }
     int next_id = static_cast<int>(sets_.size());
     while (queue.size() > 1) {
@@ -184,18 +169,28 @@ class GreedySearch {
       auto [size2, id2, set2] = queue.top();
       queue.pop();
       path_.emplace_back(std::min(id1, id2), std::max(id1, id2));
-      for (std::size_t w = 0; w < words_; ++w) set1[w] |= set2[w];
-      queue.emplace(set_size(set1, p_.search_extents), next_id++, std::move(set1));
+      Labels merged;
+      std::set_union(set1.begin(), set1.end(), set2.begin(), set2.end(),
+                     std::back_inserter(merged));
+      const double size = kept_size(merged);
+      queue.emplace(size, next_id++, std::move(merged));
     }
   }
 
+  struct Scratch {
+    unsigned stamp = 0;
+    double shared = 1, removed = 1;
+    bool neighbour = false;  // shares a contracted label
+  };
+
   const PathProblem& p_;
-  std::size_t words_;
-  std::vector<std::vector<Word>> sets_;
+  std::vector<Labels> sets_;
   std::vector<double> sizes_;
   std::vector<bool> alive_;
-  std::vector<unsigned> version_;
-  std::vector<std::vector<int>> holders_;  // per contracted label: live tensors holding it
+  std::vector<std::vector<int>> holders_;  // per label: live tensors holding it
+  std::vector<Scratch> scratch_;           // per tensor id, valid when stamp == stamp_
+  std::vector<int> others_;                // tensors sharing a label with the current one
+  unsigned stamp_ = 0;
   std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> queue_;
   SsaPath path_;
 };

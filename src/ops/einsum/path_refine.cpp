@@ -92,17 +92,26 @@ double step_cost(const Word* a, const Word* b, const Word* result, std::size_t w
 
 }  // namespace
 
-SsaPath refine_path(const PathProblem& p, const SsaPath& ssa, int max_frontier, int max_passes) {
+SsaPath refine_path(const PathProblem& p, const SsaPath& ssa, int max_frontier, int max_passes,
+                    std::chrono::steady_clock::time_point deadline, bool* stopped_early) {
+  if (stopped_early != nullptr) *stopped_early = false;
   const int n = p.num_operands;
   if (n < 3 || max_frontier < 3) return ssa;
   const auto words = static_cast<std::size_t>(p.words);
   Tree t = tree_of(ssa, n);
   std::vector<Word> scratch(words);
 
-  for (int pass = 0; pass < max_passes; ++pass) {
+  bool out_of_time = false;
+  for (int pass = 0; pass < max_passes && !out_of_time; ++pass) {
     bool improved = false;
     std::vector<Word> sets = node_sets(p, t);
     for (int v = n; v < static_cast<int>(t.left.size()); ++v) {
+      // Each node's work is bounded (a DP over <= max_frontier tensors), so checking the clock
+      // every 64 nodes keeps the overrun small without a system call per node.
+      if ((v & 63) == 0 && std::chrono::steady_clock::now() > deadline) {
+        out_of_time = true;
+        break;
+      }
       auto set_of = [&](int node) { return sets.data() + static_cast<std::size_t>(node) * words; };
       auto cost_of = [&](int node) {
         return step_cost(set_of(t.left[static_cast<std::size_t>(node)]),
@@ -177,6 +186,7 @@ SsaPath refine_path(const PathProblem& p, const SsaPath& ssa, int max_frontier, 
     }
     if (!improved) break;
   }
+  if (stopped_early != nullptr) *stopped_early = out_of_time;
 
   // Post-order walk (node ids are no longer in dependency order) back to an SSA path.
   SsaPath out;

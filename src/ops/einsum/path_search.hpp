@@ -81,6 +81,7 @@ using SsaPath = std::vector<std::pair<int, int>>;
 // opt_einsum's greedy: repeatedly contract the pair, among pairs sharing a label not in the
 // output, that minimises size(result) - size(a) - size(b) (ties: the pair with the smaller
 // ids, as opt_einsum); when no such pair is left, outer products smallest first.
+// O(P log P) for P candidate pairs, P <= n^2 (path_greedy.cpp): it needs no time guard.
 SsaPath greedy_path(const PathProblem& problem);
 
 // Exact minimum-flop path by dynamic programming over operand subsets (outer products
@@ -91,8 +92,12 @@ std::optional<SsaPath> optimal_path(const PathProblem& problem,
                                     std::chrono::steady_clock::time_point deadline);
 
 // Improves `ssa` by re-solving, with the exact DP, every subtree cut at a frontier of up to
-// `max_frontier` tensors; at most `max_passes` sweeps over the tree (path_refine.cpp).
-SsaPath refine_path(const PathProblem& problem, const SsaPath& ssa, int max_frontier, int max_passes);
+// `max_frontier` tensors; at most `max_passes` sweeps over the tree (path_refine.cpp). When
+// `deadline` passes it stops and returns the tree as improved so far (never costlier than
+// `ssa`), setting *stopped_early.
+SsaPath refine_path(const PathProblem& problem, const SsaPath& ssa, int max_frontier,
+                    int max_passes, std::chrono::steady_clock::time_point deadline,
+                    bool* stopped_early = nullptr);
 
 // SSA ids -> opt_einsum's linear convention (positions in the current operand list; each
 // step removes both and appends the result).

@@ -24,7 +24,10 @@ const AdmissionTable& admission_table() {
     }
 #if TENFERRO_HAS_CUDA
     // cuSOLVER: exactly the ops the CUDA executor has a kernel for (its kernel table answers).
-    // eig has none: cuSOLVER has no dense non-symmetric eigensolver in the routines we use.
+    // eig has none: cuSOLVER has no dense non-symmetric eigensolver in the routines we use;
+    // lstsq has none until the device has a rank-revealing solve (a QR-based one, as gels,
+    // returns garbage for a numerically rank-deficient A where the CPU's gelsd returns the
+    // minimum-norm solution).
     for (int k = 0; k <= static_cast<int>(LinalgKind::Slogdet); ++k) {
       const auto kind = static_cast<LinalgKind>(k);
       if (linalg_internal::cuda_linalg_implements(kind)) {
@@ -32,7 +35,9 @@ const AdmissionTable& admission_table() {
                 {DType::F32, DType::F64, DType::C32, DType::C64});
       }
     }
-    t.note(BackendKind::Cuda, "cuSOLVER; eig: cuSOLVER has no dense non-symmetric eigensolver");
+    t.note(BackendKind::Cuda,
+           "cuSOLVER; eig: cuSOLVER has no dense non-symmetric eigensolver; lstsq: no "
+           "rank-revealing device solve yet (the CPU uses gelsd)");
 #else
     t.note(BackendKind::Cuda, "not compiled in");
 #endif

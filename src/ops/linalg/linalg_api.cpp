@@ -79,8 +79,15 @@ EagerTensor triangular_solve(const EagerTensor& a, const EagerTensor& b,
                   with([&](LinalgPayload& p) { p.triangular = options; }), {a, b})[0];
 }
 
-EagerTensor lstsq(const EagerTensor& a, const EagerTensor& b) {
-  return dispatch(LinalgKind::Lstsq, {}, {a, b})[0];
+LstsqResult lstsq_with_rank(const EagerTensor& a, const EagerTensor& b,
+                            const LstsqOptions& options) {
+  auto out =
+      dispatch(LinalgKind::Lstsq, with([&](LinalgPayload& p) { p.lstsq = options; }), {a, b});
+  return {out[0], out[1], out[2]};
+}
+
+EagerTensor lstsq(const EagerTensor& a, const EagerTensor& b, const LstsqOptions& options) {
+  return lstsq_with_rank(a, b, options).x;
 }
 
 EagerTensor inv(const EagerTensor& a) {

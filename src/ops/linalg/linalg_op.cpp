@@ -30,7 +30,9 @@ std::vector<std::uint64_t> payload_words(LinalgKind kind, const LinalgPayload& p
           p.triangular.lower,
           p.triangular.left,
           static_cast<std::uint64_t>(p.triangular.transpose),
-          p.triangular.unit_diagonal};
+          p.triangular.unit_diagonal,
+          p.lstsq.rcond.has_value(),
+          std::bit_cast<std::uint64_t>(p.lstsq.rcond.value_or(0.0))};
 }
 
 [[noreturn]] void fail(const LinalgOp& op, const std::string& message) {
@@ -273,8 +275,14 @@ std::vector<TensorMeta> validate_and_infer(const LinalgOp& op, std::span<const T
       return {{t, inputs[1].shape}};
     case LinalgKind::Lstsq: {
       const bool vector = check_rhs(op, a, inputs[1], m, false);
-      if (vector) return {{t, concat({n}, bs)}};
-      return {{t, concat({n, inputs[1].shape[1]}, bs)}};
+      // LAPACK's gelsd silently replaces an rcond outside (0, 1) by machine epsilon, which
+      // would not be the cutoff the caller asked for.
+      if (p.lstsq.rcond && !(*p.lstsq.rcond > 0 && *p.lstsq.rcond < 1)) {
+        fail(op, "rcond must lie in (0, 1) (got " + std::to_string(*p.lstsq.rcond) +
+                     "); leave it unset for NumPy's default eps * max(m, n)");
+      }
+      const Shape x = vector ? concat({n}, bs) : concat({n, inputs[1].shape[1]}, bs);
+      return {{t, x}, {real, bs}, {real, concat({k}, bs)}};
     }
   }
   fail(op, "unknown linalg op");

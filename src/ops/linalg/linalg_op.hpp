@@ -40,6 +40,7 @@ struct LinalgPayload {
   linalg::SvdOptions svd;
   linalg::EighOptions eigh;
   linalg::TriangularSolveOptions triangular;
+  linalg::LstsqOptions lstsq;
 };
 
 class LinalgOp final : public ExtensionOp {

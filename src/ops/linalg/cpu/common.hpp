@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/host_memory.hpp"
 #include "ops/linalg/cpu/lapack.hpp"
 #include "ops/linalg/linalg_op.hpp"
 #include "tenferro/core/tensor.hpp"
@@ -113,6 +114,15 @@ inline lapack::lint ld(std::int64_t rows) {
 }
 inline lapack::lint li(std::int64_t v) {
   return static_cast<lapack::lint>(v);
+}
+
+// A host scratch buffer of `count` elements whose size is checked before allocating: a typed
+// Resource error instead of std::bad_alloc (or an AddressSanitizer abort) for a buffer no
+// process could hold, e.g. the [n, n] Vh of a full SVD of a (0, 2^20) matrix.
+template <class T>
+std::vector<T> checked_buffer(std::int64_t count, std::string_view op) {
+  host_memory::check_allocation(static_cast<std::uint64_t>(count), sizeof(T), op);
+  return std::vector<T>(static_cast<std::size_t>(count));
 }
 
 // Counts one LAPACK call as a CPU kernel launch.

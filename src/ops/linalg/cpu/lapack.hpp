@@ -184,19 +184,23 @@ inline lint trtrs(char uplo, char t, char diag, lint n, lint nrhs, const c64* a,
   return LAPACKE_ztrtrs_work(kLayout, uplo, t, diag, n, nrhs, a, lda, b, ldb);
 }
 
-inline lint gels(lint m, lint n, lint nrhs, float* a, lint lda, float* b, lint ldb, float* w,
-                 lint lw) {
-  return LAPACKE_sgels_work(kLayout, 'N', m, n, nrhs, a, lda, b, ldb, w, lw);
+// gelsd: SVD-based (divide and conquer) minimum-norm least squares; singular values
+// <= rcond * s_max count as zero, `rank` receives the effective rank. Real overloads ignore rw.
+inline lint gelsd(lint m, lint n, lint nrhs, float* a, lint lda, float* b, lint ldb, float* s,
+                  float rcond, lint* rank, float* w, lint lw, float*, lint* iw) {
+  return LAPACKE_sgelsd_work(kLayout, m, n, nrhs, a, lda, b, ldb, s, rcond, rank, w, lw, iw);
 }
-inline lint gels(lint m, lint n, lint nrhs, double* a, lint lda, double* b, lint ldb, double* w,
-                 lint lw) {
-  return LAPACKE_dgels_work(kLayout, 'N', m, n, nrhs, a, lda, b, ldb, w, lw);
+inline lint gelsd(lint m, lint n, lint nrhs, double* a, lint lda, double* b, lint ldb, double* s,
+                  double rcond, lint* rank, double* w, lint lw, double*, lint* iw) {
+  return LAPACKE_dgelsd_work(kLayout, m, n, nrhs, a, lda, b, ldb, s, rcond, rank, w, lw, iw);
 }
-inline lint gels(lint m, lint n, lint nrhs, c32* a, lint lda, c32* b, lint ldb, c32* w, lint lw) {
-  return LAPACKE_cgels_work(kLayout, 'N', m, n, nrhs, a, lda, b, ldb, w, lw);
+inline lint gelsd(lint m, lint n, lint nrhs, c32* a, lint lda, c32* b, lint ldb, float* s,
+                  float rcond, lint* rank, c32* w, lint lw, float* rw, lint* iw) {
+  return LAPACKE_cgelsd_work(kLayout, m, n, nrhs, a, lda, b, ldb, s, rcond, rank, w, lw, rw, iw);
 }
-inline lint gels(lint m, lint n, lint nrhs, c64* a, lint lda, c64* b, lint ldb, c64* w, lint lw) {
-  return LAPACKE_zgels_work(kLayout, 'N', m, n, nrhs, a, lda, b, ldb, w, lw);
+inline lint gelsd(lint m, lint n, lint nrhs, c64* a, lint lda, c64* b, lint ldb, double* s,
+                  double rcond, lint* rank, c64* w, lint lw, double* rw, lint* iw) {
+  return LAPACKE_zgelsd_work(kLayout, m, n, nrhs, a, lda, b, ldb, s, rcond, rank, w, lw, rw, iw);
 }
 
 inline lint getri(lint n, float* a, lint lda, const lint* ipiv, float* w, lint lw) {

@@ -1,5 +1,9 @@
-// Least squares / minimum norm solutions of full-rank systems via gels (QR or LQ).
+// lstsq via LAPACK's gelsd, as numpy.linalg.lstsq: the SVD of A reveals its rank, singular
+// values <= rcond * s_max count as zero, and X is the minimum-norm least-squares solution
+// (the pseudo-inverse applied to B). QR-based gels would divide by a tiny diagonal entry of R
+// for a numerically rank-deficient A and return huge garbage instead.
 #include <algorithm>
+#include <limits>
 
 #include "ops/linalg/cpu/kernels.hpp"
 #include "ops/linalg/cpu/workspace.hpp"
@@ -11,49 +15,71 @@ using linalg_internal::concat;
 
 template <class T>
 std::vector<Tensor> lstsq_typed(const CpuCall& call, const Tensor& a, const Tensor& b_in) {
+  using R = Real<T>;
   const auto d = linalg_internal::matrix_dims(a.shape());
-  const std::int64_t m = d.rows, n = d.cols;
+  const std::int64_t m = d.rows, n = d.cols, k = std::min(m, n);
   const bool vector = b_in.rank() + 1 == a.rank();
   const std::int64_t nrhs = vector ? 1 : b_in.shape()[1];
+  const DType real = real_dtype(a.dtype());
   Tensor x = Tensor::zeros(a.dtype(),
                            vector ? concat({n}, d.batch_shape) : concat({n, nrhs}, d.batch_shape));
+  Tensor rank = Tensor::zeros(real, d.batch_shape);
+  Tensor s = Tensor::zeros(real, concat({k}, d.batch_shape));
   const T* in = a.data<T>();
   const T* rhs = b_in.data<T>();
   check_finite_batch(call, in, m * n, d.batch, d.batch_shape, "A");
   check_finite_batch(call, rhs, m * nrhs, d.batch, d.batch_shape, "B");
-  // With m == 0 or n == 0 the minimum-norm solution is zero; with nrhs == 0 it is empty.
-  if (m == 0 || n == 0 || nrhs == 0 || d.batch == 0) return {x};
+  // With m == 0 or n == 0, A has rank 0 and the minimum-norm solution is zero.
+  if (m == 0 || n == 0 || d.batch == 0) return {x, rank, s};
 
-  const std::int64_t ldb = std::max(m, n);  // gels returns X in the first n rows of B
+  // NumPy's default cutoff: eps of the dtype times the larger dimension.
+  const R rcond = static_cast<R>(call.op.payload().lstsq.rcond.value_or(
+      static_cast<double>(std::numeric_limits<R>::epsilon()) *
+      static_cast<double>(std::max(m, n))));
+  const std::int64_t ldb = std::max(m, n);  // gelsd returns X in the first n rows of B
+  const std::int64_t cols = std::max<std::int64_t>(nrhs, 1);
   std::vector<T> work_a(static_cast<std::size_t>(m * n)),
-      work_b(static_cast<std::size_t>(ldb * nrhs));
+      work_b(static_cast<std::size_t>(ldb * cols));
+  std::vector<R> sv(static_cast<std::size_t>(k));
   WorkspaceLease<T> lease(
       call, "lstsq|" + std::to_string(m) + "x" + std::to_string(n) + "|" + std::to_string(nrhs),
       [&] {
         T query{};
-        lapack::gels(li(m), li(n), li(nrhs), work_a.data(), ld(m), work_b.data(), ld(ldb), &query,
-                     -1);
-        return WorkspaceSizes{queried_size(query), 1, 1};
+        R rquery{};
+        lapack::lint iquery = 0, rank_out = 0;
+        const lapack::lint info =
+            lapack::gelsd(li(m), li(n), li(cols), work_a.data(), ld(m), work_b.data(), ld(ldb),
+                          sv.data(), rcond, &rank_out, &query, -1, &rquery, &iquery);
+        if (info < 0) throw_lapack_argument(call, "gelsd", info);
+        WorkspaceSizes sizes{queried_size(query), 1, std::max<std::int64_t>(iquery, 1)};
+        if constexpr (kIsComplex<T>) sizes.rwork = queried_size(rquery);
+        return sizes;
       });
   Workspace<T>& ws = lease.get();
   for (std::int64_t b = 0; b < d.batch; ++b) {
     std::copy_n(in + b * m * n, m * n, work_a.data());
+    std::fill(work_b.begin(), work_b.end(), T{});
     for (std::int64_t j = 0; j < nrhs; ++j) {
       std::copy_n(rhs + b * m * nrhs + j * m, m, work_b.data() + j * ldb);
     }
     count_lapack_call();
-    const lapack::lint info = lapack::gels(li(m), li(n), li(nrhs), work_a.data(), ld(m),
-                                           work_b.data(), ld(ldb), ws.work.data(), ws.lwork());
-    if (info < 0) throw_lapack_argument(call, "gels", info);
+    lapack::lint rank_out = 0;
+    const lapack::lint info = lapack::gelsd(
+        li(m), li(n), li(cols), work_a.data(), ld(m), work_b.data(), ld(ldb), sv.data(), rcond,
+        &rank_out, ws.work.data(), ws.lwork(), ws.rwork.data(), ws.iwork.data());
+    if (info < 0) throw_lapack_argument(call, "gelsd", info);
     if (info > 0) {
       throw_numerical(call, b, d.batch_shape,
-                      "A does not have full rank (diagonal entry " + std::to_string(info - 1) +
-                          " of its triangular factor is zero); lstsq needs a full-rank A");
+                      "the SVD inside gelsd did not converge (" + std::to_string(info) +
+                          " off-diagonal elements of an intermediate bidiagonal form did not "
+                          "converge to zero)");
     }
     T* xb = x.data<T>() + b * n * nrhs;
     for (std::int64_t j = 0; j < nrhs; ++j) std::copy_n(work_b.data() + j * ldb, n, xb + j * n);
+    rank.data<R>()[b] = static_cast<R>(rank_out);
+    std::copy_n(sv.data(), k, s.data<R>() + b * k);
   }
-  return {x};
+  return {x, rank, s};
 }
 
 }  // namespace

@@ -104,8 +104,8 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
 
   // Untruncated factors of every batch entry (the common rank needs all of S first).
   std::vector<R> sv(static_cast<std::size_t>(k * batch));
-  std::vector<T> u(uv ? static_cast<std::size_t>(m * s.u_cols * batch) : 0);
-  std::vector<T> vt(uv ? static_cast<std::size_t>(s.vt_rows * n * batch) : 0);
+  std::vector<T> u = checked_buffer<T>(uv ? m * s.u_cols * batch : 0, call.op.name());
+  std::vector<T> vt = checked_buffer<T>(uv ? s.vt_rows * n * batch : 0, call.op.name());
   if (k > 0) {
     std::vector<T> work_a(static_cast<std::size_t>(m * n));
     T dummy{};

@@ -23,9 +23,10 @@ template <class T>
 struct Workspace {
   explicit Workspace(const WorkspaceSizes& s)
       : sizes(s),
-        work(static_cast<std::size_t>(std::max<std::int64_t>(s.work, 1))),
-        rwork(static_cast<std::size_t>(std::max<std::int64_t>(s.rwork, 1))),
-        iwork(static_cast<std::size_t>(std::max<std::int64_t>(s.iwork, 1))) {}
+        work(checked_buffer<T>(std::max<std::int64_t>(s.work, 1), kWhat)),
+        rwork(checked_buffer<Real<T>>(std::max<std::int64_t>(s.rwork, 1), kWhat)),
+        iwork(checked_buffer<lapack::lint>(std::max<std::int64_t>(s.iwork, 1), kWhat)) {}
+  static constexpr std::string_view kWhat = "LAPACK workspace";
   std::size_t bytes() const {
     return work.size() * sizeof(T) + rwork.size() * sizeof(Real<T>) +
            iwork.size() * sizeof(lapack::lint);

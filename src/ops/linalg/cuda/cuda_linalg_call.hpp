@@ -147,6 +147,5 @@ std::vector<EagerTensor> run_det(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_slogdet(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_lu(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_triangular_solve(const CudaCall& call, Inputs inputs);
-std::vector<EagerTensor> run_lstsq(const CudaCall& call, Inputs inputs);
 
 }  // namespace tenferro::linalg_cuda
