@@ -14,9 +14,9 @@
 namespace tenferro::linalg_cuda {
 namespace {
 
+using linalg_internal::kLinalgKindCount;
 using linalg_internal::LinalgKind;
 using linalg_internal::LinalgOp;
-using linalg_internal::kLinalgKindCount;
 
 using Kernel = std::vector<EagerTensor> (*)(const CudaCall&, Inputs);
 
