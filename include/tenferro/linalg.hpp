@@ -130,7 +130,7 @@ EagerTensor triangular_solve(const EagerTensor& a, const EagerTensor& b,
 // deficient included), as numpy.linalg.lstsq: A [m, n, batch...]; B [m, batch...] or
 // [m, k, batch...]; X [n(, k), batch...]. Rank-revealing: A's singular values s_i <= rcond *
 // s_max count as zero (LAPACK gelsd on the CPU). Non-convergence -> Numerical.
-// CUDA: refused (Unsupported) before execution; it has no rank-revealing implementation yet.
+// CUDA: the same rule from the device SVD (cuSOLVER), X = V diag(1/s_i kept) U^H B.
 //
 //   A = [[1,2,3],[2,4,6],[1,1,1]] (rows), b = [1,0,0]: rank 2, x = [-0.1, 0, 0.1],
 //   |A x - b| = 0.894 (NumPy's answer).

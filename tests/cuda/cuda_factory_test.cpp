@@ -1,12 +1,11 @@
 // Hardware-independent (runs wherever CUDA is compiled in, device or not): the family module
 // factories give a CUDA target its own CUDA module, never the CPU module; the admission tables
-// list exactly what the CUDA arms implement, and eig and lstsq on CUDA are refused by the table
-// before anything executes (shown with a device-like test backend that claims to be CUDA).
+// list exactly what the CUDA arms implement, eig on CUDA is refused by the table before anything
+// executes, and lstsq is admitted and reaches the CUDA executor (shown with a device-like test
+// backend that claims to be CUDA).
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "tenferro/config.hpp"
@@ -74,7 +73,7 @@ TEST(CudaAdmission, TablesListExactlyWhatTheCudaArmsImplement) {
   const AdmissionTable& linalg = linalg_family::admission_table();
   for (const std::string& op : linalg.ops())
     for (DType d : kAllDTypes)
-      EXPECT_EQ(linalg.admits(op, BackendKind::Cuda, d), op != "eig" && op != "lstsq") << op;
+      EXPECT_EQ(linalg.admits(op, BackendKind::Cuda, d), op != "eig") << op;
   const AdmissionTable& fft = fft_family::admission_table();
   for (const std::string& op : fft.ops())
     for (DType d : kAllDTypes) {
@@ -99,28 +98,46 @@ TEST(CudaAdmission, EveryAdmittedLinalgOpHasACudaKernel) {
   }
 }
 
-TEST(CudaAdmission, EigAndLstsqOnCudaAreRefusedByTheTableBeforeExecution) {
+TEST(CudaAdmission, EigOnCudaIsRefusedByTheTableBeforeExecution) {
   // A device-like backend that presents itself as CUDA device 0: the factory hands its target
-  // the CUDA linalg module, whose executor must refuse eig and lstsq from the admission table
-  // before it touches the backend (which is not a real CudaBackend and would fail differently).
+  // the CUDA linalg module, whose executor must refuse eig from the admission table before it
+  // touches the backend (which is not a real CudaBackend and would fail differently).
+  auto rt = testing::make_test_device_runtime(BackendKind::Cuda, "tenferro.cuda.d0.v1");
+  const EagerTensor a = rt->upload(Tensor::zeros(DType::F64, {3, 3}));
+  const std::uint64_t cpu_kernels = process_cpu_kernel_launches();
+  for (DType d : kAllDTypes)
+    EXPECT_FALSE(linalg_family::admission_table().admits("eig", BackendKind::Cuda, d));
+  try {
+    (void)linalg::eig(a);
+    ADD_FAILURE() << "eig ran on a CUDA runtime";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+    EXPECT_NE(std::string(e.what()).find("eig"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(rt->stats().kernel_launches_for("tenferro.linalg.v1@cuda"), 0u) << "nothing executed";
+  EXPECT_EQ(process_cpu_kernel_launches(), cpu_kernels) << "no CPU fallback";
+}
+
+// lstsq has a CUDA kernel (the SVD-based solve) and is admitted for every dtype. On the
+// device-like test backend it passes the admission check and reaches the CUDA executor, which
+// then finds no real CudaBackend: a RuntimeState error, not the table's Unsupported refusal it
+// got while CUDA had no rank-revealing lstsq, and no CPU kernel runs in its place.
+TEST(CudaAdmission, LstsqIsAdmittedOnCudaAndReachesTheCudaExecutor) {
+  EXPECT_TRUE(linalg_internal::cuda_linalg_implements(linalg_internal::LinalgKind::Lstsq));
+  for (DType d : kAllDTypes)
+    EXPECT_TRUE(linalg_family::admission_table().admits("lstsq", BackendKind::Cuda, d))
+        << dtype_name(d);
   auto rt = testing::make_test_device_runtime(BackendKind::Cuda, "tenferro.cuda.d0.v1");
   const EagerTensor a = rt->upload(Tensor::zeros(DType::F64, {3, 3}));
   const EagerTensor b = rt->upload(Tensor::zeros(DType::F64, {3}));
   const std::uint64_t cpu_kernels = process_cpu_kernel_launches();
-  const std::vector<std::pair<std::string, std::function<void()>>> calls{
-      {"eig", [&] { (void)linalg::eig(a); }}, {"lstsq", [&] { (void)linalg::lstsq(a, b); }}};
-  for (const auto& [op, call] : calls) {
-    for (DType d : kAllDTypes)
-      EXPECT_FALSE(linalg_family::admission_table().admits(op, BackendKind::Cuda, d)) << op;
-    try {
-      call();
-      ADD_FAILURE() << op << " ran on a CUDA runtime";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
-      EXPECT_NE(std::string(e.what()).find(op), std::string::npos) << e.what();
-    }
+  try {
+    (void)linalg::lstsq(a, b);
+    ADD_FAILURE() << "lstsq ran on a backend that is not a CudaBackend";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::RuntimeState) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("is not implemented"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(rt->stats().kernel_launches_for("tenferro.linalg.v1@cuda"), 0u) << "nothing executed";
   EXPECT_EQ(process_cpu_kernel_launches(), cpu_kernels) << "no CPU fallback";
 }
 

@@ -1,7 +1,9 @@
 // Linalg on a CUDA runtime (cuSOLVER): QR and SVD (every driver, truncation and gauge)
 // reconstruct their inputs, keep every factor in device memory, make no transfer and run no
-// CPU kernel inside the call, and agree with the CPU runtime; ops without a CUDA implementation
-// (eig, ...) are refused by the admission table before anything runs. Skipped without a device.
+// CPU kernel inside the call, and agree with the CPU runtime; lstsq (SVD-based) gives the exact
+// pseudo-inverse solution of matrices built from known factors and the CPU runtime's x, rank
+// and s; ops without a CUDA implementation (eig) are refused by the admission table before
+// anything runs. Skipped without a device.
 #include <gtest/gtest.h>
 
 #include "tenferro/config.hpp"
@@ -9,6 +11,7 @@
 #if TENFERRO_HAS_CUDA
 
 #include "cuda_fixture.hpp"
+#include "linalg/constructed_matrices.hpp"
 #include "linalg/linalg_test_util.hpp"
 #include "ops/linalg/cuda/svd_solvers.hpp"
 #include "tenferro/runtime/stats.hpp"
@@ -25,6 +28,10 @@ constexpr const char* kLinalgOnCuda = "tenferro.linalg.v1@cuda";
 // Matrices of a host tensor (linalg_test::matrices takes an eager value).
 Mats matrices_of(const Tensor& host) {
   return Mats{host.shape().at(0), host.shape().at(1), product(host.shape(), 2), widen(host)};
+}
+// Vectors [rows, batch...] of a host tensor, as one-column matrices.
+Mats widen_vector(const Tensor& host) {
+  return Mats{host.shape().at(0), 1, product(host.shape(), 1), widen(host)};
 }
 
 class LinalgCudaTest : public tenferro::cuda_test::CudaTest {
@@ -54,6 +61,8 @@ class LinalgCudaTest : public tenferro::cuda_test::CudaTest {
   }
   // One eager SVD of `host` on the device, checked for residency and against the CPU runtime.
   void expect_device_svd(const Tensor& host, const la::SvdOptions& options);
+  la::LstsqResult device_lstsq(const Tensor& a_host, const Tensor& b_host,
+                               const la::LstsqOptions& options);
   RuntimeStats before_;
   std::uint64_t cpu_kernels_ = 0;
 };
@@ -612,6 +621,19 @@ TEST_F(LinalgCudaTest, NonFiniteInputIsANumericalError) {
   const tenferro::Error e = expect_error([&] { la::qr(a); }, tenferro::ErrorKind::Numerical);
   EXPECT_NE(std::string(e.what()).find("batch entry 2"), std::string::npos) << e.what();
   expect_error([&] { la::svd(a); }, tenferro::ErrorKind::Numerical);
+  // lstsq checks A and B: a NaN in B's batch entry 1 is reported as such.
+  const EagerTensor clean = runtime_->upload(random_tensor(DType::F32, {4, 4, 3}, 3));
+  Tensor rhs = random_tensor(DType::F32, {4, 3}, 4);
+  rhs.data<float>()[4 * 1 + 2] = std::numeric_limits<float>::infinity();
+  const tenferro::Error l = expect_error([&] { la::lstsq(clean, runtime_->upload(rhs)); },
+                                         tenferro::ErrorKind::Numerical);
+  EXPECT_NE(std::string(l.what()).find("batch entry 1"), std::string::npos) << l.what();
+  const tenferro::Error la_ = expect_error(
+      [&] {
+        la::lstsq(a, runtime_->upload(random_tensor(DType::F32, {4, 3}, 5)));
+      },
+      tenferro::ErrorKind::Numerical);
+  EXPECT_NE(std::string(la_.what()).find("batch entry 2"), std::string::npos) << la_.what();
 }
 
 TEST_F(LinalgCudaTest, OpsWithoutACudaImplementationAreRefusedBeforeAnythingRuns) {
@@ -619,14 +641,343 @@ TEST_F(LinalgCudaTest, OpsWithoutACudaImplementationAreRefusedBeforeAnythingRuns
   const RuntimeStats before = runtime_->stats();
   const tenferro::Error e = expect_error([&] { la::eig(a); }, tenferro::ErrorKind::Unsupported);
   EXPECT_NE(std::string(e.what()).find("eig"), std::string::npos) << e.what();
-  // lstsq: no rank-revealing device solve (the CPU's is gelsd), so it is refused too.
-  const EagerTensor b = runtime_->upload(random_tensor(DType::F64, {4}, 2));
-  const tenferro::Error l =
-      expect_error([&] { la::lstsq(a, b); }, tenferro::ErrorKind::Unsupported);
-  EXPECT_NE(std::string(l.what()).find("lstsq"), std::string::npos) << l.what();
   EXPECT_EQ(runtime_->stats().kernel_launches_for(kLinalgOnCuda),
             before.kernel_launches_for(kLinalgOnCuda))
       << "refused before the executor recorded a launch";
+}
+
+// ---- lstsq --------------------------------------------------------------------------------
+
+// One eager lstsq_with_rank of host A and B on the device, checked for residency (no transfer,
+// no CPU kernel, at most one status read-back) and for the result shapes and dtypes.
+la::LstsqResult LinalgCudaTest::device_lstsq(const Tensor& a_host, const Tensor& b_host,
+                                             const la::LstsqOptions& options) {
+  const EagerTensor a = runtime_->upload(a_host), b = runtime_->upload(b_host);
+  begin();
+  la::LstsqResult r = la::lstsq_with_rank(a, b, options);
+  expect_device_only({&r.x, &r.rank, &r.s});
+  const Shape& as = a_host.shape();
+  const Shape batch(as.begin() + 2, as.end());
+  const bool vector = b_host.rank() + 1 == a_host.rank();
+  EXPECT_EQ(r.x.shape(),
+            vector ? with_batch({as[1]}, batch) : with_batch({as[1], b_host.shape()[1]}, batch));
+  EXPECT_EQ(r.x.dtype(), a_host.dtype());
+  EXPECT_EQ(r.rank.shape(), batch);
+  EXPECT_EQ(r.rank.dtype(), tenferro::real_dtype(a_host.dtype()));
+  EXPECT_EQ(r.s.shape(), with_batch({std::min(as[0], as[1])}, batch));
+  EXPECT_EQ(r.s.dtype(), tenferro::real_dtype(a_host.dtype()));
+  return r;
+}
+
+// The device result against the CPU runtime's (gelsd) for the same inputs: the same ranks
+// exactly, singular values within tol * s_max, X within `x_tol` (absolute, per batch entry).
+void expect_lstsq_matches_cpu(const la::LstsqResult& got, const Tensor& a_host,
+                              const Tensor& b_host, const la::LstsqOptions& options, double s_tol,
+                              double x_tol) {
+  auto cpu = EagerRuntime::cpu();
+  const la::LstsqResult want =
+      la::lstsq_with_rank(cpu->upload(a_host), cpu->upload(b_host), options);
+  const std::vector<cd> got_rank = scalars(got.rank), want_rank = scalars(want.rank);
+  ASSERT_EQ(got_rank.size(), want_rank.size());
+  for (std::size_t i = 0; i < got_rank.size(); ++i)
+    EXPECT_EQ(got_rank[i], want_rank[i]) << "rank vs the CPU runtime, batch entry " << i;
+  expect_close(vectors(got.s), vectors(want.s), s_tol, 0, "s vs the CPU runtime");
+  const Tensor gx = got.x.download(), wx = want.x.download();
+  ASSERT_EQ(gx.shape(), wx.shape());
+  const Mats g{1, gx.numel(), 1, widen(gx)}, w{1, wx.numel(), 1, widen(wx)};
+  expect_close(g, w, x_tol, 0, "X vs the CPU runtime");
+}
+
+// A = U diag(s) V^H built from known orthonormal factors with r = s.size() nonzero singular
+// values: X must be the exact pseudo-inverse solution V diag(1/s) U^H B, the rank r, and s
+// A's singular values (zeros past r). Tall, wide, square, rank 0, full rank; sizes that take
+// the batched Jacobi (<= 32) and the per-entry gesvdj (> 32); batched; every dtype; vector
+// and matrix B; and the CPU runtime gives the same X, rank and s.
+TEST_F(LinalgCudaTest, LstsqGivesThePseudoInverseSolutionOfMatricesWithKnownFactors) {
+  struct Case {
+    std::int64_t m, n;
+    std::vector<double> s;  // the nonzero singular values, descending; rank = s.size()
+    std::optional<double> rcond;
+  };
+  auto decaying = [](int count) {
+    std::vector<double> s;
+    for (int i = 0; i < count; ++i) s.push_back(2.0 * std::pow(0.93, i));
+    return s;
+  };
+  // The > 32 cases are cut at rcond 1e-4: their zero singular values come back at the
+  // solver's rounding level (~ n eps s_max), which for F32 is too close to the default
+  // eps * max(m, n) cutoff for a test that must not be flaky.
+  const std::vector<Case> cases{{7, 5, {2.0, 1.0, 0.5}, {}},
+                                {5, 7, {3.0, 0.75}, {}},
+                                {6, 6, {1.5, 1.0, 0.8, 0.4}, {}},
+                                {3, 4, {}, {}},
+                                {7, 5, {2.0, 1.5, 1.0, 0.8, 0.5}, {}},
+                                {4, 9, {2.0, 1.2, 1.0, 0.6}, {}},
+                                {1, 1, {0.7}, {}},
+                                {40, 35, decaying(20), 1e-4},
+                                {33, 50, decaying(25), 1e-4},
+                                {45, 36, decaying(36), 1e-4}};
+  std::mt19937 gen(17);
+  for (DType d : tenferro::kAllDTypes)
+    for (const Shape& batch : {Shape{}, Shape{3}, Shape{2, 2}})
+      for (const Case& c : cases)
+        for (std::int64_t k : {-1, 2}) {
+          SCOPED_TRACE(case_name(d, batch, c.m, c.n) + " rank " + std::to_string(c.s.size()) +
+                       " rhs " + std::to_string(k));
+          const std::int64_t nb = product(batch, 0), r = static_cast<std::int64_t>(c.s.size());
+          const bool complex = tenferro::is_complex(d);
+          const Mats u = orthonormal(c.m, r, nb, complex, gen);
+          const Mats v = orthonormal(c.n, r, nb, complex, gen);
+          const Tensor a_host = tensor_from(d, with_batch({c.m, c.n}, batch),
+                                            multiply(scale_columns(u, c.s), adjoint(v)).data);
+          const Tensor b_host = random_tensor(
+              d, k < 0 ? with_batch({c.m}, batch) : with_batch({c.m, k}, batch), gen());
+          const la::LstsqOptions options{c.rcond};
+          const la::LstsqResult got = device_lstsq(a_host, b_host, options);
+
+          const EagerTensor b = runtime_->upload(b_host);
+          const Mats bm = k < 0 ? vectors(b) : matrices(b);
+          std::vector<double> inverse;
+          for (double s : c.s) inverse.push_back(1 / s);
+          const Mats want = multiply(scale_columns(v, inverse), multiply(adjoint(u), bm));
+          const Mats xm = k < 0 ? vectors(got.x) : matrices(got.x);
+          // Forward error of the cut pseudo-inverse: ~ eps cond^2 (|X| + |B| / s_min).
+          const double s_max = r ? c.s.front() : 1, s_min = r ? c.s.back() : 1;
+          const double cond = s_max / s_min, t = tol(d, std::max(c.m, c.n));
+          double x_tol = 0;
+          for (std::int64_t bb = 0; bb < nb; ++bb) {
+            const double bound = t * cond * cond * (norm(want, bb) + norm(bm, bb) / s_min);
+            x_tol = std::max(x_tol, bound);
+            EXPECT_LE(diff_norm(xm, want, bb), bound)
+                << "pseudo-inverse solution, batch entry " << bb;
+          }
+          for (const cd& rank : scalars(got.rank)) EXPECT_EQ(rank, cd(static_cast<double>(r)));
+          const Mats sv = vectors(got.s);
+          ASSERT_EQ(sv.rows, std::min(c.m, c.n));
+          for (std::int64_t bb = 0; bb < nb; ++bb)
+            for (std::int64_t i = 0; i < sv.rows; ++i) {
+              const double want_s = i < r ? c.s[static_cast<std::size_t>(i)] : 0.0;
+              EXPECT_NEAR(sv.at(bb, i, 0).real(), want_s, t * s_max) << "s_" << i;
+            }
+          // Both are within x_tol / 2 ... x_tol of the exact X, so of each other within 2 x_tol.
+          expect_lstsq_matches_cpu(got, a_host, b_host, options, t * s_max, 2 * x_tol);
+        }
+}
+
+// NumPy's answer for the rank-deficient example of linalg.hpp (the old QR-based device code
+// returned entries of 1e15 here): x = [-0.1, 0, 0.1], rank 2, |A x - b| = sqrt(0.8).
+TEST_F(LinalgCudaTest, LstsqOfTheRankDeficientExampleMatchesNumPy) {
+  const std::vector<cd> a_values{1, 2, 1, 2, 4,
+                                 1, 3, 6, 1};  // columns of [[1,2,3],[2,4,6],[1,1,1]]
+  for (DType d : tenferro::kAllDTypes) {
+    SCOPED_TRACE(tenferro::dtype_name(d));
+    const Tensor a_host = tensor_from(d, {3, 3}, a_values), b_host = tensor_from(d, {3}, {1, 0, 0});
+    const la::LstsqResult r = device_lstsq(a_host, b_host, {});
+    expect_close(vectors(r.x), Mats{3, 1, 1, {-0.1, 0, 0.1}}, tol(d, 3), 1, "x");
+    EXPECT_EQ(scalars(r.rank).at(0), cd(2));
+    const Mats residual =
+        subtract(multiply(matrices(runtime_->upload(a_host)), vectors(r.x)), widen_vector(b_host));
+    EXPECT_NEAR(norm(residual, 0), std::sqrt(0.8), tol(d, 3));
+  }
+}
+
+// Random (full-rank) tall, wide and square A: rank min(m, n), the normal equations
+// A^H (A X - B) = 0 to a backward-stable bound, and the CPU runtime's X, rank and s.
+TEST_F(LinalgCudaTest, LstsqOfRandomMatricesSatisfiesTheNormalEquationsAndMatchesTheCpu) {
+  const std::vector<Size> sizes{{1, 1},   {6, 3},   {3, 6},   {5, 5},
+                                {32, 20}, {20, 32}, {45, 33}, {33, 45}};
+  std::uint32_t seed = 1400;
+  auto cpu = EagerRuntime::cpu();
+  for (DType d : tenferro::kAllDTypes)
+    for (const Shape& batch : {Shape{}, Shape{3}})
+      for (const Size& s : sizes)
+        for (std::int64_t k : {-1, 3}) {
+          SCOPED_TRACE(case_name(d, batch, s.m, s.n) + " rhs " + std::to_string(k));
+          const Tensor a_host = random_tensor(d, with_batch({s.m, s.n}, batch), seed++);
+          const Tensor b_host = random_tensor(
+              d, k < 0 ? with_batch({s.m}, batch) : with_batch({s.m, k}, batch), seed++);
+          const la::LstsqResult r = device_lstsq(a_host, b_host, {});
+          for (const cd& rank : scalars(r.rank))
+            EXPECT_EQ(rank, cd(static_cast<double>(std::min(s.m, s.n))));
+          const Mats am = matrices(runtime_->upload(a_host));
+          const Mats xm = k < 0 ? vectors(r.x) : matrices(r.x);
+          const Mats bm =
+              k < 0 ? vectors(runtime_->upload(b_host)) : matrices(runtime_->upload(b_host));
+          const double t = tol(d, std::max(s.m, s.n));
+          const Mats normal = multiply(adjoint(am), subtract(multiply(am, xm), bm));
+          const Mats sv = vectors(la::svd(cpu->upload(a_host)).s);
+          double x_tol = 0;
+          for (std::int64_t bb = 0; bb < am.batch; ++bb) {
+            // Backward-stable bound: |A^H (A X - B)| <~ eps |A| (|A| |X| + |B|).
+            const double scale = norm(am, bb) * (norm(am, bb) * norm(xm, bb) + norm(bm, bb));
+            EXPECT_LE(norm(normal, bb), t * (scale + 1)) << "A^H (A X - B), batch entry " << bb;
+            const double s_min = sv.at(bb, sv.rows - 1, 0).real();
+            const double cond = sv.at(bb, 0, 0).real() / s_min;
+            x_tol = std::max(x_tol, t * cond * cond * (norm(xm, bb) + norm(bm, bb) / s_min));
+          }
+          double s_max = 0;
+          for (std::int64_t bb = 0; bb < sv.batch; ++bb)
+            s_max = std::max(s_max, sv.at(bb, 0, 0).real());
+          expect_lstsq_matches_cpu(r, a_host, b_host, {}, t * s_max, x_tol);
+        }
+}
+
+// rcond is relative to s_max and cuts what the default keeps. s = {2, 1, 0.5, 1e-4}: the
+// default cutoff (eps * 6) keeps all four; rcond 1e-3 (cutoff 2e-3) drops 1e-4; rcond 0.3
+// (cutoff 0.6, not 0.3) drops 0.5 too. X is the pseudo-inverse solution over the kept values,
+// and the CPU runtime agrees for each rcond.
+TEST_F(LinalgCudaTest, LstsqRcondCutsSmallSingularValuesRelativeToTheLargest) {
+  std::mt19937 gen(23);
+  const std::vector<double> s{2.0, 1.0, 0.5, 1e-4};
+  for (DType d : tenferro::kAllDTypes) {
+    SCOPED_TRACE(tenferro::dtype_name(d));
+    const bool complex = tenferro::is_complex(d);
+    const Mats u = orthonormal(6, 4, 2, complex, gen), v = orthonormal(4, 4, 2, complex, gen);
+    const Tensor a_host = tensor_from(d, {6, 4, 2}, multiply(scale_columns(u, s), adjoint(v)).data);
+    const Tensor b_host = random_tensor(d, {6, 2}, gen());
+    const Mats bm = widen_vector(b_host);
+    for (const cd& rank : scalars(device_lstsq(a_host, b_host, {}).rank)) EXPECT_EQ(rank, cd(4));
+    struct Cut {
+      double rcond;
+      double rank;
+      std::vector<double> inverse;
+    };
+    for (const Cut& cut : {Cut{1e-3, 3, {0.5, 1.0, 2.0, 0.0}}, Cut{0.3, 2, {0.5, 1.0, 0.0, 0.0}}}) {
+      SCOPED_TRACE("rcond " + std::to_string(cut.rcond));
+      const la::LstsqOptions options{cut.rcond};
+      const la::LstsqResult r = device_lstsq(a_host, b_host, options);
+      for (const cd& rank : scalars(r.rank)) EXPECT_EQ(rank, cd(cut.rank));
+      const Mats want = multiply(scale_columns(v, cut.inverse), multiply(adjoint(u), bm));
+      // cond of the kept part is at most 4; not cutting 1e-4 would add a term of size ~ 1e4.
+      const double x_tol = 100 * tol(d, 6) * (norm(want, 0) + norm(bm, 0) + 1);
+      expect_close(vectors(r.x), want, x_tol, 0, "x with the cut");
+      expect_lstsq_matches_cpu(r, a_host, b_host, options, tol(d, 6) * 2, 2 * x_tol);
+    }
+  }
+}
+
+// Batches of several entries with different ranks in one call: each entry keeps its own rank
+// (a per-entry cut, not a common one), computed on the device.
+TEST_F(LinalgCudaTest, LstsqRanksArePerBatchEntry) {
+  std::mt19937 gen(29);
+  for (DType d : tenferro::kAllDTypes) {
+    SCOPED_TRACE(tenferro::dtype_name(d));
+    const bool complex = tenferro::is_complex(d);
+    const std::vector<std::vector<double>> spectra{
+        {1.0, 0.5, 0.0, 0.0}, {3.0, 2.0, 1.0, 0.5}, {0.0, 0.0, 0.0, 0.0}, {4.0, 0.0, 0.0, 0.0}};
+    std::vector<cd> a_values;
+    Mats want{4, 1, 4, {}};
+    const Tensor b_host = random_tensor(d, {8, 4}, gen());
+    const Mats bm = widen_vector(b_host);
+    for (std::size_t e = 0; e < spectra.size(); ++e) {
+      const Mats u = orthonormal(8, 4, 1, complex, gen), v = orthonormal(4, 4, 1, complex, gen);
+      const Mats a = multiply(scale_columns(u, spectra[e]), adjoint(v));
+      a_values.insert(a_values.end(), a.data.begin(), a.data.end());
+      std::vector<double> inverse;
+      for (double s : spectra[e]) inverse.push_back(s > 0 ? 1 / s : 0.0);
+      const auto first = bm.data.begin() + 8 * static_cast<std::ptrdiff_t>(e);
+      const Mats be{8, 1, 1, std::vector<cd>(first, first + 8)};
+      const Mats xe = multiply(scale_columns(v, inverse), multiply(adjoint(u), be));
+      want.data.insert(want.data.end(), xe.data.begin(), xe.data.end());
+    }
+    const Tensor a_host = tensor_from(d, {8, 4, 4}, a_values);
+    const la::LstsqResult r = device_lstsq(a_host, b_host, {});
+    const std::vector<cd> ranks = scalars(r.rank);
+    ASSERT_EQ(ranks.size(), 4u);
+    EXPECT_EQ(ranks[0], cd(2));
+    EXPECT_EQ(ranks[1], cd(4));
+    EXPECT_EQ(ranks[2], cd(0));
+    EXPECT_EQ(ranks[3], cd(1));
+    expect_close(vectors(r.x), want, 100 * tol(d, 8), norm(bm, 0) * 4, "X per entry");
+  }
+}
+
+// Empty extents: no batch entries, m = 0, n = 0, no right-hand sides, and an all-zero A.
+// Shapes as documented, X and rank zero where they have entries, s empty or zero, and all of
+// it on the device; the CPU runtime returns the same.
+TEST_F(LinalgCudaTest, LstsqOfEmptyAndZeroMatrices) {
+  struct Case {
+    Shape a, b;
+  };
+  const std::vector<Case> cases{{{0, 0}, {0}},       {{3, 0}, {3}},          {{0, 3}, {0, 2}},
+                                {{4, 2, 0}, {4, 0}}, {{4, 3, 2}, {4, 0, 2}}, {{3, 0, 2}, {3, 5, 2}},
+                                {{0, 3, 2}, {0, 2}}};
+  std::uint32_t seed = 1500;
+  for (DType d : tenferro::kAllDTypes)
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(tenferro::dtype_name(d)) + " A " + tenferro::shape_to_string(c.a) +
+                   " B " + tenferro::shape_to_string(c.b));
+      const Tensor a_host = random_tensor(d, c.a, seed++), b_host = random_tensor(d, c.b, seed++);
+      const la::LstsqResult r = device_lstsq(a_host, b_host, {});
+      if (c.a[0] == 0 || c.a[1] == 0) {
+        for (const cd& v : widen(r.x.download())) EXPECT_EQ(v, cd(0));
+        for (const cd& v : scalars(r.rank)) EXPECT_EQ(v, cd(0));
+      }
+      // X is empty or zero on both runtimes; s of the random 4x3 entries within tol * |A|.
+      expect_lstsq_matches_cpu(r, a_host, b_host, {}, tol(d, 4) * 4, 0);
+    }
+  // An all-zero A: every singular value is 0 <= rcond * 0, so rank 0 and X = 0.
+  for (DType d : tenferro::kAllDTypes) {
+    const la::LstsqResult r =
+        device_lstsq(Tensor::zeros(d, {5, 3, 2}), random_tensor(d, {5, 2, 2}, 7), {});
+    for (const cd& v : widen(r.x.download())) EXPECT_EQ(v, cd(0));
+    for (const cd& v : scalars(r.rank)) EXPECT_EQ(v, cd(0));
+    for (const cd& v : widen(r.s.download())) EXPECT_EQ(v, cd(0));
+  }
+}
+
+// Strided (transposed) A and B give the compact inputs' answer.
+TEST_F(LinalgCudaTest, LstsqOfStridedInputsMatchesTheCompactOnes) {
+  const Tensor a_host = random_tensor(DType::C64, {7, 5}, 31);
+  const Tensor b_host = random_tensor(DType::C64, {7, 3}, 32);
+  const EagerTensor a_t =
+      runtime_->upload(a_host.permute({1, 0}).clone()).permute(std::vector<std::int64_t>{1, 0});
+  const EagerTensor b_t =
+      runtime_->upload(b_host.permute({1, 0}).clone()).permute(std::vector<std::int64_t>{1, 0});
+  ASSERT_FALSE(a_t.layout().is_compact());
+  ASSERT_FALSE(b_t.layout().is_compact());
+  const la::LstsqResult strided = la::lstsq_with_rank(a_t, b_t);
+  const la::LstsqResult dense = device_lstsq(a_host, b_host, {});
+  expect_close(matrices(strided.x), matrices(dense.x), tol(DType::C64, 7), 10, "X");
+  EXPECT_EQ(scalars(strided.rank), scalars(dense.rank));
+}
+
+// min(m, n) >= kGesvdMinExtent: the SVD inside lstsq is gesvd (on A^H for a wide A);
+// rank-deficient with known factors, so X is exact; every dtype.
+TEST_F(LinalgCudaTest, LargeLstsqTakesGesvdAndGivesThePseudoInverseSolution) {
+  using namespace tenferro::linalg_cuda;
+  const std::int64_t big = kGesvdMinExtent, bigger = kGesvdMinExtent + 24, r = 300;
+  std::vector<double> s;
+  for (std::int64_t i = 0; i < r; ++i) s.push_back(2.0 - 1.5 * double(i) / double(r));
+  std::vector<double> inverse;
+  for (double v : s) inverse.push_back(1 / v);
+  std::mt19937 gen(37);
+  const std::vector<std::pair<DType, Size>> cases{{DType::F64, {bigger, big}},
+                                                  {DType::C32, {big, bigger}},
+                                                  {DType::F32, {bigger, big}},
+                                                  {DType::C64, {big, bigger}}};
+  for (const auto& [d, size] : cases) {
+    SCOPED_TRACE(case_name(d, {}, size.m, size.n));
+    SvdDims dims;
+    dims.m = size.m;
+    dims.n = size.n;
+    ASSERT_EQ(svd_driver(dims), SvdDriver::Gesvd);
+    const bool complex = tenferro::is_complex(d);
+    const Mats u = orthonormal(size.m, r, 1, complex, gen),
+               v = orthonormal(size.n, r, 1, complex, gen);
+    const Tensor a_host =
+        tensor_from(d, {size.m, size.n}, multiply(scale_columns(u, s), adjoint(v)).data);
+    const Tensor b_host = random_tensor(d, {size.m, 2}, gen());
+    const la::LstsqOptions options{1e-4};  // see the known-factors test on the > 32 cutoff
+    const la::LstsqResult got = device_lstsq(a_host, b_host, options);
+    const Mats bm = matrices(runtime_->upload(b_host));
+    const Mats want = multiply(scale_columns(v, inverse), multiply(adjoint(u), bm));
+    const double t = tol(d, bigger), cond = 4;
+    const double x_tol = t * cond * cond * (norm(want, 0) + norm(bm, 0) / 0.5);
+    expect_close(matrices(got.x), want, x_tol, 0, "pseudo-inverse solution");
+    EXPECT_EQ(scalars(got.rank).at(0), cd(static_cast<double>(r)));
+    expect_lstsq_matches_cpu(got, a_host, b_host, options, t * 2, 2 * x_tol);
+  }
 }
 
 }  // namespace

@@ -24,10 +24,9 @@ const AdmissionTable& admission_table() {
     }
 #if TENFERRO_HAS_CUDA
     // cuSOLVER: exactly the ops the CUDA executor has a kernel for (its kernel table answers).
-    // eig has none: cuSOLVER has no dense non-symmetric eigensolver in the routines we use;
-    // lstsq has none until the device has a rank-revealing solve (a QR-based one, as gels,
-    // returns garbage for a numerically rank-deficient A where the CPU's gelsd returns the
-    // minimum-norm solution).
+    // eig has none: cuSOLVER has no dense non-symmetric eigensolver in the routines we use.
+    // lstsq is SVD-based on the device (rank-revealing, as the CPU's gelsd); a QR-based one,
+    // as gels, would return garbage for a numerically rank-deficient A.
     for (int k = 0; k <= static_cast<int>(LinalgKind::Slogdet); ++k) {
       const auto kind = static_cast<LinalgKind>(k);
       if (linalg_internal::cuda_linalg_implements(kind)) {
@@ -36,8 +35,8 @@ const AdmissionTable& admission_table() {
       }
     }
     t.note(BackendKind::Cuda,
-           "cuSOLVER; eig: cuSOLVER has no dense non-symmetric eigensolver; lstsq: no "
-           "rank-revealing device solve yet (the CPU uses gelsd)");
+           "cuSOLVER; eig: cuSOLVER has no dense non-symmetric eigensolver; lstsq from the "
+           "device SVD (rank-revealing, as the CPU's gelsd)");
 #else
     t.note(BackendKind::Cuda, "not compiled in");
 #endif

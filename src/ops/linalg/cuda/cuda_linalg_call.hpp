@@ -147,5 +147,6 @@ std::vector<EagerTensor> run_det(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_slogdet(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_lu(const CudaCall& call, Inputs inputs);
 std::vector<EagerTensor> run_triangular_solve(const CudaCall& call, Inputs inputs);
+std::vector<EagerTensor> run_lstsq(const CudaCall& call, Inputs inputs);
 
 }  // namespace tenferro::linalg_cuda

@@ -1,8 +1,7 @@
 // The CUDA linalg module: one executor for the family that validates shapes, checks the
-// admission table (derived from the kernel table below: every op but eig and lstsq), then runs
-// the op's
-// cuSOLVER kernel on the runtime's stream. Outputs are device values of the runtime; nothing is
-// copied to the host.
+// admission table (derived from the kernel table below: every op but eig), then runs the op's
+// cuSOLVER/cuBLAS kernel on the runtime's stream. Outputs are device values of the runtime; nothing
+// is copied to the host.
 #include <array>
 #include <memory>
 
@@ -31,11 +30,11 @@ constexpr std::array<Kernel, kLinalgKindCount> kKernels = [] {
   k[static_cast<std::size_t>(LinalgKind::Cholesky)] = &run_cholesky;
   k[static_cast<std::size_t>(LinalgKind::Solve)] = &run_solve;
   k[static_cast<std::size_t>(LinalgKind::TriangularSolve)] = &run_triangular_solve;
+  k[static_cast<std::size_t>(LinalgKind::Lstsq)] = &run_lstsq;  // SVD-based, as gelsd
   k[static_cast<std::size_t>(LinalgKind::Inv)] = &run_inv;
   k[static_cast<std::size_t>(LinalgKind::Det)] = &run_det;
   k[static_cast<std::size_t>(LinalgKind::Slogdet)] = &run_slogdet;
-  // Eig: cuSOLVER has no dense non-symmetric eigensolver. Lstsq: no rank-revealing device
-  // solve yet (see admission.cpp).
+  // Eig: cuSOLVER has no dense non-symmetric eigensolver (see admission.cpp).
   return k;
 }();
 

@@ -67,15 +67,6 @@ SvdOutputs empty_svd(const CudaCall& call, const EagerTensor& a, const SvdDims& 
   return out;
 }
 
-void check_info(const CudaCall& call, const std::vector<int>& info, std::int64_t batch,
-                const Shape& batch_shape, const char* routine) {
-  for (std::int64_t b = 0; b < batch; ++b) {
-    const int v = info[static_cast<std::size_t>(b)];
-    if (v < 0) throw_info_argument(call, routine, v);
-    if (v > 0) throw_numerical(call, b, batch_shape, std::string(routine) + " did not converge");
-  }
-}
-
 // Keeps the leading `rank` singular triplets of every entry; the dropped weight is summed on
 // the device from the untruncated S.
 template <class T>
@@ -145,7 +136,7 @@ std::vector<EagerTensor> svd_typed(const CudaCall& call, const EagerTensor& a) {
     full.weight = call.ctx.allocate(real, md.batch_shape);
     zero_weight<T>(call, full.weight);
     if (gauge) canonical_gauge<T>(call, full, d, d.k);
-    check_info(call, status.finish(md.batch_shape, "A"), d.batch, md.batch_shape, routine);
+    check_svd_info(call, status.finish(md.batch_shape, "A"), d.batch, md.batch_shape, routine);
     return full.list(d.uv);
   }
   cuda_check(cuda_kernels::launch_svd_common_rank(
@@ -153,7 +144,7 @@ std::vector<EagerTensor> svd_typed(const CudaCall& call, const EagerTensor& a) {
                  linalg_internal::rule_of(options.truncation), status.info(d.batch), call.stream()),
              call.op_name());
   const std::vector<int> info = status.finish(md.batch_shape, "A");
-  check_info(call, info, d.batch, md.batch_shape, routine);
+  check_svd_info(call, info, d.batch, md.batch_shape, routine);
   const std::int64_t rank = info[static_cast<std::size_t>(d.batch)];
   SvdOutputs out;
   if (rank < d.k) {

@@ -173,6 +173,15 @@ const char* driver_name(SvdDriver driver) {
   return "gesvd";
 }
 
+void check_svd_info(const CudaCall& call, const std::vector<int>& info, std::int64_t batch,
+                    const Shape& batch_shape, const char* routine) {
+  for (std::int64_t b = 0; b < batch; ++b) {
+    const int v = info[static_cast<std::size_t>(b)];
+    if (v < 0) throw_info_argument(call, routine, v);
+    if (v > 0) throw_numerical(call, b, batch_shape, std::string(routine) + " did not converge");
+  }
+}
+
 template <class T>
 const char* queue_svd(const CudaCall& call, const SvdDims& d, T* a, const SvdTargets<T>& out,
                       const DeviceStatus& status, const JacobiParams& params) {

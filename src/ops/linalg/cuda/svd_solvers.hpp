@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "ops/linalg/cuda/cuda_linalg_call.hpp"
 
@@ -41,5 +42,10 @@ const char* driver_name(SvdDriver driver);
 template <class T>
 const char* queue_svd(const CudaCall& call, const SvdDims& dims, T* a, const SvdTargets<T>& out,
                       const DeviceStatus& status, const JacobiParams& params);
+
+// After the status read-back: info[b] (b < batch) of the queued SVD; a negative value is an
+// internal argument error, a positive one a Numerical error (no convergence) naming entry b.
+void check_svd_info(const CudaCall& call, const std::vector<int>& info, std::int64_t batch,
+                    const Shape& batch_shape, const char* routine);
 
 }  // namespace tenferro::linalg_cuda
