@@ -69,6 +69,7 @@ std::vector<EagerTensor> apply_eager_with_targeted_extension_session(
   if (backend.serializes_sessions()) session.lock();
   //    Allocation failures inside become ResourceErrors naming the op (resource_boundary.hpp).
   const ExecutionContext context(runtime, op.family());
+  backend.note_queued_work(op.name());
   return runtime_internal::at_op_boundary(op.name(), [&] { return executor(context, op, inputs); });
 }
 

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "tenferro/runtime/placement.hpp"
 
@@ -52,6 +53,10 @@ class Backend {
   virtual void read(const Buffer& src, std::size_t src_offset, std::span<std::byte> dst) = 0;
   // Waits until all work submitted to this backend has finished.
   virtual void synchronize() {}
+  // Called by the runtime just before an op's executor queues work on this backend, so that a
+  // device that reports a kernel fault only later (asynchronously, at the next
+  // synchronization) can name the op that queued the failing work.
+  virtual void note_queued_work(std::string_view /*op*/) noexcept {}
 
   // Work that shares backend state (a stream, a vendor handle, scratch memory) runs under
   // this lock. Backends whose kernels share nothing (the CPU) say so and are not locked.

@@ -239,9 +239,9 @@ void CudaBackend::write(Buffer& dst, std::size_t dst_offset, std::span<const std
   make_current();
   cudaStream_t s = stream_->stream;
   if (src.size() < cuda_detail::StagingArea::kStagedThreshold) {
-    cuda_check(cudaMemcpyAsync(base, src.data(), src.size(), cudaMemcpyHostToDevice, s),
-               "cuda.write", ErrorPhase::Transfer);
-    cuda_check(cudaStreamSynchronize(s), "cuda.write", ErrorPhase::Transfer);
+    check_queued_work(cudaMemcpyAsync(base, src.data(), src.size(), cudaMemcpyHostToDevice, s),
+                      "cuda.write", ErrorPhase::Transfer, false);
+    check_queued_work(cudaStreamSynchronize(s), "cuda.write", ErrorPhase::Transfer, true);
     return;
   }
   std::lock_guard lock(staging_->mutex);
@@ -250,14 +250,17 @@ void CudaBackend::write(Buffer& dst, std::size_t dst_offset, std::span<const std
   for (int slot = 0; done < src.size(); slot ^= 1) {
     const std::size_t n = std::min(cuda_detail::StagingArea::kChunk, src.size() - done);
     // The slot's previous DMA must have left the pinned chunk before we overwrite it.
-    cuda_check(cudaEventSynchronize(staging_->done[slot]), "cuda.write", ErrorPhase::Transfer);
+    check_queued_work(cudaEventSynchronize(staging_->done[slot]), "cuda.write",
+                      ErrorPhase::Transfer, false);
     std::memcpy(staging_->pinned[slot], src.data() + done, n);
-    cuda_check(cudaMemcpyAsync(base + done, staging_->pinned[slot], n, cudaMemcpyHostToDevice, s),
-               "cuda.write", ErrorPhase::Transfer);
-    cuda_check(cudaEventRecord(staging_->done[slot], s), "cuda.write", ErrorPhase::Transfer);
+    check_queued_work(
+        cudaMemcpyAsync(base + done, staging_->pinned[slot], n, cudaMemcpyHostToDevice, s),
+        "cuda.write", ErrorPhase::Transfer, false);
+    check_queued_work(cudaEventRecord(staging_->done[slot], s), "cuda.write", ErrorPhase::Transfer,
+                      false);
     done += n;
   }
-  cuda_check(cudaStreamSynchronize(s), "cuda.write", ErrorPhase::Transfer);
+  check_queued_work(cudaStreamSynchronize(s), "cuda.write", ErrorPhase::Transfer, true);
 }
 
 void CudaBackend::read(const Buffer& src, std::size_t src_offset, std::span<std::byte> dst) {
@@ -267,9 +270,9 @@ void CudaBackend::read(const Buffer& src, std::size_t src_offset, std::span<std:
   make_current();
   cudaStream_t s = stream_->stream;
   if (dst.size() < cuda_detail::StagingArea::kStagedThreshold) {
-    cuda_check(cudaMemcpyAsync(dst.data(), base, dst.size(), cudaMemcpyDeviceToHost, s),
-               "cuda.read", ErrorPhase::Transfer);
-    cuda_check(cudaStreamSynchronize(s), "cuda.read", ErrorPhase::Transfer);
+    check_queued_work(cudaMemcpyAsync(dst.data(), base, dst.size(), cudaMemcpyDeviceToHost, s),
+                      "cuda.read", ErrorPhase::Transfer, false);
+    check_queued_work(cudaStreamSynchronize(s), "cuda.read", ErrorPhase::Transfer, true);
     return;
   }
   std::lock_guard lock(staging_->mutex);
@@ -279,22 +282,79 @@ void CudaBackend::read(const Buffer& src, std::size_t src_offset, std::span<std:
   const std::size_t chunk = cuda_detail::StagingArea::kChunk;
   auto enqueue = [&](std::size_t offset, int slot) {
     const std::size_t n = std::min(chunk, total - offset);
-    cuda_check(cudaMemcpyAsync(staging_->pinned[slot], base + offset, n, cudaMemcpyDeviceToHost, s),
-               "cuda.read", ErrorPhase::Transfer);
-    cuda_check(cudaEventRecord(staging_->done[slot], s), "cuda.read", ErrorPhase::Transfer);
+    check_queued_work(
+        cudaMemcpyAsync(staging_->pinned[slot], base + offset, n, cudaMemcpyDeviceToHost, s),
+        "cuda.read", ErrorPhase::Transfer, false);
+    check_queued_work(cudaEventRecord(staging_->done[slot], s), "cuda.read", ErrorPhase::Transfer,
+                      false);
   };
   enqueue(0, 0);
   int slot = 0;
   for (std::size_t offset = 0; offset < total; offset += chunk, slot ^= 1) {
     if (offset + chunk < total) enqueue(offset + chunk, slot ^ 1);
-    cuda_check(cudaEventSynchronize(staging_->done[slot]), "cuda.read", ErrorPhase::Transfer);
+    check_queued_work(cudaEventSynchronize(staging_->done[slot]), "cuda.read", ErrorPhase::Transfer,
+                      false);
     std::memcpy(dst.data() + offset, staging_->pinned[slot], std::min(chunk, total - offset));
   }
 }
 
 void CudaBackend::synchronize() {
   make_current();
-  cuda_check(cudaStreamSynchronize(stream_->stream), "cuda.synchronize");
+  check_queued_work(cudaStreamSynchronize(stream_->stream), "cuda.synchronize", ErrorPhase::Execute,
+                    true);
+}
+
+void CudaBackend::note_queued_work(std::string_view op) noexcept {
+  std::lock_guard lock(queued_mutex_);
+  try {
+    last_queued_op_.assign(op);
+  } catch (...) {
+    last_queued_op_.clear();  // attribution only: never fail the call for it
+  }
+  ++queued_ops_;
+}
+
+namespace {
+// Errors with which a kernel that already ran reports a fault. They surface at the next
+// synchronization, whichever call makes it, and leave the CUDA context unusable.
+bool is_asynchronous_kernel_fault(cudaError_t status) {
+  switch (status) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorHardwareStackError:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorECCUncorrectable:
+      return true;
+    default:
+      return false;
+  }
+}
+}  // namespace
+
+void CudaBackend::check_queued_work(int cuda_status, const char* what, ErrorPhase phase,
+                                    bool stream_synchronized) {
+  const auto status = static_cast<cudaError_t>(cuda_status);
+  std::lock_guard lock(queued_mutex_);
+  if (status == cudaSuccess) {
+    if (stream_synchronized) queued_ops_ = 0;  // everything queued so far finished cleanly
+    return;
+  }
+  if (!is_asynchronous_kernel_fault(status) || queued_ops_ == 0) {
+    cuda_check(status, what, phase);
+  }
+  const std::string op = last_queued_op_.empty() ? std::string("cuda") : last_queued_op_;
+  throw_error(ErrorKind::Backend, ErrorPhase::Execute, op,
+              std::string("CUDA error ") + cudaGetErrorName(status) + " (" +
+                  cudaGetErrorString(status) + "): a kernel queued by " + op + " (the last of " +
+                  std::to_string(queued_ops_) +
+                  " ops queued since the last clean synchronization) failed asynchronously; "
+                  "found by " +
+                  what + ". The CUDA context of this device is no longer usable.");
 }
 
 std::unique_ptr<Backend> make_cuda_backend(int device) {

@@ -15,6 +15,7 @@
 #include <typeindex>
 #include <unordered_map>
 
+#include "tenferro/core/error.hpp"
 #include "tenferro/runtime/backend.hpp"
 
 // The opaque handle types behind cudaStream_t, cublasHandle_t and cusolverDnHandle_t (the
@@ -64,6 +65,7 @@ class CudaBackend final : public Backend {
   void write(Buffer& dst, std::size_t dst_offset, std::span<const std::byte> src) override;
   void read(const Buffer& src, std::size_t src_offset, std::span<std::byte> dst) override;
   void synchronize() override;
+  void note_queued_work(std::string_view op) noexcept override;
   // One stream and one set of vendor handles per device: work on them serializes.
   bool serializes_sessions() const noexcept override { return true; }
 
@@ -104,6 +106,17 @@ class CudaBackend final : public Backend {
   cusolverDnContext* cusolver_ = nullptr;
   std::mutex family_state_mutex_;
   std::unordered_map<std::type_index, std::shared_ptr<void>> family_state_;
+  // The ops that queued work since the stream last synchronized cleanly: a kernel fault
+  // reported at a later synchronization (a read, a write) is charged to them, not to the
+  // transfer that found it.
+  std::mutex queued_mutex_;
+  std::string last_queued_op_;
+  std::uint64_t queued_ops_ = 0;
+  // cuda_check for a cudaError_t (passed as int: this header names no CUDA type) returned by a
+  // call that may report an earlier kernel's fault: such a fault is charged to the queued ops
+  // (see queued_ops_). `stream_synchronized`: success means the stream ran clean so far.
+  void check_queued_work(int cuda_status, const char* what, ErrorPhase phase,
+                         bool stream_synchronized);
 };
 
 // Number of CUDA devices, or 0 when there is no driver or no device (never throws).

@@ -120,6 +120,7 @@ EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, const PlanPtr&
       std::unique_lock<std::mutex> session;
       if (backend.serializes_sessions()) session = std::unique_lock(backend.session_mutex());
       runtime->count_kernel_launch(einsum_family::kFamily);
+      backend.note_queued_work("einsum");
       return runtime_internal::at_op_boundary("einsum", [&] {
         return einsum_internal::run_program(*runtime, *kernels, *plan, operands);
       });
