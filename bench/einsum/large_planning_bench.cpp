@@ -20,6 +20,7 @@
 #include "benchmark_networks.hpp"
 #include "ops/einsum/expression.hpp"
 #include "ops/einsum/path.hpp"
+#include "planning_input.hpp"
 
 namespace {
 
@@ -36,11 +37,7 @@ struct Timing {
 };
 
 Timing time_plan(const BenchNetwork& net, PathStrategy strategy, int runs) {
-  const auto shapes = net.shapes();
-  std::vector<std::int64_t> ranks;
-  for (const auto& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
-  const auto expr = tenferro::einsum_internal::from_labels(net.labels, ranks);
-  const auto sizes = tenferro::einsum_internal::label_sizes(expr, shapes);
+  const auto [expr, sizes] = tenferro::bench::planning_input(net);
   tenferro::EinsumOptions options;
   options.strategy = strategy;
   std::vector<double> seconds;

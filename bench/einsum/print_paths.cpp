@@ -12,6 +12,7 @@
 #include "benchmark_networks.hpp"
 #include "ops/einsum/expression.hpp"
 #include "ops/einsum/path.hpp"
+#include "planning_input.hpp"
 
 namespace {
 
@@ -48,11 +49,7 @@ int main() {
   const auto networks = tenferro::bench::benchmark_networks();
   for (std::size_t n = 0; n < networks.size(); ++n) {
     const auto& net = networks[n];
-    const auto shapes = net.shapes();
-    std::vector<std::int64_t> ranks;
-    for (const auto& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
-    const auto expr = tenferro::einsum_internal::from_labels(net.labels, ranks);
-    const auto sizes = tenferro::einsum_internal::label_sizes(expr, shapes);
+    const auto [expr, sizes] = tenferro::bench::planning_input(net);
 
     std::string inputs = "[";
     for (std::size_t k = 0; k < net.labels.inputs.size(); ++k) {

@@ -3,23 +3,13 @@
 // (an outer product) and on the direct binary-dot path.
 #include <gtest/gtest.h>
 
+#include "support/expect_resource_error.hpp"
 #include "tenferro/tenferro.hpp"
 
 namespace tenferro {
 namespace {
 
-ResourceError expect_resource_error(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const ResourceError& e) {
-    return e;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "not a ResourceError: " << e.what();
-    throw;
-  }
-  ADD_FAILURE() << "no error";
-  return ResourceError(ErrorPhase::Execute, "", "", 0, std::nullopt);
-}
+using testing::expect_resource_error;
 
 void expect_small_einsum_works(const std::shared_ptr<EagerRuntime>& rt) {
   const EagerTensor a = rt->upload(Tensor::from_col_major<double>({2, 2}, {1, 2, 3, 4}));

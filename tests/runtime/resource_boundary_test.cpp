@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "support/expect_resource_error.hpp"
 #include "support/test_family.hpp"
 #include "tenferro/tenferro.hpp"
 
@@ -31,17 +32,10 @@ ModulePtr module_running(std::function<void(const ExecutionContext&)> body) {
 
 // Runs the test op on `x` with `module`, expecting a Resource error; returns it.
 ResourceError expect_resource_error(const EagerTensor& x, const ModulePtr& module) {
-  try {
+  return testing::expect_resource_error([&] {
     apply_eager_with_targeted_extension_session(
         ScaleOp(), std::span(&x, 1), [&](const EagerExtensionTarget&) { return module; });
-  } catch (const ResourceError& e) {
-    return e;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "not a ResourceError: " << e.what();
-    throw;
-  }
-  ADD_FAILURE() << "no error";
-  return ResourceError(ErrorPhase::Execute, "", "", 0, std::nullopt);
+  });
 }
 
 // The same runtime still runs the real test op: y = 2 x.
