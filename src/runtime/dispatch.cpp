@@ -28,10 +28,12 @@ const std::shared_ptr<EagerRuntime>& require_one_runtime(std::string_view op,
   return runtime;
 }
 
-std::vector<EagerTensor> apply_eager_with_targeted_extension_session(
-    const ExtensionOp& op, std::span<const EagerTensor> inputs, ModuleFactoryRef module_factory) {
-  // 1. Inputs: one runtime, the op's arity. Nothing else has run yet.
-  const std::shared_ptr<EagerRuntime>& runtime = require_one_runtime(op.name(), inputs, op.arity());
+namespace {
+
+// Steps 2-6 of the contract, for a runtime whose inputs passed step 1.
+std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtime,
+                                     const ExtensionOp& op, std::span<const EagerTensor> inputs,
+                                     ModuleFactoryRef module_factory) {
   Backend& backend = runtime->backend();
   const RuntimeCallScope call_scope(*runtime);
 
@@ -71,6 +73,37 @@ std::vector<EagerTensor> apply_eager_with_targeted_extension_session(
   const ExecutionContext context(runtime, op.family());
   backend.note_queued_work(op.name());
   return runtime_internal::at_op_boundary(op.name(), [&] { return executor(context, op, inputs); });
+}
+
+}  // namespace
+
+std::vector<EagerTensor> apply_eager_with_targeted_extension_session(
+    const ExtensionOp& op, std::span<const EagerTensor> inputs, ModuleFactoryRef module_factory) {
+  // 1. Inputs: one runtime, the op's arity. Nothing else has run yet.
+  const std::shared_ptr<EagerRuntime>& runtime = require_one_runtime(op.name(), inputs, op.arity());
+  return dispatch_on(runtime, op, inputs, module_factory);
+}
+
+std::vector<EagerTensor> apply_eager_on_runtime(const std::shared_ptr<EagerRuntime>& runtime,
+                                                const ExtensionOp& op,
+                                                std::span<const EagerTensor> inputs,
+                                                ModuleFactoryRef module_factory) {
+  // 1. Inputs: the named runtime, the op's arity; an input of another runtime is rejected.
+  if (!runtime) {
+    throw_error(ErrorKind::RuntimeState, ErrorPhase::Input, std::string(op.name()),
+                "no runtime given (a null std::shared_ptr<EagerRuntime>)");
+  }
+  if (inputs.size() != op.arity()) {
+    throw_validation(std::string(op.name()), "expects " + std::to_string(op.arity()) +
+                                                 " inputs, got " + std::to_string(inputs.size()));
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto& other = inputs[i].runtime();
+    if (other.get() != runtime.get()) {
+      throw ContextMismatchError(std::string(op.name()), i, runtime->id(), other ? other->id() : 0);
+    }
+  }
+  return dispatch_on(runtime, op, inputs, module_factory);
 }
 
 }  // namespace tenferro

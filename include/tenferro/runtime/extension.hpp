@@ -153,6 +153,14 @@ class ModuleCache {
 std::vector<EagerTensor> apply_eager_with_targeted_extension_session(
     const ExtensionOp& op, std::span<const EagerTensor> inputs, ModuleFactoryRef module_factory);
 
+// The same contract for ops whose runtime is named by the caller rather than taken from the
+// inputs (creation ops: zeros, eye, random numbers): `inputs` may be empty, and each one must
+// belong to `runtime` (ContextMismatch otherwise). Steps 2-6 are those above.
+std::vector<EagerTensor> apply_eager_on_runtime(const std::shared_ptr<EagerRuntime>& runtime,
+                                                const ExtensionOp& op,
+                                                std::span<const EagerTensor> inputs,
+                                                ModuleFactoryRef module_factory);
+
 // Step 1 alone: non-empty, arity, one runtime. Throws ContextMismatch / Validation.
 // Returns the shared runtime. Used by the direct paths that bypass the extension machinery.
 const std::shared_ptr<EagerRuntime>& require_one_runtime(std::string_view op,

@@ -1,0 +1,96 @@
+// What a backend's prims kernels receive: fully resolved calls. The generic executor
+// (prims_executor.cpp) has already checked the runtime, admission, shapes, broadcasting and
+// dtypes, allocated the output and skipped empty outputs; a kernel only computes.
+//
+// Layouts are in elements: dtype, shape, strides (any sign is NOT allowed: strides are >= 0;
+// a broadcast axis has stride 0), offset from the start of the buffer. Indices run in
+// column-major order (first axis fastest) over the call's shape.
+#pragma once
+
+#include <array>
+#include <complex>
+#include <cstdint>
+
+#include "ops/prims/prim_kind.hpp"
+#include "tenferro/core/tensor.hpp"
+#include "tenferro/runtime/backend.hpp"
+
+namespace tenferro {
+class ExecutionContext;
+}
+
+namespace tenferro::prims_internal {
+
+// A buffer of the call's runtime seen through a strided layout.
+struct StridedOperand {
+  const Buffer* buffer = nullptr;
+  TensorLayout layout;
+};
+
+// out[i] = f(in0[i], in1[i]) over the output's shape; inputs are already broadcast to it.
+//  - Unary kinds (Neg..Sign): out = f(in0); out dtype = kernel_output_dtype(kind, in dtype).
+//  - Binary kinds (Add..Pow): out = in0 (op) in1, one dtype throughout.
+//  - Complex: out = in0 + i*in1, inputs real (F32/F64), out C32/C64.
+//  - Affine: out = alpha * in0 + beta.   Axpby: out = alpha * in0 + beta * in1.
+//    alpha/beta are converted to the operand dtype (their imaginary part is zero for real ones).
+//  - Cast: out = in0 converted to out's dtype (real -> complex gets zero imaginary parts; never
+//    complex -> real). `out` may be a strided view into a larger buffer (concatenate).
+struct ElementwiseCall {
+  PrimKind kind{};
+  int arity = 1;
+  std::array<StridedOperand, 2> in;
+  StridedOperand out;
+  std::complex<double> alpha{1.0, 0.0};
+  std::complex<double> beta{0.0, 0.0};
+};
+
+// out = reduce over the axes with reduced[axis] != 0 of `in`. out is compact with in's shape,
+// reduced axes set to 1. Sum/Prod/Max/Min/Mean keep the dtype (Mean divides by the number of
+// reduced elements: NaN when it is 0); Norm = sqrt(sum |x|^2) has the real dtype. Zero
+// reduced elements give the identity (0 for Sum/Norm, 1 for Prod); Max/Min never get them.
+// Kernels must stay accurate for long reductions (10^7 elements): pairwise/tree sums, or a
+// wider accumulator.
+struct ReduceCall {
+  PrimKind kind{};
+  StridedOperand in;
+  std::array<std::uint8_t, 64> reduced{};  // by axis; rank <= 64
+  StridedOperand out;
+};
+
+// out (compact) filled by index k = column-major linear index:
+//  - Fill: value.                 - Eye: 1 where col - row == offset, else 0 (out is 2-D).
+//  - Arange: start + k * step (complex: zero imaginary part).
+//  - RandomUniform / RandomNormal: from Philox4x32-10 (philox.hpp): key = seed, counter =
+//    (k low 32, k high 32, 0, 0); see philox.hpp for how words become values. a = low/mean,
+//    b = high/stddev.
+struct GenerateCall {
+  PrimKind kind{};
+  StridedOperand out;
+  std::complex<double> value{0.0, 0.0};
+  std::int64_t offset = 0;
+  double start = 0.0, step = 1.0;
+  double a = 0.0, b = 1.0;
+  std::uint64_t seed = 0;
+};
+
+// One backend's prims kernels and exactly what they run: runs[kind] is the mask of kernel
+// input dtypes (Generate: output dtypes) the backend computes for that op. The family's
+// admission table and modules are derived from these sets (registration.cpp).
+struct PrimsKernels {
+  BackendKind backend{};
+  std::array<DTypeMask, kPrimKindCount> runs{};
+  void (*elementwise)(const ExecutionContext&, const ElementwiseCall&) = nullptr;
+  void (*reduce)(const ExecutionContext&, const ReduceCall&) = nullptr;
+  void (*generate)(const ExecutionContext&, const GenerateCall&) = nullptr;
+};
+
+// Each backend folder defines its kernel set (only in builds that have the backend).
+const PrimsKernels& cpu_prims_kernels();
+#if TENFERRO_HAS_WEBGPU
+const PrimsKernels& webgpu_prims_kernels();
+#endif
+#if TENFERRO_HAS_CUDA
+const PrimsKernels& cuda_prims_kernels();
+#endif
+
+}  // namespace tenferro::prims_internal

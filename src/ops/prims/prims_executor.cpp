@@ -1,0 +1,125 @@
+// The executor every backend's prims module registers: it re-checks the op against its inputs,
+// allocates the output in the runtime, and turns the resolved op into kernel calls on the
+// backend's kernel set. Views of inputs for broadcasting and of the output for concatenation
+// are built here, so that kernels only see strided operands.
+#include <string>
+
+#include "ops/prims/registration.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro::prims_internal {
+namespace {
+
+StridedOperand operand_of(const EagerTensor& t) {
+  return {t.buffer().get(), t.layout()};
+}
+
+// `t` seen with `shape` (NumPy broadcasting from the last axis): stride 0 on stretched axes.
+StridedOperand broadcast_operand(const EagerTensor& t, const Shape& shape) {
+  TensorLayout l;
+  l.dtype = t.dtype();
+  l.offset = t.layout().offset;
+  l.shape = shape;
+  l.strides.assign(shape.size(), 0);
+  const std::size_t lead = shape.size() - t.shape().size();
+  for (std::size_t j = lead; j < shape.size(); ++j) {
+    const std::size_t i = j - lead;
+    if (t.shape()[i] == shape[j]) l.strides[j] = t.strides()[i];
+  }
+  return {t.buffer().get(), std::move(l)};
+}
+
+void run_elementwise(const PrimsKernels& k, const ExecutionContext& ctx, const PrimsOp& op,
+                     std::span<const EagerTensor> inputs, const EagerTensor& out) {
+  const PrimsPayload& p = op.payload();
+  if (op.kind() == PrimKind::Cast && inputs.size() != 1) {
+    // Concatenation: each input is cast into its slab of the output along p.axis.
+    std::int64_t start = 0;
+    for (const EagerTensor& in : inputs) {
+      const std::int64_t extent = in.shape()[static_cast<std::size_t>(p.axis)];
+      if (in.numel() > 0) {
+        ElementwiseCall call;
+        call.kind = PrimKind::Cast;
+        call.arity = 1;
+        call.in[0] = operand_of(in);
+        call.out = operand_of(out);
+        call.out.layout.shape[static_cast<std::size_t>(p.axis)] = extent;
+        call.out.layout.offset += start * out.strides()[static_cast<std::size_t>(p.axis)];
+        ctx.record_kernel_launch();
+        k.elementwise(ctx, call);
+      }
+      start += extent;
+    }
+    return;
+  }
+  ElementwiseCall call;
+  call.kind = op.kind();
+  call.arity = static_cast<int>(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    call.in[i] = broadcast_operand(inputs[i], out.shape());
+  call.out = operand_of(out);
+  call.alpha = p.alpha;
+  call.beta = p.beta;
+  ctx.record_kernel_launch();
+  k.elementwise(ctx, call);
+}
+
+}  // namespace
+
+std::vector<EagerTensor> execute(const PrimsKernels& k, const ExecutionContext& ctx,
+                                 const ExtensionOp& base, std::span<const EagerTensor> inputs) {
+  const auto* op = dynamic_cast<const PrimsOp*>(&base);
+  if (op == nullptr) {
+    throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(base.name()),
+                "the prims executor was handed an op of another family");
+  }
+  std::vector<TensorMeta> metas;
+  metas.reserve(inputs.size());
+  for (const EagerTensor& in : inputs) metas.push_back(in.meta());
+  op->infer_outputs(metas);
+  const PrimsPayload& p = op->payload();
+  const DType key = op->admission_dtype();
+  const auto mask = k.runs[static_cast<std::size_t>(op->kind())];
+  if ((mask & dtype_bit(key)) == 0 ||
+      (mask & dtype_bit(p.out.dtype)) == 0 && op->kind() == PrimKind::Cast) {
+    // The factory checks admission before execution; reaching this is a wiring defect.
+    throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(op->name()),
+                "the prims executor was reached for an op its backend does not run");
+  }
+
+  EagerTensor out = ctx.allocate(p.out.dtype, p.out.shape);
+  if (out.numel() == 0) return {out};
+  switch (info(op->kind()).shape) {
+    case KernelShape::Elementwise:
+      run_elementwise(k, ctx, *op, inputs, out);
+      break;
+    case KernelShape::Reduce: {
+      ReduceCall call;
+      call.kind = op->kind();
+      call.in = operand_of(inputs[0]);
+      call.reduced = p.reduced;
+      call.out = operand_of(out);
+      ctx.record_kernel_launch();
+      k.reduce(ctx, call);
+      break;
+    }
+    case KernelShape::Generate: {
+      GenerateCall call;
+      call.kind = op->kind();
+      call.out = operand_of(out);
+      call.value = p.value;
+      call.offset = p.offset;
+      call.start = p.start;
+      call.step = p.step;
+      call.a = p.a;
+      call.b = p.b;
+      call.seed = p.seed;
+      ctx.record_kernel_launch();
+      k.generate(ctx, call);
+      break;
+    }
+  }
+  return {out};
+}
+
+}  // namespace tenferro::prims_internal
