@@ -10,6 +10,7 @@
 #include "tenferro/einsum.hpp"
 #include "tenferro/fft.hpp"
 #include "tenferro/linalg.hpp"
+#include "tenferro/prims.hpp"
 #include "tenferro/runtime/admission.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
 #include "tenferro/runtime/errors.hpp"

@@ -1,7 +1,7 @@
 // Regression for the specification's defect, across every real family: on a device runtime
 // whose backend has no implementation of the family in this build, eager einsum (N-ary and
-// direct binary), QR, SVD, solve and FFT fail with a typed Unsupported error from the module
-// factory or admission table before execution — never a CPU module, CPU kernel or transfer.
+// direct binary), QR, SVD, solve, FFT and the prims fail with a typed Unsupported error from the
+// module factory or admission table before execution — never a CPU module, CPU kernel or transfer.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -78,6 +78,19 @@ TEST_F(FamilyTargets, LinalgIsRefused) {
 TEST_F(FamilyTargets, FftIsRefused) {
   EagerTensor x = rt_->upload(Tensor::zeros(DType::C64, {8}));
   expect_refused_before_execution("fft", [&] { fft::fft(x); });
+}
+
+TEST_F(FamilyTargets, PrimsAreRefused) {
+  EagerTensor a = matrix(2, 3), b = matrix(2, 3);
+  EagerTensor f = rt_->upload(Tensor::zeros(DType::F32, {2, 3}));
+  expect_refused_before_execution("add", [&] { prims::add(a, b); });
+  expect_refused_before_execution("add with promotion", [&] { prims::add(f, b); });
+  expect_refused_before_execution("sum", [&] { prims::sum(a); });
+  expect_refused_before_execution("scale", [&] { a * 2.0; });
+  expect_refused_before_execution("contiguous", [&] { prims::contiguous(prims::transpose(a)); });
+  expect_refused_before_execution("zeros", [&] { prims::zeros(rt_, DType::F64, {2}); });
+  expect_refused_before_execution("random_normal",
+                                  [&] { prims::random_normal(rt_, DType::F64, {2}, 1); });
 }
 
 }  // namespace

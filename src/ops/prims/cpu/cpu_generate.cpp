@@ -1,0 +1,113 @@
+// The CPU creation kernel: fill, identity, ranges and Philox random numbers (philox.hpp).
+#include <cmath>
+#include <numbers>
+
+#include "ops/prims/cpu/cpu_kernels.hpp"
+#include "ops/prims/cpu/element_math.hpp"
+#include "ops/prims/cpu/strided_iteration.hpp"
+#include "ops/prims/philox.hpp"
+
+namespace tenferro::prims_cpu {
+namespace {
+
+using prims_internal::GenerateCall;
+using prims_internal::PrimKind;
+
+template <class T>
+T from_complex(std::complex<double> v) {
+  if constexpr (kIsComplex<T>) {
+    return T(static_cast<Real<T>>(v.real()), static_cast<Real<T>>(v.imag()));
+  } else {
+    return static_cast<T>(v.real());
+  }
+}
+
+// Uniform numbers in [0, 1) for element k: u[0] for the real part, u[1] for the imaginary one.
+template <class R>
+std::array<R, 2> uniforms(std::uint64_t seed, std::uint64_t k) {
+  const auto w = prims_internal::philox_words(seed, k);
+  if constexpr (std::is_same_v<R, float>) {
+    return {prims_internal::uniform_f32(w[0]), prims_internal::uniform_f32(w[2])};
+  } else {
+    return {prims_internal::uniform_f64(w[0], w[1]), prims_internal::uniform_f64(w[2], w[3])};
+  }
+}
+
+// Box-Muller on the element's words: z0 and z1 (see philox.hpp).
+template <class R>
+std::array<R, 2> normals(std::uint64_t seed, std::uint64_t k) {
+  const auto w = prims_internal::philox_words(seed, k);
+  R ua, ub;
+  if constexpr (std::is_same_v<R, float>) {
+    ua = prims_internal::uniform_f32(w[0]);
+    ub = prims_internal::uniform_f32(w[1]);
+  } else {
+    ua = prims_internal::uniform_f64(w[0], w[1]);
+    ub = prims_internal::uniform_f64(w[2], w[3]);
+  }
+  const R r = std::sqrt(R(-2) * std::log(R(1) - ua));
+  const R theta = R(2) * std::numbers::pi_v<R> * ub;
+  return {r * std::cos(theta), r * std::sin(theta)};
+}
+
+template <class T>
+T value_at(const GenerateCall& c, std::int64_t k, std::int64_t rows) {
+  using R = Real<T>;
+  switch (c.kind) {
+    case PrimKind::Fill:
+      return from_complex<T>(c.value);
+    case PrimKind::Eye:
+      return T((k / rows) - (k % rows) == c.offset ? 1 : 0);
+    case PrimKind::Arange:
+      return T(static_cast<R>(c.start + static_cast<double>(k) * c.step));
+    case PrimKind::RandomUniform: {
+      const auto u = uniforms<R>(c.seed, static_cast<std::uint64_t>(k));
+      const R lo = static_cast<R>(c.a), span = static_cast<R>(c.b) - static_cast<R>(c.a);
+      if constexpr (kIsComplex<T>) {
+        return T(lo + span * u[0], lo + span * u[1]);
+      } else {
+        return lo + span * u[0];
+      }
+    }
+    case PrimKind::RandomNormal: {
+      const auto z = normals<R>(c.seed, static_cast<std::uint64_t>(k));
+      const R mean = static_cast<R>(c.a), sd = static_cast<R>(c.b);
+      if constexpr (kIsComplex<T>) {
+        const R s = sd / std::numbers::sqrt2_v<R>;
+        return T(mean + s * z[0], s * z[1]);
+      } else {
+        return mean + sd * z[0];
+      }
+    }
+    default:
+      break;
+  }
+  throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute,
+              std::string(prims_internal::prim_name(c.kind)), "not a creation kind");
+}
+
+template <class T>
+void run_typed(const GenerateCall& c) {
+  T* y = reinterpret_cast<T*>(c.out.buffer->host_data()) + c.out.layout.offset;
+  const std::int64_t n = c.out.layout.numel();
+  const std::int64_t rows =
+      c.out.layout.shape.empty() ? 1 : std::max<std::int64_t>(c.out.layout.shape[0], 1);
+  const auto body = [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t k = begin; k < end; ++k) y[k] = value_at<T>(c, k, rows);
+  };
+  const int threads = cpu_parallel::host_kernel_threads();
+  if (threads > 1 && n >= kParallelElements) {
+    cpu_parallel::parallel_chunks(n, threads, body);
+  } else {
+    body(0, n);
+  }
+}
+
+}  // namespace
+
+void generate(const ExecutionContext&, const GenerateCall& call) {
+  count_cpu_kernel_launch();
+  visit_dtype(call.out.layout.dtype, [&](auto tag) { run_typed<decltype(tag)>(call); });
+}
+
+}  // namespace tenferro::prims_cpu

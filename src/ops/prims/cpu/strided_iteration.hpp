@@ -1,0 +1,66 @@
+// Column-major iteration over a shape with several strided operands: the loop under every CPU
+// prims kernel. Axis 0 is the inner loop; the outer axes advance like an odometer, so each
+// element costs an add per operand, and a split of the outer range runs on host threads.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "backends/cpu/host_parallel.hpp"
+#include "tenferro/core/shape.hpp"
+
+namespace tenferro::prims_cpu {
+
+// Below this many elements a kernel stays on the calling thread.
+inline constexpr std::int64_t kParallelElements = std::int64_t{1} << 16;
+
+// Calls f(offsets) for every multi-index of `shape` in column-major order, where offsets[k] is
+// base[k] + sum_i index[i] * strides[k][i]. Work is split over host threads when large and
+// `parallel` (pass false when f accumulates into shared state).
+template <std::size_t N, class F>
+void for_each_strided(std::span<const std::int64_t> shape,
+                      const std::array<std::span<const std::int64_t>, N>& strides,
+                      const std::array<std::int64_t, N>& base, F&& f, bool parallel = true) {
+  const std::size_t rank = shape.size();
+  if (rank == 0) {
+    f(base);
+    return;
+  }
+  const std::int64_t inner = shape[0];
+  std::int64_t outer = 1;
+  for (std::size_t i = 1; i < rank; ++i) outer *= shape[i];
+  if (inner == 0 || outer == 0) return;
+  const auto run = [&](std::int64_t begin, std::int64_t end) {
+    // Decode `begin` into the outer multi-index and its offsets.
+    std::array<std::int64_t, 64> index{};
+    std::array<std::int64_t, N> offs = base;
+    std::int64_t rest = begin;
+    for (std::size_t i = 1; i < rank; ++i) {
+      index[i] = rest % shape[i];
+      rest /= shape[i];
+      for (std::size_t k = 0; k < N; ++k) offs[k] += index[i] * strides[k][i];
+    }
+    for (std::int64_t o = begin; o < end; ++o) {
+      std::array<std::int64_t, N> e = offs;
+      for (std::int64_t j = 0; j < inner; ++j) {
+        f(e);
+        for (std::size_t k = 0; k < N; ++k) e[k] += strides[k][0];
+      }
+      for (std::size_t i = 1; i < rank; ++i) {  // odometer step over the outer axes
+        for (std::size_t k = 0; k < N; ++k) offs[k] += strides[k][i];
+        if (++index[i] < shape[i]) break;
+        for (std::size_t k = 0; k < N; ++k) offs[k] -= index[i] * strides[k][i];
+        index[i] = 0;
+      }
+    }
+  };
+  const int threads = parallel ? cpu_parallel::host_kernel_threads() : 1;
+  if (parallel && threads > 1 && inner * outer >= kParallelElements && outer > 1) {
+    cpu_parallel::parallel_chunks(outer, threads, run);
+  } else {
+    run(0, outer);
+  }
+}
+
+}  // namespace tenferro::prims_cpu

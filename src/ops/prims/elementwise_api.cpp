@@ -1,0 +1,220 @@
+// The element-wise prims: unary, binary (broadcast + promoted), the scalar forms and casts.
+#include <array>
+#include <string>
+
+#include "ops/prims/registration.hpp"
+#include "ops/prims/resolve.hpp"
+#include "tenferro/prims.hpp"
+
+namespace tenferro::prims {
+namespace {
+
+using prims_internal::PrimKind;
+using prims_internal::PrimsOp;
+using prims_internal::PrimsPayload;
+
+void require_dtype_allowed(PrimKind kind, DType dtype, std::string_view what) {
+  const auto& i = prims_internal::info(kind);
+  if ((i.dtypes & prims_internal::dtype_bit(dtype)) == 0) {
+    throw_validation(std::string(i.name), std::string(i.name) + " is defined for " +
+                                              std::string(what) + ", not " +
+                                              std::string(dtype_name(dtype)));
+  }
+}
+
+EagerTensor unary(PrimKind kind, const EagerTensor& x) {
+  PrimsPayload p;
+  p.kind = kind;
+  p.inputs = {x.meta()};
+  p.out = {prims_internal::kernel_output_dtype(kind, x.dtype()), x.shape()};
+  const EagerTensor in[] = {x};
+  return prims_internal::run(PrimsOp(std::move(p)), in);
+}
+
+// a (op) b after broadcasting and promoting both to `dtype`.
+EagerTensor binary_as(PrimKind kind, const EagerTensor& a, const EagerTensor& b, DType dtype,
+                      std::complex<double> alpha = 1.0, std::complex<double> beta = 0.0) {
+  const std::string_view name = prims_internal::prim_name(kind);
+  const EagerTensor both[] = {a, b};
+  require_one_runtime(name, both, 2);  // ContextMismatch before any cast runs
+  const Shape shape = prims_internal::broadcast_shapes(name, a.shape(), b.shape());
+  const EagerTensor in[] = {prims_internal::cast_to(a, dtype), prims_internal::cast_to(b, dtype)};
+  PrimsPayload p;
+  p.kind = kind;
+  p.inputs = {in[0].meta(), in[1].meta()};
+  p.out = {prims_internal::kernel_output_dtype(kind, dtype), shape};
+  p.alpha = alpha;
+  p.beta = beta;
+  return prims_internal::run(PrimsOp(std::move(p)), in);
+}
+
+EagerTensor binary(PrimKind kind, const EagerTensor& a, const EagerTensor& b) {
+  const DType dtype = prims_internal::promote(a.dtype(), b.dtype());
+  if (a.defined() && b.defined()) require_dtype_allowed(kind, dtype, "real dtypes");
+  return binary_as(kind, a, b, dtype);
+}
+
+bool has_imag(Scalar s) {
+  return s.imag() != 0.0;
+}
+
+EagerTensor affine(const EagerTensor& x, Scalar alpha, Scalar beta) {
+  const DType dtype = (has_imag(alpha) || has_imag(beta)) && !is_complex(x.dtype())
+                          ? complex_dtype(x.dtype())
+                          : x.dtype();
+  const EagerTensor in[] = {x.defined() ? prims_internal::cast_to(x, dtype) : x};
+  PrimsPayload p;
+  p.kind = PrimKind::Affine;
+  p.inputs = {in[0].meta()};
+  p.out = {dtype, x.shape()};
+  p.alpha = alpha;
+  p.beta = beta;
+  return prims_internal::run(PrimsOp(std::move(p)), in);
+}
+
+}  // namespace
+
+EagerTensor neg(const EagerTensor& x) {
+  return unary(PrimKind::Neg, x);
+}
+EagerTensor conj(const EagerTensor& x) {
+  return unary(PrimKind::Conj, x);
+}
+EagerTensor abs(const EagerTensor& x) {
+  return unary(PrimKind::Abs, x);
+}
+EagerTensor real(const EagerTensor& x) {
+  return unary(PrimKind::Real, x);
+}
+EagerTensor imag(const EagerTensor& x) {
+  return unary(PrimKind::Imag, x);
+}
+EagerTensor sqrt(const EagerTensor& x) {
+  return unary(PrimKind::Sqrt, x);
+}
+EagerTensor exp(const EagerTensor& x) {
+  return unary(PrimKind::Exp, x);
+}
+EagerTensor log(const EagerTensor& x) {
+  return unary(PrimKind::Log, x);
+}
+EagerTensor sin(const EagerTensor& x) {
+  return unary(PrimKind::Sin, x);
+}
+EagerTensor cos(const EagerTensor& x) {
+  return unary(PrimKind::Cos, x);
+}
+EagerTensor tanh(const EagerTensor& x) {
+  return unary(PrimKind::Tanh, x);
+}
+EagerTensor reciprocal(const EagerTensor& x) {
+  return unary(PrimKind::Reciprocal, x);
+}
+EagerTensor square(const EagerTensor& x) {
+  return unary(PrimKind::Square, x);
+}
+EagerTensor sign(const EagerTensor& x) {
+  return unary(PrimKind::Sign, x);
+}
+
+EagerTensor add(const EagerTensor& a, const EagerTensor& b) {
+  return binary(PrimKind::Add, a, b);
+}
+EagerTensor sub(const EagerTensor& a, const EagerTensor& b) {
+  return binary(PrimKind::Sub, a, b);
+}
+EagerTensor mul(const EagerTensor& a, const EagerTensor& b) {
+  return binary(PrimKind::Mul, a, b);
+}
+EagerTensor div(const EagerTensor& a, const EagerTensor& b) {
+  return binary(PrimKind::Div, a, b);
+}
+EagerTensor maximum(const EagerTensor& a, const EagerTensor& b) {
+  return binary(PrimKind::Maximum, a, b);
+}
+EagerTensor minimum(const EagerTensor& a, const EagerTensor& b) {
+  return binary(PrimKind::Minimum, a, b);
+}
+EagerTensor pow(const EagerTensor& a, const EagerTensor& b) {
+  return binary(PrimKind::Pow, a, b);
+}
+
+EagerTensor complex(const EagerTensor& re, const EagerTensor& im) {
+  if (re.defined() && im.defined() && (is_complex(re.dtype()) || is_complex(im.dtype()))) {
+    throw_validation("complex", "complex(re, im) takes real tensors; got " +
+                                    std::string(dtype_name(re.dtype())) + " and " +
+                                    std::string(dtype_name(im.dtype())));
+  }
+  return binary_as(PrimKind::Complex, re, im, prims_internal::promote(re.dtype(), im.dtype()));
+}
+
+EagerTensor scale(const EagerTensor& x, Scalar alpha) {
+  return affine(x, alpha, 0.0);
+}
+EagerTensor shift(const EagerTensor& x, Scalar beta) {
+  return affine(x, 1.0, beta);
+}
+
+EagerTensor axpby(Scalar alpha, const EagerTensor& x, Scalar beta, const EagerTensor& y) {
+  DType dtype = prims_internal::promote(x.dtype(), y.dtype());
+  if (has_imag(alpha) || has_imag(beta)) dtype = complex_dtype(dtype);
+  return binary_as(PrimKind::Axpby, x, y, dtype, alpha, beta);
+}
+
+EagerTensor cast(const EagerTensor& x, DType to) {
+  if (x.defined() && is_complex(x.dtype()) && !is_complex(to)) {
+    throw_validation("cast", "casting " + std::string(dtype_name(x.dtype())) + " to " +
+                                 std::string(dtype_name(to)) +
+                                 " would drop the imaginary part; call prims::real() or "
+                                 "prims::abs() to say which real value you want");
+  }
+  PrimsPayload p;
+  p.kind = PrimKind::Cast;
+  p.inputs = {x.meta()};
+  p.out = {to, x.shape()};
+  const EagerTensor in[] = {x};
+  return prims_internal::run(PrimsOp(std::move(p)), in);
+}
+
+}  // namespace tenferro::prims
+
+namespace tenferro {
+
+EagerTensor operator-(const EagerTensor& x) {
+  return prims::neg(x);
+}
+EagerTensor operator+(const EagerTensor& a, const EagerTensor& b) {
+  return prims::add(a, b);
+}
+EagerTensor operator-(const EagerTensor& a, const EagerTensor& b) {
+  return prims::sub(a, b);
+}
+EagerTensor operator*(const EagerTensor& a, const EagerTensor& b) {
+  return prims::mul(a, b);
+}
+EagerTensor operator/(const EagerTensor& a, const EagerTensor& b) {
+  return prims::div(a, b);
+}
+EagerTensor operator*(const EagerTensor& x, prims::Scalar alpha) {
+  return prims::scale(x, alpha);
+}
+EagerTensor operator*(prims::Scalar alpha, const EagerTensor& x) {
+  return prims::scale(x, alpha);
+}
+EagerTensor operator/(const EagerTensor& x, prims::Scalar alpha) {
+  return prims::scale(x, 1.0 / alpha);
+}
+EagerTensor operator+(const EagerTensor& x, prims::Scalar beta) {
+  return prims::shift(x, beta);
+}
+EagerTensor operator+(prims::Scalar beta, const EagerTensor& x) {
+  return prims::shift(x, beta);
+}
+EagerTensor operator-(const EagerTensor& x, prims::Scalar beta) {
+  return prims::shift(x, -beta);
+}
+EagerTensor operator-(prims::Scalar beta, const EagerTensor& x) {
+  return prims::affine(x, -1.0, beta);  // one kernel: -x + beta
+}
+
+}  // namespace tenferro

@@ -1,0 +1,80 @@
+// The prims reductions: axes resolved to a mask, keepdims by a view of the kept-dims result.
+#include <string>
+
+#include "ops/prims/registration.hpp"
+#include "ops/prims/resolve.hpp"
+#include "tenferro/prims.hpp"
+
+namespace tenferro::prims {
+namespace {
+
+using prims_internal::PrimKind;
+
+EagerTensor reduce(PrimKind kind, const EagerTensor& x, const std::optional<Axes>& axes,
+                   bool keepdims) {
+  const std::string name(prims_internal::prim_name(kind));
+  const std::int64_t rank = x.rank();
+  if (rank > 64) throw_validation(name, "reductions support tensors of rank <= 64");
+  prims_internal::PrimsPayload p;
+  p.kind = kind;
+  if (!axes) {
+    for (std::int64_t a = 0; a < rank; ++a) p.reduced[static_cast<std::size_t>(a)] = 1;
+  } else {
+    for (std::int64_t axis : *axes) {
+      const auto a = static_cast<std::size_t>(prims_internal::normalize_axis(name, axis, rank));
+      if (p.reduced[a]) {
+        throw_validation(name, "axis " + std::to_string(axis) + " is listed twice");
+      }
+      p.reduced[a] = 1;
+    }
+  }
+  if (x.defined() &&
+      (prims_internal::info(kind).dtypes & prims_internal::dtype_bit(x.dtype())) == 0) {
+    throw_validation(name, name + " is defined for real dtypes, not " +
+                               std::string(dtype_name(x.dtype())) + "; reduce abs() or real()");
+  }
+  Shape kept = x.shape(), dropped;
+  std::int64_t reduced_count = 1;
+  for (std::int64_t a = 0; a < rank; ++a) {
+    const auto i = static_cast<std::size_t>(a);
+    if (p.reduced[i]) {
+      reduced_count *= kept[i];
+      kept[i] = 1;
+    } else {
+      dropped.push_back(kept[i]);
+    }
+  }
+  if ((kind == PrimKind::Max || kind == PrimKind::Min) && reduced_count == 0 &&
+      checked_numel(kept) > 0) {
+    throw_validation(name, name + " over zero elements has no identity (the reduced axes of " +
+                               shape_to_string(x.shape()) + " are empty)");
+  }
+  p.inputs = {x.meta()};
+  p.out = {prims_internal::kernel_output_dtype(kind, x.dtype()), kept};
+  const EagerTensor in[] = {x};
+  EagerTensor out = prims_internal::run(prims_internal::PrimsOp(std::move(p)), in);
+  return keepdims ? out : out.reshape(std::move(dropped));
+}
+
+}  // namespace
+
+EagerTensor sum(const EagerTensor& x, std::optional<Axes> axes, bool keepdims) {
+  return reduce(PrimKind::Sum, x, axes, keepdims);
+}
+EagerTensor mean(const EagerTensor& x, std::optional<Axes> axes, bool keepdims) {
+  return reduce(PrimKind::Mean, x, axes, keepdims);
+}
+EagerTensor prod(const EagerTensor& x, std::optional<Axes> axes, bool keepdims) {
+  return reduce(PrimKind::Prod, x, axes, keepdims);
+}
+EagerTensor max(const EagerTensor& x, std::optional<Axes> axes, bool keepdims) {
+  return reduce(PrimKind::Max, x, axes, keepdims);
+}
+EagerTensor min(const EagerTensor& x, std::optional<Axes> axes, bool keepdims) {
+  return reduce(PrimKind::Min, x, axes, keepdims);
+}
+EagerTensor norm(const EagerTensor& x, std::optional<Axes> axes, bool keepdims) {
+  return reduce(PrimKind::Norm, x, axes, keepdims);
+}
+
+}  // namespace tenferro::prims

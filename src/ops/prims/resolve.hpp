@@ -1,0 +1,27 @@
+// Argument resolution shared by the prims public functions: NumPy broadcasting and promotion,
+// axis normalisation. Every failure is a Validation error naming the op, operand and axis.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "tenferro/core/dtype.hpp"
+#include "tenferro/core/shape.hpp"
+#include "tenferro/runtime/eager_tensor.hpp"
+
+namespace tenferro::prims_internal {
+
+// The broadcast shape of `a` and `b` (aligned from the last axis).
+Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& b);
+// The smallest dtype that holds both (NumPy's promotion on our four dtypes).
+DType promote(DType a, DType b);
+// `axis` in [-rank, rank) as a non-negative axis.
+std::int64_t normalize_axis(std::string_view op, std::int64_t axis, std::int64_t rank);
+// `x` converted to `dtype` on its own runtime (a kernel, not a transfer), or x itself.
+EagerTensor cast_to(const EagerTensor& x, DType dtype);
+// Validation unless `shape` can be the shape of a tensor of `dtype`.
+void check_shape(std::string_view op, const Shape& shape, DType dtype);
+
+}  // namespace tenferro::prims_internal
