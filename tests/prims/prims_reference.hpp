@@ -181,9 +181,15 @@ inline C broadcast_read(const Ref& x, const std::vector<std::int64_t>& oidx) {
   return x.v[static_cast<std::size_t>(ravel(idx, x.shape))];
 }
 
+// A real dtype holds no imaginary part: the reference drops what complex<double> arithmetic
+// leaves there (inf * 5 as complex numbers is (inf, nan); -x of a real gives a -0 imaginary part).
+inline C as_dtype(DType d, C z) {
+  return is_complex(d) ? z : C(z.real(), 0.0);
+}
+
 inline Ref unary_ref(const Ref& x, DType out, const std::function<C(C)>& f) {
   Ref r{out, x.shape, {}};
-  for (const C& z : x.v) r.v.push_back(f(z));
+  for (const C& z : x.v) r.v.push_back(as_dtype(out, f(z)));
   return r;
 }
 
@@ -193,7 +199,7 @@ inline Ref binary_ref(const Ref& a, const Ref& b, DType out, const std::function
   const std::int64_t n = ref_numel(r.shape);
   for (std::int64_t k = 0; k < n; ++k) {
     const auto idx = unravel(k, r.shape);
-    r.v.push_back(f(broadcast_read(a, idx), broadcast_read(b, idx)));
+    r.v.push_back(as_dtype(out, f(broadcast_read(a, idx), broadcast_read(b, idx))));
   }
   return r;
 }
@@ -251,7 +257,7 @@ inline Ref reduce_ref(const Ref& x, const std::set<std::int64_t>& axes, bool kee
     auto idx = unravel(k, x.shape);
     for (std::int64_t a : axes) idx[static_cast<std::size_t>(a)] = 0;
     C& slot = acc[static_cast<std::size_t>(ravel(idx, kept))];
-    slot = red.combine(slot, x.v[static_cast<std::size_t>(k)]);
+    slot = as_dtype(x.dtype, red.combine(slot, x.v[static_cast<std::size_t>(k)]));
   }
   Ref r{out, {}, {}};
   for (std::size_t a = 0; a < x.shape.size(); ++a) {
@@ -262,7 +268,7 @@ inline Ref reduce_ref(const Ref& x, const std::set<std::int64_t>& axes, bool kee
     }
   }
   // Dropping size-1 axes does not move any element in column-major order.
-  for (const C& s : acc) r.v.push_back(red.finish(s, count));
+  for (const C& s : acc) r.v.push_back(as_dtype(out, red.finish(s, count)));
   return r;
 }
 

@@ -49,6 +49,12 @@ inline bool runs_on(RuntimeKind k, DType d) {
   return k != RuntimeKind::WebGpu || !is_double(d);
 }
 
+// Whether the family's registration table has a kernel set for `backend` at all (the element-
+// wise add on F32 stands for it: every backend that has prims kernels runs that row).
+inline bool family_has_kernels_on(BackendKind backend) {
+  return prims_family::admission_table().admits("add", backend, DType::F32);
+}
+
 class PrimsRuntimeTest : public ::testing::TestWithParam<RuntimeKind> {
  protected:
   void SetUp() override {
@@ -69,6 +75,13 @@ class PrimsRuntimeTest : public ::testing::TestWithParam<RuntimeKind> {
                      << "); set " << require << "=1 to make this a failure";
       }
       FAIL() << "a " << runtime_name(kind) << " runtime was expected: " << e.what();
+    }
+    // A device whose prims kernels have not landed would fail every row with the same
+    // Unsupported error; PrimsBackendCoverage fails once for it instead, and these rows run as
+    // soon as the family admits anything on the backend.
+    if (!family_has_kernels_on(rt_->backend_kind())) {
+      GTEST_SKIP() << "the prims family has no " << runtime_name(kind)
+                   << " kernels in this build (see the failing PrimsBackendCoverage test)";
     }
   }
 
