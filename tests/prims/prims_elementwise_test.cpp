@@ -290,6 +290,12 @@ TEST_P(PrimsElementwise, MixedDtypesPromote) {
     run("sub", ea - eb, [](C x, C y) { return x - y; });
     run("mul", prims::mul(ea, eb), [](C x, C y) { return x * y; });
     run("axpby", prims::axpby(2.0, ea, -0.5, eb), [](C x, C y) { return 2.0 * x - 0.5 * y; });
+    // A 0-d operand promotes like any other (NumPy 2: only Python scalars are weak).
+    const Ref s = random_ref(db, {}, 13);
+    const EagerTensor sum0 = prims::add(ea, up(s));
+    EXPECT_EQ(sum0.dtype(), want_dtype) << "with a 0-d operand";
+    EXPECT_TRUE(
+        close(down(sum0), binary_ref(a, s, want_dtype, [](C x, C y) { return x + y; }), wide));
   }
 }
 

@@ -108,6 +108,35 @@ TEST_P(PrimsReduce, AxesAndKeepdimsTable) {
   }
 }
 
+// Strided operands: a permuted, stepped slice and a stride-0 broadcast view reduce like the
+// compact values they stand for.
+TEST_P(PrimsReduce, ReductionsOfViews) {
+  for (const ReduceRow& row : reduce_rows()) {
+    for (DType d : dtypes()) {
+      if (row.real_only && is_complex(d)) continue;
+      SCOPED_TRACE(row.name + " " + std::string(dtype_name(d)));
+      const DType out = row.to_real ? real_dtype(d) : d;
+      const Ref x = random_ref(d, {4, 5, 6}, 67, 0.6, 1.4);
+      const std::vector<std::int64_t> perm{2, 0, 1};
+      const prims::Slice steps[] = {{1, std::nullopt, 2}, {}, {-4, std::nullopt, 2}};
+      const EagerTensor v = prims::slice(prims::permute(up(x), perm), steps);  // [3, 4, 2]
+      const Ref rv = slice_ref(slice_ref(permute_ref(x, perm), 0, 1, 6, 2), 2, -4, 5, 2);
+      for (const prims::Axes& axes : {prims::Axes{0}, prims::Axes{-1, 1}}) {
+        EXPECT_TRUE(close(down(row.op(v, axes, true)),
+                          reduce_ref(rv, normalized(axes, 3), true, out, row.red), tol_for(d),
+                          24.0))
+            << axes_text(axes);
+      }
+      const Ref y = random_ref(d, {3, 1}, 68, 0.6, 1.4);
+      const EagerTensor b = prims::broadcast_to(up(y), {2, 3, 4});
+      Ref rb{d, {2, 3, 4}, {}};
+      for (std::int64_t k = 0; k < 24; ++k) rb.v.push_back(broadcast_read(y, unravel(k, rb.shape)));
+      EXPECT_TRUE(close(down(row.op(b, prims::Axes{0, 2}, false)),
+                        reduce_ref(rb, {0, 2}, false, out, row.red), tol_for(d), 24.0));
+    }
+  }
+}
+
 // Reductions of a 0-d tensor and of 1-element tensors: the value itself (norm: its modulus).
 TEST_P(PrimsReduce, ZeroDAndSingleElement) {
   for (const ReduceRow& row : reduce_rows()) {
@@ -217,6 +246,11 @@ TEST_P(PrimsReduce, LongF32ReductionNeedsAnAccurateAccumulator) {
   EXPECT_NEAR(total.v[0].real(), exact, rtol * exact) << "sum of all " << n << " elements";
   const Ref avg = down(prims::mean(ex));
   EXPECT_NEAR(avg.v[0].real(), exact / static_cast<double>(n), rtol * exact / n) << "mean";
+  // The norm accumulates squares (~0.01 each) the same way: sqrt of a double-accumulated sum.
+  double squares = 0.0;
+  for (const C& z : x.v) squares += z.real() * z.real();
+  const Ref nrm = down(prims::norm(ex));
+  EXPECT_NEAR(nrm.v[0].real(), std::sqrt(squares), rtol * std::sqrt(squares)) << "norm";
   const Ref cols_sum = down(prims::sum(ex, prims::Axes{0}));
   ASSERT_EQ(cols_sum.shape, Shape{cols});
   for (std::size_t c = 0; c < static_cast<std::size_t>(cols); ++c) {
