@@ -1,5 +1,5 @@
 // Host side: turns the strided operands of a prims kernel call into the compact index the
-// kernels walk (prims_launch.hpp): extent-1 axes dropped, axes ordered by the first operand's
+// kernels walk (prims_index.hpp): extent-1 axes dropped, axes ordered by the first operand's
 // stride (the output, so consecutive threads write consecutive elements), and neighbours that
 // are one run of memory in every operand merged. A compact operand thus becomes rank 1 and its
 // kernel does no index division at all.
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/prims/cuda/prims_launch.hpp"
+#include "ops/prims/cuda/prims_index.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::prims_internal::cuda_layout {
