@@ -6,36 +6,10 @@
 // start + k * step round like the CPU's expressions (same operations, same precision); the
 // normal values go through device log/sqrt/cos/sin and agree to the device's rounding.
 #include "ops/prims/cuda/element_ops.cuh"
-#include "ops/prims/philox.hpp"
+#include "ops/prims/cuda/philox_device.cuh"
 
 namespace tenferro::cuda_kernels::prims {
 namespace {
-
-struct Words {
-  std::uint32_t x[4];
-};
-
-// Philox4x32-10 of counter (k low, k high, 0, 0) under key (seed low, seed high).
-__device__ __forceinline__ Words philox_words(std::uint64_t seed, std::uint64_t k) {
-  std::uint32_t c0 = static_cast<std::uint32_t>(k), c1 = static_cast<std::uint32_t>(k >> 32);
-  std::uint32_t c2 = 0, c3 = 0;
-  std::uint32_t k0 = static_cast<std::uint32_t>(seed), k1 = static_cast<std::uint32_t>(seed >> 32);
-#pragma unroll
-  for (int round = 0; round < 10; ++round) {
-    const std::uint32_t hi0 = __umulhi(prims_internal::kPhiloxM0, c0);
-    const std::uint32_t lo0 = prims_internal::kPhiloxM0 * c0;
-    const std::uint32_t hi1 = __umulhi(prims_internal::kPhiloxM1, c2);
-    const std::uint32_t lo1 = prims_internal::kPhiloxM1 * c2;
-    const std::uint32_t n0 = hi1 ^ c1 ^ k0, n2 = hi0 ^ c3 ^ k1;
-    c0 = n0;
-    c1 = lo1;
-    c2 = n2;
-    c3 = lo0;
-    k0 += prims_internal::kPhiloxW0;
-    k1 += prims_internal::kPhiloxW1;
-  }
-  return {{c0, c1, c2, c3}};
-}
 
 // (w >> 8) * 2^-24: a 24-bit integer (exact in float) times a power of two (exact).
 __device__ __forceinline__ float uniform_f32(std::uint32_t w) {

@@ -42,9 +42,9 @@ struct Reducer {
       case Reduction::Prod:
         return {1.0, 0.0};
       case Reduction::Max:
-        return {-CUDART_INF, 0.0};
+        return {-kInf, 0.0};
       case Reduction::Min:
-        return {CUDART_INF, 0.0};
+        return {kInf, 0.0};
       default:
         return {0.0, 0.0};
     }
