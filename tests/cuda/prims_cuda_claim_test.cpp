@@ -159,6 +159,32 @@ TEST(CudaPrimsLayout, CoalescedIndexVisitsExactlyTheViewsElements) {
   EXPECT_EQ(merged_to_rank_one, 300);
 }
 
+TEST(CudaPrimsLayout, ViewsOfManyNonMergeableAxesKeepEveryAxis) {
+  // 40 axes of extent 2, the input viewed through the reversing permutation: no two axes merge,
+  // and the kernels still get all of them (einsum's strided index stops at 24).
+  const std::size_t rank = 40;
+  const std::vector<std::int64_t> shape(rank, 2);
+  std::vector<std::int64_t> out(rank), in(rank);
+  for (std::size_t a = 0; a < rank; ++a) {
+    out[a] = std::int64_t{1} << a;
+    in[a] = std::int64_t{1} << (rank - 1 - a);
+  }
+  const auto c = prims_internal::cuda_layout::coalesce<2>(
+      shape, {&out, &in}, prims_internal::cuda_layout::all_axes(rank));
+  EXPECT_EQ(c.index.rank, 40);
+  EXPECT_EQ(c.count, std::int64_t{1} << 40);
+  // Element i of the walk is out offset i and in offset bit-reverse(i).
+  for (std::int64_t i :
+       {std::int64_t{0}, std::int64_t{1}, std::int64_t{5}, (std::int64_t{1} << 40) - 2}) {
+    std::int64_t off[2];
+    cuda_kernels::prims::offsets_of<2>(c.index, i, off);
+    std::int64_t reversed = 0;
+    for (std::size_t a = 0; a < rank; ++a) reversed |= ((i >> a) & 1) << (rank - 1 - a);
+    EXPECT_EQ(off[0], i);
+    EXPECT_EQ(off[1], reversed);
+  }
+}
+
 TEST(CudaPrimsLayout, ReductionAxesSplitIntoKeptAndReducedIndices) {
   // in: 3 x 4 x 5 compact; reduce axes 0 and 2; out: 1 x 4 x 1 compact.
   const std::vector<std::int64_t> shape{3, 4, 5}, in{1, 3, 12}, out{0, 1, 0};

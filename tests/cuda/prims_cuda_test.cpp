@@ -490,6 +490,21 @@ TEST_F(PrimsCudaTest, CreationOpsMatchTheCpuExactly) {
   }
 }
 
+TEST_F(PrimsCudaTest, ElementwiseRunsOnViewsOfMoreThanTwentyFourAxes) {
+  // 2^25 elements as 25 axes of extent 2, read through the reversing permutation: no two axes
+  // of the view merge, so the kernel walks all 25 (einsum's strided index stops at 24).
+  const Shape shape(25, 2);
+  const Tensor x = random_tensor(DType::F32, shape, 7);
+  std::vector<std::int64_t> reverse(25);
+  for (std::int64_t a = 0; a < 25; ++a) reverse[static_cast<std::size_t>(a)] = 24 - a;
+  expect_matches_cpu(
+      "neg of a 25-axis view", {x},
+      [&](const std::vector<EagerTensor>& in) {
+        return prims::neg(prims::permute(in[0], reverse));
+      },
+      0.0, /*strided=*/false);
+}
+
 TEST_F(PrimsCudaTest, F64RunsOnCudaAndStaysF64) {
   const Tensor a = random_tensor(DType::F64, {3, 4}, 9), b = random_tensor(DType::F64, {3, 4}, 10);
   const EagerTensor r = prims::add(runtime_->upload(a), runtime_->upload(b));
