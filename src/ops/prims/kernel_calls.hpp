@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "ops/prims/prim_kind.hpp"
+#include "tenferro/config.hpp"
 #include "tenferro/core/tensor.hpp"
 #include "tenferro/runtime/backend.hpp"
 

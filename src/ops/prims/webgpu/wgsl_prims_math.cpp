@@ -1,0 +1,329 @@
+// The WGSL function library of the WebGPU prims kernels.
+//
+// Why so much is spelled out by hand:
+//  * NaN and Inf. Shader compilers may assume floats are finite (Mesa folds `x != x` to false
+//    on instructions not marked exact), and SPIR-V leaves log(0), sqrt(-1), sin(inf) and
+//    min/max with a NaN undefined. So every classification reads the bit pattern, NaN and Inf
+//    constants are made from bits at run time (a constant expression may not be non-finite),
+//    and each real function handles its non-finite and out-of-domain inputs before calling the
+//    builtin.
+//  * Accuracy. WGSL allows builtins loose error bounds where cancellation hurts: sinh/cosh/tanh
+//    are "inherited from" (exp(x) - exp(-x)) / 2, so sinh(1e-5) would lose half its digits;
+//    log has only an absolute bound near 1; atan2 has 4096 ULP. Those are replaced by short
+//    series or reductions below whose error is a few f32 roundings.
+//  * Complex functions follow C99 Annex G (what NumPy and std::complex do): principal branches
+//    with the cut on the negative real axis, the sign of a zero imaginary part picking the
+//    side; division by Smith's algorithm with Annex G's recovery of infinite results; |z|
+//    scaled so that squaring never overflows.
+#include "ops/prims/webgpu/wgsl_prims_math.hpp"
+
+namespace tenferro::prims_webgpu::wgsl {
+
+std::string_view math_library() {
+  static constexpr std::string_view kLibrary = R"(
+alias C = vec2<f32>;
+const PI: f32 = 3.14159265358979;
+const HALF_PI: f32 = 1.57079632679490;
+const QUARTER_PI: f32 = 0.785398163397448;
+const LN2: f32 = 0.693147180559945;
+
+fn is_nan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
+fn is_inf(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }
+fn is_finite(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u; }
+fn is_zero(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0u; }
+fn sign_bit(x: f32) -> bool { return (bitcast<u32>(x) & 0x80000000u) != 0u; }
+fn copysign(m: f32, s: f32) -> f32 {
+  return bitcast<f32>((bitcast<u32>(m) & 0x7fffffffu) | (bitcast<u32>(s) & 0x80000000u));
+}
+// Run-time constants: a constant expression may not evaluate to Inf or NaN.
+fn f_inf() -> f32 { var b = 0x7f800000u; return bitcast<f32>(b); }
+fn f_nan() -> f32 { var b = 0x7fc00000u; return bitcast<f32>(b); }
+
+// --- Real functions -------------------------------------------------------------------------
+fn r_div(x: f32, y: f32) -> f32 {
+  if (is_zero(y) && !is_nan(x)) {
+    if (is_zero(x)) { return f_nan(); }
+    return copysign(f_inf(), bitcast<f32>((bitcast<u32>(x) ^ bitcast<u32>(y)) & 0x80000000u));
+  }
+  return x / y;
+}
+fn r_max(a: f32, b: f32) -> f32 {
+  if (is_nan(a)) { return a; }
+  if (is_nan(b)) { return b; }
+  return select(a, b, a < b);
+}
+fn r_min(a: f32, b: f32) -> f32 {
+  if (is_nan(a)) { return a; }
+  if (is_nan(b)) { return b; }
+  return select(a, b, b < a);
+}
+fn r_sign(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  if (is_zero(x)) { return 0.0; }
+  return select(1.0, -1.0, sign_bit(x));
+}
+fn r_sqrt(x: f32) -> f32 {
+  if (is_nan(x) || is_zero(x)) { return x; }
+  if (sign_bit(x)) { return f_nan(); }
+  if (is_inf(x)) { return x; }
+  return sqrt(x);
+}
+fn r_exp(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  if (x > 88.7228) { return f_inf(); }
+  if (x < -103.98) { return 0.0; }
+  return exp(x);
+}
+fn r_log(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  if (is_zero(x)) { return -f_inf(); }
+  if (sign_bit(x)) { return f_nan(); }
+  if (is_inf(x)) { return x; }
+  if (x > 0.7 && x < 1.4) {
+    // log x = 2 atanh(s), s = (x - 1) / (x + 1), |s| < 1/6: x - 1 is exact here and the odd
+    // series below is accurate to f32 rounding, where the builtin has only an absolute bound.
+    let s = (x - 1.0) / (x + 1.0);
+    let t = s * s;
+    let q = 1.0 + t * (1.0 / 3.0 + t * (1.0 / 5.0 + t * (1.0 / 7.0 + t * (1.0 / 9.0 +
+            t * (1.0 / 11.0 + t * (1.0 / 13.0))))));
+    return 2.0 * s * q;
+  }
+  return log(x);
+}
+fn r_sin(x: f32) -> f32 {
+  if (!is_finite(x)) { return f_nan(); }
+  return sin(x);
+}
+fn r_cos(x: f32) -> f32 {
+  if (!is_finite(x)) { return f_nan(); }
+  return cos(x);
+}
+fn r_sinh(x: f32) -> f32 {
+  let a = abs(x);
+  if (a < 0.5) {
+    let t = x * x;
+    return x * (1.0 + t * (1.0 / 6.0 + t * (1.0 / 120.0 + t * (1.0 / 5040.0 + t * (1.0 / 362880.0)))));
+  }
+  if (a > 88.0) { return copysign(r_exp(a - LN2), x); }  // e^a / 2 without overflowing e^a
+  let e = r_exp(a);
+  return copysign(0.5 * (e - 1.0 / e), x);
+}
+fn r_cosh(x: f32) -> f32 {
+  let a = abs(x);
+  if (a > 88.0) { return r_exp(a - LN2); }
+  let e = r_exp(a);
+  return 0.5 * (e + 1.0 / e);
+}
+fn r_tanh(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  let a = abs(x);
+  if (a < 0.5) { return r_sinh(x) / r_cosh(x); }
+  if (a > 9.1) { return copysign(1.0, x); }  // 1 - tanh(9.1) is below half an ULP of 1
+  let e = r_exp(-2.0 * a);
+  return copysign((1.0 - e) / (1.0 + e), x);
+}
+// atan(t) for 0 <= t <= 1: reduced to |u| <= tan(pi/8), then the odd Taylor series (9 terms
+// leave an error below 1e-8 relative).
+fn atan_series(u: f32) -> f32 {
+  let t = u * u;
+  var q = 1.0 / 17.0;
+  q = -1.0 / 15.0 + t * q;
+  q = 1.0 / 13.0 + t * q;
+  q = -1.0 / 11.0 + t * q;
+  q = 1.0 / 9.0 + t * q;
+  q = -1.0 / 7.0 + t * q;
+  q = 1.0 / 5.0 + t * q;
+  q = -1.0 / 3.0 + t * q;
+  q = 1.0 + t * q;
+  return u * q;
+}
+fn atan_unit(t: f32) -> f32 {
+  if (t > 0.41421356) { return QUARTER_PI + atan_series((t - 1.0) / (t + 1.0)); }
+  return atan_series(t);
+}
+// C's atan2, signed zeros and infinities included.
+fn r_atan2(y: f32, x: f32) -> f32 {
+  if (is_nan(x) || is_nan(y)) { return f_nan(); }
+  let ax = abs(x);
+  let ay = abs(y);
+  var a = 0.0;  // the angle of (|x|, |y|), in [0, pi/2]
+  if (is_inf(ax) && is_inf(ay)) {
+    a = QUARTER_PI;
+  } else if (is_zero(ax) && is_zero(ay)) {
+    a = 0.0;
+  } else if (ay <= ax) {
+    a = atan_unit(ay / ax);
+  } else {
+    a = HALF_PI - atan_unit(ax / ay);
+  }
+  if (sign_bit(x)) { a = PI - a; }
+  return copysign(a, y);
+}
+// x^y as C's powf: pow(x, 0) = 1 and pow(1, y) = 1 even for NaN, a negative base only with an
+// integer exponent, zeros and infinities by their rules.
+fn r_pow(x: f32, y: f32) -> f32 {
+  if (is_zero(y) || x == 1.0) { return 1.0; }
+  if (is_nan(x) || is_nan(y)) { return f_nan(); }
+  let ax = abs(x);
+  let ay = abs(y);
+  if (is_inf(y)) {
+    if (ax == 1.0) { return 1.0; }
+    return select(0.0, f_inf(), (ax > 1.0) == !sign_bit(y));
+  }
+  let y_int = floor(y) == y;
+  // Above 2^24 every f32 is an even integer.
+  let y_odd = y_int && ay < 16777216.0 && (i32(ay) & 1) == 1;
+  let negative = sign_bit(x);
+  if (negative && !y_int && !is_zero(x) && !is_inf(x)) { return f_nan(); }
+  var r = 0.0;
+  if (is_zero(x)) {
+    r = select(0.0, f_inf(), sign_bit(y));
+  } else if (is_inf(x)) {
+    r = select(f_inf(), 0.0, sign_bit(y));
+  } else {
+    r = exp2(y * (r_log(ax) * 1.44269504088896));
+  }
+  return select(r, -r, negative && y_odd);
+}
+
+// --- Complex functions on C = vec2<f32> (re, im) ----------------------------------------------
+fn c_mul(a: C, b: C) -> C { return C(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+fn c_abs(z: C) -> f32 {
+  let a = abs(z.x);
+  let b = abs(z.y);
+  if (is_inf(a) || is_inf(b)) { return f_inf(); }
+  if (is_nan(a) || is_nan(b)) { return f_nan(); }
+  let m = select(b, a, a > b);
+  let n = select(a, b, a > b);
+  if (is_zero(m)) { return 0.0; }
+  let r = n / m;
+  return m * sqrt(1.0 + r * r);
+}
+// Annex G's recovery when Smith's quotient came out NaN + iNaN.
+fn c_div_recover(a: C, b: C, q: C) -> C {
+  let c = b.x;
+  let d = b.y;
+  if (is_zero(c) && is_zero(d) && (!is_nan(a.x) || !is_nan(a.y))) {
+    let s = copysign(f_inf(), c);
+    return C(s * a.x, s * a.y);
+  }
+  if ((is_inf(a.x) || is_inf(a.y)) && is_finite(c) && is_finite(d)) {
+    let x = copysign(select(0.0, 1.0, is_inf(a.x)), a.x);
+    let y = copysign(select(0.0, 1.0, is_inf(a.y)), a.y);
+    return C(f_inf() * (x * c + y * d), f_inf() * (y * c - x * d));
+  }
+  if ((is_inf(c) || is_inf(d)) && is_finite(a.x) && is_finite(a.y)) {
+    let x = copysign(select(0.0, 1.0, is_inf(c)), c);
+    let y = copysign(select(0.0, 1.0, is_inf(d)), d);
+    return C(copysign(0.0, a.x * x + a.y * y), copysign(0.0, a.y * x - a.x * y));
+  }
+  return q;
+}
+// Smith's algorithm: divide through by the larger part of the divisor, so no intermediate
+// overflows or underflows where the quotient is representable.
+fn c_div(a: C, b: C) -> C {
+  let c = b.x;
+  let d = b.y;
+  var q: C;
+  if (abs(c) >= abs(d)) {
+    let r = d / c;
+    let den = c + d * r;
+    q = C((a.x + a.y * r) / den, (a.y - a.x * r) / den);
+  } else {
+    let r = c / d;
+    let den = c * r + d;
+    q = C((a.x * r + a.y) / den, (a.y * r - a.x) / den);
+  }
+  if (is_nan(q.x) && is_nan(q.y)) { q = c_div_recover(a, b, q); }
+  return q;
+}
+fn c_sign(z: C) -> C {
+  let m = c_abs(z);
+  if (is_zero(m)) { return C(0.0, 0.0); }
+  if (is_nan(m)) { return C(f_nan(), f_nan()); }
+  return C(z.x / m, z.y / m);
+}
+fn c_exp(z: C) -> C {
+  let x = z.x;
+  let y = z.y;
+  if (is_zero(y)) { return C(r_exp(x), y); }
+  if (is_inf(x) && !is_finite(y)) {
+    if (sign_bit(x)) { return C(0.0, 0.0); }
+    return C(x, f_nan());
+  }
+  let c = r_cos(y);
+  let s = r_sin(y);
+  if (x > 88.0) {  // e^x overflows before e^x cos y does: two half steps
+    let h = r_exp(0.5 * x);
+    return C(h * c * h, h * s * h);
+  }
+  let e = r_exp(x);
+  return C(e * c, e * s);
+}
+fn c_log(z: C) -> C { return C(r_log(c_abs(z)), r_atan2(z.y, z.x)); }
+fn c_sqrt(z: C) -> C {
+  let x = z.x;
+  let y = z.y;
+  if (is_zero(x) && is_zero(y)) { return C(0.0, y); }
+  if (is_inf(y)) { return C(f_inf(), y); }
+  if (is_nan(x)) { return C(x, f_nan()); }
+  if (is_inf(x)) {
+    if (sign_bit(x)) {
+      if (is_nan(y)) { return C(f_nan(), f_inf()); }
+      return C(0.0, copysign(f_inf(), y));
+    }
+    if (is_nan(y)) { return C(x, y); }
+    return C(x, copysign(0.0, y));
+  }
+  if (is_nan(y)) { return C(f_nan(), f_nan()); }
+  // t = sqrt((|x| + |z|) / 2), computed on z / 4 near the top of the range.
+  var ax = abs(x);
+  var ay = abs(y);
+  var scale = 1.0;
+  if (ax > 1.0e37 || ay > 1.0e37) {
+    ax = ax * 0.25;
+    ay = ay * 0.25;
+    scale = 2.0;
+  }
+  let t = sqrt(0.5 * (ax + c_abs(C(ax, ay)))) * scale;
+  if (!sign_bit(x)) { return C(t, y / (2.0 * t)); }
+  return C(abs(y) / (2.0 * t), copysign(t, y));
+}
+fn c_sin(z: C) -> C {
+  if (is_zero(z.x)) { return C(z.x, r_sinh(z.y)); }
+  return C(r_sin(z.x) * r_cosh(z.y), r_cos(z.x) * r_sinh(z.y));
+}
+fn c_cos(z: C) -> C {
+  if (is_zero(z.x)) {
+    let sh = r_sinh(z.y);
+    return C(r_cosh(z.y), select(copysign(0.0, -z.x * z.y), -z.x * sh, is_finite(sh)));
+  }
+  return C(r_cos(z.x) * r_cosh(z.y), -(r_sin(z.x) * r_sinh(z.y)));
+}
+// tanh(x + iy) = (sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y): a denominator of two
+// squares, so no cancellation; for large |x| the real part is +-1 and the imaginary part
+// 4 sin y cos y e^(-2|x|).
+fn c_tanh(z: C) -> C {
+  let x = z.x;
+  let y = z.y;
+  if (is_zero(y)) { return C(r_tanh(x), y); }
+  if (is_inf(x)) {
+    if (!is_finite(y)) { return C(copysign(1.0, x), 0.0); }
+    return C(copysign(1.0, x), copysign(0.0, r_sin(y) * r_cos(y)));
+  }
+  if (is_nan(x) || !is_finite(y)) { return C(f_nan(), f_nan()); }
+  let s = r_sin(y);
+  let c = r_cos(y);
+  if (abs(x) > 9.1) {
+    return C(copysign(1.0, x), 4.0 * s * c * r_exp(-2.0 * abs(x)));
+  }
+  let sh = r_sinh(x);
+  let ch = r_cosh(x);
+  let den = sh * sh + c * c;
+  return C(sh * ch / den, s * c / den);
+}
+)";
+  return kLibrary;
+}
+
+}  // namespace tenferro::prims_webgpu::wgsl
