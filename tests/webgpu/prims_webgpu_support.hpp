@@ -106,6 +106,32 @@ inline EagerTensor make_view(const std::shared_ptr<EagerRuntime>& rt, View v,
   return x;
 }
 
+// Element (i, j, k) of the view's logical shape kViewShape, read from its storage directly
+// (independent of the library's view code).
+inline cd logical_value(View v, const Tensor& storage, std::int64_t i, std::int64_t j,
+                        std::int64_t k) {
+  const Shape& s = storage.shape();
+  std::int64_t a = 0, b = 0, c = 0;  // storage index
+  switch (v) {
+    case View::Compact:
+      a = i, b = j, c = k;
+      break;
+    case View::Permuted:  // storage {3, 5, 7}, permuted by {1, 2, 0}
+      a = k, b = i, c = j;
+      break;
+    case View::Strided:  // storage {11, 7, 8}, slices {0:10:2, :, 2:8:2}
+      a = 2 * i, b = j, c = 2 + 2 * k;
+      break;
+    case View::Broadcast:  // storage {5, 1, 3}
+      a = i, b = 0, c = k;
+      break;
+  }
+  const std::int64_t at = a + s[0] * (b + s[1] * c);
+  if (storage.dtype() == DType::F32) return {storage.data<float>()[at], 0.0};
+  const cf x = storage.data<cf>()[at];
+  return {x.real(), x.imag()};
+}
+
 // Runs `op` on `rt` and checks the placement contract around it: no upload or download, one or
 // more kernel launches of the prims family on this backend, the output on `rt` and its
 // placement.
