@@ -13,6 +13,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ops/prims/prim_kind.hpp"
@@ -400,6 +401,45 @@ TEST_F(PrimsWebGpu, DoublePrecisionIsRefusedBeforeExecution) {
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
   }
+}
+
+// Several threads on one WebGPU runtime, starting cold so that they race to build the WGSL
+// modules and pipelines of each op: every thread gets exactly the numbers a lone thread gets
+// (the device is deterministic for one kernel sequence), and every kernel launch is counted.
+TEST(PrimsWebGpuThreads, ThreadsOnOneRuntimeGetTheLoneThreadsNumbers) {
+  std::shared_ptr<EagerRuntime> rt;
+  try {
+    rt = EagerRuntime::webgpu();
+  } catch (const Error& e) {
+    if (webgpu_test::webgpu_required()) FAIL() << e.what();
+    GTEST_SKIP() << "no WebGPU adapter on this machine (" << e.what() << ")";
+  }
+  const auto pipeline = [&](std::uint64_t seed) {
+    const EagerTensor x = prims::random_normal(rt, DType::C32, {64, 48}, seed);
+    const EagerTensor y = prims::axpby(2.0, x, -1.0, prims::tanh(x));
+    const EagerTensor t = prims::transpose(prims::abs(y));  // strided operand
+    return prims::norm(prims::sqrt(t), prims::Axes{0}).download().to_vector<float>();
+  };
+  constexpr int kThreads = 4, kRounds = 3;
+  std::vector<std::vector<std::vector<float>>> got(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int r = 0; r < kRounds; ++r) {
+        got[static_cast<std::size_t>(t)].push_back(pipeline(static_cast<std::uint64_t>(t)));
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) {
+    const std::vector<float> lone = pipeline(static_cast<std::uint64_t>(t));
+    for (const std::vector<float>& g : got[static_cast<std::size_t>(t)]) {
+      EXPECT_EQ(g, lone) << "thread " << t;
+    }
+  }
+  // random_normal, tanh, axpby, abs, sqrt, norm: six kernels per pipeline.
+  EXPECT_EQ(rt->stats().kernel_launches_for("tenferro.prims.v1@webgpu"),
+            static_cast<std::uint64_t>(6 * kThreads * (kRounds + 1)));
 }
 
 }  // namespace

@@ -27,7 +27,9 @@ using prims_internal::PrimKind;
 constexpr std::string_view kCommon = R"(
 @group(0) @binding(0) var<storage, read> p: array<i32>;
 const WG: u32 = 256u;
-// The linear invocation index of a 1-D grid folded into x/y (x <= 65535 groups).
+// The linear invocation index of a 1-D grid folded into x/y (x <= 65535 groups). The folded
+// grid overshoots: near 2^31 items its last indices pass 2^31 - 1, and i32() of them is
+// negative, so the kernels bound-check both ends.
 fn linear_index(wid: vec3<u32>, lid: vec3<u32>, groups: vec3<u32>) -> i32 {
   return i32((wid.y * groups.x + wid.x) * WG + lid.x);
 }
@@ -56,7 +58,7 @@ fn prims_elementwise(@builtin(workgroup_id) wid: vec3<u32>,
                      @builtin(local_invocation_id) lid: vec3<u32>,
                      @builtin(num_workgroups) groups: vec3<u32>) {
   let i = linear_index(wid, lid, groups);
-  if (i >= p[0]) { return; }
+  if (i < 0 || i >= p[0]) { return; }
   let rank = p[1];
   var rest = i;
   var d = p[2];
@@ -81,7 +83,7 @@ fn prims_elementwise(@builtin(workgroup_id) wid: vec3<u32>,
                      @builtin(local_invocation_id) lid: vec3<u32>,
                      @builtin(num_workgroups) groups: vec3<u32>) {
   let i = linear_index(wid, lid, groups);
-  if (i >= p[0]) { return; }
+  if (i < 0 || i >= p[0]) { return; }
   let rank = p[1];
   var rest = i;
   var d = p[2];
@@ -147,7 +149,7 @@ fn prims_reduce_serial(@builtin(workgroup_id) wid: vec3<u32>,
                        @builtin(num_workgroups) groups: vec3<u32>) {
   let i = linear_index(wid, lid, groups);
   let n_chunks = p[4];
-  if (i >= p[0] * n_chunks) { return; }
+  if (i < 0 || i >= p[0] * n_chunks) { return; }
   let chunk = i / p[0];
   let at = outer_offsets(i % p[0]);
   let first = chunk * SERIAL_CHUNK;
@@ -224,7 +226,7 @@ fn prims_generate(@builtin(workgroup_id) wid: vec3<u32>,
                   @builtin(local_invocation_id) lid: vec3<u32>,
                   @builtin(num_workgroups) groups: vec3<u32>) {
   let i = linear_index(wid, lid, groups);
-  if (i >= p[0]) { return; }
+  if (i < 0 || i >= p[0]) { return; }
   dst[i] = value(i);
 }
 )";
