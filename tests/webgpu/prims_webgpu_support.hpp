@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -151,8 +152,8 @@ inline EagerTensor run_resident(const std::shared_ptr<EagerRuntime>& rt,
   return out;
 }
 
-// True when `got` matches `want` within rtol * scale + atol per part, with NaN matching NaN
-// and infinities matching exactly. `scale` is |want| unless given.
+// True when `got` matches `want` within `tol`, with NaN matching NaN and infinities matching
+// exactly.
 inline bool close_part(double got, double want, double tol) {
   if (std::isnan(want)) return std::isnan(got);
   if (std::isinf(want)) return got == want;
@@ -166,7 +167,10 @@ inline int compare_values(const std::vector<cd>& got, const std::vector<cd>& wan
   EXPECT_EQ(got.size(), want.size()) << what;
   int bad = 0;
   for (std::size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
-    const double scale = std::isfinite(std::abs(want[i])) ? std::abs(want[i]) : 0.0;
+    // |want|, or its largest finite part when the other is infinite.
+    const double re = std::isfinite(want[i].real()) ? std::abs(want[i].real()) : 0.0;
+    const double im = std::isfinite(want[i].imag()) ? std::abs(want[i].imag()) : 0.0;
+    const double scale = std::isfinite(std::abs(want[i])) ? std::abs(want[i]) : std::max(re, im);
     const double tol = rtol * scale + atol;
     if (close_part(got[i].real(), want[i].real(), tol) &&
         close_part(got[i].imag(), want[i].imag(), tol))

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <limits>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -191,6 +192,56 @@ TEST_F(PrimsWebGpu, BinaryOpsMatchTheCpuRuntimeOnEveryLayoutPair) {
       compare_values(values_of(got0.download()), values_of(c.f(cpu_->upload(s0), ca).download()),
                      c.rtol, c.atol, what + " 0-d");
     }
+  }
+}
+
+// Wide argument ranges, where WGSL's own bounds grow (exp: 3 + 2|x| ULP) or an intermediate
+// overflows first (cosh y near y = 89 with a small sine): the kernels' range reductions keep
+// these within a few roundings of the CPU's libm. sin/cos of the real part stay in [-pi, pi],
+// the range where WGSL bounds them.
+TEST_F(PrimsWebGpu, WideArgumentRangesStayWithinAFewRoundings) {
+  struct Wide {
+    const char* name;
+    std::function<EagerTensor(const EagerTensor&)> f;
+    DType dtype;
+    std::function<cf(float, float)> value;  // from two uniform numbers in [0, 1)
+    double rtol;
+  };
+  const std::vector<Wide> cases = {
+      {"exp", [](const EagerTensor& x) { return prims::exp(x); }, DType::F32,
+       [](float u, float) { return cf(-87.0f + 174.0f * u, 0.0f); }, 8 * kEpsF32},
+      {"exp", [](const EagerTensor& x) { return prims::exp(x); }, DType::C32,
+       [](float u, float w) { return cf(-87.0f + 174.0f * u, -3.0f + 6.0f * w); }, 12 * kEpsF32},
+      {"log", [](const EagerTensor& x) { return prims::log(x); }, DType::F32,
+       [](float u, float) { return cf(std::pow(10.0f, -30.0f + 60.0f * u), 0.0f); }, 4 * kEpsF32},
+      {"tanh", [](const EagerTensor& x) { return prims::tanh(x); }, DType::F32,
+       [](float u, float) { return cf(-30.0f + 60.0f * u, 0.0f); }, 8 * kEpsF32},
+      {"tanh", [](const EagerTensor& x) { return prims::tanh(x); }, DType::C32,
+       [](float u, float w) { return cf(-30.0f + 60.0f * u, -3.0f + 6.0f * w); }, 12 * kEpsF32},
+      {"sin", [](const EagerTensor& x) { return prims::sin(x); }, DType::C32,
+       [](float u, float w) { return cf(-3.0f + 6.0f * w, -95.0f + 190.0f * u); }, 12 * kEpsF32},
+      {"cos", [](const EagerTensor& x) { return prims::cos(x); }, DType::C32,
+       [](float u, float w) { return cf(-3.0f + 6.0f * w, -95.0f + 190.0f * u); }, 12 * kEpsF32},
+  };
+  std::mt19937_64 rng(77);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  for (const Wide& c : cases) {
+    std::vector<cf> v(20000);
+    for (cf& x : v) {
+      const float u = unit(rng), w = unit(rng);
+      x = c.value(u, w);
+    }
+    Tensor host = Tensor::zeros(c.dtype, {static_cast<std::int64_t>(v.size())});
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (c.dtype == DType::F32) {
+        host.data<float>()[i] = v[i].real();
+      } else {
+        host.data<cf>()[i] = v[i];
+      }
+    }
+    const std::string what = std::string(c.name) + " " + std::string(dtype_name(c.dtype)) + " wide";
+    compare_values(values_of(c.f(runtime_->upload(host)).download()),
+                   values_of(c.f(cpu_->upload(host)).download()), c.rtol, 0, what);
   }
 }
 

@@ -25,7 +25,6 @@ alias C = vec2<f32>;
 const PI: f32 = 3.14159265358979;
 const HALF_PI: f32 = 1.57079632679490;
 const QUARTER_PI: f32 = 0.785398163397448;
-const LN2: f32 = 0.693147180559945;
 
 fn is_nan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
 fn is_inf(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }
@@ -72,7 +71,14 @@ fn r_exp(x: f32) -> f32 {
   if (is_nan(x)) { return x; }
   if (x > 88.7228) { return f_inf(); }
   if (x < -103.98) { return 0.0; }
-  return exp(x);
+  // x = n ln2 + r with |r| <= ln2 / 2 (Cody-Waite: ln2 in two parts, the first with 9
+  // significant bits so that n * LN2_HI is exact): the builtin's error grows with its argument
+  // (WGSL allows 3 + 2|x| ULP), so it only sees r; the scaling by 2^n is exact, in two halves
+  // so that neither leaves ldexp's range.
+  let n = round(x * 1.44269504088896);
+  let r = (x - n * 0.693359375) - n * -2.12194440e-4;
+  let k = i32(n);
+  return ldexp(ldexp(exp(r), k / 2), k - k / 2);
 }
 fn r_log(x: f32) -> f32 {
   if (is_nan(x)) { return x; }
@@ -104,13 +110,19 @@ fn r_sinh(x: f32) -> f32 {
     let t = x * x;
     return x * (1.0 + t * (1.0 / 6.0 + t * (1.0 / 120.0 + t * (1.0 / 5040.0 + t * (1.0 / 362880.0)))));
   }
-  if (a > 88.0) { return copysign(r_exp(a - LN2), x); }  // e^a / 2 without overflowing e^a
+  if (a > 88.0) {  // e^a / 2 without overflowing e^a (a / 2 is exact, a - ln 2 would round)
+    let h = r_exp(0.5 * a);
+    return copysign((0.5 * h) * h, x);
+  }
   let e = r_exp(a);
   return copysign(0.5 * (e - 1.0 / e), x);
 }
 fn r_cosh(x: f32) -> f32 {
   let a = abs(x);
-  if (a > 88.0) { return r_exp(a - LN2); }
+  if (a > 88.0) {
+    let h = r_exp(0.5 * a);
+    return (0.5 * h) * h;
+  }
   let e = r_exp(a);
   return 0.5 * (e + 1.0 / e);
 }
@@ -289,14 +301,26 @@ fn c_sqrt(z: C) -> C {
   if (!sign_bit(x)) { return C(t, y / (2.0 * t)); }
   return C(abs(y) / (2.0 * t), copysign(t, y));
 }
+// (cosh y, sinh y) as h * (h, +-h) for |y| > 88, where cosh y alone may overflow although its
+// product with a sine stays finite; the callers multiply by h last. h = e^(|y|/2) / sqrt 2
+// (|y| / 2 is exact).
+fn big_hyperbolic(y: f32) -> f32 { return r_exp(0.5 * abs(y)) * 0.707106781186548; }
 fn c_sin(z: C) -> C {
   if (is_zero(z.x)) { return C(z.x, r_sinh(z.y)); }
+  if (abs(z.y) > 88.0 && is_finite(z.y)) {
+    let h = big_hyperbolic(z.y);
+    return C(r_sin(z.x) * h * h, r_cos(z.x) * h * copysign(h, z.y));
+  }
   return C(r_sin(z.x) * r_cosh(z.y), r_cos(z.x) * r_sinh(z.y));
 }
 fn c_cos(z: C) -> C {
   if (is_zero(z.x)) {
     let sh = r_sinh(z.y);
     return C(r_cosh(z.y), select(copysign(0.0, -z.x * z.y), -z.x * sh, is_finite(sh)));
+  }
+  if (abs(z.y) > 88.0 && is_finite(z.y)) {
+    let h = big_hyperbolic(z.y);
+    return C(r_cos(z.x) * h * h, -(r_sin(z.x) * h * copysign(h, z.y)));
   }
   return C(r_cos(z.x) * r_cosh(z.y), -(r_sin(z.x) * r_sinh(z.y)));
 }
