@@ -245,6 +245,42 @@ TEST_F(PrimsWebGpu, WideArgumentRangesStayWithinAFewRoundings) {
   }
 }
 
+// pow over wide ranges: the exponent y ln x (to |y ln x| = 60) is kept to more than f32
+// precision (ln x as a pair, y * ln x split exactly), so the error stays a few roundings
+// instead of growing like |y ln x| roundings.
+TEST_F(PrimsWebGpu, PowKeepsItsExponentExactOverWideRanges) {
+  // (x range, log-uniform; y range; bound in units of 2^-24). A pow that rounds y ln x to f32
+  // first misses these bounds (by 1.5x on the first range and 5x on the second).
+  struct Range {
+    double x_lo, x_hi, y_lo, y_hi, bound;
+  };
+  std::mt19937_64 rng(91);
+  for (const Range& r :
+       {Range{0.01, 40.0, -10.0, 10.0, 8.0}, Range{0.9, 1.1, -500.0, 500.0, 24.0}}) {
+    const std::int64_t n = 20000;
+    std::vector<float> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
+    std::uniform_real_distribution<double> log_x(std::log(r.x_lo), std::log(r.x_hi)),
+        exponent(r.y_lo, r.y_hi);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      x[i] = static_cast<float>(std::exp(log_x(rng)));
+      y[i] = static_cast<float>(exponent(rng));
+    }
+    const std::vector<float> g = prims::pow(runtime_->upload(Tensor::from_col_major<float>({n}, x)),
+                                            runtime_->upload(Tensor::from_col_major<float>({n}, y)))
+                                     .download()
+                                     .to_vector<float>();
+    int bad = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const double want = std::pow(static_cast<double>(x[i]), static_cast<double>(y[i]));
+      if (std::abs(want) < 1e-37 || std::abs(want) > 1e38) continue;  // subnormal or overflow
+      if (std::abs(g[i] - want) > r.bound * kEpsF32 * std::abs(want) && ++bad <= 5) {
+        ADD_FAILURE() << "pow(" << x[i] << ", " << y[i] << ") = " << g[i] << ", expected " << want;
+      }
+    }
+    EXPECT_EQ(bad, 0) << "x in [" << r.x_lo << ", " << r.x_hi << "]";
+  }
+}
+
 // Casts and concatenation write through strided outputs (each input into its slab).
 TEST_F(PrimsWebGpu, ConcatenateAndStackWriteStridedSlabsOnTheDevice) {
   const Tensor sa = view_storage(View::Permuted, DType::F32, 1, -2, 2);

@@ -67,19 +67,22 @@ fn r_sqrt(x: f32) -> f32 {
   if (is_inf(x)) { return x; }
   return sqrt(x);
 }
-fn r_exp(x: f32) -> f32 {
+// e^(p0 + p1) for |p1| much smaller than |p0|, with p0 seen exactly by the range reduction:
+// x = n ln2 + r with |r| <= ln2 / 2 (Cody-Waite: ln2 in two parts, the first with 9
+// significant bits so that n * 0.693359375 is exact and p0 minus it too). The builtin's error
+// grows with its argument (WGSL allows 3 + 2|x| ULP), so it only sees r; the scaling by 2^n is
+// exact, in two halves so that neither leaves ldexp's range.
+fn exp_sum(p0: f32, p1: f32) -> f32 {
+  let x = p0 + p1;
   if (is_nan(x)) { return x; }
   if (x > 88.7228) { return f_inf(); }
   if (x < -103.98) { return 0.0; }
-  // x = n ln2 + r with |r| <= ln2 / 2 (Cody-Waite: ln2 in two parts, the first with 9
-  // significant bits so that n * LN2_HI is exact): the builtin's error grows with its argument
-  // (WGSL allows 3 + 2|x| ULP), so it only sees r; the scaling by 2^n is exact, in two halves
-  // so that neither leaves ldexp's range.
   let n = round(x * 1.44269504088896);
-  let r = (x - n * 0.693359375) - n * -2.12194440e-4;
+  let r = ((p0 - n * 0.693359375) - n * -2.12194440e-4) + p1;
   let k = i32(n);
   return ldexp(ldexp(exp(r), k / 2), k - k / 2);
 }
+fn r_exp(x: f32) -> f32 { return exp_sum(x, 0.0); }
 fn r_log(x: f32) -> f32 {
   if (is_nan(x)) { return x; }
   if (is_zero(x)) { return -f_inf(); }
@@ -171,6 +174,50 @@ fn r_atan2(y: f32, x: f32) -> f32 {
   if (sign_bit(x)) { a = PI - a; }
   return copysign(a, y);
 }
+// ln x as an unevaluated sum hi + lo, for finite x > 0: x = (1 + f) 2^k with 1 + f in
+// [sqrt 1/2, sqrt 2) (f exact), ln(1 + f) = 2 atanh(s) = f - s (f - R(s^2)) with
+// s = f / (2 + f) (fdlibm's form: the leading term f is exact, the rest is about f^2 / 2), and
+// k ln 2 with ln 2 in two parts, the first exact times k. For x near 1 (k = 0) the pair is
+// (f, correction), so its error is about 2^-24 f^2, far below 2^-24 |ln x|.
+fn log_pair(x: f32) -> vec2<f32> {
+  var v = x;
+  var k = 0;
+  if (v < 1.17549435e-38) {  // subnormal: scale into the normal range first
+    v = v * 16777216.0;
+    k = -24;
+  }
+  let fe = frexp(v);
+  var m = fe.fract;
+  k = k + fe.exp;
+  if (m < 0.707106781) {
+    m = 2.0 * m;
+    k = k - 1;
+  }
+  let f = m - 1.0;
+  let s = f / (2.0 + f);
+  let z = s * s;
+  let r = z * (2.0 / 3.0 + z * (2.0 / 5.0 + z * (2.0 / 7.0 + z * (2.0 / 9.0 + z * (2.0 / 11.0 +
+          z * (2.0 / 13.0))))));
+  let c = f32(k) * -2.12194440e-4 - s * (f - r);
+  if (k == 0) { return vec2<f32>(f, c); }
+  // a + f by Fast2Sum (|a| >= ln 2 > |f|): its rounding error goes to lo, not lost.
+  let a = f32(k) * 0.693359375;
+  let hi = a + f;
+  return vec2<f32>(hi, ((a - hi) + f) + c);
+}
+// The leading 12 significant bits of x (bit masking, which no compiler reassociates away).
+fn head12(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) & 0xfffff000u); }
+// e^(y (hi + lo)) without rounding the exponent: t = y * hi carries an absolute rounding error
+// of |t| 2^-24, which e^t turns into a relative one (pow(10, 20) would be off by 40 ULP). With
+// y and hi cut into 12-bit heads and tails, y_h * hi_h is exact and the rest is small, so
+// exp_sum sees the exponent as an exact part plus a small one.
+fn exp_of_product(y: f32, l: vec2<f32>) -> f32 {
+  let yh = head12(y);
+  let yl = y - yh;
+  let hh = head12(l.x);
+  let hl = l.x - hh;
+  return exp_sum(yh * hh, (yh * hl + yl * hh) + (yl * hl + y * l.y));
+}
 // x^y as C's powf: pow(x, 0) = 1 and pow(1, y) = 1 even for NaN, a negative base only with an
 // integer exponent, zeros and infinities by their rules.
 fn r_pow(x: f32, y: f32) -> f32 {
@@ -193,7 +240,7 @@ fn r_pow(x: f32, y: f32) -> f32 {
   } else if (is_inf(x)) {
     r = select(f_inf(), 0.0, sign_bit(y));
   } else {
-    r = exp2(y * (r_log(ax) * 1.44269504088896));
+    r = exp_of_product(y, log_pair(ax));
   }
   return select(r, -r, negative && y_odd);
 }
