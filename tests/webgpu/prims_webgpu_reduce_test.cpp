@@ -191,6 +191,20 @@ TEST_F(PrimsWebGpuReduce, ZeroReducedElementsGiveTheIdentity) {
   }
 }
 
+// 0-d operands: a reduction over no axes of a scalar, and element-wise ops on scalars.
+TEST_F(PrimsWebGpuReduce, ZeroDimensionalOperands) {
+  const EagerTensor x = runtime_->upload(Tensor::scalar<cf>({3.0f, -4.0f}));
+  const EagerTensor r = runtime_->upload(Tensor::scalar<float>(-2.5f));
+  EXPECT_EQ(prims::sum(x).download().to_vector<cf>().at(0), cf(3.0f, -4.0f));
+  EXPECT_EQ(prims::norm(x).download().to_vector<float>().at(0), 5.0f);
+  EXPECT_EQ(prims::max(r).download().to_vector<float>().at(0), -2.5f);
+  const EagerTensor p = run_resident(
+      runtime_, [&] { return prims::mul(x, x); }, "0-d mul");
+  EXPECT_TRUE(p.shape().empty());
+  EXPECT_EQ(p.download().to_vector<cf>().at(0), cf(-7.0f, -24.0f));
+  EXPECT_EQ(prims::abs(r).download().to_vector<float>().at(0), 2.5f);
+}
+
 TEST_F(PrimsWebGpuReduce, NanAndInfPropagateAndNormDoesNotOverflow) {
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
