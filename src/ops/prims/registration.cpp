@@ -28,6 +28,9 @@ const std::vector<const PrimsKernels*>& kernel_sets() {
 #if TENFERRO_HAS_WEBGPU
     v.push_back(&webgpu_prims_kernels());
 #endif
+#if TENFERRO_HAS_CUDA
+    v.push_back(&cuda_prims_kernels());
+#endif
     return v;
   }();
   return sets;
