@@ -309,10 +309,11 @@ TEST_F(PrimsWebGpu, ConcatenateAndStackWriteStridedSlabsOnTheDevice) {
 // (the sign of a zero imaginary part picks the side), signed zeros and infinities.
 TEST_F(PrimsWebGpu, ComplexBranchCutsFollowNumPy) {
   const float inf = std::numeric_limits<float>::infinity();
-  const std::vector<cf> z = {{-4.0f, 0.0f}, {-4.0f, -0.0f}, {-1.0f, 0.0f},  {-1.0f, -0.0f},
-                             {0.0f, 0.0f},  {-0.0f, 0.0f},  {0.0f, -0.0f},  {3.0f, 4.0f},
-                             {-3.0f, 4.0f}, {-3.0f, -4.0f}, {1e30f, 1e30f}, {-1e-30f, 1e-30f},
-                             {inf, 1.0f},   {-inf, 1.0f},   {2.0f, inf},    {1e38f, -3e38f}};
+  const std::vector<cf> z = {{-4.0f, 0.0f},  {-4.0f, -0.0f},  {-1.0f, 0.0f},  {-1.0f, -0.0f},
+                             {0.0f, 0.0f},   {-0.0f, 0.0f},   {0.0f, -0.0f},  {3.0f, 4.0f},
+                             {-3.0f, 4.0f},  {-3.0f, -4.0f},  {1e30f, 1e30f}, {-1e-30f, 1e-30f},
+                             {inf, 1.0f},    {-inf, 1.0f},    {2.0f, inf},    {1e38f, -3e38f},
+                             {3e38f, 3e38f}, {-3e38f, -3e38f}};
   const EagerTensor gz = runtime_->upload(Tensor::from_col_major<cf>({std::int64_t(z.size())}, z));
   const auto check = [&](const char* name, const EagerTensor& got, auto ref, double rtol) {
     const std::vector<cd> g = values_of(got.download());

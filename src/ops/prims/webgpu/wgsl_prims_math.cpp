@@ -319,7 +319,14 @@ fn c_exp(z: C) -> C {
   let e = r_exp(x);
   return C(e * c, e * s);
 }
-fn c_log(z: C) -> C { return C(r_log(c_abs(z)), r_atan2(z.y, z.x)); }
+fn c_log(z: C) -> C {
+  let a = c_abs(z);
+  var re = r_log(a);
+  if (is_inf(a) && is_finite(z.x) && is_finite(z.y)) {
+    re = r_log(c_abs(0.5 * z)) + 0.693147180559945;  // |z| overflows f32, log |z| does not
+  }
+  return C(re, r_atan2(z.y, z.x));
+}
 fn c_sqrt(z: C) -> C {
   let x = z.x;
   let y = z.y;
