@@ -342,6 +342,34 @@ TEST_F(PrimsWebGpu, ComplexBranchCutsFollowNumPy) {
       "abs", prims::abs(gz), [](cd x) { return cd(std::abs(x), 0.0); }, kTight);
 }
 
+// log |z| near the unit circle, where it is far smaller than one rounding of |z|: the real
+// part of log must stay within a few roundings of itself plus 2^-46 absolute (a log of a
+// rounded |z| is off by up to 2^-24 absolute, i.e. by 100% when log |z| ~ 1e-8).
+TEST_F(PrimsWebGpu, ComplexLogIsAccurateNearTheUnitCircle) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> angle(-3.14159, 3.14159);
+  std::vector<cf> z;
+  for (double delta : {0.0, 1e-7, -3e-7, 2e-6, -1e-5, 1e-3, -0.2, 0.3}) {
+    for (int i = 0; i < 200; ++i) {
+      const double t = angle(rng);
+      z.emplace_back(static_cast<float>((1 + delta) * std::cos(t)),
+                     static_cast<float>((1 + delta) * std::sin(t)));
+    }
+  }
+  const auto n = static_cast<std::int64_t>(z.size());
+  const std::vector<cf> g =
+      prims::log(runtime_->upload(Tensor::from_col_major<cf>({n}, z))).download().to_vector<cf>();
+  int bad = 0;
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    const double x = z[i].real(), y = z[i].imag();
+    const double want = 0.5 * std::log1p((x * x - 1.0) + y * y);  // exact squares in double
+    if (std::abs(g[i].real() - want) > 8 * kEpsF32 * std::abs(want) + 0x1.0p-46 && ++bad <= 5) {
+      ADD_FAILURE() << "log" << z[i] << " has real part " << g[i].real() << ", expected " << want;
+    }
+  }
+  EXPECT_EQ(bad, 0);
+}
+
 // NaN and Inf through every real op whose result NumPy defines, against std:: in double.
 TEST_F(PrimsWebGpu, NanAndInfPropagateThroughRealOps) {
   const float inf = std::numeric_limits<float>::infinity();

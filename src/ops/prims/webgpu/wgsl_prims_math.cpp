@@ -319,11 +319,37 @@ fn c_exp(z: C) -> C {
   let e = r_exp(x);
   return C(e * c, e * s);
 }
+// x^2 as an unevaluated sum hi + lo (Dekker's product: 12-bit heads and tails multiply
+// exactly, and x_h^2 - hi is exact).
+fn square_pair(x: f32) -> vec2<f32> {
+  let h = head12(x);
+  let l = x - h;
+  let p = x * x;
+  return vec2<f32>(p, ((h * h - p) + 2.0 * (h * l)) + l * l);
+}
+// log |z| for 1/2 <= |z|^2 <= 2, where log |z| may be far smaller than one rounding of |z|:
+// 0.5 log1p(s) with s = |z|^2 - 1 from the exact squares of the larger part m and the smaller
+// n ((m^2)_hi - 1 is exact there, and so is its sum with (n^2)_hi when they cancel), leaving an
+// absolute error near 2^-48 instead of 2^-24; then log1p(s) = 2 atanh(s / (2 + s)).
+fn log_modulus_near_one(m: f32, n: f32) -> f32 {
+  let a = square_pair(m);
+  let b = square_pair(n);
+  let s = ((a.x - 1.0) + b.x) + (a.y + b.y);
+  let u = s / (2.0 + s);
+  let t = u * u;
+  let q = 1.0 + t * (1.0 / 3.0 + t * (1.0 / 5.0 + t * (1.0 / 7.0 + t * (1.0 / 9.0 +
+          t * (1.0 / 11.0 + t * (1.0 / 13.0 + t * (1.0 / 15.0 + t * (1.0 / 17.0))))))));
+  return u * q;  // 0.5 * 2 atanh(u)
+}
 fn c_log(z: C) -> C {
   let a = c_abs(z);
   var re = r_log(a);
   if (is_inf(a) && is_finite(z.x) && is_finite(z.y)) {
     re = r_log(c_abs(0.5 * z)) + 0.693147180559945;  // |z| overflows f32, log |z| does not
+  } else if (a > 0.7 && a < 1.4) {
+    let x = abs(z.x);
+    let y = abs(z.y);
+    re = log_modulus_near_one(select(y, x, x > y), select(x, y, x > y));
   }
   return C(re, r_atan2(z.y, z.x));
 }
