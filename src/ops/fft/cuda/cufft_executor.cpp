@@ -29,7 +29,6 @@ namespace {
 using cuda_detail::cuda_check;
 using Axes = std::vector<std::int64_t>;
 
-constexpr const char* kCufftModuleId = "tenferro.fft.cufft";
 constexpr std::size_t kMaxPlanRank = 3;  // cuFFT plans transform at most three axes
 
 // A cuFFT plan bound to the backend's stream. Destroyed only on eviction or with the runtime
@@ -122,8 +121,7 @@ Work stage(const ExecutionContext& ctx, CudaBackend& backend, const EagerTensor&
         "fft.stage");
   }
   const Strides dst_strides = natural_strides(w);
-  const auto ix =
-      cuda_layout::coalesce<2>(overlap, {&dst_strides, &input.strides()});
+  const auto ix = cuda_layout::coalesce<2>(overlap, {&dst_strides, &input.strides()});
   if (ix.count == 0) return w;
   const std::byte* src = device_bytes(backend, input);
   if (input.dtype() == spec.staged_dtype) {
@@ -299,6 +297,8 @@ void scale(CudaBackend& backend, const EagerTensor& t, double factor) {
   cuda_check(s, "fft.scale");
 }
 
+}  // namespace
+
 std::vector<EagerTensor> cufft_execute(const ExecutionContext& ctx, const ExtensionOp& op,
                                        std::span<const EagerTensor> inputs) {
   const auto& fft_op = dynamic_cast<const FftOp&>(op);
@@ -354,14 +354,6 @@ std::vector<EagerTensor> cufft_execute(const ExecutionContext& ctx, const Extens
       cur.order == natural ? cur.buffer : permuted(ctx, backend, cur, natural).buffer;
   scale(backend, result, spec.scale);
   return {result};
-}
-
-}  // namespace
-
-ModulePtr make_cufft_module(const EngineId& engine) {
-  auto module = std::make_shared<ExtensionModule>(kCufftModuleId);
-  module->register_executor(std::string(fft_family::kFamily), engine, cufft_execute);
-  return module;
 }
 
 }  // namespace tenferro::fft_internal
