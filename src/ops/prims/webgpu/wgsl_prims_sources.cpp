@@ -236,8 +236,8 @@ std::string_view type_name(DType d) {
 }
 
 std::string header(std::string_view aliases) {
-  std::string s(math_library());
-  s.append(kCommon).append(aliases);
+  std::string s(real_math_library());
+  s.append(complex_math_library()).append(kCommon).append(aliases);
   return s;
 }
 
