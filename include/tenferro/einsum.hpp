@@ -13,6 +13,9 @@
 #include "tenferro/runtime/admission.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 enum class PathStrategy : std::uint8_t {
@@ -91,3 +94,5 @@ const AdmissionTable& admission_table();
 }  // namespace einsum_family
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

@@ -15,6 +15,9 @@
 #include "tenferro/runtime/admission.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro::fft {
 
 // Which direction carries the 1/n factor: "backward" (the inverse), "forward" (the forward
@@ -54,3 +57,5 @@ inline constexpr std::string_view kFamily = "tenferro.fft.v1";
 // Ops "fft ifft rfft irfft fftn ifftn rfftn irfftn", keyed by the input dtype.
 const AdmissionTable& admission_table();
 }  // namespace tenferro::fft_family
+
+#pragma GCC visibility pop

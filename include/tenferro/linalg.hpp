@@ -19,6 +19,9 @@
 #include "tenferro/runtime/admission.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro::linalg {
 
 // ---- QR: A = Q R ---------------------------------------------------------------------------
@@ -165,3 +168,5 @@ inline constexpr std::string_view kFamily = "tenferro.linalg.v1";
 // Ops: qr svd eigh eig lu cholesky solve triangular_solve lstsq inv det slogdet.
 const AdmissionTable& admission_table();
 }  // namespace tenferro::linalg_family
+
+#pragma GCC visibility pop

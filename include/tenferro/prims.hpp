@@ -37,6 +37,9 @@
 #include "tenferro/runtime/admission.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 class EagerRuntime;
@@ -172,3 +175,5 @@ const AdmissionTable& admission_table();
 }  // namespace prims_family
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

@@ -7,6 +7,9 @@
 #include <string_view>
 #include <type_traits>
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 enum class DType : std::uint8_t { F32, F64, C32, C64 };
@@ -89,3 +92,5 @@ decltype(auto) visit_dtype(DType d, F&& f) {
 }
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

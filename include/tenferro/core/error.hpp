@@ -8,6 +8,9 @@
 #include <string>
 #include <string_view>
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 enum class ErrorKind : std::uint8_t {
@@ -89,3 +92,5 @@ const Error* root_reason(const std::exception& e) noexcept;
 }
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

@@ -9,6 +9,9 @@
 
 #include "tenferro/core/tensor.hpp"
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro::npy {
 
 // Parses a whole .npy file image. Any malformed or unsupported input is a Validation error.
@@ -19,3 +22,5 @@ std::string serialize(const Tensor& tensor);
 void save(const std::filesystem::path& path, const Tensor& tensor);
 
 }  // namespace tenferro::npy
+
+#pragma GCC visibility pop

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 using Shape = std::vector<std::int64_t>;
@@ -30,3 +33,5 @@ bool is_col_major_compact(std::span<const std::int64_t> shape,
 std::string shape_to_string(std::span<const std::int64_t> shape);  // "[2, 3]"
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

@@ -12,6 +12,9 @@
 #include "tenferro/core/error.hpp"
 #include "tenferro/core/shape.hpp"
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 // A block of host bytes aligned to kBufferAlignment; shared by a tensor and its views.
@@ -149,3 +152,5 @@ class Tensor {
 void copy_into(const Tensor& src, Tensor& dst);
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

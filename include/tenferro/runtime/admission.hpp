@@ -11,6 +11,9 @@
 #include "tenferro/core/dtype.hpp"
 #include "tenferro/runtime/placement.hpp"
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 class AdmissionTable {
@@ -41,3 +44,5 @@ class AdmissionTable {
 };
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

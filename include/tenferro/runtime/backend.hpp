@@ -11,6 +11,9 @@
 
 #include "tenferro/runtime/placement.hpp"
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 class HostStorage;
@@ -79,3 +82,5 @@ class Backend {
 };
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

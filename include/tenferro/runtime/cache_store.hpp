@@ -15,6 +15,9 @@
 #include <typeindex>
 #include <unordered_map>
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 struct CacheKey {
@@ -116,3 +119,5 @@ class ExtensionCacheStore {
 };
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

@@ -6,6 +6,9 @@
 #include "tenferro/core/tensor.hpp"
 #include "tenferro/runtime/backend.hpp"
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 class EagerRuntime;
@@ -55,3 +58,5 @@ class EagerTensor {
 };
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

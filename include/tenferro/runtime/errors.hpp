@@ -8,6 +8,9 @@
 #include "tenferro/core/error.hpp"
 #include "tenferro/runtime/placement.hpp"
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 // Inputs of one call come from different runtimes (or an input is empty).
@@ -51,3 +54,5 @@ class MissingExtensionEngineError : public Error {
 };
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

@@ -14,6 +14,9 @@
 #include "tenferro/runtime/eager_tensor.hpp"
 #include "tenferro/runtime/placement.hpp"
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 class ExtensionCacheStore;
@@ -174,3 +177,5 @@ const std::shared_ptr<EagerRuntime>& require_one_runtime(std::string_view op,
                                            std::string_view why);
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

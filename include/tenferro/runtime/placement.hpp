@@ -6,6 +6,9 @@
 #include <string>
 #include <string_view>
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 enum class BackendKind : std::uint8_t { Cpu, Cuda, WebGpu };
@@ -54,3 +57,5 @@ template <>
 struct std::hash<tenferro::EngineId> {
   std::size_t operator()(const tenferro::EngineId& id) const noexcept { return id.hash(); }
 };
+
+#pragma GCC visibility pop

@@ -17,6 +17,9 @@
 #include "tenferro/runtime/extension.hpp"
 #include "tenferro/runtime/stats.hpp"
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 struct RuntimeOptions {
@@ -124,3 +127,5 @@ class EagerRuntime : public std::enable_shared_from_this<EagerRuntime> {
 };
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

@@ -5,6 +5,9 @@
 #include <map>
 #include <string>
 
+// The public API: exported from the shared library (the rest of it is hidden).
+#pragma GCC visibility push(default)
+
 namespace tenferro {
 
 struct RuntimeStats {
@@ -43,3 +46,5 @@ std::uint64_t process_backend_constructions() noexcept;
 std::uint64_t process_cpu_kernel_launches() noexcept;
 
 }  // namespace tenferro
+
+#pragma GCC visibility pop

@@ -26,6 +26,9 @@ const std::vector<const PrimsKernels*>& kernel_sets() {
   static const std::vector<const PrimsKernels*> sets = [] {
     std::vector<const PrimsKernels*> v{&cpu_prims_kernels()};
     // (WebGPU and CUDA kernel sets are added here, each under its build option.)
+#if TENFERRO_HAS_WEBGPU
+    v.push_back(&webgpu_prims_kernels());
+#endif
 #if TENFERRO_HAS_CUDA
     v.push_back(&cuda_prims_kernels());
 #endif

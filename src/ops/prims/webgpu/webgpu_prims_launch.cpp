@@ -1,0 +1,99 @@
+#include "ops/prims/webgpu/webgpu_prims_launch.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "ops/prims/webgpu/wgsl_prims_sources.hpp"
+#include "tenferro/core/error.hpp"
+
+namespace tenferro::prims_webgpu {
+
+using prims_internal::PrimKind;
+
+namespace {
+constexpr std::uint32_t kMaxGroupsPerDimension = 65535;
+}
+
+void fail(ErrorKind kind, PrimKind op, const std::string& message) {
+  throw_error(kind, ErrorPhase::Execute, std::string(prims_internal::prim_name(op)),
+              "WebGPU: " + message);
+}
+
+Params& Params::f32(float v) {
+  return u32(std::bit_cast<std::uint32_t>(v));
+}
+
+WorkgroupCount workgroup_grid(std::int64_t count) {
+  const auto x = static_cast<std::uint32_t>(
+      std::clamp<std::int64_t>(count, 1, std::int64_t{kMaxGroupsPerDimension}));
+  const auto y = static_cast<std::uint32_t>((std::max<std::int64_t>(count, 1) + x - 1) / x);
+  return {x, y, 1};
+}
+
+WorkgroupCount linear_groups(std::int64_t items) {
+  return workgroup_grid((items + wgsl::kWorkgroup - 1) / wgsl::kWorkgroup);
+}
+
+void check_count(std::int64_t n, PrimKind op, std::string_view what) {
+  if (n > kMaxI32) {
+    fail(ErrorKind::Unsupported, op,
+         std::string(what) + " of " + std::to_string(n) +
+             " exceed 2^31-1, which WGSL's 32-bit indices cannot address");
+  }
+}
+
+const WebGpuBuffer& checked_buffer(const prims_internal::StridedOperand& o, PrimKind op,
+                                   std::string_view operand) {
+  const TensorLayout& l = o.layout;
+  if (o.buffer == nullptr)
+    fail(ErrorKind::RuntimeState, op, std::string(operand) + " has no buffer");
+  if (l.dtype != DType::F32 && l.dtype != DType::C32) {
+    fail(ErrorKind::Unsupported, op,
+         std::string(operand) + " is " + std::string(dtype_name(l.dtype)) +
+             "; WebGPU kernels run F32 and C32 only (WGSL has no f64)");
+  }
+  if (l.shape.size() != l.strides.size()) {
+    fail(ErrorKind::RuntimeState, op, std::string(operand) + " has a rank/stride mismatch");
+  }
+  const WebGpuBuffer& buffer =
+      WebGpuBackend::buffer_of(*o.buffer, "prims." + std::string(prims_internal::prim_name(op)));
+  check_count(l.numel(), op, std::string(operand) + "'s elements");
+  std::int64_t hi = l.offset;
+  for (std::size_t a = 0; a < l.shape.size(); ++a) {
+    if (l.shape[a] == 0) return buffer;  // touches nothing
+    if (l.strides[a] < 0) {
+      fail(ErrorKind::RuntimeState, op, std::string(operand) + " has a negative stride");
+    }
+    hi += (l.shape[a] - 1) * l.strides[a];
+  }
+  const auto elements = static_cast<std::int64_t>(buffer.size_bytes() / dtype_size(l.dtype));
+  if (l.offset < 0 || hi >= elements) {
+    fail(ErrorKind::Validation, op,
+         std::string(operand) + " reaches elements [" + std::to_string(l.offset) + ", " +
+             std::to_string(hi) + "] of a buffer holding " + std::to_string(elements));
+  }
+  check_count(hi, op, std::string(operand) + "'s element indices");
+  return buffer;
+}
+
+Loop merge_axes(std::span<const std::int64_t> shape,
+                std::span<const std::span<const std::int64_t>> strides) {
+  Loop loop;
+  loop.strides.resize(strides.size());
+  for (std::size_t a = 0; a < shape.size(); ++a) {
+    if (shape[a] == 1) continue;
+    bool merges = !loop.shape.empty();
+    for (std::size_t o = 0; merges && o < strides.size(); ++o) {
+      merges = strides[o][a] == loop.strides[o].back() * loop.shape.back();
+    }
+    if (merges) {
+      loop.shape.back() *= shape[a];
+      continue;
+    }
+    loop.shape.push_back(shape[a]);
+    for (std::size_t o = 0; o < strides.size(); ++o) loop.strides[o].push_back(strides[o][a]);
+  }
+  return loop;
+}
+
+}  // namespace tenferro::prims_webgpu

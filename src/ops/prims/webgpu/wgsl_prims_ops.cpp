@@ -1,0 +1,255 @@
+// Per-op WGSL for the WebGPU prims kernels. Semantics match the CPU kernels
+// (src/ops/prims/cpu/element_math.hpp): a real scalar multiplies each part of a complex value,
+// Affine adds beta only when it is nonzero (so -0 stays -0), maximum/minimum and max/min
+// propagate NaN and otherwise keep the first operand on ties.
+#include "ops/prims/webgpu/wgsl_prims_ops.hpp"
+
+#include <string_view>
+
+#include "tenferro/core/error.hpp"
+
+namespace tenferro::prims_webgpu::wgsl {
+namespace {
+
+using prims_internal::PrimKind;
+
+[[noreturn]] void no_kernel(PrimKind kind, DType dtype) {
+  throw_error(
+      ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(prims_internal::prim_name(kind)),
+      "the WebGPU prims kernels have no WGSL for this op on " + std::string(dtype_name(dtype)));
+}
+
+// The expression an element-wise op returns, from x (and y).
+std::string_view real_expression(PrimKind kind, DType out) {
+  switch (kind) {
+    case PrimKind::Neg:
+      return "-x";
+    case PrimKind::Conj:
+    case PrimKind::Real:
+      return "x";
+    case PrimKind::Abs:
+      return "abs(x)";
+    case PrimKind::Imag:
+      return "0.0";
+    case PrimKind::Sqrt:
+      return "r_sqrt(x)";
+    case PrimKind::Exp:
+      return "r_exp(x)";
+    case PrimKind::Log:
+      return "r_log(x)";
+    case PrimKind::Sin:
+      return "r_sin(x)";
+    case PrimKind::Cos:
+      return "r_cos(x)";
+    case PrimKind::Tanh:
+      return "r_tanh(x)";
+    case PrimKind::Reciprocal:
+      return "r_div(1.0, x)";
+    case PrimKind::Square:
+      return "x * x";
+    case PrimKind::Sign:
+      return "r_sign(x)";
+    case PrimKind::Add:
+      return "x + y";
+    case PrimKind::Sub:
+      return "x - y";
+    case PrimKind::Mul:
+      return "x * y";
+    case PrimKind::Div:
+      return "r_div(x, y)";
+    case PrimKind::Maximum:
+      return "r_max(x, y)";
+    case PrimKind::Minimum:
+      return "r_min(x, y)";
+    case PrimKind::Pow:
+      return "r_pow(x, y)";
+    case PrimKind::Complex:
+      return "C(x, y)";
+    case PrimKind::Affine:
+      return "select(x * alpha().x, x * alpha().x + beta().x, flag(FLAG_BETA_NONZERO))";
+    case PrimKind::Axpby:
+      return "x * alpha().x + y * beta().x";
+    case PrimKind::Cast:
+      return out == DType::C32 ? "C(x, 0.0)" : "x";
+    default:
+      return {};
+  }
+}
+
+std::string_view complex_expression(PrimKind kind) {
+  switch (kind) {
+    case PrimKind::Neg:
+      return "-x";
+    case PrimKind::Conj:
+      return "C(x.x, -x.y)";
+    case PrimKind::Abs:
+      return "c_abs(x)";
+    case PrimKind::Real:
+      return "x.x";
+    case PrimKind::Imag:
+      return "x.y";
+    case PrimKind::Sqrt:
+      return "c_sqrt(x)";
+    case PrimKind::Exp:
+      return "c_exp(x)";
+    case PrimKind::Log:
+      return "c_log(x)";
+    case PrimKind::Sin:
+      return "c_sin(x)";
+    case PrimKind::Cos:
+      return "c_cos(x)";
+    case PrimKind::Tanh:
+      return "c_tanh(x)";
+    case PrimKind::Reciprocal:
+      return "c_div(C(1.0, 0.0), x)";
+    case PrimKind::Square:
+      return "c_mul(x, x)";
+    case PrimKind::Sign:
+      return "c_sign(x)";
+    case PrimKind::Add:
+      return "x + y";
+    case PrimKind::Sub:
+      return "x - y";
+    case PrimKind::Mul:
+      return "c_mul(x, y)";
+    case PrimKind::Div:
+      return "c_div(x, y)";
+    case PrimKind::Affine:
+      return "select(scaled(alpha(), x, FLAG_ALPHA_REAL), "
+             "scaled(alpha(), x, FLAG_ALPHA_REAL) + beta(), flag(FLAG_BETA_NONZERO))";
+    case PrimKind::Axpby:
+      return "scaled(alpha(), x, FLAG_ALPHA_REAL) + scaled(beta(), y, FLAG_BETA_REAL)";
+    case PrimKind::Cast:
+      return "x";
+    default:
+      return {};
+  }
+}
+
+std::string_view wgsl_type(DType d) {
+  return d == DType::C32 ? "C" : "f32";
+}
+
+}  // namespace
+
+std::string elementwise_function(PrimKind kind, DType in, DType out) {
+  const std::string_view e =
+      in == DType::C32 ? complex_expression(kind) : real_expression(kind, out);
+  if (e.empty() || (in != DType::F32 && in != DType::C32)) no_kernel(kind, in);
+  const std::string ti(wgsl_type(in)), to(wgsl_type(out));
+  const std::string args =
+      prims_internal::info(kind).arity == 2 ? "x: " + ti + ", y: " + ti : "x: " + ti;
+  return "fn op(" + args + ") -> " + to + " { return " + std::string(e) + "; }\n";
+}
+
+bool reduce_accumulator_is_pair(PrimKind kind, DType in) {
+  return kind == PrimKind::Norm || in == DType::C32;
+}
+
+std::string reduce_functions(PrimKind kind, DType in) {
+  const bool complex = in == DType::C32;
+  if (in != DType::F32 && !complex) no_kernel(kind, in);
+  const std::string ti(wgsl_type(in));
+  switch (kind) {
+    case PrimKind::Sum:
+    case PrimKind::Mean: {
+      std::string s = "alias A = " + ti + ";\nfn identity() -> A { return A(); }\n" +
+                      "fn combine(a: A, b: A) -> A { return a + b; }\n" +
+                      "fn lift(v: TI) -> A { return v; }\n";
+      if (kind == PrimKind::Sum) return s + "fn finish(a: A) -> TO { return a; }\n";
+      // NaN for a mean of zero elements, as NumPy (0 / 0 is left to no compiler).
+      return s + "fn finish(a: A) -> TO {\n  if (is_zero(count())) { return TO(f_nan()); }\n" +
+             "  return a / count();\n}\n";
+    }
+    case PrimKind::Prod:
+      return "alias A = " + ti + ";\n" +
+             (complex ? "fn identity() -> A { return A(1.0, 0.0); }\n"
+                        "fn combine(a: A, b: A) -> A { return c_mul(a, b); }\n"
+                      : "fn identity() -> A { return 1.0; }\n"
+                        "fn combine(a: A, b: A) -> A { return a * b; }\n") +
+             "fn lift(v: TI) -> A { return v; }\nfn finish(a: A) -> TO { return a; }\n";
+    case PrimKind::Max:
+    case PrimKind::Min:
+      if (complex) no_kernel(kind, in);
+      // The identity is the infinity every value beats; NaN wins over everything.
+      return kind == PrimKind::Max
+                 ? "alias A = f32;\nfn identity() -> A { return -f_inf(); }\n"
+                   "fn combine(a: A, b: A) -> A { return r_max(a, b); }\n"
+                   "fn lift(v: TI) -> A { return v; }\nfn finish(a: A) -> TO { return a; }\n"
+                 : "alias A = f32;\nfn identity() -> A { return f_inf(); }\n"
+                   "fn combine(a: A, b: A) -> A { return r_min(a, b); }\n"
+                   "fn lift(v: TI) -> A { return v; }\nfn finish(a: A) -> TO { return a; }\n";
+    case PrimKind::Norm:
+      // A scaled sum of squares, LAPACK's nrm2 way: (s, q) stands for s^2 q with s the largest
+      // magnitude seen, so neither squares of large values overflow nor squares of small ones
+      // underflow. NaN wins over Inf, Inf over everything else (as sqrt(sum |x|^2) would).
+      return std::string(
+                 "alias A = vec2<f32>;\nfn identity() -> A { return A(0.0, 0.0); }\n"
+                 "fn combine(a: A, b: A) -> A {\n"
+                 "  if (is_nan(a.x) || is_nan(b.x)) { return A(f_nan(), 1.0); }\n"
+                 "  if (is_inf(a.x) || is_inf(b.x)) { return A(f_inf(), 1.0); }\n"
+                 "  if (a.x >= b.x) {\n"
+                 "    if (is_zero(a.x)) { return A(0.0, 0.0); }\n"
+                 "    let r = b.x / a.x;\n"
+                 "    return A(a.x, a.y + b.y * (r * r));\n"
+                 "  }\n"
+                 "  let r = a.x / b.x;\n"
+                 "  return A(b.x, b.y + a.y * (r * r));\n"
+                 "}\n") +
+             (complex ? "fn lift(v: TI) -> A { return combine(A(abs(v.x), 1.0), A(abs(v.y), "
+                        "1.0)); }\n"
+                      : "fn lift(v: TI) -> A { return A(abs(v), 1.0); }\n") +
+             "fn finish(a: A) -> TO {\n  if (is_zero(a.x)) { return 0.0; }\n"
+             "  return a.x * sqrt(a.y);\n}\n";
+    default:
+      no_kernel(kind, in);
+  }
+}
+
+// Parameter words of generate (see wgsl_prims_sources.cpp): p[1] rows, p[2] diagonal offset,
+// v(3)..v(6) f32 values, p[7], p[8] the seed's low and high words.
+std::string generate_function(PrimKind kind, DType out) {
+  const bool complex = out == DType::C32;
+  if (out != DType::F32 && !complex) no_kernel(kind, out);
+  const auto wrap = [&](std::string_view real) {
+    return complex ? "TO(" + std::string(real) + ", 0.0)" : std::string(real);
+  };
+  std::string body;
+  switch (kind) {
+    case PrimKind::Fill:
+      body = complex ? "return TO(v(3), v(4));" : "return v(3);";
+      break;
+    case PrimKind::Eye:
+      body = "let row = k % p[1];\n  let col = k / p[1];\n  return " +
+             wrap("select(0.0, 1.0, col - row == p[2])") + ";";
+      break;
+    case PrimKind::Arange:
+      body = "return " + wrap("v(3) + f32(k) * v(4)") + ";";
+      break;
+    case PrimKind::RandomUniform:
+      // v(3) = low, v(4) = high - low (rounded to f32 on the host, as the CPU does).
+      body = "let w = philox_words(k);\n  return " +
+             std::string(
+                 complex ? "TO(v(3) + v(4) * unit_uniform(w.x), v(3) + v(4) * unit_uniform(w.z))"
+                         : "v(3) + v(4) * unit_uniform(w.x)") +
+             ";";
+      break;
+    case PrimKind::RandomNormal:
+      // Box-Muller; the angle 2 pi u2 is taken as pi + 2 pi (u2 - 1/2) so that cos and sin see
+      // [-pi, pi), where WGSL bounds their error (u2 - 1/2 is exact). v(3) = mean, v(4) =
+      // stddev, v(5) = stddev / sqrt 2.
+      body =
+          "let w = philox_words(k);\n"
+          "  let r = r_sqrt(-2.0 * r_log(1.0 - unit_uniform(w.x)));\n"
+          "  let t = 2.0 * PI * (unit_uniform(w.y) - 0.5);\n"
+          "  let z0 = -(r * cos(t));\n"
+          "  let z1 = -(r * sin(t));\n  return " +
+          std::string(complex ? "TO(v(3) + v(5) * z0, v(5) * z1)" : "v(3) + v(4) * z0") + ";";
+      break;
+    default:
+      no_kernel(kind, out);
+  }
+  return "fn value(k: i32) -> TO {\n  " + body + "\n}\n";
+}
+
+}  // namespace tenferro::prims_webgpu::wgsl

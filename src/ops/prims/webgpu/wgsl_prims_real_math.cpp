@@ -1,0 +1,249 @@
+// The WGSL function library of the WebGPU prims kernels: classification, constants and real
+// functions.
+//
+// Why so much is spelled out by hand:
+//  * NaN and Inf. Shader compilers may assume floats are finite (Mesa folds `x != x` to false
+//    on instructions not marked exact), and SPIR-V leaves log(0), sqrt(-1), sin(inf) and
+//    min/max with a NaN undefined. So every classification reads the bit pattern, NaN and Inf
+//    constants are made from bits at run time (a constant expression may not be non-finite),
+//    and each real function handles its non-finite and out-of-domain inputs before calling the
+//    builtin.
+//  * Accuracy. WGSL allows builtins loose error bounds where cancellation hurts: sinh/cosh/tanh
+//    are "inherited from" (exp(x) - exp(-x)) / 2, so sinh(1e-5) would lose half its digits;
+//    log has only an absolute bound near 1; atan2 has 4096 ULP. Those are replaced by short
+//    series or reductions below whose error is a few f32 roundings.
+// The complex functions built on these are in wgsl_prims_complex_math.cpp.
+#include "ops/prims/webgpu/wgsl_prims_math.hpp"
+
+namespace tenferro::prims_webgpu::wgsl {
+
+std::string_view real_math_library() {
+  static constexpr std::string_view kLibrary = R"(
+const PI: f32 = 3.14159265358979;
+const HALF_PI: f32 = 1.57079632679490;
+const QUARTER_PI: f32 = 0.785398163397448;
+
+fn is_nan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
+fn is_inf(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }
+fn is_finite(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u; }
+fn is_zero(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0u; }
+fn sign_bit(x: f32) -> bool { return (bitcast<u32>(x) & 0x80000000u) != 0u; }
+fn copysign(m: f32, s: f32) -> f32 {
+  return bitcast<f32>((bitcast<u32>(m) & 0x7fffffffu) | (bitcast<u32>(s) & 0x80000000u));
+}
+// Run-time constants: a constant expression may not evaluate to Inf or NaN.
+fn f_inf() -> f32 { var b = 0x7f800000u; return bitcast<f32>(b); }
+fn f_nan() -> f32 { var b = 0x7fc00000u; return bitcast<f32>(b); }
+
+// --- Real functions -------------------------------------------------------------------------
+fn r_div(x: f32, y: f32) -> f32 {
+  if (is_zero(y) && !is_nan(x)) {
+    if (is_zero(x)) { return f_nan(); }
+    return copysign(f_inf(), bitcast<f32>((bitcast<u32>(x) ^ bitcast<u32>(y)) & 0x80000000u));
+  }
+  return x / y;
+}
+fn r_max(a: f32, b: f32) -> f32 {
+  if (is_nan(a)) { return a; }
+  if (is_nan(b)) { return b; }
+  return select(a, b, a < b);
+}
+fn r_min(a: f32, b: f32) -> f32 {
+  if (is_nan(a)) { return a; }
+  if (is_nan(b)) { return b; }
+  return select(a, b, b < a);
+}
+fn r_sign(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  if (is_zero(x)) { return 0.0; }
+  return select(1.0, -1.0, sign_bit(x));
+}
+fn r_sqrt(x: f32) -> f32 {
+  if (is_nan(x) || is_zero(x)) { return x; }
+  if (sign_bit(x)) { return f_nan(); }
+  if (is_inf(x)) { return x; }
+  return sqrt(x);
+}
+// e^(p0 + p1) for |p1| much smaller than |p0|, with p0 seen exactly by the range reduction:
+// x = n ln2 + r with |r| <= ln2 / 2 (Cody-Waite: ln2 in two parts, the first with 9
+// significant bits so that n * 0.693359375 is exact and p0 minus it too). The builtin's error
+// grows with its argument (WGSL allows 3 + 2|x| ULP), so it only sees r; the scaling by 2^n is
+// exact, in two halves so that neither leaves ldexp's range.
+fn exp_sum(p0: f32, p1: f32) -> f32 {
+  let x = p0 + p1;
+  if (is_nan(x)) { return x; }
+  if (x > 88.7228) { return f_inf(); }
+  if (x < -103.98) { return 0.0; }
+  let n = round(x * 1.44269504088896);
+  let r = ((p0 - n * 0.693359375) - n * -2.12194440e-4) + p1;
+  let k = i32(n);
+  return ldexp(ldexp(exp(r), k / 2), k - k / 2);
+}
+fn r_exp(x: f32) -> f32 { return exp_sum(x, 0.0); }
+fn r_log(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  if (is_zero(x)) { return -f_inf(); }
+  if (sign_bit(x)) { return f_nan(); }
+  if (is_inf(x)) { return x; }
+  if (x > 0.7 && x < 1.4) {
+    // log x = 2 atanh(s), s = (x - 1) / (x + 1), |s| < 1/6: x - 1 is exact here and the odd
+    // series below is accurate to f32 rounding, where the builtin has only an absolute bound.
+    let s = (x - 1.0) / (x + 1.0);
+    let t = s * s;
+    let q = 1.0 + t * (1.0 / 3.0 + t * (1.0 / 5.0 + t * (1.0 / 7.0 + t * (1.0 / 9.0 +
+            t * (1.0 / 11.0 + t * (1.0 / 13.0))))));
+    return 2.0 * s * q;
+  }
+  return log(x);
+}
+fn r_sin(x: f32) -> f32 {
+  if (!is_finite(x)) { return f_nan(); }
+  return sin(x);
+}
+fn r_cos(x: f32) -> f32 {
+  if (!is_finite(x)) { return f_nan(); }
+  return cos(x);
+}
+fn r_sinh(x: f32) -> f32 {
+  let a = abs(x);
+  if (a < 0.5) {
+    let t = x * x;
+    return x * (1.0 + t * (1.0 / 6.0 + t * (1.0 / 120.0 + t * (1.0 / 5040.0 + t * (1.0 / 362880.0)))));
+  }
+  if (a > 88.0) {  // e^a / 2 without overflowing e^a (a / 2 is exact, a - ln 2 would round)
+    let h = r_exp(0.5 * a);
+    return copysign((0.5 * h) * h, x);
+  }
+  let e = r_exp(a);
+  return copysign(0.5 * (e - 1.0 / e), x);
+}
+fn r_cosh(x: f32) -> f32 {
+  let a = abs(x);
+  if (a > 88.0) {
+    let h = r_exp(0.5 * a);
+    return (0.5 * h) * h;
+  }
+  let e = r_exp(a);
+  return 0.5 * (e + 1.0 / e);
+}
+fn r_tanh(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  let a = abs(x);
+  if (a < 0.5) { return r_sinh(x) / r_cosh(x); }
+  if (a > 9.1) { return copysign(1.0, x); }  // 1 - tanh(9.1) is below half an ULP of 1
+  let e = r_exp(-2.0 * a);
+  return copysign((1.0 - e) / (1.0 + e), x);
+}
+// atan(t) for 0 <= t <= 1: reduced to |u| <= tan(pi/8), then the odd Taylor series (9 terms
+// leave an error below 1e-8 relative).
+fn atan_series(u: f32) -> f32 {
+  let t = u * u;
+  var q = 1.0 / 17.0;
+  q = -1.0 / 15.0 + t * q;
+  q = 1.0 / 13.0 + t * q;
+  q = -1.0 / 11.0 + t * q;
+  q = 1.0 / 9.0 + t * q;
+  q = -1.0 / 7.0 + t * q;
+  q = 1.0 / 5.0 + t * q;
+  q = -1.0 / 3.0 + t * q;
+  q = 1.0 + t * q;
+  return u * q;
+}
+fn atan_unit(t: f32) -> f32 {
+  if (t > 0.41421356) { return QUARTER_PI + atan_series((t - 1.0) / (t + 1.0)); }
+  return atan_series(t);
+}
+// C's atan2, signed zeros and infinities included.
+fn r_atan2(y: f32, x: f32) -> f32 {
+  if (is_nan(x) || is_nan(y)) { return f_nan(); }
+  let ax = abs(x);
+  let ay = abs(y);
+  var a = 0.0;  // the angle of (|x|, |y|), in [0, pi/2]
+  if (is_inf(ax) && is_inf(ay)) {
+    a = QUARTER_PI;
+  } else if (is_zero(ax) && is_zero(ay)) {
+    a = 0.0;
+  } else if (ay <= ax) {
+    a = atan_unit(ay / ax);
+  } else {
+    a = HALF_PI - atan_unit(ax / ay);
+  }
+  if (sign_bit(x)) { a = PI - a; }
+  return copysign(a, y);
+}
+// ln x as an unevaluated sum hi + lo, for finite x > 0: x = (1 + f) 2^k with 1 + f in
+// [sqrt 1/2, sqrt 2) (f exact), ln(1 + f) = 2 atanh(s) = f - s (f - R(s^2)) with
+// s = f / (2 + f) (fdlibm's form: the leading term f is exact, the rest is about f^2 / 2), and
+// k ln 2 with ln 2 in two parts, the first exact times k. For x near 1 (k = 0) the pair is
+// (f, correction), so its error is about 2^-24 f^2, far below 2^-24 |ln x|.
+fn log_pair(x: f32) -> vec2<f32> {
+  var v = x;
+  var k = 0;
+  if (v < 1.17549435e-38) {  // subnormal: scale into the normal range first
+    v = v * 16777216.0;
+    k = -24;
+  }
+  let fe = frexp(v);
+  var m = fe.fract;
+  k = k + fe.exp;
+  if (m < 0.707106781) {
+    m = 2.0 * m;
+    k = k - 1;
+  }
+  let f = m - 1.0;
+  let s = f / (2.0 + f);
+  let z = s * s;
+  let r = z * (2.0 / 3.0 + z * (2.0 / 5.0 + z * (2.0 / 7.0 + z * (2.0 / 9.0 + z * (2.0 / 11.0 +
+          z * (2.0 / 13.0))))));
+  let c = f32(k) * -2.12194440e-4 - s * (f - r);
+  if (k == 0) { return vec2<f32>(f, c); }
+  // a + f by Fast2Sum (|a| >= ln 2 > |f|): its rounding error goes to lo, not lost.
+  let a = f32(k) * 0.693359375;
+  let hi = a + f;
+  return vec2<f32>(hi, ((a - hi) + f) + c);
+}
+// The leading 12 significant bits of x (bit masking, which no compiler reassociates away).
+fn head12(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) & 0xfffff000u); }
+// e^(y (hi + lo)) without rounding the exponent: t = y * hi carries an absolute rounding error
+// of |t| 2^-24, which e^t turns into a relative one (pow(10, 20) would be off by 40 ULP). With
+// y and hi cut into 12-bit heads and tails, y_h * hi_h is exact and the rest is small, so
+// exp_sum sees the exponent as an exact part plus a small one.
+fn exp_of_product(y: f32, l: vec2<f32>) -> f32 {
+  let yh = head12(y);
+  let yl = y - yh;
+  let hh = head12(l.x);
+  let hl = l.x - hh;
+  return exp_sum(yh * hh, (yh * hl + yl * hh) + (yl * hl + y * l.y));
+}
+// x^y as C's powf: pow(x, 0) = 1 and pow(1, y) = 1 even for NaN, a negative base only with an
+// integer exponent, zeros and infinities by their rules.
+fn r_pow(x: f32, y: f32) -> f32 {
+  if (is_zero(y) || x == 1.0) { return 1.0; }
+  if (is_nan(x) || is_nan(y)) { return f_nan(); }
+  let ax = abs(x);
+  let ay = abs(y);
+  if (is_inf(y)) {
+    if (ax == 1.0) { return 1.0; }
+    return select(0.0, f_inf(), (ax > 1.0) == !sign_bit(y));
+  }
+  let y_int = floor(y) == y;
+  // Above 2^24 every f32 is an even integer.
+  let y_odd = y_int && ay < 16777216.0 && (i32(ay) & 1) == 1;
+  let negative = sign_bit(x);
+  if (negative && !y_int && !is_zero(x) && !is_inf(x)) { return f_nan(); }
+  var r = 0.0;
+  if (is_zero(x)) {
+    r = select(0.0, f_inf(), sign_bit(y));
+  } else if (is_inf(x)) {
+    r = select(f_inf(), 0.0, sign_bit(y));
+  } else {
+    r = exp_of_product(y, log_pair(ax));
+  }
+  return select(r, -r, negative && y_odd);
+}
+
+)";
+  return kLibrary;
+}
+
+}  // namespace tenferro::prims_webgpu::wgsl

@@ -1,0 +1,301 @@
+// Kernel skeletons of the WebGPU prims and the composition of each module:
+// math library + types + per-op functions (wgsl_prims_ops.cpp) + skeleton.
+//
+// Every kernel works on strided views: offsets and strides arrive as i32 parameters (the host
+// checks that indices fit in 32 bits) and a linear index is decoded column-major (first axis
+// fastest). One invocation per element for element-wise and creation kernels; reductions run
+// in passes whose work per invocation is bounded, like einsum's (see the design note in
+// ops/einsum/webgpu/wgsl_contraction_kernels.cpp): serial chunks of 32 or workgroup trees over
+// chunks of 2048, partial accumulators in scratch buffers between passes, so that a long
+// reduction is a pairwise sum (error growing like log n, not n) and no loop runs long enough
+// for lavapipe to cut it short.
+#include "ops/prims/webgpu/wgsl_prims_sources.hpp"
+
+#include <map>
+#include <mutex>
+#include <string_view>
+#include <tuple>
+
+#include "ops/prims/webgpu/wgsl_prims_math.hpp"
+#include "ops/prims/webgpu/wgsl_prims_ops.hpp"
+
+namespace tenferro::prims_webgpu::wgsl {
+namespace {
+
+using prims_internal::PrimKind;
+
+constexpr std::string_view kCommon = R"(
+@group(0) @binding(0) var<storage, read> p: array<i32>;
+const WG: u32 = 256u;
+// The linear invocation index of a 1-D grid folded into x/y (x <= 65535 groups). The folded
+// grid overshoots: near 2^31 items its last indices pass 2^31 - 1, and i32() of them is
+// negative, so the kernels bound-check both ends.
+fn linear_index(wid: vec3<u32>, lid: vec3<u32>, groups: vec3<u32>) -> i32 {
+  return i32((wid.y * groups.x + wid.x) * WG + lid.x);
+}
+fn v(i: i32) -> f32 { return bitcast<f32>(p[i]); }
+)";
+
+// p = [n, rank, out_offset, in0_offset, in1_offset, alpha.re, alpha.im, beta.re, beta.im,
+//      flags, shape[rank], out_strides[rank], in0_strides[rank], in1_strides[rank]]
+constexpr std::string_view kElementwiseScalars = R"(
+const H: i32 = 10;
+const FLAG_BETA_NONZERO: i32 = 1;
+const FLAG_ALPHA_REAL: i32 = 2;
+const FLAG_BETA_REAL: i32 = 4;
+fn alpha() -> C { return C(v(5), v(6)); }
+fn beta() -> C { return C(v(7), v(8)); }
+fn flag(bit: i32) -> bool { return (p[9] & bit) != 0; }
+// s * x, a real s scaling each part (so 1 * (inf + 0i) stays inf + 0i).
+fn scaled(s: C, x: C, real_bit: i32) -> C { return select(c_mul(x, s), x * s.x, flag(real_bit)); }
+)";
+
+constexpr std::string_view kElementwiseUnary = R"(
+@group(0) @binding(1) var<storage, read> in0: array<TI>;
+@group(0) @binding(2) var<storage, read_write> dst: array<TO>;
+@compute @workgroup_size(256)
+fn prims_elementwise(@builtin(workgroup_id) wid: vec3<u32>,
+                     @builtin(local_invocation_id) lid: vec3<u32>,
+                     @builtin(num_workgroups) groups: vec3<u32>) {
+  let i = linear_index(wid, lid, groups);
+  if (i < 0 || i >= p[0]) { return; }
+  let rank = p[1];
+  var rest = i;
+  var d = p[2];
+  var a = p[3];
+  for (var k = 0; k < rank; k++) {
+    let extent = p[H + k];
+    let c = rest % extent;
+    rest = rest / extent;
+    d += c * p[H + rank + k];
+    a += c * p[H + 2 * rank + k];
+  }
+  dst[d] = op(in0[a]);
+}
+)";
+
+constexpr std::string_view kElementwiseBinary = R"(
+@group(0) @binding(1) var<storage, read> in0: array<TI>;
+@group(0) @binding(2) var<storage, read> in1: array<TI>;
+@group(0) @binding(3) var<storage, read_write> dst: array<TO>;
+@compute @workgroup_size(256)
+fn prims_elementwise(@builtin(workgroup_id) wid: vec3<u32>,
+                     @builtin(local_invocation_id) lid: vec3<u32>,
+                     @builtin(num_workgroups) groups: vec3<u32>) {
+  let i = linear_index(wid, lid, groups);
+  if (i < 0 || i >= p[0]) { return; }
+  let rank = p[1];
+  var rest = i;
+  var d = p[2];
+  var a = p[3];
+  var b = p[4];
+  for (var k = 0; k < rank; k++) {
+    let extent = p[H + k];
+    let c = rest % extent;
+    rest = rest / extent;
+    d += c * p[H + rank + k];
+    a += c * p[H + 2 * rank + k];
+    b += c * p[H + 3 * rank + k];
+  }
+  dst[d] = op(in0[a], in1[b]);
+}
+)";
+
+// Both reduction passes share one parameter block. Output element o (a linear index over
+// outer_shape) and chunk c of its reduced block are written to
+//   dst[dst_offset + sum_a o_a * dst_strides[a] + c * dst_chunk_stride].
+// p = [n_out, outer_rank, reduced_rank, n_reduced, n_chunks, src_offset, dst_offset,
+//      dst_chunk_stride, count (f32 bits: reduced elements of the whole reduction),
+//      outer_shape[or], src_outer_strides[or], dst_strides[or], reduced_shape[rr],
+//      src_reduced_strides[rr]]
+constexpr std::string_view kReduce = R"(
+@group(0) @binding(1) var<storage, read> src: array<S>;
+@group(0) @binding(2) var<storage, read_write> dst: array<D>;
+const R: i32 = 9;
+fn count() -> f32 { return v(8); }
+// Source and destination offsets of output element o: (src, dst).
+fn outer_offsets(o: i32) -> vec2<i32> {
+  let outer_rank = p[1];
+  var rest = o;
+  var s = p[5];
+  var d = p[6];
+  for (var a = 0; a < outer_rank; a++) {
+    let extent = p[R + a];
+    let c = rest % extent;
+    rest = rest / extent;
+    s += c * p[R + outer_rank + a];
+    d += c * p[R + 2 * outer_rank + a];
+  }
+  return vec2<i32>(s, d);
+}
+// Offset of the j-th reduced element (column-major over reduced_shape) from its block start.
+fn reduced_offset(j: i32) -> i32 {
+  let base = R + 3 * p[1];
+  let reduced_rank = p[2];
+  var r = j;
+  var t = 0;
+  for (var a = 0; a < reduced_rank; a++) {
+    let extent = p[base + a];
+    let c = r % extent;
+    r = r / extent;
+    t += c * p[base + reduced_rank + a];
+  }
+  return t;
+}
+// One invocation per (output element, chunk of SERIAL_CHUNK reduced elements), in order.
+@compute @workgroup_size(256)
+fn prims_reduce_serial(@builtin(workgroup_id) wid: vec3<u32>,
+                       @builtin(local_invocation_id) lid: vec3<u32>,
+                       @builtin(num_workgroups) groups: vec3<u32>) {
+  let i = linear_index(wid, lid, groups);
+  let n_chunks = p[4];
+  if (i < 0 || i >= p[0] * n_chunks) { return; }
+  let chunk = i / p[0];
+  let at = outer_offsets(i % p[0]);
+  let first = chunk * SERIAL_CHUNK;
+  let last = min(p[3], first + SERIAL_CHUNK);
+  var acc = identity();
+  for (var j = first; j < last; j++) { acc = combine(acc, load(src[at.x + reduced_offset(j)])); }
+  dst[at.y + chunk * p[7]] = put(acc);
+}
+// One workgroup per (output element, chunk of CHUNK reduced elements): PER_INVOCATION strided
+// elements per invocation, then a pairwise tree over the workgroup's 256 accumulators.
+var<workgroup> partial: array<A, 256>;
+@compute @workgroup_size(256)
+fn prims_reduce_tree(@builtin(workgroup_id) wid: vec3<u32>,
+                     @builtin(local_invocation_id) lid: vec3<u32>,
+                     @builtin(num_workgroups) groups: vec3<u32>) {
+  // Uniform up to the tree (workgroup id and parameters only), so the barriers are valid.
+  let g = i32(wid.y * groups.x + wid.x);
+  let n_chunks = p[4];
+  let o = g / n_chunks;
+  if (o >= p[0]) { return; }
+  let chunk = g % n_chunks;
+  let at = outer_offsets(o);
+  let first = chunk * CHUNK + i32(lid.x);
+  var acc = identity();
+  for (var q = 0u; q < PER_INVOCATION; q++) {
+    let j = first + i32(q * WG);
+    if (j < p[3]) { acc = combine(acc, load(src[at.x + reduced_offset(j)])); }
+  }
+  partial[lid.x] = acc;
+  workgroupBarrier();
+  for (var width = WG / 2u; width > 0u; width = width / 2u) {
+    if (lid.x < width) { partial[lid.x] = combine(partial[lid.x], partial[lid.x + width]); }
+    workgroupBarrier();
+  }
+  if (lid.x == 0u) { dst[at.y + chunk * p[7]] = put(partial[0]); }
+}
+)";
+
+// Philox4x32-10 (philox.hpp) with the 32 x 32 -> 64-bit products in u32 arithmetic.
+constexpr std::string_view kPhilox = R"(
+// (high, low) words of a * b.
+fn mul_hi_lo(a: u32, b: u32) -> vec2<u32> {
+  let a0 = a & 0xffffu;
+  let a1 = a >> 16u;
+  let b0 = b & 0xffffu;
+  let b1 = b >> 16u;
+  let p00 = a0 * b0;
+  let p01 = a0 * b1;
+  let p10 = a1 * b0;
+  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+  return vec2<u32>(a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u), a * b);
+}
+// Words of element k < 2^31: counter (k, 0, 0, 0), key = the seed's (low, high) words.
+fn philox_words(k: i32) -> vec4<u32> {
+  var c = vec4<u32>(u32(k), 0u, 0u, 0u);
+  var key = vec2<u32>(bitcast<u32>(p[7]), bitcast<u32>(p[8]));
+  for (var pass_index = 0; pass_index < 10; pass_index++) {
+    let p0 = mul_hi_lo(0xD2511F53u, c.x);
+    let p1 = mul_hi_lo(0xCD9E8D57u, c.z);
+    c = vec4<u32>(p1.x ^ c.y ^ key.x, p1.y, p0.x ^ c.w ^ key.y, p0.y);
+    key = key + vec2<u32>(0x9E3779B9u, 0xBB67AE85u);
+  }
+  return c;
+}
+// (w >> 8) * 2^-24: exact, and bit-identical to philox.hpp's uniform_f32.
+fn unit_uniform(w: u32) -> f32 { return f32(w >> 8u) * (1.0 / 16777216.0); }
+)";
+
+// p = [n, rows, diagonal offset, v3, v4, v5, v6 (f32 bits), seed low, seed high]
+constexpr std::string_view kGenerate = R"(
+@group(0) @binding(1) var<storage, read_write> dst: array<TO>;
+@compute @workgroup_size(256)
+fn prims_generate(@builtin(workgroup_id) wid: vec3<u32>,
+                  @builtin(local_invocation_id) lid: vec3<u32>,
+                  @builtin(num_workgroups) groups: vec3<u32>) {
+  let i = linear_index(wid, lid, groups);
+  if (i < 0 || i >= p[0]) { return; }
+  dst[i] = value(i);
+}
+)";
+
+std::string_view type_name(DType d) {
+  return d == DType::C32 ? "C" : "f32";
+}
+
+std::string header(std::string_view aliases) {
+  std::string s(real_math_library());
+  s.append(complex_math_library()).append(kCommon).append(aliases);
+  return s;
+}
+
+// Sources built once per key and kept for the process (std::map nodes never move).
+template <class Key, class Build>
+const std::string& cached(Key key, Build&& build) {
+  static std::mutex mutex;
+  static std::map<Key, std::string> sources;
+  std::lock_guard lock(mutex);
+  auto it = sources.find(key);
+  if (it == sources.end()) it = sources.emplace(key, build()).first;
+  return it->second;
+}
+
+}  // namespace
+
+const std::string& elementwise_source(PrimKind kind, DType in, DType out) {
+  return cached(std::tuple{kind, in, out}, [&] {
+    std::string s = header("alias TI = " + std::string(type_name(in)) +
+                           ";\nalias TO = " + std::string(type_name(out)) + ";\n");
+    s.append(kElementwiseScalars).append(elementwise_function(kind, in, out));
+    s.append(prims_internal::info(kind).arity == 2 ? kElementwiseBinary : kElementwiseUnary);
+    return s;
+  });
+}
+
+const std::string& reduce_source(PrimKind kind, DType in, bool from_input, bool to_output) {
+  return cached(std::tuple{kind, in, from_input, to_output}, [&] {
+    const DType out = prims_internal::kernel_output_dtype(kind, in);
+    std::string s = header("alias TI = " + std::string(type_name(in)) +
+                           ";\nalias TO = " + std::string(type_name(out)) + ";\n");
+    s.append(reduce_functions(kind, in));
+    s.append(from_input ? "alias S = TI;\nfn load(x: S) -> A { return lift(x); }\n"
+                        : "alias S = A;\nfn load(x: S) -> A { return x; }\n");
+    s.append(to_output ? "alias D = TO;\nfn put(a: A) -> D { return finish(a); }\n"
+                       : "alias D = A;\nfn put(a: A) -> D { return a; }\n");
+    s.append("const CHUNK: i32 = ").append(std::to_string(kTreeChunk)).append(";\n");
+    s.append("const SERIAL_CHUNK: i32 = ").append(std::to_string(kSerialChunk)).append(";\n");
+    s.append("const PER_INVOCATION: u32 = ")
+        .append(std::to_string(kTreeChunk / kWorkgroup))
+        .append("u;\n");
+    s.append(kReduce);
+    return s;
+  });
+}
+
+std::size_t reduce_accumulator_bytes(PrimKind kind, DType in) {
+  return reduce_accumulator_is_pair(kind, in) ? 8 : 4;
+}
+
+const std::string& generate_source(PrimKind kind, DType out) {
+  return cached(std::tuple{kind, out}, [&] {
+    std::string s = header("alias TO = " + std::string(type_name(out)) + ";\n");
+    s.append(kPhilox).append(generate_function(kind, out)).append(kGenerate);
+    return s;
+  });
+}
+
+static_assert(kTreeChunk % kWorkgroup == 0);
+
+}  // namespace tenferro::prims_webgpu::wgsl

@@ -1,0 +1,53 @@
+// WGSL modules of the WebGPU prims kernels, one per (op, dtypes, pass), composed from the math
+// library and a kernel skeleton. Each module reads its parameters from binding 0, a read-only
+// array<i32> whose layout is documented beside the skeleton in the .cpp; F32 is f32, C32 an
+// interleaved vec2<f32>. The returned strings live for the process, so the backend's pipeline
+// cache sees stable keys.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "ops/prims/prim_kind.hpp"
+#include "tenferro/core/dtype.hpp"
+
+namespace tenferro::prims_webgpu::wgsl {
+
+inline constexpr const char* kElementwiseEntry = "prims_elementwise";
+inline constexpr const char* kReduceSerialEntry = "prims_reduce_serial";
+inline constexpr const char* kReduceTreeEntry = "prims_reduce_tree";
+inline constexpr const char* kGenerateEntry = "prims_generate";
+
+inline constexpr unsigned kWorkgroup = 256;  // invocations per workgroup, every kernel
+
+// Element-wise parameter block: [n, rank, out_offset, in0_offset, in1_offset, alpha.re,
+// alpha.im, beta.re, beta.im (f32 bits), flags, shape[rank], out_strides[rank],
+// in0_strides[rank], in1_strides[rank]].
+inline constexpr int kElementwiseHeader = 10;
+inline constexpr std::int32_t kFlagBetaNonzero = 1, kFlagAlphaReal = 2, kFlagBetaReal = 4;
+
+// Bounds on one reduction invocation's work (lavapipe stops shader loops after 65535
+// iterations, see ops/einsum/webgpu/wgsl_contraction_kernels.cpp): a serial invocation folds at
+// most kSerialChunk elements; a tree workgroup folds kTreeChunk (8 per invocation, then a
+// pairwise tree over 256). Serial passes are used when they have kSerialPassMinInvocations
+// invocations or more.
+inline constexpr std::int64_t kSerialChunk = 32;
+inline constexpr std::int64_t kTreeChunk = 2048;
+inline constexpr std::int64_t kSerialPassMinInvocations = 16384;
+
+// out = f(in0[, in1]) for `kind` with input dtype `in` and output dtype `out`.
+const std::string& elementwise_source(prims_internal::PrimKind kind, DType in, DType out);
+
+// One pass of a reduction of `kind` over `in`-typed elements: it reads the input itself
+// (from_input) or the accumulators of an earlier pass, and writes final values (to_output) or
+// accumulators for a later pass.
+const std::string& reduce_source(prims_internal::PrimKind kind, DType in, bool from_input,
+                                 bool to_output);
+// Bytes of one accumulator of a reduction pass (scratch buffers between passes).
+std::size_t reduce_accumulator_bytes(prims_internal::PrimKind kind, DType in);
+
+// Creation kernel of `kind` writing `out`-typed elements.
+const std::string& generate_source(prims_internal::PrimKind kind, DType out);
+
+}  // namespace tenferro::prims_webgpu::wgsl

@@ -1,0 +1,304 @@
+// prims.v1 numerics on a WebGPU runtime, against std:: in double or the CPU runtime's libm:
+// NumPy's complex branch cuts and signed zeros, complex log near the unit circle, NaN and Inf
+// through every real op, C's pow rules, complex functions at extremes (Smith division, |z|
+// without overflow, tanh at large |x|), and wide argument ranges where WGSL's own error bounds
+// grow (the kernels reduce the arguments first; see wgsl_prims_real_math.cpp).
+#include <gtest/gtest.h>
+
+#include "tenferro/config.hpp"
+
+#if TENFERRO_HAS_WEBGPU
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "prims_webgpu_support.hpp"
+#include "tenferro/prims.hpp"
+#include "webgpu_fixture.hpp"
+
+namespace tenferro {
+namespace {
+
+using namespace prims_webgpu_test;
+
+constexpr double kTight = 8 * kEpsF32;  // a few roundings
+
+class PrimsWebGpuNumerics : public webgpu_test::WebGpuTest {
+ protected:
+  void SetUp() override {
+    WebGpuTest::SetUp();
+    cpu_ = EagerRuntime::cpu();
+  }
+  std::shared_ptr<EagerRuntime> cpu_;
+};
+
+// Wide argument ranges, where WGSL's own bounds grow (exp: 3 + 2|x| ULP) or an intermediate
+// overflows first (cosh y near y = 89 with a small sine): the kernels' range reductions keep
+// these within a few roundings of the CPU's libm. sin/cos of the real part stay in [-pi, pi],
+// the range where WGSL bounds them.
+TEST_F(PrimsWebGpuNumerics, WideArgumentRangesStayWithinAFewRoundings) {
+  struct Wide {
+    const char* name;
+    std::function<EagerTensor(const EagerTensor&)> f;
+    DType dtype;
+    std::function<cf(float, float)> value;  // from two uniform numbers in [0, 1)
+    double rtol;
+  };
+  const std::vector<Wide> cases = {
+      {"exp", [](const EagerTensor& x) { return prims::exp(x); }, DType::F32,
+       [](float u, float) { return cf(-87.0f + 174.0f * u, 0.0f); }, 8 * kEpsF32},
+      {"exp", [](const EagerTensor& x) { return prims::exp(x); }, DType::C32,
+       [](float u, float w) { return cf(-87.0f + 174.0f * u, -3.0f + 6.0f * w); }, 12 * kEpsF32},
+      {"log", [](const EagerTensor& x) { return prims::log(x); }, DType::F32,
+       [](float u, float) { return cf(std::pow(10.0f, -30.0f + 60.0f * u), 0.0f); }, 4 * kEpsF32},
+      {"tanh", [](const EagerTensor& x) { return prims::tanh(x); }, DType::F32,
+       [](float u, float) { return cf(-30.0f + 60.0f * u, 0.0f); }, 8 * kEpsF32},
+      {"tanh", [](const EagerTensor& x) { return prims::tanh(x); }, DType::C32,
+       [](float u, float w) { return cf(-30.0f + 60.0f * u, -3.0f + 6.0f * w); }, 12 * kEpsF32},
+      {"sin", [](const EagerTensor& x) { return prims::sin(x); }, DType::C32,
+       [](float u, float w) { return cf(-3.0f + 6.0f * w, -95.0f + 190.0f * u); }, 12 * kEpsF32},
+      {"cos", [](const EagerTensor& x) { return prims::cos(x); }, DType::C32,
+       [](float u, float w) { return cf(-3.0f + 6.0f * w, -95.0f + 190.0f * u); }, 12 * kEpsF32},
+  };
+  std::mt19937_64 rng(77);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  for (const Wide& c : cases) {
+    std::vector<cf> v(20000);
+    for (cf& x : v) {
+      const float u = unit(rng), w = unit(rng);
+      x = c.value(u, w);
+    }
+    Tensor host = Tensor::zeros(c.dtype, {static_cast<std::int64_t>(v.size())});
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (c.dtype == DType::F32) {
+        host.data<float>()[i] = v[i].real();
+      } else {
+        host.data<cf>()[i] = v[i];
+      }
+    }
+    const std::string what = std::string(c.name) + " " + std::string(dtype_name(c.dtype)) + " wide";
+    compare_values(values_of(c.f(runtime_->upload(host)).download()),
+                   values_of(c.f(cpu_->upload(host)).download()), c.rtol, 0, what);
+  }
+}
+
+// pow over wide ranges: the exponent y ln x (to |y ln x| = 60) is kept to more than f32
+// precision (ln x as a pair, y * ln x split exactly), so the error stays a few roundings
+// instead of growing like |y ln x| roundings.
+TEST_F(PrimsWebGpuNumerics, PowKeepsItsExponentExactOverWideRanges) {
+  // (x range, log-uniform; y range; bound in units of 2^-24). A pow that rounds y ln x to f32
+  // first misses these bounds (by 1.5x on the first range and 5x on the second).
+  struct Range {
+    double x_lo, x_hi, y_lo, y_hi, bound;
+  };
+  std::mt19937_64 rng(91);
+  for (const Range& r :
+       {Range{0.01, 40.0, -10.0, 10.0, 8.0}, Range{0.9, 1.1, -500.0, 500.0, 24.0}}) {
+    const std::int64_t n = 20000;
+    std::vector<float> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
+    std::uniform_real_distribution<double> log_x(std::log(r.x_lo), std::log(r.x_hi)),
+        exponent(r.y_lo, r.y_hi);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      x[i] = static_cast<float>(std::exp(log_x(rng)));
+      y[i] = static_cast<float>(exponent(rng));
+    }
+    const std::vector<float> g = prims::pow(runtime_->upload(Tensor::from_col_major<float>({n}, x)),
+                                            runtime_->upload(Tensor::from_col_major<float>({n}, y)))
+                                     .download()
+                                     .to_vector<float>();
+    int bad = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const double want = std::pow(static_cast<double>(x[i]), static_cast<double>(y[i]));
+      if (std::abs(want) < 1e-37 || std::abs(want) > 1e38) continue;  // subnormal or overflow
+      if (std::abs(g[i] - want) > r.bound * kEpsF32 * std::abs(want) && ++bad <= 5) {
+        ADD_FAILURE() << "pow(" << x[i] << ", " << y[i] << ") = " << g[i] << ", expected " << want;
+      }
+    }
+    EXPECT_EQ(bad, 0) << "x in [" << r.x_lo << ", " << r.x_hi << "]";
+  }
+}
+
+// Hand-written values against std:: in double (an independent reference): NumPy's branch cuts
+// (the sign of a zero imaginary part picks the side), signed zeros and infinities.
+TEST_F(PrimsWebGpuNumerics, ComplexBranchCutsFollowNumPy) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<cf> z = {{-4.0f, 0.0f},  {-4.0f, -0.0f},  {-1.0f, 0.0f},  {-1.0f, -0.0f},
+                             {0.0f, 0.0f},   {-0.0f, 0.0f},   {0.0f, -0.0f},  {3.0f, 4.0f},
+                             {-3.0f, 4.0f},  {-3.0f, -4.0f},  {1e30f, 1e30f}, {-1e-30f, 1e-30f},
+                             {inf, 1.0f},    {-inf, 1.0f},    {2.0f, inf},    {1e38f, -3e38f},
+                             {3e38f, 3e38f}, {-3e38f, -3e38f}};
+  const EagerTensor gz = runtime_->upload(Tensor::from_col_major<cf>({std::int64_t(z.size())}, z));
+  const auto check = [&](const char* name, const EagerTensor& got, auto ref, double rtol) {
+    const std::vector<cd> g = values_of(got.download());
+    for (std::size_t i = 0; i < z.size(); ++i) {
+      // The reference in double, rounded to f32 (what a correctly rounded kernel returns).
+      const cd exact = ref(cd(z[i].real(), z[i].imag()));
+      const cd want(static_cast<float>(exact.real()), static_cast<float>(exact.imag()));
+      const double finite_re = std::isfinite(want.real()) ? std::abs(want.real()) : 0.0;
+      const double finite_im = std::isfinite(want.imag()) ? std::abs(want.imag()) : 0.0;
+      const double tol = rtol * std::max(finite_re, finite_im);
+      EXPECT_TRUE(close_part(g[i].real(), want.real(), tol) &&
+                  close_part(g[i].imag(), want.imag(), tol))
+          << name << "(" << z[i] << ") = " << g[i] << ", expected " << want;
+      // The side of the cut: the sign of the imaginary part must be exact.
+      if (!std::isnan(want.imag())) {
+        EXPECT_EQ(std::signbit(g[i].imag()), std::signbit(want.imag()))
+            << name << "(" << z[i] << ") = " << g[i] << ", expected " << want;
+      }
+    }
+  };
+  check(
+      "sqrt", prims::sqrt(gz), [](cd x) { return std::sqrt(x); }, kTight);
+  check(
+      "log", prims::log(gz), [](cd x) { return std::log(x); }, kTight);
+  check(
+      "abs", prims::abs(gz), [](cd x) { return cd(std::abs(x), 0.0); }, kTight);
+}
+
+// log |z| near the unit circle, where it is far smaller than one rounding of |z|: the real
+// part of log must stay within a few roundings of itself plus 2^-46 absolute (a log of a
+// rounded |z| is off by up to 2^-24 absolute, i.e. by 100% when log |z| ~ 1e-8).
+TEST_F(PrimsWebGpuNumerics, ComplexLogIsAccurateNearTheUnitCircle) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> angle(-3.14159, 3.14159);
+  std::vector<cf> z;
+  for (double delta : {0.0, 1e-7, -3e-7, 2e-6, -1e-5, 1e-3, -0.2, 0.3}) {
+    for (int i = 0; i < 200; ++i) {
+      const double t = angle(rng);
+      z.emplace_back(static_cast<float>((1 + delta) * std::cos(t)),
+                     static_cast<float>((1 + delta) * std::sin(t)));
+    }
+  }
+  const auto n = static_cast<std::int64_t>(z.size());
+  const std::vector<cf> g =
+      prims::log(runtime_->upload(Tensor::from_col_major<cf>({n}, z))).download().to_vector<cf>();
+  int bad = 0;
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    const double x = z[i].real(), y = z[i].imag();
+    const double want = 0.5 * std::log1p((x * x - 1.0) + y * y);  // exact squares in double
+    if (std::abs(g[i].real() - want) > 8 * kEpsF32 * std::abs(want) + 0x1.0p-46 && ++bad <= 5) {
+      ADD_FAILURE() << "log" << z[i] << " has real part " << g[i].real() << ", expected " << want;
+    }
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+// NaN and Inf through every real op whose result NumPy defines, against std:: in double.
+TEST_F(PrimsWebGpuNumerics, NanAndInfPropagateThroughRealOps) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> a = {nan, 1.0f, inf, -inf, 0.0f, -0.0f, -1.0f, 100.0f, nan, -2.0f};
+  const std::vector<float> b = {1.0f, nan, 1.0f, 2.0f, 0.0f, 3.0f, 0.5f, -inf, nan, 3.0f};
+  const auto n = static_cast<std::int64_t>(a.size());
+  const EagerTensor ga = runtime_->upload(Tensor::from_col_major<float>({n}, a));
+  const EagerTensor gb = runtime_->upload(Tensor::from_col_major<float>({n}, b));
+  const auto check1 = [&](const char* name, const EagerTensor& got, auto ref) {
+    const std::vector<float> g = got.download().to_vector<float>();
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const double want = static_cast<float>(ref(static_cast<double>(a[i])));
+      EXPECT_TRUE(close_part(g[i], want, 2e-7 * std::abs(want)))
+          << name << "(" << a[i] << ") = " << g[i] << ", expected " << want;
+    }
+  };
+  const auto check2 = [&](const char* name, const EagerTensor& got, auto ref) {
+    const std::vector<float> g = got.download().to_vector<float>();
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const double want =
+          static_cast<float>(ref(static_cast<double>(a[i]), static_cast<double>(b[i])));
+      EXPECT_TRUE(close_part(g[i], want, 4e-7 * std::abs(want)))
+          << name << "(" << a[i] << ", " << b[i] << ") = " << g[i] << ", expected " << want;
+    }
+  };
+  const auto nan_max = [](double x, double y) {
+    return std::isnan(x) || std::isnan(y) ? std::nan("") : std::max(x, y);
+  };
+  const auto nan_min = [](double x, double y) {
+    return std::isnan(x) || std::isnan(y) ? std::nan("") : std::min(x, y);
+  };
+  check2("maximum", prims::maximum(ga, gb), nan_max);
+  check2("minimum", prims::minimum(ga, gb), nan_min);
+  check2("add", prims::add(ga, gb), [](double x, double y) { return x + y; });
+  check2("mul", prims::mul(ga, gb), [](double x, double y) { return x * y; });
+  check2("div", prims::div(ga, gb), [](double x, double y) { return x / y; });
+  check2("pow", prims::pow(ga, gb), [](double x, double y) { return std::pow(x, y); });
+  check1("exp", prims::exp(ga), [](double x) { return std::exp(x); });
+  check1("log", prims::log(ga), [](double x) { return std::log(x); });
+  check1("sqrt", prims::sqrt(ga), [](double x) { return std::sqrt(x); });
+  check1("tanh", prims::tanh(ga), [](double x) { return std::tanh(x); });
+  check1("reciprocal", prims::reciprocal(ga), [](double x) { return 1.0 / x; });
+  check1("sign", prims::sign(ga),
+         [](double x) { return std::isnan(x) ? x : static_cast<double>((x > 0) - (x < 0)); });
+  check1("abs", prims::abs(ga), [](double x) { return std::abs(x); });
+  check1("sin", prims::sin(ga), [](double x) { return std::sin(x); });
+  check1("square", prims::square(ga), [](double x) { return x * x; });
+}
+
+// pow's special cases (C's powf): negative bases with integer exponents, zeros, infinities.
+TEST_F(PrimsWebGpuNumerics, PowFollowsCsRulesForNegativeBasesZerosAndInfinities) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> x = {-2.0f, -2.0f, -2.0f, -0.0f, -0.0f, 0.0f, -inf, 1.0f,
+                                -1.0f, 0.5f,  2.0f,  -8.0f, 10.0f, 0.0f, inf,  -1.5f};
+  const std::vector<float> y = {3.0f, 2.0f, 0.5f, 3.0f,        -3.0f, -2.0f, 3.0f,  std::nanf(""),
+                                inf,  -inf, -inf, 1.0f / 3.0f, 20.0f, 0.0f,  -1.0f, -3.0f};
+  const auto n = static_cast<std::int64_t>(x.size());
+  const std::vector<float> g = prims::pow(runtime_->upload(Tensor::from_col_major<float>({n}, x)),
+                                          runtime_->upload(Tensor::from_col_major<float>({n}, y)))
+                                   .download()
+                                   .to_vector<float>();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double want =
+        static_cast<float>(std::pow(static_cast<double>(x[i]), static_cast<double>(y[i])));
+    EXPECT_TRUE(close_part(g[i], want, 32 * kEpsF32 * std::abs(want)))
+        << "pow(" << x[i] << ", " << y[i] << ") = " << g[i] << ", expected " << want;
+    if (want == 0.0 || std::isinf(want)) {
+      EXPECT_EQ(std::signbit(g[i]), std::signbit(want)) << "pow(" << x[i] << ", " << y[i] << ")";
+    }
+  }
+}
+
+// Complex functions with non-finite and extreme inputs, against std:: in double (Annex G).
+TEST_F(PrimsWebGpuNumerics, ComplexFunctionsHandleExtremesAndNonFinites) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // Quotients whose naive formula overflows or underflows, divisions by zero, NaN operands.
+  const std::vector<cf> a = {{1e30f, 1e30f}, {1e-30f, 2e-30f}, {1.0f, 1.0f}, {nan, 0.0f},
+                             {3.0f, -4.0f},  {inf, 0.0f},      {1.0f, 2.0f}};
+  const std::vector<cf> b = {{2e30f, 1e30f},  {3e-30f, -1e-30f}, {0.0f, 0.0f}, {1.0f, 0.0f},
+                             {1e-20f, 1e20f}, {1.0f, 1.0f},      {inf, 0.0f}};
+  const auto n = static_cast<std::int64_t>(a.size());
+  const EagerTensor ga = runtime_->upload(Tensor::from_col_major<cf>({n}, a));
+  const EagerTensor gb = runtime_->upload(Tensor::from_col_major<cf>({n}, b));
+  const std::vector<cd> q = values_of(prims::div(ga, gb).download());
+  const std::vector<cd> want =
+      values_of(prims::div(cpu_->upload(Tensor::from_col_major<cf>({n}, a)),
+                           cpu_->upload(Tensor::from_col_major<cf>({n}, b)))
+                    .download());
+  compare_values(q, want, kTight, 0, "div extremes");
+  // |z| without overflow in the square, sign and reciprocal through it, exp/tanh at large x.
+  const std::vector<cf> z = {{2e38f, 2e38f}, {1e-30f, 1e-30f}, {inf, nan},    {nan, 1.0f},
+                             {50.0f, 1.0f},  {-50.0f, 2.0f},   {0.5f, 1e-6f}, {100.0f, 0.3f}};
+  const EagerTensor gz =
+      runtime_->upload(Tensor::from_col_major<cf>({static_cast<std::int64_t>(z.size())}, z));
+  const std::vector<cd> ab = values_of(prims::abs(gz).download());
+  const std::vector<cd> th = values_of(prims::tanh(gz).download());
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    const cd x(z[i].real(), z[i].imag());
+    EXPECT_TRUE(close_part(ab[i].real(), std::abs(x), kTight * std::abs(x)))
+        << "abs" << z[i] << " = " << ab[i] << ", expected " << std::abs(x);
+    if (std::isfinite(z[i].real()) && std::isfinite(z[i].imag()) && std::abs(x) < 1e3) {
+      const cd t = std::tanh(x);
+      EXPECT_TRUE(close_part(th[i].real(), t.real(), 16 * kEpsF32 * std::abs(t)) &&
+                  close_part(th[i].imag(), t.imag(), 16 * kEpsF32 * std::abs(t)))
+          << "tanh" << z[i] << " = " << th[i] << ", expected " << t;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tenferro
+
+#endif  // TENFERRO_HAS_WEBGPU
