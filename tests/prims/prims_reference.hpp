@@ -181,10 +181,12 @@ inline C broadcast_read(const Ref& x, const std::vector<std::int64_t>& oidx) {
   return x.v[static_cast<std::size_t>(ravel(idx, x.shape))];
 }
 
-// A real dtype holds no imaginary part: the reference drops what complex<double> arithmetic
-// leaves there (inf * 5 as complex numbers is (inf, nan); -x of a real gives a -0 imaginary part).
+// The exact result as the output dtype stores it: F32/C32 round (so a result past FLT_MAX is
+// the infinity the kernel must give), and a real dtype holds no imaginary part (the reference
+// drops what complex<double> arithmetic leaves there: inf * 5 as complex numbers is (inf, nan),
+// -x of a real gives a -0 imaginary part).
 inline C as_dtype(DType d, C z) {
-  return is_complex(d) ? z : C(z.real(), 0.0);
+  return round_to(d, z);
 }
 
 inline Ref unary_ref(const Ref& x, DType out, const std::function<C(C)>& f) {
