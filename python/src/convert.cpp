@@ -1,3 +1,5 @@
+#include <nanobind/stl/string.h>
+
 #include "convert.hpp"
 
 #include <array>

@@ -1,3 +1,5 @@
+#include <nanobind/stl/string.h>
+
 #include "dlpack.hpp"
 
 #include <nanobind/ndarray.h>
@@ -67,7 +69,7 @@ nb::object dlpack_capsule(const EagerTensor& t, nb::handle stream, nb::handle ma
   nb::capsule owner(holder, [](void* ptr) noexcept { delete static_cast<Tensor*>(ptr); });
   std::vector<std::size_t> shape(host.shape().begin(), host.shape().end());
   std::vector<std::int64_t> strides(host.strides().begin(), host.strides().end());
-  nb::ndarray<> arr(holder->raw_data(), shape.size(), shape.data(), owner, strides.data(),
+  nb::ndarray<nb::array_api> arr(holder->raw_data(), shape.size(), shape.data(), owner, strides.data(),
                     dlpack_dtype(host.dtype()), kDLCpu, 0);
   nb::object exported = arr.cast(nb::rv_policy::reference);
   nb::kwargs kw;

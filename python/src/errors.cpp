@@ -1,3 +1,5 @@
+#include <nanobind/stl/string.h>
+
 #include "errors.hpp"
 
 #include <string>

@@ -1,4 +1,6 @@
 // The extension module: the Python package `tenferro` (python/tenferro/) re-exports it.
+#include <nanobind/stl/string.h>
+
 #include "bindings.hpp"
 
 NB_MODULE(_tenferro, m) {

@@ -1,3 +1,5 @@
+#include <nanobind/stl/string.h>
+
 #include "operands.hpp"
 
 #include <complex>

@@ -4,6 +4,8 @@
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/vector.h>
 
+#include <nanobind/stl/string.h>
+
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "operands.hpp"

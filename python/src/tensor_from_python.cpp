@@ -1,3 +1,5 @@
+#include <nanobind/stl/string.h>
+
 #include "tensor_from_python.hpp"
 
 #include <nanobind/ndarray.h>
@@ -19,6 +21,10 @@ nb::object as_numpy(nb::handle data, nb::handle dtype) {
   nb::object arr = np.attr("asarray")(data);
   const std::string kind = nb::cast<std::string>(arr.attr("dtype").attr("kind"));
   if (kind == "b" || kind == "i" || kind == "u") return arr.attr("astype")("float64");
+  if (kind != "f" && kind != "c") {
+    throw_validation("upload", "tenferro has float32, float64, complex64 and complex128, not " +
+                                   nb::cast<std::string>(nb::str(nb::object(arr.attr("dtype")))));
+  }
   return arr;
 }
 
@@ -27,7 +33,7 @@ EagerTensor upload_host(const std::shared_ptr<EagerRuntime>& rt, const nb::ndarr
   const std::optional<DType> dtype = dtype_of(nb::ndarray<>(a));
   if (!dtype) {
     throw_validation("upload", "tenferro has float32, float64, complex64 and complex128, not " +
-                                   nb::cast<std::string>(nb::str(source.attr("dtype"))));
+                                   nb::cast<std::string>(nb::str(nb::object(source.attr("dtype")))));
   }
   std::optional<Tensor> view = host_view_of(nb::ndarray<>(a), *dtype);
   if (!view) {  // negative strides or misaligned data: let NumPy make it plain first

@@ -71,7 +71,7 @@ def test_views_transpose_and_basic_slicing(rt):
     for name, (got, want) in views.items():
         assert got.shape == want.shape, name
         np.testing.assert_array_equal(got.download(), want, err_msg=name)
-    with pytest.raises(IndexError if False else tf.ValidationError):
+    with pytest.raises(tf.ValidationError):
         t[3]
     with pytest.raises(tf.UnsupportedError):
         t[::-1]
@@ -125,8 +125,8 @@ def test_mixing_with_numpy_is_refused_not_uploaded(rt):
     uploads = rt.stats()["uploads"]
     with pytest.raises(tf.PlacementError, match="upload"):
         t + np.ones(3)
-    with pytest.raises(TypeError):
-        np.ones(3) + t
+    with pytest.raises(tf.PlacementError, match="upload"):
+        np.ones(3) + t  # NumPy defers to tenferro (no __array__ conversion), which refuses
     assert rt.stats()["uploads"] == uploads
 
 
