@@ -102,7 +102,8 @@ fi
 #    pytest suite with the real clients from PyPI (opt_einsum, cotengra, quimb).
 scripts/test-python.sh
 record "python package install" $?
-pytest_line=$(grep -E "^=+ .*[0-9]+ (passed|failed|error)" build-python/pytest.log 2>/dev/null | tail -n1)
+# pytest's summary line, e.g. "48 passed, 2 skipped in 30.1s" or "1 failed, 49 passed in 31s".
+pytest_line=$(grep -E "[0-9]+ (passed|failed|errors?)(,.*)? in [0-9.]+s" build-python/pytest.log 2>/dev/null | tail -n1)
 if [[ -n $pytest_line ]]; then
   py_passed=$(grep -oE "[0-9]+ passed" <<<"$pytest_line" | grep -oE "[0-9]+" || echo 0)
   py_failed=0

@@ -155,8 +155,8 @@ std::optional<Tensor> host_view_of(const nb::ndarray<>& a, DType dtype) {
   if (empty) reach = 0;
   if (reach > 0 && reinterpret_cast<std::uintptr_t>(data) % required_alignment(dtype) != 0)
     return std::nullopt;
-  auto storage = std::make_shared<HostStorage>(data, static_cast<std::size_t>(reach) * item,
-                                               keep_alive(a));
+  auto storage =
+      std::make_shared<HostStorage>(data, static_cast<std::size_t>(reach) * item, keep_alive(a));
   return Tensor::view_of(std::move(storage), std::move(layout));
 }
 

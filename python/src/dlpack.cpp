@@ -63,14 +63,15 @@ nb::object dlpack_capsule(const EagerTensor& t, nb::handle stream, nb::handle ma
   if (!stream.is_none() && !(nb::isinstance<nb::int_>(stream) && nb::cast<int>(stream) == -1)) {
     throw_validation("__dlpack__", "a CPU tensor takes stream=None");
   }
-  EagerTensor value = copy.value_or(false) ? released([&] { return prims::cast(t, t.dtype()); }) : t;
+  EagerTensor value =
+      copy.value_or(false) ? released([&] { return prims::cast(t, t.dtype()); }) : t;
   Tensor host = value.host_view();
   auto* holder = new Tensor(host);
   nb::capsule owner(holder, [](void* ptr) noexcept { delete static_cast<Tensor*>(ptr); });
   std::vector<std::size_t> shape(host.shape().begin(), host.shape().end());
   std::vector<std::int64_t> strides(host.strides().begin(), host.strides().end());
-  nb::ndarray<nb::array_api> arr(holder->raw_data(), shape.size(), shape.data(), owner, strides.data(),
-                    dlpack_dtype(host.dtype()), kDLCpu, 0);
+  nb::ndarray<nb::array_api> arr(holder->raw_data(), shape.size(), shape.data(), owner,
+                                 strides.data(), dlpack_dtype(host.dtype()), kDLCpu, 0);
   nb::object exported = arr.cast(nb::rv_policy::reference);
   nb::kwargs kw;
   if (!max_version.is_none()) kw["max_version"] = max_version;

@@ -34,7 +34,9 @@ EinsumOptions options_of(nb::handle optimize, std::size_t operands) {
     } else if (s == "optimal") {
       o.strategy = PathStrategy::Optimal;
     } else {
-      throw_validation("einsum", "optimize must be 'auto', 'greedy', 'optimal', a bool or a path, not '" + s + "'");
+      throw_validation(
+          "einsum",
+          "optimize must be 'auto', 'greedy', 'optimal', a bool or a path, not '" + s + "'");
     }
     return o;
   }
@@ -102,7 +104,8 @@ EagerTensor einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
 nb::tuple einsum_path_call(const std::string& subscripts, nb::args operands, nb::handle optimize) {
   std::vector<Shape> shapes;
   for (nb::handle x : operands) shapes.push_back(shape_arg(x.attr("shape")));
-  const EinsumOptions o = options_of(optimize.is_none() ? nb::str("greedy") : optimize, shapes.size());
+  const EinsumOptions o =
+      options_of(optimize.is_none() ? nb::str("greedy") : optimize, shapes.size());
   const EinsumPath path = released([&] { return einsum_path(subscripts, shapes, o); });
   nb::list steps;
   steps.append("einsum_path");
@@ -118,8 +121,8 @@ void bind_einsum(nb::module_& m) {
         nb::arg("optimize") = "auto",
         "numpy.einsum on tenferro tensors of one runtime; optimize: 'auto', 'greedy', "
         "'optimal', a bool or an explicit path. The result stays in the operands' runtime.");
-  m.def("einsum_path", &einsum_path_call, nb::arg("subscripts"), nb::arg("operands"),
-        nb::kw_only(), nb::arg("optimize") = "greedy",
+  m.def("einsum_path", &einsum_path_call, nb::arg("subscripts"), nb::arg("operands"), nb::kw_only(),
+        nb::arg("optimize") = "greedy",
         "numpy.einsum_path: (['einsum_path', (i, j), ...], report) from the operands' shapes.");
 }
 

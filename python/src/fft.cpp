@@ -23,30 +23,38 @@ fft::Norm norm_of(nb::handle norm) {
   return out;
 }
 
-using OneAxis = EagerTensor (*)(const EagerTensor&, std::optional<std::int64_t>, std::int64_t, fft::Norm);
+using OneAxis = EagerTensor (*)(const EagerTensor&, std::optional<std::int64_t>, std::int64_t,
+                                fft::Norm);
 using NAxes = EagerTensor (*)(const EagerTensor&, fft::Lengths, fft::Lengths, fft::Norm);
 
 template <OneAxis F>
 void def_one(nb::module_& f, const char* name) {
-  f.def(name, [](const EagerTensor& a, std::optional<std::int64_t> n, std::int64_t axis, nb::handle norm) {
-    const fft::Norm nm = norm_of(norm);
-    return released([&] { return F(a, n, axis, nm); });
-  }, nb::arg("a"), nb::arg("n") = nb::none(), nb::arg("axis") = -1, nb::arg("norm") = nb::none());
+  f.def(
+      name,
+      [](const EagerTensor& a, std::optional<std::int64_t> n, std::int64_t axis, nb::handle norm) {
+        const fft::Norm nm = norm_of(norm);
+        return released([&] { return F(a, n, axis, nm); });
+      },
+      nb::arg("a"), nb::arg("n") = nb::none(), nb::arg("axis") = -1, nb::arg("norm") = nb::none());
 }
 
 template <NAxes F>
 void def_n(nb::module_& f, const char* name, bool two_d) {
-  f.def(name, [two_d](const EagerTensor& a, nb::handle s, nb::handle axes, nb::handle norm) {
-    fft::Lengths sl, al;
-    if (!s.is_none()) sl = shape_arg(s);
-    if (!axes.is_none()) {
-      al = shape_arg(axes);
-    } else if (two_d) {
-      al = std::vector<std::int64_t>{-2, -1};
-    }
-    const fft::Norm nm = norm_of(norm);
-    return released([&] { return F(a, sl, al, nm); });
-  }, nb::arg("a"), nb::arg("s") = nb::none(), nb::arg("axes") = nb::none(), nb::arg("norm") = nb::none());
+  f.def(
+      name,
+      [two_d](const EagerTensor& a, nb::handle s, nb::handle axes, nb::handle norm) {
+        fft::Lengths sl, al;
+        if (!s.is_none()) sl = shape_arg(s);
+        if (!axes.is_none()) {
+          al = shape_arg(axes);
+        } else if (two_d) {
+          al = std::vector<std::int64_t>{-2, -1};
+        }
+        const fft::Norm nm = norm_of(norm);
+        return released([&] { return F(a, sl, al, nm); });
+      },
+      nb::arg("a"), nb::arg("s") = nb::none(), nb::arg("axes") = nb::none(),
+      nb::arg("norm") = nb::none());
 }
 
 }  // namespace

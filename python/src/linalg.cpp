@@ -16,9 +16,15 @@ namespace tenferro::python {
 
 namespace {
 
-EagerTensor in2(const EagerTensor& a) { return batch_to_cpp(a, 2); }
-EagerTensor out2(const EagerTensor& a) { return batch_from_cpp(a, 2); }
-EagerTensor out1(const EagerTensor& a) { return batch_from_cpp(a, 1); }
+EagerTensor in2(const EagerTensor& a) {
+  return batch_to_cpp(a, 2);
+}
+EagerTensor out2(const EagerTensor& a) {
+  return batch_from_cpp(a, 2);
+}
+EagerTensor out1(const EagerTensor& a) {
+  return batch_from_cpp(a, 1);
+}
 
 template <class F>
 auto call(F&& f) {
@@ -30,12 +36,16 @@ linalg::CutoffKind cutoff_kind(const std::string& mode) {
   if (mode == "absolute") return linalg::CutoffKind::AbsoluteSingularValue;
   if (mode == "relative_weight") return linalg::CutoffKind::RelativeDiscardedWeight;
   if (mode == "absolute_weight") return linalg::CutoffKind::AbsoluteDiscardedWeight;
-  throw_validation("svd", "cutoff_mode must be 'relative', 'absolute', 'relative_weight' or "
-                          "'absolute_weight', not '" + mode + "'");
+  throw_validation("svd",
+                   "cutoff_mode must be 'relative', 'absolute', 'relative_weight' or "
+                   "'absolute_weight', not '" +
+                       mode + "'");
 }
 
 // b as C++ wants it: a vector only when NumPy 2 treats it as one (b.ndim == 1).
-EagerTensor rhs_in(const EagerTensor& b) { return b.rank() == 1 ? b : in2(b); }
+EagerTensor rhs_in(const EagerTensor& b) {
+  return b.rank() == 1 ? b : in2(b);
+}
 EagerTensor rhs_out(const EagerTensor& x, const EagerTensor& b) {
   return b.rank() == 1 ? x : out2(x);
 }
@@ -104,7 +114,8 @@ void bind_linalg(nb::module_& m) {
     auto r = call([&] { return linalg::lstsq_with_rank(in2(a), rhs_in(b), {.rcond = rcond}); });
     return nb::make_tuple(rhs_out(r.x, b), r.rank, out1(r.s));
   });
-  l.def("inv", [](const EagerTensor& a) { return out2(call([&] { return linalg::inv(in2(a)); })); });
+  l.def("inv",
+        [](const EagerTensor& a) { return out2(call([&] { return linalg::inv(in2(a)); })); });
   l.def("det", [](const EagerTensor& a) { return call([&] { return linalg::det(in2(a)); }); });
   l.def("slogdet", [](const EagerTensor& a) {
     auto r = call([&] { return linalg::slogdet(in2(a)); });

@@ -57,14 +57,17 @@ void bind_prims(nb::module_& m) {
   def_unary<prims::square>(p, "square");
   def_unary<prims::sign>(p, "sign");
   def_unary<prims::contiguous>(p, "contiguous");
-  p.def("ascontiguousarray", [](const EagerTensor& x) { return released([&] { return c_contiguous(x); }); });
+  p.def("ascontiguousarray",
+        [](const EagerTensor& x) { return released([&] { return c_contiguous(x); }); });
   def_binary<prims::maximum>(p, "maximum");
   def_binary<prims::minimum>(p, "minimum");
   def_binary<prims::complex>(p, "complex");
   p.def("matmul", &matmul);
   p.def("equal", [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Equal); });
-  p.def("not_equal", [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::NotEqual); });
-  p.def("greater", [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Greater); });
+  p.def("not_equal",
+        [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::NotEqual); });
+  p.def("greater",
+        [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Greater); });
   p.def("less", [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Less); });
   p.def("norm", [](const EagerTensor& x, nb::handle axis, bool keepdims) {
     auto axes = axes_arg(axis);
@@ -100,8 +103,9 @@ void bind_prims(nb::module_& m) {
     if (!v) throw_validation("full", "fill value must be a number");
     return prims::full(rt, dtype_from_python(dtype), shape_arg(shape), *v);
   });
-  p.def("eye", [](const Runtime& rt, std::int64_t n, std::optional<std::int64_t> mcols, std::int64_t k,
-                  nb::handle dtype) { return prims::eye(rt, dtype_from_python(dtype), n, mcols, k); });
+  p.def("eye",
+        [](const Runtime& rt, std::int64_t n, std::optional<std::int64_t> mcols, std::int64_t k,
+           nb::handle dtype) { return prims::eye(rt, dtype_from_python(dtype), n, mcols, k); });
   p.def("arange", [](const Runtime& rt, double start, double stop, double step, nb::handle dtype) {
     return prims::arange(rt, dtype_from_python(dtype), start, stop, step);
   });

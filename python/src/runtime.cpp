@@ -5,8 +5,8 @@
 
 #include "bindings.hpp"
 #include "convert.hpp"
-#include "tensor_from_python.hpp"
 #include "tenferro/runtime/runtime.hpp"
+#include "tensor_from_python.hpp"
 
 namespace tenferro::python {
 
@@ -36,8 +36,8 @@ nb::dict stats_dict(const RuntimeStats& s) {
 }
 
 std::string runtime_repr(const EagerRuntime& rt) {
-  return "tenferro.Runtime(" + device_name(rt.backend().placement()) + ", id=" +
-         std::to_string(rt.id()) + ")";
+  return "tenferro.Runtime(" + device_name(rt.backend().placement()) +
+         ", id=" + std::to_string(rt.id()) + ")";
 }
 
 }  // namespace
@@ -54,9 +54,11 @@ void bind_runtime(nb::module_& m) {
       .def_static(
           "cuda", [](int device) { return released([&] { return EagerRuntime::cuda(device); }); },
           nb::arg("device") = 0, "A new CUDA runtime. UnsupportedError when not built in.")
-      .def_prop_ro("backend",
-                   [](const EagerRuntime& rt) { return std::string(backend_kind_name(rt.backend_kind())); })
-      .def_prop_ro("device", [](const EagerRuntime& rt) { return device_name(rt.backend().placement()); })
+      .def_prop_ro(
+          "backend",
+          [](const EagerRuntime& rt) { return std::string(backend_kind_name(rt.backend_kind())); })
+      .def_prop_ro("device",
+                   [](const EagerRuntime& rt) { return device_name(rt.backend().placement()); })
       .def_prop_ro("description", [](const EagerRuntime& rt) { return rt.backend().description(); })
       .def_prop_ro("id", &EagerRuntime::id)
       .def(
@@ -68,12 +70,14 @@ void bind_runtime(nb::module_& m) {
           "Copies array-like host data into this runtime (explicit, counted in stats()). "
           "Integer and boolean data become float64 unless dtype is given.")
       .def("synchronize", [](EagerRuntime& rt) { released([&] { rt.synchronize(); }); })
-      .def("stats", [](const EagerRuntime& rt) { return stats_dict(rt.stats()); },
-           "The runtime's counters: transfers, caches, module installs, kernel launches.")
+      .def(
+          "stats", [](const EagerRuntime& rt) { return stats_dict(rt.stats()); },
+          "The runtime's counters: transfers, caches, module installs, kernel launches.")
       .def("__repr__", &runtime_repr)
-      .def("__eq__", [](const EagerRuntime& a, nb::handle b) {
-        return nb::isinstance<EagerRuntime>(b) && &a == nb::inst_ptr<EagerRuntime>(b);
-      })
+      .def("__eq__",
+           [](const EagerRuntime& a, nb::handle b) {
+             return nb::isinstance<EagerRuntime>(b) && &a == nb::inst_ptr<EagerRuntime>(b);
+           })
       .def("__hash__", [](const EagerRuntime& rt) { return static_cast<std::int64_t>(rt.id()); });
 }
 

@@ -34,8 +34,8 @@ std::string tensor_repr(const EagerTensor& t) {
     if (i + 1 < t.shape().size()) shape += " ";
   }
   shape += ")";
-  return "tenferro.Tensor(shape=" + shape + ", dtype=" +
-         nb::cast<std::string>(nb::str(numpy_dtype(t.dtype()))) +
+  return "tenferro.Tensor(shape=" + shape +
+         ", dtype=" + nb::cast<std::string>(nb::str(numpy_dtype(t.dtype()))) +
          ", placement=" + t.placement().to_string() + ")";
 }
 
@@ -75,9 +75,10 @@ EagerTensor unary(const EagerTensor& t) {
 
 void bind_tensor(nb::module_& m) {
   using BO = BinaryOp;
-  nb::class_<EagerTensor> cls(m, "Tensor",
-                              "A tensor living in one tenferro.Runtime (logical C-order shape, as "
-                              "NumPy). Move data only with runtime.upload() and tensor.download().");
+  nb::class_<EagerTensor> cls(
+      m, "Tensor",
+      "A tensor living in one tenferro.Runtime (logical C-order shape, as "
+      "NumPy). Move data only with runtime.upload() and tensor.download().");
   cls.def_prop_ro("shape", &shape_tuple)
       .def_prop_ro("ndim", [](const EagerTensor& t) { return t.rank(); })
       .def_prop_ro("size", [](const EagerTensor& t) { return t.numel(); })
@@ -85,13 +86,14 @@ void bind_tensor(nb::module_& m) {
       .def_prop_ro("runtime", [](const EagerTensor& t) { return t.runtime(); })
       .def_prop_ro("placement", [](const EagerTensor& t) { return t.placement().to_string(); })
       .def_prop_ro("device", [](const EagerTensor& t) { return device_name(t.placement()); })
-      .def_prop_ro("strides",
-                   [](const EagerTensor& t) {
-                     nb::list out;
-                     for (std::int64_t s : t.strides()) out.append(s * dtype_size(t.dtype()));
-                     return nb::tuple(out);
-                   },
-                   "Byte strides, as NumPy's.")
+      .def_prop_ro(
+          "strides",
+          [](const EagerTensor& t) {
+            nb::list out;
+            for (std::int64_t s : t.strides()) out.append(s * dtype_size(t.dtype()));
+            return nb::tuple(out);
+          },
+          "Byte strides, as NumPy's.")
       .def("__repr__", &tensor_repr)
       .def("__len__",
            [](const EagerTensor& t) {
@@ -146,9 +148,10 @@ void bind_tensor(nb::module_& m) {
           "C-order (row-major) reshape, as NumPy: a view when the strides allow, else a copy "
           "made inside the runtime.")
       .def("__getitem__", &index)
-      .def("__array_namespace__",
-           [](const EagerTensor&, nb::handle) { return nb::module_::import_("tenferro"); },
-           nb::arg("api_version") = nb::none())
+      .def(
+          "__array_namespace__",
+          [](const EagerTensor&, nb::handle) { return nb::module_::import_("tenferro"); },
+          nb::arg("api_version") = nb::none())
       // Element-wise.
       .def("conj", &unary<prims::conj>)
       .def("conjugate", &unary<prims::conj>)
@@ -162,37 +165,46 @@ void bind_tensor(nb::module_& m) {
              const DType d = dtype_from_python(dtype);
              return released([&] { return d == t.dtype() ? t : prims::cast(t, d); });
            })
-      .def("copy", [](const EagerTensor& t) {
-        return released([&] { return prims::cast(t, t.dtype()); });
-      })
-      .def("__add__", [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Add, false); })
-      .def("__radd__", [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Add, true); })
-      .def("__sub__", [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Sub, false); })
-      .def("__rsub__", [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Sub, true); })
-      .def("__mul__", [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Mul, false); })
-      .def("__rmul__", [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Mul, true); })
+      .def("copy",
+           [](const EagerTensor& t) { return released([&] { return prims::cast(t, t.dtype()); }); })
+      .def("__add__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Add, false); })
+      .def("__radd__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Add, true); })
+      .def("__sub__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Sub, false); })
+      .def("__rsub__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Sub, true); })
+      .def("__mul__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Mul, false); })
+      .def("__rmul__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Mul, true); })
       .def("__truediv__",
            [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Div, false); })
       .def("__rtruediv__",
            [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Div, true); })
-      .def("__pow__", [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Pow, false); })
-      .def("__rpow__", [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Pow, true); })
+      .def("__pow__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Pow, false); })
+      .def("__rpow__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Pow, true); })
       .def("__matmul__",
-           [](const EagerTensor& a, nb::handle b) {
-             return matmul(a, as_tensor(b, "matmul", 1));
-           })
+           [](const EagerTensor& a, nb::handle b) { return matmul(a, as_tensor(b, "matmul", 1)); })
       .def("__rmatmul__",
-           [](const EagerTensor& a, nb::handle b) {
-             return matmul(as_tensor(b, "matmul", 0), a);
-           })
+           [](const EagerTensor& a, nb::handle b) { return matmul(as_tensor(b, "matmul", 0), a); })
       // Comparisons: 0.0/1.0 tensors (no boolean dtype). No __eq__: == keeps Python's identity
       // meaning, tenferro.equal compares values.
-      .def("__gt__", [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Greater); })
+      .def("__gt__",
+           [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Greater); })
       .def("__ge__",
            [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::GreaterEqual); })
-      .def("__lt__", [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Less); })
-      .def("__le__", [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::LessEqual); })
-      .def("__int__", [](const EagerTensor& t) { return static_cast<std::int64_t>(host_scalar(t, "int").real()); })
+      .def("__lt__",
+           [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Less); })
+      .def("__le__",
+           [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::LessEqual); })
+      .def("__int__",
+           [](const EagerTensor& t) {
+             return static_cast<std::int64_t>(host_scalar(t, "int").real());
+           })
       // Reductions (axis: None, an int or a tuple; NumPy's keepdims).
       .def("sum", &reduce<prims::sum>, nb::arg("axis") = nb::none(), nb::arg("keepdims") = false)
       .def("mean", &reduce<prims::mean>, nb::arg("axis") = nb::none(), nb::arg("keepdims") = false)

@@ -32,8 +32,9 @@ EagerTensor upload_host(const std::shared_ptr<EagerRuntime>& rt, const nb::ndarr
                         nb::handle source) {
   const std::optional<DType> dtype = dtype_of(nb::ndarray<>(a));
   if (!dtype) {
-    throw_validation("upload", "tenferro has float32, float64, complex64 and complex128, not " +
-                                   nb::cast<std::string>(nb::str(nb::object(source.attr("dtype")))));
+    throw_validation("upload",
+                     "tenferro has float32, float64, complex64 and complex128, not " +
+                         nb::cast<std::string>(nb::str(nb::object(source.attr("dtype")))));
   }
   std::optional<Tensor> view = host_view_of(nb::ndarray<>(a), *dtype);
   if (!view) {  // negative strides or misaligned data: let NumPy make it plain first
@@ -66,10 +67,12 @@ EagerTensor from_dlpack(nb::handle x, const std::shared_ptr<EagerRuntime>& rt,
                         std::optional<bool> copy) {
   nb::ndarray<nb::ro> a;
   if (!nb::try_cast(x, a)) {
-    throw_validation("from_dlpack", "the object supports neither __dlpack__ nor the buffer protocol");
+    throw_validation("from_dlpack",
+                     "the object supports neither __dlpack__ nor the buffer protocol");
   }
   const std::optional<DType> dtype = dtype_of(nb::ndarray<>(a));
-  if (!dtype) throw_validation("from_dlpack", "tenferro has float32, float64, complex64 and complex128 only");
+  if (!dtype)
+    throw_validation("from_dlpack", "tenferro has float32, float64, complex64 and complex128 only");
   const bool host_array = a.device_type() == nb::device::cpu::value;
   const std::string producer = device_name(a.device_type(), a.device_id());
   if (rt->backend_kind() != BackendKind::Cpu || !host_array) {
