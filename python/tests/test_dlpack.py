@@ -99,6 +99,11 @@ def test_device_mismatch_is_a_typed_placement_error(gpu_rt, rt):
     assert g.__dlpack_device__()[0] == 15  # kDLWebGPU
     with pytest.raises(tf.HostAccessError, match="download"):
         np.asarray(g)  # __array__ never downloads
+    with pytest.raises(tf.HostAccessError):
+        g[0].item()  # nor do item() and float()
+    downloads = gpu_rt.stats()["downloads"]
+    np.testing.assert_array_equal(g.download(), np.ones(4))  # the explicit way, counted
+    assert gpu_rt.stats()["downloads"] == downloads + 1
     with pytest.raises(tf.PlacementError) as info:
         g.__dlpack__(dl_device=(1, 0))
     assert "webgpu:0" in str(info.value) and "cpu:0" in str(info.value)

@@ -40,3 +40,10 @@ def test_singular_matrix_raises_linalg_error(rt):
 def test_unsupported_dtype_is_a_validation_error(rt):
     with pytest.raises(tf.ValidationError):
         tf.zeros((2,), dtype="int32", runtime=rt)
+
+
+def test_absent_backends_are_typed_errors():
+    # No CUDA on this machine or in this build: a typed error, not a crash or a CPU stand-in.
+    with pytest.raises((tf.UnsupportedError, tf.BackendError)) as info:
+        tf.Runtime.cuda(0)
+    assert info.value.kind in ("Unsupported", "Backend")
