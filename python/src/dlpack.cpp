@@ -84,7 +84,7 @@ void bind_dlpack(nb::module_& m) {
       [](nb::handle x, std::shared_ptr<EagerRuntime> runtime, std::optional<bool> copy) {
         return from_dlpack(x, runtime, copy);
       },
-      nb::arg("x"), nb::kw_only(), nb::arg("runtime"), nb::arg("copy") = nb::none(),
+      nb::arg("x"), nb::kw_only(), nb::arg("runtime"), nb::arg("copy").none() = nb::none(),
       "A tensor of `runtime` viewing x's memory (zero copy for host memory on a CPU runtime; "
       "the producer stays alive meanwhile). copy=True copies; a device mismatch is a "
       "PlacementError, never a silent transfer.");

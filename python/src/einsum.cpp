@@ -118,11 +118,11 @@ nb::tuple einsum_path_call(const std::string& subscripts, nb::args operands, nb:
 
 void bind_einsum(nb::module_& m) {
   m.def("einsum", &einsum_call, nb::arg("subscripts"), nb::arg("operands"), nb::kw_only(),
-        nb::arg("optimize") = "auto",
+        nb::arg("optimize").none() = "auto",
         "numpy.einsum on tenferro tensors of one runtime; optimize: 'auto', 'greedy', "
         "'optimal', a bool or an explicit path. The result stays in the operands' runtime.");
   m.def("einsum_path", &einsum_path_call, nb::arg("subscripts"), nb::arg("operands"), nb::kw_only(),
-        nb::arg("optimize") = "greedy",
+        nb::arg("optimize").none() = "greedy",
         "numpy.einsum_path: (['einsum_path', (i, j), ...], report) from the operands' shapes.");
 }
 

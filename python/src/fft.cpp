@@ -35,7 +35,8 @@ void def_one(nb::module_& f, const char* name) {
         const fft::Norm nm = norm_of(norm);
         return released([&] { return F(a, n, axis, nm); });
       },
-      nb::arg("a"), nb::arg("n") = nb::none(), nb::arg("axis") = -1, nb::arg("norm") = nb::none());
+      nb::arg("a"), nb::arg("n").none() = nb::none(), nb::arg("axis") = -1,
+      nb::arg("norm").none() = nb::none());
 }
 
 template <NAxes F>
@@ -53,8 +54,8 @@ void def_n(nb::module_& f, const char* name, bool two_d) {
         const fft::Norm nm = norm_of(norm);
         return released([&] { return F(a, sl, al, nm); });
       },
-      nb::arg("a"), nb::arg("s") = nb::none(), nb::arg("axes") = nb::none(),
-      nb::arg("norm") = nb::none());
+      nb::arg("a"), nb::arg("s").none() = nb::none(), nb::arg("axes").none() = nb::none(),
+      nb::arg("norm").none() = nb::none());
 }
 
 }  // namespace

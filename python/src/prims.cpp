@@ -69,10 +69,13 @@ void bind_prims(nb::module_& m) {
   p.def("greater",
         [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Greater); });
   p.def("less", [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Less); });
-  p.def("norm", [](const EagerTensor& x, nb::handle axis, bool keepdims) {
-    auto axes = axes_arg(axis);
-    return released([&] { return prims::norm(x, axes, keepdims); });
-  });
+  p.def(
+      "norm",
+      [](const EagerTensor& x, nb::handle axis, bool keepdims) {
+        auto axes = axes_arg(axis);
+        return released([&] { return prims::norm(x, axes, keepdims); });
+      },
+      nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
   p.def("cast", [](const EagerTensor& x, nb::handle dtype) {
     const DType d = dtype_from_python(dtype);
     return released([&] { return prims::cast(x, d); });

@@ -66,7 +66,7 @@ void bind_runtime(nb::module_& m) {
           [](EagerRuntime& rt, nb::handle data, nb::handle dtype) {
             return upload_from_python(rt.shared_from_this(), data, dtype);
           },
-          nb::arg("data"), nb::arg("dtype") = nb::none(),
+          nb::arg("data"), nb::arg("dtype").none() = nb::none(),
           "Copies array-like host data into this runtime (explicit, counted in stats()). "
           "Integer and boolean data become float64 unless dtype is given.")
       .def("synchronize", [](EagerRuntime& rt) { released([&] { rt.synchronize(); }); })

@@ -107,13 +107,13 @@ void bind_tensor(nb::module_& m) {
             return numpy_of_host(host);
           },
           "An explicit copy to host memory as a numpy.ndarray (counted in runtime.stats()).")
-      .def("__array__", &array_protocol, nb::arg("dtype") = nb::none(),
-           nb::arg("copy") = nb::none(),
+      .def("__array__", &array_protocol, nb::arg("dtype").none() = nb::none(),
+           nb::arg("copy").none() = nb::none(),
            "Zero-copy NumPy view of a host tensor; HostAccessError for device tensors (call "
            "download()).")
-      .def("__dlpack__", &dlpack_capsule, nb::kw_only(), nb::arg("stream") = nb::none(),
-           nb::arg("max_version") = nb::none(), nb::arg("dl_device") = nb::none(),
-           nb::arg("copy") = nb::none())
+      .def("__dlpack__", &dlpack_capsule, nb::kw_only(), nb::arg("stream").none() = nb::none(),
+           nb::arg("max_version").none() = nb::none(), nb::arg("dl_device").none() = nb::none(),
+           nb::arg("copy").none() = nb::none())
       .def("__dlpack_device__", &dlpack_device)
       .def("item",
            [](const EagerTensor& t) -> nb::object {
@@ -151,7 +151,7 @@ void bind_tensor(nb::module_& m) {
       .def(
           "__array_namespace__",
           [](const EagerTensor&, nb::handle) { return nb::module_::import_("tenferro"); },
-          nb::arg("api_version") = nb::none())
+          nb::arg("api_version").none() = nb::none())
       // Element-wise.
       .def("conj", &unary<prims::conj>)
       .def("conjugate", &unary<prims::conj>)
@@ -206,11 +206,16 @@ void bind_tensor(nb::module_& m) {
              return static_cast<std::int64_t>(host_scalar(t, "int").real());
            })
       // Reductions (axis: None, an int or a tuple; NumPy's keepdims).
-      .def("sum", &reduce<prims::sum>, nb::arg("axis") = nb::none(), nb::arg("keepdims") = false)
-      .def("mean", &reduce<prims::mean>, nb::arg("axis") = nb::none(), nb::arg("keepdims") = false)
-      .def("prod", &reduce<prims::prod>, nb::arg("axis") = nb::none(), nb::arg("keepdims") = false)
-      .def("max", &reduce<prims::max>, nb::arg("axis") = nb::none(), nb::arg("keepdims") = false)
-      .def("min", &reduce<prims::min>, nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
+      .def("sum", &reduce<prims::sum>, nb::arg("axis").none() = nb::none(),
+           nb::arg("keepdims") = false)
+      .def("mean", &reduce<prims::mean>, nb::arg("axis").none() = nb::none(),
+           nb::arg("keepdims") = false)
+      .def("prod", &reduce<prims::prod>, nb::arg("axis").none() = nb::none(),
+           nb::arg("keepdims") = false)
+      .def("max", &reduce<prims::max>, nb::arg("axis").none() = nb::none(),
+           nb::arg("keepdims") = false)
+      .def("min", &reduce<prims::min>, nb::arg("axis").none() = nb::none(),
+           nb::arg("keepdims") = false);
   // NumPy defers mixed arithmetic to us (then refused with a typed error), instead of turning
   // the tensor into an ndarray behind the caller's back.
   cls.attr("__array_ufunc__") = nb::none();

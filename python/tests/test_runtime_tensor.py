@@ -118,6 +118,12 @@ def test_reductions(rt, rng):
                                x.mean(axis=(0, 2), keepdims=True), rtol=1e-12)
     np.testing.assert_allclose(t.max(axis=-1).download(), x.max(axis=-1))
     assert float(t.sum()) == pytest.approx(x.sum())
+    # Explicit None is NumPy's default everywhere (autoray and opt_einsum pass it).
+    np.testing.assert_allclose(t.sum(axis=None).download(), x.sum(), rtol=1e-12)
+    np.testing.assert_allclose(tf.einsum("ijk->k", t, optimize=None).download(),
+                               x.sum(axis=(0, 1)), rtol=1e-12)
+    np.testing.assert_allclose(tf.fft.fft(t, n=None, norm=None).download(), np.fft.fft(x),
+                               atol=1e-12)
 
 
 def test_mixing_with_numpy_is_refused_not_uploaded(rt):

@@ -207,12 +207,12 @@ def from_dlpack(x: object, *, runtime: Runtime, copy: bool | None = None) -> Ten
     A tensor of `runtime` viewing x's memory (zero copy for host memory on a CPU runtime; the producer stays alive meanwhile). copy=True copies; a device mismatch is a PlacementError, never a silent transfer.
     """
 
-def einsum(subscripts: object, *operands, optimize: object = 'auto') -> Tensor:
+def einsum(subscripts: object, *operands, optimize: object | None = 'auto') -> Tensor:
     """
     numpy.einsum on tenferro tensors of one runtime; optimize: 'auto', 'greedy', 'optimal', a bool or an explicit path. The result stays in the operands' runtime.
     """
 
-def einsum_path(subscripts: str, *operands, optimize: object = 'greedy') -> tuple:
+def einsum_path(subscripts: str, *operands, optimize: object | None = 'greedy') -> tuple:
     """
     numpy.einsum_path: (['einsum_path', (i, j), ...], report) from the operands' shapes.
     """
