@@ -1,6 +1,5 @@
 #include "tenferro/runtime/eager_tensor.hpp"
 
-#include "backends/cpu/cpu_backend.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro {
@@ -63,13 +62,14 @@ Tensor EagerTensor::download() const {
 
 Tensor EagerTensor::host_view() const {
   if (!buffer_) throw_empty("host_view");
-  if (!is_host_resident() || buffer_->host_data() == nullptr) {
+  std::shared_ptr<HostStorage> storage = is_host_resident() ? buffer_->host_storage() : nullptr;
+  if (storage == nullptr) {
     throw_error(
         ErrorKind::HostAccess, ErrorPhase::Transfer, "host_view",
         "the value lives in " + placement().to_string() +
             " memory that the host cannot read; call tensor.download() for an explicit copy");
   }
-  return host_tensor_of(*this);
+  return Tensor::view_of(std::move(storage), layout_);
 }
 
 EagerTensor EagerTensor::permute(std::span<const std::int64_t> perm) const {

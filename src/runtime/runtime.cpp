@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "backends/cpu/cpu_backend.hpp"
+#include "runtime/family_ids.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/runtime/errors.hpp"
 #if TENFERRO_HAS_WEBGPU
@@ -123,9 +124,12 @@ RuntimeStats EagerRuntime::stats() const {
   s.status_read_bytes = status_read_bytes_.load();
   s.backend_constructions = 1 + backend_constructions_in_calls_.load();
   s.numerical_retries = numerical_retries_.load();
-  std::lock_guard lock(launches_mutex_);
   const std::string suffix = "@" + std::string(backend_kind_name(backend_->kind()));
-  for (const auto& [family, n] : kernel_launches_) s.kernel_launches[family + suffix] = n;
+  const std::uint32_t families = runtime_internal::family_count();
+  for (std::uint32_t id = 0; id < families; ++id) {
+    const std::uint64_t n = kernel_launches_[id].load(std::memory_order_relaxed);
+    if (n != 0) s.kernel_launches[std::string(runtime_internal::family_name(id)) + suffix] = n;
+  }
   return s;
 }
 
@@ -207,10 +211,9 @@ void EagerRuntime::count_numerical_retry() noexcept {
   numerical_retries_.fetch_add(1, std::memory_order_relaxed);
 }
 void EagerRuntime::count_kernel_launch(std::string_view family, std::uint64_t count) {
-  std::lock_guard lock(launches_mutex_);
-  auto it = kernel_launches_.find(family);
-  if (it == kernel_launches_.end()) it = kernel_launches_.emplace(std::string(family), 0).first;
-  it->second += count;
+  static_assert(std::tuple_size_v<decltype(kernel_launches_)> == runtime_internal::kMaxFamilies,
+                "one launch counter per possible family id");
+  kernel_launches_[runtime_internal::family_id(family)].fetch_add(count, std::memory_order_relaxed);
 }
 
 }  // namespace tenferro

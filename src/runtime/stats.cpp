@@ -1,21 +1,6 @@
 #include "tenferro/runtime/stats.hpp"
 
-#include <atomic>
-
-#include "backends/cpu/cpu_backend.hpp"
-
 namespace tenferro {
-
-namespace {
-std::atomic<std::uint64_t> g_cpu_kernel_launches{0};
-}  // namespace
-
-void count_cpu_kernel_launch(std::uint64_t count) noexcept {
-  g_cpu_kernel_launches.fetch_add(count, std::memory_order_relaxed);
-}
-std::uint64_t process_cpu_kernel_launches() noexcept {
-  return g_cpu_kernel_launches.load();
-}
 
 std::uint64_t RuntimeStats::kernel_launches_for(const std::string& key) const {
   auto it = kernel_launches.find(key);

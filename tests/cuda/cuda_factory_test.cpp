@@ -35,7 +35,7 @@ TEST(CudaModuleFactories, EinsumGivesACudaTargetItsOwnModule) {
   const ModulePtr cpu = einsum_internal::einsum_module_for(kCpu);
   ASSERT_TRUE(cuda0 && cpu);
   EXPECT_NE(cuda0.get(), cpu.get()) << "a CUDA target received the CPU module";
-  EXPECT_NE(cuda0->id(), einsum_internal::kCpuModuleId);
+  EXPECT_EQ(cuda0->id(), "tenferro.einsum.v1/tenferro.cuda.d0.v1");
   EXPECT_NE(cuda0->find(einsum_family::kFamily, kCuda0.engine_id), nullptr)
       << "the module must register (einsum, tenferro.cuda.d0.v1)";
   EXPECT_EQ(cuda0->find(einsum_family::kFamily, kCpu.engine_id), nullptr);
@@ -62,11 +62,11 @@ TEST(CudaModuleFactories, LinalgAndFftGiveACudaTargetTheirCudaModules) {
   EXPECT_EQ(linalg_cuda->find(linalg_family::kFamily, kCpu.engine_id), nullptr);
   EXPECT_NE(linalg_internal::linalg_module_for(kCuda1).get(), linalg_cuda.get());
 
-  const ModulePtr fft_cuda = fft_internal::fft_module_for_target(kCuda0);
-  EXPECT_NE(fft_cuda->id(), fft_internal::kFftwModuleId);
+  const ModulePtr fft_cuda = fft_internal::fft_module_for(kCuda0);
+  EXPECT_EQ(fft_cuda->id(), "tenferro.fft.v1/tenferro.cuda.d0.v1");
   EXPECT_NE(fft_cuda->find(fft_family::kFamily, kCuda0.engine_id), nullptr);
   EXPECT_EQ(fft_cuda->find(fft_family::kFamily, kCpu.engine_id), nullptr);
-  EXPECT_NE(fft_internal::fft_module_for_target(kCuda1).get(), fft_cuda.get());
+  EXPECT_NE(fft_internal::fft_module_for(kCuda1).get(), fft_cuda.get());
 }
 
 TEST(CudaAdmission, TablesListExactlyWhatTheCudaArmsImplement) {

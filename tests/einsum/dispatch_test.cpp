@@ -284,7 +284,9 @@ TEST(EinsumFactory, CpuModuleMatchesTheTargetEngine) {
   const ModulePtr m2 = einsum_internal::einsum_module_for({other, BackendKind::Cpu});
   ASSERT_TRUE(m1 && m2);
   EXPECT_NE(m1.get(), m2.get()) << "two engines never share a module";
-  EXPECT_EQ(m1->id(), "tenferro.einsum.cpu");
+  // Module ids name the family and the engine, so two engines' modules never share an id.
+  EXPECT_EQ(m1->id(), "tenferro.einsum.v1/tenferro.cpu.v1");
+  EXPECT_EQ(m2->id(), "tenferro.einsum.v1/tenferro.othercpu.v1");
   EXPECT_NE(m1->find(einsum_family::kFamily, cpu), nullptr);
   EXPECT_EQ(m1->find(einsum_family::kFamily, other), nullptr);
   EXPECT_NE(m2->find(einsum_family::kFamily, other), nullptr);

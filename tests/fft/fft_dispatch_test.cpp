@@ -36,9 +36,9 @@ TEST(FftDispatch, DeviceTargetsGetTheirOwnModuleOrUnsupportedBeforeExecution) {
   const EagerExtensionTarget webgpu{EngineId("tenferro.webgpu.d0.v1"), BackendKind::WebGpu};
 #if TENFERRO_HAS_CUDA
   // The CUDA arm: the cuFFT module for the CUDA target's own engine, never the CPU module.
-  const auto cuda_module = tenferro::fft_internal::fft_module_for_target(cuda);
+  const auto cuda_module = tenferro::fft_internal::fft_module_for(cuda);
   ASSERT_NE(cuda_module, nullptr);
-  EXPECT_NE(cuda_module->id(), tenferro::fft_internal::kFftwModuleId);
+  EXPECT_EQ(cuda_module->id(), "tenferro.fft.v1/tenferro.cuda.d0.v1");
   EXPECT_NE(cuda_module->find(tenferro::fft_family::kFamily, cuda.engine_id), nullptr);
   const std::vector<EagerExtensionTarget> refused{webgpu};
 #else
@@ -46,8 +46,7 @@ TEST(FftDispatch, DeviceTargetsGetTheirOwnModuleOrUnsupportedBeforeExecution) {
 #endif
   for (const auto& target : refused) {
     expect_error(
-        ErrorKind::Unsupported,
-        [&] { (void)tenferro::fft_internal::fft_module_for_target(target); },
+        ErrorKind::Unsupported, [&] { (void)tenferro::fft_internal::fft_module_for(target); },
         std::string(tenferro::backend_kind_name(target.backend_kind)));
   }
   for (const char* op : {"fft", "irfftn"}) {
@@ -98,15 +97,15 @@ TEST(FftDispatch, EmptyHandleIsAContextMismatch) {
 TEST(FftDispatch, CpuTargetGetsTheFftwModuleRegisteredForItsOwnEngine) {
   const EagerExtensionTarget a{EngineId("tenferro.cpu.v1"), BackendKind::Cpu};
   const EagerExtensionTarget b{EngineId("tenferro.cpuother.v1"), BackendKind::Cpu};
-  const auto ma = tenferro::fft_internal::fft_module_for_target(a);
-  const auto mb = tenferro::fft_internal::fft_module_for_target(b);
+  const auto ma = tenferro::fft_internal::fft_module_for(a);
+  const auto mb = tenferro::fft_internal::fft_module_for(b);
   ASSERT_NE(ma, nullptr);
   ASSERT_NE(mb, nullptr);
   EXPECT_NE(ma, mb);  // two engines never share a module
   EXPECT_NE(ma->find(tenferro::fft_family::kFamily, a.engine_id), nullptr);
   EXPECT_EQ(ma->find(tenferro::fft_family::kFamily, b.engine_id), nullptr);
   EXPECT_NE(mb->find(tenferro::fft_family::kFamily, b.engine_id), nullptr);
-  EXPECT_EQ(tenferro::fft_internal::fft_module_for_target(a), ma);  // cached per target
+  EXPECT_EQ(tenferro::fft_internal::fft_module_for(a), ma);  // cached per target
 }
 
 TEST(FftDispatch, AdmissionTableAdmitsEveryCpuInputDtypeExceptComplexForRfft) {

@@ -13,6 +13,8 @@
 
 namespace tenferro {
 
+class HostStorage;
+
 // A backend allocation. `host_data()` is non-null only when the host may touch the bytes.
 class Buffer {
  public:
@@ -20,6 +22,9 @@ class Buffer {
   const Placement& placement() const noexcept { return placement_; }
   std::size_t size_bytes() const noexcept { return bytes_; }
   virtual std::byte* host_data() const noexcept { return nullptr; }
+  // The host storage behind a host-resident buffer (what zero-copy host views share), or
+  // nullptr for memory the host may not touch.
+  virtual std::shared_ptr<HostStorage> host_storage() const noexcept { return nullptr; }
 
  protected:
   Buffer(Placement placement, std::size_t bytes) : placement_(placement), bytes_(bytes) {}

@@ -3,6 +3,7 @@
 // the statistics. Always held by std::shared_ptr.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -118,8 +119,8 @@ class EagerRuntime : public std::enable_shared_from_this<EagerRuntime> {
   std::atomic<std::uint64_t> status_reads_{0}, status_read_bytes_{0};
   std::atomic<std::uint64_t> numerical_retries_{0};
   std::atomic<std::uint64_t> backend_constructions_in_calls_{0};
-  mutable std::mutex launches_mutex_;
-  std::map<std::string, std::uint64_t, std::less<>> kernel_launches_;
+  // Kernel launches by dense family id (runtime_internal::family_id): lock-free counters.
+  std::array<std::atomic<std::uint64_t>, 64> kernel_launches_{};
 };
 
 }  // namespace tenferro

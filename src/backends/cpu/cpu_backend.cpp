@@ -1,10 +1,25 @@
 #include "backends/cpu/cpu_backend.hpp"
 
+#include <atomic>
 #include <cstring>
 
 #include "tenferro/runtime/runtime.hpp"
+#include "tenferro/runtime/stats.hpp"
 
 namespace tenferro {
+
+namespace {
+// Every CPU compute kernel in the process (the counter tests read to prove that a device
+// runtime ran no CPU kernel).
+std::atomic<std::uint64_t> g_cpu_kernel_launches{0};
+}  // namespace
+
+void count_cpu_kernel_launch(std::uint64_t count) noexcept {
+  g_cpu_kernel_launches.fetch_add(count, std::memory_order_relaxed);
+}
+std::uint64_t process_cpu_kernel_launches() noexcept {
+  return g_cpu_kernel_launches.load();
+}
 
 CpuBuffer::CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage)
     : Buffer(placement, storage->size_bytes()), storage_(std::move(storage)) {}

@@ -15,6 +15,7 @@ class CpuBuffer final : public Buffer {
   CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage);
   std::byte* host_data() const noexcept override { return storage_->data(); }
   const std::shared_ptr<HostStorage>& storage() const noexcept { return storage_; }
+  std::shared_ptr<HostStorage> host_storage() const noexcept override { return storage_; }
 
  private:
   std::shared_ptr<HostStorage> storage_;

@@ -192,7 +192,7 @@ BenchCase fft_case(DType dtype) {
     const Shape shape{kFftLength};
     FftSpec spec = resolve(request, dtype, shape);
     return direct_executor_call(std::make_shared<FftOp>(request, dtype, shape, std::move(spec)),
-                                fft_module_for_target, rt);
+                                fft_module_for, rt);
   };
   c.check = [dtype](std::span<const Tensor> in, std::span<const Tensor> out) {
     const Matrix x = to_matrix(in[0]);

@@ -5,6 +5,7 @@
 #include "ops/einsum/cpu/cpu_contraction_kernels.hpp"
 #include "ops/einsum/einsum_op.hpp"
 #include "ops/einsum/executor.hpp"
+#include "runtime/family_modules.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -45,37 +46,28 @@ std::vector<EagerTensor> execute_einsum(const ExecutionContext& ctx, const Exten
   return {run_program(ctx.runtime(), kernels, plan, inputs)};
 }
 
-ModulePtr extension_module_cpu(const EngineId& engine) {
-  auto module = std::make_shared<ExtensionModule>(kCpuModuleId);
-  module->register_executor(
-      std::string(einsum_family::kFamily), engine,
-      [](const ExecutionContext& ctx, const ExtensionOp& op, std::span<const EagerTensor> inputs) {
-        return execute_einsum(ctx, op, inputs, cpu_contraction_kernels());
-      });
-  return module;
-}
-
 ModulePtr einsum_module_for(const EagerExtensionTarget& target) {
-  switch (target.backend_kind) {
-    case BackendKind::Cpu: {
-      static ModuleCache cpu_modules;  // keyed by (backend kind, engine id)
-      return cpu_modules.get_or_build(target,
-                                      [&] { return extension_module_cpu(target.engine_id); });
-    }
-    case BackendKind::WebGpu:
-#if TENFERRO_HAS_WEBGPU
-      return webgpu_einsum_module(target);
-#else
-      throw_unsupported_target(einsum_family::kFamily, target, "this build has no WebGPU backend");
-#endif
-    case BackendKind::Cuda:
+  // Every backend runs the same program with its own contraction kernels.
+  const ExtensionExecutor executor = [](const ExecutionContext& ctx, const ExtensionOp& op,
+                                        std::span<const EagerTensor> inputs) {
+    return execute_einsum(ctx, op, inputs, *contraction_kernels_for(ctx.runtime()));
+  };
+  static const runtime_internal::FamilyModules modules(std::string(einsum_family::kFamily),
+                                                       {{
+                                                           {executor, ""},  // Cpu
 #if TENFERRO_HAS_CUDA
-      return cuda_einsum_module(target);
+                                                           {executor, ""},  // Cuda
 #else
-      throw_unsupported_target(einsum_family::kFamily, target, "this build has no CUDA backend");
+                                                            {{}, "this build has no CUDA backend"},
 #endif
-  }
-  throw_unsupported_target(einsum_family::kFamily, target, "unknown backend kind");
+#if TENFERRO_HAS_WEBGPU
+                                                           {executor, ""},  // WebGpu
+#else
+                                                            {{},
+                                                             "this build has no WebGPU backend"},
+#endif
+                                                       }});
+  return modules.module_for(target);
 }
 
 ContractionKernels* contraction_kernels_for(EagerRuntime& runtime) {

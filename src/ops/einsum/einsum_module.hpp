@@ -12,13 +12,9 @@
 
 namespace tenferro::einsum_internal {
 
-inline constexpr const char* kCpuModuleId = "tenferro.einsum.cpu";
-
-// The CPU module for one engine: registers (tenferro.einsum.v1, engine) -> the CPU executor.
-ModulePtr extension_module_cpu(const EngineId& engine);
-
-// The family's module factory: Cpu -> the cached CPU module of the target's engine;
-// WebGpu / Cuda -> webgpu_einsum_module / cuda_einsum_module when compiled in; otherwise a typed Unsupported error.
+// The family's module factory (runtime_internal::FamilyModules): the module of the target's
+// engine for every backend kind compiled in (id "<family>/<engine>"), else a typed Unsupported
+// error before anything executes.
 ModulePtr einsum_module_for(const EagerExtensionTarget& target);
 
 // The runtime's own kernels for the direct binary-dot path, or nullptr when this build has no
@@ -32,16 +28,14 @@ std::vector<EagerTensor> execute_einsum(const ExecutionContext& ctx, const Exten
                                         ContractionKernels& kernels);
 
 #if TENFERRO_HAS_WEBGPU
-// Implemented in ops/einsum/webgpu/: the WebGPU module for the target's engine, and the
-// runtime's WebGPU ContractionKernels (its backend must be the WebGPU backend).
-ModulePtr webgpu_einsum_module(const EagerExtensionTarget& target);
+// Implemented in ops/einsum/webgpu/: the runtime's WebGPU ContractionKernels (its backend
+// must be the WebGPU backend).
 ContractionKernels* webgpu_contraction_kernels(EagerRuntime& runtime);
 #endif
 
 #if TENFERRO_HAS_CUDA
-// Implemented in ops/einsum/cuda/: the CUDA module for the target's engine, and the
-// runtime's CUDA ContractionKernels (its backend must be the CUDA backend).
-ModulePtr cuda_einsum_module(const EagerExtensionTarget& target);
+// Implemented in ops/einsum/cuda/: the runtime's CUDA ContractionKernels (its backend must be
+// the CUDA backend).
 ContractionKernels* cuda_contraction_kernels(EagerRuntime& runtime);
 #endif
 

@@ -14,7 +14,7 @@ using fft_internal::FftRequest;
 
 EagerTensor run(const EagerTensor& x, FftRequest request) {
   const auto factory = [](const EagerExtensionTarget& target) {
-    return fft_internal::fft_module_for_target(target);
+    return fft_internal::fft_module_for(target);
   };
   const EagerTensor inputs[] = {x};
   // An empty handle has no shape to check against; the dispatch reports it as

@@ -1,36 +1,34 @@
 #include "ops/fft/fft_module.hpp"
 
+#include "runtime/family_modules.hpp"
+
 #include "tenferro/config.hpp"
 #include "tenferro/fft.hpp"
 
 namespace tenferro::fft_internal {
 
-ModulePtr fft_module_for_target(const EagerExtensionTarget& target) {
-  switch (target.backend_kind) {
-    case BackendKind::Cpu: {
+ModulePtr fft_module_for(const EagerExtensionTarget& target) {
+  static const runtime_internal::FamilyModules modules(
+      std::string(fft_family::kFamily), {{
+  // Cpu
 #if TENFERRO_HAS_FFTW
-      // Modules are immutable metadata; keyed by (kind, engine) so engines never share one.
-      static ModuleCache cache;
-      return cache.get_or_build(target, [&] { return make_fftw_module(target.engine_id); });
+                                            {&fftw_execute, ""},
 #else
-      throw_unsupported_target(fft_family::kFamily, target,
-                               "this tenferro was built without FFTW (TENFERRO_WITH_FFTW=OFF), "
-                               "so it has no CPU FFT provider; rebuild with TENFERRO_WITH_FFTW=ON");
+                                            {{},
+                                             "this tenferro was built without FFTW "
+                                             "(TENFERRO_WITH_FFTW=OFF), so it has no CPU FFT "
+                                             "provider; rebuild with TENFERRO_WITH_FFTW=ON"},
 #endif
-    }
-    case BackendKind::Cuda:
+  // Cuda
 #if TENFERRO_HAS_CUDA
-    {
-      static ModuleCache cache;  // one cuFFT module per (kind, engine): devices never share one
-      return cache.get_or_build(target, [&] { return make_cufft_module(target.engine_id); });
-    }
+                                            {&cufft_execute, ""},
 #else
-      throw_unsupported_target(fft_family::kFamily, target, "this tenferro was built without CUDA");
+                                            {{}, "this tenferro was built without CUDA"},
 #endif
-    case BackendKind::WebGpu:
-      break;
-  }
-  throw_unsupported_target(fft_family::kFamily, target, "there is no WebGPU FFT implementation");
+                                            // WebGpu
+                                            {{}, "there is no WebGPU FFT implementation"},
+                                        }});
+  return modules.module_for(target);
 }
 
 }  // namespace tenferro::fft_internal

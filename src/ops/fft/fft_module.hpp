@@ -8,18 +8,19 @@
 
 namespace tenferro::fft_internal {
 
-inline constexpr std::string_view kFftwModuleId = "tenferro.fft.fftw";
-
-ModulePtr fft_module_for_target(const EagerExtensionTarget& target);
+// The module of the target's engine (runtime_internal::FamilyModules: id "<family>/<engine>").
+ModulePtr fft_module_for(const EagerExtensionTarget& target);
 
 #if TENFERRO_HAS_CUDA
-// The cuFFT executor module registered for one CUDA engine (src/ops/fft/cuda/).
-ModulePtr make_cufft_module(const EngineId& engine);
+// The cuFFT executor (src/ops/fft/cuda/).
+std::vector<EagerTensor> cufft_execute(const ExecutionContext& ctx, const ExtensionOp& op,
+                                       std::span<const EagerTensor> inputs);
 #endif
 
 #if TENFERRO_HAS_FFTW
-// The FFTW executor module registered for one CPU engine (src/ops/fft/fftw/).
-ModulePtr make_fftw_module(const EngineId& engine);
+// The FFTW executor (src/ops/fft/fftw/).
+std::vector<EagerTensor> fftw_execute(const ExecutionContext& ctx, const ExtensionOp& op,
+                                      std::span<const EagerTensor> inputs);
 #endif
 
 }  // namespace tenferro::fft_internal

@@ -1,31 +1,26 @@
-// The module factory: picks the linalg module for the runtime's target, never another one.
+// The linalg module factory: the family's executors by backend kind, nothing else.
 #include "ops/linalg/module_factory.hpp"
 
-#include "tenferro/config.hpp"
+#include "runtime/family_modules.hpp"
 #include "tenferro/linalg.hpp"
 
 namespace tenferro::linalg_internal {
 
 ModulePtr linalg_module_for(const EagerExtensionTarget& target) {
-  switch (target.backend_kind) {
-    case BackendKind::Cpu: {
-      // Modules are immutable metadata, so one per (BackendKind, EngineId) is shared by every
-      // CPU runtime with that engine; a different engine id builds its own.
-      static ModuleCache cache;
-      return cache.get_or_build(target, [&] { return extension_module_cpu(target.engine_id); });
-    }
-    case BackendKind::Cuda:
+  static const runtime_internal::FamilyModules modules(
+      std::string(linalg_family::kFamily),
+      {{
+          {&linalg_cpu::cpu_linalg_execute, ""},  // Cpu
 #if TENFERRO_HAS_CUDA
-      return cuda_linalg_module(target);
+          {&linalg_cuda::cuda_linalg_execute, ""},  // Cuda
 #else
-      throw_unsupported_target(linalg_family::kFamily, target, "this build has no CUDA backend");
+          {{}, "this build has no CUDA backend"},
 #endif
-    case BackendKind::WebGpu:
-      throw_unsupported_target(linalg_family::kFamily, target,
-                               "linalg has no WebGPU implementation; download() the inputs and "
-                               "upload() them to a CPU runtime to factorise there");
-  }
-  throw_unsupported_target(linalg_family::kFamily, target, "unknown backend kind");
+          {{},  // WebGpu
+           "linalg has no WebGPU implementation; download() the inputs and upload() them to a "
+           "CPU runtime to factorise there"},
+      }});
+  return modules.module_for(target);
 }
 
 }  // namespace tenferro::linalg_internal

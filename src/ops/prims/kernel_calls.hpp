@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "ops/prims/prim_kind.hpp"
+#include "tenferro/config.hpp"  // TENFERRO_HAS_* for the declarations below
 #include "tenferro/core/tensor.hpp"
 #include "tenferro/runtime/backend.hpp"
 

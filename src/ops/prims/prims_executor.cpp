@@ -80,8 +80,7 @@ std::vector<EagerTensor> execute(const PrimsKernels& k, const ExecutionContext& 
   const PrimsPayload& p = op->payload();
   const DType key = op->admission_dtype();
   const auto mask = k.runs[static_cast<std::size_t>(op->kind())];
-  const bool cast_target_ok =
-      op->kind() != PrimKind::Cast || (mask & dtype_bit(p.out.dtype)) != 0;
+  const bool cast_target_ok = op->kind() != PrimKind::Cast || (mask & dtype_bit(p.out.dtype)) != 0;
   if ((mask & dtype_bit(key)) == 0 || !cast_target_ok) {
     // The factory checks admission before execution; reaching this is a wiring defect.
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(op->name()),

@@ -3,6 +3,7 @@
 #include <array>
 #include <string>
 
+#include "runtime/family_modules.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/prims.hpp"
 
@@ -25,6 +26,9 @@ const std::vector<const PrimsKernels*>& kernel_sets() {
   static const std::vector<const PrimsKernels*> sets = [] {
     std::vector<const PrimsKernels*> v{&cpu_prims_kernels()};
     // (WebGPU and CUDA kernel sets are added here, each under its build option.)
+#if TENFERRO_HAS_CUDA
+    v.push_back(&cuda_prims_kernels());
+#endif
     return v;
   }();
   return sets;
@@ -63,24 +67,22 @@ void check_admitted(const PrimsOp& op, BackendKind backend) {
 }
 
 ModulePtr prims_module_for(const EagerExtensionTarget& target) {
-  const PrimsKernels* kernels = kernels_for(target.backend_kind);
-  if (kernels == nullptr) {
-    throw_unsupported_target(prims_family::kFamily, target,
-                             "this build has no prims kernels for this backend");
-  }
-  // Modules are immutable metadata: one per (BackendKind, EngineId), so two devices never
-  // share a registration.
-  static ModuleCache cache;
-  return cache.get_or_build(target, [&] {
-    auto module = std::make_shared<ExtensionModule>(std::string(prims_family::kFamily) + "/" +
-                                                    target.engine_id.str());
-    module->register_executor(std::string(prims_family::kFamily), target.engine_id,
-                              [kernels](const ExecutionContext& ctx, const ExtensionOp& op,
-                                        std::span<const EagerTensor> inputs) {
-                                return execute(*kernels, ctx, op, inputs);
-                              });
-    return ModulePtr(std::move(module));
-  });
+  static const runtime_internal::FamilyModules modules = [] {
+    std::array<runtime_internal::FamilyBackend, 3> backends;
+    for (BackendKind kind : {BackendKind::Cpu, BackendKind::Cuda, BackendKind::WebGpu}) {
+      auto& b = backends[static_cast<std::size_t>(kind)];
+      if (const PrimsKernels* kernels = kernels_for(kind)) {
+        b.executor = [kernels](const ExecutionContext& ctx, const ExtensionOp& op,
+                               std::span<const EagerTensor> inputs) {
+          return execute(*kernels, ctx, op, inputs);
+        };
+      } else {
+        b.missing = "this build has no prims kernels for this backend";
+      }
+    }
+    return runtime_internal::FamilyModules(std::string(prims_family::kFamily), std::move(backends));
+  }();
+  return modules.module_for(target);
 }
 
 EagerTensor run(const PrimsOp& op, std::span<const EagerTensor> inputs) {

@@ -4,7 +4,7 @@
 #include <complex>
 
 #include "backends/cuda/cuda_check.hpp"
-#include "ops/einsum/cuda/strided_layout.hpp"
+#include "backends/cuda/strided_layout.hpp"
 #include "ops/einsum/program.hpp"
 
 namespace tenferro::einsum_internal {

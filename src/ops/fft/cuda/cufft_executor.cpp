@@ -16,7 +16,7 @@
 
 #include "backends/cuda/cuda_backend.hpp"
 #include "backends/cuda/cuda_check.hpp"
-#include "ops/einsum/cuda/strided_layout.hpp"
+#include "backends/cuda/strided_layout.hpp"
 #include "ops/fft/cuda/fft_kernels.hpp"
 #include "ops/fft/fft_module.hpp"
 #include "ops/fft/fft_op.hpp"
@@ -29,7 +29,6 @@ namespace {
 using cuda_detail::cuda_check;
 using Axes = std::vector<std::int64_t>;
 
-constexpr const char* kCufftModuleId = "tenferro.fft.cufft";
 constexpr std::size_t kMaxPlanRank = 3;  // cuFFT plans transform at most three axes
 
 // A cuFFT plan bound to the backend's stream. Destroyed only on eviction or with the runtime
@@ -96,7 +95,7 @@ std::byte* device_bytes(CudaBackend& backend, const EagerTensor& t) {
 Work permuted(const ExecutionContext& ctx, CudaBackend& backend, const Work& w, Axes order) {
   Work out = make_work(ctx, w.buffer.dtype(), w.extents, std::move(order));
   const Strides dst = natural_strides(out), src = natural_strides(w);
-  const auto ix = einsum_internal::cuda_layout::coalesce<2>(w.extents, {&dst, &src});
+  const auto ix = cuda_layout::coalesce<2>(w.extents, {&dst, &src});
   cuda_check(cuda_kernels::launch_copy(
                  static_cast<int>(dtype_size(w.buffer.dtype())), device_bytes(backend, out.buffer),
                  device_bytes(backend, w.buffer), ix.index, ix.count, backend.stream()),
@@ -122,8 +121,7 @@ Work stage(const ExecutionContext& ctx, CudaBackend& backend, const EagerTensor&
         "fft.stage");
   }
   const Strides dst_strides = natural_strides(w);
-  const auto ix =
-      einsum_internal::cuda_layout::coalesce<2>(overlap, {&dst_strides, &input.strides()});
+  const auto ix = cuda_layout::coalesce<2>(overlap, {&dst_strides, &input.strides()});
   if (ix.count == 0) return w;
   const std::byte* src = device_bytes(backend, input);
   if (input.dtype() == spec.staged_dtype) {
@@ -260,7 +258,7 @@ void drop_self_conjugate_imaginary_parts(CudaBackend& backend, const Work& w, st
   Strides strides = natural_strides(w);
   const std::int64_t axis_stride = strides[static_cast<std::size_t>(axis)];
   for (auto& s : strides) s *= 2;  // in reals: a complex element is two
-  const auto ix = einsum_internal::cuda_layout::coalesce<1>(shape, {&strides});
+  const auto ix = cuda_layout::coalesce<1>(shape, {&strides});
   std::byte* base = device_bytes(backend, w.buffer) + real_bytes;  // imaginary part of element 0
   std::vector<std::int64_t> indices{0};
   if (real_length % 2 == 0) indices.push_back(real_length / 2);
@@ -298,6 +296,8 @@ void scale(CudaBackend& backend, const EagerTensor& t, double factor) {
   }
   cuda_check(s, "fft.scale");
 }
+
+}  // namespace
 
 std::vector<EagerTensor> cufft_execute(const ExecutionContext& ctx, const ExtensionOp& op,
                                        std::span<const EagerTensor> inputs) {
@@ -354,14 +354,6 @@ std::vector<EagerTensor> cufft_execute(const ExecutionContext& ctx, const Extens
       cur.order == natural ? cur.buffer : permuted(ctx, backend, cur, natural).buffer;
   scale(backend, result, spec.scale);
   return {result};
-}
-
-}  // namespace
-
-ModulePtr make_cufft_module(const EngineId& engine) {
-  auto module = std::make_shared<ExtensionModule>(kCufftModuleId);
-  module->register_executor(std::string(fft_family::kFamily), engine, cufft_execute);
-  return module;
 }
 
 }  // namespace tenferro::fft_internal

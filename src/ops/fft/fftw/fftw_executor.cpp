@@ -101,6 +101,8 @@ void execute_spec(const ExecutionContext& ctx, const FftSpec& spec, const Tensor
   scale_in_place(out, spec.scale);
 }
 
+}  // namespace
+
 std::vector<EagerTensor> fftw_execute(const ExecutionContext& ctx, const ExtensionOp& op,
                                       std::span<const EagerTensor> inputs) {
   const auto& fft_op = dynamic_cast<const FftOp&>(op);
@@ -119,14 +121,6 @@ std::vector<EagerTensor> fftw_execute(const ExecutionContext& ctx, const Extensi
     execute_spec<float>(ctx, spec, input, out);
   }
   return {result};
-}
-
-}  // namespace
-
-ModulePtr make_fftw_module(const EngineId& engine) {
-  auto module = std::make_shared<ExtensionModule>(std::string(kFftwModuleId));
-  module->register_executor(std::string(fft_family::kFamily), engine, fftw_execute);
-  return module;
 }
 
 }  // namespace tenferro::fft_internal

@@ -1,4 +1,4 @@
-// The CPU linalg module: one executor for the family that checks admission, then runs the
+// The CPU linalg executor: one executor for the family that checks admission, then runs the
 // op's LAPACK kernel on host views of the inputs and adopts the host outputs.
 #include <memory>
 
@@ -43,8 +43,10 @@ std::vector<Tensor> run_kernel(const CpuCall& call, Inputs inputs) {
   throw_validation(call.op_name(), "unknown linalg op");
 }
 
-std::vector<EagerTensor> execute(const ExecutionContext& ctx, const ExtensionOp& op,
-                                 std::span<const EagerTensor> inputs) {
+}  // namespace
+
+std::vector<EagerTensor> cpu_linalg_execute(const ExecutionContext& ctx, const ExtensionOp& op,
+                                            std::span<const EagerTensor> inputs) {
   const auto* linalg_op = dynamic_cast<const LinalgOp*>(&op);
   if (linalg_op == nullptr) {
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(op.name()),
@@ -68,15 +70,4 @@ std::vector<EagerTensor> execute(const ExecutionContext& ctx, const ExtensionOp&
   return outputs;
 }
 
-}  // namespace
 }  // namespace tenferro::linalg_cpu
-
-namespace tenferro::linalg_internal {
-
-ModulePtr extension_module_cpu(const EngineId& engine) {
-  auto module = std::make_shared<ExtensionModule>("tenferro.linalg.cpu." + engine.str());
-  module->register_executor(std::string(linalg_family::kFamily), engine, &linalg_cpu::execute);
-  return module;
-}
-
-}  // namespace tenferro::linalg_internal

@@ -55,8 +55,8 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
       for (std::int64_t i = 0; i <= std::min(j, r_rows - 1); ++i)
         rb[i + j * r_rows] = buf[i + j * m];
     }
-    info = lapack::orgqr(li(m), li(q_cols), li(k), buf, ld(m), tau.data(), ws.work.data(),
-                         ws.lwork());
+    info =
+        lapack::orgqr(li(m), li(q_cols), li(k), buf, ld(m), tau.data(), ws.work.data(), ws.lwork());
     count_lapack_call();
     if (info < 0) throw_lapack_argument(call, "orgqr/ungqr", info);
     if (!in_place) std::copy_n(buf, m * q_cols, qb);

@@ -13,7 +13,7 @@
 
 #include "backends/cuda/cuda_backend.hpp"
 #include "backends/cuda/cuda_check.hpp"
-#include "ops/einsum/cuda/strided_kernels.hpp"
+#include "backends/cuda/strided_kernels.hpp"
 #include "ops/linalg/linalg_op.hpp"
 #include "tenferro/runtime/extension.hpp"
 

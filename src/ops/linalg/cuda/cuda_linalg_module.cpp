@@ -1,4 +1,4 @@
-// The CUDA linalg module: one executor for the family that validates shapes, checks the
+// The CUDA linalg executor: one executor for the family that validates shapes, checks the
 // admission table (derived from the kernel table below: every op but eig), then runs the op's
 // cuSOLVER/cuBLAS kernel on the runtime's stream. Outputs are device values of the runtime; nothing
 // is copied to the host.
@@ -43,8 +43,10 @@ Kernel kernel_of(LinalgKind kind) noexcept {
   return index < kKernels.size() ? kKernels[index] : nullptr;
 }
 
-std::vector<EagerTensor> execute(const ExecutionContext& ctx, const ExtensionOp& op,
-                                 std::span<const EagerTensor> inputs) {
+}  // namespace
+
+std::vector<EagerTensor> cuda_linalg_execute(const ExecutionContext& ctx, const ExtensionOp& op,
+                                             std::span<const EagerTensor> inputs) {
   const auto* linalg_op = dynamic_cast<const LinalgOp*>(&op);
   if (linalg_op == nullptr) {
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(op.name()),
@@ -65,28 +67,12 @@ std::vector<EagerTensor> execute(const ExecutionContext& ctx, const ExtensionOp&
   return kernel(CudaCall{ctx, *linalg_op, backend}, inputs);
 }
 
-}  // namespace
 }  // namespace tenferro::linalg_cuda
 
 namespace tenferro::linalg_internal {
 
 bool cuda_linalg_implements(LinalgKind kind) noexcept {
   return linalg_cuda::kernel_of(kind) != nullptr;
-}
-
-ModulePtr cuda_linalg_module(const EagerExtensionTarget& target) {
-  if (target.backend_kind != BackendKind::Cuda) {
-    throw_unsupported_target(linalg_family::kFamily, target,
-                             "the CUDA linalg module serves CUDA engines only");
-  }
-  static ModuleCache cache;  // one per (BackendKind, EngineId): devices never share one
-  return cache.get_or_build(target, [&] {
-    auto module =
-        std::make_shared<ExtensionModule>("tenferro.linalg.cuda." + target.engine_id.str());
-    module->register_executor(std::string(linalg_family::kFamily), target.engine_id,
-                              &linalg_cuda::execute);
-    return module;
-  });
 }
 
 }  // namespace tenferro::linalg_internal

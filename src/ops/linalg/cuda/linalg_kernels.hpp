@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "ops/einsum/cuda/strided_kernels.hpp"
+#include "backends/cuda/strided_kernels.hpp"
 
 namespace tenferro::cuda_kernels {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "backends/cuda/device_complex.cuh"
-#include "ops/einsum/cuda/strided_kernels.hpp"
+#include "backends/cuda/strided_kernels.hpp"
 
 namespace tenferro::cuda_kernels {
 namespace {

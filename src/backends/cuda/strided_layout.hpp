@@ -10,10 +10,10 @@
 #include <numeric>
 #include <vector>
 
-#include "ops/einsum/cuda/strided_kernels.hpp"
+#include "backends/cuda/strided_kernels.hpp"
 #include "tenferro/core/error.hpp"
 
-namespace tenferro::einsum_internal::cuda_layout {
+namespace tenferro::cuda_layout {
 
 template <int N>
 struct Coalesced {
@@ -61,4 +61,4 @@ Coalesced<N> coalesce(const std::vector<std::int64_t>& shape,
   return out;
 }
 
-}  // namespace tenferro::einsum_internal::cuda_layout
+}  // namespace tenferro::cuda_layout

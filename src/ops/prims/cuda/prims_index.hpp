@@ -1,0 +1,129 @@
+// The plain data the prims CUDA kernels share with the host: the strided index and its
+// decoding, the kernels' op enums and the predicates that say which (op, element) pairs are
+// instantiated. No CUDA type and no host-side type (no DType, no PrimKind): the .cu files
+// (C++17), the host kernel set and the hardware-independent tests all include it.
+#pragma once
+
+#include <cstdint>
+
+#include "backends/cuda/device_element.hpp"
+
+namespace tenferro::cuda_kernels::prims {
+
+// 64 axes always suffice: after dropping extent-1 axes every axis has extent >= 2, and no
+// tensor has 2^64 elements. (Einsum's StridedIndex stops at 24.)
+inline constexpr int kMaxRank = 64;
+
+// `rank` axes with extents `extent`, one stride set per operand (element units, >= 0; 0 is a
+// broadcast axis).
+template <int N>
+struct Index {
+  int rank = 0;
+  std::int64_t extent[kMaxRank] = {};
+  std::int64_t stride[N][kMaxRank] = {};
+};
+
+#if defined(__CUDACC__)
+#define TENFERRO_PRIMS_HD __host__ __device__ __forceinline__
+#else
+#define TENFERRO_PRIMS_HD inline
+#endif
+
+// The element offset in each operand of linear index `linear` (column-major over ix's axes).
+// The kernels call this on the device; the host tests call the same code.
+template <int N>
+TENFERRO_PRIMS_HD void offsets_of(const Index<N>& ix, std::int64_t linear, std::int64_t (&off)[N]) {
+  if (ix.rank <= 1) {  // one run of memory per operand: no division
+    for (int n = 0; n < N; ++n) off[n] = ix.rank == 0 ? 0 : linear * ix.stride[n][0];
+    return;
+  }
+  for (int n = 0; n < N; ++n) off[n] = 0;
+  const int last = ix.rank - 1;
+  for (int d = 0; d < last; ++d) {
+    const std::int64_t q = linear % ix.extent[d];
+    linear /= ix.extent[d];
+    for (int n = 0; n < N; ++n) off[n] += q * ix.stride[n][d];
+  }
+  for (int n = 0; n < N; ++n) off[n] += linear * ix.stride[n][last];
+}
+
+// The scalars of Affine (alpha * x + beta) and Axpby (alpha * x + beta * y), as given by the
+// caller; the kernel converts them to the operand's precision.
+struct Scalars {
+  double alpha_re = 1, alpha_im = 0, beta_re = 0, beta_im = 0;
+};
+
+// One-input element-wise ops: out = f(in). Output element: the real one of `in` for Abs, Real,
+// Imag; the `out` argument for Cast; else `in`'s.
+enum class Unary : int {
+  Neg,
+  Conj,
+  Abs,
+  Real,
+  Imag,
+  Sqrt,
+  Exp,
+  Log,
+  Sin,
+  Cos,
+  Tanh,
+  Reciprocal,
+  Square,
+  Sign,
+  Affine,
+  Cast,
+};
+
+// Two-input element-wise ops: out = f(a, b), a and b of one element type. Complex: real a, b
+// and a complex output; Maximum, Minimum, Pow: real only.
+enum class Binary : int { Add, Sub, Mul, Div, Maximum, Minimum, Pow, Complex, Axpby };
+
+constexpr bool is_complex_element(Element e) {
+  return e == Element::C32 || e == Element::C64;
+}
+// What the kernels are instantiated for. The host's runs[] claim (cuda_prims_kernels.cpp) and
+// the launch dispatch in the .cu files both read these, so the claim is what runs.
+constexpr bool unary_runs(Unary, Element) {
+  return true;  // every unary op for every element (Cast: see cast_runs)
+}
+constexpr bool cast_runs(Element in, Element out) {
+  return !(is_complex_element(in) && !is_complex_element(out));
+}
+constexpr bool binary_runs(Binary op, Element in) {
+  switch (op) {
+    case Binary::Maximum:
+    case Binary::Minimum:
+    case Binary::Pow:
+    case Binary::Complex:
+      return !is_complex_element(in);
+    default:
+      return true;
+  }
+}
+
+enum class Reduction : int { Sum, Mean, Prod, Max, Min, Norm };
+
+constexpr bool reduce_runs(Reduction op, Element in) {
+  return !((op == Reduction::Max || op == Reduction::Min) && is_complex_element(in));
+}
+
+enum class Generator : int { Fill, Eye, Arange, Uniform, Normal };
+
+constexpr bool generate_runs(Generator, Element) {
+  return true;
+}
+
+struct GenerateArgs {
+  double value_re = 0, value_im = 0;  // Fill
+  std::int64_t rows = 0;              // Eye: the extent of axis 0
+  std::int64_t offset = 0;            // Eye: the diagonal
+  double start = 0, step = 1;         // Arange
+  double a = 0, b = 1;                // Uniform: low, high; Normal: mean, stddev
+  std::uint64_t seed = 0;             // Uniform, Normal
+};
+
+// How many parts per output a reduction of `reduced_count` elements into `kept_count` outputs
+// is cut into (1: no workspace and no second kernel). Host code, defined in reduce_kernels.cu.
+std::int64_t reduce_parts(std::int64_t kept_count, std::int64_t reduced_count);
+
+}  // namespace tenferro::cuda_kernels::prims
