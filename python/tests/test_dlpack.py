@@ -115,3 +115,20 @@ def test_device_mismatch_is_a_typed_placement_error(gpu_rt, rt):
     t = tf.from_dlpack(np.ones(3, dtype=np.float32), runtime=gpu_rt, copy=True)
     assert gpu_rt.stats()["uploads"] == uploads + 1
     np.testing.assert_array_equal(t.download(), np.ones(3))
+
+
+@pytest.mark.parametrize("x", [np.zeros((0, 3)), np.array(3.0), np.zeros((2, 0, 4), np.complex64)],
+                         ids=["empty", "0-d", "empty-complex"])
+def test_empty_and_0d_arrays_cross_both_ways(rt, x):
+    t = tf.from_dlpack(x, runtime=rt)
+    assert t.shape == x.shape and t.dtype == x.dtype
+    np.testing.assert_array_equal(np.from_dlpack(t), x)
+    np.testing.assert_array_equal(t.sum().download(), x.sum())
+
+
+def test_tensors_of_one_cpu_runtime_share_memory_with_another(rt):
+    other = tf.Runtime.cpu()
+    t = rt.upload(np.arange(4.0))
+    u = tf.from_dlpack(t, runtime=other)  # host memory: adopted, no copy
+    assert u.runtime == other
+    assert ptr(np.asarray(u)) == ptr(np.asarray(t))
