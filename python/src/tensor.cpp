@@ -148,6 +148,16 @@ void bind_tensor(nb::module_& m) {
           "C-order (row-major) reshape, as NumPy: a view when the strides allow, else a copy "
           "made inside the runtime.")
       .def("__getitem__", &index)
+      .def("__iter__",
+           [](const EagerTensor& t) {
+             // Views along the first axis, as NumPy (without this, Python would iterate
+             // through __getitem__ until an IndexError that tenferro reports as a
+             // ValidationError).
+             if (t.rank() == 0) throw nb::type_error("iteration over a 0-d tensor");
+             nb::list rows;
+             for (std::int64_t i = 0; i < t.shape()[0]; ++i) rows.append(index(t, nb::int_(i)));
+             return rows.attr("__iter__")();
+           })
       .def(
           "__array_namespace__",
           [](const EagerTensor&, nb::handle) { return nb::module_::import_("tenferro"); },

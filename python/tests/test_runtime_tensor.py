@@ -73,6 +73,9 @@ def test_views_transpose_and_basic_slicing(rt):
         np.testing.assert_array_equal(got.download(), want, err_msg=name)
     with pytest.raises(tf.ValidationError):
         t[3]
+    rows = list(t)  # iteration: views along the first axis
+    assert len(rows) == 3
+    np.testing.assert_array_equal(rows[2].download(), x[2])
     with pytest.raises(tf.UnsupportedError):
         t[::-1]
 
