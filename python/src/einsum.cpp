@@ -70,7 +70,11 @@ std::vector<int> sublist(nb::handle seq) {
 
 EagerTensor einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
   if (nb::isinstance<nb::str>(first)) {
-    const std::string subscripts = nb::cast<std::string>(first);
+    // A view of the str's cached UTF-8 buffer (alive as long as `first`): no copy per call.
+    Py_ssize_t length = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(first.ptr(), &length);
+    if (utf8 == nullptr) throw nb::python_error();
+    const std::string_view subscripts(utf8, static_cast<std::size_t>(length));
     std::vector<EagerTensor> ops;
     ops.reserve(rest.size());
     int i = 0;
