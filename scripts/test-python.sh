@@ -17,9 +17,12 @@ echo "=== [python] pip install . (fresh venv in $venv)"
 rm -rf "$venv"
 python3 -m venv "$venv" || exit 1
 # The build itself uses pip's isolated build environment (scikit-build-core, nanobind from
-# pyproject.toml); ccache keeps the C++ rebuild quick.
-export CMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER:-ccache}
-export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+# pyproject.toml); ccache, where a developer has it, keeps the C++ rebuild quick (the set-up
+# does not install it, so a fresh machine builds without it).
+if command -v ccache >/dev/null; then
+  export CMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER:-ccache}
+  export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+fi
 export CMAKE_BUILD_PARALLEL_LEVEL=${TENFERRO_JOBS:-$(nproc)}
 "$venv/bin/pip" install --quiet --disable-pip-version-check pytest numpy opt_einsum cotengra quimb autoray ||
   { echo "python: installing the test dependencies failed"; exit 1; }
