@@ -11,6 +11,7 @@ packages=(
   clang libclang-rt-14-dev                          # sanitizer and libFuzzer runtimes
   mesa-vulkan-drivers libvulkan1                    # CPU Vulkan driver (lavapipe) for WebGPU in CI
   python3 python3-pip python3-venv unzip
+  python3-dev                                       # headers for the Python package's extension
 )
 missing=()
 for p in "${packages[@]}"; do

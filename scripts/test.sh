@@ -4,7 +4,8 @@
 #      other backend configurations compiled side by side;
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (clang), whose
 #      build also gives the libFuzzer targets, run for a bounded time on their seed corpora;
-#   3. the concurrency tests under ThreadSanitizer.
+#   3. the concurrency tests under ThreadSanitizer;
+#   4. the Python package: `pip install .` into a venv, then pytest with the real clients.
 # Exits non-zero when anything fails, and ends with one line "N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -97,7 +98,27 @@ if build tsan build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=cl
   TSAN_OPTIONS=halt_on_error=1 run_ctest tsan build-tsan -R 'Concurren|EinsumThreads|FftThreads'
 fi
 
-# 4. Nothing the test command wrote shows up in git.
+# 4. The Python package, built and installed the way a user does (`pip install .`), then its
+#    pytest suite with the real clients from PyPI (opt_einsum, cotengra, quimb).
+scripts/test-python.sh
+record "python package install" $?
+# pytest's summary line, e.g. "48 passed, 2 skipped in 30.1s" or "1 failed, 49 passed in 31s".
+pytest_line=$(grep -E "[0-9]+ (passed|failed|errors?)(,.*)? in [0-9.]+s" build-python/pytest.log 2>/dev/null | tail -n1)
+if [[ -n $pytest_line ]]; then
+  py_passed=$(grep -oE "[0-9]+ passed" <<<"$pytest_line" | grep -oE "[0-9]+" || echo 0)
+  py_failed=0
+  for n in $(grep -oE "[0-9]+ (failed|errors?)" <<<"$pytest_line" | cut -d' ' -f1); do
+    py_failed=$((py_failed + n))
+  done
+  passed=$((passed + ${py_passed:-0}))
+  failed=$((failed + py_failed))
+  ((py_failed > 0)) && failures+=("python pytest: $py_failed failed")
+else
+  failed=$((failed + 1))
+  failures+=("python pytest: no result")
+fi
+
+# 5. Nothing the test command wrote shows up in git.
 git_status_after=$(git status --porcelain 2>/dev/null)
 if [[ "$git_status_after" != "$git_status_before" ]]; then
   echo "=== [tree] the test command left files git tracks or would track:"

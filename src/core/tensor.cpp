@@ -87,8 +87,14 @@ HostStorage::HostStorage(std::size_t bytes) : HostStorage(bytes, Uninitialized{}
   std::memset(data_, 0, bytes);
 }
 
+HostStorage::HostStorage(std::byte* data, std::size_t bytes, std::shared_ptr<void> owner)
+    : data_(data), bytes_(bytes), owner_(std::move(owner)) {
+  if (!owner_) throw_validation("HostStorage", "foreign memory needs an owner that keeps it alive");
+}
+
 HostStorage::~HostStorage() {
-  ::operator delete (data_, std::align_val_t{kBufferAlignment});
+  // Foreign memory belongs to owner_ (released right after this body runs).
+  if (!owner_) ::operator delete (data_, std::align_val_t{kBufferAlignment});
 }
 
 std::int64_t TensorLayout::numel() const {

@@ -25,6 +25,11 @@ class HostStorage {
   // of the whole buffer on every eager call).
   struct Uninitialized {};
   HostStorage(std::size_t bytes, Uninitialized);
+  // Wraps host memory someone else owns (a NumPy array, a DLPack producer) without copying:
+  // `owner` keeps that memory alive and is released when this storage dies; the bytes are
+  // never freed here. The caller vouches that [data, data + bytes) stays valid while `owner`
+  // lives and that data is aligned for the dtype it will be viewed as.
+  HostStorage(std::byte* data, std::size_t bytes, std::shared_ptr<void> owner);
   ~HostStorage();
   HostStorage(const HostStorage&) = delete;
   HostStorage& operator=(const HostStorage&) = delete;
@@ -35,6 +40,7 @@ class HostStorage {
  private:
   std::byte* data_;
   std::size_t bytes_;
+  std::shared_ptr<void> owner_;  // set for foreign memory only
 };
 
 // dtype + shape + strides (elements) + offset (elements): the description of a strided view.

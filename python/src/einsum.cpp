@@ -1,0 +1,133 @@
+// tenferro.einsum / einsum_path with NumPy's signatures. The planner and its per-runtime plan
+// cache are the C++ library's; this file only maps the arguments.
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bindings.hpp"
+#include "operands.hpp"
+#include "tenferro/einsum.hpp"
+#include "views.hpp"
+
+namespace tenferro::python {
+
+namespace {
+
+// optimize=: "auto" | "greedy" | "optimal" | True (auto) | False (left to right, no search) |
+// an explicit path (NumPy's ['einsum_path', (0, 1), ...] or opt_einsum's [(0, 1), ...]).
+EinsumOptions options_of(nb::handle optimize, std::size_t operands) {
+  EinsumOptions o;
+  if (optimize.is_none() || optimize.is(Py_True)) return o;
+  if (optimize.is(Py_False)) {
+    o.strategy = PathStrategy::Explicit;
+    for (std::size_t i = 1; i < operands; ++i) o.path.emplace_back(0, 1);
+    return o;
+  }
+  if (nb::isinstance<nb::str>(optimize)) {
+    const std::string s = nb::cast<std::string>(optimize);
+    if (s == "auto") return o;
+    if (s == "greedy") {
+      o.strategy = PathStrategy::Greedy;
+    } else if (s == "optimal") {
+      o.strategy = PathStrategy::Optimal;
+    } else {
+      throw_validation(
+          "einsum",
+          "optimize must be 'auto', 'greedy', 'optimal', a bool or a path, not '" + s + "'");
+    }
+    return o;
+  }
+  o.strategy = PathStrategy::Explicit;
+  for (nb::handle step : optimize) {
+    if (nb::isinstance<nb::str>(step)) continue;  // NumPy's leading 'einsum_path'
+    std::vector<int> ids;
+    for (nb::handle i : step) ids.push_back(nb::cast<int>(i));
+    if (ids.size() == 1 && operands == 1) continue;  // a one-operand "contraction" is no step
+    if (ids.size() != 2) {
+      throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "einsum",
+                  "explicit path steps must be pairs (i, j); contract more operands with "
+                  "several pairwise steps");
+    }
+    o.path.emplace_back(ids[0], ids[1]);
+  }
+  return o;
+}
+
+std::vector<int> sublist(nb::handle seq) {
+  std::vector<int> out;
+  for (nb::handle x : seq) {
+    if (x.is(Py_Ellipsis)) {
+      throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "einsum",
+                  "Ellipsis in the sublist form; use the subscripts string");
+    }
+    out.push_back(nb::cast<int>(x));
+  }
+  return out;
+}
+
+EagerTensor einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
+  if (nb::isinstance<nb::str>(first)) {
+    // A view of the str's cached UTF-8 buffer (alive as long as `first`): no copy per call.
+    Py_ssize_t length = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(first.ptr(), &length);
+    if (utf8 == nullptr) throw nb::python_error();
+    const std::string_view subscripts(utf8, static_cast<std::size_t>(length));
+    std::vector<EagerTensor> ops;
+    ops.reserve(rest.size());
+    int i = 0;
+    for (nb::handle x : rest) ops.push_back(as_tensor(x, "einsum", i++));
+    const EinsumOptions o = options_of(optimize, ops.size());
+    return released([&] { return einsum(subscripts, std::span<const EagerTensor>(ops), o); });
+  }
+  // NumPy's interleaved form: einsum(op0, sublist0, op1, sublist1, ..., [sublist_out]).
+  std::vector<nb::handle> args{first};
+  for (nb::handle x : rest) args.push_back(x);
+  EinsumLabels labels;
+  std::vector<EagerTensor> ops;
+  std::size_t k = 0;
+  for (; k + 1 < args.size(); k += 2) {
+    ops.push_back(as_tensor(args[k], "einsum", static_cast<int>(k / 2)));
+    labels.inputs.push_back(sublist(args[k + 1]));
+  }
+  if (k < args.size()) {
+    labels.output = sublist(args[k]);
+  } else {  // NumPy's implicit output: labels seen once, ascending
+    std::map<int, int> count;
+    for (const auto& in : labels.inputs)
+      for (int l : in) ++count[l];
+    for (auto [l, c] : count)
+      if (c == 1) labels.output.push_back(l);
+  }
+  const EinsumOptions o = options_of(optimize, ops.size());
+  return released([&] { return einsum(labels, std::span<const EagerTensor>(ops), o); });
+}
+
+nb::tuple einsum_path_call(const std::string& subscripts, nb::args operands, nb::handle optimize) {
+  std::vector<Shape> shapes;
+  for (nb::handle x : operands) shapes.push_back(shape_arg(x.attr("shape")));
+  const EinsumOptions o =
+      options_of(optimize.is_none() ? nb::str("greedy") : optimize, shapes.size());
+  const EinsumPath path = released([&] { return einsum_path(subscripts, shapes, o); });
+  nb::list steps;
+  steps.append("einsum_path");
+  for (auto [i, j] : path.steps) steps.append(nb::make_tuple(i, j));
+  if (path.steps.empty() && shapes.size() == 1) steps.append(nb::make_tuple(0));
+  return nb::make_tuple(steps, path.to_string());
+}
+
+}  // namespace
+
+void bind_einsum(nb::module_& m) {
+  m.def("einsum", &einsum_call, nb::arg("subscripts"), nb::arg("operands"), nb::kw_only(),
+        nb::arg("optimize").none() = "auto",
+        "numpy.einsum on tenferro tensors of one runtime; optimize: 'auto', 'greedy', "
+        "'optimal', a bool or an explicit path. The result stays in the operands' runtime.");
+  m.def("einsum_path", &einsum_path_call, nb::arg("subscripts"), nb::arg("operands"), nb::kw_only(),
+        nb::arg("optimize").none() = "greedy",
+        "numpy.einsum_path: (['einsum_path', (i, j), ...], report) from the operands' shapes.");
+}
+
+}  // namespace tenferro::python

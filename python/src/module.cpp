@@ -1,0 +1,17 @@
+// The extension module: the Python package `tenferro` (python/tenferro/) re-exports it.
+#include <nanobind/stl/string.h>
+
+#include "bindings.hpp"
+
+NB_MODULE(_tenferro, m) {
+  using namespace tenferro::python;
+  m.doc() = "tenferro C++ runtime bindings (use the `tenferro` package, not this module)";
+  bind_errors(m);
+  bind_runtime(m);
+  bind_tensor(m);
+  bind_dlpack(m);
+  bind_prims(m);
+  bind_einsum(m);
+  bind_linalg(m);
+  bind_fft(m);
+}

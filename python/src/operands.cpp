@@ -1,0 +1,134 @@
+#include <nanobind/stl/string.h>
+
+#include "operands.hpp"
+
+#include <complex>
+#include <string>
+
+#include "bindings.hpp"
+#include "tenferro/einsum.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro::python {
+
+std::optional<prims::Scalar> as_scalar(nb::handle obj) {
+  if (nb::isinstance<EagerTensor>(obj)) return std::nullopt;
+  PyObject* p = obj.ptr();
+  static nb::object* numpy_generic =
+      new nb::object(nb::module_::import_("numpy").attr("generic"));  // leaked on purpose
+  // NumPy scalars (numpy.float32, numpy.int64, ...) count; 0-d arrays are arrays.
+  const bool number = PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p) ||
+                      PyComplex_Check(p) || nb::isinstance(obj, *numpy_generic);
+  if (!number) return std::nullopt;
+  Py_complex c = PyComplex_AsCComplex(p);
+  if (c.real == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  return prims::Scalar(c.real, c.imag);
+}
+
+const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand) {
+  EagerTensor* t = nullptr;
+  if (nb::try_cast(obj, t) && t != nullptr) return *t;
+  const std::string type = nb::cast<std::string>(nb::str(nb::handle(Py_TYPE(obj.ptr()))));
+  if (nb::hasattr(obj, "__dlpack__") || nb::hasattr(obj, "__array_interface__")) {
+    throw Error(ErrorKind::NoInputIngress, ErrorPhase::Input, op,
+                "operand " + std::to_string(operand) + " is a " + type +
+                    ", memory outside any tenferro runtime; tenferro never uploads on its own: "
+                    "call runtime.upload(x) (a copy) or tenferro.from_dlpack(x, runtime=rt) "
+                    "(zero copy on the CPU) first");
+  }
+  throw nb::type_error(("tenferro." + std::string(op) + ": operand " + std::to_string(operand) +
+                        " must be a tenferro.Tensor, got " + type)
+                           .c_str());
+}
+
+EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflected) {
+  static const char* names[] = {"add", "subtract", "multiply", "divide", "power"};
+  const char* name = names[static_cast<int>(op)];
+  if (std::optional<prims::Scalar> s = as_scalar(b)) {
+    const prims::Scalar v = *s;
+    return released([&]() -> EagerTensor {
+      switch (op) {
+        case BinaryOp::Add:
+          return prims::shift(a, v);
+        case BinaryOp::Sub:
+          return reflected ? prims::shift(prims::neg(a), v) : prims::shift(a, -v);
+        case BinaryOp::Mul:
+          return prims::scale(a, v);
+        case BinaryOp::Div:
+          return reflected ? prims::scale(prims::reciprocal(a), v) : prims::scale(a, 1.0 / v);
+        case BinaryOp::Pow:
+          break;
+      }
+      if (!reflected && v == prims::Scalar(2.0)) return prims::square(a);
+      if (!reflected && v == prims::Scalar(0.5)) return prims::sqrt(a);
+      if (!reflected && v == prims::Scalar(1.0)) return prims::scale(a, 1.0);
+      if (!reflected && v == prims::Scalar(-1.0)) return prims::reciprocal(a);
+      const EagerTensor s0 = prims::full(a.runtime(), a.dtype(), {}, v);
+      return reflected ? prims::pow(s0, a) : prims::pow(a, s0);
+    });
+  }
+  const EagerTensor& t = as_tensor(b, name, reflected ? 0 : 1);
+  const EagerTensor& lhs = reflected ? t : a;
+  const EagerTensor& rhs = reflected ? a : t;
+  return released([&]() -> EagerTensor {
+    switch (op) {
+      case BinaryOp::Add:
+        return prims::add(lhs, rhs);
+      case BinaryOp::Sub:
+        return prims::sub(lhs, rhs);
+      case BinaryOp::Mul:
+        return prims::mul(lhs, rhs);
+      case BinaryOp::Div:
+        return prims::div(lhs, rhs);
+      case BinaryOp::Pow:
+        break;
+    }
+    return prims::pow(lhs, rhs);
+  });
+}
+
+EagerTensor compare(const EagerTensor& a, nb::handle b, Compare op) {
+  // d = a - b; a > b is max(sign(d), 0), a < b is max(-sign(d), 0), a == b is 1 - |sign(d)|.
+  const EagerTensor d = binary(a, b, BinaryOp::Sub, false);
+  return released([&]() -> EagerTensor {
+    const EagerTensor s = prims::sign(d);
+    const EagerTensor zero = prims::zeros(d.runtime(), d.dtype(), {});
+    switch (op) {
+      case Compare::Greater:
+        return prims::maximum(s, zero);
+      case Compare::Less:
+        return prims::maximum(prims::neg(s), zero);
+      case Compare::GreaterEqual:
+        return prims::shift(prims::neg(prims::maximum(prims::neg(s), zero)), 1.0);
+      case Compare::LessEqual:
+        return prims::shift(prims::neg(prims::maximum(s, zero)), 1.0);
+      case Compare::Equal:
+        return prims::shift(prims::neg(prims::abs(s)), 1.0);
+      case Compare::NotEqual:
+        break;
+    }
+    return prims::abs(s);
+  });
+}
+
+EagerTensor matmul(const EagerTensor& a, const EagerTensor& b) {
+  if (a.rank() == 0 || b.rank() == 0) {
+    throw_validation("matmul", "operands must have at least one axis (use * for scalars)");
+  }
+  std::string spec;
+  if (a.rank() == 1 && b.rank() == 1) {
+    spec = "i,i->";
+  } else if (a.rank() == 1) {
+    spec = "j,...jk->...k";
+  } else if (b.rank() == 1) {
+    spec = "...ij,j->...i";
+  } else {
+    spec = "...ij,...jk->...ik";
+  }
+  return released([&] { return einsum(spec, {a, b}); });
+}
+
+}  // namespace tenferro::python

@@ -1,0 +1,125 @@
+// tenferro._tenferro.prims: the prims family (element-wise, reductions, joins, creation) as
+// plain functions; tenferro/_namespace.py gives them NumPy's names and signatures.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/vector.h>
+
+#include <nanobind/stl/string.h>
+
+#include "bindings.hpp"
+#include "convert.hpp"
+#include "operands.hpp"
+#include "tenferro/prims.hpp"
+#include "tenferro/runtime/runtime.hpp"
+#include "views.hpp"
+
+namespace tenferro::python {
+
+namespace {
+
+template <EagerTensor (*F)(const EagerTensor&)>
+void def_unary(nb::module_& p, const char* name) {
+  p.def(name, [](const EagerTensor& x) { return released([&] { return F(x); }); });
+}
+
+template <EagerTensor (*F)(const EagerTensor&, const EagerTensor&)>
+void def_binary(nb::module_& p, const char* name) {
+  p.def(name, [](const EagerTensor& a, const EagerTensor& b) {
+    return released([&] { return F(a, b); });
+  });
+}
+
+std::vector<EagerTensor> tensor_list(nb::handle seq, const char* op) {
+  std::vector<EagerTensor> out;
+  int i = 0;
+  for (nb::handle x : seq) out.push_back(as_tensor(x, op, i++));
+  return out;
+}
+
+using Runtime = std::shared_ptr<EagerRuntime>;
+
+}  // namespace
+
+void bind_prims(nb::module_& m) {
+  nb::module_ p = m.def_submodule("prims", "The tenferro.prims.v1 family, unwrapped.");
+  def_unary<prims::neg>(p, "negative");
+  def_unary<prims::conj>(p, "conj");
+  def_unary<prims::abs>(p, "abs");
+  def_unary<prims::real>(p, "real");
+  def_unary<prims::imag>(p, "imag");
+  def_unary<prims::sqrt>(p, "sqrt");
+  def_unary<prims::exp>(p, "exp");
+  def_unary<prims::log>(p, "log");
+  def_unary<prims::sin>(p, "sin");
+  def_unary<prims::cos>(p, "cos");
+  def_unary<prims::tanh>(p, "tanh");
+  def_unary<prims::reciprocal>(p, "reciprocal");
+  def_unary<prims::square>(p, "square");
+  def_unary<prims::sign>(p, "sign");
+  def_unary<prims::contiguous>(p, "contiguous");
+  p.def("ascontiguousarray",
+        [](const EagerTensor& x) { return released([&] { return c_contiguous(x); }); });
+  def_binary<prims::maximum>(p, "maximum");
+  def_binary<prims::minimum>(p, "minimum");
+  def_binary<prims::complex>(p, "complex");
+  p.def("matmul", &matmul);
+  p.def("equal", [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Equal); });
+  p.def("not_equal",
+        [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::NotEqual); });
+  p.def("greater",
+        [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Greater); });
+  p.def("less", [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Less); });
+  p.def(
+      "norm",
+      [](const EagerTensor& x, nb::handle axis, bool keepdims) {
+        auto axes = axes_arg(axis);
+        return released([&] { return prims::norm(x, axes, keepdims); });
+      },
+      nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
+  p.def("cast", [](const EagerTensor& x, nb::handle dtype) {
+    const DType d = dtype_from_python(dtype);
+    return released([&] { return prims::cast(x, d); });
+  });
+  p.def("diagonal", [](const EagerTensor& x, std::int64_t offset, std::int64_t a, std::int64_t b) {
+    return prims::diagonal(x, offset, a, b);
+  });
+  p.def("broadcast_to", [](const EagerTensor& x, nb::handle shape) {
+    return prims::broadcast_to(x, shape_arg(shape));
+  });
+  p.def("concatenate", [](nb::handle xs, std::int64_t axis) {
+    auto v = tensor_list(xs, "concatenate");
+    return released([&] { return prims::concatenate(v, axis); });
+  });
+  p.def("stack", [](nb::handle xs, std::int64_t axis) {
+    auto v = tensor_list(xs, "stack");
+    return released([&] { return prims::stack(v, axis); });
+  });
+  // Creation inside a runtime.
+  p.def("zeros", [](const Runtime& rt, nb::handle shape, nb::handle dtype) {
+    return prims::zeros(rt, dtype_from_python(dtype), shape_arg(shape));
+  });
+  p.def("ones", [](const Runtime& rt, nb::handle shape, nb::handle dtype) {
+    return prims::ones(rt, dtype_from_python(dtype), shape_arg(shape));
+  });
+  p.def("full", [](const Runtime& rt, nb::handle shape, nb::handle value, nb::handle dtype) {
+    std::optional<prims::Scalar> v = as_scalar(value);
+    if (!v) throw_validation("full", "fill value must be a number");
+    return prims::full(rt, dtype_from_python(dtype), shape_arg(shape), *v);
+  });
+  p.def("eye",
+        [](const Runtime& rt, std::int64_t n, std::optional<std::int64_t> mcols, std::int64_t k,
+           nb::handle dtype) { return prims::eye(rt, dtype_from_python(dtype), n, mcols, k); });
+  p.def("arange", [](const Runtime& rt, double start, double stop, double step, nb::handle dtype) {
+    return prims::arange(rt, dtype_from_python(dtype), start, stop, step);
+  });
+  p.def("random_uniform", [](const Runtime& rt, nb::handle shape, std::uint64_t seed, double low,
+                             double high, nb::handle dtype) {
+    return prims::random_uniform(rt, dtype_from_python(dtype), shape_arg(shape), seed, low, high);
+  });
+  p.def("random_normal", [](const Runtime& rt, nb::handle shape, std::uint64_t seed, double mean,
+                            double stddev, nb::handle dtype) {
+    return prims::random_normal(rt, dtype_from_python(dtype), shape_arg(shape), seed, mean, stddev);
+  });
+}
+
+}  // namespace tenferro::python

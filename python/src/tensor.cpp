@@ -1,0 +1,235 @@
+// tenferro.Tensor: an EagerTensor with NumPy's surface (logical C-order shapes, NumPy dtype
+// objects, views, operators) and no implicit transfer (download() is the only way out of a
+// device; __array__ works zero-copy for host tensors only).
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+
+#include "bindings.hpp"
+#include "convert.hpp"
+#include "dlpack.hpp"
+#include "operands.hpp"
+#include "tenferro/prims.hpp"
+#include "tenferro/runtime/runtime.hpp"
+#include "views.hpp"
+
+namespace tenferro::python {
+
+namespace {
+
+nb::tuple shape_tuple(const EagerTensor& t) {
+  nb::list out;
+  for (std::int64_t d : t.shape()) out.append(d);
+  return nb::tuple(out);
+}
+
+std::string tensor_repr(const EagerTensor& t) {
+  std::string shape = "(";
+  for (std::size_t i = 0; i < t.shape().size(); ++i) {
+    shape += std::to_string(t.shape()[i]);
+    if (i + 1 < t.shape().size() || t.shape().size() == 1) shape += ",";
+    if (i + 1 < t.shape().size()) shape += " ";
+  }
+  shape += ")";
+  return "tenferro.Tensor(shape=" + shape +
+         ", dtype=" + nb::cast<std::string>(nb::str(numpy_dtype(t.dtype()))) +
+         ", placement=" + t.placement().to_string() + ")";
+}
+
+nb::object array_protocol(const EagerTensor& t, nb::handle dtype, std::optional<bool> copy) {
+  nb::object arr = numpy_view(t);  // HostAccess for device tensors: no implicit download
+  if (!dtype.is_none()) arr = arr.attr("astype")(dtype, nb::arg("copy") = false);
+  if (copy.value_or(false)) arr = arr.attr("copy")();
+  return arr;
+}
+
+// The one value of a 0-d or 1-element host tensor (float(t), complex(t), t.item()).
+prims::Scalar host_scalar(const EagerTensor& t, const char* op) {
+  if (t.numel() != 1) {
+    throw_validation(op, "only tensors with one element convert to Python scalars");
+  }
+  const Tensor host = t.host_view();  // HostAccess for device tensors
+  return visit_dtype(host.dtype(), [&](auto zero) -> prims::Scalar {
+    using T = decltype(zero);
+    return prims::Scalar(*reinterpret_cast<const T*>(host.raw_data()));
+  });
+}
+
+using Reduction = EagerTensor (*)(const EagerTensor&, std::optional<prims::Axes>, bool);
+
+template <Reduction R>
+EagerTensor reduce(const EagerTensor& t, nb::handle axis, bool keepdims) {
+  std::optional<prims::Axes> axes = axes_arg(axis);
+  return released([&] { return R(t, axes, keepdims); });
+}
+
+template <EagerTensor (*F)(const EagerTensor&)>
+EagerTensor unary(const EagerTensor& t) {
+  return released([&] { return F(t); });
+}
+
+}  // namespace
+
+void bind_tensor(nb::module_& m) {
+  using BO = BinaryOp;
+  nb::class_<EagerTensor> cls(
+      m, "Tensor",
+      "A tensor living in one tenferro.Runtime (logical C-order shape, as "
+      "NumPy). Move data only with runtime.upload() and tensor.download().");
+  cls.def_prop_ro("shape", &shape_tuple)
+      .def_prop_ro("ndim", [](const EagerTensor& t) { return t.rank(); })
+      .def_prop_ro("size", [](const EagerTensor& t) { return t.numel(); })
+      .def_prop_ro("dtype", [](const EagerTensor& t) { return numpy_dtype(t.dtype()); })
+      .def_prop_ro("runtime", [](const EagerTensor& t) { return t.runtime(); })
+      .def_prop_ro("placement", [](const EagerTensor& t) { return t.placement().to_string(); })
+      .def_prop_ro("device", [](const EagerTensor& t) { return device_name(t.placement()); })
+      .def_prop_ro(
+          "strides",
+          [](const EagerTensor& t) {
+            nb::list out;
+            for (std::int64_t s : t.strides()) out.append(s * dtype_size(t.dtype()));
+            return nb::tuple(out);
+          },
+          "Byte strides, as NumPy's.")
+      .def("__repr__", &tensor_repr)
+      .def("__len__",
+           [](const EagerTensor& t) {
+             if (t.rank() == 0) throw nb::type_error("len() of a 0-d tensor");
+             return t.shape()[0];
+           })
+      .def(
+          "download",
+          [](const EagerTensor& t) {
+            Tensor host = released([&] { return t.download(); });
+            return numpy_of_host(host);
+          },
+          "An explicit copy to host memory as a numpy.ndarray (counted in runtime.stats()).")
+      .def("__array__", &array_protocol, nb::arg("dtype").none() = nb::none(),
+           nb::arg("copy").none() = nb::none(),
+           "Zero-copy NumPy view of a host tensor; HostAccessError for device tensors (call "
+           "download()).")
+      .def("__dlpack__", &dlpack_capsule, nb::kw_only(), nb::arg("stream").none() = nb::none(),
+           nb::arg("max_version").none() = nb::none(), nb::arg("dl_device").none() = nb::none(),
+           nb::arg("copy").none() = nb::none())
+      .def("__dlpack_device__", &dlpack_device)
+      .def("item",
+           [](const EagerTensor& t) -> nb::object {
+             const prims::Scalar v = host_scalar(t, "item");
+             if (is_complex(t.dtype())) return nb::cast(v);
+             return nb::float_(v.real());
+           })
+      .def("__float__", [](const EagerTensor& t) { return host_scalar(t, "float").real(); })
+      .def("__complex__", [](const EagerTensor& t) { return host_scalar(t, "complex"); })
+      .def("__bool__", [](const EagerTensor& t) { return host_scalar(t, "bool") != 0.0; })
+      // Views (no kernel, no copy).
+      .def_prop_ro("T", [](const EagerTensor& t) { return transpose_axes(t, {}); })
+      .def_prop_ro("mT", &matrix_transpose)
+      .def(
+          "transpose",
+          [](const EagerTensor& t, nb::args axes) {
+            std::vector<std::int64_t> perm;
+            if (axes.size() == 1 && !PyIndex_Check(axes[0].ptr())) {
+              if (!axes[0].is_none()) perm = shape_arg(axes[0]);
+            } else {
+              for (nb::handle a : axes) perm.push_back(nb::cast<std::int64_t>(a));
+            }
+            return transpose_axes(t, perm);
+          },
+          "NumPy's transpose: a view with permuted axes (reversed when none are given).")
+      .def(
+          "reshape",
+          [](const EagerTensor& t, nb::args shape) {
+            Shape s = shape.size() == 1 ? shape_arg(shape[0]) : shape_arg(shape);
+            return released([&] { return reshape_c(t, s); });
+          },
+          "C-order (row-major) reshape, as NumPy: a view when the strides allow, else a copy "
+          "made inside the runtime.")
+      .def("__getitem__", &index)
+      .def("__iter__",
+           [](const EagerTensor& t) {
+             // Views along the first axis, as NumPy (without this, Python would iterate
+             // through __getitem__ until an IndexError that tenferro reports as a
+             // ValidationError).
+             if (t.rank() == 0) throw nb::type_error("iteration over a 0-d tensor");
+             nb::list rows;
+             for (std::int64_t i = 0; i < t.shape()[0]; ++i) rows.append(index(t, nb::int_(i)));
+             return rows.attr("__iter__")();
+           })
+      .def(
+          "__array_namespace__",
+          [](const EagerTensor&, nb::handle) { return nb::module_::import_("tenferro"); },
+          nb::arg("api_version").none() = nb::none())
+      // Element-wise.
+      .def("conj", &unary<prims::conj>)
+      .def("conjugate", &unary<prims::conj>)
+      .def_prop_ro("real", &unary<prims::real>)
+      .def_prop_ro("imag", &unary<prims::imag>)
+      .def("__neg__", &unary<prims::neg>)
+      .def("__pos__", [](const EagerTensor& t) { return t; })
+      .def("__abs__", &unary<prims::abs>)
+      .def("astype",
+           [](const EagerTensor& t, nb::handle dtype) {
+             const DType d = dtype_from_python(dtype);
+             return released([&] { return d == t.dtype() ? t : prims::cast(t, d); });
+           })
+      .def("copy",
+           [](const EagerTensor& t) { return released([&] { return prims::cast(t, t.dtype()); }); })
+      .def("__add__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Add, false); })
+      .def("__radd__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Add, true); })
+      .def("__sub__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Sub, false); })
+      .def("__rsub__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Sub, true); })
+      .def("__mul__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Mul, false); })
+      .def("__rmul__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Mul, true); })
+      .def("__truediv__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Div, false); })
+      .def("__rtruediv__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Div, true); })
+      .def("__pow__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Pow, false); })
+      .def("__rpow__",
+           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Pow, true); })
+      .def("__matmul__",
+           [](const EagerTensor& a, nb::handle b) { return matmul(a, as_tensor(b, "matmul", 1)); })
+      .def("__rmatmul__",
+           [](const EagerTensor& a, nb::handle b) { return matmul(as_tensor(b, "matmul", 0), a); })
+      // Comparisons: 0.0/1.0 tensors (no boolean dtype). No __eq__: == keeps Python's identity
+      // meaning, tenferro.equal compares values.
+      .def("__gt__",
+           [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Greater); })
+      .def("__ge__",
+           [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::GreaterEqual); })
+      .def("__lt__",
+           [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Less); })
+      .def("__le__",
+           [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::LessEqual); })
+      .def("__int__",
+           [](const EagerTensor& t) {
+             return static_cast<std::int64_t>(host_scalar(t, "int").real());
+           })
+      // Reductions (axis: None, an int or a tuple; NumPy's keepdims).
+      .def("sum", &reduce<prims::sum>, nb::arg("axis").none() = nb::none(),
+           nb::arg("keepdims") = false)
+      .def("mean", &reduce<prims::mean>, nb::arg("axis").none() = nb::none(),
+           nb::arg("keepdims") = false)
+      .def("prod", &reduce<prims::prod>, nb::arg("axis").none() = nb::none(),
+           nb::arg("keepdims") = false)
+      .def("max", &reduce<prims::max>, nb::arg("axis").none() = nb::none(),
+           nb::arg("keepdims") = false)
+      .def("min", &reduce<prims::min>, nb::arg("axis").none() = nb::none(),
+           nb::arg("keepdims") = false);
+  // NumPy defers mixed arithmetic to us (then refused with a typed error), instead of turning
+  // the tensor into an ndarray behind the caller's back.
+  cls.attr("__array_ufunc__") = nb::none();
+  cls.attr("__array_priority__") = 1000;
+}
+
+}  // namespace tenferro::python

@@ -1,0 +1,28 @@
+"""tenferro: placement-aware eager tensors on the CPU, WebGPU and CUDA, with NumPy's
+conventions at the surface.
+
+    import numpy as np, tenferro as tf
+    rt = tf.Runtime.cpu()                       # or Runtime.webgpu() / Runtime.cuda(0)
+    a = rt.upload(np.eye(3))                    # explicit, counted copy
+    c = tf.einsum("ij,jk->ik", a, a)            # runs where a lives
+    c.download()                                # explicit copy back: a numpy.ndarray
+
+Data never moves on its own: a call with operands of another runtime or device raises a
+typed error that says what to call. DLPack (``tf.from_dlpack``, ``__dlpack__``) shares host
+memory with NumPy and PyTorch without copies.
+"""
+
+from . import _errors
+from ._errors import *  # noqa: F401,F403
+from ._tenferro import Runtime, Tensor, einsum, einsum_path, from_dlpack
+from . import fft, linalg
+from ._namespace import *  # noqa: F401,F403
+from ._namespace import __all__ as _namespace_all
+
+__version__ = "0.1.0"
+__all__ = (["Runtime", "Tensor", "einsum", "einsum_path", "from_dlpack", "fft", "linalg"] +
+           _errors.__all__ + _namespace_all)
+
+from . import _autoray
+
+_autoray.register()

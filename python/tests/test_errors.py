@@ -1,0 +1,49 @@
+import numpy as np
+import pytest
+
+import tenferro as tf
+
+
+def test_hierarchy_matches_the_builtins():
+    assert issubclass(tf.ValidationError, (tf.Error, ValueError))
+    assert issubclass(tf.UnsupportedError, NotImplementedError)
+    assert issubclass(tf.NumericalError, ArithmeticError)
+    assert issubclass(tf.LinAlgError, np.linalg.LinAlgError)
+    assert issubclass(tf.ContextMismatchError, ValueError)
+    assert issubclass(tf.PlacementError, ValueError)
+
+
+def test_errors_carry_kind_phase_op_message(rt):
+    a = rt.upload(np.ones((2, 3)))
+    with pytest.raises(tf.ValidationError) as info:
+        tf.einsum("ij,jk->ik", a, a)
+    e = info.value
+    assert e.kind == "Validation" and e.phase == "input" and e.op
+    assert e.message and e.message in str(e)
+
+
+def test_operands_of_two_runtimes_are_a_context_mismatch(rt):
+    other = tf.Runtime.cpu()
+    with pytest.raises(tf.ContextMismatchError) as info:
+        tf.einsum("ij,jk->ik", rt.upload(np.eye(2)), other.upload(np.eye(2)))
+    assert info.value.kind == "ContextMismatch"
+
+
+def test_singular_matrix_raises_linalg_error(rt):
+    with pytest.raises(np.linalg.LinAlgError) as info:
+        tf.linalg.inv(rt.upload(np.zeros((3, 3))))
+    assert isinstance(info.value, tf.NumericalError) and info.value.kind == "Numerical"
+    with pytest.raises(tf.LinAlgError):
+        tf.linalg.cholesky(rt.upload(-np.eye(2)))
+
+
+def test_unsupported_dtype_is_a_validation_error(rt):
+    with pytest.raises(tf.ValidationError):
+        tf.zeros((2,), dtype="int32", runtime=rt)
+
+
+def test_absent_backends_are_typed_errors():
+    # No CUDA on this machine or in this build: a typed error, not a crash or a CPU stand-in.
+    with pytest.raises((tf.UnsupportedError, tf.BackendError)) as info:
+        tf.Runtime.cuda(0)
+    assert info.value.kind in ("Unsupported", "Backend")

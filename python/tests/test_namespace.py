@@ -1,0 +1,66 @@
+"""The NumPy-named functions of the tenferro module (what autoray and opt_einsum call)."""
+
+import numpy as np
+import pytest
+
+import tenferro as tf
+from conftest import crandn
+
+
+def test_functions_match_numpy(rt, rng):
+    x, y = crandn(rng, 3, 4), crandn(rng, 3, 4)
+    tx, ty = rt.upload(x), rt.upload(y)
+    cases = {
+        "concatenate": (tf.concatenate([tx, ty], axis=1), np.concatenate([x, y], axis=1)),
+        "stack": (tf.stack([tx, ty]), np.stack([x, y])),
+        "diagonal": (tf.diagonal(tx, 1), np.diagonal(x, 1)),
+        "trace": (tf.trace(tx), np.trace(x)),
+        "diag": (tf.diag(tx[0]), np.diag(x[0])),
+        "swapaxes": (tf.swapaxes(tx, 0, 1), np.swapaxes(x, 0, 1)),
+        "moveaxis": (tf.moveaxis(rt.upload(x.reshape(3, 2, 2)), 0, -1),
+                     np.moveaxis(x.reshape(3, 2, 2), 0, -1)),
+        "expand_dims": (tf.expand_dims(tx, 1), np.expand_dims(x, 1)),
+        "squeeze": (tf.squeeze(tx[:, None]), x),
+        "greater": (tx > ty, (x > y).astype(float)),
+        "less_equal": (tx <= 0.0, (x <= 0.0).astype(float)),
+        "equal": (tf.equal(tx, tx[0]), (x == x[0]).astype(float)),
+        "where": (tf.where(tx > 0.0, tx, ty), np.where(x > 0, x, y)),
+        "count_nonzero": (tf.count_nonzero(tx > 0.0, axis=-1), np.count_nonzero(x > 0, axis=-1)),
+        "cumsum": (tf.cumsum(tx, axis=1), np.cumsum(x, axis=1)),
+        "clip": (tf.clip(tx, -0.5, 0.5), np.clip(x, -0.5, 0.5)),
+        "kron": (tf.kron(tx, ty), np.kron(x, y)),
+        "outer": (tf.outer(tx[0], ty[1]), np.outer(x[0], y[1])),
+        "vdot": (tf.vdot(tx, ty), np.vdot(x, y)),
+        "norm": (tf.linalg.norm(tx), np.linalg.norm(x)),
+        "exp": (tf.exp(tx), np.exp(x)),
+        "tanh": (tf.tanh(tx), np.tanh(x)),
+        "maximum": (tf.maximum(tx, ty), np.maximum(x, y)),
+    }
+    for name, (got, want) in cases.items():
+        assert got.shape == np.shape(want), name
+        np.testing.assert_allclose(got.download(), want, rtol=1e-12, atol=1e-14, err_msg=name)
+        assert got.runtime == rt, name
+
+
+def test_svd_truncation_by_rank_and_cutoff(rt, rng):
+    q1, _ = np.linalg.qr(rng.standard_normal((6, 6)))
+    q2, _ = np.linalg.qr(rng.standard_normal((5, 5)))
+    s = np.array([10.0, 1.0, 1e-3, 1e-6, 0.0])
+    a = q1[:, :5] * s @ q2
+    u, sv, vh = tf.linalg.svd(rt.upload(a), cutoff=1e-2)
+    assert sv.shape == (2,)
+    np.testing.assert_allclose(sv.download(), s[:2], rtol=1e-10)
+    _, sv, _ = tf.linalg.svd(rt.upload(a), cutoff=1e-4, cutoff_mode="absolute", max_rank=2)
+    assert sv.shape == (2,)
+    np.testing.assert_allclose(tf.linalg.svd(rt.upload(a), compute_uv=False).download(), s,
+                               atol=1e-12)
+
+
+def test_creation_without_runtime_uses_the_default_cpu_runtime(rt):
+    z = tf.zeros((2,))
+    assert z.runtime == tf.default_runtime() and z.runtime != rt
+    with pytest.raises(tf.ContextMismatchError):
+        z + rt.upload(np.ones(2))
+    with pytest.raises(tf.PlacementError):
+        tf.asarray(np.ones(2))  # an upload needs an explicit runtime
+    assert tf.asarray(np.ones(2), runtime=rt).runtime == rt

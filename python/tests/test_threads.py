@@ -1,0 +1,61 @@
+"""Calls release the GIL and may come from several Python threads on one runtime."""
+
+import threading
+import time
+
+import numpy as np
+
+import tenferro as tf
+
+
+def test_several_threads_share_one_runtime(rt):
+    rng = np.random.default_rng(7)
+    mats = [rng.standard_normal((32, 32)) for _ in range(8)]
+    tensors = [rt.upload(m) for m in mats]
+    errors, results = [], {}
+
+    def work(k):
+        try:
+            for _ in range(20):
+                t = tf.einsum("ij,jk->ik", tensors[k], tensors[(k + 1) % 8])
+                q, r = tf.linalg.qr(t)
+                results[k] = (q @ r).download()
+        except Exception as e:  # reported below: a thread's failure must fail the test
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for k in range(8):
+        np.testing.assert_allclose(results[k], mats[k] @ mats[(k + 1) % 8], atol=1e-10)
+
+
+def test_the_gil_is_released_during_a_call(rt):
+    # A long einsum runs in a thread; the main thread keeps running Python meanwhile, which it
+    # could not if the call held the GIL.
+    n = 800
+    a = rt.upload(np.ones((n, n)))
+    tf.einsum("ij,jk->ik", a, a)  # warm: plan cached
+    done = threading.Event()
+    elapsed = []
+
+    def work():
+        t0 = time.perf_counter()
+        for _ in range(5):
+            tf.einsum("ij,jk,kl->il", a, a, a)
+        elapsed.append(time.perf_counter() - t0)
+        done.set()
+
+    ticks = 0
+    worker = threading.Thread(target=work)
+    worker.start()
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0.001)
+    worker.join()
+    # Holding the GIL, the main thread could tick only between the 5 calls (about 6 ticks);
+    # released, it ticks about once per millisecond. Demand 20 and one per 20 ms of work.
+    assert ticks >= max(20, int(elapsed[0] / 0.02)), (ticks, elapsed)
