@@ -96,13 +96,124 @@ fn r_log(x: f32) -> f32 {
   }
   return log(x);
 }
+// (high, low) words of a * b, in u32 arithmetic (WGSL has no 64-bit integers).
+fn mul_hi_lo(a: u32, b: u32) -> vec2<u32> {
+  let a0 = a & 0xffffu;
+  let a1 = a >> 16u;
+  let b0 = b & 0xffffu;
+  let b1 = b >> 16u;
+  let p00 = a0 * b0;
+  let p01 = a0 * b1;
+  let p10 = a1 * b0;
+  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+  return vec2<u32>(a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u), a * b);
+}
+
+// sin and cos: the builtins are only specified to 2^-11 absolute error on [-pi, pi] and are
+// meaningless far outside it (lavapipe returns +-1 from 1e9 on), so both reduce the argument
+// to r in [-pi/4, pi/4] plus a quadrant, then evaluate Taylor polynomials whose truncation error
+// there (r^11/11!, r^12/12!) is below one f32 rounding.
+//  * |x| < 8192: Cody-Waite, x - q*(DP1 + DP2 + DP3) with pi/2 split so that q*DP1 and q*DP2
+//    are exact in f32 (DP1 has 8 significant bits, DP2 11, q < 2^13).
+//  * larger |x| (up to FLT_MAX): Payne-Hanek. x = m * 2^e with a 24-bit integer m; only the
+//    bits of 2/pi from position e - 1 on matter modulo 4, so x * 2/pi mod 4 is the low 128
+//    bits of m times a 128-bit window of 2/pi, scaled by 2^-126: its top two bits are the
+//    quadrant, the rest the fraction.
+// TWO_OVER_PI_BITS: 64 zero bits (positions before the binary point), then the first 256 bits
+// of 2/pi (0.A2F9836E 4E441529 ...), computed with exact integer arithmetic.
+const TWO_OVER_PI_BITS = array<u32, 10>(0u, 0u, 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u,
+                                        0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu,
+                                        0xdebbc561u);
+struct Reduced { r: f32, quadrant: u32 }
+fn padded_pi_word(i: u32) -> u32 {
+  var bits = TWO_OVER_PI_BITS;
+  return bits[min(i, 9u)];
+}
+fn reduce_half_pi(a: f32) -> Reduced {  // a = |x|, finite
+  if (a < 8192.0) {
+    let q = round(a * 0.636619772367581);
+    let r = ((a - q * 1.5703125) - q * 4.837512969970703e-4) - q * 7.549790126404332e-8;
+    return Reduced(r, u32(q) & 3u);
+  }
+  let bits = bitcast<u32>(a);
+  let m = (bits & 0x7fffffu) | 0x800000u;
+  let e = i32((bits >> 23u) & 0xffu) - 150;  // a = m * 2^e, e >= -10 here
+  let p0 = u32(e + 62);                      // padded bit position of 2/pi bit e - 1
+  let wi = p0 / 32u;
+  let s = p0 % 32u;
+  var w: array<u32, 4>;
+  for (var k = 0u; k < 4u; k++) {
+    let hi = padded_pi_word(wi + k);
+    let lo = padded_pi_word(wi + k + 1u);
+    w[k] = select((hi << s) | (lo >> (32u - s)), hi, s == 0u);
+  }
+  // Low 128 bits of m * w, most significant word first.
+  let t3 = mul_hi_lo(m, w[3]);
+  let t2 = mul_hi_lo(m, w[2]);
+  let t1 = mul_hi_lo(m, w[1]);
+  let t0 = mul_hi_lo(m, w[0]);
+  let l3 = t3.y;
+  let l2 = t2.y + t3.x;
+  let c2 = t2.x + select(0u, 1u, l2 < t2.y);
+  let l1 = t1.y + c2;
+  let c1 = t1.x + select(0u, 1u, l1 < t1.y);
+  let l0 = t0.y + c1;
+  // The top two bits are the quadrant; the 126 below them the fraction. A fraction of 1/2 or more
+  // becomes fraction - 1 of the next quadrant, negated in integer arithmetic (subtracting in f32
+  // would cancel the leading bits).
+  var quadrant = l0 >> 30u;
+  var f0 = l0 & 0x3fffffffu;
+  var f1 = l1;
+  var f2 = l2;
+  var f3 = l3;
+  var negative = false;
+  if ((f0 & 0x20000000u) != 0u) {
+    quadrant = quadrant + 1u;
+    negative = true;
+    f3 = ~f3 + 1u;
+    var carry = select(0u, 1u, f3 == 0u);
+    f2 = ~f2 + carry;
+    carry = select(0u, 1u, carry == 1u && f2 == 0u);
+    f1 = ~f1 + carry;
+    carry = select(0u, 1u, carry == 1u && f1 == 0u);
+    f0 = (~f0 + carry) & 0x3fffffffu;
+  }
+  let f = f32(f0) * 9.313225746154785e-10  // 2^-30
+          + f32(f1) * 2.168404344971009e-19   // 2^-62
+          + f32(f2) * 5.048709793414476e-29   // 2^-94
+          + f32(f3) * 1.1754943508222875e-38; // 2^-126
+  return Reduced(select(f, -f, negative) * HALF_PI, quadrant & 3u);
+}
+fn sin_poly(r: f32) -> f32 {
+  let t = r * r;
+  return r + r * t * (-1.0 / 6.0 + t * (1.0 / 120.0 + t * (-1.0 / 5040.0 + t * (1.0 / 362880.0))));
+}
+fn cos_poly(r: f32) -> f32 {
+  let t = r * r;
+  return 1.0 + t * (-0.5 + t * (1.0 / 24.0 + t * (-1.0 / 720.0 + t * (1.0 / 40320.0 +
+                                                                    t * (-1.0 / 3628800.0)))));
+}
 fn r_sin(x: f32) -> f32 {
   if (!is_finite(x)) { return f_nan(); }
-  return sin(x);
+  let red = reduce_half_pi(abs(x));
+  var v: f32;
+  switch red.quadrant {
+    case 0u: { v = sin_poly(red.r); }
+    case 1u: { v = cos_poly(red.r); }
+    case 2u: { v = -sin_poly(red.r); }
+    default: { v = -cos_poly(red.r); }
+  }
+  return select(v, -v, sign_bit(x));
 }
 fn r_cos(x: f32) -> f32 {
   if (!is_finite(x)) { return f_nan(); }
-  return cos(x);
+  let red = reduce_half_pi(abs(x));
+  switch red.quadrant {
+    case 0u: { return cos_poly(red.r); }
+    case 1u: { return -sin_poly(red.r); }
+    case 2u: { return -cos_poly(red.r); }
+    default: { return sin_poly(red.r); }
+  }
 }
 fn r_sinh(x: f32) -> f32 {
   let a = abs(x);

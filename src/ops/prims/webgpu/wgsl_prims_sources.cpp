@@ -188,20 +188,9 @@ fn prims_reduce_tree(@builtin(workgroup_id) wid: vec3<u32>,
 }
 )";
 
-// Philox4x32-10 (philox.hpp) with the 32 x 32 -> 64-bit products in u32 arithmetic.
+// Philox4x32-10 (philox.hpp) with the 32 x 32 -> 64-bit products in u32 arithmetic (mul_hi_lo,
+// in the real-math library).
 constexpr std::string_view kPhilox = R"(
-// (high, low) words of a * b.
-fn mul_hi_lo(a: u32, b: u32) -> vec2<u32> {
-  let a0 = a & 0xffffu;
-  let a1 = a >> 16u;
-  let b0 = b & 0xffffu;
-  let b1 = b >> 16u;
-  let p00 = a0 * b0;
-  let p01 = a0 * b1;
-  let p10 = a1 * b0;
-  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-  return vec2<u32>(a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u), a * b);
-}
 // Words of element k < 2^31: counter (k, 0, 0, 0), key = the seed's (low, high) words.
 fn philox_words(k: i32) -> vec4<u32> {
   var c = vec4<u32>(u32(k), 0u, 0u, 0u);
