@@ -341,6 +341,13 @@ Operand output_operand(const EagerTensor& out, const EinsumPlan& plan) {
 
 EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
                         std::span<const EagerTensor> inputs) {
+  EagerTensor result = runtime.empty(plan.dtype, plan.output_shape);
+  run_program_into(runtime, kernels, plan, inputs, result);
+  return result;
+}
+
+void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
+                      std::span<const EagerTensor> inputs, const EagerTensor& result) {
   if (inputs.size() != plan.expr.inputs.size())
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
                 "internal: operand count differs from the plan");
@@ -350,7 +357,6 @@ EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, cons
   for (std::size_t i = 0; i < inputs.size(); ++i)
     live.push_back(input_operand(inputs[i], plan.expr.inputs[i], plan.sizes));
 
-  EagerTensor result = runtime.empty(plan.dtype, plan.output_shape);
   const Operand out = output_operand(result, plan);
   if (plan.output_has_repeats) {  // i->ii: only the diagonal is written below
     KernelView whole{result.buffer().get(), plan.dtype, result.shape(), result.strides(),
@@ -374,7 +380,6 @@ EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, cons
       written = true;
   }
   if (!written) finalize(kernels, live.front(), out, plan.sizes);
-  return result;
 }
 
 bool direct_binary_applicable(const EinsumPlan& plan, std::span<const EagerTensor> inputs) {
