@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <utility>
 
 #include "ops/einsum/expression.hpp"
 #include "ops/einsum/path.hpp"
+#include "ops/einsum/path_search.hpp"
 #include "random_networks.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/einsum.hpp"
@@ -86,6 +88,63 @@ TEST(EinsumHyper, AutoUsesHyperOnlyForLargeNetworks) {
   const EinsumPath large = plan(testing::random_regular_network(rng, 60, 3, 2), {});
   EXPECT_EQ(small.method.rfind("auto: greedy", 0), 0u) << small.method;
   EXPECT_EQ(large.method.rfind("auto: hyper", 0), 0u) << large.method;
+}
+
+// The partitioner's trees are whole contractions (every operand and intermediate used once),
+// and a network of two disconnected rings is split between the rings first (a cut of zero).
+TEST(EinsumHyper, BisectionTreesAreCompleteAndSplitComponentsFirst) {
+  using namespace einsum_internal;
+  testing::GeneratedNetwork rings;
+  const int ring = 8;
+  for (int c = 0; c < 2; ++c) {
+    for (int k = 0; k < ring; ++k) {
+      const int label = c * ring + k, next = c * ring + (k + 1) % ring;
+      rings.labels.inputs.push_back({label, next});
+    }
+  }
+  rings.extents.assign(2 * ring, 3);
+  std::mt19937_64 rng(2);
+  const auto graph = testing::random_regular_network(rng, 60, 3, 2);
+  for (const testing::GeneratedNetwork* net : {&std::as_const(rings), &graph}) {
+    const std::vector<Shape> shapes = net->shapes();
+    std::vector<std::int64_t> ranks;
+    for (const Shape& sh : shapes) ranks.push_back(static_cast<std::int64_t>(sh.size()));
+    const auto expr = from_labels(net->labels, ranks);
+    const auto sizes = label_sizes(expr, shapes);
+    const PathProblem problem = make_path_problem(expr, sizes);
+    const int n = problem.num_operands;
+    for (std::uint64_t seed = 0; seed < 6; ++seed) {
+      PartitionParams params;
+      params.seed = seed;
+      params.imbalance = 0.1 * static_cast<double>(seed);
+      params.cutoff = 3 + static_cast<int>(seed);
+      const SsaPath ssa = partition_path(problem, params);
+      ASSERT_EQ(ssa.size(), static_cast<std::size_t>(n - 1));
+      std::vector<int> uses(static_cast<std::size_t>(2 * n - 1), 0);
+      for (std::size_t k = 0; k < ssa.size(); ++k) {
+        for (int id : {ssa[k].first, ssa[k].second}) {
+          ASSERT_TRUE(id >= 0 && id < n + static_cast<int>(k)) << "step " << k << " uses " << id;
+          ++uses[static_cast<std::size_t>(id)];
+        }
+      }
+      for (std::size_t id = 0; id + 1 < uses.size(); ++id) EXPECT_EQ(uses[id], 1) << id;
+      EXPECT_NO_THROW((void)evaluate_path(expr, problem, ssa_to_linear(ssa, n)));
+      if (net != &rings) continue;
+      // Leaves under the root's first child: one whole ring.
+      std::vector<std::vector<int>> leaves(static_cast<std::size_t>(2 * n - 1));
+      for (int k = 0; k < n; ++k) leaves[static_cast<std::size_t>(k)] = {k};
+      for (std::size_t k = 0; k < ssa.size(); ++k) {
+        auto& mine = leaves[static_cast<std::size_t>(n) + k];
+        for (int id : {ssa[k].first, ssa[k].second})
+          mine.insert(mine.end(), leaves[static_cast<std::size_t>(id)].begin(),
+                      leaves[static_cast<std::size_t>(id)].end());
+      }
+      std::vector<int> side = leaves[static_cast<std::size_t>(ssa.back().first)];
+      std::sort(side.begin(), side.end());
+      ASSERT_EQ(side.size(), static_cast<std::size_t>(ring)) << "seed " << seed;
+      EXPECT_EQ(side.back() - side.front(), ring - 1) << "the split crosses the rings";
+    }
+  }
 }
 
 void expect_validation(const EinsumOptions& options, const char* what) {

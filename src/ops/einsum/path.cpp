@@ -35,12 +35,14 @@ constexpr std::chrono::milliseconds kAutoBudget{50};
 // budget only matters for networks of thousands of operands or very wide label sets.
 constexpr std::chrono::milliseconds kRefineBudget{250};
 // Auto's hyper search: from 40 operands (below that, refined greedy is within a few percent
-// of it on the benchmark networks and far cheaper), up to kAutoHyperMaxOperands, where a
-// greedy trial itself costs milliseconds.
+// of it on the benchmark networks and far cheaper) up to kAutoHyperMaxOperands. A fixed
+// trial count and no time budget, so auto's plan is reproducible whatever the machine's
+// load: measured ~30 ms at 100 operands and ~0.1-0.3 s at 200 on a loaded 2-core machine
+// (docs/perf/planning.md). Beyond that, greedy + refinement as before.
 constexpr int kAutoHyperOperands = 40;
-constexpr int kAutoHyperMaxOperands = 600;
-constexpr int kAutoHyperTrials = 32;
-constexpr double kAutoHyperBudgetSeconds = 0.25;
+constexpr int kAutoHyperMaxOperands = 200;
+constexpr int kAutoHyperTrials = 16;
+constexpr int kAutoHyperRefineTrees = 2;
 
 void check_finite_nonnegative(double value, const char* name) {
   if (std::isnan(value) || value < 0) {
@@ -174,7 +176,8 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
   if (n >= kAutoHyperOperands && n <= kAutoHyperMaxOperands) {
     HyperSettings settings;
     settings.trials = kAutoHyperTrials;
-    settings.time_budget_seconds = kAutoHyperBudgetSeconds;
+    settings.time_budget_seconds = 0;
+    settings.refine_trees = kAutoHyperRefineTrees;
     settings.seed = options.seed;
     settings.objective = options.objective;
     settings.combo_factor = options.combo_factor;

@@ -1,10 +1,12 @@
 // PathStrategy::Hyper: hyper-optimised sampling of randomised greedy trees, then subtree
 // reconfiguration of the best ones.
 //
-// Sampling runs in rounds of kRoundTrials trials. Trial i's parameters (the cost's operand
-// weight alpha and the Boltzmann temperature) come from a generator seeded by (seed, i) and
-// from the best parameters of the rounds before it: half the trials of a later round perturb
-// the best so far, half explore uniformly (a small cross-entropy-style tuner in place of
+// Sampling runs in rounds of kRoundTrials trials. Odd trials build recursive-bisection trees
+// (path_partition.cpp, our own partitioner) with a sampled imbalance and cutoff; the others
+// are randomised greedy trees. A greedy trial's parameters (the cost's operand weight alpha
+// and the Boltzmann temperature) come from a generator seeded by (seed, i) and from the best
+// greedy parameters of the rounds before it: half the trials of a later round perturb the
+// best so far, half explore uniformly (a small cross-entropy-style tuner in place of
 // cotengra's Bayesian one). A round's trials are independent and run on the machine's
 // threads; results are compared by (score, trial index), so the outcome does not depend on
 // which thread ran what or when. Trial 0 is greedy_path itself, so Hyper never scores worse
@@ -12,11 +14,10 @@
 //
 // The time budget: sampling starts no new trial after 75% of it (trial 0 always runs) and
 // reconfiguration (refine_path with the exact DP on subtrees of up to refine_frontier
-// leaves) stops at 100%, keeping what it improved. A search that the budget cut short is
+// leaves) of the best refine_trees trees and of greedy's stops at 100%, keeping what it
+// improved. A search that the budget cut short is
 // reproducible only in the sense that a fixed trial count is; EinsumPath::method says so.
 //
-// Not implemented: recursive hypergraph bisection (cotengra's kahypar trees). The docs say
-// where that leaves us against cotengra (docs/perf/planning.md).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -53,6 +54,8 @@ struct Draws {
 struct Sampled {
   GreedyParams params;
   double log_temperature = 0;
+  bool partition = false;
+  PartitionParams partition_params;
 };
 
 Sampled sample_params(std::uint64_t seed, int trial, const Sampled* best) {
@@ -60,6 +63,13 @@ Sampled sample_params(std::uint64_t seed, int trial, const Sampled* best) {
   s.params.seed = mix(seed, static_cast<std::uint64_t>(trial) * 2 + 1);
   if (trial == 0) return s;  // plain greedy
   Draws d{mix(seed, static_cast<std::uint64_t>(trial) * 2)};
+  if (trial % 2 == 1) {
+    s.partition = true;
+    s.partition_params.imbalance = 0.02 + 0.5 * d.uniform();
+    s.partition_params.cutoff = 3 + static_cast<int>(6 * d.uniform());  // 3..8
+    s.partition_params.seed = s.params.seed;
+    return s;
+  }
   const bool exploit = best != nullptr && d.uniform() < 0.5;
   if (exploit) {
     s.params.alpha = std::clamp(best->params.alpha + 0.25 * d.normal(), 0.0, 2.0);
@@ -118,12 +128,20 @@ SsaPath hyper_path(const PathProblem& p, const HyperSettings& s, std::string* no
 
   // The best `refine_trees` trials so far, ordered by (score, index).
   std::vector<Trial> best;
+  Trial greedy;  // trial 0, always reconfigured too: the search then never ends worse than
+                 // greedy + reconfiguration, whichever trees sampled best before it
   const auto keep = static_cast<std::size_t>(std::max(1, s.refine_trees));
   int ran = 0;
   bool cut = false;
   for (int first = 0; first < trials && !cut; first += kRoundTrials) {
     const int count = std::min(kRoundTrials, trials - first);
-    const Sampled* guide = best.empty() ? nullptr : &best.front().sampled;
+    const Sampled* guide = nullptr;  // the best greedy trial so far
+    for (const Trial& t : best) {
+      if (!t.sampled.partition) {
+        guide = &t.sampled;
+        break;
+      }
+    }
     std::vector<Trial> round(static_cast<std::size_t>(count));
     std::atomic<bool> skipped{false};
     parallel_for(count, threads, [&](int k) {
@@ -134,13 +152,16 @@ SsaPath hyper_path(const PathProblem& p, const HyperSettings& s, std::string* no
       }
       Trial& t = round[static_cast<std::size_t>(k)];
       t.sampled = sample_params(s.seed, index, guide);
-      t.ssa = index == 0 ? greedy_path(p) : random_greedy_path(p, t.sampled.params);
+      t.ssa = index == 0            ? greedy_path(p)
+              : t.sampled.partition ? partition_path(p, t.sampled.partition_params)
+                                    : random_greedy_path(p, t.sampled.params);
       t.score = score_of(p, t.ssa, s);
       t.index = index;
     });
     for (Trial& t : round) {
       if (t.index < 0) continue;
       ++ran;
+      if (t.index == 0) greedy = t;
       best.push_back(std::move(t));
     }
     std::sort(best.begin(), best.end(), [](const Trial& a, const Trial& b) { return a.before(b); });
@@ -149,7 +170,9 @@ SsaPath hyper_path(const PathProblem& p, const HyperSettings& s, std::string* no
     if (s.trials <= 0 && !timed) break;  // unbounded: refused by the caller; be safe anyway
   }
 
-  // Reconfigure the best trees (each independently), keep the best result.
+  // Reconfigure the best trees and greedy's (each independently), keep the best result.
+  if (std::none_of(best.begin(), best.end(), [](const Trial& t) { return t.index == 0; }))
+    best.push_back(std::move(greedy));
   std::vector<Trial> refined(best.size());
   std::atomic<bool> refine_cut{false};
   parallel_for(static_cast<int>(best.size()), threads, [&](int k) {
@@ -166,9 +189,16 @@ SsaPath hyper_path(const PathProblem& p, const HyperSettings& s, std::string* no
       refined.begin(), refined.end(), [](const Trial& a, const Trial& b) { return a.before(b); });
   if (note != nullptr) {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%d trials on %d threads, best #%d (alpha %.2f, T %.1e)", ran,
-                  threads, winner.index, winner.sampled.params.alpha,
-                  winner.sampled.params.temperature);
+    if (winner.sampled.partition) {
+      std::snprintf(buf, sizeof buf,
+                    "%d trials on %d threads, best #%d (bisection, imbalance %.2f, cutoff %d)", ran,
+                    threads, winner.index, winner.sampled.partition_params.imbalance,
+                    winner.sampled.partition_params.cutoff);
+    } else {
+      std::snprintf(buf, sizeof buf,
+                    "%d trials on %d threads, best #%d (greedy, alpha %.2f, T %.1e)", ran, threads,
+                    winner.index, winner.sampled.params.alpha, winner.sampled.params.temperature);
+    }
     *note = buf;
     if (cut || refine_cut) {
       *note += "; the " + std::to_string(s.time_budget_seconds) +

@@ -115,6 +115,17 @@ SsaPath refine_path(const PathProblem& problem, const SsaPath& ssa, int max_fron
                     int max_passes, std::chrono::steady_clock::time_point deadline,
                     bool* stopped_early = nullptr);
 
+// A recursive-bisection tree (path_partition.cpp): operands split into two parts of nearly
+// equal count (within `imbalance`) with light shared labels, recursively; parts of up to
+// `cutoff` operands are contracted by the exact DP (<= 8) or greedy.
+struct PartitionParams {
+  double imbalance = 0.2;
+  int cutoff = 6;
+  int passes = 4;  // Fiduccia-Mattheyses passes per split
+  std::uint64_t seed = 0;
+};
+SsaPath partition_path(const PathProblem& problem, const PartitionParams& params);
+
 // The figures of a contraction tree, from its nodes' label sets (leaves: the reduced inputs).
 // `flops` includes the single-operand reductions, so it equals evaluate_path's count with the
 // same extents.
@@ -136,10 +147,10 @@ struct ObjectiveScore {
 };
 ObjectiveScore objective_score(const TreeCost& cost, PathObjective objective, double combo_factor);
 
-// Hyper-optimised search (path_hyper.cpp): random_greedy_path trials in rounds on
-// hardware_concurrency threads, then subtree reconfiguration of the best trees. Trial 0 is
-// greedy_path itself, so the result never scores worse than greedy. *note receives what
-// happened (trials run, whether the budget cut it short).
+// Hyper-optimised search (path_hyper.cpp): random_greedy_path and partition_path trials in
+// rounds on hardware_concurrency threads, then subtree reconfiguration of the best trees. Trial 0
+// is greedy_path itself, so the result never scores worse than greedy. *note receives what happened
+// (trials run, whether the budget cut it short).
 struct HyperSettings {
   int trials = 128;
   double time_budget_seconds = 1.0;  // 0: none
@@ -147,7 +158,7 @@ struct HyperSettings {
   PathObjective objective = PathObjective::Flops;
   double combo_factor = 64;
   int refine_frontier = 8;
-  int refine_trees = 4;  // how many of the best sampled trees are reconfigured
+  int refine_trees = 6;  // how many of the best sampled trees are reconfigured (+ greedy's)
 };
 SsaPath hyper_path(const PathProblem& problem, const HyperSettings& settings, std::string* note);
 
