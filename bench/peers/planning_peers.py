@@ -4,8 +4,8 @@
     bash bench/peers/setup.sh          # numpy, opt_einsum, cotengra, kahypar (PyPI)
     .venv-peers/bin/python bench/peers/planning_peers.py [build/bench/plan_network] [--quick]
 
-On generated networks (random regular graphs of degree 3 and 4, 2-D lattices; bond
-dimension 2, closed, scalar output) this script
+On generated networks (random regular graphs of degree 3 and 4, 2-D lattices, random
+two-qubit-gate circuit amplitudes; bond dimension 2, closed, scalar output) this script
   * plans with tenferro (bench/einsum/plan_network: 'hyper' with a 1 s budget, and 'greedy'),
   * plans with cotengra HyperOptimizer(methods=["greedy", "kahypar"], max_time=5) and with
     opt_einsum 'greedy',
@@ -20,6 +20,7 @@ It is a benchmark, not a test: it exits 1 only when a reported cost disagrees wi
 """
 import json
 import math
+import random
 import subprocess
 import sys
 import time
@@ -44,6 +45,30 @@ def lattice(rows, cols):
             if r + 1 < rows:
                 edges.append((idx(r, c), idx(r + 1, c)))
     return edges, rows * cols
+
+
+def circuit(qubits, depth, seed):
+    """A random brickwork-style circuit amplitude <x|C|0>: per layer the qubits are paired at
+    random and each pair gets a two-qubit gate (a rank-4 tensor); one rank-1 tensor per qubit
+    at each end. Returned as (edges as hyperedge lists, tensor count), bond dimension 2."""
+    rng = random.Random(seed)
+    tensors = []  # per tensor: its labels
+    label = 0
+    wires = []
+    for q in range(qubits):
+        tensors.append([label])
+        wires.append(label)
+        label += 1
+    for _ in range(depth):
+        order = list(range(qubits))
+        rng.shuffle(order)
+        for a, b in zip(order[::2], order[1::2]):
+            tensors.append([wires[a], wires[b], label, label + 1])
+            wires[a], wires[b] = label, label + 1
+            label += 2
+    for q in range(qubits):
+        tensors.append([wires[q]])
+    return tensors, [], [2] * label
 
 
 def network(edges, n, bond=2):
@@ -82,6 +107,8 @@ def main():
         suite.append((f"rrg4-{n}", *network(*regular_graph(n, 4, seed=n + 1))))
     for side in ([6] if quick else [6, 8, 10, 12]):
         suite.append((f"lattice{side}x{side}", *network(*lattice(side, side))))
+    for qubits, depth in ([(20, 8)] if quick else [(30, 10), (50, 10), (50, 14)]):
+        suite.append((f"circ{qubits}x{depth}", *circuit(qubits, depth, seed=qubits * depth)))
 
     print(f"cotengra {ctg.__version__}, opt_einsum {oe.__version__}; FLOPs in opt_einsum's model")
     head = (f"{'network':13} {'n':>4} | {'ours hyper':>10} {'t(s)':>5} | {'cotengra':>10} {'t(s)':>5} | "

@@ -122,6 +122,7 @@ struct PartitionParams {
   double imbalance = 0.2;
   int cutoff = 6;
   int passes = 4;  // Fiduccia-Mattheyses passes per split
+  int starts = 3;  // independent splits tried, the lightest cut kept
   std::uint64_t seed = 0;
 };
 SsaPath partition_path(const PathProblem& problem, const PartitionParams& params);
