@@ -117,6 +117,7 @@ def main():
     print("-" * len(head))
     ok = True
     ratios, greedy_ratios, slice_ratios = [], [], []
+    families = {}
     for name, inputs, output, extents in suite:
         syms = [oe.get_symbol(i) for i in range(len(extents))]
         terms = ["".join(syms[l] for l in t) for t in inputs]
@@ -158,14 +159,16 @@ def main():
 
         ratio = ours_cost / ctg_cost
         ratios.append(ratio)
+        families.setdefault(name.split("-")[0] if "-" in name else name.rstrip("0123456789x"), []).append(ratio)
         greedy_ratios.append(ours_greedy["flops"] / oe_greedy)
         slice_ratios.append(ours_overhead / ctg_overhead)
         print(f"{name:13} {len(inputs):>4} | {ours_cost:10.3e} {ours['plan_s']:5.2f} | {ctg_cost:10.3e} "
-              f"{ctg_time:5.2f} | {ratio:8.3f} | {ours_greedy['flops']:11.3e} {oe_greedy:10.3e} | "
+              f"{ctg_time:5.2f} | {ratio:8.3g} | {ours_greedy['flops']:11.3e} {oe_greedy:10.3e} | "
               f"{ours_overhead:8.3f} {ctg_overhead:8.3f}")
         sys.stdout.flush()
     print("-" * len(head))
     print(f"geometric mean FLOP ratio tenferro hyper (1 s) / cotengra hyper (5 s): {geo(ratios):.3f}")
+    print("  per family: " + ", ".join(f"{k} {geo(v):.3f}" for k, v in families.items()))
     print(f"geometric mean FLOP ratio tenferro greedy / opt_einsum greedy: {geo(greedy_ratios):.3f}")
     print(f"geometric mean slicing-overhead ratio tenferro / cotengra SliceFinder (same trees, "
           f"limit = largest/16): {geo(slice_ratios):.3f}")

@@ -16,11 +16,12 @@
 namespace tenferro {
 
 enum class PathStrategy : std::uint8_t {
-  Auto,      // exact for small networks, greedy beyond
+  Auto,      // exact up to 10 operands; Hyper (16 trials, no time budget) from 40 to 200;
+             // greedy + subtree reconfiguration otherwise
   Greedy,    // opt_einsum-style greedy cost
   Optimal,   // exact dynamic programming over subsets (guarded by time/size)
   Explicit,  // the user's path (EinsumOptions::path)
-  Hyper,     // hyper-optimised sampling of randomised greedy trees + subtree reconfiguration
+  Hyper,     // sampled randomised-greedy and recursive-bisection trees + subtree reconfiguration
 };
 
 // What PathStrategy::Hyper minimises (the other strategies minimise FLOPs).
@@ -38,12 +39,13 @@ struct EinsumOptions {
   // Allow the direct binary-dot path (two operands in natural GEMM order -> one GEMM call).
   bool allow_direct_binary = true;
 
-  // PathStrategy::Hyper (and Auto on large networks, with its own smaller settings). The
-  // search samples `hyper_trials` trees in rounds; a round's trees depend only on `seed`,
-  // their index and the earlier rounds, never on thread timing, so the path is deterministic
-  // for a given seed whenever every trial finishes within the time budget. When the budget
-  // runs out first, sampling stops at a round boundary and the result depends on how many
-  // rounds ran (EinsumPath::method says so). 0 means "no limit" for either bound, not both.
+  // PathStrategy::Hyper (Auto on large networks uses `seed`, `objective` and `combo_factor`
+  // with its own trial count). The search samples `hyper_trials` trees in rounds on the
+  // host's threads; a tree depends only on `seed`, its index and the earlier rounds, never on
+  // thread timing, so the path is deterministic for a given seed whenever the whole search
+  // finishes within the time budget. When the budget runs out first (no new trial starts
+  // after 75% of it; reconfiguration stops at 100%), the result depends on how far it got
+  // and EinsumPath::method says so. 0 means "no limit" for either bound, not for both.
   double time_budget_seconds = 1.0;
   int hyper_trials = 128;
   std::uint64_t seed = 0;
