@@ -114,7 +114,7 @@ TEST(EinsumSlicing, SlicedAndUnslicedRunsAgreeWithReferenceWithinTheLimit) {
     for (int l : net.labels.output)
       out *= static_cast<double>(net.extents[static_cast<std::size_t>(l)]);
     floor = std::max(floor, out);
-    const double limit = floor;  // the tightest limit that can be met
+    const double limit = floor;                            // the tightest limit that can be met
     if (limit >= unsliced.largest_intermediate) continue;  // nothing to slice in this one
     EinsumOptions options;
     options.memory_limit = limit;
@@ -226,24 +226,26 @@ TEST(EinsumSlicing, LimitsNoSlicingCanMeetAreValidationErrors) {
 }
 
 TEST(EinsumSlicing, SlicedPlansAreRefusedOnOtherBackendsBeforeRunning) {
-  auto rt = testing::make_test_device_runtime(BackendKind::WebGpu);
-  const std::vector<Shape> shapes{{4, 2}, {2, 8}, {8, 2}, {2, 4}};
-  std::mt19937_64 rng(1);
-  const auto ops = upload_all(rt, random_inputs(rng, DType::F32, shapes));
-  EinsumOptions options;
-  options.strategy = PathStrategy::Explicit;
-  options.path = {{0, 1}, {0, 1}, {0, 1}};  // ab,bc -> ac (32 elements) first
-  options.memory_limit = 16;
-  ASSERT_FALSE(einsum_path("ab,bc,cd,de->ae", shapes, options).sliced_labels.empty());
-  const auto before = process_cpu_kernel_launches();
-  try {
-    (void)einsum("ab,bc,cd,de->ae", ops, options);
-    ADD_FAILURE() << "a sliced plan on a non-CPU backend must be refused";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
-    EXPECT_NE(e.message().find("CPU backend only"), std::string::npos) << e.what();
+  for (BackendKind kind : {BackendKind::WebGpu, BackendKind::Cuda}) {
+    auto rt = testing::make_test_device_runtime(kind);
+    const std::vector<Shape> shapes{{4, 2}, {2, 8}, {8, 2}, {2, 4}};
+    std::mt19937_64 rng(1);
+    const auto ops = upload_all(rt, random_inputs(rng, DType::F32, shapes));
+    EinsumOptions options;
+    options.strategy = PathStrategy::Explicit;
+    options.path = {{0, 1}, {0, 1}, {0, 1}};  // ab,bc -> ac (32 elements) first
+    options.memory_limit = 16;
+    ASSERT_FALSE(einsum_path("ab,bc,cd,de->ae", shapes, options).sliced_labels.empty());
+    const auto before = process_cpu_kernel_launches();
+    try {
+      (void)einsum("ab,bc,cd,de->ae", ops, options);
+      ADD_FAILURE() << backend_kind_name(kind) << ": a sliced plan must be refused";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+      EXPECT_NE(e.message().find("CPU backend only"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(process_cpu_kernel_launches(), before) << "no CPU kernel may run";
   }
-  EXPECT_EQ(process_cpu_kernel_launches(), before) << "no CPU kernel may run";
 }
 
 }  // namespace
