@@ -2,15 +2,15 @@
 // reconfiguration of the best ones.
 //
 // Sampling runs in rounds of kRoundTrials trials. Odd trials build recursive-bisection trees
-// (path_partition.cpp, our own partitioner) with a sampled imbalance and cutoff; the others
-// are randomised greedy trees. A greedy trial's parameters (the cost's operand weight alpha
-// and the Boltzmann temperature) come from a generator seeded by (seed, i) and from the best
-// greedy parameters of the rounds before it: half the trials of a later round perturb the
-// best so far, half explore uniformly (a small cross-entropy-style tuner in place of
-// cotengra's Bayesian one). A round's trials are independent and run on the machine's
-// threads; results are compared by (score, trial index), so the outcome does not depend on
-// which thread ran what or when. Trial 0 is greedy_path itself, so Hyper never scores worse
-// than greedy.
+// (path_partition.cpp, our own partitioner) with a sampled imbalance and cutoff (later rounds:
+// half perturb the best bisection's, half explore); the others are randomised greedy trees. A
+// greedy trial's parameters (the cost's operand weight alpha and the Boltzmann temperature) come
+// from a generator seeded by (seed, i) and from the best greedy parameters of the rounds before it:
+// half the trials of a later round perturb the best so far, half explore uniformly (a small
+// cross-entropy-style tuner in place of cotengra's Bayesian one). A round's trials are independent
+// and run on the machine's threads; results are compared by (score, trial index), so the outcome
+// does not depend on which thread ran what or when. Trial 0 is greedy_path itself, so Hyper never
+// scores worse than greedy.
 //
 // The time budget: sampling starts no new trial after 75% of it (trial 0 always runs) and
 // reconfiguration (refine_path with the exact DP on subtrees of up to refine_frontier
@@ -58,16 +58,25 @@ struct Sampled {
   PartitionParams partition_params;
 };
 
-Sampled sample_params(std::uint64_t seed, int trial, const Sampled* best) {
+// `best` / `best_partition`: the best greedy / bisection trial of the earlier rounds, if any.
+Sampled sample_params(std::uint64_t seed, int trial, const Sampled* best,
+                      const Sampled* best_partition) {
   Sampled s;
   s.params.seed = mix(seed, static_cast<std::uint64_t>(trial) * 2 + 1);
   if (trial == 0) return s;  // plain greedy
   Draws d{mix(seed, static_cast<std::uint64_t>(trial) * 2)};
   if (trial % 2 == 1) {
     s.partition = true;
-    s.partition_params.imbalance = 0.02 + 0.5 * d.uniform();
-    s.partition_params.cutoff = 3 + static_cast<int>(6 * d.uniform());  // 3..8
     s.partition_params.seed = s.params.seed;
+    if (best_partition != nullptr && d.uniform() < 0.5) {
+      const PartitionParams& b = best_partition->partition_params;
+      s.partition_params.imbalance = std::clamp(b.imbalance + 0.08 * d.normal(), 0.01, 0.6);
+      s.partition_params.cutoff =
+          std::clamp(b.cutoff + static_cast<int>(std::lround(d.normal())), 3, 8);
+    } else {
+      s.partition_params.imbalance = 0.02 + 0.5 * d.uniform();
+      s.partition_params.cutoff = 3 + static_cast<int>(6 * d.uniform());  // 3..8
+    }
     return s;
   }
   const bool exploit = best != nullptr && d.uniform() < 0.5;
@@ -135,12 +144,11 @@ SsaPath hyper_path(const PathProblem& p, const HyperSettings& s, std::string* no
   bool cut = false;
   for (int first = 0; first < trials && !cut; first += kRoundTrials) {
     const int count = std::min(kRoundTrials, trials - first);
-    const Sampled* guide = nullptr;  // the best greedy trial so far
+    const Sampled* guide = nullptr;            // the best greedy trial so far
+    const Sampled* guide_partition = nullptr;  // the best bisection trial so far
     for (const Trial& t : best) {
-      if (!t.sampled.partition) {
-        guide = &t.sampled;
-        break;
-      }
+      const Sampled*& slot = t.sampled.partition ? guide_partition : guide;
+      if (slot == nullptr) slot = &t.sampled;
     }
     std::vector<Trial> round(static_cast<std::size_t>(count));
     std::atomic<bool> skipped{false};
@@ -151,7 +159,7 @@ SsaPath hyper_path(const PathProblem& p, const HyperSettings& s, std::string* no
         return;
       }
       Trial& t = round[static_cast<std::size_t>(k)];
-      t.sampled = sample_params(s.seed, index, guide);
+      t.sampled = sample_params(s.seed, index, guide, guide_partition);
       t.ssa = index == 0            ? greedy_path(p)
               : t.sampled.partition ? partition_path(p, t.sampled.partition_params)
                                     : random_greedy_path(p, t.sampled.params);
