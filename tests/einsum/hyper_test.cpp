@@ -177,6 +177,14 @@ TEST(EinsumHyper, InvalidBudgetsAndSettingsAreValidationErrors) {
   expect_validation(o, "negative memory limit");
   o.memory_limit = nan;
   expect_validation(o, "NaN memory limit");
+  // Huge and infinite budgets are valid (no limit but the trial count).
+  for (double budget : {1e300, std::numeric_limits<double>::infinity()}) {
+    EinsumOptions big = hyper(1, 8);
+    big.time_budget_seconds = budget;
+    EXPECT_NO_THROW(
+        (void)einsum_path("ab,bc,cd->ad", std::vector<Shape>{{2, 3}, {3, 4}, {4, 5}}, big))
+        << budget;
+  }
   // The same checks hold whatever the strategy.
   EinsumOptions greedy;
   greedy.strategy = PathStrategy::Greedy;

@@ -121,7 +121,7 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
   auto hyper = [&](HyperSettings settings, std::string method) {
     std::string note;
     const SsaPath ssa = hyper_path(problem, settings, &note);
-    return finish(ssa, method + " (" + note + ")");
+    return finish(ssa, note.empty() ? method : method + " (" + note + ")");
   };
   auto optimal_or_greedy = [&](std::chrono::milliseconds budget, const char* name) {
     const auto deadline = std::chrono::steady_clock::now() + budget;

@@ -127,8 +127,9 @@ SsaPath hyper_path(const PathProblem& p, const HyperSettings& s, std::string* no
   if (p.num_operands < 3) return greedy_path(p);
   const Clock::time_point start = Clock::now();
   const bool timed = s.time_budget_seconds > 0;
+  // Capped at ~30 years so the conversion to the clock's integer ticks cannot overflow.
   const auto budget = std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(timed ? s.time_budget_seconds : 0));
+      std::chrono::duration<double>(timed ? std::min(s.time_budget_seconds, 1e9) : 0));
   const Clock::time_point sample_deadline =
       timed ? start + budget * 3 / 4 : Clock::time_point::max();
   const Clock::time_point deadline = timed ? start + budget : Clock::time_point::max();
