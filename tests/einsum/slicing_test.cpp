@@ -199,6 +199,32 @@ TEST(EinsumSlicing, ReportMatchesACostingWithTheSlicedLabelsFixed) {
       path.sliced_labels.size(), path.num_slices, path.slicing_overhead);
 }
 
+// A prepared einsum plans once with the limit; its path reports the slicing and every call
+// runs the sliced program within the limit.
+TEST(EinsumSlicing, PreparedEinsumRunsItsSlicedPlan) {
+  auto rt = EagerRuntime::cpu();
+  std::mt19937_64 rng(77);
+  const auto net = testing::random_regular_network(rng, 8, 4, 2, 1, 2);
+  const std::vector<Shape> shapes = net.shapes();
+  EinsumOptions options;
+  double floor = 0;  // the tightest limit: the largest input
+  for (const Shape& sh : shapes) floor = std::max(floor, static_cast<double>(checked_numel(sh)));
+  options.memory_limit = floor;
+  std::vector<TensorMeta> metas;
+  for (const Shape& sh : shapes) metas.push_back({DType::C64, sh});
+  const PreparedEinsum prepared(net.subscripts(), metas, options);
+  ASSERT_FALSE(prepared.path().sliced_labels.empty()) << prepared.path().to_string();
+  for (int call = 0; call < 2; ++call) {
+    const auto hosts = random_inputs(rng, DType::C64, shapes);
+    const auto ops = upload_all(rt, hosts);
+    einsum_internal::reset_workspace_stats(*rt);
+    const EagerTensor got = prepared(ops);
+    EXPECT_LE(static_cast<double>(einsum_internal::workspace_stats(*rt).largest_buffer_bytes),
+              options.memory_limit * static_cast<double>(dtype_size(DType::C64)));
+    expect_matches_reference(got, net.subscripts(), hosts, "prepared call " + std::to_string(call));
+  }
+}
+
 void expect_unmeetable(const char* subscripts, const std::vector<Shape>& shapes, double limit,
                        const char* names) {
   EinsumOptions options;

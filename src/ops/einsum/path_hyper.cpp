@@ -23,7 +23,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <thread>
 
 #include "ops/einsum/path_search.hpp"
@@ -106,12 +108,21 @@ ObjectiveScore score_of(const PathProblem& p, const SsaPath& ssa, const HyperSet
   return objective_score(tree_cost(p, ssa, sets, p.search_extents), s.objective, s.combo_factor);
 }
 
-// Runs body(k) for k in [0, count) on up to `threads` threads.
+// Runs body(k) for k in [0, count) on up to `threads` threads. An exception (e.g. bad_alloc)
+// stops the remaining work and is rethrown here, never left to terminate a worker.
 template <class Body>
 void parallel_for(int count, int threads, Body&& body) {
   std::atomic<int> next{0};
+  std::mutex error_mutex;
+  std::exception_ptr error;
   auto worker = [&] {
-    for (int k = next++; k < count; k = next++) body(k);
+    try {
+      for (int k = next++; k < count; k = next++) body(k);
+    } catch (...) {
+      next = count;
+      const std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
   };
   const int spawned = std::min(threads, count) - 1;
   std::vector<std::thread> pool;
@@ -119,6 +130,7 @@ void parallel_for(int count, int threads, Body&& body) {
   for (int t = 0; t < spawned; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace
