@@ -225,6 +225,36 @@ TEST(EinsumSlicing, PreparedEinsumRunsItsSlicedPlan) {
   }
 }
 
+// On the CPU a step's consumed intermediates go back to the pool at once, so a chain of
+// seven 32x32 matrices holds at most three intermediates at a time (the last result, the
+// step's new one, and one of a parallel branch), not all five until the call ends.
+TEST(EinsumSlicing, CpuStepsReleaseConsumedIntermediatesEarly) {
+  auto rt = EagerRuntime::cpu();
+  std::mt19937_64 rng(8);
+  const std::vector<Shape> shapes(7, Shape{32, 32});
+  const char* subscripts = "ab,bc,cd,de,ef,fg,gh->ah";
+  const auto hosts = random_inputs(rng, DType::F64, shapes);
+  const auto ops = upload_all(rt, hosts);
+  EinsumOptions options;
+  options.allow_direct_binary = false;
+  einsum_internal::reset_workspace_stats(*rt);
+  const EagerTensor got = einsum(subscripts, ops, options);
+  const auto stats = einsum_internal::workspace_stats(*rt);
+  const std::size_t matrix = 32 * 32 * sizeof(double);
+  EXPECT_EQ(stats.largest_buffer_bytes, matrix);
+  EXPECT_LE(stats.high_water_bytes, 3 * matrix);
+  EXPECT_EQ(stats.live_bytes, 0u) << "every buffer is back when the call ends";
+  // The naive reference over all eight labels would loop 32^8 times: multiply pairwise (the
+  // last product's magnitudes scale the tolerance).
+  testing::ReferenceResult want{hosts[0], {}};
+  for (std::size_t k = 1; k < hosts.size(); ++k) {
+    const std::vector<Tensor> pair{want.value, hosts[k]};
+    want = testing::reference_einsum("ab,bc->ac", pair);
+  }
+  const auto agreement = testing::compare_with_reference(got.download(), want);
+  EXPECT_TRUE(agreement.ok) << agreement.detail;
+}
+
 void expect_unmeetable(const char* subscripts, const std::vector<Shape>& shapes, double limit,
                        const char* names) {
   EinsumOptions options;

@@ -364,6 +364,7 @@ void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const 
     kernels.fill_zero(whole);
   }
 
+  const bool release_early = runtime.backend_kind() == BackendKind::Cpu;
   bool written = false;
   for (std::size_t s = 0; s < plan.steps.size(); ++s) {
     const ProgramStep& step = plan.steps[s];
@@ -378,6 +379,9 @@ void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const 
       live.push_back(std::move(*r));
     else
       written = true;
+    // The CPU kernels are done when they return: this step's consumed intermediates and
+    // temporaries can serve the next steps (device queues keep them to the call's end).
+    if (release_early) workspace.release_unused();
   }
   if (!written) finalize(kernels, live.front(), out, plan.sizes);
 }

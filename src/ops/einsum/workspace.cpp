@@ -73,6 +73,16 @@ Workspace::~Workspace() {
   pool_->give_back(held_);
 }
 
+void Workspace::release_unused() {
+  std::vector<std::shared_ptr<Buffer>> unused;
+  std::erase_if(held_, [&](std::shared_ptr<Buffer>& b) {
+    if (b.use_count() != 1) return false;
+    unused.push_back(std::move(b));
+    return true;
+  });
+  if (!unused.empty()) pool_->give_back(unused);
+}
+
 EagerTensor Workspace::allocate(DType dtype, const Shape& shape) {
   const std::size_t bytes = checked_bytes(checked_numel(shape), dtype_size(dtype));
   std::shared_ptr<Buffer> buffer = bytes > 0 ? pool_->take(bytes) : nullptr;

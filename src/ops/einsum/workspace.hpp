@@ -48,6 +48,11 @@ class Workspace {
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
   EagerTensor allocate(DType dtype, const Shape& shape);
+  // Returns to the pool, now, every buffer nothing but this workspace refers to any more (an
+  // intermediate whose step is done), so later steps of the same call reuse it and the live
+  // workspace stays near the steps' own needs. Only for backends whose kernels have finished
+  // when they return (the CPU): a device queue may still be reading such a buffer.
+  void release_unused();
 
  private:
   EagerRuntime& runtime_;
