@@ -97,6 +97,8 @@ const char* strategy_name(PathStrategy s) {
       return "auto";
     case PathStrategy::Explicit:
       return "explicit";
+    case PathStrategy::Hyper:
+      return "hyper";
   }
   return "?";
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates the project-local, git-ignored virtual environment `.venv-peers` with the peer
-# libraries the benchmark scripts compare against: numpy, scipy, opt_einsum, matplotlib and
-# PyTorch (CPU use only), all from PyPI.
+# libraries the benchmark scripts compare against: numpy, scipy, opt_einsum, matplotlib,
+# cotengra with kahypar and optuna (its recommended hyper-parameter optimiser) and networkx
+# (planning_peers.py), and PyTorch (CPU use only), all from PyPI.
 #
 # PyTorch: PyPI has no CPU-only Linux wheel; the regular wheel declares the NVIDIA CUDA
 # runtime wheels (~3 GB) as dependencies. We first install the torch wheel without its
@@ -19,6 +20,7 @@ python3 -m venv "$venv"
 py="$venv/bin/python"
 "$py" -m pip install --quiet --upgrade pip
 "$py" -m pip install --quiet numpy scipy opt_einsum matplotlib
+"$py" -m pip install --quiet cotengra kahypar optuna networkx
 check_torch() {
   "$py" - <<'PY'
 import torch
@@ -38,3 +40,4 @@ if ! "$py" -c "import torch" 2>/dev/null; then
 fi
 check_torch
 "$py" -c "import numpy, scipy, opt_einsum, matplotlib; print('numpy', numpy.__version__, 'opt_einsum', opt_einsum.__version__)"
+"$py" -c "import cotengra, kahypar, optuna; print('cotengra', cotengra.__version__, 'optuna', optuna.__version__)"

@@ -19,10 +19,19 @@
 namespace tenferro {
 
 enum class PathStrategy : std::uint8_t {
-  Auto,      // exact for small networks, greedy beyond
+  Auto,      // exact up to 10 operands; Hyper (16 trials, no time budget) from 40 to 200;
+             // greedy + subtree reconfiguration otherwise
   Greedy,    // opt_einsum-style greedy cost
   Optimal,   // exact dynamic programming over subsets (guarded by time/size)
   Explicit,  // the user's path (EinsumOptions::path)
+  Hyper,     // sampled randomised-greedy and recursive-bisection trees + subtree reconfiguration
+};
+
+// What PathStrategy::Hyper minimises (the other strategies minimise FLOPs).
+enum class PathObjective : std::uint8_t {
+  Flops,  // total FLOPs (opt_einsum's count)
+  Size,   // the largest intermediate, then FLOPs
+  Combo,  // FLOPs + combo_factor * elements written to intermediates (cotengra's "combo")
 };
 
 struct EinsumOptions {
@@ -32,6 +41,27 @@ struct EinsumOptions {
   std::vector<std::pair<int, int>> path;
   // Allow the direct binary-dot path (two operands in natural GEMM order -> one GEMM call).
   bool allow_direct_binary = true;
+
+  // PathStrategy::Hyper (Auto on large networks uses `seed`, `objective` and `combo_factor`
+  // with its own trial count). The search samples `hyper_trials` trees in rounds on the
+  // host's threads; a tree depends only on `seed`, its index and the earlier rounds, never on
+  // thread timing, so the path is deterministic for a given seed whenever the whole search
+  // finishes within the time budget. When the budget runs out first (no new trial starts
+  // after 75% of it; reconfiguration stops at 100%), the result depends on how far it got
+  // and EinsumPath::method says so. 0 means "no limit" for either bound, not for both.
+  double time_budget_seconds = 1.0;
+  int hyper_trials = 128;
+  std::uint64_t seed = 0;
+  PathObjective objective = PathObjective::Flops;
+  double combo_factor = 64;
+
+  // Slicing: the most elements any intermediate may hold (0: no limit). When the planned
+  // path needs more, the planner slices labels (each slice fixes their values and the
+  // slices' results are summed or written into the output) until every intermediate of
+  // one slice fits. The inputs and the output are held whole, so a limit below any of them
+  // is a Validation error. Sliced execution is implemented for the CPU backend; other
+  // backends refuse a sliced plan with an Unsupported error before running anything.
+  double memory_limit = 0;
 };
 
 // One pairwise contraction of a path, for reports.
@@ -56,6 +86,13 @@ struct EinsumPath {
   std::string method;
   int naive_scaling = 0;
   std::vector<EinsumPathStep> details;
+  // Slicing under EinsumOptions::memory_limit (empty / 1 slice when none was needed).
+  std::vector<int> sliced_labels;         // the expression's label ids, in slicing order
+  std::vector<std::string> sliced_names;  // the same labels as written
+  double num_slices = 1;                  // product of the sliced labels' extents
+  double sliced_flops = 0;                // FLOPs of all slices together
+  double slicing_overhead = 1;            // sliced_flops / flops
+  double slice_largest_intermediate = 0;  // elements, within one slice
 };
 
 // Integer-label form: one label vector per operand plus the output labels.

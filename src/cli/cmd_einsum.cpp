@@ -1,7 +1,10 @@
 // `tenferro einsum SUBSCRIPTS IN1.npy [IN2.npy ...] -o OUT.npy [--backend cpu|cuda|webgpu]
-//  [--path auto|greedy|optimal] [--show-path] [--repeat N]`: reads the operands, uploads them
+//  [--path auto|greedy|optimal|hyper] [--time-budget SECONDS] [--seed N]
+//  [--memory-limit ELEMENTS] [--show-path] [--repeat N]`: reads the operands, uploads them
 // to a runtime of the chosen backend, runs the einsum (N times with --repeat), downloads the
 // result and writes it. With the global --stats, N repeats show one module install.
+// --time-budget and --seed steer the hyper search; --memory-limit bounds every intermediate
+// (the plan slices labels to meet it; sliced plans run on the CPU backend only).
 #include <iostream>
 
 #include "cli/command_registry.hpp"
@@ -13,14 +16,16 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: tenferro einsum SUBSCRIPTS IN1.npy [IN2.npy ...] -o OUT.npy\n"
-    "                       [--backend cpu|cuda|webgpu] [--path auto|greedy|optimal]\n"
+    "                       [--backend cpu|cuda|webgpu] [--path auto|greedy|optimal|hyper]\n"
+    "                       [--time-budget SECONDS] [--seed N] [--memory-limit ELEMENTS]\n"
     "                       [--show-path] [--repeat N]\n";
 
 PathStrategy parse_strategy(const std::string& text) {
   if (text == "auto") return PathStrategy::Auto;
   if (text == "greedy") return PathStrategy::Greedy;
   if (text == "optimal") return PathStrategy::Optimal;
-  throw UsageError("--path must be auto, greedy or optimal, not '" + text + "'");
+  if (text == "hyper") return PathStrategy::Hyper;
+  throw UsageError("--path must be auto, greedy, optimal or hyper, not '" + text + "'");
 }
 
 int run_einsum(CommandArgs& args) {
@@ -32,6 +37,16 @@ int run_einsum(CommandArgs& args) {
   const std::string backend = args.take_option("backend").value_or("cpu");
   EinsumOptions options;
   options.strategy = parse_strategy(args.take_option("path").value_or("auto"));
+  // Range checks (negative, NaN) are einsum's own: typed Validation errors.
+  if (const auto budget = args.take_option("time-budget"))
+    options.time_budget_seconds = parse_double("time-budget", *budget);
+  if (const auto seed = args.take_option("seed")) {
+    const long long value = parse_int("seed", *seed);
+    if (value < 0) throw UsageError("--seed must be >= 0, not '" + *seed + "'");
+    options.seed = static_cast<std::uint64_t>(value);
+  }
+  if (const auto limit = args.take_option("memory-limit"))
+    options.memory_limit = parse_double("memory-limit", *limit);
   const bool show_path = args.take_flag("show-path");
   const auto repeat_text = args.take_option("repeat");
   const int repeat = repeat_text ? parse_repeat(*repeat_text) : 1;

@@ -145,6 +145,33 @@ TEST_F(EinsumWebGpuTest, DirectBinaryPathRunsOnTheWebGpuKernels) {
   EXPECT_EQ(c.shape(), (Shape{8, 10}));
 }
 
+// A memory limit that needs slicing: sliced execution is CPU-only, so a WebGPU runtime refuses
+// the plan, typed, before any kernel (device or CPU) runs; never a hidden CPU fallback.
+TEST_F(EinsumWebGpuTest, SlicedPlansAreRefusedBeforeRunning) {
+  const std::vector<Shape> shapes{{4, 2}, {2, 8}, {8, 2}, {2, 4}};
+  std::vector<EagerTensor> ops;
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    ops.push_back(
+        runtime_->upload(random_tensor(DType::F32, shapes[i], 20 + static_cast<unsigned>(i))));
+  EinsumOptions options;
+  options.strategy = PathStrategy::Explicit;
+  options.path = {{0, 1}, {0, 1}, {0, 1}};  // ab,bc -> ac (32 elements) first
+  options.memory_limit = 16;
+  ASSERT_FALSE(einsum_path("ab,bc,cd,de->ae", shapes, options).sliced_labels.empty());
+  const std::uint64_t cpu_kernels = process_cpu_kernel_launches();
+  const auto launches = runtime_->stats().kernel_launches_for(kEinsumOnWebGpu);
+  try {
+    (void)einsum("ab,bc,cd,de->ae", ops, options);
+    ADD_FAILURE() << "a sliced plan must be refused on WebGPU";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+  }
+  EXPECT_EQ(process_cpu_kernel_launches(), cpu_kernels);
+  EXPECT_EQ(runtime_->stats().kernel_launches_for(kEinsumOnWebGpu), launches);
+  options.memory_limit = 0;  // the same contraction unsliced runs on the device
+  EXPECT_NO_THROW((void)einsum("ab,bc,cd,de->ae", ops, options));
+}
+
 TEST_F(EinsumWebGpuTest, RepeatedCallsInstallOnceAndReusePipelines) {
   const EagerTensor a = runtime_->upload(random_tensor(DType::C32, {4, 5}, 6));
   const EagerTensor b = runtime_->upload(random_tensor(DType::C32, {5, 6}, 7));

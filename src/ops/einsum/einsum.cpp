@@ -13,6 +13,7 @@
 // fastest axis, so no matrix has a unit stride), traces, diagonals, lone sums, Hadamard and
 // outer products, and anything with more operands.
 #include <charconv>
+#include <cstring>
 #include <string>
 
 #include "ops/einsum/einsum_module.hpp"
@@ -76,6 +77,27 @@ void append_key(std::string& key, const Notation& n, std::span<const Shape> shap
     append_int(key, i, ',');
     append_int(key, j, ';');
   }
+  // The hyper search's settings and the memory limit shape the plan too (exact bit patterns
+  // of the doubles: equal options, equal key).
+  key += '|';
+  for (double v : {options.time_budget_seconds, options.combo_factor, options.memory_limit}) {
+    long long bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    append_int(key, bits, ',');
+  }
+  append_int(key, options.hyper_trials, ',');
+  append_int(key, static_cast<long long>(options.seed), ',');
+  append_int(key, static_cast<int>(options.objective), '|');
+}
+
+// A sliced plan runs only on the CPU (the slices are summed with a CPU kernel); other
+// backends refuse it here, before anything runs, rather than computing it elsewhere.
+void require_sliced_plan_support(const EagerRuntime& runtime, const EinsumPlan& plan) {
+  if (plan.path.sliced_labels.empty() || runtime.backend_kind() == BackendKind::Cpu) return;
+  throw_error(ErrorKind::Unsupported, ErrorPhase::Target, "einsum",
+              "sliced execution (memory_limit needed " + std::to_string(plan.path.num_slices) +
+                  " slices) is implemented for the CPU backend only; this runtime's backend is " +
+                  std::string(backend_kind_name(runtime.backend_kind())));
 }
 
 PlanPtr make_plan(const Notation& n, std::vector<Shape> shapes, DType dtype,
@@ -110,7 +132,8 @@ bool inputs_enter(const EagerRuntime& runtime, std::span<const EagerTensor> oper
 
 EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, const PlanPtr& plan,
                     std::span<const EagerTensor> operands, const EinsumOptions& options) {
-  if (options.allow_direct_binary && plan->direct_candidate &&
+  require_sliced_plan_support(*runtime, *plan);
+  if (options.allow_direct_binary && plan->direct_candidate && plan->path.sliced_labels.empty() &&
       einsum_family::admission_table().admits("einsum", runtime->backend_kind(), plan->dtype) &&
       inputs_enter(*runtime, operands)) {
     einsum_internal::ContractionKernels* kernels =

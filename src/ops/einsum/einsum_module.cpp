@@ -43,6 +43,13 @@ std::vector<EagerTensor> execute_einsum(const ExecutionContext& ctx, const Exten
   const EinsumPlan& plan = einsum_op->plan();
   einsum_family::admission_table().check("einsum", ctx.runtime().backend_kind(), plan.dtype);
   ctx.record_kernel_launch();
+  if (!plan.path.sliced_labels.empty()) {
+    // einsum() refuses sliced plans off the CPU before dispatch; this guards other callers.
+    if (ctx.runtime().backend_kind() != BackendKind::Cpu)
+      throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, "einsum",
+                  "sliced execution is implemented for the CPU backend only");
+    return {run_sliced_program(ctx.runtime(), kernels, plan, inputs)};
+  }
   return {run_program(ctx.runtime(), kernels, plan, inputs)};
 }
 

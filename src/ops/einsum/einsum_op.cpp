@@ -23,6 +23,7 @@ std::uint64_t hash_plan(const EinsumPlan& p) {
   for (Label l : p.expr.output) h = mix(h, static_cast<std::uint64_t>(l));
   for (auto s : p.sizes) h = mix(h, static_cast<std::uint64_t>(s));
   for (const auto& [i, j] : p.path.steps) h = mix(mix(h, static_cast<std::uint64_t>(i)), j);
+  for (int l : p.path.sliced_labels) h = mix(h, static_cast<std::uint64_t>(l) + 0x5117ce);
   return h;
 }
 
@@ -41,7 +42,8 @@ bool EinsumOp::payload_equals(const ExtensionOp& other) const noexcept {
   if (o->plan_ == plan_) return true;
   const EinsumPlan &a = *plan_, &b = *o->plan_;
   return a.dtype == b.dtype && a.expr.inputs == b.expr.inputs && a.expr.output == b.expr.output &&
-         a.sizes == b.sizes && a.path.steps == b.path.steps && a.input_shapes == b.input_shapes;
+         a.sizes == b.sizes && a.path.steps == b.path.steps && a.input_shapes == b.input_shapes &&
+         a.path.sliced_labels == b.path.sliced_labels;
 }
 
 std::vector<TensorMeta> EinsumOp::infer_outputs(std::span<const TensorMeta> inputs) const {

@@ -341,6 +341,13 @@ Operand output_operand(const EagerTensor& out, const EinsumPlan& plan) {
 
 EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
                         std::span<const EagerTensor> inputs) {
+  EagerTensor result = runtime.empty(plan.dtype, plan.output_shape);
+  run_program_into(runtime, kernels, plan, inputs, result);
+  return result;
+}
+
+void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
+                      std::span<const EagerTensor> inputs, const EagerTensor& result) {
   if (inputs.size() != plan.expr.inputs.size())
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
                 "internal: operand count differs from the plan");
@@ -350,7 +357,6 @@ EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, cons
   for (std::size_t i = 0; i < inputs.size(); ++i)
     live.push_back(input_operand(inputs[i], plan.expr.inputs[i], plan.sizes));
 
-  EagerTensor result = runtime.empty(plan.dtype, plan.output_shape);
   const Operand out = output_operand(result, plan);
   if (plan.output_has_repeats) {  // i->ii: only the diagonal is written below
     KernelView whole{result.buffer().get(), plan.dtype, result.shape(), result.strides(),
@@ -358,6 +364,7 @@ EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, cons
     kernels.fill_zero(whole);
   }
 
+  const bool release_early = runtime.backend_kind() == BackendKind::Cpu;
   bool written = false;
   for (std::size_t s = 0; s < plan.steps.size(); ++s) {
     const ProgramStep& step = plan.steps[s];
@@ -372,9 +379,11 @@ EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, cons
       live.push_back(std::move(*r));
     else
       written = true;
+    // The CPU kernels are done when they return: this step's consumed intermediates and
+    // temporaries can serve the next steps (device queues keep them to the call's end).
+    if (release_early) workspace.release_unused();
   }
   if (!written) finalize(kernels, live.front(), out, plan.sizes);
-  return result;
 }
 
 bool direct_binary_applicable(const EinsumPlan& plan, std::span<const EagerTensor> inputs) {

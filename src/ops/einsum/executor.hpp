@@ -17,6 +17,17 @@ namespace tenferro::einsum_internal {
 EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
                         std::span<const EagerTensor> inputs);
 
+// The same, writing into `result` (the plan's output shape and dtype, any strides; e.g. a
+// view of a larger tensor, as sliced execution uses).
+void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
+                      std::span<const EagerTensor> inputs, const EagerTensor& result);
+
+// A sliced plan (plan.path.sliced_labels not empty) on the CPU: runs the program once per
+// slice on views of the inputs, writing or summing each slice's result into the output;
+// every workspace buffer stays within the plan's memory limit (sliced_executor.cpp).
+EagerTensor run_sliced_program(EagerRuntime& runtime, ContractionKernels& kernels,
+                               const EinsumPlan& plan, std::span<const EagerTensor> inputs);
+
 // The direct binary-dot path's test: a two-operand plan that one GEMM computes with no copy,
 // no pre-sum and no diagonal, given the operands' actual strides and a fresh compact output.
 bool direct_binary_applicable(const EinsumPlan& plan, std::span<const EagerTensor> inputs);

@@ -8,12 +8,17 @@
 //    what it improved so far (the method says so).
 //  * Greedy: opt_einsum's greedy as is, O(n^2 log n) at worst (path_greedy.cpp).
 //  * Explicit: the user's steps, validated (EinsumPath::flops etc. computed for them).
+//  * Hyper: path_hyper.cpp under the user's trial count, time budget, seed and objective.
+//    Auto takes it from kAutoHyperOperands operands on, with kAutoHyper's small settings.
 // bench/einsum/large_planning_bench states the resulting bound: 1000 operands in under 1 s.
+// Then, with EinsumOptions::memory_limit, slicing (path_slicing.cpp) of whichever tree won.
 #include <chrono>
+#include <cmath>
 #include <string>
 
 #include "ops/einsum/path.hpp"
 #include "ops/einsum/path_search.hpp"
+#include "tenferro/core/error.hpp"
 
 namespace tenferro::einsum_internal {
 namespace {
@@ -29,17 +34,94 @@ constexpr std::chrono::milliseconds kAutoBudget{50};
 // Refinement takes ~0.2 ms per 100 operands of a sparse network (large_planning_bench); the
 // budget only matters for networks of thousands of operands or very wide label sets.
 constexpr std::chrono::milliseconds kRefineBudget{250};
+// Auto's hyper search: from 40 operands (below that, refined greedy is within a few percent
+// of it on the benchmark networks and far cheaper) up to kAutoHyperMaxOperands. A fixed
+// trial count and no time budget, so auto's plan is reproducible whatever the machine's
+// load: measured ~30 ms at 100 operands and ~0.1-0.3 s at 200 on a loaded 2-core machine
+// (docs/perf/planning.md). Beyond that, greedy + refinement as before.
+constexpr int kAutoHyperOperands = 40;
+constexpr int kAutoHyperMaxOperands = 200;
+constexpr int kAutoHyperTrials = 16;
+constexpr int kAutoHyperRefineTrees = 2;
+
+void check_finite_nonnegative(double value, const char* name) {
+  if (std::isnan(value) || value < 0) {
+    throw_validation("einsum", std::string(name) + " must be a non-negative number, got " +
+                                   std::to_string(value));
+  }
+}
+
+void validate_options(const EinsumOptions& o) {
+  check_finite_nonnegative(o.time_budget_seconds, "time_budget_seconds");
+  check_finite_nonnegative(o.combo_factor, "combo_factor");
+  check_finite_nonnegative(o.memory_limit, "memory_limit");
+  if (o.hyper_trials < 0) {
+    throw_validation("einsum", "hyper_trials must be >= 0, got " + std::to_string(o.hyper_trials));
+  }
+  if (o.strategy == PathStrategy::Hyper && o.hyper_trials == 0 &&
+      (o.time_budget_seconds == 0 || std::isinf(o.time_budget_seconds))) {
+    throw_validation("einsum",
+                     "the hyper search needs a trial count or a finite time budget; both are "
+                     "unlimited");
+  }
+}
+
+// The inputs and the output exist whole whatever is sliced: a limit below one of them
+// cannot be met.
+void check_limit_reachable(const PathProblem& p, double limit) {
+  for (int k = 0; k < p.num_operands; ++k) {
+    const double size = set_size(p.full_input(k), p.extents);
+    if (size > limit) {
+      throw_validation("einsum", "memory limit of " + std::to_string(limit) +
+                                     " elements cannot be met by slicing: operand " +
+                                     std::to_string(k) + " alone holds " + std::to_string(size) +
+                                     " elements");
+    }
+  }
+  const double out = set_size(p.output, p.extents);
+  if (out > limit) {
+    throw_validation("einsum", "memory limit of " + std::to_string(limit) +
+                                   " elements cannot be met by slicing: the output alone holds " +
+                                   std::to_string(out) + " elements");
+  }
+}
+
+void apply_slicing(const EinsumExpression& expr, const PathProblem& p, const SsaPath& ssa,
+                   double limit, EinsumPath& path) {
+  path.slice_largest_intermediate = path.largest_intermediate;
+  path.sliced_flops = path.flops;
+  if (limit <= 0 || std::isinf(limit) || p.num_operands < 2) return;
+  check_limit_reachable(p, limit);
+  const SlicePlan slices = choose_slices(p, ssa, limit);
+  for (Label l : slices.labels) {
+    path.sliced_labels.push_back(l);
+    path.sliced_names.push_back(static_cast<std::size_t>(l) < expr.label_names.size()
+                                    ? expr.label_names[static_cast<std::size_t>(l)]
+                                    : std::to_string(l));
+  }
+  path.num_slices = slices.slices;
+  path.sliced_flops = slices.flops;
+  path.slicing_overhead = path.flops > 0 ? slices.flops / path.flops : 1;
+  path.slice_largest_intermediate = slices.largest;
+}
 
 }  // namespace
 
 EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
                      const EinsumOptions& options) {
+  validate_options(options);
   const PathProblem problem = make_path_problem(expr, sizes);
   const int n = problem.num_operands;
   auto finish = [&](const SsaPath& ssa, std::string method) {
     EinsumPath path = evaluate_path(expr, problem, ssa_to_linear(ssa, n));
     path.method = std::move(method);
+    apply_slicing(expr, problem, ssa, options.memory_limit, path);
     return path;
+  };
+  auto hyper = [&](HyperSettings settings, std::string method) {
+    std::string note;
+    const SsaPath ssa = hyper_path(problem, settings, &note);
+    return finish(ssa, note.empty() ? method : method + " (" + note + ")");
   };
   auto optimal_or_greedy = [&](std::chrono::milliseconds budget, const char* name) {
     const auto deadline = std::chrono::steady_clock::now() + budget;
@@ -65,7 +147,18 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
     case PathStrategy::Explicit: {
       EinsumPath path = evaluate_path(expr, problem, options.path);
       path.method = "explicit";
+      apply_slicing(expr, problem, linear_to_ssa(options.path, n), options.memory_limit, path);
       return path;
+    }
+    case PathStrategy::Hyper: {
+      HyperSettings settings;
+      settings.trials = options.hyper_trials;
+      settings.time_budget_seconds =
+          std::isinf(options.time_budget_seconds) ? 0 : options.time_budget_seconds;
+      settings.seed = options.seed;
+      settings.objective = options.objective;
+      settings.combo_factor = options.combo_factor;
+      return hyper(settings, "hyper");
     }
     case PathStrategy::Greedy:
       return finish(greedy_path(problem), "greedy");
@@ -80,6 +173,16 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
       break;
   }
   if (n <= kAutoOptimalOperands) return optimal_or_greedy(kAutoBudget, "auto: optimal");
+  if (n >= kAutoHyperOperands && n <= kAutoHyperMaxOperands) {
+    HyperSettings settings;
+    settings.trials = kAutoHyperTrials;
+    settings.time_budget_seconds = 0;
+    settings.refine_trees = kAutoHyperRefineTrees;
+    settings.seed = options.seed;
+    settings.objective = options.objective;
+    settings.combo_factor = options.combo_factor;
+    return hyper(settings, "auto: hyper");
+  }
   return refined_greedy("auto: greedy + subtree refinement");
 }
 

@@ -12,7 +12,11 @@
 //    accumulated over c's labels and their holders. Entries naming a contracted tensor are
 //    skipped when popped (lazy invalidation).
 //  * Ties break as opt_einsum's: (cost, larger id, smaller id).
+//  * The randomised variant (random_greedy_path) only changes the cost's weighting of the
+//    operands (alpha) and which of the cheapest valid pairs is taken; both keep the pair
+//    cost a function of the three sizes, so the lazy queue stays exact.
 #include <algorithm>
+#include <cmath>
 #include <queue>
 #include <tuple>
 
@@ -31,10 +35,30 @@ struct Candidate {
 
 using Labels = std::vector<Label>;  // sorted
 
+// splitmix64: a tiny generator whose sequence is fixed by the seed on every platform (the
+// standard distributions are not), so a trial reproduces bit for bit.
+class SplitMix {
+ public:
+  explicit SplitMix(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+
+ private:
+  std::uint64_t state_;
+};
+
 class GreedySearch {
  public:
-  explicit GreedySearch(const PathProblem& p)
-      : p_(p), holders_(static_cast<std::size_t>(p.num_labels)) {
+  GreedySearch(const PathProblem& p, const GreedyParams& params)
+      : p_(p),
+        params_(params),
+        rng_(params.seed),
+        holders_(static_cast<std::size_t>(p.num_labels)) {
     const auto total = static_cast<std::size_t>(2 * p.num_operands);
     sets_.reserve(total);
     sizes_.reserve(total);
@@ -56,13 +80,15 @@ class GreedySearch {
   SsaPath run() {
     for (int id = 0; id < static_cast<int>(sets_.size()); ++id)
       push_pairs_of(id, /*only_higher=*/true);
+    const bool thermal = params_.temperature > 0 && params_.branches > 1;
     while (!queue_.empty()) {
+      if (thermal) {
+        if (!thermal_step()) break;
+        continue;
+      }
       const Candidate c = queue_.top();
       queue_.pop();
-      if (!alive_[static_cast<std::size_t>(c.high_id)] ||
-          !alive_[static_cast<std::size_t>(c.low_id)]) {
-        continue;  // one side was contracted since this pair was pushed
-      }
+      if (!valid(c)) continue;  // one side was contracted since this pair was pushed
       contract(c.low_id, c.high_id);
     }
     outer_products();
@@ -70,6 +96,43 @@ class GreedySearch {
   }
 
  private:
+  bool valid(const Candidate& c) const {
+    return alive_[static_cast<std::size_t>(c.high_id)] &&
+           alive_[static_cast<std::size_t>(c.low_id)];
+  }
+
+  // Draws one of the `branches` cheapest valid pairs with Boltzmann weights relative to the
+  // cheapest one's magnitude (opt_einsum's thermal_chooser); the others go back.
+  bool thermal_step() {
+    choices_.clear();
+    while (!queue_.empty() && static_cast<int>(choices_.size()) < params_.branches) {
+      const Candidate c = queue_.top();
+      queue_.pop();
+      if (valid(c)) choices_.push_back(c);
+    }
+    if (choices_.empty()) return false;
+    std::size_t pick = 0;
+    if (choices_.size() > 1) {
+      const double cmin = choices_.front().cost;
+      const double scale = params_.temperature * std::max(1.0, std::abs(cmin));
+      double total = 0;
+      weights_.clear();
+      for (const Candidate& c : choices_) {
+        weights_.push_back(std::exp(-(c.cost - cmin) / scale));
+        total += weights_.back();
+      }
+      double r = rng_.uniform() * total;
+      for (pick = 0; pick + 1 < choices_.size(); ++pick) {
+        if (r < weights_[pick]) break;
+        r -= weights_[pick];
+      }
+    }
+    for (std::size_t k = 0; k < choices_.size(); ++k)
+      if (k != pick) queue_.push(choices_[k]);
+    contract(choices_[pick].low_id, choices_[pick].high_id);
+    return true;
+  }
+
   bool contracted(Label l) const {
     return !((p_.output[static_cast<std::size_t>(l) / 64] >> (l % 64)) & 1);
   }
@@ -120,7 +183,10 @@ class GreedySearch {
       if (!s.neighbour) continue;  // shares only output labels: not a candidate (opt_einsum)
       const double size_y = sizes_[static_cast<std::size_t>(y)];
       const double result = (size_id / s.shared) * (size_y / s.removed);
-      queue_.push({result - size_id - size_y, std::max(id, y), std::min(id, y)});
+      // alpha == 1 keeps greedy_path's exact arithmetic (and so its ties).
+      const double cost = params_.alpha == 1 ? result - size_id - size_y
+                                             : result - params_.alpha * (size_id + size_y);
+      queue_.push({cost, std::max(id, y), std::min(id, y)});
     }
   }
 
@@ -184,6 +250,10 @@ class GreedySearch {
   };
 
   const PathProblem& p_;
+  GreedyParams params_;
+  SplitMix rng_;
+  std::vector<Candidate> choices_;
+  std::vector<double> weights_;
   std::vector<Labels> sets_;
   std::vector<double> sizes_;
   std::vector<bool> alive_;
@@ -199,7 +269,12 @@ class GreedySearch {
 
 SsaPath greedy_path(const PathProblem& p) {
   if (p.num_operands < 2) return {};
-  return GreedySearch(p).run();
+  return GreedySearch(p, GreedyParams{}).run();
+}
+
+SsaPath random_greedy_path(const PathProblem& p, const GreedyParams& params) {
+  if (p.num_operands < 2) return {};
+  return GreedySearch(p, params).run();
 }
 
 }  // namespace tenferro::einsum_internal

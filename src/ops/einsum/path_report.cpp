@@ -37,6 +37,17 @@ std::string EinsumPath::to_string() const {
   std::snprintf(speedup, sizeof speedup, "%.3f", flops > 0 ? naive_flops / flops : 1.0);
   out += "   Theoretical speedup:  " + std::string(speedup) + "\n";
   out += "  Largest intermediate:  " + scientific(largest_intermediate) + " elements\n";
+  if (!sliced_labels.empty()) {
+    std::string names;
+    for (std::size_t k = 0; k < sliced_names.size(); ++k) names += (k ? " " : "") + sliced_names[k];
+    char overhead[32];
+    std::snprintf(overhead, sizeof overhead, "%.4f", slicing_overhead);
+    out += "         Sliced labels:  " + names + "\n";
+    out += "                Slices:  " + scientific(num_slices) + "\n";
+    out +=
+        "     Sliced FLOP count:  " + scientific(sliced_flops) + " (overhead " + overhead + "x)\n";
+    out += "     Largest per slice:  " + scientific(slice_largest_intermediate) + " elements\n";
+  }
   out += rule + "\n";
   out += "step  pair      scaling  FLOPs       current                  remaining\n";
   out += rule + "\n";

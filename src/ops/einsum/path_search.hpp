@@ -20,10 +20,12 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "ops/einsum/expression.hpp"
+#include "tenferro/einsum.hpp"
 
 namespace tenferro::einsum_internal {
 
@@ -84,6 +86,20 @@ using SsaPath = std::vector<std::pair<int, int>>;
 // O(P log P) for P candidate pairs, P <= n^2 (path_greedy.cpp): it needs no time guard.
 SsaPath greedy_path(const PathProblem& problem);
 
+// The randomised greedy that PathStrategy::Hyper samples (cotengra's / opt_einsum's
+// RandomGreedy idea): a pair's cost is size(result) - alpha * (size(a) + size(b)), and when
+// `temperature` > 0 each step draws among the `branches` cheapest pairs with Boltzmann
+// weights exp(-(cost - cost_min) / (temperature * max(1, |cost_min|))). alpha = 1 and
+// temperature = 0 is greedy_path exactly. Draws come from `seed` alone (splitmix64), so a
+// trial is reproducible on any thread.
+struct GreedyParams {
+  double alpha = 1;
+  double temperature = 0;
+  int branches = 8;
+  std::uint64_t seed = 0;
+};
+SsaPath random_greedy_path(const PathProblem& problem, const GreedyParams& params);
+
 // Exact minimum-flop path by dynamic programming over operand subsets (outer products
 // included, so the optimum is over every pairwise tree). Returns nullopt when `deadline`
 // passes first. Requires num_operands <= kMaxOptimalOperands.
@@ -98,6 +114,69 @@ std::optional<SsaPath> optimal_path(const PathProblem& problem,
 SsaPath refine_path(const PathProblem& problem, const SsaPath& ssa, int max_frontier,
                     int max_passes, std::chrono::steady_clock::time_point deadline,
                     bool* stopped_early = nullptr);
+
+// A recursive-bisection tree (path_partition.cpp): operands split into two parts of nearly
+// equal count (within `imbalance`) with light shared labels, recursively; parts of up to
+// `cutoff` operands are contracted by the exact DP (<= 8) or greedy.
+struct PartitionParams {
+  double imbalance = 0.2;
+  int cutoff = 6;
+  int passes = 4;  // Fiduccia-Mattheyses passes per split
+  int starts = 3;  // independent splits tried, the lightest cut kept
+  std::uint64_t seed = 0;
+};
+SsaPath partition_path(const PathProblem& problem, const PartitionParams& params);
+
+// The figures of a contraction tree, from its nodes' label sets (leaves: the reduced inputs).
+// `flops` includes the single-operand reductions, so it equals evaluate_path's count with the
+// same extents.
+struct TreeCost {
+  double flops = 0;
+  double largest = 0;  // largest node: reduced inputs and every step's result
+  double write = 0;    // elements written by the steps (cotengra's "write")
+};
+// Label sets of every node of `ssa` (leaves 0..n-1 then one per step), `words` words each.
+std::vector<Word> tree_node_sets(const PathProblem& problem, const SsaPath& ssa);
+TreeCost tree_cost(const PathProblem& problem, const SsaPath& ssa, std::span<const Word> node_sets,
+                   std::span<const double> extents);
+// The score PathStrategy::Hyper minimises (lexicographic where it says so).
+struct ObjectiveScore {
+  double primary = 0, secondary = 0;
+  bool operator<(const ObjectiveScore& o) const {
+    return primary < o.primary || (primary == o.primary && secondary < o.secondary);
+  }
+};
+ObjectiveScore objective_score(const TreeCost& cost, PathObjective objective, double combo_factor);
+
+// Hyper-optimised search (path_hyper.cpp): random_greedy_path and partition_path trials in
+// rounds on hardware_concurrency threads, then subtree reconfiguration of the best trees. Trial 0
+// is greedy_path itself, so the result never scores worse than greedy. *note receives what happened
+// (trials run, whether the budget cut it short).
+struct HyperSettings {
+  int trials = 128;
+  double time_budget_seconds = 1.0;  // 0: none
+  std::uint64_t seed = 0;
+  PathObjective objective = PathObjective::Flops;
+  double combo_factor = 64;
+  int refine_frontier = 8;
+  int refine_trees = 6;  // how many of the best sampled trees are reconfigured (+ greedy's)
+};
+SsaPath hyper_path(const PathProblem& problem, const HyperSettings& settings, std::string* note);
+
+// Slicing (path_slicing.cpp): labels to slice so that every node of `ssa` (real extents, the
+// sliced ones set to 1) holds at most `limit` elements. Greedy: each round slices the label
+// that removes the most excess (sum over oversize nodes of log(size / limit)) per unit of
+// log FLOP overhead. Throws Validation when no label is left to slice.
+struct SlicePlan {
+  std::vector<Label> labels;
+  double slices = 1;
+  double flops = 0;    // all slices together
+  double largest = 0;  // within one slice
+};
+SlicePlan choose_slices(const PathProblem& problem, const SsaPath& ssa, double limit);
+
+// opt_einsum's linear convention -> SSA ids (the inverse of ssa_to_linear).
+SsaPath linear_to_ssa(std::span<const std::pair<int, int>> linear, int num_operands);
 
 // SSA ids -> opt_einsum's linear convention (positions in the current operand list; each
 // step removes both and appends the result).

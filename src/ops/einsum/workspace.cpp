@@ -1,5 +1,7 @@
 #include "ops/einsum/workspace.hpp"
 
+#include <algorithm>
+
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -15,10 +17,29 @@ std::shared_ptr<Buffer> WorkspacePool::take(std::size_t bytes) {
   return b;
 }
 
+void WorkspacePool::note_allocated(std::size_t bytes) {
+  std::lock_guard lock(mutex_);
+  stats_.live_bytes += bytes;
+  stats_.high_water_bytes = std::max(stats_.high_water_bytes, stats_.live_bytes);
+  stats_.largest_buffer_bytes = std::max(stats_.largest_buffer_bytes, bytes);
+}
+
+WorkspaceStats WorkspacePool::stats() {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+void WorkspacePool::reset_stats() {
+  std::lock_guard lock(mutex_);
+  stats_.high_water_bytes = stats_.live_bytes;
+  stats_.largest_buffer_bytes = 0;
+}
+
 void WorkspacePool::give_back(std::vector<std::shared_ptr<Buffer>>& buffers) {
   std::lock_guard lock(mutex_);
   for (auto& b : buffers) {
     const std::size_t bytes = b->size_bytes();
+    stats_.live_bytes -= std::min(stats_.live_bytes, bytes);
     if (retained_ + bytes > kMaxRetainedBytes) continue;  // dropped: freed by the backend
     retained_ += bytes;
     free_.emplace(bytes, std::move(b));
@@ -26,22 +47,47 @@ void WorkspacePool::give_back(std::vector<std::shared_ptr<Buffer>>& buffers) {
   buffers.clear();
 }
 
-Workspace::Workspace(EagerRuntime& runtime)
-    : runtime_(runtime),
-      pool_(runtime.caches().get_or_create<WorkspacePool>(
-          CacheKey::of(std::string(einsum_family::kFamily), "workspace", "pool"),
-          [] { return std::make_shared<WorkspacePool>(); },
-          // The store accounts the most the pool may retain, so its byte bound stays honest.
-          WorkspacePool::kMaxRetainedBytes)) {}
+namespace {
+
+std::shared_ptr<WorkspacePool> pool_of(EagerRuntime& runtime) {
+  return runtime.caches().get_or_create<WorkspacePool>(
+      CacheKey::of(std::string(einsum_family::kFamily), "workspace", "pool"),
+      [] { return std::make_shared<WorkspacePool>(); },
+      // The store accounts the most the pool may retain, so its byte bound stays honest.
+      WorkspacePool::kMaxRetainedBytes);
+}
+
+}  // namespace
+
+WorkspaceStats workspace_stats(EagerRuntime& runtime) {
+  return pool_of(runtime)->stats();
+}
+
+void reset_workspace_stats(EagerRuntime& runtime) {
+  pool_of(runtime)->reset_stats();
+}
+
+Workspace::Workspace(EagerRuntime& runtime) : runtime_(runtime), pool_(pool_of(runtime)) {}
 
 Workspace::~Workspace() {
   pool_->give_back(held_);
+}
+
+void Workspace::release_unused() {
+  std::vector<std::shared_ptr<Buffer>> unused;
+  std::erase_if(held_, [&](std::shared_ptr<Buffer>& b) {
+    if (b.use_count() != 1) return false;
+    unused.push_back(std::move(b));
+    return true;
+  });
+  if (!unused.empty()) pool_->give_back(unused);
 }
 
 EagerTensor Workspace::allocate(DType dtype, const Shape& shape) {
   const std::size_t bytes = checked_bytes(checked_numel(shape), dtype_size(dtype));
   std::shared_ptr<Buffer> buffer = bytes > 0 ? pool_->take(bytes) : nullptr;
   if (!buffer) buffer = runtime_.empty(dtype, shape).buffer();
+  if (bytes > 0) pool_->note_allocated(buffer->size_bytes());
   held_.push_back(buffer);
   return EagerTensor(runtime_.shared_from_this(), std::move(buffer),
                      TensorLayout{dtype, shape, col_major_strides(shape), 0});

@@ -14,14 +14,27 @@
 
 namespace tenferro::einsum_internal {
 
+// What the einsum calls of one runtime held in workspace since the last reset: the bytes live
+// at once at the peak, and the largest single buffer (what EinsumOptions::memory_limit
+// bounds: no intermediate of a sliced plan exceeds it).
+struct WorkspaceStats {
+  std::size_t live_bytes = 0;
+  std::size_t high_water_bytes = 0;
+  std::size_t largest_buffer_bytes = 0;
+};
+
 class WorkspacePool {
  public:
   static constexpr std::size_t kMaxRetainedBytes = std::size_t{64} << 20;
   std::shared_ptr<Buffer> take(std::size_t bytes);
   void give_back(std::vector<std::shared_ptr<Buffer>>& buffers);
+  void note_allocated(std::size_t bytes);
+  WorkspaceStats stats();
+  void reset_stats();
 
  private:
   std::mutex mutex_;
+  WorkspaceStats stats_;
   std::multimap<std::size_t, std::shared_ptr<Buffer>> free_;
   std::size_t retained_ = 0;
 };
@@ -35,11 +48,19 @@ class Workspace {
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
   EagerTensor allocate(DType dtype, const Shape& shape);
+  // Returns to the pool, now, every buffer nothing but this workspace refers to any more (an
+  // intermediate whose step is done), so later steps of the same call reuse it and the live
+  // workspace stays near the steps' own needs. Only for backends whose kernels have finished
+  // when they return (the CPU): a device queue may still be reading such a buffer.
+  void release_unused();
 
  private:
   EagerRuntime& runtime_;
   std::shared_ptr<WorkspacePool> pool_;
   std::vector<std::shared_ptr<Buffer>> held_;
 };
+
+WorkspaceStats workspace_stats(EagerRuntime& runtime);
+void reset_workspace_stats(EagerRuntime& runtime);  // the peak and largest restart from now
 
 }  // namespace tenferro::einsum_internal

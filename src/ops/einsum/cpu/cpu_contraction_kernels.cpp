@@ -157,6 +157,18 @@ void multiply_typed(const KernelView& a, const KernelView& b, const KernelView& 
   });
 }
 
+template <class T>
+void accumulate_typed(const KernelView& src, const KernelView& dst) {
+  auto nest = make_nest<2>(dst.shape, {&dst.strides, &src.strides}, 0);
+  T* d = base_of<T>(dst);
+  const T* s = base_of<T>(src);
+  run_nest<2>(nest, {0, 0}, [&](auto off, std::int64_t n, auto st) {
+    T* dd = d + off[0];
+    const T* ss = s + off[1];
+    for (std::int64_t i = 0; i < n; ++i) dd[i * st[0]] += ss[i * st[1]];
+  });
+}
+
 [[noreturn]] void bad_matrix(const char* which) {
   throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
               std::string("internal: GEMM operand ") + which + " is not a BLAS matrix");
@@ -251,6 +263,17 @@ class CpuContractionKernels final : public ContractionKernels {
       return;
     }
     visit_dtype(problem.dtype, [&](auto t) { gemm_typed<decltype(t)>(problem); });
+  }
+  void accumulate(const KernelView& src, const KernelView& dst) override {
+    if (is_empty(dst)) return;
+    require_host(src);
+    require_host(dst);
+    count_cpu_kernel_launch();
+    visit_dtype(dst.dtype, [&](auto t) {
+      cpu_slabs::run_in_slabs<2>({dst, src}, [](const std::array<KernelView, 2>& v) {
+        accumulate_typed<decltype(t)>(v[1], v[0]);
+      });
+    });
   }
   void fill_zero(const KernelView& dst) override {
     if (is_empty(dst)) return;

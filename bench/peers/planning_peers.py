@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Planning quality of tenferro's hyper planner against cotengra and opt_einsum, one run.
+
+    bash bench/peers/setup.sh          # numpy, opt_einsum, cotengra, kahypar (PyPI)
+    .venv-peers/bin/python bench/peers/planning_peers.py [build/bench/plan_network] [--quick]
+
+On generated networks (random regular graphs of degree 3 and 4, 2-D lattices, random
+two-qubit-gate circuit amplitudes; bond dimension 2, closed, scalar output) this script
+  * plans with tenferro (bench/einsum/plan_network: 'hyper' with a 1 s budget, and 'greedy'),
+  * plans with cotengra HyperOptimizer(methods=["greedy", "kahypar"], max_time=5) and with
+    opt_einsum 'greedy',
+  * costs EVERY path with opt_einsum's FLOP model (contract_path(optimize=<path>)), and checks
+    that tenferro's own reported FLOPs agree with it,
+  * slicing: on tenferro's tree, with the limit at 1/16 of its largest intermediate (raised to
+    the largest input where that is larger: tenferro refuses a limit below an input), compares
+    tenferro's slicing overhead with cotengra's SliceFinder on the same tree (overheads in
+    cotengra's cost model for both: cotengra's tree with our labels removed),
+  * prints per-network FLOP ratios and their geometric means (< 1: tenferro cheaper).
+It is a benchmark, not a test: it exits 1 only when a reported cost disagrees with opt_einsum.
+"""
+import json
+import math
+import random
+import subprocess
+import sys
+import time
+
+import networkx as nx
+import opt_einsum as oe
+import cotengra as ctg
+
+
+def regular_graph(n, d, seed):
+    g = nx.random_regular_graph(d, n, seed=seed)
+    return [tuple(sorted(e)) for e in g.edges()], n
+
+
+def lattice(rows, cols):
+    edges = []
+    idx = lambda r, c: r * cols + c
+    for r in range(rows):
+        for c in range(cols):
+            if c + 1 < cols:
+                edges.append((idx(r, c), idx(r, c + 1)))
+            if r + 1 < rows:
+                edges.append((idx(r, c), idx(r + 1, c)))
+    return edges, rows * cols
+
+
+def circuit(qubits, depth, seed):
+    """A random brickwork-style circuit amplitude <x|C|0>: per layer the qubits are paired at
+    random and each pair gets a two-qubit gate (a rank-4 tensor); one rank-1 tensor per qubit
+    at each end. Returned as (edges as hyperedge lists, tensor count), bond dimension 2."""
+    rng = random.Random(seed)
+    tensors = []  # per tensor: its labels
+    label = 0
+    wires = []
+    for q in range(qubits):
+        tensors.append([label])
+        wires.append(label)
+        label += 1
+    for _ in range(depth):
+        order = list(range(qubits))
+        rng.shuffle(order)
+        for a, b in zip(order[::2], order[1::2]):
+            tensors.append([wires[a], wires[b], label, label + 1])
+            wires[a], wires[b] = label, label + 1
+            label += 2
+    for q in range(qubits):
+        tensors.append([wires[q]])
+    return tensors, [], [2] * label
+
+
+def network(edges, n, bond=2):
+    inputs = [[] for _ in range(n)]
+    for label, (a, b) in enumerate(edges):
+        inputs[a].append(label)
+        inputs[b].append(label)
+    extents = [bond] * len(edges)
+    return inputs, [], extents
+
+
+def run_ours(binary, inputs, output, extents, *args):
+    text = f"{len(inputs)}\n" + "".join(f"{len(t)} {' '.join(map(str, t))}\n" for t in inputs)
+    text += f"{len(output)} {' '.join(map(str, output))}\n{len(extents)} {' '.join(map(str, extents))}\n"
+    out = subprocess.run([binary, *map(str, args)], input=text, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def oe_cost(eq, shapes, path):
+    _, info = oe.contract_path(eq, *shapes, shapes=True, optimize=[tuple(s) for s in path])
+    return float(info.opt_cost), float(info.largest_intermediate)
+
+
+def geo(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    quick = "--quick" in sys.argv
+    binary = args[0] if args else "build/bench/plan_network"
+    suite = []
+    for n in ([40, 100] if quick else [40, 60, 100, 150, 200]):
+        suite.append((f"rrg3-{n}", *network(*regular_graph(n, 3, seed=n))))
+    for n in ([40] if quick else [40, 60, 100]):
+        suite.append((f"rrg4-{n}", *network(*regular_graph(n, 4, seed=n + 1))))
+    for side in ([6] if quick else [6, 8, 10, 12]):
+        suite.append((f"lattice{side}x{side}", *network(*lattice(side, side))))
+    for qubits, depth in ([(20, 8)] if quick else [(30, 10), (50, 10), (50, 14)]):
+        suite.append((f"circ{qubits}x{depth}", *circuit(qubits, depth, seed=qubits * depth)))
+
+    print(f"cotengra {ctg.__version__}, opt_einsum {oe.__version__}; FLOPs in opt_einsum's model")
+    head = (f"{'network':13} {'n':>4} | {'ours hyper':>10} {'t(s)':>5} | {'cotengra':>10} {'t(s)':>5} | "
+            f"{'ours/ctg':>8} | {'ours greedy':>11} {'oe greedy':>10} | {'slc ours':>8} {'slc ctg':>8}")
+    print(head)
+    print("-" * len(head))
+    ok = True
+    ratios, greedy_ratios, slice_ratios = [], [], []
+    families = {}
+    for name, inputs, output, extents in suite:
+        syms = [oe.get_symbol(i) for i in range(len(extents))]
+        terms = ["".join(syms[l] for l in t) for t in inputs]
+        eq = ",".join(terms) + "->" + "".join(syms[l] for l in output)
+        shapes = [tuple(extents[l] for l in t) for t in inputs]
+        size_dict = {syms[l]: extents[l] for l in range(len(extents))}
+
+        ours = run_ours(binary, inputs, output, extents, "--strategy", "hyper", "--trials", 0, "--budget", 1)
+        ours_greedy = run_ours(binary, inputs, output, extents, "--strategy", "greedy")
+        ours_cost, ours_largest = oe_cost(eq, shapes, ours["steps"])
+        if not math.isclose(ours_cost, ours["flops"], rel_tol=1e-9):
+            ok = False
+            print(f"COST MISMATCH {name}: ours {ours['flops']:.6g}, opt_einsum {ours_cost:.6g}")
+
+        start = time.perf_counter()
+        opt = ctg.HyperOptimizer(methods=["greedy", "kahypar"], max_time=5, progbar=False)
+        tree = opt.search(terms, "".join(syms[l] for l in output), size_dict)
+        ctg_time = time.perf_counter() - start
+        ctg_cost, _ = oe_cost(eq, shapes, tree.get_path())
+        oe_greedy, _ = oe_cost(eq, shapes, oe.contract_path(eq, *shapes, shapes=True, optimize="greedy")[0])
+
+        # Slicing on our tree, limit 1/16 of its largest intermediate, but never below the
+        # largest input: tenferro holds the inputs whole and refuses such a limit.
+        limit = max(ours["largest"] / 16, max(math.prod(s) for s in shapes))
+        sliced = run_ours(binary, inputs, output, extents, "--strategy", "hyper", "--trials", 64,
+                          "--budget", 0, "--memory-limit", limit)
+        base = run_ours(binary, inputs, output, extents, "--strategy", "hyper", "--trials", 64, "--budget", 0)
+        assert sliced["steps"] == base["steps"], "slicing must keep the tree"
+        our_tree = ctg.ContractionTree.from_path(terms, "".join(syms[l] for l in output), size_dict,
+                                                 path=[tuple(s) for s in base["steps"]])
+        original = our_tree.total_flops()
+        ours_sliced = our_tree.copy()
+        for l in sliced["sliced"]:
+            ours_sliced.remove_ind_(syms[l])
+        ours_overhead = ours_sliced.total_flops() / original  # total_flops counts every slice
+        sf = ctg.SliceFinder(our_tree, target_size=limit)
+        ix, cost = sf.search()
+        ctg_overhead = float(cost.total_flops) / float(original)
+
+        ratio = ours_cost / ctg_cost
+        ratios.append(ratio)
+        families.setdefault(name.split("-")[0] if "-" in name else name.rstrip("0123456789x"), []).append(ratio)
+        greedy_ratios.append(ours_greedy["flops"] / oe_greedy)
+        slice_ratios.append(ours_overhead / ctg_overhead)
+        print(f"{name:13} {len(inputs):>4} | {ours_cost:10.3e} {ours['plan_s']:5.2f} | {ctg_cost:10.3e} "
+              f"{ctg_time:5.2f} | {ratio:8.3g} | {ours_greedy['flops']:11.3e} {oe_greedy:10.3e} | "
+              f"{ours_overhead:8.3f} {ctg_overhead:8.3f}")
+        sys.stdout.flush()
+    print("-" * len(head))
+    print(f"geometric mean FLOP ratio tenferro hyper (1 s) / cotengra hyper (5 s): {geo(ratios):.3f}")
+    print("  per family: " + ", ".join(f"{k} {geo(v):.3f}" for k, v in families.items()))
+    print(f"geometric mean FLOP ratio tenferro greedy / opt_einsum greedy: {geo(greedy_ratios):.3f}")
+    print(f"geometric mean slicing-overhead ratio tenferro / cotengra SliceFinder (same trees, "
+          f"limit = largest/16): {geo(slice_ratios):.3f}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
