@@ -39,8 +39,7 @@ std::string CpuBackend::description() const {
 
 std::shared_ptr<Buffer> CpuBackend::allocate(std::size_t bytes) {
   // Backend allocations are "contents unspecified" (Backend::allocate): no zero-fill.
-  return std::make_shared<CpuBuffer>(
-      placement_, std::make_shared<HostStorage>(bytes, HostStorage::Uninitialized{}));
+  return std::make_shared<CpuBuffer>(placement_, blocks_->allocate(bytes));
 }
 
 namespace {

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "backends/cpu/host_block_cache.hpp"
 #include "tenferro/core/tensor.hpp"
 #include "tenferro/runtime/backend.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
@@ -35,10 +36,14 @@ class CpuBackend final : public Backend {
   bool serializes_sessions() const noexcept override { return false; }
 
   static const EngineId& engine() noexcept;  // "tenferro.cpu.v1"
+  // Large freed blocks kept for reuse (host_block_cache.hpp).
+  const cpu_memory::HostBlockCache& block_cache() const noexcept { return *blocks_; }
 
  private:
   EngineId engine_;
   Placement placement_;
+  std::shared_ptr<cpu_memory::HostBlockCache> blocks_ =
+      std::make_shared<cpu_memory::HostBlockCache>();
 };
 
 // Counts one CPU kernel launch in the process-wide counter (process_cpu_kernel_launches()).
