@@ -36,6 +36,11 @@ enum class PathObjective : std::uint8_t {
 
 struct EinsumOptions {
   PathStrategy strategy = PathStrategy::Auto;
+  // A planner by name (tenferro/einsum_planner.hpp): one the caller registered, or a built-in
+  // name ("auto", "greedy", "optimal", "hyper"), which means the same as that `strategy`.
+  // Empty: `strategy` decides. Naming a planner while `strategy` is Explicit is a Validation
+  // error (two answers to one question), as is a name nobody registered.
+  std::string planner;
   // For PathStrategy::Explicit: pairwise steps in opt_einsum's convention (each step removes
   // operands i and j of the current list and appends their result at the end).
   std::vector<std::pair<int, int>> path;
@@ -119,6 +124,16 @@ class PreparedEinsum {
                  const EinsumOptions& options = {});
   EagerTensor operator()(std::span<const EagerTensor> operands) const;
   const EinsumPath& path() const;
+
+  // Slice by slice (a plan sliced under EinsumOptions::memory_limit; an unsliced plan has one
+  // slice): runs slices [first, first + count) and returns their contribution, a tensor of the
+  // full output shape that is zero where those slices write nothing. The results of ranges
+  // that partition [0, num_slices()) add up to operator()'s result (up to rounding order):
+  // the unit a caller hands to other threads or processes. Validation for an empty or
+  // out-of-bounds range; the same backend rule as operator() (sliced plans run on the CPU).
+  std::int64_t num_slices() const;
+  EagerTensor run_slices(std::span<const EagerTensor> operands, std::int64_t first,
+                         std::int64_t count) const;
 
  private:
   struct Impl;

@@ -8,6 +8,7 @@
 #include "tenferro/core/shape.hpp"
 #include "tenferro/core/tensor.hpp"
 #include "tenferro/einsum.hpp"
+#include "tenferro/einsum_planner.hpp"
 #include "tenferro/fft.hpp"
 #include "tenferro/linalg.hpp"
 #include "tenferro/prims.hpp"

@@ -48,7 +48,7 @@ void append_int(std::string& key, long long v, char sep) {
 
 // The exact plan key: notation, dtype, shapes and the options that shape the plan.
 void append_key(std::string& key, const Notation& n, std::span<const Shape> shapes, DType dtype,
-                const EinsumOptions& options) {
+                const EinsumOptions& options, const einsum_internal::PlannerChoice& planner) {
   if (n.labels) {
     key += 'L';
     for (const auto& in : n.labels->inputs) {
@@ -72,7 +72,10 @@ void append_key(std::string& key, const Notation& n, std::span<const Shape> shap
     key += ')';
   }
   key += '|';
-  append_int(key, static_cast<int>(options.strategy), '|');
+  // The chosen strategy, or the user planner's registration (its name alone could be reused
+  // by a different planner after unregistering).
+  append_int(key, static_cast<int>(planner.strategy), ',');
+  append_int(key, static_cast<long long>(planner.registration), '|');
   for (const auto& [i, j] : options.path) {
     append_int(key, i, ',');
     append_int(key, j, ';');
@@ -101,14 +104,14 @@ void require_sliced_plan_support(const EagerRuntime& runtime, const EinsumPlan& 
 }
 
 PlanPtr make_plan(const Notation& n, std::vector<Shape> shapes, DType dtype,
-                  const EinsumOptions& options) {
+                  const EinsumOptions& options, const einsum_internal::PlannerChoice& planner) {
   std::vector<std::int64_t> ranks;
   for (const auto& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
   einsum_internal::EinsumExpression expr =
       n.labels ? einsum_internal::from_labels(*n.labels, ranks)
                : einsum_internal::parse_subscripts(n.subscripts, ranks);
   std::vector<std::int64_t> sizes = einsum_internal::label_sizes(expr, shapes);
-  EinsumPath path = einsum_internal::plan_path(expr, sizes, options);
+  EinsumPath path = einsum_internal::plan_path(expr, sizes, options, planner);
   return std::make_shared<const EinsumPlan>(einsum_internal::build_plan(
       std::move(expr), std::move(sizes), std::move(path), dtype, std::move(shapes)));
 }
@@ -131,7 +134,8 @@ bool inputs_enter(const EagerRuntime& runtime, std::span<const EagerTensor> oper
 }
 
 EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, const PlanPtr& plan,
-                    std::span<const EagerTensor> operands, const EinsumOptions& options) {
+                    std::span<const EagerTensor> operands, const EinsumOptions& options,
+                    einsum_internal::SliceRange slices = {}) {
   require_sliced_plan_support(*runtime, *plan);
   if (options.allow_direct_binary && plan->direct_candidate && plan->path.sliced_labels.empty() &&
       einsum_family::admission_table().admits("einsum", runtime->backend_kind(), plan->dtype) &&
@@ -149,7 +153,7 @@ EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, const PlanPtr&
       });
     }
   }
-  const einsum_internal::EinsumOp op(plan);
+  const einsum_internal::EinsumOp op(plan, slices);
   auto factory = [](const EagerExtensionTarget& target) {
     return einsum_internal::einsum_module_for(target);
   };
@@ -165,13 +169,14 @@ EagerTensor einsum_impl(const Notation& n, std::span<const EagerTensor> operands
   std::vector<Shape> shapes;
   shapes.reserve(operands.size());
   for (const auto& t : operands) shapes.push_back(t.shape());
+  const einsum_internal::PlannerChoice planner = einsum_internal::choose_planner(options);
   std::string key;
-  append_key(key, n, shapes, dtype, options);
+  append_key(key, n, shapes, dtype, options, planner);
   // The key holds the subscripts, shapes, dtype and options; the store re-checks it exactly.
   const CacheKey cache_key = CacheKey::of(std::string(einsum_family::kFamily), "plan", key);
   PlanPtr plan = runtime->caches().find<EinsumPlan>(cache_key);
   if (!plan) {
-    auto made = std::const_pointer_cast<EinsumPlan>(make_plan(n, shapes, dtype, options));
+    auto made = std::const_pointer_cast<EinsumPlan>(make_plan(n, shapes, dtype, options, planner));
     runtime->caches().insert<EinsumPlan>(cache_key, made, made->retained_bytes());
     plan = std::move(made);
   }
@@ -215,26 +220,59 @@ PreparedEinsum::PreparedEinsum(std::string_view subscripts, std::span<const Tens
     shapes.push_back(operands[i].shape);
   }
   auto impl = std::make_shared<Impl>();
-  impl->plan =
-      make_plan(Notation{subscripts, nullptr}, std::move(shapes), operands[0].dtype, options);
+  impl->plan = make_plan(Notation{subscripts, nullptr}, std::move(shapes), operands[0].dtype,
+                         options, einsum_internal::choose_planner(options));
   impl->operands.assign(operands.begin(), operands.end());
   impl->options = options;
   impl_ = std::move(impl);
 }
 
-EagerTensor PreparedEinsum::operator()(std::span<const EagerTensor> operands) const {
-  const std::shared_ptr<EagerRuntime>& runtime =
-      require_one_runtime("einsum", operands, impl_->operands.size());
-  const RuntimeCallScope call_scope(*runtime);
+namespace {
+
+void check_prepared_operands(std::span<const EagerTensor> operands,
+                             std::span<const TensorMeta> expected) {
   for (std::size_t i = 0; i < operands.size(); ++i)
-    if (operands[i].meta() != impl_->operands[i])
+    if (operands[i].meta() != expected[i])
       throw_validation("einsum", "operand " + std::to_string(i) + " is " +
                                      std::string(dtype_name(operands[i].dtype())) + " " +
                                      shape_to_string(operands[i].shape()) +
                                      "; the prepared einsum expects " +
-                                     std::string(dtype_name(impl_->operands[i].dtype)) + " " +
-                                     shape_to_string(impl_->operands[i].shape));
+                                     std::string(dtype_name(expected[i].dtype)) + " " +
+                                     shape_to_string(expected[i].shape));
+}
+
+}  // namespace
+
+EagerTensor PreparedEinsum::operator()(std::span<const EagerTensor> operands) const {
+  const std::shared_ptr<EagerRuntime>& runtime =
+      require_one_runtime("einsum", operands, impl_->operands.size());
+  const RuntimeCallScope call_scope(*runtime);
+  check_prepared_operands(operands, impl_->operands);
   return execute(runtime, impl_->plan, operands, impl_->options);
+}
+
+std::int64_t PreparedEinsum::num_slices() const {
+  return static_cast<std::int64_t>(impl_->plan->path.num_slices);
+}
+
+EagerTensor PreparedEinsum::run_slices(std::span<const EagerTensor> operands, std::int64_t first,
+                                       std::int64_t count) const {
+  const std::int64_t total = num_slices();
+  if (first < 0 || count < 1 || first > total - count) {
+    throw_validation("einsum", "slice range [" + std::to_string(first) + ", " +
+                                   std::to_string(first) + " + " + std::to_string(count) +
+                                   ") is not a non-empty part of the plan's " +
+                                   std::to_string(total) + " slice(s)");
+  }
+  const std::shared_ptr<EagerRuntime>& runtime =
+      require_one_runtime("einsum", operands, impl_->operands.size());
+  const RuntimeCallScope call_scope(*runtime);
+  check_prepared_operands(operands, impl_->operands);
+  // The whole range is the ordinary call (the same op, so the same cached module and path).
+  const einsum_internal::SliceRange range = first == 0 && count == total
+                                                ? einsum_internal::SliceRange{}
+                                                : einsum_internal::SliceRange{first, count};
+  return execute(runtime, impl_->plan, operands, impl_->options, range);
 }
 
 const EinsumPath& PreparedEinsum::path() const {

@@ -48,7 +48,7 @@ std::vector<EagerTensor> execute_einsum(const ExecutionContext& ctx, const Exten
     if (ctx.runtime().backend_kind() != BackendKind::Cpu)
       throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, "einsum",
                   "sliced execution is implemented for the CPU backend only");
-    return {run_sliced_program(ctx.runtime(), kernels, plan, inputs)};
+    return {run_sliced_program(ctx.runtime(), kernels, plan, inputs, einsum_op->slices())};
   }
   return {run_program(ctx.runtime(), kernels, plan, inputs)};
 }
@@ -65,13 +65,12 @@ ModulePtr einsum_module_for(const EagerExtensionTarget& target) {
 #if TENFERRO_HAS_CUDA
                                                            {executor, ""},  // Cuda
 #else
-                                                            {{}, "this build has no CUDA backend"},
+                                                           {{}, "this build has no CUDA backend"},
 #endif
 #if TENFERRO_HAS_WEBGPU
                                                            {executor, ""},  // WebGpu
 #else
-                                                            {{},
-                                                             "this build has no WebGPU backend"},
+                                                           {{}, "this build has no WebGPU backend"},
 #endif
                                                        }});
   return modules.module_for(target);

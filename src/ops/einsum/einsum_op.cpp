@@ -29,8 +29,11 @@ std::uint64_t hash_plan(const EinsumPlan& p) {
 
 }  // namespace
 
-EinsumOp::EinsumOp(std::shared_ptr<const EinsumPlan> plan)
-    : plan_(std::move(plan)), hash_(hash_plan(*plan_)) {}
+EinsumOp::EinsumOp(std::shared_ptr<const EinsumPlan> plan, SliceRange slices)
+    : plan_(std::move(plan)),
+      slices_(slices),
+      hash_(mix(mix(hash_plan(*plan_), static_cast<std::uint64_t>(slices.first)),
+                static_cast<std::uint64_t>(slices.count))) {}
 
 std::string_view EinsumOp::family() const noexcept {
   return einsum_family::kFamily;
@@ -38,7 +41,7 @@ std::string_view EinsumOp::family() const noexcept {
 
 bool EinsumOp::payload_equals(const ExtensionOp& other) const noexcept {
   const auto* o = dynamic_cast<const EinsumOp*>(&other);
-  if (o == nullptr) return false;
+  if (o == nullptr || o->slices_ != slices_) return false;
   if (o->plan_ == plan_) return true;
   const EinsumPlan &a = *plan_, &b = *o->plan_;
   return a.dtype == b.dtype && a.expr.inputs == b.expr.inputs && a.expr.output == b.expr.output &&

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "ops/einsum/executor.hpp"
 #include "ops/einsum/program.hpp"
 #include "tenferro/runtime/extension.hpp"
 
@@ -11,7 +12,8 @@ namespace tenferro::einsum_internal {
 
 class EinsumOp final : public ExtensionOp {
  public:
-  explicit EinsumOp(std::shared_ptr<const EinsumPlan> plan);
+  // `slices`: the part of a sliced plan to run (PreparedEinsum::run_slices); all by default.
+  explicit EinsumOp(std::shared_ptr<const EinsumPlan> plan, SliceRange slices = {});
   std::string_view family() const noexcept override;
   std::string_view name() const noexcept override { return "einsum"; }
   std::size_t arity() const noexcept override { return plan_->expr.inputs.size(); }
@@ -22,9 +24,11 @@ class EinsumOp final : public ExtensionOp {
   std::vector<TensorMeta> infer_outputs(std::span<const TensorMeta> inputs) const override;
 
   const EinsumPlan& plan() const noexcept { return *plan_; }
+  const SliceRange& slices() const noexcept { return slices_; }
 
  private:
   std::shared_ptr<const EinsumPlan> plan_;
+  SliceRange slices_;
   std::uint64_t hash_;
 };
 

@@ -8,13 +8,17 @@
 //    what it improved so far (the method says so).
 //  * Greedy: opt_einsum's greedy as is, O(n^2 log n) at worst (path_greedy.cpp).
 //  * Explicit: the user's steps, validated (EinsumPath::flops etc. computed for them).
+//  * A user planner (EinsumOptions::planner, planner_registry.cpp): its steps, validated like
+//    an explicit path and named in EinsumPath::method.
 //  * Hyper: path_hyper.cpp under the user's trial count, time budget, seed and objective.
 //    Auto takes it from kAutoHyperOperands operands on, with kAutoHyper's small settings.
 // bench/einsum/large_planning_bench states the resulting bound: 1000 operands in under 1 s.
 // Then, with EinsumOptions::memory_limit, slicing (path_slicing.cpp) of whichever tree won.
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <string>
+#include <vector>
 
 #include "ops/einsum/path.hpp"
 #include "ops/einsum/path_search.hpp"
@@ -105,10 +109,40 @@ void apply_slicing(const EinsumExpression& expr, const PathProblem& p, const Ssa
   path.slice_largest_intermediate = slices.largest;
 }
 
+std::vector<std::pair<int, int>> run_user_planner(const EinsumExpression& expr,
+                                                  std::span<const std::int64_t> sizes,
+                                                  const EinsumOptions& options,
+                                                  const PlannerChoice& choice) {
+  PathPlannerInput input;
+  input.inputs.reserve(expr.inputs.size());
+  for (const auto& labels : expr.inputs) input.inputs.emplace_back(labels.begin(), labels.end());
+  input.output.assign(expr.output.begin(), expr.output.end());
+  input.sizes.assign(sizes.begin(), sizes.end());
+  input.options = &options;
+  try {
+    return choice.user(input);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    std::throw_with_nested(
+        Error(ErrorKind::Validation, ErrorPhase::Input, "einsum",
+              "path planner '" + std::string(choice.name) + "' failed: " + e.what()));
+  } catch (...) {
+    std::throw_with_nested(
+        Error(ErrorKind::Validation, ErrorPhase::Input, "einsum",
+              "path planner '" + std::string(choice.name) + "' threw a non-standard exception"));
+  }
+}
+
 }  // namespace
 
 EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
                      const EinsumOptions& options) {
+  return plan_path(expr, sizes, options, choose_planner(options));
+}
+
+EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
+                     const EinsumOptions& options, const PlannerChoice& choice) {
   validate_options(options);
   const PathProblem problem = make_path_problem(expr, sizes);
   const int n = problem.num_operands;
@@ -143,7 +177,20 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
     return finish(ssa, std::move(method));
   };
 
-  switch (options.strategy) {
+  if (choice.user) {
+    const std::vector<std::pair<int, int>> steps = run_user_planner(expr, sizes, options, choice);
+    EinsumPath path;
+    try {
+      path = evaluate_path(expr, problem, steps);
+    } catch (const Error& e) {
+      throw_validation("einsum", "path planner '" + std::string(choice.name) +
+                                     "' returned an invalid path: " + e.message());
+    }
+    path.method = "planner '" + std::string(choice.name) + "'";
+    apply_slicing(expr, problem, linear_to_ssa(steps, n), options.memory_limit, path);
+    return path;
+  }
+  switch (choice.strategy) {
     case PathStrategy::Explicit: {
       EinsumPath path = evaluate_path(expr, problem, options.path);
       path.method = "explicit";
