@@ -4,19 +4,22 @@
 #include <nanobind/stl/vector.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "bindings.hpp"
 #include "operands.hpp"
 #include "tenferro/einsum.hpp"
+#include "tenferro/einsum_planner.hpp"
 #include "views.hpp"
 
 namespace tenferro::python {
 
 namespace {
 
-// optimize=: "auto" | "greedy" | "optimal" | True (auto) | False (left to right, no search) |
+// optimize=: a planner name ("auto", "greedy", "optimal", "hyper" or a registered one) |
+// True (auto) | False (left to right, no search) |
 // an explicit path (NumPy's ['einsum_path', (0, 1), ...] or opt_einsum's [(0, 1), ...]).
 EinsumOptions options_of(nb::handle optimize, std::size_t operands) {
   EinsumOptions o;
@@ -28,16 +31,9 @@ EinsumOptions options_of(nb::handle optimize, std::size_t operands) {
   }
   if (nb::isinstance<nb::str>(optimize)) {
     const std::string s = nb::cast<std::string>(optimize);
-    if (s == "auto") return o;
-    if (s == "greedy") {
-      o.strategy = PathStrategy::Greedy;
-    } else if (s == "optimal") {
-      o.strategy = PathStrategy::Optimal;
-    } else {
-      throw_validation(
-          "einsum",
-          "optimize must be 'auto', 'greedy', 'optimal', a bool or a path, not '" + s + "'");
-    }
+    // A planner name: the built-ins ('auto', 'greedy', 'optimal', 'hyper') or one registered
+    // with register_path_planner; the library names the known ones when it is neither.
+    o.planner = s;
     return o;
   }
   o.strategy = PathStrategy::Explicit;
@@ -118,13 +114,75 @@ nb::tuple einsum_path_call(const std::string& subscripts, nb::args operands, nb:
   return nb::make_tuple(steps, path.to_string());
 }
 
+// A Python path function as a C++ PathPlanner, in opt_einsum's convention so that its own
+// functions plug in as they are (opt_einsum.paths.greedy, a cotengra optimizer's search...):
+// fn(inputs: list[set[int]], output: set[int], size_dict: dict[int, int], memory_limit) ->
+// [(i, j), ...]. einsum plans with the GIL released, so the call takes it back; the function
+// object is held through a shared_ptr whose last release also takes the GIL, because the
+// library copies planners on threads that do not hold it.
+PathPlanner planner_of(nb::callable fn) {
+  std::shared_ptr<nb::object> held(new nb::object(std::move(fn)), [](nb::object* o) {
+    nb::gil_scoped_acquire gil;
+    delete o;
+  });
+  return [held](const PathPlannerInput& in) {
+    nb::gil_scoped_acquire gil;
+    nb::list inputs;
+    for (const auto& labels : in.inputs) {
+      nb::set set;
+      for (int l : labels) set.add(nb::int_(l));
+      inputs.append(set);
+    }
+    nb::set output;
+    for (int l : in.output) output.add(nb::int_(l));
+    nb::dict sizes;
+    for (std::size_t l = 0; l < in.sizes.size(); ++l) sizes[nb::int_(l)] = nb::int_(in.sizes[l]);
+    nb::object limit = nb::none();
+    if (in.options != nullptr && in.options->memory_limit > 0) {
+      limit = nb::int_(static_cast<long long>(in.options->memory_limit));
+    }
+    std::vector<std::pair<int, int>> steps;
+    try {
+      nb::object path = (*held)(inputs, output, sizes, limit);
+      for (nb::handle step : path) {
+        std::vector<int> ids;
+        for (nb::handle i : step) ids.push_back(nb::cast<int>(i));
+        if (ids.size() != 2) {
+          throw_validation("einsum", "a path planner's steps must be pairs (i, j), got a step of " +
+                                         std::to_string(ids.size()) + " operand(s)");
+        }
+        steps.emplace_back(ids[0], ids[1]);
+      }
+    } catch (nb::python_error& e) {
+      // The library wraps this as a Validation error naming the planner, with it nested.
+      throw std::runtime_error(e.what());
+    } catch (const nb::cast_error&) {
+      throw std::runtime_error("the path is not a sequence of (int, int) pairs");
+    }
+    return steps;
+  };
+}
+
 }  // namespace
 
 void bind_einsum(nb::module_& m) {
+  m.def(
+      "register_path_planner",
+      [](std::string name, nb::callable fn) { register_path_planner(std::move(name), planner_of(fn)); },
+      nb::arg("name"), nb::arg("fn"),
+      "Registers fn(inputs, output, size_dict, memory_limit) -> [(i, j), ...] (opt_einsum's "
+      "path-function convention; labels are ints) as einsum's planner `name`: "
+      "einsum(..., optimize=name).");
+  m.def("unregister_path_planner",
+        [](const std::string& name) { return unregister_path_planner(name); }, nb::arg("name"),
+        "Removes a registered planner; False when there is none of that name.");
+  m.def("path_planner_names", &path_planner_names,
+        "Planner names einsum's optimize= accepts: the built-ins, then registered ones.");
   m.def("einsum", &einsum_call, nb::arg("subscripts"), nb::arg("operands"), nb::kw_only(),
         nb::arg("optimize").none() = "auto",
-        "numpy.einsum on tenferro tensors of one runtime; optimize: 'auto', 'greedy', "
-        "'optimal', a bool or an explicit path. The result stays in the operands' runtime.");
+        "numpy.einsum on tenferro tensors of one runtime; optimize: a planner name ('auto', "
+        "'greedy', 'optimal', 'hyper' or a registered one), a bool or an explicit path. The "
+        "result stays in the operands' runtime.");
   m.def("einsum_path", &einsum_path_call, nb::arg("subscripts"), nb::arg("operands"), nb::kw_only(),
         nb::arg("optimize").none() = "greedy",
         "numpy.einsum_path: (['einsum_path', (i, j), ...], report) from the operands' shapes.");

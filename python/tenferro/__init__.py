@@ -14,13 +14,15 @@ memory with NumPy and PyTorch without copies.
 
 from . import _errors
 from ._errors import *  # noqa: F401,F403
-from ._tenferro import Runtime, Tensor, einsum, einsum_path, from_dlpack
+from ._tenferro import (Runtime, Tensor, einsum, einsum_path, from_dlpack, path_planner_names,
+                        register_path_planner, unregister_path_planner)
 from . import fft, linalg
 from ._namespace import *  # noqa: F401,F403
 from ._namespace import __all__ as _namespace_all
 
 __version__ = "0.1.0"
-__all__ = (["Runtime", "Tensor", "einsum", "einsum_path", "from_dlpack", "fft", "linalg"] +
+__all__ = (["Runtime", "Tensor", "einsum", "einsum_path", "from_dlpack", "fft", "linalg",
+            "register_path_planner", "unregister_path_planner", "path_planner_names"] +
            _errors.__all__ + _namespace_all)
 
 from . import _autoray

@@ -3,6 +3,7 @@ tenferro C++ runtime bindings (use the `tenferro` package, not this module)
 """
 
 import types
+from collections.abc import Callable, Sequence
 
 from tenferro._tenferro import (
     fft as fft,
@@ -211,7 +212,22 @@ def from_dlpack(x: object, *, runtime: Runtime, copy: bool | None = None) -> Ten
 
 def einsum(subscripts: object, *operands, optimize: object | None = 'auto') -> Tensor:
     """
-    numpy.einsum on tenferro tensors of one runtime; optimize: 'auto', 'greedy', 'optimal', a bool or an explicit path. The result stays in the operands' runtime.
+    numpy.einsum on tenferro tensors of one runtime; optimize: a planner name ('auto', 'greedy', 'optimal', 'hyper' or a registered one), a bool or an explicit path. The result stays in the operands' runtime.
+    """
+
+def register_path_planner(name: str, fn: Callable[[list[set[int]], set[int], dict[int, int], int | None], Sequence[tuple[int, int]]]) -> None:
+    """
+    Registers fn(inputs, output, size_dict, memory_limit) -> [(i, j), ...] (opt_einsum's path-function convention; labels are ints) as einsum's planner `name`: einsum(..., optimize=name).
+    """
+
+def unregister_path_planner(name: str) -> bool:
+    """
+    Removes a registered planner; False when there is none of that name.
+    """
+
+def path_planner_names() -> list[str]:
+    """
+    Planner names einsum's optimize= accepts: the built-ins, then registered ones.
     """
 
 def einsum_path(subscripts: str, *operands, optimize: object | None = 'greedy') -> tuple:

@@ -1,0 +1,81 @@
+"""Path planners as an interface: opt_einsum's own path functions and a hand-written one
+registered by name and selected with optimize=, their paths used and reported, typed errors."""
+
+import numpy as np
+import opt_einsum
+import pytest
+
+import tenferro as tf
+from conftest import crandn
+
+
+@pytest.fixture
+def planner():
+    """Registers planners for one test and removes them afterwards."""
+    names = []
+
+    def register(name, fn):
+        tf.register_path_planner(name, fn)
+        names.append(name)
+
+    yield register
+    for name in names:
+        tf.unregister_path_planner(name)
+
+
+def test_opt_einsum_path_functions_plug_in_as_they_are(rt, rng, planner):
+    planner("oe-greedy", opt_einsum.paths.greedy)
+    planner("oe-branch", opt_einsum.paths.branch)
+    assert tf.path_planner_names()[:4] == ["auto", "greedy", "optimal", "hyper"]
+    assert {"oe-greedy", "oe-branch"} <= set(tf.path_planner_names())
+    ops = [crandn(rng, 6, 4), crandn(rng, 4, 5, 3), crandn(rng, 5, 3, 7), crandn(rng, 7, 2)]
+    want = np.einsum("ab,bcd,cde,ef->af", *ops)
+    for name in ("oe-greedy", "oe-branch"):
+        got = tf.einsum("ab,bcd,cde,ef->af", *[rt.upload(x) for x in ops], optimize=name)
+        np.testing.assert_allclose(got.download(), want, rtol=1e-12)
+
+
+def test_the_planners_path_is_the_one_used(rt, rng, planner):
+    seen = {}
+
+    def right_to_left(inputs, output, size_dict, memory_limit):
+        seen.update(inputs=inputs, output=output, sizes=size_dict, limit=memory_limit)
+        return [(len(inputs) - k - 2, len(inputs) - k - 1) for k in range(len(inputs) - 1)]
+
+    planner("right-to-left", right_to_left)
+    shapes = [(2, 30), (30, 30), (30, 30), (30, 30)]
+    path, report = tf.einsum_path("ab,bc,cd,de->ae", *[np.empty(s) for s in shapes],
+                                  optimize="right-to-left")
+    assert path == ["einsum_path", (2, 3), (1, 2), (0, 1)]
+    assert "right-to-left" in report
+    assert len(seen["inputs"]) == 4 and all(isinstance(s, set) for s in seen["inputs"])
+    assert sorted(seen["sizes"].values()) == [2, 30, 30, 30, 30]
+    assert seen["limit"] is None
+    ops = [crandn(rng, *s) for s in shapes]
+    got = tf.einsum("ab,bc,cd,de->ae", *[rt.upload(x) for x in ops], optimize="right-to-left")
+    np.testing.assert_allclose(got.download(), ops[0] @ ops[1] @ ops[2] @ ops[3], rtol=1e-11)
+
+
+def test_planner_errors_are_typed(rt, rng, planner):
+    a = rt.upload(crandn(rng, 2, 3))
+    b = rt.upload(crandn(rng, 3, 4))
+    with pytest.raises(tf.ValidationError, match="no path planner named 'nobody'"):
+        tf.einsum("ij,jk->ik", a, b, optimize="nobody")
+    with pytest.raises(tf.ValidationError, match="built-in"):
+        tf.register_path_planner("greedy", opt_einsum.paths.greedy)
+
+    def broken(inputs, output, size_dict, memory_limit):
+        raise KeyError("lost a label")
+
+    planner("broken", broken)
+    with pytest.raises(tf.ValidationError, match="lost a label"):
+        tf.einsum("ij,jk->ik", a, b, optimize="broken")
+    planner("triple", lambda inputs, output, sizes, limit: [(0, 1, 2)])
+    with pytest.raises(tf.ValidationError, match="pairs"):
+        tf.einsum("ij,jk->ik", a, b, optimize="triple")
+    planner("out-of-range", lambda inputs, output, sizes, limit: [(0, 5)])
+    with pytest.raises(tf.ValidationError, match="out-of-range"):
+        tf.einsum("ij,jk->ik", a, b, optimize="out-of-range")
+    # The runtime and its tensors stay usable after every refusal.
+    np.testing.assert_allclose(tf.einsum("ij,jk->ik", a, b).download(),
+                               a.download() @ b.download(), rtol=1e-12)
