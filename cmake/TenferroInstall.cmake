@@ -8,7 +8,9 @@ install(TARGETS tenferro EXPORT tenferroTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/tenferro DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# dist.hpp belongs to tenferro_dist (TENFERRO_WITH_MPI), which is not installed yet.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/tenferro DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        PATTERN "dist.hpp" EXCLUDE)
 install(FILES ${PROJECT_BINARY_DIR}/generated/tenferro/config.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tenferro)
 install(EXPORT tenferroTargets NAMESPACE tenferro:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tenferro)

@@ -12,6 +12,7 @@ packages=(
   mesa-vulkan-drivers libvulkan1                    # CPU Vulkan driver (lavapipe) for WebGPU in CI
   python3 python3-pip python3-venv unzip
   python3-dev                                       # headers for the Python package's extension
+  libopenmpi-dev openmpi-bin libscalapack-openmpi-dev  # tenferro_dist: MPI + ScaLAPACK
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: set-up, then
-#   1. Release build (library, CLI, examples, benchmarks) and every CTest test, then the
+#   1. Release build (library, CLI, examples, benchmarks, tenferro_dist) and every CTest test
+#      (the distributed suite under mpirun), then the
 #      other backend configurations compiled side by side;
 #   2. the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (clang), whose
 #      build also gives the libFuzzer targets, run for a bounded time on their seed corpora;
@@ -63,7 +64,8 @@ build() {  # build LABEL BUILD_DIR [cmake args...] -- [ninja targets...]
 
 
 # 1. Release.
-if build release build -DCMAKE_BUILD_TYPE=Release; then
+# TENFERRO_WITH_MPI: the distributed suite (tests/dist) runs here under mpirun -np 1, 2, 4.
+if build release build -DCMAKE_BUILD_TYPE=Release -DTENFERRO_WITH_MPI=ON; then
   run_ctest release build
 fi
 

@@ -132,6 +132,8 @@ class PreparedEinsum {
   // the unit a caller hands to other threads or processes. Validation for an empty or
   // out-of-bounds range; the same backend rule as operator() (sliced plans run on the CPU).
   std::int64_t num_slices() const;
+  // The output's dtype and shape.
+  TensorMeta output() const;
   EagerTensor run_slices(std::span<const EagerTensor> operands, std::int64_t first,
                          std::int64_t count) const;
 

@@ -255,6 +255,10 @@ std::int64_t PreparedEinsum::num_slices() const {
   return static_cast<std::int64_t>(impl_->plan->path.num_slices);
 }
 
+TensorMeta PreparedEinsum::output() const {
+  return TensorMeta{impl_->plan->dtype, impl_->plan->output_shape};
+}
+
 EagerTensor PreparedEinsum::run_slices(std::span<const EagerTensor> operands, std::int64_t first,
                                        std::int64_t count) const {
   const std::int64_t total = num_slices();

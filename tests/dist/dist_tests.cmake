@@ -1,0 +1,17 @@
+# The distributed suite: one GoogleTest binary (its own main initialises MPI and makes every
+# rank agree on the outcome) run under mpirun with 1, 2 and 4 ranks on this machine
+# (oversubscribed: the test machines have 2 cores). A hang would be a bug; the timeout bounds it.
+find_program(TENFERRO_MPIEXEC NAMES mpirun mpiexec REQUIRED)
+file(GLOB dist_test_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cpp)
+add_executable(tenferro_dist_tests ${dist_test_sources})
+target_link_libraries(tenferro_dist_tests PRIVATE tenferro_dist GTest::gtest Threads::Threads)
+tenferro_strict_warnings(tenferro_dist_tests)
+foreach(ranks 1 2 4)
+  add_test(NAME Dist.Ranks${ranks}
+           COMMAND ${TENFERRO_MPIEXEC} --oversubscribe --allow-run-as-root -np ${ranks}
+                   $<TARGET_FILE:tenferro_dist_tests>)
+  # vader's single-copy mechanism needs ptrace rights containers often lack; one BLAS thread
+  # per rank keeps oversubscribed ranks from fighting over the cores.
+  set_tests_properties(Dist.Ranks${ranks} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks}
+    ENVIRONMENT "OMPI_MCA_btl_vader_single_copy_mechanism=none;OPENBLAS_NUM_THREADS=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+endforeach()
