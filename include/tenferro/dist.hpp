@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -120,8 +121,13 @@ class Matrix {
 Matrix scatter(const std::shared_ptr<Context>& ctx, const Tensor& matrix, BlockCyclic layout = {});
 // The whole matrix on the root (an empty tensor on other ranks). Collective.
 Tensor gather(const Matrix& m);
-// Root's tensor (any rank, compact or not) on every rank. Collective.
+// Root's tensor (any rank, compact or not) on every rank; on the root the result may share the
+// argument's storage. Collective.
 Tensor broadcast(const std::shared_ptr<Context>& ctx, const Tensor& on_root);
+
+// Runs `fn` on the root only (reading or writing files, say) and agrees on the outcome: when it
+// throws, every rank throws the same typed error. Collective.
+void on_root(const std::shared_ptr<Context>& ctx, const std::function<void()>& fn);
 
 // Distributed linear algebra on ScaLAPACK, F32/F64/C32/C64; the operands share one context
 // and one block layout. Numerical failures are the same typed errors as on one node.

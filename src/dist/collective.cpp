@@ -83,3 +83,15 @@ void agree(const Context::Impl& ctx, std::exception_ptr local_error) {
 }
 
 }  // namespace tenferro::dist::detail
+
+namespace tenferro::dist {
+
+void on_root(const std::shared_ptr<Context>& ctx, const std::function<void()>& fn) {
+  const Context::Impl& c = ctx->impl();
+  detail::check_same_call(c, "dist.on_root", "on_root");
+  detail::agreed(c, [&] {
+    if (c.rank == 0) fn();
+  });
+}
+
+}  // namespace tenferro::dist

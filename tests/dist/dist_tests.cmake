@@ -15,3 +15,14 @@ foreach(ranks 1 2 4)
   set_tests_properties(Dist.Ranks${ranks} PROPERTIES TIMEOUT 300 PROCESSORS ${ranks}
     ENVIRONMENT "OMPI_MCA_btl_vader_single_copy_mechanism=none;OPENBLAS_NUM_THREADS=1;OMPI_MCA_rmaps_base_oversubscribe=1")
 endforeach()
+
+# `tenferro dist ...` end to end (the root's .npy in and out), checked with Python's standard
+# library.
+if(TARGET tenferro_cli)
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  add_test(NAME Dist.CommandLineRanks2
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cli_check.py ${TENFERRO_MPIEXEC}
+                   $<TARGET_FILE:tenferro_cli> 2 ${CMAKE_CURRENT_BINARY_DIR}/dist_cli)
+  set_tests_properties(Dist.CommandLineRanks2 PROPERTIES TIMEOUT 300 PROCESSORS 2
+    ENVIRONMENT "OMPI_MCA_btl_vader_single_copy_mechanism=none;OPENBLAS_NUM_THREADS=1")
+endif()
