@@ -202,3 +202,12 @@ inline EagerTensor randn(DType d, Shape s, std::uint64_t seed, double mean = 0.0
 }
 
 }  // namespace tenferro::ad_test
+
+#include "support/random_tensor.hpp"
+
+namespace tenferro::ad_test {
+// A reproducible host tensor, uniform in [-1, 1] (both parts).
+inline Tensor random_tensor_host(DType d, Shape s, unsigned seed) {
+  return testing::random_tensor(d, std::move(s), seed);
+}
+}  // namespace tenferro::ad_test
