@@ -166,7 +166,7 @@ Variable cos(const Variable& x);
 Variable tanh(const Variable& x);
 Variable reciprocal(const Variable& x);
 Variable square(const Variable& x);
-Variable sign(const Variable& x);  // gradient zero
+Variable sign(const Variable& x);  // real: gradient zero; complex: z/|z| is smooth off 0
 
 Variable add(const Variable& a, const Variable& b);
 Variable sub(const Variable& a, const Variable& b);
@@ -247,11 +247,25 @@ struct SlogdetVariables {
 };
 SlogdetVariables slogdet(const Variable& a);
 
-// ---- FFT --------------------------------------------------------------------------------------
+// ---- FFT (all eight ops, every norm, with padding/truncation) ---------------------------------
 Variable fft(const Variable& x, std::optional<std::int64_t> n = std::nullopt,
              std::int64_t axis = -1, fft::Norm norm = fft::Norm::Backward);
 Variable ifft(const Variable& x, std::optional<std::int64_t> n = std::nullopt,
               std::int64_t axis = -1, fft::Norm norm = fft::Norm::Backward);
+Variable rfft(const Variable& x, std::optional<std::int64_t> n = std::nullopt,
+              std::int64_t axis = -1, fft::Norm norm = fft::Norm::Backward);
+Variable irfft(const Variable& x, std::optional<std::int64_t> n = std::nullopt,
+               std::int64_t axis = -1, fft::Norm norm = fft::Norm::Backward);
+Variable fftn(const Variable& x, fft::Lengths s = std::nullopt, fft::Lengths axes = std::nullopt,
+              fft::Norm norm = fft::Norm::Backward);
+Variable ifftn(const Variable& x, fft::Lengths s = std::nullopt, fft::Lengths axes = std::nullopt,
+               fft::Norm norm = fft::Norm::Backward);
+Variable rfftn(const Variable& x, fft::Lengths s = std::nullopt, fft::Lengths axes = std::nullopt,
+               fft::Norm norm = fft::Norm::Backward);
+// The imaginary parts of the self-mirrored bins (0, and n/2 for even n) do not reach the
+// output, so they get a zero gradient (as NumPy's irfft ignores them).
+Variable irfftn(const Variable& x, fft::Lengths s = std::nullopt, fft::Lengths axes = std::nullopt,
+                fft::Norm norm = fft::Norm::Backward);
 
 }  // namespace tenferro::ad
 
