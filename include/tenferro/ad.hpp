@@ -242,6 +242,20 @@ Variable cholesky(const Variable& a);
 Variable solve(const Variable& a, const Variable& b);
 Variable inv(const Variable& a);
 Variable det(const Variable& a);
+// op(tri(A)) X = B or X op(tri(A)) = B; the gradient of A lives on the triangle read.
+Variable triangular_solve(const Variable& a, const Variable& b,
+                          const linalg::TriangularSolveOptions& options = {});
+struct LuVariables {
+  Variable p, l, u;
+};
+LuVariables lu(const Variable& a);  // square A; P gets no gradient (piecewise constant)
+// Full column rank A (m >= n); other shapes are Unsupported.
+Variable lstsq(const Variable& a, const Variable& b);
+struct EigVariables {
+  Variable w, v;
+};
+// General square A (CPU only, as linalg::eig); eigenvector losses must be phase invariant.
+EigVariables eig(const Variable& a);
 struct SlogdetVariables {
   Variable sign, logabsdet;
 };

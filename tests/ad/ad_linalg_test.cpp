@@ -128,3 +128,76 @@ TEST(AdLinalg, SolveInvDetSlogdet) {
 
 }  // namespace
 }  // namespace tenferro::ad_test
+
+namespace tenferro::ad_test {
+namespace {
+
+TEST(AdLinalg, TriangularSolve) {
+  for (DType d : kDTypes) {
+    const EagerTensor a = well_conditioned(d, 3, 800);
+    for (bool lower : {true, false}) {
+      for (bool left : {true, false}) {
+        for (auto op : {linalg::TriangularOp::None, linalg::TriangularOp::Transpose,
+                        linalg::TriangularOp::ConjugateTranspose}) {
+          for (bool unit : {false, true}) {
+            linalg::TriangularSolveOptions o{lower, left, op, unit};
+            const std::string t = std::string(dtype_name(d)) + (lower ? " lower" : " upper") +
+                                  (left ? " left" : " right") + " op" +
+                                  std::to_string(static_cast<int>(op)) + (unit ? " unit" : "");
+            const EagerTensor b = randn(d, left ? Shape{3, 2, 2} : Shape{2, 3, 2}, 801);
+            check_gradients("triangular_solve " + t,
+                            [o](std::span<const V> v) {
+                              return std::vector<V>{ad::triangular_solve(v[0], v[1], o)};
+                            },
+                            {a, b});
+          }
+        }
+      }
+    }
+    linalg::TriangularSolveOptions vec_opts;
+    check_gradients("triangular_solve vector " + std::string(dtype_name(d)),
+                    [vec_opts](std::span<const V> v) {
+                      return std::vector<V>{ad::triangular_solve(v[0], v[1], vec_opts)};
+                    },
+                    {a, randn(d, {3, 2}, 802)});
+  }
+}
+
+TEST(AdLinalg, Lu) {
+  for (DType d : kDTypes) {
+    check_gradients("lu " + std::string(dtype_name(d)),
+                    [](std::span<const V> v) {
+                      auto [p, l, u] = ad::lu(v[0]);
+                      return std::vector<V>{l, u};
+                    },
+                    {randn(d, {4, 4, 2}, 810)});
+  }
+}
+
+TEST(AdLinalg, Lstsq) {
+  for (DType d : kDTypes) {
+    const EagerTensor a = randn(d, {5, 3, 2}, 820);
+    check_gradients("lstsq matrix " + std::string(dtype_name(d)),
+                    [](std::span<const V> v) { return std::vector<V>{ad::lstsq(v[0], v[1])}; },
+                    {a, randn(d, {5, 2, 2}, 821)});
+    check_gradients("lstsq vector " + std::string(dtype_name(d)),
+                    [](std::span<const V> v) { return std::vector<V>{ad::lstsq(v[0], v[1])}; },
+                    {a, randn(d, {5, 2}, 822)});
+  }
+}
+
+TEST(AdLinalg, Eig) {
+  for (DType d : kDTypes) {
+    check_gradients("eig " + std::string(dtype_name(d)),
+                    [](std::span<const V> v) {
+                      auto [w, vecs] = ad::eig(v[0]);
+                      V c = V(prims::reshape(
+                          prims::arange(vecs.value().runtime(), DType::C64, 1.0, 4.0), {1, 3, 1}));
+                      return std::vector<V>{w, matmul(vecs * c, ad::inv(vecs))};
+                    },
+                    {randn(d, {3, 3, 2}, 830)});
+  }
+}
+
+}  // namespace
+}  // namespace tenferro::ad_test
