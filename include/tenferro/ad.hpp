@@ -237,7 +237,7 @@ SvdVariables svd(const Variable& a, SpectralAdOptions ad = {});
 struct QrVariables {
   Variable q, r;
 };
-QrVariables qr(const Variable& a);  // reduced QR, m >= n
+QrVariables qr(const Variable& a);  // reduced QR (tall and wide)
 Variable cholesky(const Variable& a);
 Variable solve(const Variable& a, const Variable& b);
 Variable inv(const Variable& a);

@@ -1,6 +1,6 @@
 // VJP/JVP rules of the factorisations qr (reduced, m >= n) and cholesky.
 //
-// qr, A = Q R, m >= n (PyTorch's linalg_qr_backward; JAX's qr_jvp_rule):
+// qr, A = Q R (reduced), m >= n (PyTorch's linalg_qr_backward; JAX's qr_jvp_rule):
 //   VJP: gA = [gQ + Q copyltu(triu(gR R^H - Q^H gQ))] R^-H, copyltu(X) = X + X^H - Re diag(X)
 //   JVP: B = Q^H dA R^-1, O = tril(B, -1) - tril(B, -1)^H + i Im diag(B),
 //        dQ = Q (O - B) + dA R^-1, dR = (B - O) R
@@ -30,42 +30,84 @@ T imag_diag_i(const T& b) {
 }
 }  // namespace
 
-QrVariables qr(const Variable& a) {
-  const std::int64_t m = a.shape()[0], n = a.shape()[1];
-  if (m < n) {
-    throw_error(ErrorKind::Unsupported, ErrorPhase::Input, "ad.qr",
-                "the QR rule covers m >= n (got " + std::to_string(m) + " x " + std::to_string(n) +
-                    "); wide matrices are not differentiable yet");
+namespace {
+
+// The tall (m >= n) QR rules on Q [m, n], R [n, n]; undefined cotangents count as zero.
+T qr_tall_vjp(const T& q, const T& r, const T& gq, const T& gr) {
+  const std::int64_t n = r.shape()[0], rank = r.rank();
+  T x = gr.defined() ? matmul(gr, adjoint(r)) : T();
+  if (gq.defined()) {
+    T qhgq = matmul(adjoint(q), gq);
+    x = x.defined() ? prims::sub(x, qhgq) : prims::neg(qhgq);
   }
+  x = prims::mul(x, triu_mask(x, n, 0, rank));
+  T d = diag_part(x);
+  T sym =
+      prims::sub(prims::add(x, adjoint(x)), diag_embed(is_complex(d.dtype()) ? prims::real(d) : d));
+  T ga = matmul(q, sym);
+  if (gq.defined()) ga = prims::add(ga, gq);
+  return right_solve_upper(ga, r, linalg::TriangularOp::ConjugateTranspose);
+}
+
+std::pair<T, T> qr_tall_jvp(const T& q, const T& r, const T& da) {
+  const std::int64_t n = r.shape()[0], rank = r.rank();
+  T dar = right_solve_upper(da, r, linalg::TriangularOp::None);
+  T b = matmul(adjoint(q), dar);
+  T low = prims::mul(b, tril_mask(b, n, 1, rank));
+  T o = prims::sub(low, adjoint(low));
+  if (is_complex(b.dtype())) o = prims::add(o, imag_diag_i(b));
+  return {prims::add(matmul(q, prims::sub(o, b)), dar), matmul(prims::sub(b, o), r)};
+}
+
+// Columns [from, to) of a batched matrix.
+T columns(const T& x, std::int64_t from, std::int64_t to) {
+  const prims::Slice s[] = {{}, {from, to, 1}};
+  return prims::slice(x, s);
+}
+
+}  // namespace
+
+QrVariables qr(const Variable& a) {
   auto res = linalg::qr(a.value());
-  T q = res.q, r = res.r;
-  const bool cplx = is_complex(a.dtype());
-  const std::int64_t rank = a.rank();
+  const T q = res.q, r = res.r;
+  const std::int64_t m = a.shape()[0], n = a.shape()[1];
+  if (m >= n) {
+    auto outs = record(
+        "qr", std::span<const Variable>(&a, 1), {q, r},
+        [q, r](std::span<const T> g, const std::vector<bool>&) {
+          return std::vector<T>{qr_tall_vjp(q, r, g[0], g[1])};
+        },
+        [q, r](std::span<const T> t) {
+          auto [dq, dr] = qr_tall_jvp(q, r, t[0]);
+          return std::vector<T>{dq, dr};
+        });
+    return {outs[0], outs[1]};
+  }
+  // Wide: A = [X | Y] with X square, so Q R1 = X is a square QR and R2 = Q^H Y.
+  //   JVP: (dQ, dR1) from the square rule on dX; dR2 = dQ^H Y + Q^H dY
+  //   VJP: gX = square VJP with gQ + Y gR2^H and gR1; gY = Q gR2
+  // (PyTorch's linalg_qr_backward for m < n.)
+  const T y = columns(a.value(), m, n), r1 = columns(r, 0, m);
   auto outs = record(
       "qr", std::span<const Variable>(&a, 1), {q, r},
-      [q, r, n, rank](std::span<const T> g, const std::vector<bool>&) {
-        T x = g[1].defined() ? matmul(g[1], adjoint(r)) : T();
-        if (g[0].defined()) {
-          T qhgq = matmul(adjoint(q), g[0]);
-          x = x.defined() ? prims::sub(x, qhgq) : prims::neg(qhgq);
+      [q, r1, y, m, n](std::span<const T> g, const std::vector<bool>&) {
+        T gq = g[0], gr1, gy;
+        if (g[1].defined()) {
+          const T gr2 = columns(g[1], m, n);
+          gr1 = columns(g[1], 0, m);
+          gq = add_opt(gq, matmul(y, adjoint(gr2)));
+          gy = matmul(q, gr2);
+        } else {
+          gy = prims::zeros(q.runtime(), q.dtype(), y.shape());
         }
-        x = prims::mul(x, triu_mask(x, n, 0, rank));
-        T d = diag_part(x);
-        T sym = prims::sub(prims::add(x, adjoint(x)),
-                           diag_embed(is_complex(d.dtype()) ? prims::real(d) : d));
-        T ga = matmul(q, sym);
-        if (g[0].defined()) ga = prims::add(ga, g[0]);
-        return std::vector<T>{right_solve_upper(ga, r, linalg::TriangularOp::ConjugateTranspose)};
+        const T parts[] = {qr_tall_vjp(q, r1, gq, gr1), gy};
+        return std::vector<T>{prims::concatenate(parts, 1)};
       },
-      [q, r, n, rank, cplx](std::span<const T> t) {
-        T dar = right_solve_upper(t[0], r, linalg::TriangularOp::None);
-        T b = matmul(adjoint(q), dar);
-        T low = prims::mul(b, tril_mask(b, n, 1, rank));
-        T o = prims::sub(low, adjoint(low));
-        if (cplx) o = prims::add(o, imag_diag_i(b));
-        T dq = prims::add(matmul(q, prims::sub(o, b)), dar);
-        T dr = matmul(prims::sub(b, o), r);
-        return std::vector<T>{dq, dr};
+      [q, r1, y, m, n](std::span<const T> t) {
+        auto [dq, dr1] = qr_tall_jvp(q, r1, columns(t[0], 0, m));
+        const T dr2 = prims::add(matmul(adjoint(dq), y), matmul(adjoint(q), columns(t[0], m, n)));
+        const T parts[] = {dr1, dr2};
+        return std::vector<T>{dq, prims::concatenate(parts, 1)};
       });
   return {outs[0], outs[1]};
 }

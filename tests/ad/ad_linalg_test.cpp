@@ -72,7 +72,7 @@ TEST(AdLinalg, Svd) {
 
 TEST(AdLinalg, Qr) {
   for (DType d : kDTypes) {
-    for (Shape s : {Shape{5, 3, 2}, Shape{3, 3}}) {
+    for (Shape s : {Shape{5, 3, 2}, Shape{3, 3}, Shape{3, 5, 2}}) {
       const EagerTensor x = randn(d, s, 400 + static_cast<std::uint64_t>(s[0]));
       check_gradients("qr " + std::string(dtype_name(d)) + " " + shape_to_string(s),
                       [](std::span<const V> v) {
