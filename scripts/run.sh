@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: set-up, a Release build, then `tenferro info`, the quickstart example, the
-# variational MPS example (AD + L-BFGS, about a second) and the performance gate (`tenferro bench` on the default CPU runtime) when it is built.
+# variational MPS example (AD + L-BFGS, about a second) and the performance gate
+# (`tenferro bench` on the default CPU runtime) when it is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
