@@ -232,8 +232,12 @@ EighVariables eigh(const Variable& a, SpectralAdOptions ad = {});
 struct SvdVariables {
   Variable u, s, vh;
 };
-// Thin SVD (full_matrices and truncation are not differentiable yet: Unsupported).
+// Thin SVD, and truncated SVD (options.truncation): the truncated rule includes the coupling to
+// the discarded singular subspace through the residual B = A - U S V^H, solving
+// (s_j^2 - B B^H) x = rhs per kept value (no full SVD; see docs/ad.md). full_matrices is
+// Unsupported (the extra columns are a gauge choice); the gauge option must stay Raw.
 SvdVariables svd(const Variable& a, SpectralAdOptions ad = {});
+SvdVariables svd(const Variable& a, const linalg::SvdOptions& options, SpectralAdOptions ad = {});
 struct QrVariables {
   Variable q, r;
 };

@@ -201,3 +201,40 @@ TEST(AdLinalg, Eig) {
 
 }  // namespace
 }  // namespace tenferro::ad_test
+
+namespace tenferro::ad_test {
+namespace {
+
+TEST(AdLinalg, TruncatedSvdCouplesToTheDiscardedSubspace) {
+  for (DType d : kDTypes) {
+    for (Shape s : {Shape{6, 5, 2}, Shape{4, 7}}) {
+      const EagerTensor x = randn(d, s, 900 + static_cast<std::uint64_t>(s[1]));
+      linalg::SvdOptions o;
+      o.truncation.max_rank = 2;
+      check_gradients(
+          "truncated svd rank 2 " + std::string(dtype_name(d)) + " " + shape_to_string(s),
+          [o](std::span<const V> v) {
+            auto [u, sv, vh] = ad::svd(v[0], o);
+            V c = column_weights(u, 2);
+            if (v[0].rank() == 2) c = ad::reshape(c, {1, 2});
+            return std::vector<V>{sv, matmul(u * c, adjoint(u)), matmul(adjoint(vh) * c, vh),
+                                  matmul(u * c, vh)};
+          },
+          {x});
+    }
+  }
+}
+
+TEST(AdLinalg, FullMatricesSvdIsUnsupported) {
+  linalg::SvdOptions o;
+  o.full_matrices = true;
+  try {
+    ad::svd(V(randn(DType::F64, {3, 2}, 1)), o);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+  }
+}
+
+}  // namespace
+}  // namespace tenferro::ad_test
