@@ -45,6 +45,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -148,6 +149,19 @@ std::pair<std::vector<EagerTensor>, Pullback> vjp(const Function& f,
                                                   std::span<const EagerTensor> primals);
 // d f / d primals for an f with one real 0-d output.
 std::vector<EagerTensor> grad(const Function& f, std::span<const EagerTensor> primals);
+
+// ---- The list of differentiable ops ----------------------------------------------------------
+struct DifferentiableOp {
+  std::string family;      // e.g. "tenferro.prims.v1"
+  std::string op;          // the family's op name (prims' scale/shift are its "affine" row)
+  std::string kernel_row;  // for views (no kernel): the row their rules' kernels stand on
+};
+// Every op with VJP and JVP rules, one entry each (the creation ops have no inputs to
+// differentiate and are not listed).
+const std::vector<DifferentiableOp>& differentiable_ops();
+// (op, backend) -> dtypes where the op is differentiable: where its forward op runs, as the
+// rules use only eager ops. Printed by `tenferro info`.
+const AdmissionTable& admission_table();
 
 // ---- Differentiable ops: the eager ops of the same names, on Variables ----------------------
 using prims::Axes;

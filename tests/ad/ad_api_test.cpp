@@ -2,6 +2,7 @@
 // errors, forward mode and separate tapes on separate threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "ad/gradcheck.hpp"
@@ -169,6 +170,37 @@ TEST(AdApi, ConcurrentTapesOnOneRuntime) {
   for (auto& th : threads) th.join();
   for (int t = 0; t < kThreads; ++t)
     EXPECT_EQ(failures[static_cast<std::size_t>(t)], 0) << "thread " << t;
+}
+
+}  // namespace
+}  // namespace tenferro::ad_test
+
+namespace tenferro::ad_test {
+namespace {
+
+TEST(AdApi, EveryFamilyOpIsDifferentiableExceptCreation) {
+  const std::vector<std::string> creation = {"full", "eye", "arange", "random_uniform",
+                                             "random_normal"};
+  for (const AdmissionTable* t :
+       {&einsum_family::admission_table(), &linalg_family::admission_table(),
+        &fft_family::admission_table(), &prims_family::admission_table()}) {
+    for (const auto& op : t->ops()) {
+      if (std::find(creation.begin(), creation.end(), op) != creation.end()) continue;
+      bool listed = false;
+      for (const auto& d : ad::differentiable_ops())
+        listed = listed || (d.family == t->family() && d.op == op);
+      EXPECT_TRUE(listed) << t->family() << " " << op << " has no AD rule listed";
+    }
+  }
+  // The derived table follows the forward admission: linalg is CPU/CUDA only, einsum and prims
+  // admit WebGPU for F32/C32.
+  const AdmissionTable& ad_table = ad::admission_table();
+  EXPECT_TRUE(ad_table.admits("linalg/svd", BackendKind::Cpu, DType::C64));
+  EXPECT_FALSE(ad_table.admits("linalg/svd", BackendKind::WebGpu, DType::F32));
+  EXPECT_EQ(ad_table.admits("einsum/einsum", BackendKind::WebGpu, DType::F32),
+            einsum_family::admission_table().admits("einsum", BackendKind::WebGpu, DType::F32));
+  EXPECT_EQ(ad_table.admits("prims/slice", BackendKind::WebGpu, DType::C32),
+            prims_family::admission_table().admits("add", BackendKind::WebGpu, DType::C32));
 }
 
 }  // namespace
