@@ -43,6 +43,13 @@ TEST(AdEinsum, Notations) {
       {"ij...,jk->ik...", {{2, 3, 2, 2}, {3, 2}}},
       {"bij,bjk->bik", {{2, 3, 4}, {2, 4, 2}}},
       {"abc,cd,db->a", {{2, 3, 4}, {4, 2}, {2, 3}}},
+      // Three or more plain operands are recorded as pairwise steps:
+      {"ab,bc,cd,de->ae", {{2, 3}, {3, 4}, {4, 2}, {2, 3}}},
+      {"ijk,jl,lm,km->i", {{2, 3, 2}, {3, 2}, {2, 4}, {2, 4}}},
+      {"ab,bc,ca", {{2, 3}, {3, 4}, {4, 2}}},      // a closed loop, implicit (0-d) output
+      {"ij,jk,kl->li", {{2, 3}, {3, 4}, {4, 2}}},  // a permuted output
+      // ... but a repeated label keeps the N-ary rule:
+      {"ii,ij,jk->k", {{3, 3}, {3, 2}, {2, 4}}},
   };
   std::uint64_t seed = 100;
   for (const auto& c : cases) {
