@@ -237,3 +237,29 @@ TEST_P(AdDeviceTest, EveryPrimsAndEinsumRuleRunsOnTheDevice) {
 
 }  // namespace
 }  // namespace tenferro::ad_test
+
+namespace tenferro::ad_test {
+namespace {
+
+TEST_P(AdDeviceTest, RulesOfOpsTheDeviceLacksFailTypedWithoutTransfer) {
+  // Linalg runs on CPU and CUDA only: on WebGPU its AD op fails like the forward op, with
+  // Unsupported, before any transfer (no CPU substitution).
+  if (GetParam() != Device::WebGpu) GTEST_SKIP() << "CUDA runs linalg";
+  ad::GradientTape tape(rt_);
+  V a = tape.watch(rt_->upload(random_tensor_host(DType::F32, {3, 3}, 5)));
+  const RuntimeStats before = rt_->stats();
+  try {
+    ad::svd(a);
+    ADD_FAILURE() << "no error";
+  } catch (const std::exception& e) {
+    const Error* why = reason(e);
+    ASSERT_NE(why, nullptr) << e.what();
+    EXPECT_EQ(why->kind(), ErrorKind::Unsupported) << e.what();
+  }
+  const RuntimeStats after = rt_->stats();
+  EXPECT_EQ(after.uploads, before.uploads);
+  EXPECT_EQ(after.downloads, before.downloads);
+}
+
+}  // namespace
+}  // namespace tenferro::ad_test

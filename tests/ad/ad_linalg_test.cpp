@@ -238,3 +238,25 @@ TEST(AdLinalg, FullMatricesSvdIsUnsupported) {
 
 }  // namespace
 }  // namespace tenferro::ad_test
+
+namespace tenferro::ad_test {
+namespace {
+
+TEST(AdLinalg, SvdBroadeningKeepsDegenerateSpectraFinite) {
+  // The identity's singular values are all 1: the exact rule divides by s_j^2 - s_i^2 = 0.
+  auto rt = cpu();
+  for (double eps : {0.0, 1e-12}) {
+    ad::GradientTape tape(rt);
+    V a = tape.watch(prims::eye(rt, DType::F64, 3));
+    auto [u, s, vh] = ad::svd(a, {.eps = eps});
+    V loss =
+        ad::sum(ad::square(u * V(prims::reshape(prims::arange(rt, DType::F64, 1.0, 4.0), {1, 3}))));
+    bool finite = true;
+    for (double v : tape.gradient(loss, {a})[0].download().to_vector<double>())
+      finite = finite && std::isfinite(v);
+    EXPECT_EQ(finite, eps > 0) << "eps = " << eps;
+  }
+}
+
+}  // namespace
+}  // namespace tenferro::ad_test
