@@ -267,7 +267,8 @@ struct LuVariables {
   Variable p, l, u;
 };
 LuVariables lu(const Variable& a);  // square A; P gets no gradient (piecewise constant)
-// Full column rank A (m >= n); other shapes are Unsupported.
+// A of full rank: full column rank (m >= n) or full row rank (m < n, the minimum-norm
+// solution). Rank-deficient A has no derivative where its rank changes and is not covered.
 Variable lstsq(const Variable& a, const Variable& b);
 struct EigVariables {
   Variable w, v;

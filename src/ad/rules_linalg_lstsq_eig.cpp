@@ -3,6 +3,12 @@
 // lstsq for A [m, n] of full column rank (m >= n), X = (A^H A)^-1 A^H B, residual R = B - A X:
 //   JVP: dX = (A^H A)^-1 (dA^H R + A^H (dB - dA X))
 //   VJP: Y = (A^H A)^-1 gX, gA = R Y^H - A Y X^H, gB = A Y
+// and of full row rank (m < n), the minimum-norm X = A^H Y with Y = (A A^H)^-1 B and the
+// null-space projector P = I - A^H (A A^H)^-1 A:
+//   JVP: dX = P dA^H Y + A^H (A A^H)^-1 (dB - dA X)
+//   VJP: Z = (A A^H)^-1 A gX, gA = Y (P gX)^H - Z X^H, gB = Z
+// (Golub & Pereyra 1973 for the derivative of the pseudo-inverse; rank-deficient A has no
+// derivative where the rank changes and is not covered.)
 // eig, A V = V diag(w) with unit-norm columns (Magnus 1985; PyTorch's linalg_eig_backward and
 // JAX's eig_jvp_rule), F_ij = 1/(w_j - w_i) off the diagonal:
 //   JVP: C = V^-1 dA V, dw = diag(C), dV = V (F o C) - V Re diag(V^H V (F o C))
@@ -25,13 +31,47 @@ T complex_inverse_gaps(const T& w) {
 }
 }  // namespace
 
+namespace {
+
+// Full row rank A (m < n): the minimum-norm X = A^H G^-1 B with G = A A^H.
+Variable lstsq_wide(const Variable& a, const Variable& b) {
+  const T av = a.value(), bv = b.value();
+  const T x = linalg::lstsq(av, bv);
+  const bool vec = b.rank() == a.rank() - 1;
+  const auto as_mat = [vec](const T& v) { return vec ? as_col(v) : v; };
+  const Shape bshape = b.shape(), xshape = x.shape();
+  const T gram = matmul(av, adjoint(av));
+  const T y = linalg::solve(gram, as_mat(bv));  // X = A^H Y
+  const Variable in[] = {a, b};
+  return record1(
+      "lstsq", in, x,
+      [=](std::span<const T> g, const std::vector<bool>&) {
+        const T gx = as_mat(g[0]);
+        const T z = linalg::solve(gram, matmul(av, gx));
+        const T pgx = prims::sub(gx, matmul(adjoint(av), z));  // the null-space part of gX
+        const T ga = prims::sub(matmul(y, adjoint(pgx)), matmul(z, adjoint(as_mat(x))));
+        return std::vector<T>{ga, reshape_any(z, bshape)};
+      },
+      [=](std::span<const T> t) {
+        // dX = P dA^H Y + A^H G^-1 (dB - dA X), P = I - A^H G^-1 A.
+        T rhs = t[1].defined() ? as_mat(t[1]) : T();
+        T null_part;
+        if (t[0].defined()) {
+          const T dax = matmul(t[0], as_mat(x));
+          rhs = rhs.defined() ? prims::sub(rhs, dax) : prims::neg(dax);
+          const T dahy = matmul(adjoint(t[0]), y);
+          null_part = prims::sub(dahy, matmul(adjoint(av), linalg::solve(gram, matmul(av, dahy))));
+        }
+        const T dx = add_opt(matmul(adjoint(av), linalg::solve(gram, rhs)), null_part);
+        return std::vector<T>{reshape_any(dx, xshape)};
+      });
+}
+
+}  // namespace
+
 Variable lstsq(const Variable& a, const Variable& b) {
   const std::int64_t m = a.shape()[0], n = a.shape()[1];
-  if (m < n) {
-    throw_error(ErrorKind::Unsupported, ErrorPhase::Input, "ad.lstsq",
-                "the lstsq rule covers full column rank A with m >= n (got " +
-                    shape_to_string(a.shape()) + ")");
-  }
+  if (m < n) return lstsq_wide(a, b);
   const T av = a.value(), bv = b.value();
   const T x = linalg::lstsq(av, bv);
   const bool vec = b.rank() == a.rank() - 1;

@@ -183,6 +183,14 @@ TEST(AdLinalg, Lstsq) {
     check_gradients("lstsq vector " + std::string(dtype_name(d)),
                     [](std::span<const V> v) { return std::vector<V>{ad::lstsq(v[0], v[1])}; },
                     {a, randn(d, {5, 2}, 822)});
+    // Wide (minimum-norm solution).
+    const EagerTensor w = randn(d, {3, 5, 2}, 823);
+    check_gradients("lstsq wide matrix " + std::string(dtype_name(d)),
+                    [](std::span<const V> v) { return std::vector<V>{ad::lstsq(v[0], v[1])}; },
+                    {w, randn(d, {3, 2, 2}, 824)});
+    check_gradients("lstsq wide vector " + std::string(dtype_name(d)),
+                    [](std::span<const V> v) { return std::vector<V>{ad::lstsq(v[0], v[1])}; },
+                    {w, randn(d, {3, 2}, 825)});
   }
 }
 
