@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# The main job: set-up, a Release build, then `tenferro info`, the quickstart example and the
-# performance gate (`tenferro bench` on the default CPU runtime) when it is built.
+# The main job: set-up, a Release build, then `tenferro info`, the quickstart example, the
+# variational MPS example (AD + L-BFGS, about a second) and the performance gate
+# (`tenferro bench` on the default CPU runtime) when it is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 source scripts/test-env.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "${webgpu_args[@]}" >/dev/null
-ninja -C build tenferro_cli quickstart
+ninja -C build tenferro_cli quickstart mps_heisenberg
 build/src/cli/tenferro info
 build/examples/quickstart
+build/examples/mps_heisenberg
 if build/src/cli/tenferro --help | grep -q '^  bench '; then
   # One BLAS thread unless the caller chose otherwise (test-env.sh): on a shared 2-core machine
   # OpenBLAS's spin-waiting pool makes multi-threaded small-matrix timings meaningless. The

@@ -94,7 +94,8 @@ fi
 if build tsan build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
     -DCMAKE_CXX_COMPILER=clang++ -DTENFERRO_SANITIZE=thread -DTENFERRO_BUILD_BENCH=OFF \
     -DTENFERRO_BUILD_CLI=OFF -DTENFERRO_BUILD_EXAMPLES=OFF -- tenferro_runtime_tests \
-    tenferro_einsum_tests tenferro_linalg_tests tenferro_fft_tests tenferro_dispatch_tests; then
+    tenferro_einsum_tests tenferro_linalg_tests tenferro_fft_tests tenferro_dispatch_tests \
+    tenferro_ad_tests; then
   # OPENBLAS_NUM_THREADS=1 (test-env.sh): OpenBLAS's own uninstrumented thread pool would
   # otherwise show up as races TSan cannot see into.
   TSAN_OPTIONS=halt_on_error=1 run_ctest tsan build-tsan -R 'Concurren|EinsumThreads|FftThreads'

@@ -1,6 +1,7 @@
 // Umbrella header: everything a user of tenferro needs.
 #pragma once
 
+#include "tenferro/ad.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/core/dtype.hpp"
 #include "tenferro/core/error.hpp"

@@ -38,7 +38,9 @@ std::vector<Tensor> lstsq_typed(const CpuCall& call, const Tensor& a, const Tens
       static_cast<double>(std::max(m, n))));
   const std::int64_t ldb = std::max(m, n);  // gelsd returns X in the first n rows of B
   const std::int64_t cols = std::max<std::int64_t>(nrhs, 1);
-  std::vector<T> work_a(static_cast<std::size_t>(m * n)),
+  // One column of slack in A: OpenBLAS 0.3.21's zgemv_n (gelsd -> gebrd/gelqf -> larf) reads
+  // 16 bytes past the matrix (valgrind), as in svd.cpp. LAPACK is given only the m x n part.
+  std::vector<T> work_a(static_cast<std::size_t>(m * n + m)),
       work_b(static_cast<std::size_t>(ldb * cols));
   std::vector<R> sv(static_cast<std::size_t>(k));
   WorkspaceLease<T> lease(

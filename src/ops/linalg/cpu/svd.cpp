@@ -107,7 +107,11 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
   std::vector<T> u = checked_buffer<T>(uv ? m * s.u_cols * batch : 0, call.op.name());
   std::vector<T> vt = checked_buffer<T>(uv ? s.vt_rows * n * batch : 0, call.op.name());
   if (k > 0) {
-    std::vector<T> work_a(static_cast<std::size_t>(m * n));
+    // One column of slack: Debian's OpenBLAS 0.3.21 zgemv_n kernel (reached through gesdd ->
+    // gebrd -> larf) reads 16 bytes past the end of a 4 x 3 complex matrix (valgrind: "Invalid
+    // read of size 16 ... 16 bytes after a block of size 192"); under ASan that read can land on
+    // an unmapped page. The slack is never part of the matrix LAPACK is given.
+    std::vector<T> work_a(static_cast<std::size_t>(m * n + m));
     T dummy{};
     WorkspaceLease<T> gesdd_lease = gesdd_workspace<T>(call, s);
     for (std::int64_t b = 0; b < batch; ++b) {

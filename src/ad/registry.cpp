@@ -1,0 +1,77 @@
+// The one list of differentiable ops (PyTorch's derivatives.yaml in spirit) and the admission
+// table derived from it: an op is differentiable on (backend, dtype) where its forward op is
+// admitted, because its rules call only eager ops of the same families plus einsum and prims
+// (checked on WebGPU by AdDeviceTest). `tenferro info` prints the table.
+#include <string>
+
+#include "tenferro/ad.hpp"
+
+namespace tenferro::ad {
+namespace {
+
+const AdmissionTable* family_table(std::string_view family) {
+  if (family == einsum_family::kFamily) return &einsum_family::admission_table();
+  if (family == linalg_family::kFamily) return &linalg_family::admission_table();
+  if (family == fft_family::kFamily) return &fft_family::admission_table();
+  return &prims_family::admission_table();
+}
+
+// The kernel row of the forward op a view rides on: views run no kernel, so they are
+// differentiable wherever the family's element-wise add runs (their rules use add, concatenate,
+// stack, einsum and creation ops).
+std::string_view forward_row(const DifferentiableOp& op) {
+  return op.kernel_row.empty() ? std::string_view(op.op) : std::string_view(op.kernel_row);
+}
+
+}  // namespace
+
+const std::vector<DifferentiableOp>& differentiable_ops() {
+  static const std::vector<DifferentiableOp> ops = [] {
+    std::vector<DifferentiableOp> v;
+    const auto add = [&v](std::string_view family, std::vector<std::string> names,
+                          std::string kernel_row = "") {
+      for (auto& n : names) v.push_back({std::string(family), std::move(n), kernel_row});
+    };
+    add(einsum_family::kFamily, {"einsum"});
+    add(prims_family::kFamily,
+        {"neg",  "conj", "abs",     "real",       "imag",   "sqrt",    "exp",    "log",
+         "sin",  "cos",  "tanh",    "reciprocal", "square", "sign",    "add",    "sub",
+         "mul",  "div",  "maximum", "minimum",    "pow",    "complex", "affine", "axpby",
+         "cast", "sum",  "mean",    "prod",       "max",    "min",     "norm"});
+    add(prims_family::kFamily,
+        {"permute", "transpose", "reshape", "slice", "diagonal", "broadcast_to", "contiguous",
+         "concatenate", "stack"},
+        "add");
+    add(linalg_family::kFamily, {"qr", "svd", "eigh", "eig", "lu", "cholesky", "solve",
+                                 "triangular_solve", "lstsq", "inv", "det", "slogdet"});
+    add(fft_family::kFamily, {"fft", "ifft", "rfft", "irfft", "fftn", "ifftn", "rfftn", "irfftn"});
+    return v;
+  }();
+  return ops;
+}
+
+const AdmissionTable& admission_table() {
+  static const AdmissionTable table = [] {
+    std::vector<std::string> names;
+    for (const auto& op : differentiable_ops()) {
+      // "tenferro.prims.v1" -> "prims/add".
+      const std::string& f = op.family;
+      const auto first = f.find('.') + 1, last = f.rfind('.');
+      names.push_back(f.substr(first, last - first) + "/" + op.op);
+    }
+    AdmissionTable t("tenferro.ad.v1 (differentiable: VJP and JVP)", names);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const auto& op = differentiable_ops()[i];
+      const AdmissionTable* forward = family_table(op.family);
+      for (BackendKind b : {BackendKind::Cpu, BackendKind::Cuda, BackendKind::WebGpu}) {
+        for (DType d : kAllDTypes) {
+          if (forward->admits(forward_row(op), b, d)) t.admit(names[i], b, {d});
+        }
+      }
+    }
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace tenferro::ad

@@ -1,0 +1,316 @@
+// VJP/JVP rules of the prims element-wise ops (unary, binary with broadcasting, scalar forms).
+// Broadcasting and promotion of a cotangent are undone centrally (fit() in the reverse pass),
+// so a rule returns the cotangent in the output's shape.
+#include "ad/helpers.hpp"
+#include "ad/tape.hpp"
+
+namespace tenferro::ad {
+namespace {
+
+using T = EagerTensor;
+using prims::Scalar;
+
+// conj(x), skipping the copy for real values.
+T conj_if(const T& x) {
+  return is_complex(x.dtype()) ? prims::conj(x) : x;
+}
+
+// A holomorphic (or real) unary f with derivative d(x, y): g_x = g conj(f'(x)), t_y = f'(x) t.
+template <class Forward, class Deriv>
+Variable holomorphic(std::string op, const Variable& x, Forward forward, Deriv deriv) {
+  T xv = x.value();
+  T y = forward(xv);
+  return record1(
+      std::move(op), std::span<const Variable>(&x, 1), y,
+      [xv, y, deriv](std::span<const T> g, const std::vector<bool>&) {
+        return std::vector<T>{prims::mul(g[0], conj_if(deriv(xv, y)))};
+      },
+      [xv, y, deriv](std::span<const T> t) {
+        return std::vector<T>{prims::mul(deriv(xv, y), t[0])};
+      });
+}
+
+// A linear unary map L with adjoint A: g_x = A(g), t_y = L(t).
+template <class L, class A>
+Variable linear(std::string op, const Variable& x, L lin, A adj) {
+  return record1(
+      std::move(op), std::span<const Variable>(&x, 1), lin(x.value()),
+      [adj](std::span<const T> g, const std::vector<bool>&) { return std::vector<T>{adj(g[0])}; },
+      [lin](std::span<const T> t) { return std::vector<T>{lin(t[0])}; });
+}
+
+// The sum of the defined terms (undefined = zero).
+T sum_terms(std::initializer_list<T> terms) {
+  T r;
+  for (const auto& t : terms) r = add_opt(r, t);
+  return r;
+}
+
+// A binary op with partial derivatives da(a, b, y), db(a, b, y) (holomorphic in each).
+template <class Forward, class Da, class Db>
+Variable binary(std::string op, const Variable& a, const Variable& b, Forward forward, Da da,
+                Db db) {
+  T av = a.value(), bv = b.value();
+  T y = forward(av, bv);
+  const Variable in[] = {a, b};
+  return record1(
+      std::move(op), in, y,
+      [av, bv, y, da, db](std::span<const T> g, const std::vector<bool>& needs) {
+        std::vector<T> r(2);
+        if (needs[0]) r[0] = prims::mul(g[0], conj_if(da(av, bv, y)));
+        if (needs[1]) r[1] = prims::mul(g[0], conj_if(db(av, bv, y)));
+        return r;
+      },
+      [av, bv, y, da, db](std::span<const T> t) {
+        return std::vector<T>{sum_terms({t[0].defined() ? prims::mul(da(av, bv, y), t[0]) : T(),
+                                         t[1].defined() ? prims::mul(db(av, bv, y), t[1]) : T()})};
+      });
+}
+
+T zeros_like(const T& x) {
+  return prims::zeros(x.runtime(), x.dtype(), x.shape());
+}
+
+}  // namespace
+
+Variable neg(const Variable& x) {
+  return linear(
+      "neg", x, [](const T& v) { return prims::neg(v); }, [](const T& g) { return prims::neg(g); });
+}
+Variable conj(const Variable& x) {
+  // conj is anti-linear: dw/dz* = 1, so g_z = conj(g_w), and its own JVP.
+  return linear(
+      "conj", x, [](const T& v) { return prims::conj(v); },
+      [](const T& g) { return prims::conj(g); });
+}
+Variable real(const Variable& x) {
+  // g_z = g (a real cotangent as complex): d Re z = Re dz.
+  return linear(
+      "real", x, [](const T& v) { return prims::real(v); }, [](const T& g) { return g; });
+}
+Variable imag(const Variable& x) {
+  if (!is_complex(x.dtype())) {
+    // Zeros that depend on nothing: the gradient is zero.
+    return linear(
+        "imag", x, [](const T& v) { return prims::imag(v); },
+        [](const T& g) { return prims::scale(g, 0.0); });
+  }
+  // w = Im z: dw/dz = -i/2, dw/dz* = i/2, so g_z = i g.
+  return linear(
+      "imag", x, [](const T& v) { return prims::imag(v); }, [](const T& g) { return times_i(g); });
+}
+Variable abs(const Variable& x) {
+  T xv = x.value();
+  T y = prims::abs(xv);
+  // d|z| = Re(conj(sign z) dz); g_z = g sign(z) (sign(0) = 0: the subgradient 0 at 0).
+  return record1(
+      "abs", std::span<const Variable>(&x, 1), y,
+      [xv](std::span<const T> g, const std::vector<bool>&) {
+        return std::vector<T>{prims::mul(g[0], prims::sign(xv))};
+      },
+      [xv](std::span<const T> t) {
+        T d = prims::mul(prims::conj(prims::sign(xv)), t[0]);
+        return std::vector<T>{is_complex(d.dtype()) ? prims::real(d) : d};
+      });
+}
+Variable sign(const Variable& x) {
+  T xv = x.value();
+  T w = prims::sign(xv);
+  if (is_complex(xv.dtype())) {
+    // w = z / |z| is smooth off 0: dw = (dz - w Re(conj(w) dz)) / |z|, a self-adjoint map
+    // (the projection off w, over |z|), so the VJP has the same form.
+    T mag = prims::abs(xv);
+    const auto proj = [w, mag](const T& d) {
+      T along = prims::real(prims::mul(prims::conj(w), d));
+      return prims::div(prims::sub(d, prims::mul(w, along)), mag);
+    };
+    return record1(
+        "sign", std::span<const Variable>(&x, 1), w,
+        [proj](std::span<const T> g, const std::vector<bool>&) {
+          return std::vector<T>{proj(g[0])};
+        },
+        [proj](std::span<const T> t) { return std::vector<T>{proj(t[0])}; });
+  }
+  // Real: piecewise constant, zero derivative (the jump at 0 has none).
+  return record1(
+      "sign", std::span<const Variable>(&x, 1), w,
+      [](std::span<const T> g, const std::vector<bool>&) {
+        return std::vector<T>{prims::scale(g[0], 0.0)};
+      },
+      [](std::span<const T> t) { return std::vector<T>{prims::scale(t[0], 0.0)}; });
+}
+Variable sqrt(const Variable& x) {
+  return holomorphic(
+      "sqrt", x, [](const T& v) { return prims::sqrt(v); },
+      [](const T&, const T& y) { return prims::scale(prims::reciprocal(y), 0.5); });
+}
+Variable exp(const Variable& x) {
+  return holomorphic(
+      "exp", x, [](const T& v) { return prims::exp(v); }, [](const T&, const T& y) { return y; });
+}
+Variable log(const Variable& x) {
+  return holomorphic(
+      "log", x, [](const T& v) { return prims::log(v); },
+      [](const T& v, const T&) { return prims::reciprocal(v); });
+}
+Variable sin(const Variable& x) {
+  return holomorphic(
+      "sin", x, [](const T& v) { return prims::sin(v); },
+      [](const T& v, const T&) { return prims::cos(v); });
+}
+Variable cos(const Variable& x) {
+  return holomorphic(
+      "cos", x, [](const T& v) { return prims::cos(v); },
+      [](const T& v, const T&) { return prims::neg(prims::sin(v)); });
+}
+Variable tanh(const Variable& x) {
+  return holomorphic(
+      "tanh", x, [](const T& v) { return prims::tanh(v); },
+      [](const T&, const T& y) { return prims::neg(prims::shift(prims::square(y), -1.0)); });
+}
+Variable reciprocal(const Variable& x) {
+  return holomorphic(
+      "reciprocal", x, [](const T& v) { return prims::reciprocal(v); },
+      [](const T&, const T& y) { return prims::neg(prims::square(y)); });
+}
+Variable square(const Variable& x) {
+  return holomorphic(
+      "square", x, [](const T& v) { return prims::square(v); },
+      [](const T& v, const T&) { return prims::scale(v, 2.0); });
+}
+
+Variable add(const Variable& a, const Variable& b) {
+  const Variable in[] = {a, b};
+  return record1(
+      "add", in, prims::add(a.value(), b.value()),
+      [](std::span<const T> g, const std::vector<bool>&) {
+        return std::vector<T>{g[0], g[0]};
+      },
+      [](std::span<const T> t) {
+        return std::vector<T>{sum_terms({t[0], t[1]})};
+      });
+}
+Variable sub(const Variable& a, const Variable& b) {
+  const Variable in[] = {a, b};
+  return record1(
+      "sub", in, prims::sub(a.value(), b.value()),
+      [](std::span<const T> g, const std::vector<bool>& needs) {
+        return std::vector<T>{g[0], needs[1] ? prims::neg(g[0]) : T()};
+      },
+      [](std::span<const T> t) {
+        if (!t[1].defined()) return std::vector<T>{t[0]};
+        return std::vector<T>{t[0].defined() ? prims::sub(t[0], t[1]) : prims::neg(t[1])};
+      });
+}
+Variable mul(const Variable& a, const Variable& b) {
+  return binary(
+      "mul", a, b, [](const T& x, const T& y) { return prims::mul(x, y); },
+      [](const T&, const T& bv, const T&) { return bv; },
+      [](const T& av, const T&, const T&) { return av; });
+}
+Variable div(const Variable& a, const Variable& b) {
+  return binary(
+      "div", a, b, [](const T& x, const T& y) { return prims::div(x, y); },
+      [](const T&, const T& bv, const T&) { return prims::reciprocal(bv); },
+      [](const T&, const T& bv, const T& y) { return prims::neg(prims::div(y, bv)); });
+}
+Variable maximum(const Variable& a, const Variable& b) {
+  // (1 + sign(a - b)) / 2: 1 where a wins, 0 where b wins, 1/2 at a tie.
+  return binary(
+      "maximum", a, b, [](const T& x, const T& y) { return prims::maximum(x, y); },
+      [](const T& av, const T& bv, const T&) {
+        return prims::scale(prims::shift(prims::sign(prims::sub(av, bv)), 1.0), 0.5);
+      },
+      [](const T& av, const T& bv, const T&) {
+        return prims::scale(prims::shift(prims::sign(prims::sub(bv, av)), 1.0), 0.5);
+      });
+}
+Variable minimum(const Variable& a, const Variable& b) {
+  return binary(
+      "minimum", a, b, [](const T& x, const T& y) { return prims::minimum(x, y); },
+      [](const T& av, const T& bv, const T&) {
+        return prims::scale(prims::shift(prims::sign(prims::sub(bv, av)), 1.0), 0.5);
+      },
+      [](const T& av, const T& bv, const T&) {
+        return prims::scale(prims::shift(prims::sign(prims::sub(av, bv)), 1.0), 0.5);
+      });
+}
+Variable pow(const Variable& a, const Variable& b) {
+  return binary(
+      "pow", a, b, [](const T& x, const T& y) { return prims::pow(x, y); },
+      [](const T& av, const T& bv, const T&) {
+        return prims::mul(bv, prims::pow(av, prims::shift(bv, -1.0)));
+      },
+      [](const T& av, const T&, const T& y) { return prims::mul(y, prims::log(av)); });
+}
+Variable complex(const Variable& re, const Variable& im) {
+  T rv = re.value(), iv = im.value();
+  const Variable in[] = {re, im};
+  return record1(
+      "complex", in, prims::complex(rv, iv),
+      [](std::span<const T> g, const std::vector<bool>&) {
+        return std::vector<T>{prims::real(g[0]), prims::imag(g[0])};
+      },
+      [rv, iv](std::span<const T> t) {
+        return std::vector<T>{prims::complex(t[0].defined() ? t[0] : zeros_like(rv),
+                                             t[1].defined() ? t[1] : zeros_like(iv))};
+      });
+}
+
+Variable scale(const Variable& x, Scalar alpha) {
+  return linear(
+      "scale", x, [alpha](const T& v) { return prims::scale(v, alpha); },
+      [alpha](const T& g) { return prims::scale(g, std::conj(alpha)); });
+}
+Variable shift(const Variable& x, Scalar beta) {
+  T y = prims::shift(x.value(), beta);
+  return record1(
+      "shift", std::span<const Variable>(&x, 1), y,
+      [](std::span<const T> g, const std::vector<bool>&) { return std::vector<T>{g[0]}; },
+      [](std::span<const T> t) { return std::vector<T>{t[0]}; });
+}
+Variable axpby(Scalar alpha, const Variable& x, Scalar beta, const Variable& y) {
+  const Variable in[] = {x, y};
+  return record1(
+      "axpby", in, prims::axpby(alpha, x.value(), beta, y.value()),
+      [alpha, beta](std::span<const T> g, const std::vector<bool>& needs) {
+        std::vector<T> r(2);
+        if (needs[0]) r[0] = prims::scale(g[0], std::conj(alpha));
+        if (needs[1]) r[1] = prims::scale(g[0], std::conj(beta));
+        return r;
+      },
+      [alpha, beta](std::span<const T> t) {
+        return std::vector<T>{sum_terms({t[0].defined() ? prims::scale(t[0], alpha) : T(),
+                                         t[1].defined() ? prims::scale(t[1], beta) : T()})};
+      });
+}
+
+Variable operator-(const Variable& x) {
+  return neg(x);
+}
+Variable operator+(const Variable& a, const Variable& b) {
+  return add(a, b);
+}
+Variable operator-(const Variable& a, const Variable& b) {
+  return sub(a, b);
+}
+Variable operator*(const Variable& a, const Variable& b) {
+  return mul(a, b);
+}
+Variable operator/(const Variable& a, const Variable& b) {
+  return div(a, b);
+}
+Variable operator*(const Variable& x, Scalar alpha) {
+  return scale(x, alpha);
+}
+Variable operator*(Scalar alpha, const Variable& x) {
+  return scale(x, alpha);
+}
+Variable operator+(const Variable& x, Scalar beta) {
+  return shift(x, beta);
+}
+Variable operator-(const Variable& x, Scalar beta) {
+  return shift(x, -beta);
+}
+
+}  // namespace tenferro::ad

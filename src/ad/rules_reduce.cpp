@@ -1,0 +1,143 @@
+// VJP/JVP rules of the prims reductions and the cast.
+#include <algorithm>
+
+#include "ad/helpers.hpp"
+#include "ad/tape.hpp"
+#include "tenferro/runtime/errors.hpp"
+
+namespace tenferro::ad {
+namespace {
+
+using T = EagerTensor;
+
+// The reduced axes, normalised (all axes for nullopt).
+std::vector<std::int64_t> reduced_axes(const std::optional<Axes>& axes, std::int64_t rank) {
+  std::vector<std::int64_t> r;
+  if (!axes) {
+    for (std::int64_t i = 0; i < rank; ++i) r.push_back(i);
+    return r;
+  }
+  for (auto a : *axes) r.push_back(a < 0 ? a + rank : a);
+  return r;
+}
+
+// A reduction's output brought back to the input's shape: size-1 axes reinserted (when not
+// kept), then broadcast (a stride-0 view, no copy).
+T expand_back(const T& y, const Shape& x_shape, const std::vector<std::int64_t>& axes) {
+  Shape kept = x_shape;
+  for (auto a : axes) kept[static_cast<std::size_t>(a)] = 1;
+  return prims::broadcast_to(reshape_any(y, kept), x_shape);
+}
+
+// A reduction whose VJP is g_x = expand(g) * weight(x, y_expanded) and whose JVP is
+// sum(t * conj-free weight) over the axes (weight real or holomorphic-derivative).
+template <class Forward, class Weight>
+Variable weighted(std::string op, const Variable& x, const std::optional<Axes>& axes, bool keepdims,
+                  Forward forward, Weight weight) {
+  T xv = x.value();
+  T y = forward(xv, axes, keepdims);
+  auto ax = reduced_axes(axes, xv.rank());
+  return record1(
+      std::move(op), std::span<const Variable>(&x, 1), y,
+      [xv, y, ax, weight](std::span<const T> g, const std::vector<bool>&) {
+        T w = weight(xv, expand_back(y, xv.shape(), ax));
+        if (is_complex(w.dtype())) w = prims::conj(w);
+        return std::vector<T>{prims::mul(expand_back(g[0], xv.shape(), ax), w)};
+      },
+      [xv, y, ax, axes, keepdims, weight](std::span<const T> t) {
+        T w = weight(xv, expand_back(y, xv.shape(), ax));
+        return std::vector<T>{prims::sum(prims::mul(t[0], w), axes, keepdims)};
+      });
+}
+
+double count_of(const Shape& shape, const std::vector<std::int64_t>& axes) {
+  double n = 1;
+  for (auto a : axes) n *= static_cast<double>(shape[static_cast<std::size_t>(a)]);
+  return n;
+}
+
+// Where x attains the reduction's extreme value, weighted 1/count so ties share equally.
+T tie_weights(const T& x, const T& y_expanded, const std::vector<std::int64_t>& axes) {
+  T hit = prims::neg(prims::shift(prims::abs(prims::sign(prims::sub(x, y_expanded))), -1.0));
+  return prims::div(hit, prims::sum(hit, axes, /*keepdims=*/true));
+}
+
+}  // namespace
+
+Variable sum(const Variable& x, std::optional<Axes> axes, bool keepdims) {
+  T xv = x.value();
+  auto ax = reduced_axes(axes, xv.rank());
+  return record1(
+      "sum", std::span<const Variable>(&x, 1), prims::sum(xv, axes, keepdims),
+      [xv, ax](std::span<const T> g, const std::vector<bool>&) {
+        return std::vector<T>{expand_back(g[0], xv.shape(), ax)};
+      },
+      [axes, keepdims](std::span<const T> t) {
+        return std::vector<T>{prims::sum(t[0], axes, keepdims)};
+      });
+}
+
+Variable mean(const Variable& x, std::optional<Axes> axes, bool keepdims) {
+  T xv = x.value();
+  auto ax = reduced_axes(axes, xv.rank());
+  const double n = count_of(xv.shape(), ax);
+  return record1(
+      "mean", std::span<const Variable>(&x, 1), prims::mean(xv, axes, keepdims),
+      [xv, ax, n](std::span<const T> g, const std::vector<bool>&) {
+        return std::vector<T>{prims::scale(expand_back(g[0], xv.shape(), ax), 1.0 / n)};
+      },
+      [axes, keepdims](std::span<const T> t) {
+        return std::vector<T>{prims::mean(t[0], axes, keepdims)};
+      });
+}
+
+Variable prod(const Variable& x, std::optional<Axes> axes, bool keepdims) {
+  // d prod / d x_i = prod / x_i (holomorphic).
+  return weighted(
+      "prod", x, axes, keepdims,
+      [](const T& v, const std::optional<Axes>& a, bool k) { return prims::prod(v, a, k); },
+      [](const T& v, const T& ye) { return prims::div(ye, v); });
+}
+
+Variable max(const Variable& x, std::optional<Axes> axes, bool keepdims) {
+  auto ax = reduced_axes(axes, x.rank());
+  return weighted(
+      "max", x, axes, keepdims,
+      [](const T& v, const std::optional<Axes>& a, bool k) { return prims::max(v, a, k); },
+      [ax](const T& v, const T& ye) { return tie_weights(v, ye, ax); });
+}
+
+Variable min(const Variable& x, std::optional<Axes> axes, bool keepdims) {
+  auto ax = reduced_axes(axes, x.rank());
+  return weighted(
+      "min", x, axes, keepdims,
+      [](const T& v, const std::optional<Axes>& a, bool k) { return prims::min(v, a, k); },
+      [ax](const T& v, const T& ye) { return tie_weights(v, ye, ax); });
+}
+
+Variable norm(const Variable& x, std::optional<Axes> axes, bool keepdims) {
+  T xv = x.value();
+  T y = prims::norm(xv, axes, keepdims);
+  auto ax = reduced_axes(axes, xv.rank());
+  // |x| = sqrt(sum |x_i|^2): g_x = g x / |x|, d|x| = Re sum conj(x) dx / |x|.
+  return record1(
+      "norm", std::span<const Variable>(&x, 1), y,
+      [xv, y, ax](std::span<const T> g, const std::vector<bool>&) {
+        return std::vector<T>{prims::mul(xv, expand_back(prims::div(g[0], y), xv.shape(), ax))};
+      },
+      [xv, y, axes, keepdims](std::span<const T> t) {
+        T p = prims::mul(is_complex(xv.dtype()) ? prims::conj(xv) : xv, t[0]);
+        if (is_complex(p.dtype())) p = prims::real(p);
+        return std::vector<T>{prims::div(prims::sum(p, axes, keepdims), y)};
+      });
+}
+
+Variable cast(const Variable& x, DType to) {
+  // The cotangent goes back through fit(): real part and precision of the input.
+  return record1(
+      "cast", std::span<const Variable>(&x, 1), prims::cast(x.value(), to),
+      [](std::span<const T> g, const std::vector<bool>&) { return std::vector<T>{g[0]}; },
+      [to](std::span<const T> t) { return std::vector<T>{prims::cast(t[0], to)}; });
+}
+
+}  // namespace tenferro::ad
