@@ -29,8 +29,11 @@ std::uint64_t hash_plan(const EinsumPlan& p) {
 
 }  // namespace
 
-EinsumOp::EinsumOp(std::shared_ptr<const EinsumPlan> plan)
-    : plan_(std::move(plan)), hash_(hash_plan(*plan_)) {}
+EinsumOp::EinsumOp(std::shared_ptr<const EinsumPlan> plan) : plan_(std::move(plan)) {}
+
+std::uint64_t EinsumOp::payload_hash() const noexcept {
+  return hash_plan(*plan_);
+}
 
 std::string_view EinsumOp::family() const noexcept {
   return einsum_family::kFamily;
