@@ -16,6 +16,7 @@
 #include "ops/fft/registration.hpp"
 #include "ops/linalg/linalg_op.hpp"
 #include "ops/linalg/registration.hpp"
+#include "support/registration_walk.hpp"
 #include "support/test_device_backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/fft.hpp"
@@ -98,6 +99,14 @@ TEST(CudaAdmission, EveryAdmittedLinalgOpHasACudaKernel) {
           << op << " " << dtype_name(d);
     }
   }
+}
+
+// The registration-table walk of tests/dispatch for the CUDA backend, here so a CUDA-only build
+// runs it: every op admitted on CUDA resolves, through the CUDA module, to a CUDA kernel (which
+// then finds no real device on the test backend), every other one is refused by the factory.
+TEST(CudaAdmission, EveryAdmittedOpOfEveryTableResolvesToACudaKernel) {
+  const auto rt = testing::make_test_device_runtime(BackendKind::Cuda, "tenferro.cuda.d0.v1");
+  for (const std::string& failure : testing::walk_registration_tables(rt)) ADD_FAILURE() << failure;
 }
 
 TEST(CudaAdmission, EigOnCudaIsRefusedByTheTableBeforeExecution) {

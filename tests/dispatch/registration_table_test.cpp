@@ -13,15 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "ops/einsum/einsum_op.hpp"
-#include "ops/einsum/expression.hpp"
-#include "ops/einsum/path.hpp"
-#include "ops/einsum/program.hpp"
 #include "ops/einsum/registration.hpp"
-#include "ops/fft/fft_op.hpp"
 #include "ops/fft/registration.hpp"
-#include "ops/linalg/linalg_op.hpp"
 #include "ops/linalg/registration.hpp"
+#include "support/registration_walk.hpp"
 #include "support/test_device_backend.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/einsum.hpp"
@@ -32,40 +27,8 @@ namespace {
 
 using runtime_internal::RegistrationTable;
 
-struct Family {
-  std::string name;
-  const RegistrationTable* table;
-  // An op of this family for op index `op`, keyed by `dtype`.
-  std::function<std::shared_ptr<const ExtensionOp>(std::uint32_t op, DType dtype)> make_op;
-};
-
-std::shared_ptr<const ExtensionOp> einsum_op(std::uint32_t, DType dtype) {
-  using namespace einsum_internal;
-  const std::vector<Shape> shapes(2, Shape{3, 3});
-  const std::vector<std::int64_t> ranks(2, 2);
-  EinsumExpression expr = parse_subscripts("ij,jk->ik", ranks);
-  std::vector<std::int64_t> sizes = label_sizes(expr, shapes);
-  EinsumPath path = plan_path(expr, sizes, EinsumOptions{});
-  return std::make_shared<EinsumOp>(std::make_shared<const EinsumPlan>(
-      build_plan(std::move(expr), std::move(sizes), std::move(path), dtype, shapes)));
-}
-
-std::vector<Family> families() {
-  return {
-      {"einsum", &einsum_internal::registration_table(), &einsum_op},
-      {"linalg", &linalg_internal::registration_table(),
-       [](std::uint32_t op, DType) -> std::shared_ptr<const ExtensionOp> {
-         return std::make_shared<linalg_internal::LinalgOp>(
-             static_cast<linalg_internal::LinalgKind>(op));
-       }},
-      {"fft", &fft_internal::registration_table(),
-       [](std::uint32_t op, DType) -> std::shared_ptr<const ExtensionOp> {
-         fft_internal::FftRequest request;
-         request.kind = static_cast<fft_internal::FftOpKind>(op);
-         return std::make_shared<fft_internal::FftOp>(request);
-       }},
-  };
-}
+using testing::families;
+using testing::Family;
 
 // The backend kinds this build compiles in, each with a runtime whose target is that kind:
 // the real CPU runtime, and for device kinds a device-like test runtime (no GPU needed).
@@ -77,25 +40,6 @@ std::vector<std::shared_ptr<EagerRuntime>> compiled_runtimes() {
     out.push_back(testing::make_test_device_runtime(BackendKind::WebGpu, "tenferro.webgpu.d0.v1"));
   }
   return out;
-}
-
-// What the executor of `module` does with `op`: "" when it got past the table (whatever the
-// kernel then did), else the table's refusal.
-std::string run_past_table(const ModulePtr& module, const std::shared_ptr<EagerRuntime>& rt,
-                           const ExtensionOp& op, DType dtype) {
-  const ExtensionModule::Registration* r = module->find(op.family(), rt->engine_id());
-  if (r == nullptr) return "the module registers no executor for the runtime's engine";
-  std::vector<EagerTensor> inputs;
-  for (std::size_t i = 0; i < op.arity(); ++i)
-    inputs.push_back(rt->upload(Tensor::zeros(dtype, {3, 3})));
-  try {
-    const ExecutionContext ctx(rt, op.family());
-    (void)r->executor(ctx, op, inputs);
-  } catch (const Error& e) {
-    if (e.kind() == ErrorKind::Unsupported && e.phase() == ErrorPhase::Module) return e.what();
-  } catch (...) {  // the kernel ran and failed in its own way: it was found
-  }
-  return "";
 }
 
 TEST(RegistrationTable, AdmissionIsExactlyTheRowsWithKernels) {
@@ -124,35 +68,8 @@ TEST(RegistrationTable, AdmissionIsExactlyTheRowsWithKernels) {
 
 TEST(RegistrationTable, EveryAdmittedOpResolvesToAKernelOnEveryCompiledBackend) {
   for (const auto& rt : compiled_runtimes()) {
-    const EagerExtensionTarget target = rt->extension_target();
-    for (const Family& f : families()) {
-      const RegistrationTable& t = *f.table;
-      for (std::uint32_t op = 0; op < t.ops().size(); ++op) {
-        for (DType d : kAllDTypes) {
-          const std::string what = f.name + " " + t.ops()[op] + " " +
-                                   std::string(backend_kind_name(target.backend_kind)) + " " +
-                                   std::string(dtype_name(d));
-          const auto call = f.make_op(op, d);
-          if (t.admits(op, target.backend_kind, d)) {
-            const ModulePtr module = t.module_for(target, {op, d});
-            ASSERT_NE(module, nullptr) << what;
-            EXPECT_EQ(run_past_table(module, rt, *call, d), "") << what;
-          } else {
-            try {
-              (void)t.module_for(target, {op, d});
-              ADD_FAILURE() << what << ": refused by the table but the factory gave a module";
-            } catch (const Error& e) {
-              EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << what;
-              EXPECT_EQ(e.phase(), ErrorPhase::Module) << what;
-            }
-            // And the executor, reached around the factory, refuses it from the same table.
-            if (t.runs_on(target.backend_kind)) {
-              EXPECT_NE(run_past_table(t.module_for(target), rt, *call, d), "") << what;
-            }
-          }
-        }
-      }
-    }
+    const std::vector<std::string> failures = testing::walk_registration_tables(rt);
+    for (const std::string& f : failures) ADD_FAILURE() << f;
   }
 }
 
