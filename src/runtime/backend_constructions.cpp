@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "runtime/call_scope.hpp"
+#include "runtime/runtime_access.hpp"
 #include "tenferro/runtime/backend.hpp"
 #include "tenferro/runtime/runtime.hpp"
 #include "tenferro/runtime/stats.hpp"
@@ -28,7 +29,8 @@ EagerRuntime* RuntimeCallScope::current() noexcept {
 
 Backend::Backend() {
   g_backend_constructions.fetch_add(1, std::memory_order_relaxed);
-  if (EagerRuntime* caller = t_calling_runtime) caller->count_backend_construction_in_call();
+  if (EagerRuntime* caller = t_calling_runtime)
+    runtime_internal::RuntimeAccess::count_backend_construction_in_call(*caller);
 }
 
 std::uint64_t process_backend_constructions() noexcept {

@@ -2,7 +2,10 @@
 // takes. The order of the steps is the contract (DESIGN §2); each step runs only after the
 // previous one succeeded, so a rejected call has no side effects.
 #include "runtime/call_scope.hpp"
+#include "runtime/dispatch_internal.hpp"
+#include "runtime/family_ids.hpp"
 #include "runtime/resource_boundary.hpp"
+#include "runtime/runtime_access.hpp"
 #include "tenferro/runtime/errors.hpp"
 #include "tenferro/runtime/extension.hpp"
 #include "tenferro/runtime/runtime.hpp"
@@ -30,65 +33,56 @@ const std::shared_ptr<EagerRuntime>& require_one_runtime(std::string_view op,
 
 namespace {
 
-// Steps 2-6 of the contract, for a runtime whose inputs passed step 1.
+// Steps 2-6 of the contract, for a runtime whose inputs passed step 1. `family_id` is the
+// op family's dense id (runtime_internal::family_id(op.family())).
 std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtime,
                                      const ExtensionOp& op, std::span<const EagerTensor> inputs,
-                                     ModuleFactoryRef module_factory) {
+                                     ModuleFactoryRef module_factory, std::uint32_t family_id) {
+  using runtime_internal::RuntimeAccess;
   Backend& backend = runtime->backend();
   const RuntimeCallScope call_scope(*runtime);
 
   // 2. Target: derived from the runtime's backend (MissingEngine when it has no direct engine).
-  const EngineId* engine = backend.direct_engine();
-  if (engine == nullptr) {
+  const EagerExtensionTarget* target = RuntimeAccess::target(*runtime);
+  if (target == nullptr) {
     throw_error(ErrorKind::MissingEngine, ErrorPhase::Target, std::string(op.name()),
                 "runtime " + std::to_string(runtime->id()) + " (" +
                     std::string(backend_kind_name(backend.kind())) + ") has no direct engine");
   }
-  const EagerExtensionTarget target{*engine, backend.kind()};
 
   // 3. Ingress: every input's placement must be readable by that engine.
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const Placement& p = inputs[i].placement();
     if (!backend.accepts(p)) {
-      throw NoInputIngressError(std::string(op.name()), i, p, backend.placement(), engine->str());
+      throw NoInputIngressError(std::string(op.name()), i, p, backend.placement(),
+                                target->engine_id.str());
     }
   }
 
   // 4. Module: the family's factory picks the module for this target; its errors (typed
   //    Unsupported for a target without an implementation) reach the caller unchanged.
-  const ModulePtr module = module_factory(target);
+  const ModulePtr module = module_factory(*target);
   if (!module) {
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Module, std::string(op.name()),
                 "module factory returned no module");
   }
 
-  // 5. Ensure: a snapshot lookup on the warm path; install once on the cold path.
+  // 5. Ensure: the family's dense slot on the warm path; install once on the cold path.
   const ExtensionExecutor& executor =
-      runtime->ensure_extension_module_for_engine(module, op.family(), *engine);
+      RuntimeAccess::ensure_family(*runtime, module, family_id, op.family(), target->engine_id);
 
   // 6. Execute inside the runtime's backend session.
   std::unique_lock<std::mutex> session(backend.session_mutex(), std::defer_lock);
   if (backend.serializes_sessions()) session.lock();
   //    Allocation failures inside become ResourceErrors naming the op (resource_boundary.hpp).
-  const ExecutionContext context(runtime, op.family());
+  const ExecutionContext context(runtime, op.family(), family_id);
   backend.note_queued_work(op.name());
   return runtime_internal::at_op_boundary(op.name(), [&] { return executor(context, op, inputs); });
 }
 
-}  // namespace
-
-std::vector<EagerTensor> apply_eager_with_targeted_extension_session(
-    const ExtensionOp& op, std::span<const EagerTensor> inputs, ModuleFactoryRef module_factory) {
-  // 1. Inputs: one runtime, the op's arity. Nothing else has run yet.
-  const std::shared_ptr<EagerRuntime>& runtime = require_one_runtime(op.name(), inputs, op.arity());
-  return dispatch_on(runtime, op, inputs, module_factory);
-}
-
-std::vector<EagerTensor> apply_eager_on_runtime(const std::shared_ptr<EagerRuntime>& runtime,
-                                                const ExtensionOp& op,
-                                                std::span<const EagerTensor> inputs,
-                                                ModuleFactoryRef module_factory) {
-  // 1. Inputs: the named runtime, the op's arity; an input of another runtime is rejected.
+// Step 1 of apply_eager_on_runtime: the named runtime, the op's arity, every input of it.
+void require_runtime(const std::shared_ptr<EagerRuntime>& runtime, const ExtensionOp& op,
+                     std::span<const EagerTensor> inputs) {
   if (!runtime) {
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Input, std::string(op.name()),
                 "no runtime given (a null std::shared_ptr<EagerRuntime>)");
@@ -103,7 +97,50 @@ std::vector<EagerTensor> apply_eager_on_runtime(const std::shared_ptr<EagerRunti
       throw ContextMismatchError(std::string(op.name()), i, runtime->id(), other ? other->id() : 0);
     }
   }
-  return dispatch_on(runtime, op, inputs, module_factory);
 }
 
+}  // namespace
+
+std::vector<EagerTensor> apply_eager_with_targeted_extension_session(
+    const ExtensionOp& op, std::span<const EagerTensor> inputs, ModuleFactoryRef module_factory) {
+  // 1. Inputs: one runtime, the op's arity. Nothing else has run yet.
+  const std::shared_ptr<EagerRuntime>& runtime = require_one_runtime(op.name(), inputs, op.arity());
+  return dispatch_on(runtime, op, inputs, module_factory, runtime_internal::family_id(op.family()));
+}
+
+std::vector<EagerTensor> apply_eager_on_runtime(const std::shared_ptr<EagerRuntime>& runtime,
+                                                const ExtensionOp& op,
+                                                std::span<const EagerTensor> inputs,
+                                                ModuleFactoryRef module_factory) {
+  // 1. Inputs: the named runtime, the op's arity; an input of another runtime is rejected.
+  require_runtime(runtime, op, inputs);
+  return dispatch_on(runtime, op, inputs, module_factory, runtime_internal::family_id(op.family()));
+}
+
+namespace runtime_internal {
+
+std::vector<EagerTensor> dispatch(const ExtensionOp& op, std::span<const EagerTensor> inputs,
+                                  ModuleFactoryRef module_factory, std::uint32_t family_id) {
+  const std::shared_ptr<EagerRuntime>& runtime = require_one_runtime(op.name(), inputs, op.arity());
+  return dispatch_on(runtime, op, inputs, module_factory, family_id);
+}
+
+std::vector<EagerTensor> dispatch_checked(const std::shared_ptr<EagerRuntime>& runtime,
+                                          const ExtensionOp& op,
+                                          std::span<const EagerTensor> inputs,
+                                          ModuleFactoryRef module_factory,
+                                          std::uint32_t family_id) {
+  return dispatch_on(runtime, op, inputs, module_factory, family_id);
+}
+
+std::vector<EagerTensor> dispatch_on_runtime(const std::shared_ptr<EagerRuntime>& runtime,
+                                             const ExtensionOp& op,
+                                             std::span<const EagerTensor> inputs,
+                                             ModuleFactoryRef module_factory,
+                                             std::uint32_t family_id) {
+  require_runtime(runtime, op, inputs);
+  return dispatch_on(runtime, op, inputs, module_factory, family_id);
+}
+
+}  // namespace runtime_internal
 }  // namespace tenferro

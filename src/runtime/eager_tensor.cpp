@@ -1,5 +1,6 @@
 #include "tenferro/runtime/eager_tensor.hpp"
 
+#include "runtime/runtime_access.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro {
@@ -56,7 +57,7 @@ Tensor EagerTensor::download() const {
       copy_into(Tensor::view_of(staging, local), out);
     }
   }
-  runtime_->count_download(out.nbytes());
+  runtime_internal::RuntimeAccess::count_download(*runtime_, out.nbytes());
   return out;
 }
 

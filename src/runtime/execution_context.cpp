@@ -1,3 +1,5 @@
+#include "runtime/family_ids.hpp"
+#include "runtime/runtime_access.hpp"
 #include "tenferro/runtime/extension.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -5,7 +7,7 @@ namespace tenferro {
 
 ExecutionContext::ExecutionContext(const std::shared_ptr<EagerRuntime>& runtime,
                                    std::string_view family)
-    : runtime_(runtime), family_(family) {}
+    : runtime_(runtime), family_(family), family_id_(runtime_internal::family_id(family)) {}
 
 Backend& ExecutionContext::backend() const noexcept {
   return runtime_->backend();
@@ -15,8 +17,8 @@ ExtensionCacheStore& ExecutionContext::caches() const noexcept {
   return runtime_->caches();
 }
 
-void ExecutionContext::record_kernel_launch(std::uint64_t count) const {
-  runtime_->count_kernel_launch(family_, count);
+void ExecutionContext::record_kernel_launch(std::uint64_t count) const noexcept {
+  runtime_internal::RuntimeAccess::count_kernel_launch(*runtime_, family_id_, count);
 }
 
 EagerTensor ExecutionContext::allocate(DType dtype, Shape shape) const {

@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "backends/cpu/cpu_backend.hpp"
+#include "runtime/extension_snapshot.hpp"
 #include "runtime/family_ids.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/runtime/errors.hpp"
@@ -32,7 +33,10 @@ const ExtensionExecutor* ExtensionSnapshot::find(std::string_view module_id,
 }
 
 EagerRuntime::EagerRuntime(std::unique_ptr<Backend> backend, RuntimeOptions options)
-    : id_(next_runtime_id()), backend_(std::move(backend)), caches_(options.cache_limits) {}
+    : id_(next_runtime_id()), backend_(std::move(backend)), caches_(options.cache_limits) {
+  if (const EngineId* engine = backend_->direct_engine())
+    target_.emplace(EagerExtensionTarget{*engine, backend_->kind()});
+}
 
 EagerRuntime::~EagerRuntime() = default;
 
@@ -133,6 +137,24 @@ RuntimeStats EagerRuntime::stats() const {
   return s;
 }
 
+const ExtensionExecutor& EagerRuntime::ensure_family(const ModulePtr& module,
+                                                     std::uint32_t family_id,
+                                                     std::string_view family,
+                                                     const EngineId& engine) {
+  // Warm path: one acquire load, one index, one pointer compare (the family tables hand out
+  // the same module object for an engine every call). A factory that builds a fresh module
+  // object per call is matched by its id instead; every other case is the general ensure.
+  if (const ExtensionSnapshot* snap = snapshot()) {
+    const ExtensionSnapshot::Slot& slot = snap->slot(family_id);
+    if (slot.module != nullptr &&
+        (slot.module == module.get() || slot.module->id() == module->id())) {
+      ensure_fast_path_hits_.fetch_add(1, std::memory_order_relaxed);
+      return *slot.executor;
+    }
+  }
+  return ensure_extension_module_for_engine(module, family, engine);
+}
+
 const ExtensionExecutor& EagerRuntime::ensure_extension_module_for_engine(const ModulePtr& module,
                                                                           std::string_view family,
                                                                           const EngineId& engine) {
@@ -181,9 +203,15 @@ void EagerRuntime::install_extension_module(const ModulePtr& module) {
 void EagerRuntime::publish_locked(std::unique_ptr<ExtensionSnapshot> next) {
   const ExtensionSnapshot* current = snapshot();
   next->epoch_ = (current ? current->epoch_ : 0) + 1;
+  // Resolve each family registered for this runtime's engine to its dense slot, once, here;
+  // a later module replaces an earlier one's slot.
+  const EngineId* own_engine = backend_->direct_engine();
   for (const ModulePtr& m : next->modules_) {
     for (const auto& r : m->registrations()) {
       next->entries_.push_back(ExtensionSnapshot::Entry{m->id(), r.family, r.engine, &r.executor});
+      if (own_engine != nullptr && r.engine == *own_engine) {
+        next->slots_[runtime_internal::family_id(r.family)] = {m.get(), &r.executor};
+      }
     }
   }
   const ExtensionSnapshot* published = next.get();
@@ -210,10 +238,10 @@ void EagerRuntime::count_status_read(std::size_t bytes) noexcept {
 void EagerRuntime::count_numerical_retry() noexcept {
   numerical_retries_.fetch_add(1, std::memory_order_relaxed);
 }
-void EagerRuntime::count_kernel_launch(std::string_view family, std::uint64_t count) {
+void EagerRuntime::count_kernel_launch(std::uint32_t family_id, std::uint64_t count) noexcept {
   static_assert(std::tuple_size_v<decltype(kernel_launches_)> == runtime_internal::kMaxFamilies,
                 "one launch counter per possible family id");
-  kernel_launches_[runtime_internal::family_id(family)].fetch_add(count, std::memory_order_relaxed);
+  kernel_launches_[family_id].fetch_add(count, std::memory_order_relaxed);
 }
 
 }  // namespace tenferro

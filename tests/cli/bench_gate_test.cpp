@@ -5,7 +5,7 @@
 #include "cli/bench/bench_report.hpp"
 #include "cli/bench/bench_runner.hpp"
 #include "cli/exit_status.hpp"
-#include "ops/einsum/einsum_module.hpp"
+#include "ops/einsum/registration.hpp"
 #include "tenferro/tenferro.hpp"
 
 namespace tenferro {

@@ -12,10 +12,11 @@
 
 #if TENFERRO_HAS_CUDA
 
-#include "ops/einsum/einsum_module.hpp"
-#include "ops/fft/fft_module.hpp"
+#include "ops/einsum/registration.hpp"
+#include "ops/fft/registration.hpp"
 #include "ops/linalg/linalg_op.hpp"
-#include "ops/linalg/module_factory.hpp"
+#include "ops/linalg/registration.hpp"
+#include "support/registration_walk.hpp"
 #include "support/test_device_backend.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/fft.hpp"
@@ -82,20 +83,30 @@ TEST(CudaAdmission, TablesListExactlyWhatTheCudaArmsImplement) {
     }
 }
 
-// Asks the executor's kernel table, not a copy of the admission table: each op admitted on
-// CUDA has a kernel, and each kernel is admitted. (Against the executor as it was, whose
-// switch ran qr and svd only, this fails for the nine other admitted ops.)
+// Asks the registration table the CUDA module executes from, not a copy of the admission
+// table: each op admitted on CUDA resolves to a kernel there, and each CUDA kernel is admitted.
+// (Against the executor as it was, whose switch ran qr and svd only, the nine other admitted
+// ops had no kernel to resolve to.)
 TEST(CudaAdmission, EveryAdmittedLinalgOpHasACudaKernel) {
   const AdmissionTable& table = linalg_family::admission_table();
+  const auto& rows = linalg_internal::registration_table();
   for (std::size_t k = 0; k < linalg_internal::kLinalgKindCount; ++k) {
     const auto kind = static_cast<linalg_internal::LinalgKind>(k);
     const std::string op(linalg_internal::kind_name(kind));
     for (DType d : kAllDTypes) {
       EXPECT_EQ(table.admits(op, BackendKind::Cuda, d),
-                linalg_internal::cuda_linalg_implements(kind))
+                rows.kernel(static_cast<std::uint32_t>(k), BackendKind::Cuda, d) != nullptr)
           << op << " " << dtype_name(d);
     }
   }
+}
+
+// The registration-table walk of tests/dispatch for the CUDA backend, here so a CUDA-only build
+// runs it: every op admitted on CUDA resolves, through the CUDA module, to a CUDA kernel (which
+// then finds no real device on the test backend), every other one is refused by the factory.
+TEST(CudaAdmission, EveryAdmittedOpOfEveryTableResolvesToACudaKernel) {
+  const auto rt = testing::make_test_device_runtime(BackendKind::Cuda, "tenferro.cuda.d0.v1");
+  for (const std::string& failure : testing::walk_registration_tables(rt)) ADD_FAILURE() << failure;
 }
 
 TEST(CudaAdmission, EigOnCudaIsRefusedByTheTableBeforeExecution) {
@@ -123,7 +134,10 @@ TEST(CudaAdmission, EigOnCudaIsRefusedByTheTableBeforeExecution) {
 // then finds no real CudaBackend: a RuntimeState error, not the table's Unsupported refusal it
 // got while CUDA had no rank-revealing lstsq, and no CPU kernel runs in its place.
 TEST(CudaAdmission, LstsqIsAdmittedOnCudaAndReachesTheCudaExecutor) {
-  EXPECT_TRUE(linalg_internal::cuda_linalg_implements(linalg_internal::LinalgKind::Lstsq));
+  EXPECT_NE(linalg_internal::registration_table().kernel(
+                static_cast<std::uint32_t>(linalg_internal::LinalgKind::Lstsq), BackendKind::Cuda,
+                DType::F64),
+            nullptr);
   for (DType d : kAllDTypes)
     EXPECT_TRUE(linalg_family::admission_table().admits("lstsq", BackendKind::Cuda, d))
         << dtype_name(d);

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "backends/cpu/cpu_backend.hpp"
-#include "ops/einsum/einsum_module.hpp"
+#include "ops/einsum/registration.hpp"
 #include "support/einsum_reference.hpp"
 #include "support/random_einsum.hpp"
 #include "tenferro/config.hpp"

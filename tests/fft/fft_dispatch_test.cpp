@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "dft_reference.hpp"
-#include "ops/fft/fft_module.hpp"
+#include "ops/fft/registration.hpp"
 #include "support/test_device_backend.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/runtime/errors.hpp"

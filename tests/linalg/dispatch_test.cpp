@@ -2,9 +2,9 @@
 // over repeated calls, one executor launch per call, workspaces in the runtime's cache), mixed
 // runtimes fail with ContextMismatch before anything runs, and the factory refuses targets
 // without an implementation with a typed Unsupported error.
-#include "tenferro/config.hpp"
 #include "linalg_test_util.hpp"
-#include "ops/linalg/module_factory.hpp"
+#include "ops/linalg/registration.hpp"
+#include "tenferro/config.hpp"
 
 namespace {
 

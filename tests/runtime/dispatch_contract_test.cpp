@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "backends/cpu/cpu_backend.hpp"
+#include "runtime/extension_snapshot.hpp"
 #include "support/test_device_backend.hpp"
 #include "support/test_family.hpp"
 #include "tenferro/tenferro.hpp"

@@ -45,6 +45,10 @@ class ExtensionOp {
 class ExecutionContext {
  public:
   ExecutionContext(const std::shared_ptr<EagerRuntime>& runtime, std::string_view family);
+  // With the family's dense id already resolved (the dispatcher's warm path).
+  ExecutionContext(const std::shared_ptr<EagerRuntime>& runtime, std::string_view family,
+                   std::uint32_t family_id) noexcept
+      : runtime_(runtime), family_(family), family_id_(family_id) {}
   EagerRuntime& runtime() const noexcept { return *runtime_; }
   const std::shared_ptr<EagerRuntime>& runtime_ptr() const noexcept { return runtime_; }
   Backend& backend() const noexcept;
@@ -56,8 +60,8 @@ class ExecutionContext {
   }
   ExtensionCacheStore& caches() const noexcept;
   std::string_view family() const noexcept { return family_; }
-  // Counts executor/kernel launches under "family@backend" in RuntimeStats.
-  void record_kernel_launch(std::uint64_t count = 1) const;
+  // Counts executor/kernel launches under "family@backend" in RuntimeStats (lock-free).
+  void record_kernel_launch(std::uint64_t count = 1) const noexcept;
   // A fresh compact output of this runtime (contents unspecified).
   EagerTensor allocate(DType dtype, Shape shape) const;
 
@@ -65,6 +69,7 @@ class ExecutionContext {
   [[noreturn]] void throw_backend_type_mismatch() const;
   const std::shared_ptr<EagerRuntime>& runtime_;
   std::string_view family_;
+  std::uint32_t family_id_;
 };
 
 using ExtensionExecutor = std::function<std::vector<EagerTensor>(

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -26,27 +27,13 @@ struct RuntimeOptions {
   CacheLimits cache_limits;
 };
 
-// One published, immutable state of the installed modules.
-class ExtensionSnapshot {
- public:
-  struct Entry {
-    std::string module_id;
-    std::string family;
-    EngineId engine;
-    const ExtensionExecutor* executor;  // points into `modules`
-  };
-  std::uint64_t epoch() const noexcept { return epoch_; }
-  const std::vector<Entry>& entries() const noexcept { return entries_; }
-  // The registered executor for (module id, family, engine), or nullptr.
-  const ExtensionExecutor* find(std::string_view module_id, std::string_view family,
-                                const EngineId& engine) const noexcept;
+// One published, immutable state of the installed modules (defined in the library: its layout
+// is the runtime's business, not the API's).
+class ExtensionSnapshot;
 
- private:
-  friend class EagerRuntime;
-  std::uint64_t epoch_ = 0;
-  std::vector<Entry> entries_;
-  std::vector<ModulePtr> modules_;  // keeps the executors alive
-};
+namespace runtime_internal {
+struct RuntimeAccess;  // the library's own access to counters and the dense-slot ensure
+}  // namespace runtime_internal
 
 class EagerRuntime : public std::enable_shared_from_this<EagerRuntime> {
  public:
@@ -90,24 +77,34 @@ class EagerRuntime : public std::enable_shared_from_this<EagerRuntime> {
                                                               const EngineId& engine);
   // Installs (or replaces, by module id) a module unconditionally; bumps the epoch.
   void install_extension_module(const ModulePtr& module);
+  // The current snapshot (an opaque identity for callers outside the library; it changes
+  // exactly when a module is installed).
   const ExtensionSnapshot* snapshot() const noexcept {
     return snapshot_.load(std::memory_order_acquire);
   }
 
-  // Counters the backends, executors and caches feed.
+ private:
+  friend struct runtime_internal::RuntimeAccess;
+  EagerRuntime(std::unique_ptr<Backend> backend, RuntimeOptions options);
+  void publish_locked(std::unique_ptr<ExtensionSnapshot> next);
+  // The warm path of the built-in families: the snapshot's dense slot of `family_id` (resolved
+  // at install) answers with one pointer compare; anything else takes the ensure above.
+  const ExtensionExecutor& ensure_family(const ModulePtr& module, std::uint32_t family_id,
+                                         std::string_view family, const EngineId& engine);
+
+  // Counters the backends, executors and caches feed (through runtime_internal::RuntimeAccess).
   void count_upload(std::size_t bytes) noexcept;
   void count_download(std::size_t bytes) noexcept;
   void count_status_read(std::size_t bytes) noexcept;
-  void count_kernel_launch(std::string_view family, std::uint64_t count = 1);
+  void count_kernel_launch(std::uint32_t family_id, std::uint64_t count) noexcept;
   void count_numerical_retry() noexcept;
   void count_backend_construction_in_call() noexcept;
 
- private:
-  EagerRuntime(std::unique_ptr<Backend> backend, RuntimeOptions options);
-  void publish_locked(std::unique_ptr<ExtensionSnapshot> next);
-
   std::uint64_t id_;
   std::unique_ptr<Backend> backend_;
+  // The backend's target, built once (a backend's engine never changes), so a call does not
+  // copy the engine id; empty when the backend has no direct engine.
+  std::optional<EagerExtensionTarget> target_;
   ExtensionCacheStore caches_;
 
   std::atomic<const ExtensionSnapshot*> snapshot_{nullptr};
@@ -122,7 +119,8 @@ class EagerRuntime : public std::enable_shared_from_this<EagerRuntime> {
   std::atomic<std::uint64_t> status_reads_{0}, status_read_bytes_{0};
   std::atomic<std::uint64_t> numerical_retries_{0};
   std::atomic<std::uint64_t> backend_constructions_in_calls_{0};
-  // Kernel launches by dense family id (runtime_internal::family_id): lock-free counters.
+  // Kernel launches by dense family id (runtime_internal::family_id): one lock-free counter
+  // per slot, indexed without a lookup.
   std::array<std::atomic<std::uint64_t>, 64> kernel_launches_{};
 };
 

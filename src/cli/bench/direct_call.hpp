@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/bench/bench_case.hpp"
+#include "runtime/family_ids.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/runtime/extension.hpp"
 
@@ -21,11 +22,13 @@ inline EagerCall direct_executor_call(std::shared_ptr<const ExtensionOp> op,
     throw_error(ErrorKind::MissingExtensionEngine, ErrorPhase::Module, "bench",
                 "the family's module registers no executor for " + target.engine_id.str());
   }
-  return [op = std::move(op), module = std::move(module), registration,
+  // Resolved once, as the dispatcher's tables resolve it at install.
+  const std::uint32_t family_id = runtime_internal::family_id(op->family());
+  return [op = std::move(op), module = std::move(module), registration, family_id,
           rt](std::span<const EagerTensor> inputs) {
     std::unique_lock<std::mutex> session(rt->backend().session_mutex(), std::defer_lock);
     if (rt->backend().serializes_sessions()) session.lock();
-    const ExecutionContext context(rt, op->family());
+    const ExecutionContext context(rt, op->family(), family_id);
     return registration->executor(context, *op, inputs);
   };
 }

@@ -16,14 +16,16 @@
 #include <cstring>
 #include <string>
 
-#include "ops/einsum/einsum_module.hpp"
 #include "ops/einsum/einsum_op.hpp"
 #include "ops/einsum/executor.hpp"
 #include "ops/einsum/expression.hpp"
 #include "ops/einsum/path.hpp"
 #include "ops/einsum/program.hpp"
+#include "ops/einsum/registration.hpp"
 #include "runtime/call_scope.hpp"
+#include "runtime/dispatch_internal.hpp"
 #include "runtime/resource_boundary.hpp"
+#include "runtime/runtime_access.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -47,8 +49,9 @@ void append_int(std::string& key, long long v, char sep) {
 }
 
 // The exact plan key: notation, dtype, shapes and the options that shape the plan.
-void append_key(std::string& key, const Notation& n, std::span<const Shape> shapes, DType dtype,
-                const EinsumOptions& options, const einsum_internal::PlannerChoice& planner) {
+void append_key(std::string& key, const Notation& n, std::span<const EagerTensor> operands,
+                DType dtype, const EinsumOptions& options,
+                const einsum_internal::PlannerChoice& planner) {
   if (n.labels) {
     key += 'L';
     for (const auto& in : n.labels->inputs) {
@@ -66,9 +69,9 @@ void append_key(std::string& key, const Notation& n, std::span<const Shape> shap
   key += '|';
   key += dtype_name(dtype);
   key += '|';
-  for (const auto& shape : shapes) {
+  for (const auto& operand : operands) {
     key += '(';
-    for (auto e : shape) append_int(key, e, ',');
+    for (auto e : operand.shape()) append_int(key, e, ',');
     key += ')';
   }
   key += '|';
@@ -138,7 +141,8 @@ EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, const PlanPtr&
                     einsum_internal::SliceRange slices = {}) {
   require_sliced_plan_support(*runtime, *plan);
   if (options.allow_direct_binary && plan->direct_candidate && plan->path.sliced_labels.empty() &&
-      einsum_family::admission_table().admits("einsum", runtime->backend_kind(), plan->dtype) &&
+      einsum_internal::registration_table().admits(einsum_internal::kEinsumOp,
+                                                   runtime->backend_kind(), plan->dtype) &&
       inputs_enter(*runtime, operands)) {
     einsum_internal::ContractionKernels* kernels =
         einsum_internal::contraction_kernels_for(*runtime);
@@ -146,7 +150,8 @@ EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, const PlanPtr&
       Backend& backend = runtime->backend();
       std::unique_lock<std::mutex> session;
       if (backend.serializes_sessions()) session = std::unique_lock(backend.session_mutex());
-      runtime->count_kernel_launch(einsum_family::kFamily);
+      runtime_internal::RuntimeAccess::count_kernel_launch(
+          *runtime, einsum_internal::registration_table().family_id());
       backend.note_queued_work("einsum");
       return runtime_internal::at_op_boundary("einsum", [&] {
         return einsum_internal::run_program(*runtime, *kernels, *plan, operands);
@@ -154,10 +159,16 @@ EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, const PlanPtr&
     }
   }
   const einsum_internal::EinsumOp op(plan, slices);
-  auto factory = [](const EagerExtensionTarget& target) {
-    return einsum_internal::einsum_module_for(target);
+  // Admission is answered from the registration table by the factory, before any install.
+  const DType dtype = plan->dtype;
+  auto factory = [dtype](const EagerExtensionTarget& target) {
+    return einsum_internal::registration_table().module_for(target,
+                                                            {einsum_internal::kEinsumOp, dtype});
   };
-  return apply_eager_with_targeted_extension_session(op, operands, factory).front();
+  // The caller ran step 1 (one runtime, arity): the dispatcher does not repeat it.
+  return runtime_internal::dispatch_checked(runtime, op, operands, factory,
+                                            einsum_internal::registration_table().family_id())
+      .front();
 }
 
 EagerTensor einsum_impl(const Notation& n, std::span<const EagerTensor> operands,
@@ -166,17 +177,22 @@ EagerTensor einsum_impl(const Notation& n, std::span<const EagerTensor> operands
       require_one_runtime("einsum", operands, operands.size());
   const RuntimeCallScope call_scope(*runtime);  // planning and the direct path included
   const DType dtype = common_dtype(operands);
-  std::vector<Shape> shapes;
-  shapes.reserve(operands.size());
-  for (const auto& t : operands) shapes.push_back(t.shape());
+  // Built straight from the operands, in one buffer: a warm call allocates the key and nothing
+  // else here (the shapes are copied only to plan a miss).
   const einsum_internal::PlannerChoice planner = einsum_internal::choose_planner(options);
   std::string key;
-  append_key(key, n, shapes, dtype, options, planner);
+  key.reserve(128);
+  append_key(key, n, operands, dtype, options, planner);
   // The key holds the subscripts, shapes, dtype and options; the store re-checks it exactly.
-  const CacheKey cache_key = CacheKey::of(std::string(einsum_family::kFamily), "plan", key);
+  const CacheKey cache_key =
+      CacheKey::of(std::string(einsum_family::kFamily), "plan", std::move(key));
   PlanPtr plan = runtime->caches().find<EinsumPlan>(cache_key);
   if (!plan) {
-    auto made = std::const_pointer_cast<EinsumPlan>(make_plan(n, shapes, dtype, options, planner));
+    std::vector<Shape> shapes;
+    shapes.reserve(operands.size());
+    for (const auto& t : operands) shapes.push_back(t.shape());
+    auto made = std::const_pointer_cast<EinsumPlan>(
+        make_plan(n, std::move(shapes), dtype, options, planner));
     runtime->caches().insert<EinsumPlan>(cache_key, made, made->retained_bytes());
     plan = std::move(made);
   }

@@ -30,10 +30,12 @@ std::uint64_t hash_plan(const EinsumPlan& p) {
 }  // namespace
 
 EinsumOp::EinsumOp(std::shared_ptr<const EinsumPlan> plan, SliceRange slices)
-    : plan_(std::move(plan)),
-      slices_(slices),
-      hash_(mix(mix(hash_plan(*plan_), static_cast<std::uint64_t>(slices.first)),
-                static_cast<std::uint64_t>(slices.count))) {}
+    : plan_(std::move(plan)), slices_(slices) {}
+
+std::uint64_t EinsumOp::payload_hash() const noexcept {
+  return mix(mix(hash_plan(*plan_), static_cast<std::uint64_t>(slices_.first)),
+             static_cast<std::uint64_t>(slices_.count));
+}
 
 std::string_view EinsumOp::family() const noexcept {
   return einsum_family::kFamily;

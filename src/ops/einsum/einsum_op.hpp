@@ -17,7 +17,8 @@ class EinsumOp final : public ExtensionOp {
   std::string_view family() const noexcept override;
   std::string_view name() const noexcept override { return "einsum"; }
   std::size_t arity() const noexcept override { return plan_->expr.inputs.size(); }
-  std::uint64_t payload_hash() const noexcept override { return hash_; }
+  // Computed when asked (only the contract tests ask), not on every eager call.
+  std::uint64_t payload_hash() const noexcept override;
   bool payload_equals(const ExtensionOp& other) const noexcept override;
   // Checks the inputs against the plan (Validation naming the operand) and returns the
   // output's dtype and shape.
@@ -29,7 +30,6 @@ class EinsumOp final : public ExtensionOp {
  private:
   std::shared_ptr<const EinsumPlan> plan_;
   SliceRange slices_;
-  std::uint64_t hash_;
 };
 
 }  // namespace tenferro::einsum_internal

@@ -1,8 +1,9 @@
 // The public tenferro::fft functions: resolve (Validation first), then the dispatch contract.
 #include <string>
 
-#include "ops/fft/fft_module.hpp"
 #include "ops/fft/fft_op.hpp"
+#include "ops/fft/registration.hpp"
+#include "runtime/dispatch_internal.hpp"
 #include "tenferro/fft.hpp"
 #include "tenferro/runtime/extension.hpp"
 
@@ -13,20 +14,25 @@ using fft_internal::FftOpKind;
 using fft_internal::FftRequest;
 
 EagerTensor run(const EagerTensor& x, FftRequest request) {
-  const auto factory = [](const EagerExtensionTarget& target) {
-    return fft_internal::fft_module_for(target);
+  // The factory answers admission (op, input dtype) from the registration table before
+  // anything is installed; it runs only after step 1 found `x` defined.
+  const FftOpKind kind = request.kind;
+  const auto factory = [kind, &x](const EagerExtensionTarget& target) {
+    return fft_internal::registration_table().module_for(
+        target, {static_cast<std::uint32_t>(kind), x.dtype()});
   };
   const EagerTensor inputs[] = {x};
   // An empty handle has no shape to check against; the dispatch reports it as
   // ContextMismatch. Otherwise argument errors surface here, before anything runs.
+  const std::uint32_t family = fft_internal::registration_table().family_id();
   std::vector<EagerTensor> outputs;
   if (!x.defined()) {
-    outputs = apply_eager_with_targeted_extension_session(fft_internal::FftOp(std::move(request)),
-                                                          inputs, factory);
+    outputs = runtime_internal::dispatch(fft_internal::FftOp(std::move(request)), inputs, factory,
+                                         family);
   } else {
     fft_internal::FftSpec spec = fft_internal::resolve(request, x.dtype(), x.shape());
     const fft_internal::FftOp op(std::move(request), x.dtype(), x.shape(), std::move(spec));
-    outputs = apply_eager_with_targeted_extension_session(op, inputs, factory);
+    outputs = runtime_internal::dispatch(op, inputs, factory, family);
   }
   return std::move(outputs.at(0));
 }

@@ -3,7 +3,8 @@
 #include <initializer_list>
 
 #include "ops/linalg/linalg_op.hpp"
-#include "ops/linalg/module_factory.hpp"
+#include "ops/linalg/registration.hpp"
+#include "runtime/dispatch_internal.hpp"
 #include "tenferro/linalg.hpp"
 
 namespace tenferro::linalg {
@@ -15,19 +16,23 @@ using linalg_internal::LinalgPayload;
 
 std::vector<EagerTensor> dispatch(LinalgKind kind, const LinalgPayload& payload,
                                   std::initializer_list<EagerTensor> list) {
-  const LinalgOp op(kind, payload);
+  LinalgOp op(kind, payload);
   const std::span<const EagerTensor> inputs(list.begin(), list.size());
   // Runtime identity first (ContextMismatch outranks every other error), then shapes, so a
   // malformed call never reaches the factory or installs anything.
-  require_one_runtime(op.name(), inputs, op.arity());
+  const std::shared_ptr<EagerRuntime>& runtime = require_one_runtime(op.name(), inputs, op.arity());
   std::vector<TensorMeta> metas;
   metas.reserve(inputs.size());
   for (const EagerTensor& input : inputs) metas.push_back(input.meta());
   linalg_internal::validate_and_infer(op, metas);
-  auto factory = [](const EagerExtensionTarget& target) {
-    return linalg_internal::linalg_module_for(target);
+  op.mark_validated();
+  // The factory answers admission from the registration table before anything is installed.
+  const runtime_internal::OpKey key{static_cast<std::uint32_t>(kind), inputs[0].dtype()};
+  auto factory = [key](const EagerExtensionTarget& target) {
+    return linalg_internal::registration_table().module_for(target, key);
   };
-  return apply_eager_with_targeted_extension_session(op, inputs, factory);
+  return runtime_internal::dispatch_checked(runtime, op, inputs, factory,
+                                            linalg_internal::registration_table().family_id());
 }
 
 LinalgPayload with(auto setter) {

@@ -57,10 +57,15 @@ class LinalgOp final : public ExtensionOp {
 
   LinalgKind kind() const noexcept { return kind_; }
   const LinalgPayload& payload() const noexcept { return payload_; }
+  // Set by the public functions once validate_and_infer passed for the inputs they dispatch,
+  // so the kernels do not validate (and allocate) a second time on the warm path.
+  void mark_validated() noexcept { validated_ = true; }
+  bool validated() const noexcept { return validated_; }
 
  private:
   LinalgKind kind_;
   LinalgPayload payload_;
+  bool validated_ = false;
 };
 
 // Throws Validation for bad shapes (rank, square, rows, batch) or options. Returns the

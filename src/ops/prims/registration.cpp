@@ -3,6 +3,8 @@
 #include <array>
 #include <string>
 
+#include "runtime/dispatch_internal.hpp"
+#include "runtime/family_ids.hpp"
 #include "runtime/family_modules.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/prims.hpp"
@@ -88,12 +90,20 @@ ModulePtr prims_module_for(const EagerExtensionTarget& target) {
   return modules.module_for(target);
 }
 
+namespace {
+// The family's dense id, resolved once (the warm path indexes the runtime's slot with it).
+std::uint32_t prims_family_id() {
+  static const std::uint32_t id = runtime_internal::family_id(prims_family::kFamily);
+  return id;
+}
+}  // namespace
+
 EagerTensor run(const PrimsOp& op, std::span<const EagerTensor> inputs) {
   const auto factory = [&op](const EagerExtensionTarget& target) {
     check_admitted(op, target.backend_kind);
     return prims_module_for(target);
   };
-  return std::move(apply_eager_with_targeted_extension_session(op, inputs, factory).at(0));
+  return std::move(runtime_internal::dispatch(op, inputs, factory, prims_family_id()).at(0));
 }
 
 EagerTensor run_on(const std::shared_ptr<EagerRuntime>& runtime, const PrimsOp& op) {
@@ -101,7 +111,8 @@ EagerTensor run_on(const std::shared_ptr<EagerRuntime>& runtime, const PrimsOp& 
     check_admitted(op, target.backend_kind);
     return prims_module_for(target);
   };
-  return std::move(apply_eager_on_runtime(runtime, op, {}, factory).at(0));
+  return std::move(
+      runtime_internal::dispatch_on_runtime(runtime, op, {}, factory, prims_family_id()).at(0));
 }
 
 }  // namespace tenferro::prims_internal

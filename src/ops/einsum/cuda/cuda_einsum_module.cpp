@@ -1,10 +1,10 @@
-// The CUDA arm of einsum: the module registered for a CUDA engine, and the runtime's CUDA
-// contraction kernels (used by that module's executor and by the direct binary path).
+// The CUDA arm of einsum: the runtime's CUDA contraction kernels (used by the CUDA row of the
+// registration table and by the direct binary path).
 #include <memory>
 
 #include "backends/cuda/cuda_backend.hpp"
 #include "ops/einsum/cuda/cuda_contraction_kernels.hpp"
-#include "ops/einsum/einsum_module.hpp"
+#include "ops/einsum/registration.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"
 

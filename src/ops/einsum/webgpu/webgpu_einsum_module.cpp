@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "backends/webgpu/webgpu_backend.hpp"
-#include "ops/einsum/einsum_module.hpp"
+#include "ops/einsum/registration.hpp"
 #include "ops/einsum/webgpu/webgpu_contraction_kernels.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"

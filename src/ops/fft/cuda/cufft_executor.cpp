@@ -18,8 +18,8 @@
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/strided_layout.hpp"
 #include "ops/fft/cuda/fft_kernels.hpp"
-#include "ops/fft/fft_module.hpp"
 #include "ops/fft/fft_op.hpp"
+#include "ops/fft/registration.hpp"
 #include "tenferro/fft.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -297,14 +297,12 @@ void scale(CudaBackend& backend, const EagerTensor& t, double factor) {
   cuda_check(s, "fft.scale");
 }
 
-}  // namespace
-
+// The kernel of every cuFFT row (the table's key function has checked the op's family).
 std::vector<EagerTensor> cufft_execute(const ExecutionContext& ctx, const ExtensionOp& op,
                                        std::span<const EagerTensor> inputs) {
-  const auto& fft_op = dynamic_cast<const FftOp&>(op);
+  const auto& fft_op = static_cast<const FftOp&>(op);
   const EagerTensor& input = inputs[0];
   const FftSpec spec = resolve(fft_op.request(), input.dtype(), input.shape());
-  fft_family::admission_table().check(op.name(), ctx.backend().kind(), input.dtype());
   auto& backend = ctx.backend_as<CudaBackend>();
   backend.make_current();
   ctx.record_kernel_launch();
@@ -354,6 +352,12 @@ std::vector<EagerTensor> cufft_execute(const ExecutionContext& ctx, const Extens
       cur.order == natural ? cur.buffer : permuted(ctx, backend, cur, natural).buffer;
   scale(backend, result, spec.scale);
   return {result};
+}
+
+}  // namespace
+
+std::vector<runtime_internal::Registration> cufft_rows() {
+  return provider_rows(BackendKind::Cuda, &cufft_execute);
 }
 
 }  // namespace tenferro::fft_internal

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "backends/cpu/cpu_backend.hpp"
-#include "ops/fft/fft_module.hpp"
 #include "ops/fft/fft_op.hpp"
 #include "ops/fft/fftw/fftw_plan.hpp"
 #include "ops/fft/fftw/host_staging.hpp"
+#include "ops/fft/registration.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro::fft_internal {
@@ -101,15 +101,13 @@ void execute_spec(const ExecutionContext& ctx, const FftSpec& spec, const Tensor
   scale_in_place(out, spec.scale);
 }
 
-}  // namespace
-
+// The kernel of every FFTW row (the table's key function has checked the op's family).
 std::vector<EagerTensor> fftw_execute(const ExecutionContext& ctx, const ExtensionOp& op,
                                       std::span<const EagerTensor> inputs) {
-  const auto& fft_op = dynamic_cast<const FftOp&>(op);
+  const auto& fft_op = static_cast<const FftOp&>(op);
   const Tensor input = host_tensor_of(inputs[0]);
   FftSpec scratch;
   const FftSpec& spec = fft_op.spec_for(input.dtype(), input.shape(), scratch);
-  fft_family::admission_table().check(op.name(), ctx.backend().kind(), input.dtype());
 
   EagerTensor result = ctx.allocate(spec.out_dtype, spec.out_shape);
   ctx.record_kernel_launch();
@@ -121,6 +119,12 @@ std::vector<EagerTensor> fftw_execute(const ExecutionContext& ctx, const Extensi
     execute_spec<float>(ctx, spec, input, out);
   }
   return {result};
+}
+
+}  // namespace
+
+std::vector<runtime_internal::Registration> fftw_rows() {
+  return provider_rows(BackendKind::Cpu, &fftw_execute);
 }
 
 }  // namespace tenferro::fft_internal

@@ -6,6 +6,7 @@
 #include "ops/linalg/cpu/svd_fault_injection.hpp"
 #include "ops/linalg/cpu/workspace.hpp"
 #include "ops/linalg/truncation.hpp"
+#include "runtime/runtime_access.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro::linalg_cpu {
@@ -122,7 +123,7 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
       lapack::lint info = gesdd_run<T>(gesdd_lease.get(), s, work_a.data(), sb, ub, vb);
       if (info > 0) {
         // gesdd's divide and conquer failed to converge: retry with the QR-iteration driver.
-        call.ctx.runtime().count_numerical_retry();
+        runtime_internal::RuntimeAccess::count_numerical_retry(call.ctx.runtime());
         std::copy_n(in + b * m * n, m * n, work_a.data());
         WorkspaceLease<T> gesvd_lease = gesvd_workspace<T>(call, s);
         info = gesvd_run<T>(gesvd_lease.get(), s, work_a.data(), sb, ub, vb);

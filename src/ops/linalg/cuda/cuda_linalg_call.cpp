@@ -3,6 +3,7 @@
 #include "backends/cuda/strided_layout.hpp"
 #include "ops/linalg/cpu/common.hpp"
 #include "ops/linalg/cuda/linalg_kernels.hpp"
+#include "runtime/runtime_access.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro::linalg_cuda {
@@ -84,7 +85,8 @@ std::vector<int> DeviceStatus::finish(const Shape& batch_shape, const char* inpu
                              call_.stream()),
              call_.op.name());
   cuda_check(cudaStreamSynchronize(call_.stream()), call_.op.name());
-  call_.ctx.runtime().count_status_read(host.size() * sizeof(int));
+  runtime_internal::RuntimeAccess::count_status_read(call_.ctx.runtime(),
+                                                     host.size() * sizeof(int));
   if (host[0] != INT_MAX) {
     throw_numerical(call_, host[0], batch_shape,
                     std::string("input ") + input_name +

@@ -1,0 +1,136 @@
+// The einsum registration table: one row per compiled backend (its dtypes -> the program on
+// its contraction kernels), the key function, and the shared executor body.
+#include "ops/einsum/registration.hpp"
+
+#include "ops/einsum/cpu/cpu_contraction_kernels.hpp"
+#include "ops/einsum/einsum_op.hpp"
+#include "ops/einsum/executor.hpp"
+#include "tenferro/einsum.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro::einsum_internal {
+namespace {
+
+using runtime_internal::dtypes;
+using runtime_internal::Registration;
+
+runtime_internal::OpKey key_of(const ExtensionOp& op, std::span<const EagerTensor>) {
+  const auto* einsum_op = dynamic_cast<const EinsumOp*>(&op);
+  if (einsum_op == nullptr) {
+    throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(op.name()),
+                "the einsum executor got an op of another family");
+  }
+  return {kEinsumOp, einsum_op->plan().dtype};
+}
+
+std::vector<EagerTensor> cpu_kernel(const ExecutionContext& ctx, const ExtensionOp& op,
+                                    std::span<const EagerTensor> inputs) {
+  return execute_einsum(ctx, op, inputs, cpu_contraction_kernels());
+}
+
+#if TENFERRO_HAS_WEBGPU
+std::vector<EagerTensor> webgpu_kernel(const ExecutionContext& ctx, const ExtensionOp& op,
+                                       std::span<const EagerTensor> inputs) {
+  return execute_einsum(ctx, op, inputs, *webgpu_contraction_kernels(ctx.runtime()));
+}
+#endif
+
+#if TENFERRO_HAS_CUDA
+std::vector<EagerTensor> cuda_kernel(const ExecutionContext& ctx, const ExtensionOp& op,
+                                     std::span<const EagerTensor> inputs) {
+  return execute_einsum(ctx, op, inputs, *cuda_contraction_kernels(ctx.runtime()));
+}
+#endif
+
+runtime_internal::FamilyInfo family_info() {
+  runtime_internal::FamilyInfo info;
+  info.family = std::string(einsum_family::kFamily);
+  info.ops = {"einsum"};
+  info.key_of = &key_of;
+  constexpr auto kCuda = static_cast<std::size_t>(BackendKind::Cuda);
+  constexpr auto kWebGpu = static_cast<std::size_t>(BackendKind::WebGpu);
+#if TENFERRO_HAS_WEBGPU
+  info.notes[kWebGpu] = "WGSL has no f64";
+#else
+  info.notes[kWebGpu] = "not compiled in";
+  info.missing[kWebGpu] = "this build has no WebGPU backend";
+#endif
+#if !TENFERRO_HAS_CUDA
+  info.notes[kCuda] = "not compiled in";
+  info.missing[kCuda] = "this build has no CUDA backend";
+#else
+  (void)kCuda;
+#endif
+  return info;
+}
+
+std::vector<Registration> all_rows() {
+  std::vector<Registration> rows{
+      {kEinsumOp, BackendKind::Cpu, runtime_internal::kAllFloatDTypes, &cpu_kernel}};
+#if TENFERRO_HAS_WEBGPU
+  rows.push_back({kEinsumOp, BackendKind::WebGpu, dtypes({DType::F32, DType::C32}),
+                  &webgpu_kernel});  // WGSL has no f64
+#endif
+#if TENFERRO_HAS_CUDA
+  rows.push_back({kEinsumOp, BackendKind::Cuda, runtime_internal::kAllFloatDTypes, &cuda_kernel});
+#endif
+  return rows;
+}
+
+}  // namespace
+
+const runtime_internal::RegistrationTable& registration_table() {
+  static const runtime_internal::RegistrationTable table(family_info(), all_rows());
+  return table;
+}
+
+ModulePtr einsum_module_for(const EagerExtensionTarget& target) {
+  return registration_table().module_for(target);
+}
+
+std::vector<EagerTensor> execute_einsum(const ExecutionContext& ctx, const ExtensionOp& op,
+                                        std::span<const EagerTensor> inputs,
+                                        ContractionKernels& kernels) {
+  // The table's key function has checked the op's family.
+  const auto& einsum_op = static_cast<const EinsumOp&>(op);
+  const EinsumPlan& plan = einsum_op.plan();
+  ctx.record_kernel_launch();
+  if (!plan.path.sliced_labels.empty()) {
+    // einsum() refuses sliced plans off the CPU before dispatch; this guards other callers.
+    if (ctx.runtime().backend_kind() != BackendKind::Cpu)
+      throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, "einsum",
+                  "sliced execution is implemented for the CPU backend only");
+    return {run_sliced_program(ctx.runtime(), kernels, plan, inputs, einsum_op.slices())};
+  }
+  return {run_program(ctx.runtime(), kernels, plan, inputs)};
+}
+
+ContractionKernels* contraction_kernels_for(EagerRuntime& runtime) {
+  switch (runtime.backend_kind()) {
+    case BackendKind::Cpu:
+      return &cpu_contraction_kernels();
+    case BackendKind::WebGpu:
+#if TENFERRO_HAS_WEBGPU
+      return webgpu_contraction_kernels(runtime);
+#else
+      return nullptr;
+#endif
+    case BackendKind::Cuda:
+#if TENFERRO_HAS_CUDA
+      return cuda_contraction_kernels(runtime);
+#else
+      return nullptr;
+#endif
+  }
+  return nullptr;
+}
+
+}  // namespace tenferro::einsum_internal
+
+namespace tenferro {
+
+const AdmissionTable& einsum_family::admission_table() {
+  return einsum_internal::registration_table().admission();
+}
+
+}  // namespace tenferro

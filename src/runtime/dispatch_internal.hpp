@@ -1,0 +1,34 @@
+// The dispatch contract (DESIGN §2) for the library's own families, which know their dense
+// family id (runtime_internal::family_id, resolved once per family) and so skip the name
+// lookup the public entry points make. dispatch_checked is for callers that already ran step 1
+// (one runtime, the op's arity) themselves, so a warm call checks its inputs' runtime once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "tenferro/runtime/extension.hpp"
+
+namespace tenferro::runtime_internal {
+
+// Steps 1-6: apply_eager_with_targeted_extension_session.
+std::vector<EagerTensor> dispatch(const ExtensionOp& op, std::span<const EagerTensor> inputs,
+                                  ModuleFactoryRef module_factory, std::uint32_t family_id);
+
+// Steps 2-6. `runtime` must be what require_one_runtime returned for `inputs` and the op's
+// arity.
+std::vector<EagerTensor> dispatch_checked(const std::shared_ptr<EagerRuntime>& runtime,
+                                          const ExtensionOp& op,
+                                          std::span<const EagerTensor> inputs,
+                                          ModuleFactoryRef module_factory, std::uint32_t family_id);
+
+// Steps 1-6 of apply_eager_on_runtime (creation ops).
+std::vector<EagerTensor> dispatch_on_runtime(const std::shared_ptr<EagerRuntime>& runtime,
+                                             const ExtensionOp& op,
+                                             std::span<const EagerTensor> inputs,
+                                             ModuleFactoryRef module_factory,
+                                             std::uint32_t family_id);
+
+}  // namespace tenferro::runtime_internal
