@@ -136,6 +136,12 @@ Matrix cholesky(const Matrix& a);                 // p?potrf, lower L
 Matrix solve(const Matrix& a, const Matrix& b);   // p?gesv
 std::pair<Tensor, Matrix> eigh(const Matrix& a);  // p?syevd / p?heevd
 std::pair<Matrix, Matrix> qr(const Matrix& a);    // thin: p?geqrf + p?orgqr
+struct SvdResult {
+  Matrix u;   // m x k, k = min(m, n)
+  Tensor s;   // k singular values, descending, real dtype, on every rank
+  Matrix vh;  // k x n
+};
+SvdResult svd(const Matrix& a);  // thin: p?gesvd (square blocks)
 
 // A contraction split over the ranks by slices: every rank holds all `operands` (host
 // tensors, identical on every rank, e.g. from broadcast), the root's plan (its path and

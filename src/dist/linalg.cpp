@@ -367,4 +367,75 @@ std::pair<Matrix, Matrix> qr(const Matrix& a) {
   return {with_local(a, a.rows(), k, q_local), with_local(a, k, a.cols(), r_local)};
 }
 
+namespace {
+
+template <typename T>
+void run_svd(const Grid& g, Matrix& a, Matrix& u, Tensor& s, Matrix& vh) {
+  using R = typename Real<T>::type;
+  const Descriptor da = desc_of(g, a), du = desc_of(g, u), dv = desc_of(g, vh);
+  const int m = detail::as_int(a.rows(), "rows"), n = detail::as_int(a.cols(), "cols");
+  const int one = 1, query = -1;
+  int info = 0;
+  R* values = reinterpret_cast<R*>(s.raw_data());
+  T work_size(0);
+  auto call = [&](T* work, const int* lwork, R* rwork) {
+    if constexpr (std::is_same_v<T, float>) {
+      (void)rwork;
+      psgesvd_("V", "V", &m, &n, data_of<T>(a.local()), &one, &one, da.d, values,
+               data_of<T>(u.local()), &one, &one, du.d, data_of<T>(vh.local()), &one, &one, dv.d,
+               work, lwork, &info);
+    } else if constexpr (std::is_same_v<T, double>) {
+      (void)rwork;
+      pdgesvd_("V", "V", &m, &n, data_of<T>(a.local()), &one, &one, da.d, values,
+               data_of<T>(u.local()), &one, &one, du.d, data_of<T>(vh.local()), &one, &one, dv.d,
+               work, lwork, &info);
+    } else if constexpr (std::is_same_v<T, c32>) {
+      pcgesvd_("V", "V", &m, &n, data_of<T>(a.local()), &one, &one, da.d, values,
+               data_of<T>(u.local()), &one, &one, du.d, data_of<T>(vh.local()), &one, &one, dv.d,
+               work, lwork, rwork, &info);
+    } else {
+      pzgesvd_("V", "V", &m, &n, data_of<T>(a.local()), &one, &one, da.d, values,
+               data_of<T>(u.local()), &one, &one, du.d, data_of<T>(vh.local()), &one, &one, dv.d,
+               work, lwork, rwork, &info);
+    }
+  };
+  // RWORK: 1 + 4 * max(m, n) (p?gesvd's documentation), used by the complex drivers only.
+  std::vector<R> rwork(static_cast<std::size_t>(1 + 4 * std::max(m, n)));
+  call(&work_size, &query, rwork.data());
+  check_info("dist.svd", info, "workspace query failed");
+  const int lwork = detail::as_int(static_cast<long>(std::real(work_size)) + 1, "lwork");
+  std::vector<T> work(static_cast<std::size_t>(lwork));
+  call(work.data(), &lwork, rwork.data());
+  check_info("dist.svd", info,
+             "the bidiagonal QR iteration did not converge (info " + std::to_string(info) + ")");
+}
+
+}  // namespace
+
+SvdResult svd(const Matrix& a) {
+  Context::Impl& c = a.context()->impl();
+  detail::check_same_call(c, "dist.svd", describe_call("svd", {&a}));
+  const Grid g = detail::agreed(c, [&] {
+    if (a.layout().block_rows != a.layout().block_cols) {
+      throw_validation("dist.svd", "p?gesvd needs square blocks, got " +
+                                       std::to_string(a.layout().block_rows) + " x " +
+                                       std::to_string(a.layout().block_cols));
+    }
+    return detail::grid_of(c, a.layout().grid);
+  });
+  const std::int64_t k = std::min(a.rows(), a.cols());
+  const DType real = is_complex(a.dtype()) ? real_dtype(a.dtype()) : a.dtype();
+  SvdResult r{
+      with_local(a, a.rows(), k, detail::local_part(a.dtype(), a.rows(), k, a.layout(), g)),
+      Tensor::zeros(real, {k}),
+      with_local(a, k, a.cols(), detail::local_part(a.dtype(), k, a.cols(), a.layout(), g))};
+  if (k == 0) return r;
+  Matrix work = with_local(a, a.rows(), a.cols(), a.local().clone());
+  detail::agreed(
+      c, [&] { by_dtype(a.dtype(), [&]<typename T>() { run_svd<T>(g, work, r.u, r.s, r.vh); }); });
+  // As with eigh: the root's singular values are the answer on every rank.
+  MPI_Bcast(r.s.raw_data(), static_cast<int>(r.s.nbytes()), MPI_BYTE, 0, c.comm);
+  return r;
+}
+
 }  // namespace tenferro::dist

@@ -70,6 +70,21 @@ TENFERRO_PORGQR(pdorgqr_, double)
 TENFERRO_PORGQR(pcungqr_, tenferro::dist::detail::c32)
 TENFERRO_PORGQR(pzungqr_, tenferro::dist::detail::c64)
 #undef TENFERRO_PORGQR
+#define TENFERRO_PGESVD(name, T, R)                                                             \
+  void name(const char*, const char*, const int*, const int*, T*, const int*, const int*,       \
+            const int*, R*, T*, const int*, const int*, const int*, T*, const int*, const int*, \
+            const int*, T*, const int*, int*);
+TENFERRO_PGESVD(psgesvd_, float, float)
+TENFERRO_PGESVD(pdgesvd_, double, double)
+#undef TENFERRO_PGESVD
+// The complex drivers take a real workspace before INFO.
+#define TENFERRO_PGESVD_C(name, T, R)                                                           \
+  void name(const char*, const char*, const int*, const int*, T*, const int*, const int*,       \
+            const int*, R*, T*, const int*, const int*, const int*, T*, const int*, const int*, \
+            const int*, T*, const int*, R*, int*);
+TENFERRO_PGESVD_C(pcgesvd_, tenferro::dist::detail::c32, float)
+TENFERRO_PGESVD_C(pzgesvd_, tenferro::dist::detail::c64, double)
+#undef TENFERRO_PGESVD_C
 }
 
 namespace tenferro::dist::detail {

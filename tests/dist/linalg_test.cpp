@@ -202,6 +202,37 @@ TEST(DistLinalg, QrReconstructsWithOrthonormalQAndUpperR) {
       }
 }
 
+TEST(DistLinalg, SvdReconstructsAndMatchesTheSingleNodeValues) {
+  const auto& ctx = context();
+  auto rt = EagerRuntime::cpu();
+  for (DType dtype : kDtypes)
+    for (const Config& s : configs(ctx->size()))
+      for (auto [m, n] :
+           std::vector<std::pair<std::int64_t, std::int64_t>>{{12, 5}, {5, 9}, {7, 7}}) {
+        const Tensor a = testing::random_matrix(dtype, m, n, 17);
+        SvdResult r = svd(spread(a, s));
+        const Tensor ug = gather(r.u), vg = gather(r.vh);
+        const std::int64_t k = std::min(m, n);
+        ASSERT_EQ(r.s.shape(), (Shape{k}));
+        const Tensor s1 = linalg::svd(rt->upload(a)).s.download();
+        for (std::int64_t i = 0; i < k; ++i) {
+          EXPECT_NEAR(at(r.s.reshape({k, 1}), i, 0).real(), at(s1.reshape({k, 1}), i, 0).real(),
+                      testing::tolerance(dtype) * 10)
+              << dtype_name(dtype) << " singular value " << i;
+        }
+        if (!ctx->is_root()) continue;
+        ASSERT_EQ(ug.shape(), (Shape{m, k}));
+        ASSERT_EQ(vg.shape(), (Shape{k, n}));
+        const Dense ud = dense(ug);
+        Dense us = ud;
+        for (std::int64_t j = 0; j < k; ++j)
+          for (std::int64_t i = 0; i < m; ++i) us(i, j) *= at(r.s.reshape({k, 1}), j, 0).real();
+        EXPECT_LT(rel_diff(product(ud, ud, true), identity(k)), testing::tolerance(dtype));
+        EXPECT_LT(rel_diff(product(us, dense(vg)), dense(a)), testing::tolerance(dtype))
+            << dtype_name(dtype) << " " << m << "x" << n << " block " << s.block;
+      }
+}
+
 template <typename F>
 bool numerical_everywhere(F&& call) {
   bool numerical = false;
