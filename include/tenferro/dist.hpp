@@ -29,6 +29,7 @@
 
 #include "tenferro/core/tensor.hpp"
 #include "tenferro/einsum.hpp"
+#include "tenferro/linalg.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 #pragma GCC visibility push(default)
@@ -136,12 +137,33 @@ Matrix cholesky(const Matrix& a);                 // p?potrf, lower L
 Matrix solve(const Matrix& a, const Matrix& b);   // p?gesv
 std::pair<Tensor, Matrix> eigh(const Matrix& a);  // p?syevd / p?heevd
 std::pair<Matrix, Matrix> qr(const Matrix& a);    // thin: p?geqrf + p?orgqr
-struct SvdResult {
-  Matrix u;   // m x k, k = min(m, n)
-  Tensor s;   // k singular values, descending, real dtype, on every rank
-  Matrix vh;  // k x n
+
+// Thin SVD on p?gesvd (square blocks). Truncation and gauge follow the single-node
+// linalg::svd exactly: the same rank rule (max_rank, cutoff, min_rank) on the singular values,
+// the same canonical gauge. p?gesvd computes every singular triple; truncation keeps the
+// leading r of them (it saves memory after the call, not work in it).
+struct SvdOptions {
+  bool compute_uv = true;  // false: singular values only (u and vh stay empty)
+  linalg::SvdTruncation truncation;
+  linalg::SvdGauge gauge = linalg::SvdGauge::Raw;
 };
-SvdResult svd(const Matrix& a);  // thin: p?gesvd (square blocks)
+struct SvdResult {
+  Matrix u;   // m x r (r = min(m, n) without truncation)
+  Tensor s;   // r singular values, descending, real dtype, on every rank
+  Matrix vh;  // r x n
+  double discarded_weight = 0;  // sum of the squared dropped singular values
+};
+SvdResult svd(const Matrix& a, const SvdOptions& options = {});
+
+// LU with partial pivoting on p?getrf (square blocks): row perm[i] of A is row i of L U, i.e.
+// A = P L U with P(perm[i], i) = 1 (linalg::lu's convention). L is m x k unit lower
+// trapezoidal, U is k x n upper trapezoidal, k = min(m, n). A singular A is not an error.
+struct LuResult {
+  Matrix l;
+  Matrix u;
+  std::vector<std::int64_t> perm;  // on every rank
+};
+LuResult lu(const Matrix& a);
 
 // A contraction split over the ranks by slices: every rank holds all `operands` (host
 // tensors, identical on every rank, e.g. from broadcast), the root's plan (its path and

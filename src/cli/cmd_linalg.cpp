@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cli/command_registry.hpp"
+#include "cli/svd_truncation_args.hpp"
 #include "core/atomic_file.hpp"
 #include "tenferro/core/npy.hpp"
 #include "tenferro/linalg.hpp"
@@ -38,16 +39,6 @@ constexpr const char* kUsage =
     "  slogdet A             -> .sign .logabsdet\n";
 
 using Outputs = std::vector<std::pair<std::string, EagerTensor>>;
-
-linalg::CutoffKind parse_cutoff_kind(const std::string& text) {
-  if (text == "relative-sv") return linalg::CutoffKind::RelativeSingularValue;
-  if (text == "absolute-sv") return linalg::CutoffKind::AbsoluteSingularValue;
-  if (text == "relative-weight") return linalg::CutoffKind::RelativeDiscardedWeight;
-  if (text == "absolute-weight") return linalg::CutoffKind::AbsoluteDiscardedWeight;
-  throw UsageError(
-      "--cutoff-kind must be relative-sv, absolute-sv, relative-weight or absolute-weight, not '" +
-      text + "'");
-}
 
 // Every op option, taken from the command line before the positionals are read (the op name
 // is a positional); options an op does not take are refused afterwards.
@@ -103,15 +94,8 @@ PreparedCall prepare(const std::string& op, OpOptions& opt) {
     o.full_matrices = opt.flag("full");
     o.compute_uv = !opt.flag("values-only");
     if (opt.flag("canonical")) o.gauge = linalg::SvdGauge::Canonical;
-    if (const auto& k = opt.value("max-rank")) o.truncation.max_rank = parse_int("--max-rank", *k);
-    if (const auto& k = opt.value("min-rank")) o.truncation.min_rank = parse_int("--min-rank", *k);
-    const auto& kind = opt.value("cutoff-kind");
-    if (const auto& x = opt.value("cutoff")) {
-      o.truncation.cutoff = parse_double("--cutoff", *x);
-      o.truncation.cutoff_kind = parse_cutoff_kind(kind.value_or("relative-sv"));
-    } else if (kind) {
-      throw UsageError("--cutoff-kind needs --cutoff");
-    }
+    o.truncation = parse_svd_truncation({opt.value("max-rank"), opt.value("min-rank"),
+                                         opt.value("cutoff"), opt.value("cutoff-kind")});
     return {1, [o](const auto& in) {
               auto r = linalg::svd(in[0], o);
               Outputs out;

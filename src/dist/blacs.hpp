@@ -22,12 +22,6 @@ void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* 
 
 namespace tenferro::dist {
 
-namespace blacs {
-inline void free_system_handle(int handle) {
-  Cfree_blacs_system_handle(handle);
-}
-}  // namespace blacs
-
 namespace detail {
 
 // A BLACS process grid over every rank of a context (row-major rank order).
@@ -45,6 +39,10 @@ Grid grid_of(Context::Impl& ctx, GridShape shape);
 
 // Rows or columns of an extent-n dimension held by grid coordinate `coord` of `procs`.
 std::int64_t local_extent(std::int64_t n, std::int64_t block, int coord, int procs);
+// The global row (column) of local row (column) `local` at grid coordinate `coord`.
+inline std::int64_t global_index(std::int64_t local, std::int64_t block, int coord, int procs) {
+  return ((local / block) * procs + coord) * block + local % block;
+}
 
 // ScaLAPACK's descriptor of a block-cyclic matrix whose local leading dimension is `lld`.
 struct Descriptor {

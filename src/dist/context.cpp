@@ -32,7 +32,7 @@ Context::~Context() {
   MPI_Finalized(&finalized);
   if (finalized) return;  // MPI is gone; so are its handles
   for (const auto& [shape, grid] : impl_->grids) Cblacs_gridexit(grid);
-  if (impl_->blacs_handle >= 0) blacs::free_system_handle(impl_->blacs_handle);
+  if (impl_->blacs_handle >= 0) Cfree_blacs_system_handle(impl_->blacs_handle);
   MPI_Comm_free(&impl_->comm);
 }
 

@@ -29,9 +29,9 @@ void for_each_local_run(std::int64_t rows, std::int64_t cols, const BlockCyclic&
   const std::int64_t local_cols = local_extent(cols, nb, pcol, pc);
   const std::int64_t local_rows = local_extent(rows, mb, prow, pr);
   for (std::int64_t lj = 0; lj < local_cols; ++lj) {
-    const std::int64_t gj = ((lj / nb) * pc + pcol) * nb + lj % nb;
+    const std::int64_t gj = global_index(lj, nb, pcol, pc);
     for (std::int64_t li = 0; li < local_rows; li += mb) {
-      const std::int64_t gi = ((li / mb) * pr + prow) * mb;
+      const std::int64_t gi = global_index(li, mb, prow, pr);
       run(gi, gj, li, lj, std::min(mb, local_rows - li));
     }
   }

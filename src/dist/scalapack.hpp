@@ -40,6 +40,14 @@ TENFERRO_PGESV(pcgesv_, tenferro::dist::detail::c32)
 TENFERRO_PGESV(pzgesv_, tenferro::dist::detail::c64)
 #undef TENFERRO_PGESV
 
+#define TENFERRO_PGETRF(name, T) \
+  void name(const int*, const int*, T*, const int*, const int*, const int*, int*, int*);
+TENFERRO_PGETRF(psgetrf_, float)
+TENFERRO_PGETRF(pdgetrf_, double)
+TENFERRO_PGETRF(pcgetrf_, tenferro::dist::detail::c32)
+TENFERRO_PGETRF(pzgetrf_, tenferro::dist::detail::c64)
+#undef TENFERRO_PGETRF
+
 #define TENFERRO_PSYEVD(name, T)                                                                  \
   void name(const char*, const char*, const int*, T*, const int*, const int*, const int*, T*, T*, \
             const int*, const int*, const int*, T*, const int*, int*, const int*, int*);
@@ -89,7 +97,8 @@ TENFERRO_PGESVD_C(pzgesvd_, tenferro::dist::detail::c64, double)
 
 namespace tenferro::dist::detail {
 
-// One overload set per driver, so the templates in linalg.cpp pick the routine by type.
+// One overload set per driver, so the templates pick the routine by type. The complex
+// eigen and SVD drivers take extra real workspaces, so their overloads differ in arity too.
 #define TENFERRO_FORWARD(fn, T, impl) \
   template <typename... A>            \
   void fn(T* tag, A... a) {           \
@@ -117,6 +126,18 @@ TENFERRO_FORWARD(p_orgqr, float, psorgqr_)
 TENFERRO_FORWARD(p_orgqr, double, pdorgqr_)
 TENFERRO_FORWARD(p_orgqr, c32, pcungqr_)
 TENFERRO_FORWARD(p_orgqr, c64, pzungqr_)
+TENFERRO_FORWARD(p_getrf, float, psgetrf_)
+TENFERRO_FORWARD(p_getrf, double, pdgetrf_)
+TENFERRO_FORWARD(p_getrf, c32, pcgetrf_)
+TENFERRO_FORWARD(p_getrf, c64, pzgetrf_)
+TENFERRO_FORWARD(p_heevd, float, pssyevd_)
+TENFERRO_FORWARD(p_heevd, double, pdsyevd_)
+TENFERRO_FORWARD(p_heevd, c32, pcheevd_)
+TENFERRO_FORWARD(p_heevd, c64, pzheevd_)
+TENFERRO_FORWARD(p_gesvd, float, psgesvd_)
+TENFERRO_FORWARD(p_gesvd, double, pdgesvd_)
+TENFERRO_FORWARD(p_gesvd, c32, pcgesvd_)
+TENFERRO_FORWARD(p_gesvd, c64, pzgesvd_)
 #undef TENFERRO_FORWARD
 
 }  // namespace tenferro::dist::detail

@@ -1,7 +1,7 @@
 """`tenferro dist` under mpirun, end to end with the Python standard library only: the root
 reads .npy files written here, the ranks compute, the root writes the results, which are
-checked here against naive products; an unreadable input fails every rank with exit status 1
-(no hang: the ctest timeout bounds it).
+checked here against naive products and the factorisations' defining identities; an
+unreadable input fails every rank with exit status 1 (no hang: the ctest timeout bounds it).
 
     python3 cli_check.py MPIRUN TENFERRO RANKS WORKDIR
 """
@@ -33,7 +33,7 @@ def load(path):
     meta = ast.literal_eval(data[start:start + hlen].decode())
     assert meta["descr"] == "<f8", meta
     shape = meta["shape"]
-    m, n = (shape + (1,))[:2] if len(shape) == 1 else shape
+    m, n = (tuple(shape) + (1, 1))[:2]  # a scalar is 1 x 1, a vector a column
     values = struct.unpack("<%dd" % (m * n), data[start + hlen:start + hlen + 8 * m * n])
     if meta["fortran_order"]:
         return [[values[j * m + i] for j in range(n)] for i in range(m)]
@@ -79,6 +79,30 @@ def main():
     lower = load(f"{work}/f.l.npy")
     if worst(matmul(lower, [list(r) for r in zip(*lower)]), spd) > 1e-12:
         failures.append("dist linalg cholesky does not reconstruct")
+
+    subprocess.run(run + ["linalg", "lu", f"{work}/a.npy", "-o", f"{work}/lu", "--block", "2"],
+                   check=True)
+    perm = [int(p[0]) for p in load(f"{work}/lu.perm.npy")]
+    if sorted(perm) != list(range(7)) or worst(
+            matmul(load(f"{work}/lu.l.npy"), load(f"{work}/lu.u.npy")), [a[p] for p in perm]) > 1e-12:
+        failures.append("dist linalg lu: L U is not A with its rows permuted")
+
+    # Truncated to rank 3 in the canonical gauge: U^T A = S Vh and A Vh^T = U S hold for the
+    # kept triples, the dropped weight is what the kept values leave of |A|_F^2.
+    subprocess.run(run + ["linalg", "svd", f"{work}/a.npy", "-o", f"{work}/svd", "--block", "2",
+                          "--max-rank", "3", "--canonical"], check=True)
+    u, vh = load(f"{work}/svd.u.npy"), load(f"{work}/svd.vh.npy")
+    sv = [r[0] for r in load(f"{work}/svd.s.npy")]
+    dropped = load(f"{work}/svd.discarded_weight.npy")[0][0]
+    ut = [list(r) for r in zip(*u)]
+    s_vh = [[sv[i] * x for x in vh[i]] for i in range(3)]
+    u_s = [[r[j] * sv[j] for j in range(3)] for r in u]
+    frob = sum(x * x for r in a for x in r)
+    if (len(sv) != 3 or sv != sorted(sv, reverse=True) or worst(matmul(ut, a), s_vh) > 1e-12 or
+            worst(matmul(a, [list(r) for r in zip(*vh)]), u_s) > 1e-12 or
+            abs(frob - sum(x * x for x in sv) - dropped) > 1e-12 or
+            any(max(col, key=abs) <= 0 for col in ut)):
+        failures.append("dist linalg svd --max-rank 3 --canonical: not a truncated SVD")
 
     missing = subprocess.run(run + ["linalg", "cholesky", f"{work}/nope.npy", "-o", f"{work}/g"],
                              capture_output=True, text=True, timeout=120)

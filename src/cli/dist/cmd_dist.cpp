@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cli/command_registry.hpp"
+#include "cli/svd_truncation_args.hpp"
 #include "tenferro/core/npy.hpp"
 #include "tenferro/dist.hpp"
 
@@ -19,7 +20,10 @@ constexpr const char* kUsage =
     "usage: mpirun -np N tenferro dist linalg OP IN.npy [IN2.npy] -o PREFIX [--block N] "
     "[--grid RxC]\n"
     "         OP: matmul A B -> .c | cholesky A -> .l | solve A B -> .x | eigh A -> .w .v |\n"
-    "             qr A -> .q .r\n"
+    "             qr A -> .q .r | lu A -> .perm .l .u (A[perm] = L U) |\n"
+    "             svd A -> .u .s .vh [.discarded_weight] [--values-only] [--canonical]\n"
+    "               [--max-rank K] [--min-rank K] [--cutoff X] [--cutoff-kind relative-sv|\n"
+    "               absolute-sv|relative-weight|absolute-weight]\n"
     "       mpirun -np N tenferro dist einsum SUBSCRIPTS IN.npy... -o OUT.npy\n"
     "         [--memory-limit ELEMENTS] [--path auto|greedy|optimal|hyper] [--seed N]\n";
 
@@ -47,12 +51,24 @@ int run_linalg(CommandArgs& args, const std::shared_ptr<dist::Context>& ctx) {
     layout.block_rows = layout.block_cols = parse_int("block", *block);
   }
   if (const auto grid = args.take_option("grid")) layout.grid = parse_grid(*grid);
+  dist::SvdOptions svd_options;
+  svd_options.compute_uv = !args.take_flag("values-only");
+  if (args.take_flag("canonical")) svd_options.gauge = linalg::SvdGauge::Canonical;
+  svd_options.truncation =
+      parse_svd_truncation({args.take_option("max-rank"), args.take_option("min-rank"),
+                            args.take_option("cutoff"), args.take_option("cutoff-kind")});
+  const bool svd_options_given =
+      !svd_options.compute_uv || svd_options.gauge != linalg::SvdGauge::Raw ||
+      svd_options.truncation.active() || svd_options.truncation.min_rank != 0;
   const auto op = args.take_first_positional();
   const std::vector<std::string> inputs = args.positionals();
+  if (op && *op != "svd" && svd_options_given) {
+    throw UsageError("only dist linalg svd takes the SVD options");
+  }
   if (!op || !output)
     throw UsageError(std::string("dist linalg needs OP, inputs and -o\n") + kUsage);
   const std::map<std::string, std::size_t> arity{
-      {"matmul", 2}, {"cholesky", 1}, {"solve", 2}, {"eigh", 1}, {"qr", 1}};
+      {"matmul", 2}, {"cholesky", 1}, {"solve", 2}, {"eigh", 1}, {"qr", 1}, {"lu", 1}, {"svd", 1}};
   const auto it = arity.find(*op);
   if (it == arity.end()) throw UsageError("unknown dist linalg op '" + *op + "'\n" + kUsage);
   if (inputs.size() != it->second) {
@@ -74,6 +90,24 @@ int run_linalg(CommandArgs& args, const std::shared_ptr<dist::Context>& ctx) {
     auto [q, r] = dist::qr(m[0]);
     out.emplace_back("q", dist::gather(q));
     out.emplace_back("r", dist::gather(r));
+  }
+  if (*op == "lu") {
+    dist::LuResult r = dist::lu(m[0]);
+    // The permutation as float64 (exact below 2^53), the type every .npy reader takes.
+    std::vector<double> perm(r.perm.begin(), r.perm.end());
+    out.emplace_back(
+        "perm", Tensor::from_col_major<double>({static_cast<std::int64_t>(perm.size())}, perm));
+    out.emplace_back("l", dist::gather(r.l));
+    out.emplace_back("u", dist::gather(r.u));
+  }
+  if (*op == "svd") {
+    dist::SvdResult r = dist::svd(m[0], svd_options);
+    if (svd_options.compute_uv) out.emplace_back("u", dist::gather(r.u));
+    out.emplace_back("s", r.s);
+    if (svd_options.compute_uv) out.emplace_back("vh", dist::gather(r.vh));
+    if (svd_options.truncation.active()) {
+      out.emplace_back("discarded_weight", Tensor::scalar<double>(r.discarded_weight));
+    }
   }
   dist::on_root(ctx, [&] {
     for (const auto& [name, t] : out) npy::save(*output + "." + name + ".npy", t);

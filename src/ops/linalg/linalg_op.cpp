@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "ops/linalg/truncation.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::linalg_internal {
@@ -93,15 +94,8 @@ bool check_rhs(const LinalgOp& op, const TensorMeta& a, const TensorMeta& b, std
 }
 
 void check_truncation(const LinalgOp& op, const linalg::SvdOptions& o) {
-  const auto& t = o.truncation;
-  if (t.max_rank && *t.max_rank < 0) fail(op, "truncation.max_rank must be >= 0");
-  if (t.min_rank < 0) fail(op, "truncation.min_rank must be >= 0");
-  if (!std::isfinite(t.cutoff) || t.cutoff < 0)
-    fail(op, "truncation.cutoff must be finite and >= 0");
-  if (t.cutoff_kind == linalg::CutoffKind::None && t.cutoff != 0) {
-    fail(op, "truncation.cutoff is set but truncation.cutoff_kind is None; choose a cutoff kind");
-  }
-  if (t.active() && o.full_matrices) {
+  if (const char* problem = linalg_internal::truncation_problem(o.truncation)) fail(op, problem);
+  if (o.truncation.active() && o.full_matrices) {
     fail(op, "truncation cannot be combined with full_matrices (a truncated basis is not full)");
   }
 }

@@ -14,11 +14,6 @@ static_assert(static_cast<int>(RuleCutoff::RelativeDiscardedWeight) ==
 static_assert(static_cast<int>(RuleCutoff::AbsoluteDiscardedWeight) ==
               static_cast<int>(linalg::CutoffKind::AbsoluteDiscardedWeight));
 
-TruncationRule rule_of(const linalg::SvdTruncation& t) {
-  return TruncationRule{static_cast<RuleCutoff>(t.cutoff_kind), t.cutoff, t.min_rank,
-                        t.max_rank ? *t.max_rank : -1};
-}
-
 std::int64_t entry_rank(std::span<const double> s, const linalg::SvdTruncation& t) {
   return truncated_rank(s.data(), static_cast<std::int64_t>(s.size()), rule_of(t));
 }

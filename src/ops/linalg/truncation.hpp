@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <span>
 
 #include "ops/linalg/truncation_rule.hpp"
@@ -10,8 +11,25 @@
 
 namespace tenferro::linalg_internal {
 
-// The public options as the plain rule the kernels take.
-TruncationRule rule_of(const linalg::SvdTruncation& t);
+// The public options as the plain rule the kernels take (inline: the distributed library
+// applies the same rule).
+inline TruncationRule rule_of(const linalg::SvdTruncation& t) {
+  return TruncationRule{static_cast<RuleCutoff>(t.cutoff_kind), t.cutoff, t.min_rank,
+                        t.max_rank ? *t.max_rank : -1};
+}
+
+// What is wrong with the options, or nullptr: the one check of every SVD entry point.
+inline const char* truncation_problem(const linalg::SvdTruncation& t) {
+  if (t.max_rank && *t.max_rank < 0) return "truncation.max_rank must be >= 0";
+  if (t.min_rank < 0) return "truncation.min_rank must be >= 0";
+  if (!(t.cutoff >= 0) || t.cutoff == std::numeric_limits<double>::infinity()) {
+    return "truncation.cutoff must be finite and >= 0";
+  }
+  if (t.cutoff_kind == linalg::CutoffKind::None && t.cutoff != 0) {
+    return "truncation.cutoff is set but truncation.cutoff_kind is None; choose a cutoff kind";
+  }
+  return nullptr;
+}
 
 // Rank kept for one batch entry with singular values `s` (descending, s.size() = min(m, n)):
 // min(max_rank, max(min_rank, cutoff rank)), never above s.size().

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/host_memory.hpp"
+#include "core/real_type.hpp"
 #include "ops/linalg/cpu/lapack.hpp"
 #include "ops/linalg/linalg_op.hpp"
 #include "tenferro/core/tensor.hpp"
@@ -19,17 +20,9 @@
 namespace tenferro::linalg_cpu {
 
 template <class T>
-struct RealOf {
-  using type = T;
-};
-template <class R>
-struct RealOf<std::complex<R>> {
-  using type = R;
-};
+using Real = RealType<T>;
 template <class T>
-using Real = typename RealOf<T>::type;
-template <class T>
-inline constexpr bool kIsComplex = !std::is_same_v<T, Real<T>>;
+inline constexpr bool kIsComplex = kIsComplexType<T>;
 
 template <class T>
 Real<T> real_part(T x) {

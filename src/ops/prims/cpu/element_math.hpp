@@ -7,23 +7,15 @@
 #include <complex>
 #include <type_traits>
 
+#include "core/real_type.hpp"
 #include "ops/prims/prim_kind.hpp"
 
 namespace tenferro::prims_cpu {
 
 template <class T>
-inline constexpr bool kIsComplex = !std::is_floating_point_v<T>;
-
+inline constexpr bool kIsComplex = kIsComplexType<T>;
 template <class T>
-struct RealOf {
-  using type = T;
-};
-template <class R>
-struct RealOf<std::complex<R>> {
-  using type = R;
-};
-template <class T>
-using Real = typename RealOf<T>::type;
+using Real = RealType<T>;
 
 // alpha * x with a scalar given in double precision: a real scalar multiplies each part (so
 // 1 * (inf + 0i) stays inf + 0i, as NumPy), a complex one multiplies as complex numbers.

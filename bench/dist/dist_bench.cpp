@@ -1,0 +1,135 @@
+// The distributed layer's benchmark, run under mpirun (bench/dist/run.sh runs 1, 2, 4 ranks):
+//   mpirun -np N dist_bench [--n 800] [--block 64] [--repeat 5] [--bond 24]
+// Cases: svd and eigh of an n x n F64 matrix (ScaLAPACK p?gesvd / p?syevd), and a sliced
+// einsum (the complete graph on four order-3 tensors of bond dimension d, "abc,cde,efa,bdf->",
+// whose d^4 intermediates are limited to d^3 elements, so it is cut into slices the ranks
+// share). Each case is timed
+// between barriers (the operands are already distributed); the root prints the median of the
+// repeats, the bytes this rank sent, and at one rank the same op on the single-node CPU
+// runtime (LAPACK / the single-node einsum) with the ratio dist / single, taken side by side.
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tenferro/dist.hpp"
+#include "tenferro/einsum.hpp"
+#include "tenferro/linalg.hpp"
+
+namespace tf = tenferro;
+
+namespace {
+
+struct Args {
+  std::int64_t n = 800, block = 64, bond = 24;
+  int repeat = 5;
+};
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string key = argv[i];
+    const long long v = std::stoll(argv[i + 1]);
+    if (key == "--n") a.n = v;
+    if (key == "--block") a.block = v;
+    if (key == "--bond") a.bond = v;
+    if (key == "--repeat") a.repeat = static_cast<int>(v);
+  }
+  return a;
+}
+
+tf::Tensor random(std::int64_t rows, std::int64_t cols, std::uint64_t seed, bool symmetric) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> v(static_cast<std::size_t>(rows * cols));
+  for (auto& x : v) x = u(rng);
+  if (symmetric) {
+    for (std::int64_t j = 0; j < cols; ++j)
+      for (std::int64_t i = 0; i < j; ++i) v[j * rows + i] = v[i * rows + j];
+  }
+  return tf::Tensor::from_col_major<double>({rows, cols}, v);
+}
+
+// Median seconds of `repeat` runs of `body`, each between barriers so every rank is timed
+// from a common start to the last rank's end.
+double median_seconds(int repeat, const std::function<void()>& body) {
+  std::vector<double> t;
+  for (int r = 0; r < repeat; ++r) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const auto start = std::chrono::steady_clock::now();
+    body();
+    MPI_Barrier(MPI_COMM_WORLD);
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+void report(const std::shared_ptr<tf::dist::Context>& ctx, const std::string& name, double dist_s,
+            double single_s, std::uint64_t bytes) {
+  if (!ctx->is_root()) return;
+  std::printf("{\"case\": \"%s\", \"ranks\": %d, \"dist_s\": %.6f, \"bytes_sent_root\": %llu",
+              name.c_str(), ctx->size(), dist_s, static_cast<unsigned long long>(bytes));
+  if (single_s > 0) {
+    std::printf(", \"single_s\": %.6f, \"dist_over_single\": %.3f", single_s, dist_s / single_s);
+  }
+  std::printf("}\n");
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  tf::dist::Environment mpi(&argc, &argv);
+  const Args args = parse(argc, argv);
+  const auto ctx = tf::dist::Context::world();
+  const bool alone = ctx->size() == 1;
+  auto rt = ctx->runtime();
+  const tf::dist::BlockCyclic layout{args.block, args.block, {}};
+  const std::string n = std::to_string(args.n);
+
+  const tf::Tensor a = random(args.n, args.n, 1, false);
+  const tf::dist::Matrix da = tf::dist::scatter(ctx, ctx->is_root() ? a : tf::Tensor(), layout);
+  auto sent = [&] { return ctx->stats().bytes_sent; };
+  std::uint64_t before = sent();
+  double d = median_seconds(args.repeat, [&] { (void)tf::dist::svd(da); });
+  double s = alone ? median_seconds(args.repeat, [&] { (void)tf::linalg::svd(rt->upload(a)); }) : 0;
+  report(ctx, "svd " + n, d, s, sent() - before);
+
+  const tf::Tensor h = random(args.n, args.n, 2, true);
+  const tf::dist::Matrix dh = tf::dist::scatter(ctx, ctx->is_root() ? h : tf::Tensor(), layout);
+  before = sent();
+  d = median_seconds(args.repeat, [&] { (void)tf::dist::eigh(dh); });
+  s = alone ? median_seconds(args.repeat, [&] { (void)tf::linalg::eigh(rt->upload(h)); }) : 0;
+  report(ctx, "eigh " + n, d, s, sent() - before);
+
+  const std::int64_t b = args.bond;
+  std::vector<tf::Tensor> tensors;
+  for (std::uint64_t k = 0; k < 4; ++k) {
+    tensors.push_back(random(b * b, b, 10 + k, false).reshape({b, b, b}));
+  }
+  tf::EinsumOptions options;
+  options.memory_limit = static_cast<double>(b * b * b);
+  const std::string eq = "abc,cde,efa,bdf->";
+  std::vector<tf::Shape> shapes(4, tf::Shape{b, b, b});
+  const tf::EinsumPath path = tf::einsum_path(eq, shapes, options);
+  before = sent();
+  d = median_seconds(args.repeat, [&] { (void)tf::dist::einsum(ctx, eq, tensors, options); });
+  s = 0;
+  if (alone) {
+    std::vector<tf::EagerTensor> eager;
+    for (const tf::Tensor& t : tensors) eager.push_back(rt->upload(t));
+    s = median_seconds(args.repeat, [&] { (void)tf::einsum(eq, eager, options).download(); });
+  }
+  report(ctx,
+         "einsum K4 bond " + std::to_string(b) + " slices " +
+             std::to_string(static_cast<long long>(path.num_slices)),
+         d, s, sent() - before);
+  return 0;
+}
