@@ -13,6 +13,7 @@ packages=(
   python3 python3-pip python3-venv unzip
   python3-dev                                       # headers for the Python package's extension
   libopenmpi-dev openmpi-bin libscalapack-openmpi-dev  # tenferro_dist: MPI + ScaLAPACK
+  libelpa-dev                                       # tenferro_dist: ELPA eigensolver
 )
 missing=()
 for p in "${packages[@]}"; do

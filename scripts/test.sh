@@ -64,8 +64,8 @@ build() {  # build LABEL BUILD_DIR [cmake args...] -- [ninja targets...]
 
 
 # 1. Release.
-# TENFERRO_WITH_MPI: the distributed suite (tests/dist) runs here under mpirun -np 1, 2, 4.
-if build release build -DCMAKE_BUILD_TYPE=Release -DTENFERRO_WITH_MPI=ON; then
+# TENFERRO_WITH_MPI (+ ELPA): the distributed suite (tests/dist) runs here under mpirun -np 1, 2, 4.
+if build release build -DCMAKE_BUILD_TYPE=Release -DTENFERRO_WITH_MPI=ON -DTENFERRO_WITH_ELPA=ON; then
   run_ctest release build
 fi
 

@@ -135,8 +135,22 @@ void on_root(const std::shared_ptr<Context>& ctx, const std::function<void()>& f
 Matrix matmul(const Matrix& a, const Matrix& b);  // p?gemm
 Matrix cholesky(const Matrix& a);                 // p?potrf, lower L
 Matrix solve(const Matrix& a, const Matrix& b);   // p?gesv
-std::pair<Tensor, Matrix> eigh(const Matrix& a);  // p?syevd / p?heevd
-std::pair<Matrix, Matrix> qr(const Matrix& a);    // thin: p?geqrf + p?orgqr
+// Hermitian eigen-decomposition (only the lower triangle is read; square blocks): eigenvalues
+// ascending on every rank, eigenvectors distributed.
+enum class EighSolver : std::uint8_t {
+  Auto,       // ELPA where it applies (below) and the library was built with it, else ScaLAPACK
+  ScaLapack,  // p?syevd / p?heevd
+  Elpa,       // ELPA's two-stage solver: F64/C64 only (Debian's ELPA has no single precision)
+              // and every process row and column holding a block; Unsupported otherwise or
+              // when the library was built without ELPA
+};
+struct EighOptions {
+  EighSolver solver = EighSolver::Auto;
+};
+std::pair<Tensor, Matrix> eigh(const Matrix& a, const EighOptions& options = {});
+// True when the library was built with ELPA.
+bool elpa_available() noexcept;
+std::pair<Matrix, Matrix> qr(const Matrix& a);  // thin: p?geqrf + p?orgqr
 
 // Thin SVD on p?gesvd (square blocks). Truncation and gauge follow the single-node
 // linalg::svd exactly: the same rank rule (max_rank, cutoff, min_rank) on the singular values,
@@ -148,9 +162,9 @@ struct SvdOptions {
   linalg::SvdGauge gauge = linalg::SvdGauge::Raw;
 };
 struct SvdResult {
-  Matrix u;   // m x r (r = min(m, n) without truncation)
-  Tensor s;   // r singular values, descending, real dtype, on every rank
-  Matrix vh;  // r x n
+  Matrix u;                     // m x r (r = min(m, n) without truncation)
+  Tensor s;                     // r singular values, descending, real dtype, on every rank
+  Matrix vh;                    // r x n
   double discarded_weight = 0;  // sum of the squared dropped singular values
 };
 SvdResult svd(const Matrix& a, const SvdOptions& options = {});

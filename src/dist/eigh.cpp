@@ -1,9 +1,11 @@
-// Distributed eigh on p?syevd / p?heevd: eigenvalues on every rank, eigenvectors distributed.
+// Distributed eigh on p?syevd / p?heevd or ELPA: eigenvalues on every rank, eigenvectors
+// distributed.
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "dist/collective.hpp"
+#include "dist/elpa.hpp"
 #include "dist/linalg_common.hpp"
 
 namespace tenferro::dist {
@@ -71,14 +73,79 @@ void run_eigh(const Grid& g, Matrix& a, Matrix& z, Tensor& w) {
                      "the eigensolver did not converge (info " + std::to_string(info) + ")");
 }
 
+// ELPA reads the whole matrix: tril(A) + strictly_tril(A)^H, from the lower triangle as
+// p?syevd reads it.
+template <typename T>
+Matrix hermitian_from_lower(const Grid& g, const Matrix& a) {
+  Matrix full = detail::with_local(a, a.rows(), a.cols(), a.local().clone());
+  Matrix strict = detail::with_local(a, a.rows(), a.cols(), a.local().clone());
+  detail::keep_triangle<T>(full, g, detail::Triangle::Lower);
+  detail::keep_triangle<T>(strict, g, detail::Triangle::StrictLower);
+  const Descriptor df = detail::desc_of(g, full), ds = detail::desc_of(g, strict);
+  const int n = detail::as_int(a.rows(), "rows"), one = 1;
+  const T alpha(1), beta(1);
+  detail::p_tranc(static_cast<T*>(nullptr), &n, &n, &alpha, detail::data_of<T>(strict.local()),
+                  &one, &one, ds.d, &beta, detail::data_of<T>(full.local()), &one, &one, df.d);
+  return full;
+}
+
+const char* solver_name(EighSolver s) {
+  switch (s) {
+    case EighSolver::Auto:
+      return "auto";
+    case EighSolver::ScaLapack:
+      return "scalapack";
+    case EighSolver::Elpa:
+      return "elpa";
+  }
+  return "?";
+}
+
 }  // namespace
 
-std::pair<Tensor, Matrix> eigh(const Matrix& a) {
+bool elpa_available() noexcept {
+  return detail::kHaveElpa;
+}
+
+std::pair<Tensor, Matrix> eigh(const Matrix& a, const EighOptions& options) {
   Context::Impl& c = a.context()->impl();
-  detail::check_same_call(c, "dist.eigh", detail::describe_call("eigh", {&a}));
+  detail::check_same_call(
+      c, "dist.eigh",
+      detail::describe_call(std::string("eigh ") + solver_name(options.solver), {&a}));
+  // Debian's ELPA is built without single precision (its float drivers fail at run time), so
+  // ELPA takes F64 and C64 only; Auto uses ScaLAPACK for F32 and C32.
+  // ELPA also fails (or aborts inside BLACS) when a process row or column holds no block of
+  // the matrix, so it needs at least as many blocks per dimension as the larger grid side.
+  const bool double_precision = is_double(a.dtype());
+  const std::int64_t nb = a.layout().block_rows;
+  const std::int64_t blocks = nb > 0 ? (a.rows() + nb - 1) / nb : 0;
+  const bool every_process_holds_a_block =
+      blocks >= std::max(a.layout().grid.rows, a.layout().grid.cols);
+  const bool use_elpa = options.solver == EighSolver::Elpa ||
+                        (options.solver == EighSolver::Auto && detail::kHaveElpa &&
+                         double_precision && every_process_holds_a_block);
   const Grid g = detail::agreed(c, [&] {
+    if (use_elpa && !detail::kHaveElpa) {
+      throw_error(ErrorKind::Unsupported, ErrorPhase::Input, "dist.eigh",
+                  "this tenferro_dist was built without ELPA (TENFERRO_WITH_ELPA=OFF); use "
+                  "EighSolver::ScaLapack or Auto");
+    }
+    if (use_elpa && a.rows() > 0 && !every_process_holds_a_block) {
+      throw_error(
+          ErrorKind::Unsupported, ErrorPhase::Input, "dist.eigh",
+          "ELPA needs every process row and column to hold a block: " + std::to_string(blocks) +
+              " blocks of " + std::to_string(nb) + " for a " +
+              std::to_string(a.layout().grid.rows) + " x " + std::to_string(a.layout().grid.cols) +
+              " grid; use smaller blocks, EighSolver::ScaLapack or Auto");
+    }
+    if (use_elpa && !double_precision) {
+      throw_error(ErrorKind::Unsupported, ErrorPhase::Input, "dist.eigh",
+                  "ELPA as packaged has no single precision; use EighSolver::ScaLapack or Auto "
+                  "for " +
+                      std::string(dtype_name(a.dtype())));
+    }
     detail::require_square("dist.eigh", a);
-    detail::require_square_blocks("dist.eigh", a, "p?syevd/p?heevd");
+    detail::require_square_blocks("dist.eigh", a, use_elpa ? "ELPA" : "p?syevd/p?heevd");
     return detail::grid_of(c, a.layout().grid);
   });
   const DType real = is_complex(a.dtype()) ? real_dtype(a.dtype()) : a.dtype();
@@ -87,8 +154,15 @@ std::pair<Tensor, Matrix> eigh(const Matrix& a) {
   Matrix z = detail::with_local(a, a.rows(), a.cols(),
                                 detail::local_part(a.dtype(), a.rows(), a.cols(), a.layout(), g));
   if (a.rows() == 0) return {w, z};
-  detail::agreed(
-      c, [&] { detail::by_dtype(a.dtype(), [&]<typename T>() { run_eigh<T>(g, work, z, w); }); });
+  detail::agreed(c, [&] {
+    detail::by_dtype(a.dtype(), [&]<typename T>() {
+      if (!use_elpa) return run_eigh<T>(g, work, z, w);
+#if TENFERRO_DIST_HAS_ELPA
+      Matrix full = hermitian_from_lower<T>(g, work);
+      detail::elpa_eigh(c, g, full, z, w);
+#endif
+    });
+  });
   // W is documented as global, but with ScaLAPACK 2.2.1 only some grid positions end up with
   // the eigenvalues (seen on 2 x 2 and 1 x 4 grids): the root's copy is the answer.
   MPI_Bcast(w.raw_data(), static_cast<int>(w.nbytes()), MPI_BYTE, 0, c.comm);

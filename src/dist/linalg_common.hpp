@@ -63,9 +63,10 @@ const T* data_of(const Tensor& t) {
   return reinterpret_cast<const T*>(t.raw_data());
 }
 
-// Keeps one triangle of this rank's part: Upper keeps row <= col, Lower row >= col, UnitLower
-// row > col with ones on the diagonal (LU's L); the rest becomes zero.
-enum class Triangle { Upper, Lower, UnitLower };
+// Keeps one triangle of this rank's part: Upper keeps row <= col, Lower row >= col,
+// StrictLower row > col, UnitLower row > col with ones on the diagonal (LU's L); the rest
+// becomes zero.
+enum class Triangle { Upper, Lower, StrictLower, UnitLower };
 template <typename T>
 void keep_triangle(Matrix& m, const Grid& g, Triangle keep) {
   T* data = data_of<T>(m.local());
@@ -77,6 +78,7 @@ void keep_triangle(Matrix& m, const Grid& g, Triangle keep) {
           T& x = data[lj * lrows + li + k];
           const std::int64_t i = gi + k;
           if (keep == Triangle::Upper ? i > gj : i < gj) x = T(0);
+          if (keep == Triangle::StrictLower && i == gj) x = T(0);
           if (keep == Triangle::UnitLower && i == gj) x = T(1);
         }
       });

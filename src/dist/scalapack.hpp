@@ -48,6 +48,16 @@ TENFERRO_PGETRF(pcgetrf_, tenferro::dist::detail::c32)
 TENFERRO_PGETRF(pzgetrf_, tenferro::dist::detail::c64)
 #undef TENFERRO_PGETRF
 
+// C := beta C + alpha A^T (A^H for the complex ?tranc), PBLAS.
+#define TENFERRO_PTRAN(name, T)                                                             \
+  void name(const int*, const int*, const T*, const T*, const int*, const int*, const int*, \
+            const T*, T*, const int*, const int*, const int*);
+TENFERRO_PTRAN(pstran_, float)
+TENFERRO_PTRAN(pdtran_, double)
+TENFERRO_PTRAN(pctranc_, tenferro::dist::detail::c32)
+TENFERRO_PTRAN(pztranc_, tenferro::dist::detail::c64)
+#undef TENFERRO_PTRAN
+
 #define TENFERRO_PSYEVD(name, T)                                                                  \
   void name(const char*, const char*, const int*, T*, const int*, const int*, const int*, T*, T*, \
             const int*, const int*, const int*, T*, const int*, int*, const int*, int*);
@@ -130,6 +140,10 @@ TENFERRO_FORWARD(p_getrf, float, psgetrf_)
 TENFERRO_FORWARD(p_getrf, double, pdgetrf_)
 TENFERRO_FORWARD(p_getrf, c32, pcgetrf_)
 TENFERRO_FORWARD(p_getrf, c64, pzgetrf_)
+TENFERRO_FORWARD(p_tranc, float, pstran_)
+TENFERRO_FORWARD(p_tranc, double, pdtran_)
+TENFERRO_FORWARD(p_tranc, c32, pctranc_)
+TENFERRO_FORWARD(p_tranc, c64, pztranc_)
 TENFERRO_FORWARD(p_heevd, float, pssyevd_)
 TENFERRO_FORWARD(p_heevd, double, pdsyevd_)
 TENFERRO_FORWARD(p_heevd, c32, pcheevd_)

@@ -3,7 +3,7 @@ reads .npy files written here, the ranks compute, the root writes the results, w
 checked here against naive products and the factorisations' defining identities; an
 unreadable input fails every rank with exit status 1 (no hang: the ctest timeout bounds it).
 
-    python3 cli_check.py MPIRUN TENFERRO RANKS WORKDIR
+    python3 cli_check.py MPIRUN TENFERRO RANKS WORKDIR [WITH_ELPA: 1 or 0]
 """
 import ast
 import os
@@ -51,6 +51,7 @@ def worst(x, y):
 
 def main():
     mpirun, tenferro, ranks, work = sys.argv[1:5]
+    with_elpa = len(sys.argv) > 5 and sys.argv[5] == "1"
     os.makedirs(work, exist_ok=True)
     run = [mpirun, "--oversubscribe", "--allow-run-as-root", "-np", ranks, tenferro, "dist"]
     rng = random.Random(7)
@@ -103,6 +104,22 @@ def main():
             abs(frob - sum(x * x for x in sv) - dropped) > 1e-12 or
             any(max(col, key=abs) <= 0 for col in ut)):
         failures.append("dist linalg svd --max-rank 3 --canonical: not a truncated SVD")
+
+    # Both eigensolvers; a build without ELPA must refuse --solver elpa (exit 1, saying why).
+    for solver in ("scalapack", "elpa"):
+        done = subprocess.run(run + ["linalg", "eigh", f"{work}/spd.npy", "-o", f"{work}/e",
+                                     "--block", "2", "--solver", solver],
+                              capture_output=True, text=True, timeout=120)
+        if solver == "elpa" and not with_elpa:
+            if done.returncode != 1 or "built without ELPA" not in done.stderr:
+                failures.append(f"--solver elpa without ELPA: exit {done.returncode}")
+            continue
+        if done.returncode != 0:
+            failures.append(f"dist linalg eigh --solver {solver}: {done.stderr!r}")
+            continue
+        w, v = [r[0] for r in load(f"{work}/e.w.npy")], load(f"{work}/e.v.npy")
+        if worst(matmul(spd, v), [[x * w[j] for j, x in enumerate(r)] for r in v]) > 1e-10:
+            failures.append(f"dist linalg eigh --solver {solver}: A V != V diag(w)")
 
     missing = subprocess.run(run + ["linalg", "cholesky", f"{work}/nope.npy", "-o", f"{work}/g"],
                              capture_output=True, text=True, timeout=120)

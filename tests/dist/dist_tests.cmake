@@ -22,7 +22,8 @@ if(TARGET tenferro_cli)
   find_package(Python3 REQUIRED COMPONENTS Interpreter)
   add_test(NAME Dist.CommandLineRanks2
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cli_check.py ${TENFERRO_MPIEXEC}
-                   $<TARGET_FILE:tenferro_cli> 2 ${CMAKE_CURRENT_BINARY_DIR}/dist_cli)
+                   $<TARGET_FILE:tenferro_cli> 2 ${CMAKE_CURRENT_BINARY_DIR}/dist_cli
+                   $<BOOL:${TENFERRO_WITH_ELPA}>)
   set_tests_properties(Dist.CommandLineRanks2 PROPERTIES TIMEOUT 300 PROCESSORS 2
     ENVIRONMENT "OMPI_MCA_btl_vader_single_copy_mechanism=none;OPENBLAS_NUM_THREADS=1")
 endif()

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "dist_context.hpp"
@@ -102,31 +104,93 @@ TEST(DistLinalg, SolveSatisfiesTheSystem) {
     }
 }
 
+// The solvers this build has: ScaLAPACK always, ELPA with TENFERRO_WITH_ELPA.
+std::vector<EighOptions> eigh_solvers() {
+  std::vector<EighOptions> s{{EighSolver::ScaLapack}};
+  if (elpa_available()) s.push_back({EighSolver::Elpa});
+  return s;
+}
+
+// A with its strict upper triangle overwritten: eigh reads only the lower one.
+Tensor garbage_above(Tensor a) {
+  const std::int64_t n = a.shape()[0];
+  const Tensor noise = testing::random_matrix(a.dtype(), n, n, 99);
+  const std::size_t es = dtype_size(a.dtype());
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = 0; i < j; ++i) {
+      const auto k = static_cast<std::size_t>(j * n + i) * es;
+      std::memcpy(a.raw_data() + k, noise.raw_data() + k, es);
+    }
+  return a;
+}
+
 TEST(DistLinalg, EighMatchesTheSingleNodeEigenvaluesAndReconstructs) {
   const auto& ctx = context();
   auto rt = EagerRuntime::cpu();
-  for (DType dtype : kDtypes)
-    for (const Config& s : configs(ctx->size())) {
-      const std::int64_t n = 13;
-      const Tensor a = hpd(dtype, n, 6);
-      auto [w, z] = eigh(spread(a, s));
-      const Tensor zg = gather(z);
-      ASSERT_EQ(w.shape(), (Shape{n}));
-      const Tensor w1 = linalg::eigh(rt->upload(a)).w.download();
-      for (std::int64_t i = 0; i < n; ++i) {
-        EXPECT_NEAR(at(w.reshape({n, 1}), i, 0).real(), at(w1.reshape({n, 1}), i, 0).real(),
-                    testing::tolerance(dtype) * 4 * static_cast<double>(n))
-            << dtype_name(dtype) << " eigenvalue " << i;
+  for (const EighOptions& solver : eigh_solvers())
+    for (DType dtype : kDtypes)
+      for (const Config& s : configs(ctx->size())) {
+        // ELPA's limits (single precision, a block on every process) are tested below.
+        const std::int64_t blocks = (13 + s.block - 1) / s.block;
+        const int grid_side = s.grid.rows > 0 ? std::max(s.grid.rows, s.grid.cols) : ctx->size();
+        if (solver.solver == EighSolver::Elpa && (!is_double(dtype) || blocks < grid_side)) {
+          continue;
+        }
+        const std::int64_t n = 13;
+        const Tensor a = hpd(dtype, n, 6);
+        auto [w, z] = eigh(spread(garbage_above(a.clone()), s), solver);
+        const Tensor zg = gather(z);
+        ASSERT_EQ(w.shape(), (Shape{n}));
+        const Tensor w1 = linalg::eigh(rt->upload(a)).w.download();
+        const std::string what = std::string(dtype_name(dtype)) + " block " +
+                                 std::to_string(s.block) +
+                                 (solver.solver == EighSolver::Elpa ? " ELPA" : " ScaLAPACK");
+        for (std::int64_t i = 0; i < n; ++i) {
+          EXPECT_NEAR(at(w.reshape({n, 1}), i, 0).real(), at(w1.reshape({n, 1}), i, 0).real(),
+                      testing::tolerance(dtype) * 4 * static_cast<double>(n))
+              << what << " eigenvalue " << i;
+        }
+        if (!ctx->is_root()) continue;
+        const Dense zd = dense(zg);
+        EXPECT_LT(rel_diff(product(zd, zd, true), identity(n)), testing::tolerance(dtype)) << what;
+        Dense zw = zd;
+        for (std::int64_t j = 0; j < n; ++j)
+          for (std::int64_t i = 0; i < n; ++i) zw(i, j) *= at(w.reshape({n, 1}), j, 0).real();
+        EXPECT_LT(rel_diff(product(dense(a), zd), zw), testing::tolerance(dtype)) << what;
       }
-      if (!ctx->is_root()) continue;
-      const Dense zd = dense(zg);
-      EXPECT_LT(rel_diff(product(zd, zd, true), identity(n)), testing::tolerance(dtype));
-      Dense zw = zd;
-      for (std::int64_t j = 0; j < n; ++j)
-        for (std::int64_t i = 0; i < n; ++i) zw(i, j) *= at(w.reshape({n, 1}), j, 0).real();
-      EXPECT_LT(rel_diff(product(dense(a), zd), zw), testing::tolerance(dtype))
-          << dtype_name(dtype) << " block " << s.block;
+}
+
+template <typename F>
+bool unsupported_everywhere(F&& call) {
+  bool unsupported = false;
+  try {
+    call();
+  } catch (const Error& e) {
+    unsupported = e.kind() == ErrorKind::Unsupported;
+  }
+  return testing::on_every_rank(unsupported);
+}
+
+TEST(DistLinalg, ElpaTakesDoublePrecisionWhenBuiltAndIsRefusedOtherwise) {
+  const Matrix m = spread(hpd(DType::F64, 6, 7), {2, {}});
+  const Matrix single = spread(hpd(DType::F32, 6, 7), {2, {}});
+  if (elpa_available()) {
+    // Auto picks ELPA: its eigenvalues agree with ScaLAPACK's to rounding.
+    const Tensor w_auto = eigh(m).first, w_scalapack = eigh(m, {EighSolver::ScaLapack}).first;
+    for (std::int64_t i = 0; i < 6; ++i)
+      EXPECT_NEAR(w_auto.data<double>()[i], w_scalapack.data<double>()[i], 1e-10);
+    // Single precision, or a process without a block: Auto takes ScaLAPACK by rule, an
+    // explicit ELPA is refused before any work.
+    EXPECT_EQ(eigh(single).first.shape(), (Shape{6}));
+    EXPECT_TRUE(unsupported_everywhere([&] { (void)eigh(single, {EighSolver::Elpa}); }));
+    if (context()->size() > 1) {
+      const Matrix one_block = spread(hpd(DType::F64, 6, 7), {64, {}});
+      EXPECT_EQ(eigh(one_block).first.shape(), (Shape{6}));
+      EXPECT_TRUE(unsupported_everywhere([&] { (void)eigh(one_block, {EighSolver::Elpa}); }));
     }
+    return;
+  }
+  EXPECT_TRUE(unsupported_everywhere([&] { (void)eigh(m, {EighSolver::Elpa}); }));
 }
 
 TEST(DistLinalg, QrReconstructsWithOrthonormalQAndUpperR) {

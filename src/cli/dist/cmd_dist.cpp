@@ -19,7 +19,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: mpirun -np N tenferro dist linalg OP IN.npy [IN2.npy] -o PREFIX [--block N] "
     "[--grid RxC]\n"
-    "         OP: matmul A B -> .c | cholesky A -> .l | solve A B -> .x | eigh A -> .w .v |\n"
+    "         OP: matmul A B -> .c | cholesky A -> .l | solve A B -> .x |\n"
+    "             eigh A -> .w .v [--solver auto|scalapack|elpa] |\n"
     "             qr A -> .q .r | lu A -> .perm .l .u (A[perm] = L U) |\n"
     "             svd A -> .u .s .vh [.discarded_weight] [--values-only] [--canonical]\n"
     "               [--max-rank K] [--min-rank K] [--cutoff X] [--cutoff-kind relative-sv|\n"
@@ -60,11 +61,23 @@ int run_linalg(CommandArgs& args, const std::shared_ptr<dist::Context>& ctx) {
   const bool svd_options_given =
       !svd_options.compute_uv || svd_options.gauge != linalg::SvdGauge::Raw ||
       svd_options.truncation.active() || svd_options.truncation.min_rank != 0;
+  dist::EighOptions eigh_options;
+  const auto solver = args.take_option("solver");
+  if (solver) {
+    const std::map<std::string, dist::EighSolver> solvers{
+        {"auto", dist::EighSolver::Auto},
+        {"scalapack", dist::EighSolver::ScaLapack},
+        {"elpa", dist::EighSolver::Elpa}};
+    const auto it = solvers.find(*solver);
+    if (it == solvers.end()) throw UsageError("--solver must be auto, scalapack or elpa");
+    eigh_options.solver = it->second;
+  }
   const auto op = args.take_first_positional();
   const std::vector<std::string> inputs = args.positionals();
   if (op && *op != "svd" && svd_options_given) {
     throw UsageError("only dist linalg svd takes the SVD options");
   }
+  if (op && *op != "eigh" && solver) throw UsageError("only dist linalg eigh takes --solver");
   if (!op || !output)
     throw UsageError(std::string("dist linalg needs OP, inputs and -o\n") + kUsage);
   const std::map<std::string, std::size_t> arity{
@@ -82,7 +95,7 @@ int run_linalg(CommandArgs& args, const std::shared_ptr<dist::Context>& ctx) {
   if (*op == "cholesky") out.emplace_back("l", dist::gather(dist::cholesky(m[0])));
   if (*op == "solve") out.emplace_back("x", dist::gather(dist::solve(m[0], m[1])));
   if (*op == "eigh") {
-    auto [w, v] = dist::eigh(m[0]);
+    auto [w, v] = dist::eigh(m[0], eigh_options);
     out.emplace_back("w", w);
     out.emplace_back("v", dist::gather(v));
   }
