@@ -1,6 +1,7 @@
 // The distributed layer's benchmark, run under mpirun (bench/dist/run.sh runs 1, 2, 4 ranks):
-//   mpirun -np N dist_bench [--n 800] [--block 64] [--repeat 5] [--bond 24]
-// Cases: svd and eigh of an n x n F64 matrix (ScaLAPACK p?gesvd / p?syevd), and a sliced
+//   mpirun -np N dist_bench [--n 800] [--block 64] [--repeat 5] [--bond 32]
+// Cases: svd and eigh of an n x n F64 matrix (ScaLAPACK p?gesvd; p?syevd and ELPA when
+// built), and a sliced
 // einsum (the complete graph on four order-3 tensors of bond dimension d, "abc,cde,efa,bdf->",
 // whose d^4 intermediates are limited to d^3 elements, so it is cut into slices the ranks
 // share). Each case is timed
@@ -27,7 +28,7 @@ namespace tf = tenferro;
 namespace {
 
 struct Args {
-  std::int64_t n = 800, block = 64, bond = 24;
+  std::int64_t n = 800, block = 64, bond = 32;
   int repeat = 5;
 };
 
@@ -104,10 +105,16 @@ int main(int argc, char** argv) {
 
   const tf::Tensor h = random(args.n, args.n, 2, true);
   const tf::dist::Matrix dh = tf::dist::scatter(ctx, ctx->is_root() ? h : tf::Tensor(), layout);
-  before = sent();
-  d = median_seconds(args.repeat, [&] { (void)tf::dist::eigh(dh); });
-  s = alone ? median_seconds(args.repeat, [&] { (void)tf::linalg::eigh(rt->upload(h)); }) : 0;
-  report(ctx, "eigh " + n, d, s, sent() - before);
+  const double single_eigh =
+      alone ? median_seconds(args.repeat, [&] { (void)tf::linalg::eigh(rt->upload(h)); }) : 0;
+  std::vector<std::pair<std::string, tf::dist::EighSolver>> solvers{
+      {"scalapack", tf::dist::EighSolver::ScaLapack}};
+  if (tf::dist::elpa_available()) solvers.emplace_back("elpa", tf::dist::EighSolver::Elpa);
+  for (const auto& [name, solver] : solvers) {
+    before = sent();
+    d = median_seconds(args.repeat, [&] { (void)tf::dist::eigh(dh, {solver}); });
+    report(ctx, "eigh " + name + " " + n, d, single_eigh, sent() - before);
+  }
 
   const std::int64_t b = args.bond;
   std::vector<tf::Tensor> tensors;

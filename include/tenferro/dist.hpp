@@ -117,6 +117,31 @@ class Matrix {
   Tensor local_;
 };
 
+// Where this rank sits in a layout's grid and which part of a rows x cols matrix it holds, to
+// build the part in place (from_local). Collective (the grid is made on first use).
+struct LocalPart {
+  BlockCyclic layout;               // resolved: the grid chosen
+  int grid_row = 0, grid_col = 0;   // this rank's grid position
+  std::int64_t rows = 0, cols = 0;  // extent of this rank's part
+  // The global row (column) of local row (column) i of the part.
+  std::int64_t global_row(std::int64_t i) const noexcept {
+    return ((i / layout.block_rows) * layout.grid.rows + grid_row) * layout.block_rows +
+           i % layout.block_rows;
+  }
+  std::int64_t global_col(std::int64_t j) const noexcept {
+    return ((j / layout.block_cols) * layout.grid.cols + grid_col) * layout.block_cols +
+           j % layout.block_cols;
+  }
+};
+LocalPart local_part_of(const std::shared_ptr<Context>& ctx, std::int64_t rows, std::int64_t cols,
+                        BlockCyclic layout = {});
+// A distributed matrix from the parts its ranks already hold, nothing sent: `local` is this
+// rank's LocalPart (rows x cols, column-major; copied to compact storage if it is a strided
+// view, shared otherwise). Every rank passes the same rows, cols, dtype and layout; a part of
+// the wrong shape on any rank is a Validation error on every rank. Collective.
+Matrix from_local(const std::shared_ptr<Context>& ctx, std::int64_t rows, std::int64_t cols,
+                  const Tensor& local, BlockCyclic layout = {});
+
 // Root's `matrix` (a rank-2 host tensor; ignored on other ranks) dealt out block-cyclically.
 // Counted in DistStats. Collective.
 Matrix scatter(const std::shared_ptr<Context>& ctx, const Tensor& matrix, BlockCyclic layout = {});

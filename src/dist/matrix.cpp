@@ -77,6 +77,45 @@ Counts part_counts(const std::vector<std::pair<int, int>>& where, std::int64_t r
 
 }  // namespace
 
+LocalPart local_part_of(const std::shared_ptr<Context>& ctx, std::int64_t rows, std::int64_t cols,
+                        BlockCyclic layout) {
+  Context::Impl& c = ctx->impl();
+  detail::check_same_call(c, "dist.local_part_of",
+                          "local_part_of " + std::to_string(rows) + "x" + std::to_string(cols) +
+                              " " + layout_text(layout));
+  layout = detail::agreed(c, [&] {
+    if (rows < 0 || cols < 0) {
+      throw_validation("dist.local_part_of",
+                       "negative extent " + std::to_string(rows) + " x " + std::to_string(cols));
+    }
+    return detail::resolve_layout(c, layout);
+  });
+  const Grid g = detail::grid_of(c, layout.grid);
+  return LocalPart{layout, g.my_row, g.my_col,
+                   detail::local_extent(rows, layout.block_rows, g.my_row, g.rows),
+                   detail::local_extent(cols, layout.block_cols, g.my_col, g.cols)};
+}
+
+Matrix from_local(const std::shared_ptr<Context>& ctx, std::int64_t rows, std::int64_t cols,
+                  const Tensor& local, BlockCyclic layout) {
+  Context::Impl& c = ctx->impl();
+  detail::check_same_call(c, "dist.from_local",
+                          "from_local " + std::string(dtype_name(local.dtype())) + " " +
+                              std::to_string(rows) + "x" + std::to_string(cols) + " " +
+                              layout_text(layout));
+  const LocalPart part = local_part_of(ctx, rows, cols, layout);
+  detail::agreed(c, [&] {
+    if (local.shape() != Shape{part.rows, part.cols}) {
+      throw_validation("dist.from_local", "this rank's part must be " +
+                                              shape_to_string(Shape{part.rows, part.cols}) +
+                                              " (grid position " + std::to_string(part.grid_row) +
+                                              ", " + std::to_string(part.grid_col) + "), got " +
+                                              shape_to_string(local.shape()));
+    }
+  });
+  return Matrix(Matrix::Parts{ctx, rows, cols, part.layout, local.contiguous()});
+}
+
 Matrix scatter(const std::shared_ptr<Context>& ctx, const Tensor& matrix, BlockCyclic layout) {
   Context::Impl& c = ctx->impl();
   detail::check_same_call(

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstring>
+
 #include "dist_context.hpp"
 
 namespace tenferro::dist {
@@ -48,6 +50,46 @@ TEST(DistLayout, ScatterThenGatherIsTheIdentity) {
       }
     }
   }
+}
+
+TEST(DistLayout, PartsBuiltInPlaceGatherToTheWholeMatrixWithoutMessages) {
+  const auto& ctx = context();
+  for (DType dtype : {DType::F64, DType::C32})
+    for (GridShape grid : grids(ctx->size())) {
+      const std::int64_t rows = 11, cols = 6;
+      // Every rank knows the whole matrix here (same seed) and copies out only its own part.
+      const Tensor x = testing::random_matrix(dtype, rows, cols, 77);
+      const LocalPart part = local_part_of(ctx, rows, cols, {3, 2, grid});
+      Tensor mine = Tensor::zeros(dtype, {part.rows, part.cols});
+      const std::size_t es = dtype_size(dtype);
+      for (std::int64_t j = 0; j < part.cols; ++j)
+        for (std::int64_t i = 0; i < part.rows; ++i) {
+          std::memcpy(mine.raw_data() + (j * part.rows + i) * es,
+                      x.raw_data() + (part.global_col(j) * rows + part.global_row(i)) * es, es);
+        }
+      const DistStats before = ctx->stats();
+      const Matrix m = from_local(ctx, rows, cols, mine, {3, 2, grid});
+      EXPECT_EQ(ctx->stats().bytes_sent, before.bytes_sent);
+      const Tensor back = gather(m);
+      if (!ctx->is_root()) continue;
+      for (std::int64_t j = 0; j < cols; ++j)
+        for (std::int64_t i = 0; i < rows; ++i)
+          ASSERT_EQ(at(back, i, j), at(x, i, j)) << dtype_name(dtype) << " " << i << "," << j;
+    }
+}
+
+TEST(DistLayout, APartOfTheWrongShapeIsAValidationErrorOnEveryRank) {
+  const auto& ctx = context();
+  const LocalPart part = local_part_of(ctx, 8, 8, {2, 2, {}});
+  // Only the root gets it wrong.
+  const Tensor mine = Tensor::zeros(DType::F64, {part.rows + (ctx->is_root() ? 1 : 0), part.cols});
+  bool validation = false;
+  try {
+    (void)from_local(ctx, 8, 8, mine, {2, 2, {}});
+  } catch (const Error& e) {
+    validation = e.kind() == ErrorKind::Validation;
+  }
+  EXPECT_TRUE(testing::on_every_rank(validation));
 }
 
 TEST(DistLayout, MovementsAreCountedAndBroadcastCopiesTheRootsTensor) {
