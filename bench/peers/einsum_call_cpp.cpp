@@ -1,0 +1,77 @@
+// The C++ side of bench/peers/python_api_peers.py's per-call overhead figure: tenferro::einsum
+// on small operands through the public API (the call the Python binding makes), timed as
+// einsum_cases times its cases. Prints {"subscripts shapes": median seconds per call}.
+//   einsum_call_cpp [--reps N] [--min-time S] [--clock wall|cpu] [--n N]
+// Built with the other bench programs (bench/CMakeLists.txt globs bench/*/*.cpp).
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <vector>
+
+#include "tenferro/einsum.hpp"
+#include "tenferro/prims.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace {
+
+bool g_cpu_clock = false;
+
+double now_seconds() {
+  timespec ts{};
+  clock_gettime(g_cpu_clock ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace tenferro;
+  int reps = 5;
+  double min_time = 0.05;
+  std::int64_t n = 4;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) {
+      reps = std::atoi(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--min-time") && i + 1 < argc) {
+      min_time = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--clock") && i + 1 < argc) {
+      g_cpu_clock = !std::strcmp(argv[++i], "cpu");
+    } else if (!std::strcmp(argv[i], "--n") && i + 1 < argc) {
+      n = std::atoll(argv[++i]);
+    } else {
+      std::fprintf(stderr,
+                   "usage: einsum_call_cpp [--reps N] [--min-time S] [--clock wall|cpu] "
+                   "[--n N]\n");
+      return 2;
+    }
+  }
+  auto rt = EagerRuntime::cpu();
+  const EagerTensor a = prims::random_uniform(rt, DType::F64, {n, n}, 1, -1.0, 1.0);
+  const EagerTensor b = prims::random_uniform(rt, DType::F64, {n, n}, 2, -1.0, 1.0);
+  const std::vector<EagerTensor> ops{a, b};
+  auto call = [&] { return einsum("ij,jk->ik", std::span<const EagerTensor>(ops)); };
+  call();  // warm-up: plan, module install
+  long calls = 1;
+  for (;;) {
+    const double t0 = now_seconds();
+    for (long i = 0; i < calls; ++i) call();
+    const double dt = now_seconds() - t0;
+    if (dt >= min_time / 4 || calls > (1 << 24)) {
+      calls = std::max<long>(1, static_cast<long>(calls * (min_time / std::max(dt, 1e-9))));
+      break;
+    }
+    calls *= 4;
+  }
+  std::vector<double> samples;
+  for (int r = 0; r < reps; ++r) {
+    const double t0 = now_seconds();
+    for (long i = 0; i < calls; ++i) call();
+    samples.push_back((now_seconds() - t0) / static_cast<double>(calls));
+  }
+  std::sort(samples.begin(), samples.end());
+  std::printf("{\"ij,jk->ik %lldx%lld\": %.9g}\n", static_cast<long long>(n),
+              static_cast<long long>(n), samples[samples.size() / 2]);
+  return 0;
+}
