@@ -18,8 +18,12 @@ cotangent or tangent of another runtime is a ContextMismatchError, one of anothe
 dtype a ValidationError, a non-real or non-scalar loss given to grad a ValidationError.
 """
 
-from ._tenferro import Tracer
+from typing import Any, Callable, Sequence, Tuple, Union
+
+from ._tenferro import Tensor, Tracer
 from ._tenferro import ad as _ad
+
+ArgNums = Union[int, Sequence[int]]
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "stop_gradient", "Tracer"]
 
@@ -41,7 +45,8 @@ def _with(args, nums, values):
     return full
 
 
-def value_and_grad(f, argnums=0):
+def value_and_grad(f: Callable[..., Any],
+                   argnums: ArgNums = 0) -> Callable[..., Tuple[Tensor, Any]]:
     """A function returning ``(f(*args), gradient)``; the gradient has one Tensor per argument
     in ``argnums`` (a tuple when argnums is a tuple), each of its argument's shape, dtype and
     runtime. ``f`` must return a real 0-d value."""
@@ -55,7 +60,7 @@ def value_and_grad(f, argnums=0):
     return wrapped
 
 
-def grad(f, argnums=0):
+def grad(f: Callable[..., Any], argnums: ArgNums = 0) -> Callable[..., Any]:
     """``jax.grad``: d f / d args[argnums] for an ``f`` returning a real 0-d value."""
     vg = value_and_grad(f, argnums)
 
@@ -73,7 +78,8 @@ def _flat(out):
     return [out], (lambda xs: xs[0])
 
 
-def vjp(f, *primals):
+def vjp(f: Callable[..., Any],
+        *primals: Tensor) -> Tuple[Any, Callable[[Any], Tuple[Tensor, ...]]]:
     """``jax.vjp``: ``(f(*primals), vjp_fn)``; ``vjp_fn(cotangent)`` returns one Tensor per
     primal. The cotangent has f's output structure (a tuple of Tensors for a tuple output).
     vjp_fn frees the tape: a second call is a RuntimeStateError."""
@@ -94,7 +100,8 @@ def vjp(f, *primals):
     return unflat(outs), vjp_fn
 
 
-def jvp(f, primals, tangents):
+def jvp(f: Callable[..., Any], primals: Sequence[Tensor],
+        tangents: Sequence[Tensor]) -> Tuple[Any, Any]:
     """``jax.jvp``: ``(f(*primals), J tangents)`` in forward mode, with f's output structure."""
     rebuild = []
 
@@ -107,6 +114,6 @@ def jvp(f, primals, tangents):
     return rebuild[0](outs), rebuild[0](touts)
 
 
-def stop_gradient(x):
+def stop_gradient(x: Union[Tensor, Tracer]) -> Tensor:
     """x's value as a plain Tensor: nothing flows back through it (x itself for a Tensor)."""
     return _ad.stop_gradient(x) if type(x) is Tracer else x
