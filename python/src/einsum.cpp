@@ -179,17 +179,14 @@ PathPlanner planner_of(nb::callable fn) {
 void bind_einsum(nb::module_& m) {
   m.def(
       "register_path_planner",
-      [](std::string name, nb::callable fn) {
-        register_path_planner(std::move(name), planner_of(fn));
-      },
+      [](std::string name, nb::callable fn) { register_path_planner(std::move(name), planner_of(fn)); },
       nb::arg("name"), nb::arg("fn"),
       "Registers fn(inputs, output, size_dict, memory_limit) -> [(i, j), ...] (opt_einsum's "
       "path-function convention; labels are ints) as einsum's planner `name`: "
       "einsum(..., optimize=name).");
-  m.def(
-      "unregister_path_planner",
-      [](const std::string& name) { return unregister_path_planner(name); }, nb::arg("name"),
-      "Removes a registered planner; False when there is none of that name.");
+  m.def("unregister_path_planner",
+        [](const std::string& name) { return unregister_path_planner(name); }, nb::arg("name"),
+        "Removes a registered planner; False when there is none of that name.");
   m.def("path_planner_names", &path_planner_names,
         "Planner names einsum's optimize= accepts: the built-ins, then registered ones.");
   m.def("einsum", &einsum_call, nb::arg("subscripts"), nb::arg("operands"), nb::kw_only(),
