@@ -17,7 +17,7 @@ time spent descheduled on a shared machine). Ratios are peer time / tenferro tim
 means tenferro is faster. PyTorch is not compared: see docs/perf/python.md.
 
     python bench/peers/python_api_peers.py [--build build] [--cpp-call BIN] [--rounds 3]
-        [--quick] [--markdown FILE]
+        [--overhead-rounds 11] [--quick] [--markdown FILE]
 (run with a Python that has tenferro installed, e.g. build-python/venv-test/bin/python)
 """
 import argparse
@@ -123,7 +123,10 @@ def main():
     p.add_argument("--build", default="build", help="CMake build folder with the bench programs")
     p.add_argument("--cpp-call", default="", help="the einsum_call_cpp binary "
                    "(default <build>/bench/einsum_call_cpp)")
-    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--rounds", type=int, default=3, help="rounds of the peer comparison")
+    p.add_argument("--overhead-rounds", type=int, default=11,
+                   help="C++/Python alternations of the overhead figure (it is ~4 us a call: "
+                   "more rounds than the peers need to get its difference out of the noise)")
     p.add_argument("--quick", action="store_true", help="fewer, shorter samples")
     p.add_argument("--markdown", default="", help="also write the tables to this file")
     args = p.parse_args()
@@ -134,10 +137,12 @@ def main():
     script = os.path.abspath(__file__)
 
     cpp, py, peers = [], [], {}
-    for rnd in range(args.rounds):
-        cpp.append(cpp_call(binary, reps, min_time))
+    for _ in range(args.overhead_rounds):  # samples 4x longer than the peers': a ~4 us call
+        cpp.append(cpp_call(binary, reps, 4 * min_time))
         py.append(common.run_worker(script, THREADS, {"part": "overhead", "reps": reps,
-                                                      "min_time": min_time})["python"])
+                                                      "min_time": 4 * min_time})["python"])
+    diffs = sorted(q - c for q, c in zip(py, cpp))
+    for rnd in range(args.rounds):
         res = common.run_worker(script, THREADS, {"part": "peers", "reps": reps,
                                                   "min_time": min_time, "cases": cases})
         for case, libs in res.items():
@@ -146,11 +151,15 @@ def main():
         print(f"round {rnd + 1}/{args.rounds} done", file=sys.stderr, flush=True)
 
     c, q = statistics.median(cpp), statistics.median(py)
-    lines = ["**Per-call overhead** (1 thread, process CPU time, medians over "
-             f"{args.rounds} rounds of medians of samples)\n",
-             "| call | C++ | Python | Python - C++ | Python / C++ |", "|---|---:|---:|---:|---:|",
+    d = statistics.median(diffs)
+    lines = ["**Per-call overhead** (1 thread, process CPU time; medians over "
+             f"{args.overhead_rounds} alternating C++/Python rounds, each a median of samples; "
+             "Python - C++ is the median of the per-round differences, with their range)\n",
+             "| call | C++ | Python | Python - C++ | range over rounds | Python / C++ |",
+             "|---|---:|---:|---:|---:|---:|",
              f"| einsum ij,jk->ik, 4x4 float64 | {common.fmt_time(c)} | {common.fmt_time(q)} | "
-             f"{(q - c) * 1e9:.0f} ns | {q / c:.2f}x |", ""]
+             f"{d * 1e9:.0f} ns | {diffs[0] * 1e9:.0f} .. {diffs[-1] * 1e9:.0f} ns | "
+             f"{q / c:.2f}x |", ""]
     libs = ["numpy", "opt_einsum", "scipy"]
     lines += ["**tenferro's Python API against peers** (ratio = peer / tenferro; above 1: "
               "tenferro faster)\n",
