@@ -2,9 +2,11 @@
 """tenferro's Python API against the same C++ call and against its Python peers, in one run.
 
 1. Per-call overhead: tenferro.einsum("ij,jk->ik") on two 4x4 float64 operands from Python
-   against tenferro::einsum on the same operands from C++ (bench/peers/einsum_call_cpp.cpp,
-   built with the bench programs as <build>/bench/einsum_call_cpp, or given by --cpp-call).
-   Both are medians of samples of calls, timed the same way, alternating round by round.
+   against tenferro::einsum on the same operands from C++, and tenferro.grad of
+   sum(einsum("ij,jk->ik", a, b)) in a against ad::grad of the same from C++
+   (bench/peers/einsum_call_cpp.cpp, built with the bench programs as
+   <build>/bench/einsum_call_cpp, or given by --cpp-call). Both are medians of samples of
+   calls, timed the same way, alternating round by round.
 2. The Python API against numpy.einsum (with numpy.einsum_path's optimal path, computed once
    outside the timing, as einsum_peers.py) and opt_einsum (contract_expression built once) on
    the einsum suite (the cases `<build>/bench/einsum_cases --list` prints), against NumPy on
@@ -56,9 +58,10 @@ def worker(payload):
     out = {}
     if payload["part"] == "overhead":
         a, b = (rt.upload(rng.uniform(-1, 1, (4, 4))) for _ in range(2))
-        out["python"] = common.alternating_medians(
-            {"tenferro": lambda: tf.einsum("ij,jk->ik", a, b)}, CLOCK, reps, min_time)["tenferro"]
-        print(json.dumps(out))
+        grad = tf.grad(lambda x: tf.einsum("ij,jk->ik", x, b).sum())
+        print(json.dumps(common.alternating_medians(
+            {"einsum": lambda: tf.einsum("ij,jk->ik", a, b), "grad": lambda: grad(a)},
+            CLOCK, reps, min_time)))
         return
 
     dtypes = {"F32": np.float32, "F64": np.float64, "C32": np.complex64, "C64": np.complex128}
@@ -114,7 +117,7 @@ def worker(payload):
 def cpp_call(binary, reps, min_time):
     text = subprocess.check_output([binary, "--reps", str(reps), "--min-time", str(min_time),
                                     "--clock", CLOCK], env=common.thread_env(THREADS))
-    return next(iter(json.loads(text).values()))
+    return json.loads(text)
 
 
 def main():
@@ -140,8 +143,7 @@ def main():
     for _ in range(args.overhead_rounds):  # samples 4x longer than the peers': a ~4 us call
         cpp.append(cpp_call(binary, reps, 4 * min_time))
         py.append(common.run_worker(script, THREADS, {"part": "overhead", "reps": reps,
-                                                      "min_time": 4 * min_time})["python"])
-    diffs = sorted(q - c for q, c in zip(py, cpp))
+                                                      "min_time": 4 * min_time}))
     for rnd in range(args.rounds):
         res = common.run_worker(script, THREADS, {"part": "peers", "reps": reps,
                                                   "min_time": min_time, "cases": cases})
@@ -150,16 +152,20 @@ def main():
                 peers.setdefault(case, {}).setdefault(lib, []).append(secs)
         print(f"round {rnd + 1}/{args.rounds} done", file=sys.stderr, flush=True)
 
-    c, q = statistics.median(cpp), statistics.median(py)
-    d = statistics.median(diffs)
     lines = ["**Per-call overhead** (1 thread, process CPU time; medians over "
              f"{args.overhead_rounds} alternating C++/Python rounds, each a median of samples; "
              "Python - C++ is the median of the per-round differences, with their range)\n",
-             "| call | C++ | Python | Python - C++ | range over rounds | Python / C++ |",
-             "|---|---:|---:|---:|---:|---:|",
-             f"| einsum ij,jk->ik, 4x4 float64 | {common.fmt_time(c)} | {common.fmt_time(q)} | "
-             f"{d * 1e9:.0f} ns | {diffs[0] * 1e9:.0f} .. {diffs[-1] * 1e9:.0f} ns | "
-             f"{q / c:.2f}x |", ""]
+             "| call (4x4 float64) | C++ | Python | Python - C++ | range over rounds | "
+             "Python / C++ |", "|---|---:|---:|---:|---:|---:|"]
+    labels = {"einsum": "einsum ij,jk->ik", "grad": "grad of sum(einsum ij,jk->ik)"}
+    for key, label in labels.items():
+        c = statistics.median(r[key] for r in cpp)
+        q = statistics.median(r[key] for r in py)
+        diffs = sorted(p_[key] - c_[key] for p_, c_ in zip(py, cpp))
+        lines.append(f"| {label} | {common.fmt_time(c)} | {common.fmt_time(q)} | "
+                     f"{statistics.median(diffs) * 1e9:.0f} ns | {diffs[0] * 1e9:.0f} .. "
+                     f"{diffs[-1] * 1e9:.0f} ns | {q / c:.2f}x |")
+    lines.append("")
     libs = ["numpy", "opt_einsum", "scipy"]
     lines += ["**tenferro's Python API against peers** (ratio = peer / tenferro; above 1: "
               "tenferro faster)\n",
