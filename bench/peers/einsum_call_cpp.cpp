@@ -76,14 +76,10 @@ int main(int argc, char** argv) {
     }
   }
   auto rt = EagerRuntime::cpu();
-  // The operands as Python passes them: an uploaded C-order NumPy array is a row-major
-  // EagerTensor (strides {n, 1}), i.e. the axis permutation of a column-major one. With
-  // column-major operands the library would plan and run a different (transposed) problem.
-  const std::int64_t c_order[] = {1, 0};
-  const EagerTensor a =
-      prims::random_uniform(rt, DType::F64, {n, n}, 1, -1.0, 1.0).permute(c_order);
-  const EagerTensor b =
-      prims::random_uniform(rt, DType::F64, {n, n}, 2, -1.0, 1.0).permute(c_order);
+  // The operands as Python passes them: rt.upload() copies a NumPy array into the library's
+  // own column-major layout (Tensor.strides shows it), which is what prims creates here.
+  const EagerTensor a = prims::random_uniform(rt, DType::F64, {n, n}, 1, -1.0, 1.0);
+  const EagerTensor b = prims::random_uniform(rt, DType::F64, {n, n}, 2, -1.0, 1.0);
   const std::vector<EagerTensor> ops{a, b};
   auto call = [&] { return einsum("ij,jk->ik", std::span<const EagerTensor>(ops)); };
   const double t_einsum = median_seconds(call);
