@@ -332,3 +332,28 @@ def test_separate_threads_differentiate_concurrently(rt, rng):
         grads = list(pool.map(g, xs * 4))
     for x, gx in zip(xs * 4, grads):
         np.testing.assert_allclose(gx.download(), expect(x), rtol=1e-12)
+
+
+def test_what_is_not_differentiable_says_so(rt, rng):
+    """Typed UnsupportedErrors, never a silent zero gradient or an untyped failure."""
+    a, b = rt.upload(rng.standard_normal((4, 3))), rt.upload(rng.standard_normal(4))
+    with pytest.raises(tf.UnsupportedError):  # NumPy's lstsq also returns rank and s
+        tf.grad(lambda a: tf.linalg.lstsq(a, b)[0].sum())(a)
+    with pytest.raises(tf.UnsupportedError):  # the C++ rule refuses full_matrices
+        tf.grad(lambda a: tf.linalg.svd(a)[1].sum())(a)
+    with pytest.raises(tf.UnsupportedError):
+        tf.grad(lambda a: tf.linalg.qr(a, mode="complete")[1].sum())(a)
+    with pytest.raises(tf.UnsupportedError):
+        tf.grad(lambda a: tf.einsum(a, [0, 1], [1]).sum())(a)
+
+
+def test_truncated_svd_gradient(rt, rng):
+    """svd(max_rank=k) differentiates through the C++ truncated rule (with the coupling to the
+    discarded subspace)."""
+    a = rng.standard_normal((5, 4))
+
+    def loss(a):
+        u, s, vh = tf.linalg.svd(a, max_rank=2)
+        return s.sum() + (tf.einsum("ik,k,kj->ij", u, s, vh) ** 2).sum() * 0.1
+
+    check_grad(rt, loss, a, rtol=1e-5)
