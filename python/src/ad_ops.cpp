@@ -16,6 +16,7 @@
 #include "convert.hpp"
 #include "errors.hpp"
 #include "linalg_args.hpp"
+#include "operands.hpp"
 #include "tenferro/core/error.hpp"
 #include "views.hpp"
 
@@ -68,6 +69,13 @@ void bind_prims_overloads(nb::module_& p) {
     const DType d = dtype_from_python(dtype);
     return released([&] { return ad::cast(x, d); });
   });
+  // Comparisons (piecewise constant): the values' comparison, a plain 0.0/1.0 Tensor.
+  p.def("equal", [](const V& a, nb::handle b) { return compare(a.value(), b, Compare::Equal); });
+  p.def("not_equal",
+        [](const V& a, nb::handle b) { return compare(a.value(), b, Compare::NotEqual); });
+  p.def("greater",
+        [](const V& a, nb::handle b) { return compare(a.value(), b, Compare::Greater); });
+  p.def("less", [](const V& a, nb::handle b) { return compare(a.value(), b, Compare::Less); });
   p.def("diagonal", [](const V& x, std::int64_t offset, std::int64_t a, std::int64_t b) {
     return ad::diagonal(x, offset, a, b);
   });

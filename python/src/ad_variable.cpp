@@ -91,6 +91,12 @@ ad::Variable reduce(const ad::Variable& x, nb::handle axis, bool keepdims) {
   return released([&] { return R(x, axes, keepdims); });
 }
 
+// Comparisons compare the values (operands.cpp's compare): a plain 0.0/1.0 Tensor.
+template <Compare C>
+EagerTensor compare_values(const ad::Variable& a, nb::handle b) {
+  return compare(a.value(), b, C);
+}
+
 template <ad::Variable (*F)(const ad::Variable&)>
 ad::Variable unary(const ad::Variable& x) {
   return released([&] { return F(x); });
@@ -187,6 +193,10 @@ void bind_ad_variable(nb::module_& m) {
                             nb::handle b) { return matmul_v(a, as_variable(b, "matmul", 1)); })
       .def("__rmatmul__", [](const ad::Variable& a,
                              nb::handle b) { return matmul_v(as_variable(b, "matmul", 0), a); })
+      .def("__gt__", &compare_values<Compare::Greater>)
+      .def("__ge__", &compare_values<Compare::GreaterEqual>)
+      .def("__lt__", &compare_values<Compare::Less>)
+      .def("__le__", &compare_values<Compare::LessEqual>)
       .def("sum", &reduce<ad::sum>, nb::arg("axis").none() = nb::none(),
            nb::arg("keepdims") = false)
       .def("mean", &reduce<ad::mean>, nb::arg("axis").none() = nb::none(),

@@ -357,3 +357,19 @@ def test_truncated_svd_gradient(rt, rng):
         return s.sum() + (tf.einsum("ik,k,kj->ij", u, s, vh) ** 2).sum() * 0.1
 
     check_grad(rt, loss, a, rtol=1e-5)
+
+
+def test_comparisons_give_constant_masks(rt, rng):
+    """Comparisons of Tracers compare the values (a piecewise-constant 0.0/1.0 Tensor), so
+    masks such as tf.where(x > 0, ...) and tf.clip work inside f."""
+    x = rng.standard_normal((3, 4))
+    x[np.abs(x) < 0.05] = 0.3  # finite differences stay on one side of each kink
+    c = rt.upload(rng.standard_normal((3, 4)))
+
+    def loss(x):
+        relu = tf.where(x > 0, x, 0.0)
+        mask = tf.greater(x, c) * (c <= x) + (0.2 >= x)  # Tensor on the left too
+        assert isinstance(mask, tf.Tensor)
+        return (relu ** 2).sum() + (mask * x).sum() + tf.clip(x, -0.5, 0.5).sum()
+
+    check_grad(rt, loss, x)
