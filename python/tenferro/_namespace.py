@@ -318,7 +318,8 @@ def kron(a, b):
     return einsum("ij,kl->ikjl", a, b).reshape(m * p, n * q)
 
 
-__all__ = [n for n in dir() if not n.startswith("_") and n not in ("Runtime", "Tensor", "Tracer", "einsum")]
+__all__ = [n for n in dir()
+           if not n.startswith("_") and n not in ("Runtime", "Tensor", "Tracer", "einsum")]
 del _builtins
 
 
