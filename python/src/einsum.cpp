@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ad_bridge.hpp"
 #include "bindings.hpp"
 #include "operands.hpp"
 #include "tenferro/einsum.hpp"
@@ -64,7 +65,7 @@ std::vector<int> sublist(nb::handle seq) {
   return out;
 }
 
-EagerTensor einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
+nb::object einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
   if (nb::isinstance<nb::str>(first)) {
     // A view of the str's cached UTF-8 buffer (alive as long as `first`): no copy per call.
     Py_ssize_t length = 0;
@@ -74,9 +75,15 @@ EagerTensor einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
     std::vector<EagerTensor> ops;
     ops.reserve(rest.size());
     int i = 0;
-    for (nb::handle x : rest) ops.push_back(as_tensor(x, "einsum", i++));
+    for (nb::handle x : rest) {
+      // A traced operand (inside tenferro.grad and friends): the whole call records on its tape.
+      if (is_tracer(x))
+        return nb::cast(traced_einsum(subscripts, rest, options_of(optimize, rest.size())));
+      ops.push_back(as_tensor(x, "einsum", i++));
+    }
     const EinsumOptions o = options_of(optimize, ops.size());
-    return released([&] { return einsum(subscripts, std::span<const EagerTensor>(ops), o); });
+    return nb::cast(
+        released([&] { return einsum(subscripts, std::span<const EagerTensor>(ops), o); }));
   }
   // NumPy's interleaved form: einsum(op0, sublist0, op1, sublist1, ..., [sublist_out]).
   std::vector<nb::handle> args{first};
@@ -85,6 +92,10 @@ EagerTensor einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
   std::vector<EagerTensor> ops;
   std::size_t k = 0;
   for (; k + 1 < args.size(); k += 2) {
+    if (is_tracer(args[k])) {
+      throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "einsum",
+                  "traced operands take the subscripts-string form only");
+    }
     ops.push_back(as_tensor(args[k], "einsum", static_cast<int>(k / 2)));
     labels.inputs.push_back(sublist(args[k + 1]));
   }
@@ -98,7 +109,7 @@ EagerTensor einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
       if (c == 1) labels.output.push_back(l);
   }
   const EinsumOptions o = options_of(optimize, ops.size());
-  return released([&] { return einsum(labels, std::span<const EagerTensor>(ops), o); });
+  return nb::cast(released([&] { return einsum(labels, std::span<const EagerTensor>(ops), o); }));
 }
 
 nb::tuple einsum_path_call(const std::string& subscripts, nb::args operands, nb::handle optimize) {

@@ -8,6 +8,7 @@
 
 #include "bindings.hpp"
 #include "errors.hpp"
+#include "linalg_args.hpp"
 #include "tenferro/linalg.hpp"
 #include "tenferro/prims.hpp"
 #include "views.hpp"
@@ -31,6 +32,16 @@ auto call(F&& f) {
   return linalg_errors([&] { return released(std::forward<F>(f)); });
 }
 
+// b as C++ wants it: a vector only when NumPy 2 treats it as one (b.ndim == 1).
+EagerTensor rhs_in(const EagerTensor& b) {
+  return b.rank() == 1 ? b : in2(b);
+}
+EagerTensor rhs_out(const EagerTensor& x, const EagerTensor& b) {
+  return b.rank() == 1 ? x : out2(x);
+}
+
+}  // namespace
+
 linalg::CutoffKind cutoff_kind(const std::string& mode) {
   if (mode == "relative") return linalg::CutoffKind::RelativeSingularValue;
   if (mode == "absolute") return linalg::CutoffKind::AbsoluteSingularValue;
@@ -41,16 +52,6 @@ linalg::CutoffKind cutoff_kind(const std::string& mode) {
                    "'absolute_weight', not '" +
                        mode + "'");
 }
-
-// b as C++ wants it: a vector only when NumPy 2 treats it as one (b.ndim == 1).
-EagerTensor rhs_in(const EagerTensor& b) {
-  return b.rank() == 1 ? b : in2(b);
-}
-EagerTensor rhs_out(const EagerTensor& x, const EagerTensor& b) {
-  return b.rank() == 1 ? x : out2(x);
-}
-
-}  // namespace
 
 void bind_linalg(nb::module_& m) {
   nb::module_ l = m.def_submodule("linalg", "Batched linear algebra, NumPy/PyTorch conventions.");

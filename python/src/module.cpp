@@ -1,6 +1,7 @@
 // The extension module: the Python package `tenferro` (python/tenferro/) re-exports it.
 #include <nanobind/stl/string.h>
 
+#include "ad_bridge.hpp"
 #include "bindings.hpp"
 
 NB_MODULE(_tenferro, m) {
@@ -14,4 +15,8 @@ NB_MODULE(_tenferro, m) {
   bind_einsum(m);
   bind_linalg(m);
   bind_fft(m);
+  // After the plain bindings: the traced overloads chain behind them (ad_ops.cpp).
+  bind_ad_variable(m);
+  bind_ad_ops(m);
+  bind_ad_functional(m);
 }

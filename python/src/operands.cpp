@@ -5,6 +5,7 @@
 #include <complex>
 #include <string>
 
+#include "ad_bridge.hpp"
 #include "bindings.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"
@@ -91,6 +92,12 @@ EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflect
 }
 
 EagerTensor compare(const EagerTensor& a, nb::handle b, Compare op) {
+  // A traced operand compares by its value: a comparison is piecewise constant (its derivative
+  // is zero), so the result is a plain 0.0/1.0 Tensor, a constant mask for tf.where inside f.
+  if (is_tracer(b)) {
+    const nb::object value = nb::cast(nb::cast<const ad::Variable&>(b).value());
+    return compare(a, value, op);
+  }
   // d = a - b; a > b is max(sign(d), 0), a < b is max(-sign(d), 0), a == b is 1 - |sign(d)|.
   const EagerTensor d = binary(a, b, BinaryOp::Sub, false);
   return released([&]() -> EagerTensor {

@@ -6,6 +6,7 @@
 
 #include <nanobind/stl/string.h>
 
+#include "ad_bridge.hpp"
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "operands.hpp"
@@ -33,6 +34,20 @@ std::vector<EagerTensor> tensor_list(nb::handle seq, const char* op) {
   std::vector<EagerTensor> out;
   int i = 0;
   for (nb::handle x : seq) out.push_back(as_tensor(x, op, i++));
+  return out;
+}
+
+// concatenate/stack take any sequence; with a Tracer in it they record (ad::concatenate/stack).
+bool any_tracer(nb::handle seq) {
+  for (nb::handle x : seq)
+    if (is_tracer(x)) return true;
+  return false;
+}
+
+std::vector<ad::Variable> variable_list(nb::handle seq, const char* op) {
+  std::vector<ad::Variable> out;
+  int i = 0;
+  for (nb::handle x : seq) out.push_back(as_variable(x, op, i++));
   return out;
 }
 
@@ -86,13 +101,21 @@ void bind_prims(nb::module_& m) {
   p.def("broadcast_to", [](const EagerTensor& x, nb::handle shape) {
     return prims::broadcast_to(x, shape_arg(shape));
   });
-  p.def("concatenate", [](nb::handle xs, std::int64_t axis) {
+  p.def("concatenate", [](nb::handle xs, std::int64_t axis) -> nb::object {
+    if (any_tracer(xs)) {
+      auto v = variable_list(xs, "concatenate");
+      return nb::cast(released([&] { return ad::concatenate(v, axis); }));
+    }
     auto v = tensor_list(xs, "concatenate");
-    return released([&] { return prims::concatenate(v, axis); });
+    return nb::cast(released([&] { return prims::concatenate(v, axis); }));
   });
-  p.def("stack", [](nb::handle xs, std::int64_t axis) {
+  p.def("stack", [](nb::handle xs, std::int64_t axis) -> nb::object {
+    if (any_tracer(xs)) {
+      auto v = variable_list(xs, "stack");
+      return nb::cast(released([&] { return ad::stack(v, axis); }));
+    }
     auto v = tensor_list(xs, "stack");
-    return released([&] { return prims::stack(v, axis); });
+    return nb::cast(released([&] { return prims::stack(v, axis); }));
   });
   // Creation inside a runtime.
   p.def("zeros", [](const Runtime& rt, nb::handle shape, nb::handle dtype) {

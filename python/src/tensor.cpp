@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "ad_bridge.hpp"
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "dlpack.hpp"
@@ -64,6 +65,14 @@ template <Reduction R>
 EagerTensor reduce(const EagerTensor& t, nb::handle axis, bool keepdims) {
   std::optional<prims::Axes> axes = axes_arg(axis);
   return released([&] { return R(t, axes, keepdims); });
+}
+
+// An operator of a Tensor and a Tracer returns NotImplemented, so that Python calls the
+// Tracer's reflected operator, which records on the tape.
+template <BinaryOp Op, bool Reflected>
+nb::object arith(const EagerTensor& a, nb::handle b) {
+  if (is_tracer(b)) return nb::borrow(Py_NotImplemented);
+  return nb::cast(binary(a, b, Op, Reflected));
 }
 
 template <EagerTensor (*F)(const EagerTensor&)>
@@ -177,30 +186,26 @@ void bind_tensor(nb::module_& m) {
            })
       .def("copy",
            [](const EagerTensor& t) { return released([&] { return prims::cast(t, t.dtype()); }); })
-      .def("__add__",
-           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Add, false); })
-      .def("__radd__",
-           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Add, true); })
-      .def("__sub__",
-           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Sub, false); })
-      .def("__rsub__",
-           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Sub, true); })
-      .def("__mul__",
-           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Mul, false); })
-      .def("__rmul__",
-           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Mul, true); })
-      .def("__truediv__",
-           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Div, false); })
-      .def("__rtruediv__",
-           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Div, true); })
-      .def("__pow__",
-           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Pow, false); })
-      .def("__rpow__",
-           [](const EagerTensor& a, nb::handle b) { return binary(a, b, BO::Pow, true); })
+      .def("__add__", &arith<BO::Add, false>)
+      .def("__radd__", &arith<BO::Add, true>)
+      .def("__sub__", &arith<BO::Sub, false>)
+      .def("__rsub__", &arith<BO::Sub, true>)
+      .def("__mul__", &arith<BO::Mul, false>)
+      .def("__rmul__", &arith<BO::Mul, true>)
+      .def("__truediv__", &arith<BO::Div, false>)
+      .def("__rtruediv__", &arith<BO::Div, true>)
+      .def("__pow__", &arith<BO::Pow, false>)
+      .def("__rpow__", &arith<BO::Pow, true>)
       .def("__matmul__",
-           [](const EagerTensor& a, nb::handle b) { return matmul(a, as_tensor(b, "matmul", 1)); })
+           [](const EagerTensor& a, nb::handle b) -> nb::object {
+             if (is_tracer(b)) return nb::borrow(Py_NotImplemented);
+             return nb::cast(matmul(a, as_tensor(b, "matmul", 1)));
+           })
       .def("__rmatmul__",
-           [](const EagerTensor& a, nb::handle b) { return matmul(as_tensor(b, "matmul", 0), a); })
+           [](const EagerTensor& a, nb::handle b) -> nb::object {
+             if (is_tracer(b)) return nb::borrow(Py_NotImplemented);
+             return nb::cast(matmul(as_tensor(b, "matmul", 0), a));
+           })
       // Comparisons: 0.0/1.0 tensors (no boolean dtype). No __eq__: == keeps Python's identity
       // meaning, tenferro.equal compares values.
       .def("__gt__",

@@ -11,13 +11,13 @@
 
 namespace tenferro::python {
 
-namespace {
-
 std::vector<std::int64_t> reversed_axes(std::int64_t rank) {
   std::vector<std::int64_t> perm(static_cast<std::size_t>(rank));
   std::iota(perm.rbegin(), perm.rend(), 0);
   return perm;
 }
+
+namespace {
 
 bool is_c_contiguous(const TensorLayout& l) {
   std::int64_t expected = 1;
@@ -65,8 +65,7 @@ EagerTensor matrix_transpose(const EagerTensor& x) {
   return x.permute(perm);
 }
 
-EagerTensor batch_to_cpp(const EagerTensor& x, int core_axes) {
-  const std::int64_t rank = x.rank();
+std::vector<std::int64_t> batch_to_cpp_perm(std::int64_t rank, int core_axes) {
   if (rank < core_axes) {
     throw_validation("linalg", "needs at least " + std::to_string(core_axes) + " axes, got " +
                                    std::to_string(rank));
@@ -74,15 +73,22 @@ EagerTensor batch_to_cpp(const EagerTensor& x, int core_axes) {
   std::vector<std::int64_t> perm;
   for (std::int64_t i = rank - core_axes; i < rank; ++i) perm.push_back(i);
   for (std::int64_t i = 0; i < rank - core_axes; ++i) perm.push_back(i);
-  return x.permute(perm);
+  return perm;
 }
 
-EagerTensor batch_from_cpp(const EagerTensor& x, int core_axes) {
-  const std::int64_t rank = x.rank();
+std::vector<std::int64_t> batch_from_cpp_perm(std::int64_t rank, int core_axes) {
   std::vector<std::int64_t> perm;
   for (std::int64_t i = core_axes; i < rank; ++i) perm.push_back(i);
   for (std::int64_t i = 0; i < core_axes; ++i) perm.push_back(i);
-  return x.permute(perm);
+  return perm;
+}
+
+EagerTensor batch_to_cpp(const EagerTensor& x, int core_axes) {
+  return x.permute(batch_to_cpp_perm(x.rank(), core_axes));
+}
+
+EagerTensor batch_from_cpp(const EagerTensor& x, int core_axes) {
+  return x.permute(batch_from_cpp_perm(x.rank(), core_axes));
 }
 
 EagerTensor index(const EagerTensor& x, nb::handle key) {

@@ -31,6 +31,11 @@ EagerTensor index(const EagerTensor& x, nb::handle key);
 // Linalg layout: [..., m, n] (Python) <-> [m, n, ...] (C++), and [..., k] <-> [k, ...].
 EagerTensor batch_to_cpp(const EagerTensor& x, int core_axes);
 EagerTensor batch_from_cpp(const EagerTensor& x, int core_axes);
+// Their permutations, shared with the traced (ad::Variable) versions of the linalg calls.
+std::vector<std::int64_t> batch_to_cpp_perm(std::int64_t rank, int core_axes);
+std::vector<std::int64_t> batch_from_cpp_perm(std::int64_t rank, int core_axes);
+// The permutation that reverses the axes (C order <-> the library's column-major order).
+std::vector<std::int64_t> reversed_axes(std::int64_t rank);
 
 // Python axis arguments: None, an int or a sequence of ints.
 std::optional<std::vector<std::int64_t>> axes_arg(nb::handle axis);

@@ -8,7 +8,9 @@ conventions at the surface.
     c.download()                                # explicit copy back: a numpy.ndarray
 
 Data never moves on its own: a call with operands of another runtime or device raises a
-typed error that says what to call. DLPack (``tf.from_dlpack``, ``__dlpack__``) shares host
+typed error that says what to call. ``tf.grad``, ``tf.value_and_grad``, ``tf.vjp`` and
+``tf.jvp`` differentiate Python functions of tenferro ops (JAX's functional API over the C++
+tape; see ``tenferro._ad``). DLPack (``tf.from_dlpack``, ``__dlpack__``) shares host
 memory with NumPy and PyTorch without copies.
 """
 
@@ -17,12 +19,14 @@ from ._errors import *  # noqa: F401,F403
 from ._tenferro import (Runtime, Tensor, einsum, einsum_path, from_dlpack, path_planner_names,
                         register_path_planner, unregister_path_planner)
 from . import fft, linalg
+from ._ad import Tracer, grad, jvp, stop_gradient, value_and_grad, vjp
 from ._namespace import *  # noqa: F401,F403
 from ._namespace import __all__ as _namespace_all
 
 __version__ = "0.1.0"
 __all__ = (["Runtime", "Tensor", "einsum", "einsum_path", "from_dlpack", "fft", "linalg",
-            "register_path_planner", "unregister_path_planner", "path_planner_names"] +
+            "register_path_planner", "unregister_path_planner", "path_planner_names", "grad",
+            "value_and_grad", "vjp", "jvp", "stop_gradient", "Tracer"] +
            _errors.__all__ + _namespace_all)
 
 from . import _autoray

@@ -9,7 +9,7 @@ import threading as _threading
 import numpy as _np
 
 from . import _tenferro
-from ._tenferro import Runtime, Tensor, einsum
+from ._tenferro import Runtime, Tensor, Tracer, einsum
 from ._tenferro import prims as _p
 
 float32 = _np.dtype("float32")
@@ -70,7 +70,7 @@ def ones_like(x, dtype=None):
 def asarray(x, dtype=None, *, runtime=None):
     """A tenferro tensor as is (cast when ``dtype`` differs). Anything else needs an explicit
     ``runtime=`` and is uploaded to it (a counted copy)."""
-    if isinstance(x, Tensor):
+    if isinstance(x, (Tensor, Tracer)):
         return x if dtype is None or _np.dtype(dtype) == x.dtype else x.astype(dtype)
     if runtime is None:
         raise _tenferro_placement(
@@ -318,7 +318,8 @@ def kron(a, b):
     return einsum("ij,kl->ikjl", a, b).reshape(m * p, n * q)
 
 
-__all__ = [n for n in dir() if not n.startswith("_") and n not in ("Runtime", "Tensor", "einsum")]
+__all__ = [n for n in dir()
+           if not n.startswith("_") and n not in ("Runtime", "Tensor", "Tracer", "einsum")]
 del _builtins
 
 

@@ -1,0 +1,253 @@
+// The traced overloads: every function of _tenferro.prims, .linalg and .fft that has an ad rule
+// gets a second overload of the same name and arguments taking Tracers. nanobind tries the
+// plain overload first (a Tracer is no Tensor, so it does not match), then this one, which
+// accepts Tensors as constants; Python code such as tenferro.linalg.svd thus differentiates
+// without a line of its own. Arguments map exactly as the plain bindings map them.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+#include <vector>
+
+#include "ad_bridge.hpp"
+#include "ad_views.hpp"
+#include "bindings.hpp"
+#include "convert.hpp"
+#include "errors.hpp"
+#include "linalg_args.hpp"
+#include "operands.hpp"
+#include "tenferro/core/error.hpp"
+#include "views.hpp"
+
+namespace tenferro::python {
+
+namespace {
+
+using V = ad::Variable;
+
+template <V (*F)(const V&)>
+void def_unary(nb::module_& p, const char* name) {
+  p.def(name, [](const V& x) { return released([&] { return F(x); }); });
+}
+
+template <V (*F)(const V&, const V&)>
+void def_binary(nb::module_& p, const char* name) {
+  p.def(name, [](const V& a, const V& b) { return released([&] { return F(a, b); }); });
+}
+
+void bind_prims_overloads(nb::module_& p) {
+  def_unary<ad::neg>(p, "negative");
+  def_unary<ad::conj>(p, "conj");
+  def_unary<ad::abs>(p, "abs");
+  def_unary<ad::real>(p, "real");
+  def_unary<ad::imag>(p, "imag");
+  def_unary<ad::sqrt>(p, "sqrt");
+  def_unary<ad::exp>(p, "exp");
+  def_unary<ad::log>(p, "log");
+  def_unary<ad::sin>(p, "sin");
+  def_unary<ad::cos>(p, "cos");
+  def_unary<ad::tanh>(p, "tanh");
+  def_unary<ad::reciprocal>(p, "reciprocal");
+  def_unary<ad::square>(p, "square");
+  def_unary<ad::sign>(p, "sign");
+  def_unary<ad::contiguous>(p, "contiguous");
+  p.def("ascontiguousarray",
+        [](const V& x) { return released([&] { return c_contiguous_v(x); }); });
+  def_binary<ad::maximum>(p, "maximum");
+  def_binary<ad::minimum>(p, "minimum");
+  def_binary<ad::complex>(p, "complex");
+  p.def("matmul", &matmul_v);
+  p.def(
+      "norm",
+      [](const V& x, nb::handle axis, bool keepdims) {
+        auto axes = axes_arg(axis);
+        return released([&] { return ad::norm(x, axes, keepdims); });
+      },
+      nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
+  p.def("cast", [](const V& x, nb::handle dtype) {
+    const DType d = dtype_from_python(dtype);
+    return released([&] { return ad::cast(x, d); });
+  });
+  // Comparisons (piecewise constant): the values' comparison, a plain 0.0/1.0 Tensor.
+  p.def("equal", [](const V& a, nb::handle b) { return compare(a.value(), b, Compare::Equal); });
+  p.def("not_equal",
+        [](const V& a, nb::handle b) { return compare(a.value(), b, Compare::NotEqual); });
+  p.def("greater",
+        [](const V& a, nb::handle b) { return compare(a.value(), b, Compare::Greater); });
+  p.def("less", [](const V& a, nb::handle b) { return compare(a.value(), b, Compare::Less); });
+  p.def("diagonal", [](const V& x, std::int64_t offset, std::int64_t a, std::int64_t b) {
+    return ad::diagonal(x, offset, a, b);
+  });
+  p.def("broadcast_to",
+        [](const V& x, nb::handle shape) { return ad::broadcast_to(x, shape_arg(shape)); });
+}
+
+V in2(const V& a) {
+  return batch_to_cpp_v(a, 2);
+}
+V out2(const V& a) {
+  return batch_from_cpp_v(a, 2);
+}
+V out1(const V& a) {
+  return batch_from_cpp_v(a, 1);
+}
+V rhs_in(const V& b) {
+  return b.rank() == 1 ? b : in2(b);
+}
+V rhs_out(const V& x, const V& b) {
+  return b.rank() == 1 ? x : out2(x);
+}
+
+// As the plain linalg bindings: a Numerical failure leaves as tenferro.LinAlgError.
+template <class F>
+auto call(F&& f) {
+  return linalg_errors([&] { return released(std::forward<F>(f)); });
+}
+
+void bind_linalg_overloads(nb::module_& l) {
+  l.def("qr", [](const V& a, const std::string& mode) {
+    if (mode != "reduced" && mode != "r") {
+      throw Error(
+          ErrorKind::Unsupported, ErrorPhase::Input, "qr",
+          "only the reduced QR is differentiable (mode 'reduced' or 'r'), not '" + mode + "'");
+    }
+    auto r = call([&] { return ad::qr(in2(a)); });
+    if (mode == "r") return nb::make_tuple(out2(r.r));
+    return nb::make_tuple(out2(r.q), out2(r.r));
+  });
+  l.def("svd",
+        [](const V& a, bool full_matrices, bool compute_uv, std::optional<std::int64_t> max_rank,
+           std::optional<double> cutoff, const std::string& cutoff_mode) {
+          linalg::SvdOptions o;
+          o.full_matrices = full_matrices;  // ad::svd names the full_matrices case Unsupported
+          o.truncation.max_rank = max_rank;
+          if (cutoff) {
+            o.truncation.cutoff_kind = cutoff_kind(cutoff_mode);
+            o.truncation.cutoff = *cutoff;
+          }
+          auto r = call([&] { return ad::svd(in2(a), o); });
+          if (!compute_uv) return nb::make_tuple(out1(r.s));
+          return nb::make_tuple(out2(r.u), out1(r.s), out2(r.vh));
+        });
+  l.def("eigh", [](const V& a, const std::string& uplo, bool values_only) {
+    if (uplo != "L" && uplo != "U") throw_validation("eigh", "UPLO must be 'L' or 'U'");
+    const V src = uplo == "U" ? released([&] { return ad::conj(matrix_transpose_v(a)); }) : a;
+    auto r = call([&] { return ad::eigh(in2(src)); });
+    if (values_only) return nb::make_tuple(out1(r.w));
+    return nb::make_tuple(out1(r.w), out2(r.v));
+  });
+  l.def("eig", [](const V& a) {
+    auto r = call([&] { return ad::eig(in2(a)); });
+    return nb::make_tuple(out1(r.w), out2(r.v));
+  });
+  l.def("lu", [](const V& a) {
+    auto r = call([&] { return ad::lu(in2(a)); });
+    return nb::make_tuple(out2(r.p), out2(r.l), out2(r.u));
+  });
+  l.def("cholesky", [](const V& a, bool upper) {
+    const V lower = out2(call([&] { return ad::cholesky(in2(a)); }));
+    if (!upper) return lower;
+    return released([&] { return ad::conj(matrix_transpose_v(lower)); });
+  });
+  l.def("solve", [](const V& a, const V& b) {
+    return rhs_out(call([&] { return ad::solve(in2(a), rhs_in(b)); }), b);
+  });
+  l.def("solve_triangular", [](const V& a, const V& b, bool upper, bool left, bool unitriangular) {
+    linalg::TriangularSolveOptions o{.lower = !upper, .left = left, .unit_diagonal = unitriangular};
+    return rhs_out(call([&] { return ad::triangular_solve(in2(a), rhs_in(b), o); }), b);
+  });
+  // numpy.linalg.lstsq also returns the rank and singular values, which ad::lstsq does not
+  // give; a traced call says so instead of returning values that would carry no gradient.
+  l.def("lstsq", [](const V&, const V&, std::optional<double>) -> nb::tuple {
+    throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "lstsq",
+                "tenferro.linalg.lstsq on traced values is not bound yet (ad::lstsq exists in "
+                "C++); use tenferro.linalg.solve on the normal equations or svd");
+  });
+  l.def("inv", [](const V& a) { return out2(call([&] { return ad::inv(in2(a)); })); });
+  l.def("det", [](const V& a) { return call([&] { return ad::det(in2(a)); }); });
+  l.def("slogdet", [](const V& a) {
+    auto r = call([&] { return ad::slogdet(in2(a)); });
+    return nb::make_tuple(r.sign, r.logabsdet);
+  });
+}
+
+fft::Norm norm_of(nb::handle norm) {
+  if (norm.is_none()) return fft::Norm::Backward;
+  fft::Norm out;
+  const std::string s = nb::cast<std::string>(norm);
+  if (!fft::parse_norm(s, out)) {
+    throw_validation("fft", "norm must be None, 'backward', 'forward' or 'ortho', not '" + s + "'");
+  }
+  return out;
+}
+
+using OneAxis = V (*)(const V&, std::optional<std::int64_t>, std::int64_t, fft::Norm);
+using NAxes = V (*)(const V&, fft::Lengths, fft::Lengths, fft::Norm);
+
+template <OneAxis F>
+void def_one(nb::module_& f, const char* name) {
+  f.def(
+      name,
+      [](const V& a, std::optional<std::int64_t> n, std::int64_t axis, nb::handle norm) {
+        const fft::Norm nm = norm_of(norm);
+        return released([&] { return F(a, n, axis, nm); });
+      },
+      nb::arg("a"), nb::arg("n").none() = nb::none(), nb::arg("axis") = -1,
+      nb::arg("norm").none() = nb::none());
+}
+
+template <NAxes F>
+void def_n(nb::module_& f, const char* name, bool two_d) {
+  f.def(
+      name,
+      [two_d](const V& a, nb::handle s, nb::handle axes, nb::handle norm) {
+        fft::Lengths sl, al;
+        if (!s.is_none()) sl = shape_arg(s);
+        if (!axes.is_none()) {
+          al = shape_arg(axes);
+        } else if (two_d) {
+          al = std::vector<std::int64_t>{-2, -1};
+        }
+        const fft::Norm nm = norm_of(norm);
+        return released([&] { return F(a, sl, al, nm); });
+      },
+      nb::arg("a"), nb::arg("s").none() = nb::none(), nb::arg("axes").none() = nb::none(),
+      nb::arg("norm").none() = nb::none());
+}
+
+void bind_fft_overloads(nb::module_& f) {
+  def_one<ad::fft>(f, "fft");
+  def_one<ad::ifft>(f, "ifft");
+  def_one<ad::rfft>(f, "rfft");
+  def_one<ad::irfft>(f, "irfft");
+  def_n<ad::fftn>(f, "fftn", false);
+  def_n<ad::ifftn>(f, "ifftn", false);
+  def_n<ad::rfftn>(f, "rfftn", false);
+  def_n<ad::irfftn>(f, "irfftn", false);
+  def_n<ad::fftn>(f, "fft2", true);
+  def_n<ad::ifftn>(f, "ifft2", true);
+  def_n<ad::rfftn>(f, "rfft2", true);
+  def_n<ad::irfftn>(f, "irfft2", true);
+}
+
+}  // namespace
+
+ad::Variable traced_einsum(std::string_view subscripts, nb::handle operands,
+                           const EinsumOptions& options) {
+  std::vector<V> ops;
+  int i = 0;
+  for (nb::handle x : operands) ops.push_back(as_variable(x, "einsum", i++));
+  return released([&] { return ad::einsum(subscripts, std::span<const V>(ops), options); });
+}
+
+void bind_ad_ops(nb::module_& m) {
+  nb::module_ prims_module = nb::borrow<nb::module_>(m.attr("prims"));
+  nb::module_ linalg_module = nb::borrow<nb::module_>(m.attr("linalg"));
+  nb::module_ fft_module = nb::borrow<nb::module_>(m.attr("fft"));
+  bind_prims_overloads(prims_module);
+  bind_linalg_overloads(linalg_module);
+  bind_fft_overloads(fft_module);
+}
+
+}  // namespace tenferro::python

@@ -1,0 +1,119 @@
+"""JAX-style functional automatic differentiation over the C++ ``tenferro::ad`` tape.
+
+    import tenferro as tf
+    loss = lambda x, w: (tf.einsum("ij,jk->ik", x, w) ** 2).sum()
+    g = tf.grad(loss)(x, w)                      # d loss / d x, a Tensor on x's runtime
+    value, (gx, gw) = tf.value_and_grad(loss, argnums=(0, 1))(x, w)
+    y, vjp_fn = tf.vjp(f, x);  (gx,) = vjp_fn(cotangent)
+    y, ju = tf.jvp(f, (x,), (u,))
+
+Inside ``f`` the differentiated arguments are ``tenferro.Tracer`` objects: tenferro's own
+functions (einsum, the operators, tenferro.linalg, tenferro.fft, the NumPy-named functions)
+record on the tape when given one; every rule is the C++ library's (``docs/ad.md``), including
+its conventions: complex gradients are PyTorch's conjugate Wirtinger ones (``z - lr * grad``
+descends a real loss), spectral rules need gauge-invariant losses. Arguments that are not
+differentiated are passed to ``f`` as they are (plain Tensors are constants). ``f`` returns a
+Tensor/Tracer, or a tuple or list of them (vjp, jvp). Errors keep their tenferro types: a
+cotangent or tangent of another runtime is a ContextMismatchError, one of another shape or
+dtype a ValidationError, a non-real or non-scalar loss given to grad a ValidationError.
+"""
+
+from typing import Any, Callable, Sequence, Tuple, Union
+
+from ._tenferro import Tensor, Tracer
+from ._tenferro import ad as _ad
+
+ArgNums = Union[int, Sequence[int]]
+
+__all__ = ["grad", "value_and_grad", "vjp", "jvp", "stop_gradient", "Tracer"]
+
+
+def _argnums(argnums, nargs):
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    if not nums:
+        raise ValueError("argnums must name at least one argument")
+    for i in nums:
+        if not -nargs <= i < nargs:
+            raise ValueError(f"argnums {i} is out of range for {nargs} positional arguments")
+    return tuple(i % nargs for i in nums)
+
+
+def _with(args, nums, values):
+    full = list(args)
+    for i, v in zip(nums, values):
+        full[i] = v
+    return full
+
+
+def value_and_grad(f: Callable[..., Any],
+                   argnums: ArgNums = 0) -> Callable[..., Tuple[Tensor, Any]]:
+    """A function returning ``(f(*args), gradient)``; the gradient has one Tensor per argument
+    in ``argnums`` (a tuple when argnums is a tuple), each of its argument's shape, dtype and
+    runtime. ``f`` must return a real 0-d value."""
+
+    def wrapped(*args):
+        nums = _argnums(argnums, len(args))
+        value, grads = _ad.value_and_grad(lambda *xs: [f(*_with(args, nums, xs))],
+                                          [args[i] for i in nums])
+        return value, (grads[0] if isinstance(argnums, int) else tuple(grads))
+
+    return wrapped
+
+
+def grad(f: Callable[..., Any], argnums: ArgNums = 0) -> Callable[..., Any]:
+    """``jax.grad``: d f / d args[argnums] for an ``f`` returning a real 0-d value."""
+    vg = value_and_grad(f, argnums)
+
+    def wrapped(*args):
+        return vg(*args)[1]
+
+    return wrapped
+
+
+def _flat(out):
+    """f's result as a list and a function that rebuilds its structure."""
+    if isinstance(out, (tuple, list)):
+        kind = type(out)
+        return list(out), (lambda xs: kind(xs))
+    return [out], (lambda xs: xs[0])
+
+
+def vjp(f: Callable[..., Any],
+        *primals: Tensor) -> Tuple[Any, Callable[[Any], Tuple[Tensor, ...]]]:
+    """``jax.vjp``: ``(f(*primals), vjp_fn)``; ``vjp_fn(cotangent)`` returns one Tensor per
+    primal. The cotangent has f's output structure (a tuple of Tensors for a tuple output).
+    vjp_fn frees the tape: a second call is a RuntimeStateError."""
+    rebuild = []
+
+    def flat_f(*xs):
+        seq, unflat = _flat(f(*xs))
+        rebuild.append(unflat)
+        return seq
+
+    outs, pullback = _ad.vjp(flat_f, list(primals))
+    unflat = rebuild[0]
+
+    def vjp_fn(cotangent):
+        cts = list(cotangent) if isinstance(cotangent, (tuple, list)) else [cotangent]
+        return tuple(pullback(cts))
+
+    return unflat(outs), vjp_fn
+
+
+def jvp(f: Callable[..., Any], primals: Sequence[Tensor],
+        tangents: Sequence[Tensor]) -> Tuple[Any, Any]:
+    """``jax.jvp``: ``(f(*primals), J tangents)`` in forward mode, with f's output structure."""
+    rebuild = []
+
+    def flat_f(*xs):
+        seq, unflat = _flat(f(*xs))
+        rebuild.append(unflat)
+        return seq
+
+    outs, touts = _ad.jvp(flat_f, list(primals), list(tangents))
+    return rebuild[0](outs), rebuild[0](touts)
+
+
+def stop_gradient(x: Union[Tensor, Tracer]) -> Tensor:
+    """x's value as a plain Tensor: nothing flows back through it (x itself for a Tensor)."""
+    return _ad.stop_gradient(x) if type(x) is Tracer else x
