@@ -15,6 +15,7 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "errors.hpp"
+#include "fft_binders.hpp"
 #include "linalg_args.hpp"
 #include "operands.hpp"
 #include "tenferro/core/error.hpp"
@@ -172,63 +173,9 @@ void bind_linalg_overloads(nb::module_& l) {
   });
 }
 
-fft::Norm norm_of(nb::handle norm) {
-  if (norm.is_none()) return fft::Norm::Backward;
-  fft::Norm out;
-  const std::string s = nb::cast<std::string>(norm);
-  if (!fft::parse_norm(s, out)) {
-    throw_validation("fft", "norm must be None, 'backward', 'forward' or 'ortho', not '" + s + "'");
-  }
-  return out;
-}
-
-using OneAxis = V (*)(const V&, std::optional<std::int64_t>, std::int64_t, fft::Norm);
-using NAxes = V (*)(const V&, fft::Lengths, fft::Lengths, fft::Norm);
-
-template <OneAxis F>
-void def_one(nb::module_& f, const char* name) {
-  f.def(
-      name,
-      [](const V& a, std::optional<std::int64_t> n, std::int64_t axis, nb::handle norm) {
-        const fft::Norm nm = norm_of(norm);
-        return released([&] { return F(a, n, axis, nm); });
-      },
-      nb::arg("a"), nb::arg("n").none() = nb::none(), nb::arg("axis") = -1,
-      nb::arg("norm").none() = nb::none());
-}
-
-template <NAxes F>
-void def_n(nb::module_& f, const char* name, bool two_d) {
-  f.def(
-      name,
-      [two_d](const V& a, nb::handle s, nb::handle axes, nb::handle norm) {
-        fft::Lengths sl, al;
-        if (!s.is_none()) sl = shape_arg(s);
-        if (!axes.is_none()) {
-          al = shape_arg(axes);
-        } else if (two_d) {
-          al = std::vector<std::int64_t>{-2, -1};
-        }
-        const fft::Norm nm = norm_of(norm);
-        return released([&] { return F(a, sl, al, nm); });
-      },
-      nb::arg("a"), nb::arg("s").none() = nb::none(), nb::arg("axes").none() = nb::none(),
-      nb::arg("norm").none() = nb::none());
-}
-
 void bind_fft_overloads(nb::module_& f) {
-  def_one<ad::fft>(f, "fft");
-  def_one<ad::ifft>(f, "ifft");
-  def_one<ad::rfft>(f, "rfft");
-  def_one<ad::irfft>(f, "irfft");
-  def_n<ad::fftn>(f, "fftn", false);
-  def_n<ad::ifftn>(f, "ifftn", false);
-  def_n<ad::rfftn>(f, "rfftn", false);
-  def_n<ad::irfftn>(f, "irfftn", false);
-  def_n<ad::fftn>(f, "fft2", true);
-  def_n<ad::ifftn>(f, "ifft2", true);
-  def_n<ad::rfftn>(f, "rfft2", true);
-  def_n<ad::irfftn>(f, "irfft2", true);
+  def_fft_family<V, ad::fft, ad::ifft, ad::rfft, ad::irfft, ad::fftn, ad::ifftn, ad::rfftn,
+                 ad::irfftn>(f);
 }
 
 }  // namespace

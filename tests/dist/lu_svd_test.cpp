@@ -175,7 +175,6 @@ TEST(DistSvd, ValuesOnlyMatchTheFullDecomposition) {
                       testing::tolerance(dtype) * 10)
               << dtype_name(dtype) << " block " << s.block;
       }
-  (void)ctx;
 }
 
 template <typename F>

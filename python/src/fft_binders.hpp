@@ -1,0 +1,77 @@
+// numpy.fft's twelve functions bound once for any tensor type: tenferro.fft on Tensors and its
+// traced overloads on Tracers (ad::Variable) share the argument handling and the name list.
+#pragma once
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "bindings.hpp"
+#include "tenferro/fft.hpp"
+#include "views.hpp"
+
+namespace tenferro::python {
+
+// norm=None | 'backward' | 'forward' | 'ortho' (Validation otherwise).
+fft::Norm norm_of(nb::handle norm);
+
+template <class T>
+using FftOneAxis = T (*)(const T&, std::optional<std::int64_t>, std::int64_t, fft::Norm);
+template <class T>
+using FftNAxes = T (*)(const T&, fft::Lengths, fft::Lengths, fft::Norm);
+
+template <class T, FftOneAxis<T> F>
+void def_fft_one(nb::module_& f, const char* name) {
+  f.def(
+      name,
+      [](const T& a, std::optional<std::int64_t> n, std::int64_t axis, nb::handle norm) {
+        const fft::Norm nm = norm_of(norm);
+        return released([&] { return F(a, n, axis, nm); });
+      },
+      nb::arg("a"), nb::arg("n").none() = nb::none(), nb::arg("axis") = -1,
+      nb::arg("norm").none() = nb::none());
+}
+
+// fftn-style (s, axes); the 2-D variants default axes to the last two.
+template <class T, FftNAxes<T> F>
+void def_fft_n(nb::module_& f, const char* name, bool two_d) {
+  f.def(
+      name,
+      [two_d](const T& a, nb::handle s, nb::handle axes, nb::handle norm) {
+        fft::Lengths sl, al;
+        if (!s.is_none()) sl = shape_arg(s);
+        if (!axes.is_none()) {
+          al = shape_arg(axes);
+        } else if (two_d) {
+          al = std::vector<std::int64_t>{-2, -1};
+        }
+        const fft::Norm nm = norm_of(norm);
+        return released([&] { return F(a, sl, al, nm); });
+      },
+      nb::arg("a"), nb::arg("s").none() = nb::none(), nb::arg("axes").none() = nb::none(),
+      nb::arg("norm").none() = nb::none());
+}
+
+// The family: fft, ifft, rfft, irfft (one axis) and their n-D and 2-D forms.
+template <class T, FftOneAxis<T> Fft, FftOneAxis<T> Ifft, FftOneAxis<T> Rfft, FftOneAxis<T> Irfft,
+          FftNAxes<T> Fftn, FftNAxes<T> Ifftn, FftNAxes<T> Rfftn, FftNAxes<T> Irfftn>
+void def_fft_family(nb::module_& f) {
+  def_fft_one<T, Fft>(f, "fft");
+  def_fft_one<T, Ifft>(f, "ifft");
+  def_fft_one<T, Rfft>(f, "rfft");
+  def_fft_one<T, Irfft>(f, "irfft");
+  def_fft_n<T, Fftn>(f, "fftn", false);
+  def_fft_n<T, Ifftn>(f, "ifftn", false);
+  def_fft_n<T, Rfftn>(f, "rfftn", false);
+  def_fft_n<T, Irfftn>(f, "irfftn", false);
+  def_fft_n<T, Fftn>(f, "fft2", true);
+  def_fft_n<T, Ifftn>(f, "ifft2", true);
+  def_fft_n<T, Rfftn>(f, "rfft2", true);
+  def_fft_n<T, Irfftn>(f, "irfft2", true);
+}
+
+}  // namespace tenferro::python
