@@ -29,11 +29,24 @@ std::vector<std::string> split(const std::string& text) {
   return out;
 }
 
+// A problem size: the references of the checks are naive (cubic matmul, quadratic DFT), so the
+// sizes are bounded to keep a run's checks in seconds.
+std::int64_t parse_size(std::string_view option, std::string_view text, long long max) {
+  const long long n = parse_int(option, text);
+  if (n < 1 || n > max)
+    throw UsageError(std::string(option) + " must be between 1 and " + std::to_string(max));
+  return n;
+}
+
 int run_bench(CommandArgs& args) {
   if (args.take_flag("help")) {
     std::cout
         << "usage: tenferro bench [--backend cpu|cuda|webgpu|all] [--repeat N] [--json FILE]\n"
-           "                      [--cases einsum,qr,svd,fft] [--quiet]\n"
+           "                      [--cases einsum,qr,svd,fft] [--matrix N] [--fft-length N]\n"
+           "                      [--quiet]\n"
+           "  --matrix N      extent of the einsum operands and the QR/SVD inputs (default 64)\n"
+           "  --fft-length N  length of the FFT input (default 4096); tiny sizes (--matrix 4\n"
+           "                  --fft-length 16) isolate the eager overhead from the kernels\n"
            "exit status: 0 gate passed, 1 typed error, 2 usage error, 3 gate failed\n";
     return 0;
   }
@@ -41,6 +54,9 @@ int run_bench(CommandArgs& args) {
   const std::string backend = args.take_option("backend").value_or("cpu");
   if (auto repeat = args.take_option("repeat")) options.repeat = parse_repeat(*repeat);
   const auto json_file = args.take_option("json");
+  if (auto m = args.take_option("matrix")) options.sizes.matrix = parse_size("--matrix", *m, 1024);
+  if (auto l = args.take_option("fft-length"))
+    options.sizes.fft_length = parse_size("--fft-length", *l, 16384);
   options.cases = bench::all_case_names();
   if (auto cases = args.take_option("cases")) {
     options.cases = split(*cases);

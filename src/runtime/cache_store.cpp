@@ -1,25 +1,34 @@
 #include "tenferro/runtime/cache_store.hpp"
 
 #include <functional>
+#include <string_view>
 
 namespace tenferro {
 
 namespace {
-std::uint64_t slot_of(const CacheKey& key) {
-  const std::hash<std::string_view> hash;
-  std::uint64_t h = hash(key.family);
-  h ^= hash(key.name) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  h ^= key.discriminator + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  return h;
+// The index slot is the discriminator itself: entries of other (family, name) pairs that share
+// it are told apart by comparing the fields, so the slot need not hash the names again.
+std::uint64_t slot_of(const CacheKeyView& key) {
+  return key.discriminator;
 }
 bool matches(const CacheSelector& sel, std::string_view family, std::string_view name) {
   return (sel.family.empty() || sel.family == family) && (sel.name.empty() || sel.name == name);
 }
 }  // namespace
 
+CacheKeyView CacheKeyView::of(std::string_view family, std::string_view name,
+                              std::string_view exact) noexcept {
+  return CacheKeyView{family, name, std::hash<std::string_view>{}(exact), exact};
+}
+
 CacheKey CacheKey::of(std::string family, std::string name, std::string exact) {
-  const std::uint64_t d = std::hash<std::string>{}(exact);
+  const std::uint64_t d = std::hash<std::string_view>{}(exact);
   return CacheKey{std::move(family), std::move(name), d, std::move(exact)};
+}
+
+CacheKey CacheKey::of(const CacheKeyView& view) {
+  return CacheKey{std::string(view.family), std::string(view.name), view.discriminator,
+                  std::string(view.exact)};
 }
 
 ExtensionCacheStore::ExtensionCacheStore(CacheLimits limits) : limits_(limits) {}
@@ -34,7 +43,7 @@ ExtensionCacheStore::Counters& ExtensionCacheStore::counters_locked(std::string_
 }
 
 ExtensionCacheStore::Lru::iterator ExtensionCacheStore::locate_locked(std::uint64_t slot,
-                                                                      const CacheKey& key) {
+                                                                      const CacheKeyView& key) {
   const auto [first, last] = index_.equal_range(slot);
   for (auto it = first; it != last; ++it) {
     const CacheKey& k = it->second->key;
@@ -56,28 +65,29 @@ void ExtensionCacheStore::erase_locked(Lru::iterator entry) {
   lru_.erase(entry);
 }
 
-std::shared_ptr<void> ExtensionCacheStore::find_erased(const CacheKey& key, std::type_index type) {
+std::shared_ptr<void> ExtensionCacheStore::find_erased(const CacheKeyView& key,
+                                                       std::type_index type) {
   const std::uint64_t slot = slot_of(key);
   std::lock_guard lock(mutex_);
-  Counters& c = counters_locked(key.family, key.name);
   const auto entry = locate_locked(slot, key);
   // A discriminator collision (same slot, other exact data) or another value type is a miss.
   if (entry == lru_.end() || entry->key.exact != key.exact || entry->type != type) {
-    ++c.misses;
+    ++counters_locked(key.family, key.name).misses;
     return nullptr;
   }
-  ++c.hits;
+  ++entry->counters->hits;
   lru_.splice(lru_.begin(), lru_, entry);
   return entry->value;
 }
 
 void ExtensionCacheStore::insert_erased(const CacheKey& key, std::shared_ptr<void> value,
                                         std::type_index type, std::size_t bytes) {
-  const std::uint64_t slot = slot_of(key);
+  const std::uint64_t slot = slot_of(key.view());
   std::lock_guard lock(mutex_);
-  counters_locked(key.family, key.name);  // so stats() lists the cache even before a hit
-  if (const auto old = locate_locked(slot, key); old != lru_.end()) erase_locked(old);
-  lru_.push_front(Entry{slot, key, type, std::move(value), bytes});
+  // Made here so stats() lists the cache even before a hit.
+  Counters* counters = &counters_locked(key.family, key.name);
+  if (const auto old = locate_locked(slot, key.view()); old != lru_.end()) erase_locked(old);
+  lru_.push_front(Entry{slot, key, type, std::move(value), bytes, counters});
   index_.emplace(slot, lru_.begin());
   bytes_ += bytes;
   evict_locked();
@@ -87,7 +97,7 @@ void ExtensionCacheStore::evict_locked() {
   // Keep at least the newest entry even when it alone exceeds the byte bound.
   while (lru_.size() > 1 && (lru_.size() > limits_.max_entries || bytes_ > limits_.max_bytes)) {
     const auto victim = std::prev(lru_.end());
-    ++counters_locked(victim->key.family, victim->key.name).evictions;
+    ++victim->counters->evictions;
     erase_locked(victim);
   }
 }

@@ -4,6 +4,7 @@
 #include "runtime/call_scope.hpp"
 #include "runtime/dispatch_internal.hpp"
 #include "runtime/family_ids.hpp"
+#include "runtime/registration_table.hpp"
 #include "runtime/resource_boundary.hpp"
 #include "runtime/runtime_access.hpp"
 #include "tenferro/runtime/errors.hpp"
@@ -34,16 +35,17 @@ const std::shared_ptr<EagerRuntime>& require_one_runtime(std::string_view op,
 namespace {
 
 // Steps 2-6 of the contract, for a runtime whose inputs passed step 1. `family_id` is the
-// op family's dense id (runtime_internal::family_id(op.family())).
+// op family's dense id (runtime_internal::family_id(op.family())). `resolve` is steps 4-5:
+// the family's module for the target and the executor the runtime has installed for it.
+template <class ResolveExecutor>
 std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtime,
                                      const ExtensionOp& op, std::span<const EagerTensor> inputs,
-                                     ModuleFactoryRef module_factory, std::uint32_t family_id) {
-  using runtime_internal::RuntimeAccess;
+                                     std::uint32_t family_id, ResolveExecutor&& resolve) {
   Backend& backend = runtime->backend();
   const RuntimeCallScope call_scope(*runtime);
 
   // 2. Target: derived from the runtime's backend (MissingEngine when it has no direct engine).
-  const EagerExtensionTarget* target = RuntimeAccess::target(*runtime);
+  const EagerExtensionTarget* target = runtime_internal::RuntimeAccess::target(*runtime);
   if (target == nullptr) {
     throw_error(ErrorKind::MissingEngine, ErrorPhase::Target, std::string(op.name()),
                 "runtime " + std::to_string(runtime->id()) + " (" +
@@ -59,17 +61,8 @@ std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtim
     }
   }
 
-  // 4. Module: the family's factory picks the module for this target; its errors (typed
-  //    Unsupported for a target without an implementation) reach the caller unchanged.
-  const ModulePtr module = module_factory(*target);
-  if (!module) {
-    throw_error(ErrorKind::RuntimeState, ErrorPhase::Module, std::string(op.name()),
-                "module factory returned no module");
-  }
-
-  // 5. Ensure: the family's dense slot on the warm path; install once on the cold path.
-  const ExtensionExecutor& executor =
-      RuntimeAccess::ensure_family(*runtime, module, family_id, op.family(), target->engine_id);
+  // 4-5. Module and ensure.
+  const ExtensionExecutor& executor = resolve(*target);
 
   // 6. Execute inside the runtime's backend session.
   std::unique_lock<std::mutex> session(backend.session_mutex(), std::defer_lock);
@@ -78,6 +71,24 @@ std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtim
   const ExecutionContext context(runtime, op.family(), family_id);
   backend.note_queued_work(op.name());
   return runtime_internal::at_op_boundary(op.name(), [&] { return executor(context, op, inputs); });
+}
+
+// Steps 4-5 for any module factory: the factory picks the module for this target (its errors,
+// e.g. a typed Unsupported for a target without an implementation, reach the caller
+// unchanged); the family's dense slot answers on the warm path, the install runs once.
+std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtime,
+                                     const ExtensionOp& op, std::span<const EagerTensor> inputs,
+                                     ModuleFactoryRef module_factory, std::uint32_t family_id) {
+  return dispatch_on(runtime, op, inputs, family_id,
+                     [&](const EagerExtensionTarget& target) -> const ExtensionExecutor& {
+                       const ModulePtr module = module_factory(target);
+                       if (!module) {
+                         throw_error(ErrorKind::RuntimeState, ErrorPhase::Module,
+                                     std::string(op.name()), "module factory returned no module");
+                       }
+                       return runtime_internal::RuntimeAccess::ensure_family(
+                           *runtime, module, family_id, op.family(), target.engine_id);
+                     });
 }
 
 // Step 1 of apply_eager_on_runtime: the named runtime, the op's arity, every input of it.
@@ -131,6 +142,27 @@ std::vector<EagerTensor> dispatch_checked(const std::shared_ptr<EagerRuntime>& r
                                           ModuleFactoryRef module_factory,
                                           std::uint32_t family_id) {
   return dispatch_on(runtime, op, inputs, module_factory, family_id);
+}
+
+std::vector<EagerTensor> dispatch_table(const std::shared_ptr<EagerRuntime>& runtime,
+                                        const ExtensionOp& op, std::span<const EagerTensor> inputs,
+                                        const RegistrationTable& table, OpKey key) {
+  const std::uint32_t family_id = table.family_id();
+  return dispatch_on(runtime, op, inputs, family_id,
+                     [&](const EagerExtensionTarget& target) -> const ExtensionExecutor& {
+                       // 4. The table's admission answer (Unsupported before anything is
+                       // installed), and the
+                       //    module already built for this engine, held without a reference count.
+                       const ExtensionModule* built = table.admitted_module(target, key);
+                       // 5. Warm: the family's slot holds exactly that module. Cold: build and
+                       // install.
+                       if (const ExtensionExecutor* warm =
+                               RuntimeAccess::warm_family_executor(*runtime, family_id, built))
+                         return *warm;
+                       return RuntimeAccess::ensure_family(*runtime, table.module_for(target, key),
+                                                           family_id, op.family(),
+                                                           target.engine_id);
+                     });
 }
 
 std::vector<EagerTensor> dispatch_on_runtime(const std::shared_ptr<EagerRuntime>& runtime,

@@ -24,6 +24,16 @@ std::vector<EagerTensor> dispatch_checked(const std::shared_ptr<EagerRuntime>& r
                                           std::span<const EagerTensor> inputs,
                                           ModuleFactoryRef module_factory, std::uint32_t family_id);
 
+class RegistrationTable;
+struct OpKey;
+
+// Steps 2-6 for a family with a registration table, `runtime` as for dispatch_checked. The
+// same steps and errors as dispatch_checked with a factory calling table.module_for(target,
+// key), but the warm path compares the module without taking a reference to it.
+std::vector<EagerTensor> dispatch_table(const std::shared_ptr<EagerRuntime>& runtime,
+                                        const ExtensionOp& op, std::span<const EagerTensor> inputs,
+                                        const RegistrationTable& table, OpKey key);
+
 // Steps 1-6 of apply_eager_on_runtime (creation ops).
 std::vector<EagerTensor> dispatch_on_runtime(const std::shared_ptr<EagerRuntime>& runtime,
                                              const ExtensionOp& op,

@@ -39,6 +39,15 @@ ModulePtr ModuleCache::find(const EagerExtensionTarget& target) const noexcept {
   return nullptr;
 }
 
+const ExtensionModule* ModuleCache::find_raw(const EagerExtensionTarget& target) const noexcept {
+  const std::vector<Slot>* slots = slots_.load(std::memory_order_acquire);
+  if (slots == nullptr) return nullptr;
+  for (const Slot& s : *slots) {
+    if (s.target == target) return s.module.get();
+  }
+  return nullptr;
+}
+
 std::size_t ModuleCache::size() const noexcept {
   const std::vector<Slot>* slots = slots_.load(std::memory_order_acquire);
   return slots ? slots->size() : 0;

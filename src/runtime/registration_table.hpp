@@ -89,6 +89,9 @@ class RegistrationTable {
   // The module factory step for one call: Unsupported (phase Module, before anything is
   // installed) unless the target's backend runs `key`; else the module of the target's engine.
   ModulePtr module_for(const EagerExtensionTarget& target, OpKey key) const;
+  // The same admission answer (the same errors), then the module already built for the
+  // target's engine without a reference count, or nullptr before the first module_for.
+  const ExtensionModule* admitted_module(const EagerExtensionTarget& target, OpKey key) const;
   // The module of the target's engine without an admission check (tests, benchmarks).
   ModulePtr module_for(const EagerExtensionTarget& target) const {
     return modules_.module_for(target);

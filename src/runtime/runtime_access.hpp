@@ -36,6 +36,10 @@ struct RuntimeAccess {
                                                 const EngineId& engine) {
     return rt.ensure_family(module, family_id, family, engine);
   }
+  static const ExtensionExecutor* warm_family_executor(EagerRuntime& rt, std::uint32_t family_id,
+                                                       const ExtensionModule* module) noexcept {
+    return rt.warm_family_executor(family_id, module);
+  }
 };
 
 }  // namespace tenferro::runtime_internal

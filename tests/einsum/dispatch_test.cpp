@@ -116,6 +116,40 @@ TEST(EinsumPlanCache, RepeatHitsAndNewShapesMiss) {
   EXPECT_EQ(plan_cache(rt).entries, 4u);
 }
 
+TEST(EinsumPlanCache, LongKeysHitAndStayExact) {
+  // A 24-operand ring: its key (subscripts, 24 shapes) is longer than the key buffer's inline
+  // part, so it is built on the heap. Repeats hit; one changed extent in the middle misses.
+  auto rt = EagerRuntime::cpu();
+  constexpr int kOperands = 24;
+  std::string subscripts;
+  std::vector<Shape> shapes;
+  for (int i = 0; i < kOperands; ++i) {
+    if (i) subscripts += ',';
+    subscripts += static_cast<char>('a' + i);
+    subscripts += static_cast<char>('a' + (i + 1) % kOperands);
+    shapes.push_back({2, 2});
+  }
+  subscripts += "->";
+  const auto ops = operands(rt, DType::F64, shapes);
+  const double first = einsum(subscripts, ops).download().to_vector<double>().at(0);
+  const double again = einsum(subscripts, ops).download().to_vector<double>().at(0);
+  EXPECT_EQ(first, again);
+  EXPECT_EQ(plan_cache(rt).misses, 1u);
+  EXPECT_EQ(plan_cache(rt).hits, 1u);
+  shapes[kOperands / 2] = {2, 3};
+  shapes[kOperands / 2 + 1] = {3, 2};
+  einsum(subscripts, operands(rt, DType::F64, shapes));
+  EXPECT_EQ(plan_cache(rt).misses, 2u) << "an extent deep inside a long key is still compared";
+  // Integer labels with the same structure are another notation, hence another key.
+  EinsumLabels labels;
+  for (int i = 0; i < 3; ++i) labels.inputs.push_back({i, (i + 1) % 3});
+  const auto three = operands(rt, DType::F64, {{2, 2}, {2, 2}, {2, 2}});
+  einsum(labels, three);
+  einsum(labels, three);
+  EXPECT_EQ(plan_cache(rt).misses, 3u);
+  EXPECT_EQ(plan_cache(rt).hits, 2u);
+}
+
 TEST(EinsumModule, RepeatedCallsInstallOnce) {
   auto rt = EagerRuntime::cpu();
   const auto ops = operands(rt, DType::C64, {{2, 3, 4}, {2, 4, 5}});

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "tenferro/runtime/cache_store.hpp"
 
 namespace tenferro {
@@ -39,6 +41,34 @@ TEST(CacheStore, DiscriminatorCollisionReadsAsAMiss) {
   store.insert<int>(collider, std::make_shared<int>(2), 4);
   EXPECT_EQ(store.find<int>(first), nullptr);
   EXPECT_EQ(*store.find<int>(collider), 2);
+}
+
+TEST(CacheStore, ViewLookupFindsTheKeysEntryAndCountsLikeIt) {
+  ExtensionCacheStore store;
+  const std::string exact = "S|ij,jk->ik|F64|(2,3)(3,4)";
+  store.insert<int>(CacheKey::of("tenferro.einsum.v1", "plan", exact), std::make_shared<int>(5), 4);
+  const CacheKeyView view = CacheKeyView::of("tenferro.einsum.v1", "plan", exact);
+  EXPECT_EQ(view.discriminator, CacheKey::of("f", "n", exact).discriminator);
+  ASSERT_NE(store.find<int>(view), nullptr);
+  EXPECT_EQ(*store.find<int>(view), 5);
+  EXPECT_EQ(store.find<int>(CacheKeyView::of("tenferro.einsum.v1", "plan", exact + "!")), nullptr);
+  const CacheStats s = store.stats({"tenferro.einsum.v1", "plan"});
+  EXPECT_EQ(s.hits, 2u);
+  EXPECT_EQ(s.misses, 1u);
+}
+
+TEST(CacheStore, SameExactDataUnderAnotherFamilyOrNameIsAnotherEntry) {
+  // The index slot is the discriminator: keys that share it across (family, name) must still
+  // be told apart by their fields.
+  ExtensionCacheStore store;
+  store.insert<int>(CacheKey::of("a", "pool", "x"), std::make_shared<int>(1), 1);
+  store.insert<int>(CacheKey::of("b", "pool", "x"), std::make_shared<int>(2), 1);
+  store.insert<int>(CacheKey::of("a", "plan", "x"), std::make_shared<int>(3), 1);
+  EXPECT_EQ(*store.find<int>(CacheKeyView::of("a", "pool", "x")), 1);
+  EXPECT_EQ(*store.find<int>(CacheKeyView::of("b", "pool", "x")), 2);
+  EXPECT_EQ(*store.find<int>(CacheKeyView::of("a", "plan", "x")), 3);
+  EXPECT_EQ(store.find<int>(CacheKeyView::of("b", "plan", "x")), nullptr);
+  EXPECT_EQ(store.stats().entries, 3u);
 }
 
 TEST(CacheStore, ValueOfAnotherTypeIsAMiss) {

@@ -20,6 +20,18 @@
 
 namespace tenferro {
 
+// The same fields as CacheKey, as views: what a lookup needs, so a warm hit builds no string.
+struct CacheKeyView {
+  std::string_view family;
+  std::string_view name;
+  std::uint64_t discriminator;
+  std::string_view exact;
+
+  // Discriminator computed from `exact` (the same one CacheKey::of computes).
+  static CacheKeyView of(std::string_view family, std::string_view name,
+                         std::string_view exact) noexcept;
+};
+
 struct CacheKey {
   std::string family;           // e.g. "tenferro.einsum.v1"
   std::string name;             // e.g. "plan"
@@ -28,6 +40,8 @@ struct CacheKey {
 
   // Discriminator computed from `exact`.
   static CacheKey of(std::string family, std::string name, std::string exact);
+  static CacheKey of(const CacheKeyView& view);
+  CacheKeyView view() const noexcept { return {family, name, discriminator, exact}; }
 };
 
 // Which part of the store an operation applies to; empty fields match everything.
@@ -55,8 +69,12 @@ class ExtensionCacheStore {
 
   // The value stored under `key` when its exact data and type match, else nullptr (a miss).
   template <class T>
-  std::shared_ptr<T> find(const CacheKey& key) {
+  std::shared_ptr<T> find(const CacheKeyView& key) {
     return std::static_pointer_cast<T>(find_erased(key, typeid(T)));
+  }
+  template <class T>
+  std::shared_ptr<T> find(const CacheKey& key) {
+    return find<T>(key.view());
   }
   // Stores `value` (replacing any entry under the same key), evicting least recently used
   // entries beyond the limits. `bytes` is the retained size the value accounts for.
@@ -79,17 +97,19 @@ class ExtensionCacheStore {
   const CacheLimits& limits() const noexcept { return limits_; }
 
  private:
-  // Lookups hash (family, name, discriminator) into a 64-bit slot and compare the fields in
-  // place, so a hit allocates nothing; slots may collide, hence the multimap.
+  // Lookups index by the discriminator and compare the fields in place, so a hit allocates
+  // nothing; keys of different (family, name) or exact data may share a slot, hence the
+  // multimap.
+  struct Counters {
+    std::uint64_t hits = 0, misses = 0, evictions = 0;
+  };
   struct Entry {
     std::uint64_t slot;
     CacheKey key;  // the exact key, re-checked on hit
     std::type_index type;
     std::shared_ptr<void> value;
     std::size_t bytes;
-  };
-  struct Counters {
-    std::uint64_t hits = 0, misses = 0, evictions = 0;
+    Counters* counters;  // its (family, name) counters: a hit counts without a map lookup
   };
   struct StringHash {  // lets the maps below be searched with a std::string_view
     using is_transparent = void;
@@ -101,20 +121,22 @@ class ExtensionCacheStore {
   using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
   using Lru = std::list<Entry>;
 
-  std::shared_ptr<void> find_erased(const CacheKey& key, std::type_index type);
+  std::shared_ptr<void> find_erased(const CacheKeyView& key, std::type_index type);
   void insert_erased(const CacheKey& key, std::shared_ptr<void> value, std::type_index type,
                      std::size_t bytes);
   void evict_locked();
   Counters& counters_locked(std::string_view family, std::string_view name);
   // The entry stored under exactly (family, name, discriminator), or lru_.end().
-  Lru::iterator locate_locked(std::uint64_t slot, const CacheKey& key);
+  Lru::iterator locate_locked(std::uint64_t slot, const CacheKeyView& key);
   void erase_locked(Lru::iterator entry);
 
   CacheLimits limits_;
   mutable std::mutex mutex_;
   Lru lru_;                                                      // front = most recently used
   std::unordered_multimap<std::uint64_t, Lru::iterator> index_;  // slot -> entries
-  StringMap<StringMap<Counters>> counters_;                      // family -> name -> counters
+  // family -> name -> counters; never erased, so the entries' pointers stay valid (the
+  // elements of an unordered_map do not move when it rehashes).
+  StringMap<StringMap<Counters>> counters_;
   std::size_t bytes_ = 0;
 };
 

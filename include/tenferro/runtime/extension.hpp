@@ -143,6 +143,9 @@ class ModuleCache {
     return insert(target, build());
   }
   ModulePtr find(const EagerExtensionTarget& target) const noexcept;
+  // The same module without taking a reference (no atomic increment): valid while the cache
+  // lives, since it never drops a module it built.
+  const ExtensionModule* find_raw(const EagerExtensionTarget& target) const noexcept;
   std::size_t size() const noexcept;
 
  private:

@@ -34,8 +34,16 @@ struct BenchCase {
   std::function<void(std::span<const Tensor> inputs, std::span<const Tensor> outputs)> check;
 };
 
+// The problem sizes: the defaults are the gate's; tiny sizes (e.g. 4 and 16) make the
+// kernels cheap enough that the eager-over-direct difference is resolvable on a noisy machine.
+struct CaseSizes {
+  std::int64_t matrix = 64;  // einsum operands, QR and SVD inputs: matrix x matrix
+  std::int64_t fft_length = 4096;
+};
+
 // The cases for a backend; dtypes follow what the backend admits (F32 on WebGPU).
-std::vector<BenchCase> make_cases(BackendKind backend, const std::vector<std::string>& names);
+std::vector<BenchCase> make_cases(BackendKind backend, const std::vector<std::string>& names,
+                                  const CaseSizes& sizes = {});
 // Every case name, in the order they run.
 const std::vector<std::string>& all_case_names();
 

@@ -24,9 +24,6 @@
 namespace tenferro::cli::bench {
 namespace {
 
-constexpr std::int64_t kMatrix = 64;  // einsum operands, QR and SVD inputs: 64 x 64
-constexpr std::int64_t kFftLength = 4096;
-
 template <class T>
 Tensor random_tensor(Shape shape, std::uint32_t seed) {
   std::mt19937 gen(seed);
@@ -84,23 +81,30 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw std::runtime_error(what);
 }
 
-BenchCase einsum_case(DType dtype) {
+// The eager results as the vector the direct executor returns, moved in (a braced list would
+// copy each tensor, which the direct side does not pay).
+template <class... Tensors>
+std::vector<EagerTensor> outputs_of(Tensors&&... tensors) {
+  std::vector<EagerTensor> out;
+  out.reserve(sizeof...(tensors));
+  (out.push_back(std::forward<Tensors>(tensors)), ...);
+  return out;
+}
+
+BenchCase einsum_case(DType dtype, std::int64_t n) {
   BenchCase c;
   c.name = "einsum";
   c.admission = &einsum_family::admission_table();
   c.admission_op = "einsum";
-  c.description = "ij,jk,kl->il on three " + std::to_string(kMatrix) + "x" +
-                  std::to_string(kMatrix) + " operands (N-ary path)";
+  c.description = "ij,jk,kl->il on three " + std::to_string(n) + "x" + std::to_string(n) +
+                  " operands (N-ary path)";
   c.dtype = dtype;
-  for (std::uint32_t s = 0; s < 3; ++s)
-    c.inputs.push_back(random_of(dtype, {kMatrix, kMatrix}, 11 + s));
+  for (std::uint32_t s = 0; s < 3; ++s) c.inputs.push_back(random_of(dtype, {n, n}, 11 + s));
   static constexpr const char* kSubscripts = "ij,jk,kl->il";
-  c.eager = [](std::span<const EagerTensor> in) {
-    return std::vector<EagerTensor>{einsum(kSubscripts, in)};
-  };
-  c.prepare_direct = [dtype](const std::shared_ptr<EagerRuntime>& rt) {
+  c.eager = [](std::span<const EagerTensor> in) { return outputs_of(einsum(kSubscripts, in)); };
+  c.prepare_direct = [dtype, n](const std::shared_ptr<EagerRuntime>& rt) {
     using namespace einsum_internal;
-    const std::vector<Shape> shapes(3, Shape{kMatrix, kMatrix});
+    const std::vector<Shape> shapes(3, Shape{n, n});
     const std::vector<std::int64_t> ranks(3, 2);
     EinsumExpression expr = parse_subscripts(kSubscripts, ranks);
     std::vector<std::int64_t> sizes = label_sizes(expr, shapes);
@@ -109,101 +113,95 @@ BenchCase einsum_case(DType dtype) {
         build_plan(std::move(expr), std::move(sizes), std::move(path), dtype, shapes));
     return direct_executor_call(std::make_shared<EinsumOp>(plan), einsum_module_for, rt);
   };
-  c.check = [dtype](std::span<const Tensor> in, std::span<const Tensor> out) {
+  c.check = [dtype, n](std::span<const Tensor> in, std::span<const Tensor> out) {
     const Matrix want =
-        matmul(matmul(to_matrix(in[0]), to_matrix(in[1]), kMatrix, kMatrix, kMatrix),
-               to_matrix(in[2]), kMatrix, kMatrix, kMatrix);
+        matmul(matmul(to_matrix(in[0]), to_matrix(in[1]), n, n, n), to_matrix(in[2]), n, n, n);
     const double err = relative_error(to_matrix(out[0]), want);
     require(err < tolerance(dtype), "einsum relative error " + std::to_string(err));
   };
   return c;
 }
 
-BenchCase qr_case(DType dtype) {
+BenchCase qr_case(DType dtype, std::int64_t n) {
   BenchCase c;
   c.name = "qr";
   c.admission = &linalg_family::admission_table();
   c.admission_op = "qr";
-  c.description =
-      "reduced QR of a " + std::to_string(kMatrix) + "x" + std::to_string(kMatrix) + " matrix";
+  c.description = "reduced QR of a " + std::to_string(n) + "x" + std::to_string(n) + " matrix";
   c.dtype = dtype;
-  c.inputs.push_back(random_of(dtype, {kMatrix, kMatrix}, 21));
+  c.inputs.push_back(random_of(dtype, {n, n}, 21));
   c.eager = [](std::span<const EagerTensor> in) {
     auto [q, r] = linalg::qr(in[0]);
-    return std::vector<EagerTensor>{q, r};
+    return outputs_of(std::move(q), std::move(r));
   };
   c.prepare_direct = [](const std::shared_ptr<EagerRuntime>& rt) {
     using namespace linalg_internal;
     return direct_executor_call(std::make_shared<LinalgOp>(LinalgKind::Qr), linalg_module_for, rt);
   };
-  c.check = [dtype](std::span<const Tensor> in, std::span<const Tensor> out) {
-    const double err = relative_error(
-        matmul(to_matrix(out[0]), to_matrix(out[1]), kMatrix, kMatrix, kMatrix), to_matrix(in[0]));
+  c.check = [dtype, n](std::span<const Tensor> in, std::span<const Tensor> out) {
+    const double err =
+        relative_error(matmul(to_matrix(out[0]), to_matrix(out[1]), n, n, n), to_matrix(in[0]));
     require(err < tolerance(dtype), "QR reconstruction error " + std::to_string(err));
   };
   return c;
 }
 
-BenchCase svd_case(DType dtype) {
+BenchCase svd_case(DType dtype, std::int64_t n) {
   BenchCase c;
   c.name = "svd";
   c.admission = &linalg_family::admission_table();
   c.admission_op = "svd";
-  c.description =
-      "thin SVD of a " + std::to_string(kMatrix) + "x" + std::to_string(kMatrix) + " matrix";
+  c.description = "thin SVD of a " + std::to_string(n) + "x" + std::to_string(n) + " matrix";
   c.dtype = dtype;
-  c.inputs.push_back(random_of(dtype, {kMatrix, kMatrix}, 31));
+  c.inputs.push_back(random_of(dtype, {n, n}, 31));
   c.eager = [](std::span<const EagerTensor> in) {
     auto r = linalg::svd(in[0]);
-    return std::vector<EagerTensor>{r.u, r.s, r.vh};
+    return outputs_of(std::move(r.u), std::move(r.s), std::move(r.vh));
   };
   c.prepare_direct = [](const std::shared_ptr<EagerRuntime>& rt) {
     using namespace linalg_internal;
     return direct_executor_call(std::make_shared<LinalgOp>(LinalgKind::Svd), linalg_module_for, rt);
   };
-  c.check = [dtype](std::span<const Tensor> in, std::span<const Tensor> out) {
+  c.check = [dtype, n](std::span<const Tensor> in, std::span<const Tensor> out) {
     Matrix us = to_matrix(out[0]);
     const Matrix s = to_matrix(out[1]);
-    for (std::int64_t j = 0; j < kMatrix; ++j)
-      for (std::int64_t i = 0; i < kMatrix; ++i)
-        us[static_cast<std::size_t>(i + j * kMatrix)] *= s[static_cast<std::size_t>(j)];
-    const double err =
-        relative_error(matmul(us, to_matrix(out[2]), kMatrix, kMatrix, kMatrix), to_matrix(in[0]));
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < n; ++i)
+        us[static_cast<std::size_t>(i + j * n)] *= s[static_cast<std::size_t>(j)];
+    const double err = relative_error(matmul(us, to_matrix(out[2]), n, n, n), to_matrix(in[0]));
     require(err < tolerance(dtype), "SVD reconstruction error " + std::to_string(err));
   };
   return c;
 }
 
-BenchCase fft_case(DType dtype) {
+BenchCase fft_case(DType dtype, std::int64_t length) {
   BenchCase c;
   c.name = "fft";
   c.admission = &fft_family::admission_table();
   c.admission_op = "fft";
-  c.description = "complex FFT of length " + std::to_string(kFftLength);
+  c.description = "complex FFT of length " + std::to_string(length);
   c.dtype = dtype;
-  c.inputs.push_back(random_of(dtype, {kFftLength}, 41));
-  c.eager = [](std::span<const EagerTensor> in) {
-    return std::vector<EagerTensor>{fft::fft(in[0])};
-  };
-  c.prepare_direct = [dtype](const std::shared_ptr<EagerRuntime>& rt) {
+  c.inputs.push_back(random_of(dtype, {length}, 41));
+  c.eager = [](std::span<const EagerTensor> in) { return outputs_of(fft::fft(in[0])); };
+  c.prepare_direct = [dtype, length](const std::shared_ptr<EagerRuntime>& rt) {
     using namespace fft_internal;
     FftRequest request;
     request.kind = FftOpKind::Fft;
-    const Shape shape{kFftLength};
+    const Shape shape{length};
     FftSpec spec = resolve(request, dtype, shape);
     return direct_executor_call(std::make_shared<FftOp>(request, dtype, shape, std::move(spec)),
                                 fft_module_for, rt);
   };
-  c.check = [dtype](std::span<const Tensor> in, std::span<const Tensor> out) {
+  c.check = [dtype, length](std::span<const Tensor> in, std::span<const Tensor> out) {
     const Matrix x = to_matrix(in[0]);
     const Matrix y = to_matrix(out[0]);
     Matrix want(x.size());
     const double two_pi = 2 * std::acos(-1.0);
-    for (std::int64_t k = 0; k < kFftLength; ++k) {
+    for (std::int64_t k = 0; k < length; ++k) {
       std::complex<double> acc = 0;
-      for (std::int64_t j = 0; j < kFftLength; ++j) {
+      for (std::int64_t j = 0; j < length; ++j) {
         acc += x[static_cast<std::size_t>(j)] *
-               std::polar(1.0, -two_pi * static_cast<double>((j * k) % kFftLength) / kFftLength);
+               std::polar(1.0, -two_pi * static_cast<double>((j * k) % length) / length);
       }
       want[static_cast<std::size_t>(k)] = acc;
     }
@@ -221,17 +219,18 @@ const std::vector<std::string>& all_case_names() {
   return names;
 }
 
-std::vector<BenchCase> make_cases(BackendKind backend, const std::vector<std::string>& names) {
+std::vector<BenchCase> make_cases(BackendKind backend, const std::vector<std::string>& names,
+                                  const CaseSizes& sizes) {
   // WGSL has no f64: WebGPU runs the single-precision types, the others double precision.
   const bool single = backend == BackendKind::WebGpu;
   const DType real = single ? DType::F32 : DType::F64;
   const DType complex = single ? DType::C32 : DType::C64;
   std::vector<BenchCase> cases;
   for (const std::string& name : names) {
-    if (name == "einsum") cases.push_back(einsum_case(real));
-    if (name == "qr") cases.push_back(qr_case(real));
-    if (name == "svd") cases.push_back(svd_case(real));
-    if (name == "fft") cases.push_back(fft_case(complex));
+    if (name == "einsum") cases.push_back(einsum_case(real, sizes.matrix));
+    if (name == "qr") cases.push_back(qr_case(real, sizes.matrix));
+    if (name == "svd") cases.push_back(svd_case(real, sizes.matrix));
+    if (name == "fft") cases.push_back(fft_case(complex, sizes.fft_length));
   }
   return cases;
 }

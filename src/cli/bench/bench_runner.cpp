@@ -81,6 +81,9 @@ void run_case(const std::shared_ptr<EagerRuntime>& rt, BenchCase& c, const Bench
   eager_times.reserve(static_cast<std::size_t>(options.repeat));
   direct_times.reserve(static_cast<std::size_t>(options.repeat));
   for (int i = 0; i < options.repeat; ++i) {
+    // The previous results are released before the clock starts, as the direct side's are
+    // (after its clock stops): neither side times the other's deallocations.
+    outputs.clear();
     start = Clock::now();
     outputs = c.eager(inputs);
     rt->synchronize();
@@ -155,7 +158,7 @@ BackendResult run_backend(BackendKind kind, const BenchOptions& options) {
   result.setup_ms = micros_since(start) / 1e3;
   result.description = rt->backend().description();
 
-  result.cases = run_cases(rt, make_cases(kind, options.cases), options);
+  result.cases = run_cases(rt, make_cases(kind, options.cases, options.sizes), options);
   if (options.progress) std::cerr << "\r" << std::string(60, ' ') << "\r" << std::flush;
   return result;
 }

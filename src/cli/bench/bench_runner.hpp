@@ -47,6 +47,7 @@ struct BackendResult {
 struct BenchOptions {
   int repeat = 200;
   std::vector<std::string> cases;
+  CaseSizes sizes;
   bool progress = true;
 };
 

@@ -12,9 +12,10 @@
 // transposed). Not direct: "bij,bjk->bik" on compact column-major operands (batch is the
 // fastest axis, so no matrix has a unit stride), traces, diagonals, lone sums, Hadamard and
 // outer products, and anything with more operands.
-#include <charconv>
-#include <cstring>
+#include <bit>
+#include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "ops/einsum/einsum_op.hpp"
 #include "ops/einsum/executor.hpp"
@@ -24,6 +25,7 @@
 #include "ops/einsum/registration.hpp"
 #include "runtime/call_scope.hpp"
 #include "runtime/dispatch_internal.hpp"
+#include "runtime/key_buffer.hpp"
 #include "runtime/resource_boundary.hpp"
 #include "runtime/runtime_access.hpp"
 #include "tenferro/einsum.hpp"
@@ -41,59 +43,60 @@ struct Notation {
   const EinsumLabels* labels = nullptr;
 };
 
-void append_int(std::string& key, long long v, char sep) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  key.append(buf, r.ptr);
-  key.push_back(sep);
-}
+// The fixed-size part of a plan key: every scalar that shapes the plan, copied into the key in
+// one piece. No padding (checked below), so equal options give equal bytes; the doubles are
+// their exact bit patterns.
+struct PlanKeyScalars {
+  std::uint64_t time_budget_bits, combo_factor_bits, memory_limit_bits;
+  std::uint64_t planner_registration, seed;
+  std::int32_t hyper_trials;
+  std::uint32_t operands, path_steps;
+  std::uint8_t notation, dtype, strategy, objective;
+};
+static_assert(std::has_unique_object_representations_v<PlanKeyScalars>,
+              "a padding byte would make equal options compare unequal");
 
-// The exact plan key: notation, dtype, shapes and the options that shape the plan.
-void append_key(std::string& key, const Notation& n, std::span<const EagerTensor> operands,
-                DType dtype, const EinsumOptions& options,
+// The exact plan key: notation, dtype, shapes and the options that shape the plan, as raw
+// bytes in a stack buffer (a warm call builds no string and allocates nothing here).
+void append_key(runtime_internal::KeyBuffer& key, const Notation& n,
+                std::span<const EagerTensor> operands, DType dtype, const EinsumOptions& options,
                 const einsum_internal::PlannerChoice& planner) {
-  if (n.labels) {
-    key += 'L';
-    for (const auto& in : n.labels->inputs) {
-      key += '[';
-      for (int l : in) append_int(key, l, ',');
-      key += ']';
-    }
-    key += "->";
-    for (int l : n.labels->output) append_int(key, l, ',');
-  } else {
-    key += 'S';
-    append_int(key, static_cast<long long>(n.subscripts.size()), ':');
-    key += n.subscripts;
-  }
-  key += '|';
-  key += dtype_name(dtype);
-  key += '|';
-  for (const auto& operand : operands) {
-    key += '(';
-    for (auto e : operand.shape()) append_int(key, e, ',');
-    key += ')';
-  }
-  key += '|';
   // The chosen strategy, or the user planner's registration (its name alone could be reused
-  // by a different planner after unregistering).
-  append_int(key, static_cast<int>(planner.strategy), ',');
-  append_int(key, static_cast<long long>(planner.registration), '|');
+  // by a different planner after unregistering); the hyper search's settings and the memory
+  // limit shape the plan too.
+  const PlanKeyScalars scalars{std::bit_cast<std::uint64_t>(options.time_budget_seconds),
+                               std::bit_cast<std::uint64_t>(options.combo_factor),
+                               std::bit_cast<std::uint64_t>(options.memory_limit),
+                               static_cast<std::uint64_t>(planner.registration),
+                               static_cast<std::uint64_t>(options.seed),
+                               static_cast<std::int32_t>(options.hyper_trials),
+                               static_cast<std::uint32_t>(operands.size()),
+                               static_cast<std::uint32_t>(options.path.size()),
+                               static_cast<std::uint8_t>(n.labels ? 'L' : 'S'),
+                               static_cast<std::uint8_t>(dtype),
+                               static_cast<std::uint8_t>(planner.strategy),
+                               static_cast<std::uint8_t>(options.objective)};
+  key.bytes(&scalars, sizeof scalars);
+  if (n.labels) {
+    key.word(static_cast<std::uint32_t>(n.labels->inputs.size()));
+    for (const auto& in : n.labels->inputs) {
+      key.word(static_cast<std::uint32_t>(in.size()));
+      key.bytes(in.data(), in.size() * sizeof(in[0]));
+    }
+    key.word(static_cast<std::uint32_t>(n.labels->output.size()));
+    key.bytes(n.labels->output.data(), n.labels->output.size() * sizeof(n.labels->output[0]));
+  } else {
+    key.text(n.subscripts);
+  }
+  for (const auto& operand : operands) {
+    const Shape& shape = operand.shape();
+    key.word(static_cast<std::uint32_t>(shape.size()));
+    key.bytes(shape.data(), shape.size() * sizeof(shape[0]));
+  }
   for (const auto& [i, j] : options.path) {
-    append_int(key, i, ',');
-    append_int(key, j, ';');
+    key.word(static_cast<std::int64_t>(i));
+    key.word(static_cast<std::int64_t>(j));
   }
-  // The hyper search's settings and the memory limit shape the plan too (exact bit patterns
-  // of the doubles: equal options, equal key).
-  key += '|';
-  for (double v : {options.time_budget_seconds, options.combo_factor, options.memory_limit}) {
-    long long bits = 0;
-    std::memcpy(&bits, &v, sizeof bits);
-    append_int(key, bits, ',');
-  }
-  append_int(key, options.hyper_trials, ',');
-  append_int(key, static_cast<long long>(options.seed), ',');
-  append_int(key, static_cast<int>(options.objective), '|');
 }
 
 // A sliced plan runs only on the CPU (the slices are summed with a CPU kernel); other
@@ -136,7 +139,9 @@ bool inputs_enter(const EagerRuntime& runtime, std::span<const EagerTensor> oper
   return true;
 }
 
-EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, const PlanPtr& plan,
+// `plan` is taken by value and moved into the op: each shared_ptr copy is an atomic increment
+// and decrement on the warm path.
+EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, PlanPtr plan,
                     std::span<const EagerTensor> operands, const EinsumOptions& options,
                     einsum_internal::SliceRange slices = {}) {
   require_sliced_plan_support(*runtime, *plan);
@@ -158,17 +163,14 @@ EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, const PlanPtr&
       });
     }
   }
-  const einsum_internal::EinsumOp op(plan, slices);
-  // Admission is answered from the registration table by the factory, before any install.
-  const DType dtype = plan->dtype;
-  auto factory = [dtype](const EagerExtensionTarget& target) {
-    return einsum_internal::registration_table().module_for(target,
-                                                            {einsum_internal::kEinsumOp, dtype});
-  };
-  // The caller ran step 1 (one runtime, arity): the dispatcher does not repeat it.
-  return runtime_internal::dispatch_checked(runtime, op, operands, factory,
-                                            einsum_internal::registration_table().family_id())
-      .front();
+  // Admission is answered from the registration table before any install. The caller ran
+  // step 1 (one runtime, arity): the dispatcher does not repeat it.
+  const runtime_internal::OpKey key{einsum_internal::kEinsumOp, plan->dtype};
+  const einsum_internal::EinsumOp op(std::move(plan), slices);
+  // Moved out: copying an EagerTensor copies its shape and strides.
+  std::vector<EagerTensor> outputs = runtime_internal::dispatch_table(
+      runtime, op, operands, einsum_internal::registration_table(), key);
+  return std::move(outputs.front());
 }
 
 EagerTensor einsum_impl(const Notation& n, std::span<const EagerTensor> operands,
@@ -180,12 +182,11 @@ EagerTensor einsum_impl(const Notation& n, std::span<const EagerTensor> operands
   // Built straight from the operands, in one buffer: a warm call allocates the key and nothing
   // else here (the shapes are copied only to plan a miss).
   const einsum_internal::PlannerChoice planner = einsum_internal::choose_planner(options);
-  std::string key;
-  key.reserve(128);
+  runtime_internal::KeyBuffer key;
   append_key(key, n, operands, dtype, options, planner);
   // The key holds the subscripts, shapes, dtype and options; the store re-checks it exactly.
-  const CacheKey cache_key =
-      CacheKey::of(std::string(einsum_family::kFamily), "plan", std::move(key));
+  const CacheKeyView cache_key =
+      CacheKeyView{einsum_family::kFamily, "plan", key.hash(), key.view()};
   PlanPtr plan = runtime->caches().find<EinsumPlan>(cache_key);
   if (!plan) {
     std::vector<Shape> shapes;
@@ -193,10 +194,10 @@ EagerTensor einsum_impl(const Notation& n, std::span<const EagerTensor> operands
     for (const auto& t : operands) shapes.push_back(t.shape());
     auto made = std::const_pointer_cast<EinsumPlan>(
         make_plan(n, std::move(shapes), dtype, options, planner));
-    runtime->caches().insert<EinsumPlan>(cache_key, made, made->retained_bytes());
+    runtime->caches().insert<EinsumPlan>(CacheKey::of(cache_key), made, made->retained_bytes());
     plan = std::move(made);
   }
-  return execute(runtime, plan, operands, options);
+  return execute(runtime, std::move(plan), operands, options);
 }
 
 }  // namespace

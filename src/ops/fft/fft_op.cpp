@@ -25,7 +25,7 @@ std::vector<TensorMeta> FftOp::infer_outputs(std::span<const TensorMeta> inputs)
 }
 
 const FftSpec& FftOp::spec_for(DType dtype, const Shape& shape, FftSpec& scratch) const {
-  if (resolved_ && resolved_for_.dtype == dtype && resolved_for_.shape == shape) return *resolved_;
+  if (resolved_ && resolved_->dtype == dtype && resolved_->shape == shape) return resolved_->spec;
   scratch = resolve(request_, dtype, shape);
   return scratch;
 }

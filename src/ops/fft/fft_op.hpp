@@ -1,12 +1,19 @@
 // FftOp: the ExtensionOp of the FFT family (one input, one output).
 #pragma once
 
-#include <optional>
+#include <memory>
 
 #include "ops/fft/fft_spec.hpp"
 #include "tenferro/runtime/extension.hpp"
 
 namespace tenferro::fft_internal {
+
+// A request resolved for one input dtype and shape.
+struct ResolvedFft {
+  DType dtype;
+  Shape shape;
+  FftSpec spec;
+};
 
 class FftOp final : public ExtensionOp {
  public:
@@ -14,9 +21,11 @@ class FftOp final : public ExtensionOp {
   // `resolved` is `request` already resolved for an input of `dtype`/`shape` (the public API
   // validates before dispatch); the executor reuses it instead of resolving again.
   FftOp(FftRequest request, DType dtype, Shape shape, FftSpec resolved)
-      : request_(std::move(request)),
-        resolved_for_{dtype, std::move(shape)},
-        resolved_(std::move(resolved)) {}
+      : FftOp(std::move(request), std::make_shared<const ResolvedFft>(
+                                      ResolvedFft{dtype, std::move(shape), std::move(resolved)})) {}
+  // The same, sharing a resolution (the runtime's spec cache hands them out).
+  FftOp(FftRequest request, std::shared_ptr<const ResolvedFft> resolved)
+      : request_(std::move(request)), resolved_(std::move(resolved)) {}
   std::string_view family() const noexcept override;
   std::string_view name() const noexcept override { return op_kind_name(request_.kind); }
   std::size_t arity() const noexcept override { return 1; }
@@ -31,8 +40,7 @@ class FftOp final : public ExtensionOp {
 
  private:
   FftRequest request_;
-  TensorMeta resolved_for_;
-  std::optional<FftSpec> resolved_;
+  std::shared_ptr<const ResolvedFft> resolved_;  // null: resolved by the executor
 };
 
 }  // namespace tenferro::fft_internal

@@ -21,18 +21,26 @@ std::vector<EagerTensor> dispatch(LinalgKind kind, const LinalgPayload& payload,
   // Runtime identity first (ContextMismatch outranks every other error), then shapes, so a
   // malformed call never reaches the factory or installs anything.
   const std::shared_ptr<EagerRuntime>& runtime = require_one_runtime(op.name(), inputs, op.arity());
-  std::vector<TensorMeta> metas;
-  metas.reserve(inputs.size());
-  for (const EagerTensor& input : inputs) metas.push_back(input.meta());
-  linalg_internal::validate_and_infer(op, metas);
+  // Checked in place (no shape is copied); the executor then infers the outputs once.
+  if (inputs.size() == 1) {
+    const linalg_internal::InputView views[] = {{inputs[0].dtype(), inputs[0].shape()}};
+    linalg_internal::validate_inputs(op, views);
+  } else {
+    const linalg_internal::InputView views[] = {{inputs[0].dtype(), inputs[0].shape()},
+                                                {inputs[1].dtype(), inputs[1].shape()}};
+    linalg_internal::validate_inputs(op, views);
+  }
   op.mark_validated();
-  // The factory answers admission from the registration table before anything is installed.
+  // The table answers admission before anything is installed.
   const runtime_internal::OpKey key{static_cast<std::uint32_t>(kind), inputs[0].dtype()};
-  auto factory = [key](const EagerExtensionTarget& target) {
-    return linalg_internal::registration_table().module_for(target, key);
-  };
-  return runtime_internal::dispatch_checked(runtime, op, inputs, factory,
-                                            linalg_internal::registration_table().family_id());
+  return runtime_internal::dispatch_table(runtime, op, inputs,
+                                          linalg_internal::registration_table(), key);
+}
+
+// The results are moved out of the dispatch's vector: a copy of an EagerTensor copies its
+// shape and strides (two allocations each).
+EagerTensor first(std::vector<EagerTensor> out) {
+  return std::move(out[0]);
 }
 
 LinalgPayload with(auto setter) {
@@ -45,50 +53,51 @@ LinalgPayload with(auto setter) {
 
 QrResult qr(const EagerTensor& a, const QrOptions& options) {
   auto out = dispatch(LinalgKind::Qr, with([&](LinalgPayload& p) { p.qr = options; }), {a});
-  return {out[0], out[1]};
+  return {std::move(out[0]), std::move(out[1])};
 }
 
 SvdResult svd(const EagerTensor& a, const SvdOptions& options) {
   auto out = dispatch(LinalgKind::Svd, with([&](LinalgPayload& p) { p.svd = options; }), {a});
-  if (!options.compute_uv) return {EagerTensor(), out[0], EagerTensor(), out[1]};
-  return {out[0], out[1], out[2], out[3]};
+  if (!options.compute_uv)
+    return {EagerTensor(), std::move(out[0]), EagerTensor(), std::move(out[1])};
+  return {std::move(out[0]), std::move(out[1]), std::move(out[2]), std::move(out[3])};
 }
 
 EighResult eigh(const EagerTensor& a, const EighOptions& options) {
   auto out = dispatch(LinalgKind::Eigh, with([&](LinalgPayload& p) { p.eigh = options; }), {a});
-  if (options.values_only) return {out[0], EagerTensor()};
-  return {out[0], out[1]};
+  if (options.values_only) return {std::move(out[0]), EagerTensor()};
+  return {std::move(out[0]), std::move(out[1])};
 }
 
 EigResult eig(const EagerTensor& a) {
   auto out = dispatch(LinalgKind::Eig, {}, {a});
-  return {out[0], out[1]};
+  return {std::move(out[0]), std::move(out[1])};
 }
 
 LuResult lu(const EagerTensor& a) {
   auto out = dispatch(LinalgKind::Lu, {}, {a});
-  return {out[0], out[1], out[2]};
+  return {std::move(out[0]), std::move(out[1]), std::move(out[2])};
 }
 
 EagerTensor cholesky(const EagerTensor& a) {
-  return dispatch(LinalgKind::Cholesky, {}, {a})[0];
+  return first(dispatch(LinalgKind::Cholesky, {}, {a}));
 }
 
 EagerTensor solve(const EagerTensor& a, const EagerTensor& b) {
-  return dispatch(LinalgKind::Solve, {}, {a, b})[0];
+  return first(dispatch(LinalgKind::Solve, {}, {a, b}));
 }
 
 EagerTensor triangular_solve(const EagerTensor& a, const EagerTensor& b,
                              const TriangularSolveOptions& options) {
-  return dispatch(LinalgKind::TriangularSolve,
-                  with([&](LinalgPayload& p) { p.triangular = options; }), {a, b})[0];
+  return first(dispatch(LinalgKind::TriangularSolve,
+                        with([&](LinalgPayload& p) { p.triangular = options; }), {a, b}));
 }
 
 LstsqResult lstsq_with_rank(const EagerTensor& a, const EagerTensor& b,
                             const LstsqOptions& options) {
   auto out =
       dispatch(LinalgKind::Lstsq, with([&](LinalgPayload& p) { p.lstsq = options; }), {a, b});
-  return {out[0], out[1], out[2]};
+  return {std::move(out[0]), std::move(out[1]), std::move(out[2])};
 }
 
 EagerTensor lstsq(const EagerTensor& a, const EagerTensor& b, const LstsqOptions& options) {
@@ -96,16 +105,16 @@ EagerTensor lstsq(const EagerTensor& a, const EagerTensor& b, const LstsqOptions
 }
 
 EagerTensor inv(const EagerTensor& a) {
-  return dispatch(LinalgKind::Inv, {}, {a})[0];
+  return first(dispatch(LinalgKind::Inv, {}, {a}));
 }
 
 EagerTensor det(const EagerTensor& a) {
-  return dispatch(LinalgKind::Det, {}, {a})[0];
+  return first(dispatch(LinalgKind::Det, {}, {a}));
 }
 
 SlogdetResult slogdet(const EagerTensor& a) {
   auto out = dispatch(LinalgKind::Slogdet, {}, {a});
-  return {out[0], out[1]};
+  return {std::move(out[0]), std::move(out[1])};
 }
 
 }  // namespace tenferro::linalg

@@ -1,6 +1,7 @@
 // LinalgOp: names, payload identity, and the shape rules of every linalg op.
 #include "ops/linalg/linalg_op.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -40,22 +41,23 @@ std::vector<std::uint64_t> payload_words(LinalgKind kind, const LinalgPayload& p
   throw_validation(std::string(op.name()), message);
 }
 
-void require_matrix(const LinalgOp& op, const TensorMeta& meta, const char* what) {
-  if (meta.shape.size() < 2) {
+void require_matrix(const LinalgOp& op, const InputView& input, const char* what) {
+  const Shape& shape = input.shape;
+  if (shape.size() < 2) {
     fail(op, std::string(what) + " must be a matrix [m, n, batch...] but has shape " +
-                 shape_to_string(meta.shape));
+                 shape_to_string(shape));
   }
   for (std::size_t axis = 0; axis < 2; ++axis) {
-    if (meta.shape[axis] > std::numeric_limits<std::int32_t>::max()) {
-      fail(op, std::string(what) + " extent " + std::to_string(meta.shape[axis]) +
+    if (shape[axis] > std::numeric_limits<std::int32_t>::max()) {
+      fail(op, std::string(what) + " extent " + std::to_string(shape[axis]) +
                    " exceeds LAPACK's 32-bit index range");
     }
   }
 }
 
-void require_square(const LinalgOp& op, const TensorMeta& meta) {
-  if (meta.shape[0] != meta.shape[1]) {
-    fail(op, "needs square matrices but A has shape " + shape_to_string(meta.shape));
+void require_square(const LinalgOp& op, const InputView& a) {
+  if (a.shape[0] != a.shape[1]) {
+    fail(op, "needs square matrices but A has shape " + shape_to_string(a.shape));
   }
 }
 
@@ -65,13 +67,12 @@ Shape batch_of(const Shape& shape, std::size_t leading) {
 
 // Right-hand side rules shared by solve, triangular_solve and lstsq. Returns whether B is a
 // vector; `rows_axis` is the axis of B that must equal `rows`.
-bool check_rhs(const LinalgOp& op, const TensorMeta& a, const TensorMeta& b, std::int64_t rows,
+bool check_rhs(const LinalgOp& op, const InputView& a, const InputView& b, std::int64_t rows,
                bool right_side) {
   if (a.dtype != b.dtype) {
     fail(op, "A and B must have one dtype (A is " + std::string(dtype_name(a.dtype)) + ", B is " +
                  std::string(dtype_name(b.dtype)) + ")");
   }
-  const Shape a_batch = batch_of(a.shape, 2);
   const bool vector = b.shape.size() + 1 == a.shape.size();
   if (!vector && b.shape.size() != a.shape.size()) {
     fail(op, "B must be [rows, batch...] or [rows, k, batch...] matching A " +
@@ -83,7 +84,10 @@ bool check_rhs(const LinalgOp& op, const TensorMeta& a, const TensorMeta& b, std
                  std::to_string(rows_axis) + " but A needs " + std::to_string(rows) + " (A " +
                  shape_to_string(a.shape) + ", B " + shape_to_string(b.shape) + ")");
   }
-  if (batch_of(b.shape, vector ? 1 : 2) != a_batch) {
+  // The batch axes (A's after its two matrix axes, B's after its one or two) match exactly;
+  // compared in place, so a valid call allocates nothing here.
+  if (!std::equal(b.shape.begin() + (vector ? 1 : 2), b.shape.end(), a.shape.begin() + 2,
+                  a.shape.end())) {
     fail(op, "batch shapes differ (A " + shape_to_string(a.shape) + ", B " +
                  shape_to_string(b.shape) + "); batch axes are trailing and must match exactly");
   }
@@ -206,13 +210,56 @@ Shape concat(std::initializer_list<std::int64_t> head, const Shape& batch_shape)
   return s;
 }
 
-std::vector<TensorMeta> validate_and_infer(const LinalgOp& op, std::span<const TensorMeta> inputs) {
+bool validate_inputs(const LinalgOp& op, std::span<const InputView> inputs) {
   if (inputs.size() != op.arity()) {
     fail(op, "takes " + std::to_string(op.arity()) + " input(s) but got " +
                  std::to_string(inputs.size()));
   }
-  const TensorMeta& a = inputs[0];
+  const InputView& a = inputs[0];
   require_matrix(op, a, "A");
+  const std::int64_t m = a.shape[0], n = a.shape[1];
+  const auto& p = op.payload();
+  switch (op.kind()) {
+    case LinalgKind::Qr:
+    case LinalgKind::Lu:
+      return false;
+    case LinalgKind::Svd:
+      check_truncation(op, p.svd);
+      return false;
+    case LinalgKind::Eigh:
+    case LinalgKind::Eig:
+    case LinalgKind::Cholesky:
+    case LinalgKind::Inv:
+    case LinalgKind::Det:
+    case LinalgKind::Slogdet:
+      require_square(op, a);
+      return false;
+    case LinalgKind::Solve:
+      require_square(op, a);
+      return check_rhs(op, a, inputs[1], n, false);
+    case LinalgKind::TriangularSolve:
+      require_square(op, a);
+      return check_rhs(op, a, inputs[1], n, !p.triangular.left);
+    case LinalgKind::Lstsq: {
+      const bool vector = check_rhs(op, a, inputs[1], m, false);
+      // LAPACK's gelsd silently replaces an rcond outside (0, 1) by machine epsilon, which
+      // would not be the cutoff the caller asked for.
+      if (p.lstsq.rcond && !(*p.lstsq.rcond > 0 && *p.lstsq.rcond < 1)) {
+        fail(op, "rcond must lie in (0, 1) (got " + std::to_string(*p.lstsq.rcond) +
+                     "); leave it unset for NumPy's default eps * max(m, n)");
+      }
+      return vector;
+    }
+  }
+  fail(op, "unknown linalg op");
+}
+
+std::vector<TensorMeta> validate_and_infer(const LinalgOp& op, std::span<const TensorMeta> inputs) {
+  std::vector<InputView> views;
+  views.reserve(inputs.size());
+  for (const TensorMeta& input : inputs) views.push_back({input.dtype, input.shape});
+  const bool vector = validate_inputs(op, views);
+  const TensorMeta& a = inputs[0];
   const MatrixDims d = matrix_dims(a.shape);
   const std::int64_t m = d.rows, n = d.cols, k = std::min(m, n);
   const Shape& bs = d.batch_shape;
@@ -225,7 +272,6 @@ std::vector<TensorMeta> validate_and_infer(const LinalgOp& op, std::span<const T
         return {{t, concat({m, m}, bs)}, {t, concat({m, n}, bs)}};
       return {{t, concat({m, k}, bs)}, {t, concat({k, n}, bs)}};
     case LinalgKind::Svd: {
-      check_truncation(op, p.svd);
       std::int64_t r = k;
       if (p.svd.truncation.max_rank) r = std::min(r, *p.svd.truncation.max_rank);
       std::vector<TensorMeta> out;
@@ -241,40 +287,23 @@ std::vector<TensorMeta> validate_and_infer(const LinalgOp& op, std::span<const T
       return out;
     }
     case LinalgKind::Eigh:
-      require_square(op, a);
       if (p.eigh.values_only) return {{real, concat({n}, bs)}};
       return {{real, concat({n}, bs)}, {t, concat({n, n}, bs)}};
     case LinalgKind::Eig:
-      require_square(op, a);
       return {{complex_dtype(t), concat({n}, bs)}, {complex_dtype(t), concat({n, n}, bs)}};
     case LinalgKind::Lu:
       return {{t, concat({m, m}, bs)}, {t, concat({m, k}, bs)}, {t, concat({k, n}, bs)}};
     case LinalgKind::Cholesky:
     case LinalgKind::Inv:
-      require_square(op, a);
       return {{t, a.shape}};
     case LinalgKind::Det:
-      require_square(op, a);
       return {{t, bs}};
     case LinalgKind::Slogdet:
-      require_square(op, a);
       return {{t, bs}, {real, bs}};
     case LinalgKind::Solve:
-      require_square(op, a);
-      check_rhs(op, a, inputs[1], n, false);
-      return {{t, inputs[1].shape}};
     case LinalgKind::TriangularSolve:
-      require_square(op, a);
-      check_rhs(op, a, inputs[1], n, !p.triangular.left);
       return {{t, inputs[1].shape}};
     case LinalgKind::Lstsq: {
-      const bool vector = check_rhs(op, a, inputs[1], m, false);
-      // LAPACK's gelsd silently replaces an rcond outside (0, 1) by machine epsilon, which
-      // would not be the cutoff the caller asked for.
-      if (p.lstsq.rcond && !(*p.lstsq.rcond > 0 && *p.lstsq.rcond < 1)) {
-        fail(op, "rcond must lie in (0, 1) (got " + std::to_string(*p.lstsq.rcond) +
-                     "); leave it unset for NumPy's default eps * max(m, n)");
-      }
       const Shape x = vector ? concat({n}, bs) : concat({n, inputs[1].shape[1]}, bs);
       return {{t, x}, {real, bs}, {real, concat({k}, bs)}};
     }

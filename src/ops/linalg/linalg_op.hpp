@@ -68,8 +68,17 @@ class LinalgOp final : public ExtensionOp {
   bool validated_ = false;
 };
 
-// Throws Validation for bad shapes (rank, square, rows, batch) or options. Returns the
-// inferred outputs (same as LinalgOp::infer_outputs).
+// One input as the shape rules read it: a view, so checking a call copies no shape.
+struct InputView {
+  DType dtype;
+  const Shape& shape;
+};
+
+// Throws Validation for bad shapes (rank, square, rows, batch) or options; allocates nothing
+// for a valid call. Returns whether the right-hand side B (solve, triangular_solve, lstsq) is
+// a vector.
+bool validate_inputs(const LinalgOp& op, std::span<const InputView> inputs);
+// validate_inputs, then the inferred outputs (same as LinalgOp::infer_outputs).
 std::vector<TensorMeta> validate_and_infer(const LinalgOp& op, std::span<const TensorMeta> inputs);
 
 // Shape helpers shared with the executors.

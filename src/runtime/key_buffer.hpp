@@ -1,0 +1,75 @@
+// KeyBuffer: the exact data of a cache key, built as raw bytes in an inline buffer, so a warm
+// lookup (CacheKeyView over view()) allocates nothing for keys up to kInline bytes; a longer
+// key moves to the heap once. The bytes are compared, never printed: fixed-width integers are
+// copied as they are, variable-length parts are preceded by their length, so two different
+// keys never share one byte sequence.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace tenferro::runtime_internal {
+
+class KeyBuffer {
+ public:
+  static constexpr std::size_t kInline = 512;
+
+  KeyBuffer() = default;
+  KeyBuffer(const KeyBuffer&) = delete;
+  KeyBuffer& operator=(const KeyBuffer&) = delete;
+
+  void bytes(const void* data, std::size_t n) {
+    if (heap_.empty() && size_ + n <= kInline) {
+      std::memcpy(inline_.data() + size_, data, n);
+    } else {
+      if (heap_.empty()) heap_.assign(inline_.data(), size_);
+      heap_.append(static_cast<const char*>(data), n);
+    }
+    size_ += n;
+  }
+  template <class Int>
+  void word(Int v) {
+    static_assert(std::is_integral_v<Int> || std::is_enum_v<Int>);
+    bytes(&v, sizeof v);
+  }
+  void text(std::string_view s) {
+    word(static_cast<std::uint64_t>(s.size()));
+    bytes(s.data(), s.size());
+  }
+  std::string_view view() const noexcept {
+    return heap_.empty() ? std::string_view(inline_.data(), size_) : std::string_view(heap_);
+  }
+  // A 64-bit hash of the bytes, eight at a time (a multiply-xorshift mix per word): the
+  // discriminator of a CacheKeyView over view(). Cheaper than hashing byte by byte; a
+  // collision is harmless (the store compares the exact bytes on every hit).
+  std::uint64_t hash() const noexcept {
+    const std::string_view bytes = view();
+    std::uint64_t h = 0x9e3779b97f4a7c15ull ^ bytes.size();
+    std::size_t i = 0;
+    for (; i + 8 <= bytes.size(); i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, bytes.data() + i, 8);
+      h = mix(h ^ w);
+    }
+    std::uint64_t tail = 0;
+    std::memcpy(&tail, bytes.data() + i, bytes.size() - i);
+    return mix(h ^ tail);
+  }
+
+ private:
+  static std::uint64_t mix(std::uint64_t x) noexcept {
+    x *= 0xff51afd7ed558ccdull;
+    return x ^ (x >> 32);
+  }
+
+  std::array<char, kInline> inline_;
+  std::string heap_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace tenferro::runtime_internal
