@@ -123,7 +123,8 @@ void bind_linalg_overloads(nb::module_& l) {
         [](const V& a, bool full_matrices, bool compute_uv, std::optional<std::int64_t> max_rank,
            std::optional<double> cutoff, const std::string& cutoff_mode) {
           linalg::SvdOptions o;
-          o.full_matrices = full_matrices;  // extra columns: the complement rule of ad::svd
+          // Extra columns: the complement rule of ad::svd; s alone needs none of them.
+          o.full_matrices = full_matrices && compute_uv;
           o.truncation.max_rank = max_rank;
           if (cutoff) {
             o.truncation.cutoff_kind = cutoff_kind(cutoff_mode);

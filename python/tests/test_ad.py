@@ -372,8 +372,9 @@ def test_full_matrices_svd_gradient(rt, rng, dtype, shape):
         pu = projector(u[..., :, k:])
         pv = row_projector(vh[..., k:, :])
         thin = (u[..., :, :k] * s.reshape((2, 1, k))) @ vh[..., :k, :]  # U S Vh (thin)
+        s_only = tf.linalg.svd(a, compute_uv=False)  # full_matrices=True, but no U or Vh
         return (tf.real(pu * wu).sum() + tf.real(pv * wv).sum() + (tf.abs(thin) ** 2).sum() * 0.1
-                + s.sum())
+                + s.sum() + (s_only ** 2).sum() * 0.5)
 
     check_grad(rt, loss, a, rtol=1e-5)
 
