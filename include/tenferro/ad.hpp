@@ -248,14 +248,19 @@ struct SvdVariables {
 };
 // Thin SVD, and truncated SVD (options.truncation): the truncated rule includes the coupling to
 // the discarded singular subspace through the residual B = A - U S V^H, solving
-// (s_j^2 - B B^H) x = rhs per kept value (no full SVD; see docs/ad.md). full_matrices is
-// Unsupported (the extra columns are a gauge choice); the gauge option must stay Raw.
+// (s_j^2 - B B^H) x = rhs per kept value (no full SVD; see docs/ad.md). With full_matrices the
+// extra columns of U (rows of Vh) are differentiated as the orthogonal complement of the thin
+// ones: right for losses that depend on them through I - U U^H (I - V V^H) only, the only
+// losses well defined for them. The gauge option must stay Raw.
 SvdVariables svd(const Variable& a, SpectralAdOptions ad = {});
 SvdVariables svd(const Variable& a, const linalg::SvdOptions& options, SpectralAdOptions ad = {});
 struct QrVariables {
   Variable q, r;
 };
 QrVariables qr(const Variable& a);  // reduced QR (tall and wide)
+// Reduced or complete mode (Raw gauge only). Complete and tall: the extra columns of Q are the
+// orthogonal complement of the reduced Q (as svd's full_matrices), R's zero rows are constants.
+QrVariables qr(const Variable& a, const linalg::QrOptions& options);
 Variable cholesky(const Variable& a);
 Variable solve(const Variable& a, const Variable& b);
 Variable inv(const Variable& a);

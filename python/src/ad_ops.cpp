@@ -7,6 +7,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -108,12 +109,13 @@ auto call(F&& f) {
 
 void bind_linalg_overloads(nb::module_& l) {
   l.def("qr", [](const V& a, const std::string& mode) {
-    if (mode != "reduced" && mode != "r") {
-      throw Error(
-          ErrorKind::Unsupported, ErrorPhase::Input, "qr",
-          "only the reduced QR is differentiable (mode 'reduced' or 'r'), not '" + mode + "'");
+    linalg::QrOptions o;
+    if (mode == "complete") {
+      o.mode = linalg::QrMode::Complete;  // Q's extra columns: the complement rule of ad::qr
+    } else if (mode != "reduced" && mode != "r") {
+      throw_validation("qr", "mode must be 'reduced', 'complete' or 'r', not '" + mode + "'");
     }
-    auto r = call([&] { return ad::qr(in2(a)); });
+    auto r = call([&] { return ad::qr(in2(a), o); });
     if (mode == "r") return nb::make_tuple(out2(r.r));
     return nb::make_tuple(out2(r.q), out2(r.r));
   });
@@ -121,7 +123,8 @@ void bind_linalg_overloads(nb::module_& l) {
         [](const V& a, bool full_matrices, bool compute_uv, std::optional<std::int64_t> max_rank,
            std::optional<double> cutoff, const std::string& cutoff_mode) {
           linalg::SvdOptions o;
-          o.full_matrices = full_matrices;  // ad::svd names the full_matrices case Unsupported
+          // Extra columns: the complement rule of ad::svd; s alone needs none of them.
+          o.full_matrices = full_matrices && compute_uv;
           o.truncation.max_rank = max_rank;
           if (cutoff) {
             o.truncation.cutoff_kind = cutoff_kind(cutoff_mode);
@@ -158,12 +161,27 @@ void bind_linalg_overloads(nb::module_& l) {
     linalg::TriangularSolveOptions o{.lower = !upper, .left = left, .unit_diagonal = unitriangular};
     return rhs_out(call([&] { return ad::triangular_solve(in2(a), rhs_in(b), o); }), b);
   });
-  // numpy.linalg.lstsq also returns the rank and singular values, which ad::lstsq does not
-  // give; a traced call says so instead of returning values that would carry no gradient.
-  l.def("lstsq", [](const V&, const V&, std::optional<double>) -> nb::tuple {
-    throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "lstsq",
-                "tenferro.linalg.lstsq on traced values is not bound yet (ad::lstsq exists in "
-                "C++); use tenferro.linalg.solve on the normal equations or svd");
+  // numpy.linalg.lstsq's (x, rank, s): x from ad::lstsq, s from the thin ad::svd (both carry
+  // gradients), rank from the plain op on the values. The rule needs full rank (where the rank
+  // changes there is no derivative): a rank-deficient A is Unsupported, never a wrong gradient.
+  l.def("lstsq", [](const V& a, const V& b, std::optional<double> rcond) {
+    const V am = in2(a), bm = rhs_in(b);
+    auto plain =
+        call([&] { return linalg::lstsq_with_rank(am.value(), bm.value(), {.rcond = rcond}); });
+    const double full = static_cast<double>(std::min(am.shape()[0], am.shape()[1]));
+    // A read of one number per matrix, as a factorisation's status check.
+    const Tensor ranks = released([&] { return prims::cast(plain.rank, DType::F64).download(); });
+    for (double rk : ranks.to_vector<double>()) {
+      if (rk != full) {
+        throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "lstsq",
+                    "the lstsq gradient covers full-rank A only; this A has rank " +
+                        std::to_string(static_cast<std::int64_t>(rk)) + " < " +
+                        std::to_string(static_cast<std::int64_t>(full)));
+      }
+    }
+    const V x = call([&] { return ad::lstsq(am, bm); });
+    const V s = call([&] { return ad::svd(am).s; });
+    return nb::make_tuple(rhs_out(x, b), plain.rank, out1(s));
   });
   l.def("inv", [](const V& a) { return out2(call([&] { return ad::inv(in2(a)); })); });
   l.def("det", [](const V& a) { return call([&] { return ad::det(in2(a)); }); });

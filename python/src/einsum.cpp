@@ -65,6 +65,31 @@ std::vector<int> sublist(nb::handle seq) {
   return out;
 }
 
+// The subscripts string of integer labels: each distinct label gets a letter in order of first
+// appearance (a-z, then A-Z), so any ints work as long as there are at most 52 of them.
+std::string subscripts_of(const EinsumLabels& labels) {
+  static constexpr std::string_view kLetters =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  std::map<int, char> letter;
+  const auto name = [&](int l) {
+    auto it = letter.find(l);
+    if (it != letter.end()) return it->second;
+    if (letter.size() == kLetters.size()) {
+      throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "einsum",
+                  "a traced sublist einsum takes at most 52 distinct labels");
+    }
+    return letter[l] = kLetters[letter.size()];
+  };
+  std::string out;
+  for (std::size_t t = 0; t < labels.inputs.size(); ++t) {
+    if (t > 0) out += ',';
+    for (int l : labels.inputs[t]) out += name(l);
+  }
+  out += "->";
+  for (int l : labels.output) out += name(l);
+  return out;
+}
+
 nb::object einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
   if (nb::isinstance<nb::str>(first)) {
     // A view of the str's cached UTF-8 buffer (alive as long as `first`): no copy per call.
@@ -90,13 +115,12 @@ nb::object einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
   for (nb::handle x : rest) args.push_back(x);
   EinsumLabels labels;
   std::vector<EagerTensor> ops;
+  nb::list operands;  // as given, for the traced path
+  bool traced = false;
   std::size_t k = 0;
   for (; k + 1 < args.size(); k += 2) {
-    if (is_tracer(args[k])) {
-      throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "einsum",
-                  "traced operands take the subscripts-string form only");
-    }
-    ops.push_back(as_tensor(args[k], "einsum", static_cast<int>(k / 2)));
+    traced = traced || is_tracer(args[k]);
+    operands.append(args[k]);
     labels.inputs.push_back(sublist(args[k + 1]));
   }
   if (k < args.size()) {
@@ -108,7 +132,11 @@ nb::object einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
     for (auto [l, c] : count)
       if (c == 1) labels.output.push_back(l);
   }
-  const EinsumOptions o = options_of(optimize, ops.size());
+  const EinsumOptions o = options_of(optimize, labels.inputs.size());
+  // A traced operand: the same call in the subscripts form, recorded by the traced einsum.
+  if (traced) return nb::cast(traced_einsum(subscripts_of(labels), operands, o));
+  int i = 0;
+  for (nb::handle x : operands) ops.push_back(as_tensor(x, "einsum", i++));
   return nb::cast(released([&] { return einsum(labels, std::span<const EagerTensor>(ops), o); }));
 }
 
@@ -179,14 +207,17 @@ PathPlanner planner_of(nb::callable fn) {
 void bind_einsum(nb::module_& m) {
   m.def(
       "register_path_planner",
-      [](std::string name, nb::callable fn) { register_path_planner(std::move(name), planner_of(fn)); },
+      [](std::string name, nb::callable fn) {
+        register_path_planner(std::move(name), planner_of(fn));
+      },
       nb::arg("name"), nb::arg("fn"),
       "Registers fn(inputs, output, size_dict, memory_limit) -> [(i, j), ...] (opt_einsum's "
       "path-function convention; labels are ints) as einsum's planner `name`: "
       "einsum(..., optimize=name).");
-  m.def("unregister_path_planner",
-        [](const std::string& name) { return unregister_path_planner(name); }, nb::arg("name"),
-        "Removes a registered planner; False when there is none of that name.");
+  m.def(
+      "unregister_path_planner",
+      [](const std::string& name) { return unregister_path_planner(name); }, nb::arg("name"),
+      "Removes a registered planner; False when there is none of that name.");
   m.def("path_planner_names", &path_planner_names,
         "Planner names einsum's optimize= accepts: the built-ins, then registered ones.");
   m.def("einsum", &einsum_call, nb::arg("subscripts"), nb::arg("operands"), nb::kw_only(),

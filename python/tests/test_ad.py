@@ -336,15 +336,116 @@ def test_separate_threads_differentiate_concurrently(rt, rng):
 
 def test_what_is_not_differentiable_says_so(rt, rng):
     """Typed UnsupportedErrors, never a silent zero gradient or an untyped failure."""
-    a, b = rt.upload(rng.standard_normal((4, 3))), rt.upload(rng.standard_normal(4))
-    with pytest.raises(tf.UnsupportedError):  # NumPy's lstsq also returns rank and s
+    a = rng.standard_normal((4, 3))
+    a[:, 2] = a[:, 0] + a[:, 1]  # rank 2: lstsq has no derivative where the rank drops
+    a, b = rt.upload(a), rt.upload(rng.standard_normal(4))
+    with pytest.raises(tf.UnsupportedError):
         tf.grad(lambda a: tf.linalg.lstsq(a, b)[0].sum())(a)
-    with pytest.raises(tf.UnsupportedError):  # the C++ rule refuses full_matrices
-        tf.grad(lambda a: tf.linalg.svd(a)[1].sum())(a)
-    with pytest.raises(tf.UnsupportedError):
-        tf.grad(lambda a: tf.linalg.qr(a, mode="complete")[1].sum())(a)
-    with pytest.raises(tf.UnsupportedError):
-        tf.grad(lambda a: tf.einsum(a, [0, 1], [1]).sum())(a)
+    with pytest.raises(tf.UnsupportedError):  # the sublist form takes no Ellipsis
+        tf.grad(lambda a: tf.einsum(a, [Ellipsis, 1], [1]).sum())(a)
+
+
+def projector(x):
+    """x x^H over the last two axes: what a well-defined loss of extra columns may depend on."""
+    return tf.einsum("...ik,...jk->...ij", x, tf.conj(x))
+
+
+def row_projector(xh):
+    """xh^H xh: the projector on the span of the rows of xh (extra rows of Vh)."""
+    return tf.einsum("...ki,...kj->...ij", tf.conj(xh), xh)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(2, 5, 3), (2, 3, 5)])
+def test_full_matrices_svd_gradient(rt, rng, dtype, shape):
+    """svd's default full_matrices=True: losses of the extra columns of U (rows of Vh) through
+    their projectors, which PyTorch gets wrong (it drops their cotangent)."""
+    m, n = shape[-2:]
+    k = min(m, n)
+    a = crandn(rng, *shape, dtype=dtype)
+    wu = rt.upload(crandn(rng, m, m, dtype=dtype))
+    wv = rt.upload(crandn(rng, n, n, dtype=dtype))
+
+    def loss(a):
+        u, s, vh = tf.linalg.svd(a)
+        assert u.shape[-1] == m and vh.shape[-2] == n
+        pu = projector(u[..., :, k:])
+        pv = row_projector(vh[..., k:, :])
+        thin = (u[..., :, :k] * s.reshape((2, 1, k))) @ vh[..., :k, :]  # U S Vh (thin)
+        s_only = tf.linalg.svd(a, compute_uv=False)  # full_matrices=True, but no U or Vh
+        return (tf.real(pu * wu).sum() + tf.real(pv * wv).sum() + (tf.abs(thin) ** 2).sum() * 0.1
+                + s.sum() + (s_only ** 2).sum() * 0.5)
+
+    check_grad(rt, loss, a, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_complete_qr_gradient(rt, rng, dtype):
+    a = crandn(rng, 2, 5, 3, dtype=dtype)
+    w = rt.upload(crandn(rng, 5, 5, dtype=dtype))
+
+    def loss(a):
+        q, r = tf.linalg.qr(a, mode="complete")
+        assert q.shape == (2, 5, 5) and r.shape == (2, 5, 3)
+        return tf.real(projector(q[..., :, 3:]) * w).sum() + (tf.abs(q[..., :, :3] @ r[..., :3, :])
+                                                              ** 2).sum() * 0.1
+
+    check_grad(rt, loss, a, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_full_svd_jvp_is_the_adjoint_of_vjp(rt, rng, dtype):
+    x = rt.upload(crandn(rng, 5, 3, dtype=dtype))
+
+    def f(x):
+        u, s, vh = tf.linalg.svd(x)
+        return (projector(u[:, 3:]),)
+
+    u = rt.upload(crandn(rng, 5, 3, dtype=dtype))
+    (y,), (ju,) = tf.jvp(f, (x,), (u,))
+    v = rt.upload(crandn(rng, 5, 5, dtype=dtype))
+    _, vjp_fn = tf.vjp(f, x)
+    (jtv,) = vjp_fn((v,))
+    lhs, rhs = inner(v, ju), inner(jtv, u)
+    assert abs(lhs - rhs) <= 1e-10 * max(1.0, abs(lhs))
+    xh, uh = x.download(), u.download()
+    yp = f(rt.upload(xh + EPS * uh))[0].download()
+    ym = f(rt.upload(xh - EPS * uh))[0].download()
+    np.testing.assert_allclose(ju.download(), (yp - ym) / (2 * EPS), rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5)])
+def test_lstsq_gradient(rt, rng, dtype, shape):
+    """numpy.linalg.lstsq's x, residuals and s all carry gradients (tall: least squares, wide:
+    minimum norm); rank is an integer."""
+    a, b = crandn(rng, *shape, dtype=dtype), crandn(rng, shape[0], 2, dtype=dtype)
+
+    def loss(a, b):
+        x, residuals, rank, s = tf.linalg.lstsq(a, b)
+        assert int(rank.download()) == min(shape)
+        return (tf.abs(x) ** 2).sum() + residuals.sum() + s.sum()
+
+    check_grad(rt, loss, a, b, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sublist_einsum_gradient(rt, rng, dtype):
+    """NumPy's einsum(op, sublist, op, sublist, ...) records the same traced einsum."""
+    a, b = crandn(rng, 3, 4, dtype=dtype), crandn(rng, 4, 5, dtype=dtype)
+    c = rt.upload(crandn(rng, 5, dtype=dtype))
+
+    def loss(a, b):
+        explicit = tf.einsum(a, [7, 40], b, [40, 2], c, [2], [7])
+        implicit = tf.einsum(a, [0, 1], b, [1, 2])  # output: the labels seen once, ascending
+        return (tf.abs(explicit) ** 2).sum() + tf.real(implicit * tf.conj(implicit)).sum()
+
+    check_grad(rt, loss, a, b)
+    bt = rt.upload(b)
+    ga = tf.grad(lambda a: (tf.abs(tf.einsum(a, [0, 1], bt, [1, 2], [2, 0])) ** 2).sum())(
+        rt.upload(a))
+    gs = tf.grad(lambda a: (tf.abs(tf.einsum("ij,jk->ki", a, bt)) ** 2).sum())(rt.upload(a))
+    np.testing.assert_allclose(ga.download(), gs.download(), rtol=1e-13)
 
 
 def test_truncated_svd_gradient(rt, rng):

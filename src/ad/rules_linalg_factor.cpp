@@ -1,12 +1,14 @@
-// VJP/JVP rules of the factorisations qr (reduced, m >= n) and cholesky.
+// VJP/JVP rules of the factorisations qr (reduced, tall and wide; complete) and cholesky.
 //
-// qr, A = Q R (reduced), m >= n (PyTorch's linalg_qr_backward; JAX's qr_jvp_rule):
+// qr, A = Q R (reduced; complete mode adds the complement of Q, ad/complement.hpp), m >= n
+// (PyTorch's linalg_qr_backward; JAX's qr_jvp_rule):
 //   VJP: gA = [gQ + Q copyltu(triu(gR R^H - Q^H gQ))] R^-H, copyltu(X) = X + X^H - Re diag(X)
 //   JVP: B = Q^H dA R^-1, O = tril(B, -1) - tril(B, -1)^H + i Im diag(B),
 //        dQ = Q (O - B) + dA R^-1, dR = (B - O) R
 // cholesky, A = L L^H (Murray 2016, arXiv:1602.07527; PyTorch's cholesky_backward):
 //   VJP: gA = L^-H Phi(L^H gL) L^-1 with Phi(X) = (tril(X) + tril(X, -1)^H) / 2
 //   JVP: dL = L Psi(L^-1 dA L^-H), Psi(X) = tril(X, -1) + diag(X) / 2
+#include "ad/complement.hpp"
 #include "ad/helpers.hpp"
 #include "ad/tape.hpp"
 #include "tenferro/runtime/errors.hpp"
@@ -59,16 +61,8 @@ std::pair<T, T> qr_tall_jvp(const T& q, const T& r, const T& da) {
   return {prims::add(matmul(q, prims::sub(o, b)), dar), matmul(prims::sub(b, o), r)};
 }
 
-// Columns [from, to) of a batched matrix.
-T columns(const T& x, std::int64_t from, std::int64_t to) {
-  const prims::Slice s[] = {{}, {from, to, 1}};
-  return prims::slice(x, s);
-}
-
-}  // namespace
-
-QrVariables qr(const Variable& a) {
-  auto res = linalg::qr(a.value());
+// The reduced rule, recorded on a reduced factorisation `res` of a's value.
+QrVariables qr_reduced(const Variable& a, const linalg::QrResult& res) {
   const T q = res.q, r = res.r;
   const std::int64_t m = a.shape()[0], n = a.shape()[1];
   if (m >= n) {
@@ -110,6 +104,32 @@ QrVariables qr(const Variable& a) {
         return std::vector<T>{dq, prims::concatenate(parts, 1)};
       });
   return {outs[0], outs[1]};
+}
+
+}  // namespace
+
+QrVariables qr(const Variable& a) {
+  return qr_reduced(a, linalg::qr(a.value()));
+}
+
+QrVariables qr(const Variable& a, const linalg::QrOptions& options) {
+  if (options.gauge != linalg::QrGauge::Raw) {
+    throw_error(ErrorKind::Unsupported, ErrorPhase::Input, "ad.qr",
+                "the QR rule covers the Raw gauge only");
+  }
+  const std::int64_t m = a.shape()[0], n = a.shape()[1];
+  if (options.mode == linalg::QrMode::Reduced || m <= n)
+    return qr_reduced(a, linalg::qr(a.value()));
+  // Complete and tall: Q = [Q1 | Q_perp], R = [R1; 0]. The reduced rule on (Q1, R1), Q_perp as
+  // the orthogonal complement of Q1 (rules_linalg_complement.cpp) and constant zero rows of R.
+  const linalg::QrResult full = linalg::qr(a.value(), options);
+  const linalg::QrResult thin{prims::contiguous(columns(full.q, 0, n)),
+                              prims::contiguous(rows(full.r, 0, n))};
+  QrVariables outs = qr_reduced(a, thin);
+  outs.q = complete_columns(outs.q, prims::contiguous(columns(full.q, n, m)));
+  const Variable r_parts[] = {outs.r, Variable(prims::contiguous(rows(full.r, n, m)))};
+  outs.r = concatenate(r_parts, 0);
+  return outs;
 }
 
 Variable cholesky(const Variable& a) {

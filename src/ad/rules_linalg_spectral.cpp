@@ -1,4 +1,4 @@
-// VJP/JVP rules of the spectral decompositions eigh and (thin) svd.
+// VJP/JVP rules of the spectral decompositions eigh and svd (thin, truncated, full_matrices).
 //
 // eigh, A = V diag(w) V^H (Hermitian A), with F_ij = 1/(w_j - w_i) off the diagonal, 0 on it:
 //   JVP: C = V^H dA V, dw = Re diag(C), dV = V (F o C)
@@ -16,6 +16,7 @@
 // term from Wan & Zhang 2019, arXiv:1909.02659; the same as PyTorch's svd_backward and JAX's
 // svd_jvp_rule.) Only gauge-invariant losses have a well-defined gradient in the complex case.
 // Lorentzian broadening (Liao et al. 2019, PRX 9, 031041): F_ij -> E_ij / (E_ij^2 + eps).
+#include "ad/complement.hpp"
 #include "ad/helpers.hpp"
 #include "ad/tape.hpp"
 #include "tenferro/runtime/errors.hpp"
@@ -148,14 +149,10 @@ SvdVariables svd(const Variable& a, SpectralAdOptions ad) {
   return svd(a, linalg::SvdOptions{}, ad);
 }
 
-SvdVariables svd(const Variable& a, const linalg::SvdOptions& options, SpectralAdOptions ad) {
-  if (options.full_matrices || !options.compute_uv || options.gauge != linalg::SvdGauge::Raw) {
-    throw_error(ErrorKind::Unsupported, ErrorPhase::Input, "ad.svd",
-                "the SVD rule covers the thin or truncated SVD with compute_uv and the Raw gauge; "
-                "full_matrices' extra columns are a gauge choice with no gradient");
-  }
-  if (options.truncation.active()) return svd_truncated(a, options, ad);
-  auto res = linalg::svd(a.value());
+namespace {
+
+// The thin rule, recorded on a thin factorisation `res` of a's value.
+SvdVariables svd_thin(const Variable& a, const linalg::SvdResult& res, SpectralAdOptions ad) {
   T u = res.u, s = res.s, vh = res.vh;
   const std::int64_t m = a.shape()[0], n = a.shape()[1], k = s.shape()[0];
   const double eps = ad.eps;
@@ -218,6 +215,28 @@ SvdVariables svd(const Variable& a, const linalg::SvdOptions& options, SpectralA
         return std::vector<T>{du, ds, adjoint(dv)};
       });
   return {outs[0], outs[1], outs[2]};
+}
+
+}  // namespace
+
+SvdVariables svd(const Variable& a, const linalg::SvdOptions& options, SpectralAdOptions ad) {
+  if (!options.compute_uv || options.gauge != linalg::SvdGauge::Raw) {
+    throw_error(ErrorKind::Unsupported, ErrorPhase::Input, "ad.svd",
+                "the SVD rule covers compute_uv with the Raw gauge");
+  }
+  if (options.truncation.active()) return svd_truncated(a, options, ad);
+  if (!options.full_matrices) return svd_thin(a, linalg::svd(a.value()), ad);
+  // Full matrices: the thin rule on the first k columns of U and rows of Vh, and the extra ones
+  // as the orthogonal complement of those (rules_linalg_complement.cpp).
+  const linalg::SvdResult full = linalg::svd(a.value(), options);
+  const std::int64_t m = a.shape()[0], n = a.shape()[1], k = full.s.shape()[0];
+  linalg::SvdResult thin = full;
+  thin.u = prims::contiguous(columns(full.u, 0, k));
+  thin.vh = prims::contiguous(rows(full.vh, 0, k));
+  SvdVariables outs = svd_thin(a, thin, ad);
+  if (m > k) outs.u = complete_columns(outs.u, prims::contiguous(columns(full.u, k, m)));
+  if (n > k) outs.vh = complete_rows(outs.vh, prims::contiguous(rows(full.vh, k, n)));
+  return outs;
 }
 
 }  // namespace tenferro::ad
