@@ -10,9 +10,21 @@
 #include <vector>
 
 extern "C" __attribute__((weak)) int openblas_get_num_threads(void);
+extern "C" __attribute__((weak)) void openblas_set_num_threads(int);
 
 namespace tenferro::cpu_parallel {
 namespace {
+
+// Set while this thread runs a part of a split: a split started from inside one runs on this
+// thread alone (the pool is taken, and the calling part's thread holds its job mutex, which
+// it must not try to lock again).
+thread_local bool t_in_split = false;
+
+struct InSplit {
+  bool saved = t_in_split;
+  InSplit() { t_in_split = true; }
+  ~InSplit() { t_in_split = saved; }
+};
 
 int requested_threads() {
   const char* value = std::getenv("TENFERRO_NUM_THREADS");
@@ -39,6 +51,7 @@ class WorkerPool {
     const std::int64_t chunk = (count + parts - 1) / parts;
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(parts));
     const Job run_part = [&](int part) {
+      const InSplit in_split;
       try {
         body(std::min(count, part * chunk), std::min(count, (part + 1) * chunk));
       } catch (...) {
@@ -120,9 +133,31 @@ int host_kernel_threads() {
 void parallel_chunks(std::int64_t count, int threads,
                      const std::function<void(std::int64_t, std::int64_t)>& body) {
   const int parts = static_cast<int>(std::min<std::int64_t>(std::max(threads, 1), count));
-  if (parts <= 1 || !pool().try_run(count, parts, body)) {
+  if (parts <= 1 || t_in_split || !pool().try_run(count, parts, body)) {
     if (count > 0) body(0, count);
   }
+}
+
+namespace {
+std::mutex g_blas_mutex;
+int g_blas_holders = 0;
+int g_blas_saved_threads = 0;
+}  // namespace
+
+SingleThreadedBlas::SingleThreadedBlas() {
+  if (!openblas_get_num_threads || !openblas_set_num_threads) return;
+  std::lock_guard lock(g_blas_mutex);
+  if (g_blas_holders++ == 0) {
+    g_blas_saved_threads = openblas_get_num_threads();
+    if (g_blas_saved_threads != 1) openblas_set_num_threads(1);
+  }
+}
+
+SingleThreadedBlas::~SingleThreadedBlas() {
+  if (!openblas_get_num_threads || !openblas_set_num_threads) return;
+  std::lock_guard lock(g_blas_mutex);
+  if (--g_blas_holders == 0 && g_blas_saved_threads != 1)
+    openblas_set_num_threads(g_blas_saved_threads);
 }
 
 }  // namespace tenferro::cpu_parallel

@@ -14,9 +14,23 @@ int host_kernel_threads();
 
 // Runs body(begin, end) over [0, count) cut into min(threads, count) contiguous chunks on
 // persistent workers, the calling thread taking the first; waits for all, then rethrows the
-// first exception. While another thread's split is running, the caller runs the whole range
-// itself (one split at a time keeps the machine from being oversubscribed).
+// first exception. While another thread's split is running, or when called from inside a
+// chunk of a split, the caller runs the whole range itself (one split at a time keeps the
+// machine from being oversubscribed; nested splits run on the thread that reaches them).
 void parallel_chunks(std::int64_t count, int threads,
                      const std::function<void(std::int64_t, std::int64_t)>& body);
+
+// While at least one of these lives, OpenBLAS runs every call on its calling thread, so that
+// work already spread over the host threads (the slices of a sliced einsum) does not have each
+// GEMM start OpenBLAS's own threads as well. OpenBLAS's thread count is process-wide: other
+// threads' BLAS calls in that time are single-threaded too. The last one to go restores the
+// count the first one found. A no-op when the BLAS is not OpenBLAS.
+class SingleThreadedBlas {
+ public:
+  SingleThreadedBlas();
+  ~SingleThreadedBlas();
+  SingleThreadedBlas(const SingleThreadedBlas&) = delete;
+  SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
+};
 
 }  // namespace tenferro::cpu_parallel

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "tenferro/core/dtype.hpp"
@@ -56,6 +57,14 @@ class ContractionKernels {
   virtual void accumulate(const KernelView& /*src*/, const KernelView& /*dst*/) {
     throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, "einsum",
                 "these einsum kernels cannot accumulate the slices of a sliced plan");
+  }
+  // The host threads independent slices of a sliced plan may be spread over (1: they run one
+  // after the other), and the way to do it: body(part) for every part in [0, parts), each on
+  // one thread whose kernels (BLAS included) stay on that thread; waits for all and rethrows
+  // the first error. Which thread runs which part never changes a part's result.
+  virtual int slice_threads() { return 1; }
+  virtual void run_parts(int parts, const std::function<void(int)>& body) {
+    for (int part = 0; part < parts; ++part) body(part);
   }
 };
 

@@ -31,13 +31,30 @@ struct SliceRange {
   bool operator==(const SliceRange&) const = default;
 };
 
+// When the slices of a sliced plan are spread over host threads (docs/perf/planning.md,
+// "Sliced execution"): never below kMinSlicesPerWorker slices per worker; never when one
+// slice does kThreadedSliceFlops or more (opt_einsum FLOP count), where the kernels inside a
+// slice already keep the threads busy and each worker would hold a large workspace; and, when
+// summed labels are sliced, at most one worker per kFlopsPerPartialElement x output elements
+// of the range's work (each extra worker zeroes and adds one full partial output).
+inline constexpr std::int64_t kMinSlicesPerWorker = 2;
+inline constexpr double kThreadedSliceFlops = double(1 << 27);
+inline constexpr double kFlopsPerPartialElement = 64;
+
+// How many workers run `slices` slices of `plan` given `threads` host threads (1: one after
+// the other), by the rule above.
+int slice_workers(const EinsumPlan& plan, std::int64_t slices, int threads);
+
 // A sliced plan (plan.path.sliced_labels not empty) on the CPU: runs the program once per
 // slice of `range` on views of the inputs, writing or summing each slice's result into the
 // output (zero where the range's slices write nothing); every workspace buffer stays within
 // the plan's memory limit (sliced_executor.cpp). The range is checked by the caller.
+// `workers` > 0 runs the range on that many workers (at most one per slice); 0 asks
+// slice_workers with kernels.slice_threads(). A given worker count always gives the same bits;
+// different counts differ by rounding order only when summed labels are sliced.
 EagerTensor run_sliced_program(EagerRuntime& runtime, ContractionKernels& kernels,
                                const EinsumPlan& plan, std::span<const EagerTensor> inputs,
-                               SliceRange range = {});
+                               SliceRange range = {}, int workers = 0);
 
 // The direct binary-dot path's test: a two-operand plan that one GEMM computes with no copy,
 // no pre-sum and no diagonal, given the operands' actual strides and a fresh compact output.

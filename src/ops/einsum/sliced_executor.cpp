@@ -8,6 +8,15 @@
 // A range of slices (PreparedEinsum::run_slices, the unit a distributed run hands each rank)
 // enumerates the same combinations from a linear index: the output starts at zero, the first
 // slice of the range that reaches an output part writes it, later ones accumulate.
+//
+// In parallel (slice_workers > 1), worker p runs the p-th of equal contiguous sub-ranges of
+// the range. Without sliced summed labels every slice writes its own output part, so all
+// workers write into the output (results bitwise those of one worker). With them, worker 0
+// sums into the output and worker p > 0 into its own zeroed full-size partial output; the
+// partials are then added to the output in worker order on the calling thread, so a given
+// worker count always gives the same bits, whichever thread ran which part. Each worker
+// holds one slice's workspace at a time: the total is workers x (one slice's workspace) +
+// (workers - 1) partial outputs, and every single buffer stays within the limit.
 #include <algorithm>
 
 #include "ops/einsum/executor.hpp"
@@ -40,40 +49,45 @@ KernelView kernel_view(const EagerTensor& t) {
   return KernelView{t.buffer().get(), t.dtype(), t.shape(), t.strides(), t.layout().offset};
 }
 
-}  // namespace
-
-EagerTensor run_sliced_program(EagerRuntime& runtime, ContractionKernels& kernels,
-                               const EinsumPlan& plan, std::span<const EagerTensor> inputs,
-                               SliceRange range) {
-  // Output labels outermost: their slices write disjoint parts of the output.
+// The sliced labels in execution order (output ones outermost: their slices write disjoint
+// parts of the output) and the program of one slice (the sliced labels at extent 1).
+struct SlicedProgram {
   std::vector<int> sliced;
+  std::size_t output_sliced = 0;
+  EinsumPlan slice;
+  std::int64_t total = 1;  // slices
+};
+
+SlicedProgram sliced_program(const EinsumPlan& plan) {
+  SlicedProgram p;
   for (int l : plan.path.sliced_labels)
-    if (plan.in_output[static_cast<std::size_t>(l)]) sliced.push_back(l);
-  const std::size_t output_sliced = sliced.size();
+    if (plan.in_output[static_cast<std::size_t>(l)]) p.sliced.push_back(l);
+  p.output_sliced = p.sliced.size();
   for (int l : plan.path.sliced_labels)
-    if (!plan.in_output[static_cast<std::size_t>(l)]) sliced.push_back(l);
+    if (!plan.in_output[static_cast<std::size_t>(l)]) p.sliced.push_back(l);
 
-  // The program of one slice: the sliced labels have extent 1.
-  EinsumPlan slice = plan;
-  for (int l : sliced) slice.sizes[static_cast<std::size_t>(l)] = 1;
-  for (std::size_t i = 0; i < slice.input_shapes.size(); ++i)
-    for (std::size_t axis = 0; axis < slice.input_shapes[i].size(); ++axis)
-      if (contains(sliced, plan.expr.inputs[i][axis])) slice.input_shapes[i][axis] = 1;
-  for (std::size_t axis = 0; axis < slice.output_shape.size(); ++axis)
-    if (contains(sliced, plan.expr.output[axis])) slice.output_shape[axis] = 1;
+  p.slice = plan;
+  for (int l : p.sliced) p.slice.sizes[static_cast<std::size_t>(l)] = 1;
+  for (std::size_t i = 0; i < p.slice.input_shapes.size(); ++i)
+    for (std::size_t axis = 0; axis < p.slice.input_shapes[i].size(); ++axis)
+      if (contains(p.sliced, plan.expr.inputs[i][axis])) p.slice.input_shapes[i][axis] = 1;
+  for (std::size_t axis = 0; axis < p.slice.output_shape.size(); ++axis)
+    if (contains(p.sliced, plan.expr.output[axis])) p.slice.output_shape[axis] = 1;
+  for (int l : p.sliced) p.total *= plan.sizes[static_cast<std::size_t>(l)];
+  return p;
+}
 
-  std::int64_t total = 1;
-  for (int l : sliced) total *= plan.sizes[static_cast<std::size_t>(l)];
-  const std::int64_t first = range.first;
-  const std::int64_t count = range.count < 0 ? total - first : range.count;
-  const bool partial_range = first != 0 || count != total;
-
-  EagerTensor result = runtime.empty(plan.dtype, plan.output_shape);
-  // i->ii leaves the off-diagonal unwritten; a partial range leaves other slices' parts.
-  if (plan.output_has_repeats || partial_range) kernels.fill_zero(kernel_view(result));
+// Runs slices [first, first + count) into `result` (the full output), which must be zero
+// wherever the range writes nothing: the first slice to reach an output part writes it, the
+// later ones accumulate.
+void run_range(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
+               const SlicedProgram& program, std::span<const EagerTensor> inputs,
+               std::int64_t first, std::int64_t count, const EagerTensor& result) {
+  const std::vector<int>& sliced = program.sliced;
   Workspace workspace(runtime);  // the partial result of summed slices
   EagerTensor partial;
-  if (output_sliced < sliced.size()) partial = workspace.allocate(plan.dtype, slice.output_shape);
+  if (program.output_sliced < sliced.size())
+    partial = workspace.allocate(plan.dtype, program.slice.output_shape);
 
   // The combination of slice `first`, the last label fastest (summed labels inner).
   std::vector<std::int64_t> values(sliced.size(), 0);
@@ -92,12 +106,13 @@ EagerTensor run_sliced_program(EagerRuntime& runtime, ContractionKernels& kernel
     bool first_summed = index == first;
     if (!first_summed) {
       first_summed = true;
-      for (std::size_t k = output_sliced; k < sliced.size(); ++k) first_summed &= values[k] == 0;
+      for (std::size_t k = program.output_sliced; k < sliced.size(); ++k)
+        first_summed &= values[k] == 0;
     }
     if (first_summed) {
-      run_program_into(runtime, kernels, slice, views, target);
+      run_program_into(runtime, kernels, program.slice, views, target);
     } else {
-      run_program_into(runtime, kernels, slice, views, partial);
+      run_program_into(runtime, kernels, program.slice, views, partial);
       kernels.accumulate(kernel_view(partial), kernel_view(target));
     }
     for (std::size_t k = sliced.size(); k > 0;) {  // next combination
@@ -106,6 +121,63 @@ EagerTensor run_sliced_program(EagerRuntime& runtime, ContractionKernels& kernel
       values[k] = 0;
     }
   }
+}
+
+}  // namespace
+
+int slice_workers(const EinsumPlan& plan, std::int64_t slices, int threads) {
+  if (threads < 2 || slices < 2 * kMinSlicesPerWorker) return 1;
+  const double slice_flops = plan.path.sliced_flops / std::max(plan.path.num_slices, 1.0);
+  if (slice_flops >= kThreadedSliceFlops) return 1;  // the kernels inside use the threads
+  std::int64_t workers = std::min<std::int64_t>(threads, slices / kMinSlicesPerWorker);
+  bool summed_sliced = false;
+  for (int l : plan.path.sliced_labels)
+    summed_sliced |= !plan.in_output[static_cast<std::size_t>(l)];
+  if (summed_sliced) {  // each extra worker costs zeroing and adding one output
+    double output = 1;
+    for (std::int64_t e : plan.output_shape) output *= static_cast<double>(e);
+    const double work = slice_flops * static_cast<double>(slices);
+    workers = std::min<std::int64_t>(
+        workers, static_cast<std::int64_t>(work / (kFlopsPerPartialElement * output)));
+  }
+  return static_cast<int>(std::max<std::int64_t>(workers, 1));
+}
+
+EagerTensor run_sliced_program(EagerRuntime& runtime, ContractionKernels& kernels,
+                               const EinsumPlan& plan, std::span<const EagerTensor> inputs,
+                               SliceRange range, int workers) {
+  const SlicedProgram program = sliced_program(plan);
+  const std::int64_t first = range.first;
+  const std::int64_t count = range.count < 0 ? program.total - first : range.count;
+  const bool partial_range = first != 0 || count != program.total;
+  if (workers <= 0) workers = slice_workers(plan, count, kernels.slice_threads());
+  workers = static_cast<int>(std::min<std::int64_t>(workers, std::max<std::int64_t>(count, 1)));
+
+  EagerTensor result = runtime.empty(plan.dtype, plan.output_shape);
+  const bool summed_sliced = program.output_sliced < program.sliced.size();
+  // i->ii leaves the off-diagonal unwritten; a partial range leaves other slices' parts, and
+  // so does each worker's sub-range when they sum into separate outputs.
+  if (plan.output_has_repeats || partial_range || (workers > 1 && summed_sliced))
+    kernels.fill_zero(kernel_view(result));
+  if (workers <= 1) {
+    run_range(runtime, kernels, plan, program, inputs, first, count, result);
+    return result;
+  }
+  Workspace workspace(runtime);  // the partial outputs of workers 1.. (summed labels sliced)
+  std::vector<EagerTensor> outputs(static_cast<std::size_t>(workers), result);
+  if (summed_sliced)
+    for (std::size_t w = 1; w < outputs.size(); ++w)
+      outputs[w] = workspace.allocate(plan.dtype, plan.output_shape);
+  kernels.run_parts(workers, [&](int w) {
+    const std::int64_t begin = first + count * w / workers;
+    const std::int64_t end = first + count * (w + 1) / workers;
+    const EagerTensor& target = outputs[static_cast<std::size_t>(w)];
+    if (w > 0 && summed_sliced) kernels.fill_zero(kernel_view(target));
+    run_range(runtime, kernels, plan, program, inputs, begin, end - begin, target);
+  });
+  if (summed_sliced)  // in worker order: the same bits for a given worker count
+    for (std::size_t w = 1; w < outputs.size(); ++w)
+      kernels.accumulate(kernel_view(outputs[w]), kernel_view(result));
   return result;
 }
 

@@ -2,6 +2,7 @@
 
 #include <complex>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "backends/cpu/blas.hpp"
@@ -273,6 +274,15 @@ class CpuContractionKernels final : public ContractionKernels {
       cpu_slabs::run_in_slabs<2>({dst, src}, [](const std::array<KernelView, 2>& v) {
         accumulate_typed<decltype(t)>(v[1], v[0]);
       });
+    });
+  }
+  int slice_threads() override { return cpu_parallel::host_kernel_threads(); }
+  void run_parts(int parts, const std::function<void(int)>& body) override {
+    // Inside a part, tenferro's own kernels run on the part's thread (a split started from
+    // inside a split stays on its thread) and OpenBLAS is held to one thread.
+    const cpu_parallel::SingleThreadedBlas single_threaded_blas;
+    cpu_parallel::parallel_chunks(parts, parts, [&](std::int64_t begin, std::int64_t end) {
+      for (std::int64_t part = begin; part < end; ++part) body(static_cast<int>(part));
     });
   }
   void fill_zero(const KernelView& dst) override {
