@@ -182,19 +182,20 @@ TEST(Fft1d, MisalignedViewsGetTheirOwnPlanAndTheRightAnswer) {
     layout.offset = offset;
     return tenferro::EagerTensor(rt, whole.buffer(), layout);
   };
+  const tenferro::CacheSelector plans{std::string(tenferro::fft_family::kFamily), "fftw_plan"};
   for (std::int64_t offset : {0, 1}) {
-    const auto before = rt->stats();
+    const auto before = rt->caches().stats(plans);
     const auto y = tenferro::fft::fft(view_at(offset), std::nullopt, 0);
-    EXPECT_EQ(rt->stats().cache_misses, before.cache_misses + 1) << "offset " << offset;
+    EXPECT_EQ(rt->caches().stats(plans).misses, before.misses + 1) << "offset " << offset;
     expect_close(y, dft_axis(to_dense(host.slice(0, offset, offset + 32)), 0, 32, false),
                  DType::C32, "fft at element offset " + std::to_string(offset));
   }
   // Each alignment class now hits its own plan.
-  const auto before = rt->stats();
+  const auto before = rt->caches().stats(plans);
   (void)tenferro::fft::fft(view_at(1), std::nullopt, 0);
   (void)tenferro::fft::fft(view_at(0), std::nullopt, 0);
-  EXPECT_EQ(rt->stats().cache_misses, before.cache_misses);
-  EXPECT_EQ(rt->stats().cache_hits, before.cache_hits + 2);
+  EXPECT_EQ(rt->caches().stats(plans).misses, before.misses);
+  EXPECT_EQ(rt->caches().stats(plans).hits, before.hits + 2);
 }
 
 TEST(Fft1d, ZeroSizeBatchesGiveEmptyOutputsOfTheRightShape) {

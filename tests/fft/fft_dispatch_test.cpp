@@ -170,31 +170,44 @@ TEST(FftDispatch, ArgumentErrorsAreValidationErrorsAndRunNothing) {
   EXPECT_EQ(tenferro::process_cpu_kernel_launches(), cpu_launches);
 }
 
+// The FFT family's two per-runtime caches: FFTW plans and resolved argument specs.
+tenferro::CacheStats fft_cache(const std::shared_ptr<EagerRuntime>& rt, const char* name) {
+  return rt->caches().stats({std::string(tenferro::fft_family::kFamily), name});
+}
+
 TEST(FftDispatch, RepeatedCallsInstallTheModuleOnceAndHitThePlanCache) {
   auto rt = EagerRuntime::cpu();
   const auto x = rt->upload(random_tensor(DType::C64, Shape{64, 4}, 5));
   (void)tenferro::fft::fft(x, std::nullopt, 0);
   const auto first = rt->stats();
+  const tenferro::CacheStats first_plans = fft_cache(rt, "fftw_plan");
   EXPECT_EQ(first.module_installs, 1u);
-  EXPECT_EQ(first.cache_misses, 1u);  // one plan made
+  EXPECT_EQ(first_plans.misses, 1u);            // one plan made
+  EXPECT_EQ(fft_cache(rt, "spec").misses, 1u);  // one argument resolution
   EXPECT_EQ(first.kernel_launches_for("tenferro.fft.v1@cpu"), 1u);
   for (int i = 0; i < 5; ++i) (void)tenferro::fft::fft(x, std::nullopt, 0);
   const auto later = rt->stats();
   EXPECT_EQ(later.module_installs, 1u);
   EXPECT_EQ(later.epoch, first.epoch);
   EXPECT_GE(later.ensure_fast_path_hits, first.ensure_fast_path_hits + 5);
-  EXPECT_EQ(later.cache_misses, first.cache_misses);  // no new plan
-  EXPECT_EQ(later.cache_hits, first.cache_hits + 5);
+  EXPECT_EQ(fft_cache(rt, "fftw_plan").misses, first_plans.misses);  // no new plan
+  EXPECT_EQ(fft_cache(rt, "fftw_plan").hits, first_plans.hits + 5);
+  EXPECT_EQ(fft_cache(rt, "spec").hits, 5u) << "a warm call resolves nothing";
+  EXPECT_EQ(fft_cache(rt, "spec").entries, 1u);
   EXPECT_EQ(later.kernel_launches_for("tenferro.fft.v1@cpu"), 6u);
-  // Another direction is another plan.
+  // Another direction is another plan, and another spec.
   (void)tenferro::fft::ifft(x, std::nullopt, 0);
-  EXPECT_EQ(rt->stats().cache_misses, first.cache_misses + 1);
+  EXPECT_EQ(fft_cache(rt, "fftw_plan").misses, first_plans.misses + 1);
+  EXPECT_EQ(fft_cache(rt, "spec").misses, 2u);
+  // The same request on another shape resolves again (the spec is for one shape).
+  (void)tenferro::fft::fft(rt->upload(random_tensor(DType::C64, Shape{64, 5}, 5)), std::nullopt, 0);
+  EXPECT_EQ(fft_cache(rt, "spec").misses, 3u);
   // Plans live in the runtime: a second runtime plans again.
   auto rt2 = EagerRuntime::cpu();
   (void)tenferro::fft::fft(rt2->upload(random_tensor(DType::C64, Shape{64, 4}, 5)), std::nullopt,
                            0);
-  EXPECT_EQ(rt2->stats().cache_misses, 1u);
-  EXPECT_EQ(rt2->stats().cache_hits, 0u);
+  EXPECT_EQ(fft_cache(rt2, "fftw_plan").misses, 1u);
+  EXPECT_EQ(fft_cache(rt2, "fftw_plan").hits, 0u);
 }
 
 TEST(FftDispatch, KernelLaunchesCountEveryFftwExecuteAndStagingCopy) {

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <typeindex>
 #include <unordered_map>
+#include <utility>
 
 // The public API: exported from the shared library (the rest of it is hidden).
 #pragma GCC visibility push(default)
@@ -84,12 +85,17 @@ class ExtensionCacheStore {
   }
   // find, or make() + insert on a miss. `make` runs outside the store's lock.
   template <class T, class Make>
-  std::shared_ptr<T> get_or_create(const CacheKey& key, Make&& make,
+  std::shared_ptr<T> get_or_create(const CacheKeyView& key, Make&& make,
                                    std::size_t bytes = sizeof(T)) {
     if (auto hit = find<T>(key)) return hit;
     std::shared_ptr<T> made = make();
-    insert<T>(key, made, bytes);
+    insert<T>(CacheKey::of(key), made, bytes);
     return made;
+  }
+  template <class T, class Make>
+  std::shared_ptr<T> get_or_create(const CacheKey& key, Make&& make,
+                                   std::size_t bytes = sizeof(T)) {
+    return get_or_create<T>(key.view(), std::forward<Make>(make), bytes);
   }
 
   CacheStats stats(const CacheSelector& selector = {}) const;

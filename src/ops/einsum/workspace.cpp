@@ -51,7 +51,8 @@ namespace {
 
 std::shared_ptr<WorkspacePool> pool_of(EagerRuntime& runtime) {
   return runtime.caches().get_or_create<WorkspacePool>(
-      CacheKey::of(std::string(einsum_family::kFamily), "workspace", "pool"),
+      // A view: the warm lookup builds no string.
+      CacheKeyView::of(einsum_family::kFamily, "workspace", "pool"),
       [] { return std::make_shared<WorkspacePool>(); },
       // The store accounts the most the pool may retain, so its byte bound stays honest.
       WorkspacePool::kMaxRetainedBytes);
