@@ -1,13 +1,16 @@
 // The distributed layer's benchmark, run under mpirun (bench/dist/run.sh runs 1, 2, 4 ranks):
 //   mpirun -np N dist_bench [--n 800] [--block 64] [--repeat 5] [--bond 32]
+//                           [--only svd|eigh|elpa|einsum] [--dry 1]
 // Cases: svd and eigh of an n x n F64 matrix (ScaLAPACK p?gesvd; p?syevd and ELPA when
-// built), and a sliced
-// einsum (the complete graph on four order-3 tensors of bond dimension d, "abc,cde,efa,bdf->",
-// whose d^4 intermediates are limited to d^3 elements, so it is cut into slices the ranks
-// share). Each case is timed
-// between barriers (the operands are already distributed); the root prints the median of the
-// repeats, the bytes this rank sent, and at one rank the same op on the single-node CPU
-// runtime (LAPACK / the single-node einsum) with the ratio dist / single, taken side by side.
+// built), and a sliced einsum (the complete graph on four order-3 tensors of bond dimension d,
+// "abc,cde,efa,bdf->", whose d^4 intermediates are limited to d^3 elements, so it is cut into
+// slices the ranks share). Each case is timed between barriers (the operands are already
+// distributed); the root prints the median of the repeats, the bytes this rank sent, and at
+// one rank the same op on the single-node CPU runtime (LAPACK / the single-node einsum) with
+// the ratio dist / single, taken side by side.
+// --only runs one case (eigh: p?syevd, elpa: ELPA); --dry 1 does that case's setup (the scatter)
+// but not the op, so the message volume of the op alone is that of a run minus that of its dry run
+// (measured with OpenMPI's monitoring component by bench/dist/volumes.sh).
 #include <mpi.h>
 
 #include <algorithm>
@@ -30,17 +33,24 @@ namespace {
 struct Args {
   std::int64_t n = 800, block = 64, bond = 32;
   int repeat = 5;
+  std::string only;  // empty: every case
+  bool dry = false;
 };
 
 Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
+    if (key == "--only") {
+      a.only = argv[i + 1];
+      continue;
+    }
     const long long v = std::stoll(argv[i + 1]);
     if (key == "--n") a.n = v;
     if (key == "--block") a.block = v;
     if (key == "--bond") a.bond = v;
     if (key == "--repeat") a.repeat = static_cast<int>(v);
+    if (key == "--dry") a.dry = v != 0;
   }
   return a;
 }
@@ -95,48 +105,65 @@ int main(int argc, char** argv) {
   const tf::dist::BlockCyclic layout{args.block, args.block, {}};
   const std::string n = std::to_string(args.n);
 
-  const tf::Tensor a = random(args.n, args.n, 1, false);
-  const tf::dist::Matrix da = tf::dist::scatter(ctx, ctx->is_root() ? a : tf::Tensor(), layout);
+  auto wanted = [&](const char* name) { return args.only.empty() || args.only == name; };
   auto sent = [&] { return ctx->stats().bytes_sent; };
-  std::uint64_t before = sent();
-  double d = median_seconds(args.repeat, [&] { (void)tf::dist::svd(da); });
-  double s = alone ? median_seconds(args.repeat, [&] { (void)tf::linalg::svd(rt->upload(a)); }) : 0;
-  report(ctx, "svd " + n, d, s, sent() - before);
+  std::uint64_t before = 0;
+  double d = 0, s = 0;
 
-  const tf::Tensor h = random(args.n, args.n, 2, true);
-  const tf::dist::Matrix dh = tf::dist::scatter(ctx, ctx->is_root() ? h : tf::Tensor(), layout);
-  const double single_eigh =
-      alone ? median_seconds(args.repeat, [&] { (void)tf::linalg::eigh(rt->upload(h)); }) : 0;
-  std::vector<std::pair<std::string, tf::dist::EighSolver>> solvers{
-      {"scalapack", tf::dist::EighSolver::ScaLapack}};
-  if (tf::dist::elpa_available()) solvers.emplace_back("elpa", tf::dist::EighSolver::Elpa);
-  for (const auto& [name, solver] : solvers) {
-    before = sent();
-    d = median_seconds(args.repeat, [&] { (void)tf::dist::eigh(dh, {solver}); });
-    report(ctx, "eigh " + name + " " + n, d, single_eigh, sent() - before);
+  if (wanted("svd")) {
+    const tf::Tensor a = random(args.n, args.n, 1, false);
+    const tf::dist::Matrix da = tf::dist::scatter(ctx, ctx->is_root() ? a : tf::Tensor(), layout);
+    if (!args.dry) {
+      before = sent();
+      d = median_seconds(args.repeat, [&] { (void)tf::dist::svd(da); });
+      s = alone ? median_seconds(args.repeat, [&] { (void)tf::linalg::svd(rt->upload(a)); }) : 0;
+      report(ctx, "svd " + n, d, s, sent() - before);
+    }
   }
 
-  const std::int64_t b = args.bond;
-  std::vector<tf::Tensor> tensors;
-  for (std::uint64_t k = 0; k < 4; ++k) {
-    tensors.push_back(random(b * b, b, 10 + k, false).reshape({b, b, b}));
+  if (wanted("eigh") || wanted("elpa")) {
+    const tf::Tensor h = random(args.n, args.n, 2, true);
+    const tf::dist::Matrix dh = tf::dist::scatter(ctx, ctx->is_root() ? h : tf::Tensor(), layout);
+    if (!args.dry) {
+      const double single_eigh =
+          alone ? median_seconds(args.repeat, [&] { (void)tf::linalg::eigh(rt->upload(h)); }) : 0;
+      std::vector<std::pair<std::string, tf::dist::EighSolver>> solvers;
+      if (wanted("eigh")) solvers.emplace_back("scalapack", tf::dist::EighSolver::ScaLapack);
+      if (wanted("elpa") && tf::dist::elpa_available())
+        solvers.emplace_back("elpa", tf::dist::EighSolver::Elpa);
+      for (const auto& [name, solver] : solvers) {
+        before = sent();
+        d = median_seconds(args.repeat, [&] { (void)tf::dist::eigh(dh, {solver}); });
+        report(ctx, "eigh " + name + " " + n, d, single_eigh, sent() - before);
+      }
+    }
   }
-  tf::EinsumOptions options;
-  options.memory_limit = static_cast<double>(b * b * b);
-  const std::string eq = "abc,cde,efa,bdf->";
-  std::vector<tf::Shape> shapes(4, tf::Shape{b, b, b});
-  const tf::EinsumPath path = tf::einsum_path(eq, shapes, options);
-  before = sent();
-  d = median_seconds(args.repeat, [&] { (void)tf::dist::einsum(ctx, eq, tensors, options); });
-  s = 0;
-  if (alone) {
-    std::vector<tf::EagerTensor> eager;
-    for (const tf::Tensor& t : tensors) eager.push_back(rt->upload(t));
-    s = median_seconds(args.repeat, [&] { (void)tf::einsum(eq, eager, options).download(); });
+
+  if (wanted("einsum")) {
+    const std::int64_t b = args.bond;
+    std::vector<tf::Tensor> tensors;
+    for (std::uint64_t k = 0; k < 4; ++k) {
+      tensors.push_back(random(b * b, b, 10 + k, false).reshape({b, b, b}));
+    }
+    tf::EinsumOptions options;
+    options.memory_limit = static_cast<double>(b * b * b);
+    const std::string eq = "abc,cde,efa,bdf->";
+    std::vector<tf::Shape> shapes(4, tf::Shape{b, b, b});
+    const tf::EinsumPath path = tf::einsum_path(eq, shapes, options);
+    if (!args.dry) {
+      before = sent();
+      d = median_seconds(args.repeat, [&] { (void)tf::dist::einsum(ctx, eq, tensors, options); });
+      s = 0;
+      if (alone) {
+        std::vector<tf::EagerTensor> eager;
+        for (const tf::Tensor& t : tensors) eager.push_back(rt->upload(t));
+        s = median_seconds(args.repeat, [&] { (void)tf::einsum(eq, eager, options).download(); });
+      }
+      report(ctx,
+             "einsum K4 bond " + std::to_string(b) + " slices " +
+                 std::to_string(static_cast<long long>(path.num_slices)),
+             d, s, sent() - before);
+    }
   }
-  report(ctx,
-         "einsum K4 bond " + std::to_string(b) + " slices " +
-             std::to_string(static_cast<long long>(path.num_slices)),
-         d, s, sent() - before);
   return 0;
 }

@@ -9,7 +9,9 @@ set -euo pipefail
 build=${1:-build}
 shift || true
 export OMPI_MCA_btl_vader_single_copy_mechanism=none OPENBLAS_NUM_THREADS=1
+# The machine may be shared: the load average before each rank count is printed with it.
 echo "# $(nproc) cores; $(date -u +%FT%TZ); dist_bench $*"
 for ranks in 1 2 4; do
+  echo "# $ranks rank(s), load average $(cut -d' ' -f1-3 /proc/loadavg)"
   mpirun --oversubscribe --allow-run-as-root -np "$ranks" "$build/bench/dist_bench" "$@"
 done
