@@ -7,7 +7,9 @@
 // slices the ranks share). Each case is timed between barriers (the operands are already
 // distributed); the root prints the median of the repeats, the bytes this rank sent, and at
 // one rank the same op on the single-node CPU runtime (LAPACK / the single-node einsum) with
-// the ratio dist / single, taken side by side.
+// the ratio dist / single, taken side by side (the two runs interleaved). Single-node svd is
+// gesdd (divide and conquer), p?gesvd is QR iteration: that ratio includes the algorithm;
+// eigh is syevd against p?syevd, the same algorithm.
 // --only runs one case (eigh: p?syevd, elpa: ELPA); --dry 1 does that case's setup (the scatter)
 // but not the op, so the message volume of the op alone is that of a run minus that of its dry run
 // (measured with OpenMPI's monitoring component by bench/dist/volumes.sh).
@@ -20,6 +22,8 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "tenferro/dist.hpp"
@@ -67,19 +71,29 @@ tf::Tensor random(std::int64_t rows, std::int64_t cols, std::uint64_t seed, bool
   return tf::Tensor::from_col_major<double>({rows, cols}, v);
 }
 
-// Median seconds of `repeat` runs of `body`, each between barriers so every rank is timed
-// from a common start to the last rank's end.
-double median_seconds(int repeat, const std::function<void()>& body) {
-  std::vector<double> t;
-  for (int r = 0; r < repeat; ++r) {
+// Median seconds of `repeat` runs of `body` and, when given, of `other`, interleaved (body,
+// other, body, ...) so that a change in the machine's load hits both alike; each run between
+// barriers so every rank is timed from a common start to the last rank's end.
+std::pair<double, double> median_seconds(int repeat, const std::function<void()>& body,
+                                         const std::function<void()>& other = nullptr) {
+  std::vector<double> t[2];
+  auto timed = [](const std::function<void()>& f) {
     MPI_Barrier(MPI_COMM_WORLD);
     const auto start = std::chrono::steady_clock::now();
-    body();
+    f();
     MPI_Barrier(MPI_COMM_WORLD);
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  for (int r = 0; r < repeat; ++r) {
+    t[0].push_back(timed(body));
+    if (other) t[1].push_back(timed(other));
   }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  auto median = [](std::vector<double>& v) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  return {median(t[0]), median(t[1])};
 }
 
 void report(const std::shared_ptr<tf::dist::Context>& ctx, const std::string& name, double dist_s,
@@ -115,8 +129,10 @@ int main(int argc, char** argv) {
     const tf::dist::Matrix da = tf::dist::scatter(ctx, ctx->is_root() ? a : tf::Tensor(), layout);
     if (!args.dry) {
       before = sent();
-      d = median_seconds(args.repeat, [&] { (void)tf::dist::svd(da); });
-      s = alone ? median_seconds(args.repeat, [&] { (void)tf::linalg::svd(rt->upload(a)); }) : 0;
+      std::function<void()> single;
+      if (alone) single = [&] { (void)tf::linalg::svd(rt->upload(a)); };
+      std::tie(d, s) = median_seconds(
+          args.repeat, [&] { (void)tf::dist::svd(da); }, single);
       report(ctx, "svd " + n, d, s, sent() - before);
     }
   }
@@ -125,16 +141,17 @@ int main(int argc, char** argv) {
     const tf::Tensor h = random(args.n, args.n, 2, true);
     const tf::dist::Matrix dh = tf::dist::scatter(ctx, ctx->is_root() ? h : tf::Tensor(), layout);
     if (!args.dry) {
-      const double single_eigh =
-          alone ? median_seconds(args.repeat, [&] { (void)tf::linalg::eigh(rt->upload(h)); }) : 0;
+      std::function<void()> single;
+      if (alone) single = [&] { (void)tf::linalg::eigh(rt->upload(h)); };
       std::vector<std::pair<std::string, tf::dist::EighSolver>> solvers;
       if (wanted("eigh")) solvers.emplace_back("scalapack", tf::dist::EighSolver::ScaLapack);
       if (wanted("elpa") && tf::dist::elpa_available())
         solvers.emplace_back("elpa", tf::dist::EighSolver::Elpa);
       for (const auto& [name, solver] : solvers) {
         before = sent();
-        d = median_seconds(args.repeat, [&] { (void)tf::dist::eigh(dh, {solver}); });
-        report(ctx, "eigh " + name + " " + n, d, single_eigh, sent() - before);
+        std::tie(d, s) = median_seconds(
+            args.repeat, [&] { (void)tf::dist::eigh(dh, {solver}); }, single);
+        report(ctx, "eigh " + name + " " + n, d, s, sent() - before);
       }
     }
   }
@@ -152,13 +169,12 @@ int main(int argc, char** argv) {
     const tf::EinsumPath path = tf::einsum_path(eq, shapes, options);
     if (!args.dry) {
       before = sent();
-      d = median_seconds(args.repeat, [&] { (void)tf::dist::einsum(ctx, eq, tensors, options); });
-      s = 0;
-      if (alone) {
-        std::vector<tf::EagerTensor> eager;
-        for (const tf::Tensor& t : tensors) eager.push_back(rt->upload(t));
-        s = median_seconds(args.repeat, [&] { (void)tf::einsum(eq, eager, options).download(); });
-      }
+      std::vector<tf::EagerTensor> eager;
+      for (const tf::Tensor& t : tensors) eager.push_back(rt->upload(t));
+      std::function<void()> single;
+      if (alone) single = [&] { (void)tf::einsum(eq, eager, options).download(); };
+      std::tie(d, s) = median_seconds(
+          args.repeat, [&] { (void)tf::dist::einsum(ctx, eq, tensors, options); }, single);
       report(ctx,
              "einsum K4 bond " + std::to_string(b) + " slices " +
                  std::to_string(static_cast<long long>(path.num_slices)),

@@ -2,7 +2,7 @@
 # Message volume per rank of each distributed case, measured (not modelled) with OpenMPI's
 # monitoring component, which counts every byte and message the point-to-point layer sends,
 # including those collectives and ScaLAPACK's BLACS and ELPA's Fortran calls generate:
-#   bench/dist/volumes.sh [BUILD_DIR] [dist_bench arguments...]     (e.g. --n 800 --bond 32)
+#   [VOLUME_RANKS="2 4"] bench/dist/volumes.sh [BUILD_DIR] [dist_bench arguments...]
 # Each case runs once (--repeat 1) and once dry (its setup, the scatter, without the op); the
 # op's volume is the difference. One JSON line per case and rank count: bytes and messages
 # sent by each rank, and their maximum. Volumes do not depend on the cores, so 4 ranks on a
@@ -21,7 +21,7 @@ monitored() {  # monitored RANKS PREFIX ARGS...
     "$build/bench/dist_bench" "$@" --repeat 1 >/dev/null
 }
 echo "# dist_bench $*; bytes/messages sent per rank by the op (run minus dry run)"
-for ranks in 2 4; do
+for ranks in ${VOLUME_RANKS:-2 4}; do
   for case in svd eigh elpa einsum; do
     monitored "$ranks" "$dir/$case.$ranks.run" "$@" --only "$case"
     monitored "$ranks" "$dir/$case.$ranks.dry" "$@" --only "$case" --dry 1
