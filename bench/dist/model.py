@@ -1,26 +1,29 @@
 """Strong scaling table and cluster prediction from measured runs (docs/scale-out.md, "A model").
 
-  python3 bench/dist/model.py --n 800 TIMES1.jsonl TIMES2.jsonl ... --volumes VOLUMES.jsonl
+  python3 bench/dist/model.py --n 800 TIMES1.jsonl TIMES2.jsonl ... --volumes V1.jsonl V2.jsonl
 
-TIMES files: bench/dist/run.sh outputs (one per repetition of the whole script); for every case
-and rank count the median over the files is used. VOLUMES: bench/dist/volumes.sh output.
+TIMES: bench/dist/run.sh outputs (one per repetition of the script); per case and rank count
+the median over the files is used. --volumes: bench/dist/volumes.sh outputs (any n, any ranks).
 
-Model (every input measured here except the cluster's parameters, which are options):
-  dense (svd, eigh): T(N, P) = t1 * (N / n)^3 / P          compute, at the measured 1-rank rate
-                              + M(N, P) * alpha + V(N, P) / beta_rank       communication
-    V(N, P) = cv * 8 N^2 / sqrt(P)   bytes a rank sends (2-D block-cyclic), cv fitted at 4 ranks
-    M(N, P) = cm * N * log2(P)       messages a rank sends (per-column reductions), cm at 4 ranks
-  sliced einsum:   T(S, P) = ceil(S / P) * t_slice + M1 * log2(P) * alpha + 2 * B_out / beta_rank
-    t_slice from the 1-rank run; M1: messages per rank at 2 ranks (agreement, path broadcast,
-    Allreduce), each of which becomes a tree of log2(P) steps.
-beta_rank = link bandwidth / ranks per node (every byte leaves the node: an upper bound).
+Every input is measured here except the cluster's parameters (options). Dense (svd, eigh):
+  compute    t1 * (N / n)^3 / P      the 1-rank time at n, perfectly divided (high: / E2, the
+                                     2-rank efficiency measured here, on 2 shared cores)
+  latency    N * (a + b log2 P) * alpha     a, b: least squares of the busiest rank's
+                                            messages / n over the measured P and n
+  bandwidth  V / beta_rank, V = c * 8 N^2 * (P_max / P)^g, the busiest rank's bytes, c its
+             bytes / (8 n^2) at the largest measured P and n; g fitted over the square grids
+             (4, 9, 16); low: g = 1/2 (ScaLAPACK's asymptotic n^2 / sqrt(P)); high: g = 0 and
+             the largest c measured at any P
+  beta_rank = link / ranks per node: every byte leaves the node, the links are the bottleneck.
+Sliced einsum: ceil(S / P) * t_slice + c1 * log2(P) * alpha + 2 * B_out / beta_rank, t_slice the
+1-rank time over its slices (planning included), c1 the messages per log2(P) measured.
 """
 import argparse
 import json
 import math
 import statistics
 
-NOMINAL_FLOPS = {"svd": 22.0, "eigh scalapack": 9.0, "eigh elpa": 9.0}  # x n^3 (Golub-Van Loan)
+NOMINAL_FLOPS = {"svd": 21.0, "eigh scalapack": 9.0, "eigh elpa": 9.0}  # x n^3, Golub-Van Loan
 VOLUME_CASE = {"svd": "svd", "eigh scalapack": "eigh", "eigh elpa": "elpa"}
 
 
@@ -29,11 +32,17 @@ def read_jsonl(path):
         return [json.loads(line) for line in f if line.strip() and not line.startswith("#")]
 
 
+def least_squares(xs, ys):
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    return my - b * mx, b
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("times", nargs="+")
-    p.add_argument("--volumes", required=True)
-    p.add_argument("--n", type=int, required=True, help="matrix size of the measured runs")
+    p.add_argument("--volumes", nargs="+", required=True)
+    p.add_argument("--n", type=int, required=True, help="matrix size of the timed runs")
     p.add_argument("--N", type=int, default=50000)
     p.add_argument("--slices", type=int, default=2**16)
     p.add_argument("--nodes", type=int, nargs="+", default=[16, 64])
@@ -48,50 +57,72 @@ def main():
         for r in read_jsonl(path):
             runs.setdefault((r["case"], r["ranks"]), []).append(r)
     med = {k: statistics.median(x["dist_s"] for x in v) for k, v in runs.items()}
-    print("case | ranks | runs | median dist s | speedup vs 1 rank | 1-rank dist/single (median)")
+    print("case | ranks | runs | median s | min..max s | speedup vs 1 rank | dist/single")
     for (case, ranks), t in sorted(med.items()):
-        ratio = ""
+        ts = [x["dist_s"] for x in runs[(case, ranks)]]
+        ratio = "-"
         if ranks == 1:
-            ratio = "%.3f" % statistics.median(x["dist_over_single"] for x in runs[(case, 1)])
-        print("%s | %d | %d | %.4f | %.2f | %s" % (case, ranks, len(runs[(case, ranks)]), t,
-                                                 med[(case, 1)] / t, ratio))
-    vols = {(v["case"], v["ranks"]): v for v in read_jsonl(a.volumes)}
+            ratios = sorted(x["dist_over_single"] for x in runs[(case, 1)])
+            ratio = "%.2f (%.2f..%.2f)" % (statistics.median(ratios), ratios[0], ratios[-1])
+        print("%s | %d | %d | %.4f | %.4f..%.4f | %.2f | %s" % (
+            case, ranks, len(ts), t, min(ts), max(ts), med[(case, 1)] / t, ratio))
+    vols = [v for path in a.volumes for v in read_jsonl(path)]
 
     beta = a.link / a.ranks_per_node
-    print("\ncluster: %d ranks/node, alpha %.1e s, link %.3g B/s (%.3g B/s per rank)"
+    print("\ncluster: %d ranks/node, alpha %.1e s, link %.3g B/s, %.3g B/s per rank"
           % (a.ranks_per_node, a.alpha, a.link, beta))
-    for case, flops in NOMINAL_FLOPS.items():
-        if (case, 1) not in med or (VOLUME_CASE[case], 4) not in vols:
+    for key, flops in NOMINAL_FLOPS.items():
+        case = "%s %d" % (key, a.n)  # the timed case's name
+        mine = [v for v in vols if v["case"] == VOLUME_CASE[key]]
+        if (case, 1) not in med or not mine:
             continue
         t1 = med[(case, 1)]
-        v4, v2 = vols[(VOLUME_CASE[case], 4)], vols[(VOLUME_CASE[case], 2)]
-        cv = v4["max_bytes"] / (8 * a.n**2 / 2)
-        cm = v4["max_messages"] / (a.n * 2)
-        print("%s: 1-rank %.3f s at n=%d = %.2f GFLOP/s nominal; cv %.2f (at 2 ranks %.2f), "
-              "cm %.2f (at 2 ranks %.2f)" % (case, t1, a.n, flops * a.n**3 / t1 / 1e9, cv,
-                                             v2["max_bytes"] / (8 * a.n**2 / math.sqrt(2)), cm,
-                                             v2["max_messages"] / a.n))
+        e2 = t1 / (2 * med[(case, 2)]) if (case, 2) in med else 1.0
+        cs = {(v["ranks"], v["n"]): v["max_bytes"] / (8 * v["n"] ** 2) for v in mine}
+        pmax, nmax = max(r for r, _ in cs), max(n for _, n in cs)
+        c_pmax = cs[(pmax, nmax)]
+        c_high = max(cs.values())
+        # The measured decrease over square grids (P >= 4) at the largest n: c ~ P^-gamma.
+        square = [(r, c) for (r, n), c in cs.items() if n == nmax and r >= 4 and
+                  math.isqrt(r) ** 2 == r]
+        _, slope = least_squares([math.log(r) for r, _ in square],
+                                 [math.log(c) for _, c in square])
+        gamma = -slope
+        ma, mb = least_squares([math.log2(v["ranks"]) for v in mine],
+                               [v["max_messages"] / v["n"] for v in mine])
+        print("%s: 1 rank %.3f s at n=%d (%.2f GFLOP/s nominal, %.0f n^3), 2-rank efficiency "
+              "%.2f;\n  bytes/(8 n^2) by (P, n): %s; measured gamma %.2f;\n"
+              "  messages/n = %.2f + %.2f log2 P"
+              % (case, t1, a.n, flops * a.n**3 / t1 / 1e9, flops, e2,
+                 ", ".join("%d,%d: %.2f" % (k[0], k[1], c) for k, c in sorted(cs.items())),
+                 gamma, ma, mb))
         for nodes in a.nodes:
             P = nodes * a.ranks_per_node
             comp = t1 * (a.N / a.n) ** 3 / P
-            lat = cm * a.N * math.log2(P) * a.alpha
-            bw = cv * 8 * a.N**2 / math.sqrt(P) / beta
-            print("  N=%d, %d nodes (%d ranks): compute %.0f s + latency %.1f s + bandwidth "
-                  "%.1f s = %.0f s" % (a.N, nodes, P, comp, lat, bw, comp + lat + bw))
+            lat = a.N * (ma + mb * math.log2(P)) * a.alpha
+            bw = c_pmax * 8 * a.N**2 * (pmax / P) ** gamma / beta
+            bw_low = c_pmax * 8 * a.N**2 * math.sqrt(pmax / P) / beta
+            bw_high = c_high * 8 * a.N**2 / beta
+            print("  N=%d, %d nodes, %d ranks: compute %.0f s (%.0f at E2) + latency %.1f s + "
+                  "bandwidth %.0f s (%.0f..%.0f) = %.0f s (%.0f..%.0f)" % (
+                      a.N, nodes, P, comp, comp / e2, lat, bw, bw_low, bw_high,
+                      comp + lat + bw, comp + lat + bw_low, comp / e2 + lat + bw_high))
     for (case, ranks), t in sorted(med.items()):
         if not case.startswith("einsum") or ranks != 1:
             continue
         slices = int(case.split()[-1])
         t_slice = t / slices
-        m1 = vols[("einsum", 2)]["max_messages"]
-        print("%s: %.2e s per slice at 1 rank; %d messages per rank at 2 ranks"
-              % (case, t_slice, m1))
+        mine = [v for v in vols if v["case"] == "einsum"]
+        c1 = max(v["max_messages"] / math.log2(v["ranks"]) for v in mine)
+        print("%s: %.3e s per slice at 1 rank; messages per rank <= %.1f log2 P"
+              % (case, t_slice, c1))
         for nodes in a.nodes:
             P = nodes * a.ranks_per_node
             comp = math.ceil(a.slices / P) * t_slice
-            comm = m1 * math.log2(P) * a.alpha + 2 * a.out_bytes / beta
-            print("  %d slices, %d nodes (%d ranks): %.3f s compute + %.4f s communication"
-                  % (a.slices, nodes, P, comp, comm))
+            comm = c1 * math.log2(P) * a.alpha + 2 * a.out_bytes / beta
+            print("  %d slices, %d nodes, %d ranks: compute %.3f s + communication %.2e s "
+                  "(%d slices per rank)" % (a.slices, nodes, P, comp, comm,
+                                              math.ceil(a.slices / P)))
 
 
 main()

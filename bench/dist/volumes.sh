@@ -11,6 +11,9 @@ set -euo pipefail
 build=${1:-build}
 shift || true
 export OMPI_MCA_btl_vader_single_copy_mechanism=none OPENBLAS_NUM_THREADS=1
+n=800  # dist_bench's default, unless the arguments say otherwise
+args=("$@")
+for ((i = 0; i + 1 < ${#args[@]}; i++)); do [[ ${args[i]} == --n ]] && n=${args[i + 1]}; done
 dir=$(mktemp -d /tmp/tenferro-volumes.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 monitored() {  # monitored RANKS PREFIX ARGS...
@@ -25,6 +28,6 @@ for ranks in ${VOLUME_RANKS:-2 4}; do
   for case in svd eigh elpa einsum; do
     monitored "$ranks" "$dir/$case.$ranks.run" "$@" --only "$case"
     monitored "$ranks" "$dir/$case.$ranks.dry" "$@" --only "$case" --dry 1
-    python3 "$(dirname "$0")/volumes_diff.py" "$case" "$ranks" "$dir/$case.$ranks"
+    python3 "$(dirname "$0")/volumes_diff.py" "$case" "$ranks" "$n" "$dir/$case.$ranks"
   done
 done
