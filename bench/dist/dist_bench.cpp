@@ -7,9 +7,9 @@
 // slices the ranks share). Each case is timed between barriers (the operands are already
 // distributed); the root prints the median of the repeats, the bytes this rank sent, and at
 // one rank the same op on the single-node CPU runtime (LAPACK / the single-node einsum) with
-// the ratio dist / single, taken side by side (the two runs interleaved). Single-node svd is
-// gesdd (divide and conquer), p?gesvd is QR iteration: that ratio includes the algorithm;
-// eigh is syevd against p?syevd, the same algorithm.
+// the ratio dist / single, taken side by side (the runs interleaved). Single-node svd is
+// gesdd (divide and conquer), p?gesvd is QR iteration: that ratio includes the algorithm, so
+// svd also reports LAPACK's dgesvd, the same algorithm; eigh is syevd against p?syevd.
 // --only runs one case (eigh: p?syevd, elpa: ELPA); --dry 1 does that case's setup (the scatter)
 // but not the op, so the message volume of the op alone is that of a run minus that of its dry run
 // (measured with OpenMPI's monitoring component by bench/dist/volumes.sh).
@@ -31,6 +31,11 @@
 #include "tenferro/linalg.hpp"
 
 namespace tf = tenferro;
+
+extern "C" void dgesvd_(const char* jobu, const char* jobvt, const int* m, const int* n, double* a,
+                        const int* lda, double* s, double* u, const int* ldu, double* vt,
+                        const int* ldvt, double* work, const int* lwork, int* info, std::size_t,
+                        std::size_t);
 
 namespace {
 
@@ -71,12 +76,11 @@ tf::Tensor random(std::int64_t rows, std::int64_t cols, std::uint64_t seed, bool
   return tf::Tensor::from_col_major<double>({rows, cols}, v);
 }
 
-// Median seconds of `repeat` runs of `body` and, when given, of `other`, interleaved (body,
-// other, body, ...) so that a change in the machine's load hits both alike; each run between
+// Median seconds of `repeat` runs of each of `bodies` (null ones skipped: 0), interleaved (a,
+// b, a, b, ...) so that a change in the machine's load hits them alike; each run between
 // barriers so every rank is timed from a common start to the last rank's end.
-std::pair<double, double> median_seconds(int repeat, const std::function<void()>& body,
-                                         const std::function<void()>& other = nullptr) {
-  std::vector<double> t[2];
+std::vector<double> median_seconds(int repeat, const std::vector<std::function<void()>>& bodies) {
+  std::vector<std::vector<double>> t(bodies.size());
   auto timed = [](const std::function<void()>& f) {
     MPI_Barrier(MPI_COMM_WORLD);
     const auto start = std::chrono::steady_clock::now();
@@ -85,24 +89,51 @@ std::pair<double, double> median_seconds(int repeat, const std::function<void()>
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   for (int r = 0; r < repeat; ++r) {
-    t[0].push_back(timed(body));
-    if (other) t[1].push_back(timed(other));
+    for (std::size_t k = 0; k < bodies.size(); ++k)
+      if (bodies[k]) t[k].push_back(timed(bodies[k]));
   }
-  auto median = [](std::vector<double>& v) {
-    if (v.empty()) return 0.0;
+  std::vector<double> medians;
+  for (auto& v : t) {
     std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
-  return {median(t[0]), median(t[1])};
+    medians.push_back(v.empty() ? 0.0 : v[v.size() / 2]);
+  }
+  return medians;
+}
+
+std::pair<double, double> median_seconds(int repeat, const std::function<void()>& body,
+                                         const std::function<void()>& other = nullptr) {
+  const std::vector<double> m = median_seconds(repeat, {body, other});
+  return {m[0], m[1]};
+}
+
+// LAPACK's dgesvd (QR iteration, the algorithm of p?gesvd; the single-node linalg::svd is
+// gesdd), on a copy: the 1-rank ScaLAPACK overhead for the same algorithm.
+void lapack_gesvd(const tf::Tensor& a) {
+  const int n = static_cast<int>(a.shape()[0]);
+  std::vector<double> copy(static_cast<std::size_t>(a.numel()));
+  std::memcpy(copy.data(), a.raw_data(), copy.size() * sizeof(double));
+  std::vector<double> s(static_cast<std::size_t>(n)), u(copy.size()), vt(copy.size());
+  double query = 0;
+  int lwork = -1, info = 0;
+  char job = 'S';
+  dgesvd_(&job, &job, &n, &n, copy.data(), &n, s.data(), u.data(), &n, vt.data(), &n, &query,
+          &lwork, &info, 1, 1);
+  std::vector<double> work(static_cast<std::size_t>(query));
+  lwork = static_cast<int>(query);
+  dgesvd_(&job, &job, &n, &n, copy.data(), &n, s.data(), u.data(), &n, vt.data(), &n, work.data(),
+          &lwork, &info, 1, 1);
 }
 
 void report(const std::shared_ptr<tf::dist::Context>& ctx, const std::string& name, double dist_s,
-            double single_s, std::uint64_t bytes) {
+            double single_s, std::uint64_t bytes, double gesvd_s = 0) {
   if (!ctx->is_root()) return;
   std::printf("{\"case\": \"%s\", \"ranks\": %d, \"dist_s\": %.6f, \"bytes_sent_root\": %llu",
               name.c_str(), ctx->size(), dist_s, static_cast<unsigned long long>(bytes));
   if (single_s > 0) {
     std::printf(", \"single_s\": %.6f, \"dist_over_single\": %.3f", single_s, dist_s / single_s);
+  }
+  if (gesvd_s > 0) {
+    std::printf(", \"lapack_gesvd_s\": %.6f, \"dist_over_gesvd\": %.3f", gesvd_s, dist_s / gesvd_s);
   }
   std::printf("}\n");
   std::fflush(stdout);
@@ -129,11 +160,14 @@ int main(int argc, char** argv) {
     const tf::dist::Matrix da = tf::dist::scatter(ctx, ctx->is_root() ? a : tf::Tensor(), layout);
     if (!args.dry) {
       before = sent();
-      std::function<void()> single;
-      if (alone) single = [&] { (void)tf::linalg::svd(rt->upload(a)); };
-      std::tie(d, s) = median_seconds(
-          args.repeat, [&] { (void)tf::dist::svd(da); }, single);
-      report(ctx, "svd " + n, d, s, sent() - before);
+      std::function<void()> single, gesvd;
+      if (alone) {
+        single = [&] { (void)tf::linalg::svd(rt->upload(a)); };
+        gesvd = [&] { lapack_gesvd(a); };
+      }
+      const std::vector<double> m =
+          median_seconds(args.repeat, {[&] { (void)tf::dist::svd(da); }, single, gesvd});
+      report(ctx, "svd " + n, m[0], m[1], sent() - before, m[2]);
     }
   }
 
