@@ -63,15 +63,20 @@ def main():
         for r in read_jsonl(path):
             runs.setdefault((r["case"], r["ranks"]), []).append(r)
     med = {k: statistics.median(x["dist_s"] for x in v) for k, v in runs.items()}
-    print("case | ranks | runs | median s | min..max s | speedup vs 1 rank | dist/single")
+    print("case | ranks | runs | median s | min..max s | speedup: medians, fastest runs | "
+          "dist/single | dist/dgesvd")
     for (case, ranks), t in sorted(med.items()):
         ts = [x["dist_s"] for x in runs[(case, ranks)]]
-        ratio = "-"
+        ratio = gesvd = "-"
         if ranks == 1:
             ratios = sorted(x["dist_over_single"] for x in runs[(case, 1)])
             ratio = "%.2f (%.2f..%.2f)" % (statistics.median(ratios), ratios[0], ratios[-1])
-        print("%s | %d | %d | %.4f | %.4f..%.4f | %.2f | %s" % (
-            case, ranks, len(ts), t, min(ts), max(ts), med[(case, 1)] / t, ratio))
+            g = sorted(x["dist_over_gesvd"] for x in runs[(case, 1)] if "dist_over_gesvd" in x)
+            if g:
+                gesvd = "%.2f (%.2f..%.2f, %d runs)" % (statistics.median(g), g[0], g[-1], len(g))
+        fastest = min(x["dist_s"] for x in runs[(case, 1)]) / min(ts)
+        print("%s | %d | %d | %.4f | %.4f..%.4f | %.2f, %.2f | %s | %s" % (
+            case, ranks, len(ts), t, min(ts), max(ts), med[(case, 1)] / t, fastest, ratio, gesvd))
     vols = [v for path in a.volumes for v in read_jsonl(path)]
 
     beta = a.link / a.ranks_per_node
