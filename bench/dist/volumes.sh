@@ -10,7 +10,7 @@
 set -euo pipefail
 build=${1:-build}
 shift || true
-export OMPI_MCA_btl_vader_single_copy_mechanism=none OPENBLAS_NUM_THREADS=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OPENBLAS_NUM_THREADS=1 TENFERRO_NUM_THREADS=1
 n=800  # dist_bench's default, unless the arguments say otherwise
 args=("$@")
 for ((i = 0; i + 1 < ${#args[@]}; i++)); do [[ ${args[i]} == --n ]] && n=${args[i + 1]}; done
