@@ -3,8 +3,8 @@
 # rank count (build/bench/dist_bench must exist: a Release build with TENFERRO_WITH_MPI):
 #   bench/dist/run.sh [BUILD_DIR] [dist_bench arguments...]
 # At 1 rank each line also carries the single-node time and the ratio dist / single, taken in
-# the same run. One BLAS (and slice) thread per rank, so the rank count is the core count used; ranks
-# beyond the machine's cores are oversubscribed and say nothing about scaling.
+# the same run. One BLAS (and slice) thread per rank, so the rank count is the core count
+# used; ranks beyond the machine's cores are oversubscribed and say nothing about scaling.
 set -euo pipefail
 build=${1:-build}
 shift || true
