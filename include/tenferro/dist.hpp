@@ -208,7 +208,9 @@ LuResult lu(const Matrix& a);
 // tensors, identical on every rank, e.g. from broadcast), the root's plan (its path and
 // slicing under options.memory_limit) is used by every rank, each rank contracts its range
 // of slices on its local runtime, and the partial outputs are summed in place with one
-// MPI_Allreduce. The result is on every rank. Collective.
+// MPI_Allreduce. The result is on every rank. Collective. Any local runtime runs an unsliced
+// plan; a sliced one runs on the CPU backend only (as on one node), so when any rank's runtime
+// is not a CPU one every rank throws Unsupported before any rank contracts.
 Tensor einsum(const std::shared_ptr<Context>& ctx, std::string_view subscripts,
               std::span<const Tensor> operands, const EinsumOptions& options = {});
 

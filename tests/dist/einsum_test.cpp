@@ -1,6 +1,7 @@
 // Distributed sliced einsum: the slices of a plan sliced under a memory limit, split over the
 // ranks and summed with MPI_Allreduce, give the single-node einsum's result for every dtype;
-// with more ranks than slices the idle ranks contribute zeros.
+// with more ranks than slices the idle ranks contribute zeros; a sliced plan on a rank whose
+// local runtime is not a CPU one is refused on every rank before any rank contracts.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "dist_context.hpp"
+#include "support/test_device_backend.hpp"
 
 namespace tenferro::dist {
 namespace {
@@ -83,6 +85,38 @@ TEST(DistEinsum, BadSubscriptsAreAValidationErrorOnEveryRank) {
     validation = e.kind() == ErrorKind::Validation;
   }
   EXPECT_TRUE(testing::on_every_rank(validation));
+}
+
+// A rank whose local runtime is a device (a test backend claiming to be CUDA, so no GPU is
+// needed; sliced execution runs on the CPU backend only) makes a sliced dist::einsum fail on
+// every rank with Unsupported naming the fix, before any rank reduces anything. Only the last
+// rank has the device runtime, so at 2 and 4 ranks the CPU ranks must refuse as well.
+TEST(DistEinsum, SlicedPlanOnADeviceRuntimeIsUnsupportedOnEveryRankBeforeAnyWork) {
+  const auto& world = context();
+  const bool device = world->rank() == world->size() - 1;
+  const auto ctx = Context::world(
+      device ? tenferro::testing::make_test_device_runtime(BackendKind::Cuda) : nullptr);
+  ASSERT_EQ(ctx->runtime()->backend_kind() == BackendKind::Cuda, device);
+  const std::vector<Tensor> ops{
+      random_tensor(DType::F64, {4, 4, 4, 2}, 1), random_tensor(DType::F64, {4, 4, 4, 2}, 2),
+      random_tensor(DType::F64, {4, 4, 4}, 3), random_tensor(DType::F64, {4, 4, 4}, 4)};
+  EinsumOptions options;
+  options.memory_limit = 128;  // sliced, as in the first test
+  bool refused = false;
+  try {
+    (void)einsum(ctx, "abcx,adey,bdf,cef->xy", ops, options);
+  } catch (const Error& e) {
+    const std::string what = e.message();
+    refused = e.kind() == ErrorKind::Unsupported &&
+              what.find("rank " + std::to_string(world->size() - 1) + ": ") != std::string::npos &&
+              what.find("cuda") != std::string::npos &&
+              what.find("CPU runtime") != std::string::npos &&
+              what.find("memory_limit") != std::string::npos;
+    EXPECT_TRUE(refused) << what;
+  }
+  EXPECT_TRUE(testing::on_every_rank(refused));
+  EXPECT_EQ(ctx->stats().reductions, 0u);
+  EXPECT_EQ(ctx->stats().bytes_sent, 0u);
 }
 
 }  // namespace
