@@ -64,12 +64,12 @@ struct EinsumOptions {
   // path needs more, the planner slices labels (each slice fixes their values and the
   // slices' results are summed or written into the output) until every intermediate of
   // one slice fits. The inputs and the output are held whole, so a limit below any of them
-  // is a Validation error. Sliced execution is implemented for the CPU backend; other
-  // backends refuse a sliced plan with an Unsupported error before running anything.
-  // On the CPU, many small slices are spread over the host threads (TENFERRO_NUM_THREADS, else
-  // OpenBLAS's count), each thread holding one slice's intermediates and, with summed labels
-  // sliced, one partial output: the limit still bounds each buffer, not their sum
-  // (docs/perf/planning.md, "Sliced execution"). Results repeat bit for bit per thread count.
+  // is a Validation error. Sliced plans run on every backend, on the device that holds the
+  // operands (the slices' results are summed there, never on the host). On the CPU, many small
+  // slices are spread over the host threads (TENFERRO_NUM_THREADS, else OpenBLAS's count), each
+  // thread holding one slice's intermediates and, with summed labels sliced, one partial output:
+  // the limit still bounds each buffer, not their sum (docs/perf/planning.md, "Sliced execution").
+  // Results repeat bit for bit per thread count.
   double memory_limit = 0;
 };
 

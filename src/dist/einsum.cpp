@@ -36,22 +36,6 @@ std::string describe_call(std::string_view subscripts, std::span<const Tensor> o
   return s;
 }
 
-// The single-node library runs sliced plans on the CPU backend only (it refuses them
-// elsewhere, at run time); refusing here, while planning, keeps the other ranks from
-// contracting their slices first. An unsliced plan runs on any runtime.
-void require_sliced_support(const EagerRuntime& runtime, std::int64_t slices, double limit) {
-  if (slices <= 1 || runtime.backend_kind() == BackendKind::Cpu) return;
-  throw_error(ErrorKind::Unsupported, ErrorPhase::Target, "dist.einsum",
-              "the plan is cut into " + std::to_string(slices) + " slices (memory_limit " +
-                  std::to_string(limit) +
-                  ") and sliced execution runs on the CPU backend only, "
-                  "but this rank's local runtime is " +
-                  std::string(backend_kind_name(runtime.backend_kind())) +
-                  ": make the context with a CPU runtime (Context::world() or "
-                  "Context::world(EagerRuntime::cpu())), or raise memory_limit until the plan "
-                  "needs one slice");
-}
-
 }  // namespace
 
 Tensor einsum(const std::shared_ptr<Context>& ctx, std::string_view subscripts,
@@ -75,8 +59,10 @@ Tensor einsum(const std::shared_ptr<Context>& ctx, std::string_view subscripts,
   steps.resize(static_cast<std::size_t>(length));
   MPI_Bcast(steps.data(), length, MPI_INT, 0, c.comm);
 
-  // Every rank builds the root's plan and checks that its runtime can run it; the ranks agree
-  // on that before any rank uploads or contracts anything.
+  // Every rank builds the root's plan; the ranks agree on it before any rank uploads or
+  // contracts anything. A rank's local runtime may be any backend: the slices run on it
+  // (a device runs and sums them itself) and the rank downloads its sum, explicitly and
+  // counted, for the host-side MPI_Allreduce.
   const PreparedEinsum plan = detail::agreed(c, [&] {
     EinsumOptions same = options;
     same.planner.clear();
@@ -84,9 +70,7 @@ Tensor einsum(const std::shared_ptr<Context>& ctx, std::string_view subscripts,
     same.path.clear();
     for (std::size_t k = 0; k + 1 < steps.size(); k += 2)
       same.path.emplace_back(steps[k], steps[k + 1]);
-    PreparedEinsum prepared(subscripts, metas, same);
-    require_sliced_support(*c.runtime, prepared.num_slices(), options.memory_limit);
-    return prepared;
+    return PreparedEinsum(subscripts, metas, same);
   });
 
   Tensor result = detail::agreed(c, [&] {

@@ -35,7 +35,8 @@ class EinsumCudaTest : public cuda_test::CudaTest {
   // checks residency, the absence of transfers and CPU kernels during the call, and agreement
   // with the CPU runtime and the naive reference within the dtype's reference tolerance.
   void check_against_cpu(const std::string& subscripts, const std::vector<Shape>& shapes,
-                         DType dtype, bool strided_inputs = false, bool direct = true) {
+                         DType dtype, bool strided_inputs = false, bool direct = true,
+                         EinsumOptions options = {}) {
     SCOPED_TRACE(subscripts + " " + std::string(dtype_name(dtype)) +
                  (strided_inputs ? " (strided)" : "") + (direct ? "" : " (no direct path)"));
     std::vector<Tensor> hosts;
@@ -47,7 +48,6 @@ class EinsumCudaTest : public cuda_test::CudaTest {
       on_gpu.push_back(strided_inputs ? testing::upload_strided_view(runtime_, hosts.back())
                                       : runtime_->upload(hosts.back()));
     }
-    EinsumOptions options;
     options.allow_direct_binary = direct;
     const RuntimeStats before = runtime_->stats();
     const std::uint64_t cpu_kernels = process_cpu_kernel_launches();
@@ -121,6 +121,31 @@ TEST_F(EinsumCudaTest, MatchesTheCpuRuntimeAcrossExpressionKinds) {
       check_against_cpu(c.subscripts, c.shapes, dtype);
       check_against_cpu(c.subscripts, c.shapes, dtype, /*strided_inputs=*/true);
     }
+}
+
+// Sliced plans run on the device, their slices summed there (launch_accumulate), matching the
+// CPU runtime's sliced run and the naive reference (the WebGPU tests run the same cases).
+TEST_F(EinsumCudaTest, SlicedPlansRunOnTheDevice) {
+  struct Case {
+    std::string subscripts;
+    std::vector<Shape> shapes;
+    std::vector<std::pair<int, int>> path;
+    double memory_limit;
+  };
+  const std::vector<Case> cases = {
+      {"ab,bc,cd,de->ae", {{4, 2}, {2, 8}, {8, 2}, {2, 4}}, {{0, 1}, {0, 1}, {0, 1}}, 16},
+      {"ai,bi,xi->abx", {{4, 3}, {4, 3}, {2, 3}}, {{0, 1}, {0, 1}}, 32},
+  };
+  for (const Case& c : cases) {
+    EinsumOptions options;
+    options.strategy = PathStrategy::Explicit;
+    options.path = c.path;
+    options.memory_limit = c.memory_limit;
+    ASSERT_GT(einsum_path(c.subscripts, c.shapes, options).num_slices, 1) << c.subscripts;
+    for (DType dtype : kAllDTypes)
+      check_against_cpu(c.subscripts, c.shapes, dtype, false, false, options);
+    check_against_cpu(c.subscripts, c.shapes, DType::F64, true, false, options);
+  }
 }
 
 TEST_F(EinsumCudaTest, BinaryCallsGiveTheSameResultWithAndWithoutTheDirectPath) {

@@ -42,7 +42,8 @@ class EinsumWebGpuTest : public webgpu_test::WebGpuTest {
   // checks where the result lives, that no CPU kernel ran during the WebGPU call, and that
   // both agree with each other and with the naive reference (1e-4 relative for F32/C32).
   void check_against_cpu(const std::string& subscripts, const std::vector<Shape>& shapes,
-                         DType dtype, bool permuted_inputs = false) {
+                         DType dtype, bool permuted_inputs = false,
+                         const EinsumOptions& options = {}) {
     SCOPED_TRACE(subscripts + " " + std::string(dtype_name(dtype)) +
                  (permuted_inputs ? " (strided)" : ""));
     std::vector<Tensor> hosts;
@@ -60,7 +61,7 @@ class EinsumWebGpuTest : public webgpu_test::WebGpuTest {
     }
     const RuntimeStats before = runtime_->stats();
     const std::uint64_t cpu_kernels = process_cpu_kernel_launches();
-    const EagerTensor result = einsum(subscripts, on_gpu);
+    const EagerTensor result = einsum(subscripts, on_gpu, options);
     EXPECT_EQ(process_cpu_kernel_launches(), cpu_kernels) << "a CPU kernel ran for a WebGPU einsum";
     EXPECT_EQ(result.runtime(), runtime_);
     EXPECT_EQ(result.placement(), runtime_->backend().placement());
@@ -73,7 +74,7 @@ class EinsumWebGpuTest : public webgpu_test::WebGpuTest {
         1u);
 
     const Tensor got = result.download();
-    const Tensor want = einsum(subscripts, on_cpu).download();
+    const Tensor want = einsum(subscripts, on_cpu, options).download();
     const testing::ReferenceResult reference = testing::reference_einsum(subscripts, hosts);
     ASSERT_EQ(got.shape(), want.shape());
     const testing::Agreement vs_reference = testing::compare_with_reference(got, reference);
@@ -145,31 +146,36 @@ TEST_F(EinsumWebGpuTest, DirectBinaryPathRunsOnTheWebGpuKernels) {
   EXPECT_EQ(c.shape(), (Shape{8, 10}));
 }
 
-// A memory limit that needs slicing: sliced execution is CPU-only, so a WebGPU runtime refuses
-// the plan, typed, before any kernel (device or CPU) runs; never a hidden CPU fallback.
-TEST_F(EinsumWebGpuTest, SlicedPlansAreRefusedBeforeRunning) {
-  const std::vector<Shape> shapes{{4, 2}, {2, 8}, {8, 2}, {2, 4}};
-  std::vector<EagerTensor> ops;
-  for (std::size_t i = 0; i < shapes.size(); ++i)
-    ops.push_back(
-        runtime_->upload(random_tensor(DType::F32, shapes[i], 20 + static_cast<unsigned>(i))));
-  EinsumOptions options;
-  options.strategy = PathStrategy::Explicit;
-  options.path = {{0, 1}, {0, 1}, {0, 1}};  // ab,bc -> ac (32 elements) first
-  options.memory_limit = 16;
-  ASSERT_FALSE(einsum_path("ab,bc,cd,de->ae", shapes, options).sliced_labels.empty());
-  const std::uint64_t cpu_kernels = process_cpu_kernel_launches();
-  const auto launches = runtime_->stats().kernel_launches_for(kEinsumOnWebGpu);
-  try {
-    (void)einsum("ab,bc,cd,de->ae", ops, options);
-    ADD_FAILURE() << "a sliced plan must be refused on WebGPU";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Unsupported) << e.what();
+// A memory limit that needs slicing: the slices run on the device and their results are summed
+// there (no CPU kernel, no transfer), matching the CPU runtime's sliced run and the naive
+// reference. Summed labels sliced (partials accumulated on the device), output labels sliced
+// (each slice writes its part of the output), and both.
+TEST_F(EinsumWebGpuTest, SlicedPlansRunOnTheDevice) {
+  struct Case {
+    std::string subscripts;
+    std::vector<Shape> shapes;
+    std::vector<std::pair<int, int>> path;
+    double memory_limit;
+  };
+  const std::vector<Case> cases = {
+      // ab,bc -> ac (32 elements) first: b or c is sliced, both summed.
+      {"ab,bc,cd,de->ae", {{4, 2}, {2, 8}, {8, 2}, {2, 4}}, {{0, 1}, {0, 1}, {0, 1}}, 16},
+      // ai,bi -> abi (48 elements) above the limit of 32, the output (32) within it: an output
+      // or a summed label is sliced.
+      {"ai,bi,xi->abx", {{4, 3}, {4, 3}, {2, 3}}, {{0, 1}, {0, 1}}, 32},
+  };
+  for (const Case& c : cases) {
+    EinsumOptions options;
+    options.strategy = PathStrategy::Explicit;
+    options.path = c.path;
+    options.allow_direct_binary = false;
+    options.memory_limit = c.memory_limit;
+    const EinsumPath path = einsum_path(c.subscripts, c.shapes, options);
+    ASSERT_GT(path.num_slices, 1) << c.subscripts << ": the case must be sliced";
+    for (DType dtype : {DType::F32, DType::C32})
+      check_against_cpu(c.subscripts, c.shapes, dtype, false, options);
+    check_against_cpu(c.subscripts, c.shapes, DType::F32, true, options);  // strided operands
   }
-  EXPECT_EQ(process_cpu_kernel_launches(), cpu_kernels);
-  EXPECT_EQ(runtime_->stats().kernel_launches_for(kEinsumOnWebGpu), launches);
-  options.memory_limit = 0;  // the same contraction unsliced runs on the device
-  EXPECT_NO_THROW((void)einsum("ab,bc,cd,de->ae", ops, options));
 }
 
 TEST_F(EinsumWebGpuTest, RepeatedCallsInstallOnceAndReusePipelines) {

@@ -92,6 +92,16 @@ __global__ void multiply_kernel(T* dst, const T* a, const T* b, StridedIndex<3> 
   }
 }
 
+template <class T>
+__global__ void accumulate_kernel(T* dst, const T* src, StridedIndex<2> ix, std::int64_t count) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    std::int64_t off[2];
+    offsets_of<2>(ix, i, off);
+    dst[off[0]] = dst[off[0]] + src[off[1]];
+  }
+}
+
 // One thread per output element: for many outputs with short reductions.
 template <class T>
 __global__ void sum_per_thread_kernel(T* dst, const T* src, StridedIndex<2> kept,
@@ -183,6 +193,17 @@ cudaError_t launch_multiply(Element element, void* dst, const void* a, const voi
     using T = decltype(t);
     multiply_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(
         static_cast<T*>(dst), static_cast<const T*>(a), static_cast<const T*>(b), ix, count);
+    return cudaGetLastError();
+  });
+}
+
+cudaError_t launch_accumulate(Element element, void* dst, const void* src,
+                              const StridedIndex<2>& ix, std::int64_t count, cudaStream_t stream) {
+  if (count == 0) return cudaSuccess;
+  return with_element(element, [&](auto t) {
+    using T = decltype(t);
+    accumulate_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(
+        static_cast<T*>(dst), static_cast<const T*>(src), ix, count);
     return cudaGetLastError();
   });
 }

@@ -31,6 +31,9 @@ cudaError_t launch_fill_zero(int element_bytes, void* dst, const StridedIndex<1>
 // dst = a * b over the view (operands 0 = dst, 1 = a, 2 = b).
 cudaError_t launch_multiply(Element element, void* dst, const void* a, const void* b,
                             const StridedIndex<3>& ix, std::int64_t count, cudaStream_t stream);
+// dst += src over the view (operands 0 = dst, 1 = src): sums the slices of a sliced einsum.
+cudaError_t launch_accumulate(Element element, void* dst, const void* src,
+                              const StridedIndex<2>& ix, std::int64_t count, cudaStream_t stream);
 // dst[i] = sum_j src[i, j]: `kept` indexes dst (operand 0) and src (operand 1) over the kept
 // axes, `reduced` indexes src over the summed axes (operand 0 unused).
 cudaError_t launch_sum(Element element, void* dst, const void* src, const StridedIndex<2>& kept,

@@ -51,9 +51,9 @@ class ContractionKernels {
   virtual void multiply(const KernelView& a, const KernelView& b, const KernelView& dst) = 0;
   virtual void gemm(const GemmProblem& problem) = 0;
   virtual void fill_zero(const KernelView& dst) = 0;
-  // dst += src element-wise over the common shape: sums the slices of a sliced plan. Only the
-  // CPU kernels implement it; einsum refuses a sliced plan on other backends before it runs,
-  // so the default is an internal error, never reached through the public API.
+  // dst += src element-wise over the common shape: sums the slices of a sliced plan. Every
+  // backend's kernels implement it; the default (an internal error) is for kernel sets
+  // written for tests.
   virtual void accumulate(const KernelView& /*src*/, const KernelView& /*dst*/) {
     throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, "einsum",
                 "these einsum kernels cannot accumulate the slices of a sliced plan");

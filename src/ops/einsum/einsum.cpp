@@ -99,16 +99,6 @@ void append_key(runtime_internal::KeyBuffer& key, const Notation& n,
   }
 }
 
-// A sliced plan runs only on the CPU (the slices are summed with a CPU kernel); other
-// backends refuse it here, before anything runs, rather than computing it elsewhere.
-void require_sliced_plan_support(const EagerRuntime& runtime, const EinsumPlan& plan) {
-  if (plan.path.sliced_labels.empty() || runtime.backend_kind() == BackendKind::Cpu) return;
-  throw_error(ErrorKind::Unsupported, ErrorPhase::Target, "einsum",
-              "sliced execution (memory_limit needed " + std::to_string(plan.path.num_slices) +
-                  " slices) is implemented for the CPU backend only; this runtime's backend is " +
-                  std::string(backend_kind_name(runtime.backend_kind())));
-}
-
 PlanPtr make_plan(const Notation& n, std::vector<Shape> shapes, DType dtype,
                   const EinsumOptions& options, const einsum_internal::PlannerChoice& planner) {
   std::vector<std::int64_t> ranks;
@@ -144,7 +134,6 @@ bool inputs_enter(const EagerRuntime& runtime, std::span<const EagerTensor> oper
 EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, PlanPtr plan,
                     std::span<const EagerTensor> operands, const EinsumOptions& options,
                     einsum_internal::SliceRange slices = {}) {
-  require_sliced_plan_support(*runtime, *plan);
   if (options.allow_direct_binary && plan->direct_candidate && plan->path.sliced_labels.empty() &&
       einsum_internal::registration_table().admits(einsum_internal::kEinsumOp,
                                                    runtime->backend_kind(), plan->dtype) &&

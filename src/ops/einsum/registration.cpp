@@ -95,13 +95,9 @@ std::vector<EagerTensor> execute_einsum(const ExecutionContext& ctx, const Exten
   const auto& einsum_op = static_cast<const EinsumOp&>(op);
   const EinsumPlan& plan = einsum_op.plan();
   ctx.record_kernel_launch();
-  if (!plan.path.sliced_labels.empty()) {
-    // einsum() refuses sliced plans off the CPU before dispatch; this guards other callers.
-    if (ctx.runtime().backend_kind() != BackendKind::Cpu)
-      throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, "einsum",
-                  "sliced execution is implemented for the CPU backend only");
+  // A sliced plan runs on any backend's kernels (their accumulate sums the slices).
+  if (!plan.path.sliced_labels.empty())
     return {run_sliced_program(ctx.runtime(), kernels, plan, inputs, einsum_op.slices())};
-  }
   return {run_program(ctx.runtime(), kernels, plan, inputs)};
 }
 

@@ -100,6 +100,21 @@ void CudaContractionKernels::copy(const KernelView& src, const KernelView& dst) 
              "einsum.copy");
 }
 
+void CudaContractionKernels::accumulate(const KernelView& src, const KernelView& dst) {
+  if (is_empty(dst.shape)) return;
+  const auto ix = coalesce<2>(dst.shape, {&dst.strides, &src.strides});
+  const auto size = static_cast<std::int64_t>(dtype_size(dst.dtype));
+  auto* d = static_cast<std::byte*>(backend_.device_pointer(*dst.buffer, "einsum.accumulate")) +
+            dst.offset * size;
+  const auto* s =
+      static_cast<const std::byte*>(backend_.device_pointer(*src.buffer, "einsum.accumulate")) +
+      src.offset * size;
+  backend_.make_current();
+  cuda_check(cuda_kernels::launch_accumulate(cuda_kernels::element_of(dst.dtype), d, s, ix.index,
+                                             ix.count, backend_.stream()),
+             "einsum.accumulate");
+}
+
 void CudaContractionKernels::sum_trailing(const KernelView& src, const KernelView& dst,
                                           int reduced_rank) {
   if (is_empty(dst.shape)) return;

@@ -16,6 +16,7 @@ class CudaContractionKernels final : public ContractionKernels {
   void multiply(const KernelView& a, const KernelView& b, const KernelView& dst) override;
   void gemm(const GemmProblem& problem) override;
   void fill_zero(const KernelView& dst) override;
+  void accumulate(const KernelView& src, const KernelView& dst) override;
 
  private:
   CudaBackend& backend_;

@@ -234,6 +234,37 @@ void WebGpuContractionKernels::sum_trailing(const KernelView& src, const KernelV
   run_reduction(backend_, std::move(r));
 }
 
+// dst += src: a reduction over no axes (each output's block is the one element under it) that
+// adds into what the destination holds, as GEMM's split-K rounds do.
+void WebGpuContractionKernels::accumulate(const KernelView& src, const KernelView& dst) {
+  constexpr std::string_view op = "accumulate";
+  check_dtype(dst.dtype, op);
+  if (src.shape != dst.shape) {
+    fail(ErrorKind::Validation, op,
+         "source shape " + shape_to_string(src.shape) + " is not destination shape " +
+             shape_to_string(dst.shape));
+  }
+  const std::int64_t n = numel_of(dst.shape);
+  if (n == 0) return;
+  check_count(n, op);
+  const WebGpuBuffer& out = view_buffer(dst, dst.dtype, op, "destination");
+  const WebGpuBuffer& in = view_buffer(src, dst.dtype, op, "source");
+  check_extent(out, dst.dtype, dst.offset, dst.shape, dst.strides, op, "destination");
+  check_extent(in, dst.dtype, src.offset, src.shape, src.strides, op, "source");
+  AliasGuard guard(backend_, out);
+  Reduction r;
+  r.dtype = dst.dtype;
+  r.outer_shape = dst.shape;
+  r.src = guard.input(in);
+  r.src_offset = src.offset;
+  r.src_outer_strides = src.strides;
+  r.dst = &out;
+  r.dst_offset = dst.offset;
+  r.dst_strides = dst.strides;
+  r.accumulate = true;
+  run_reduction(backend_, std::move(r));
+}
+
 // Few elements of C, long K: one workgroup per (element, chunk of kTreeReduceChunk depths);
 // more than one chunk leaves partial sums (chunk-fastest) for run_reduction to add into C.
 void WebGpuContractionKernels::dot_tree(const GemmProblem& g, const WebGpuBuffer& a,

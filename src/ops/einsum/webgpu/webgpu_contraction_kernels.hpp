@@ -28,6 +28,7 @@ class WebGpuContractionKernels final : public ContractionKernels {
   void multiply(const KernelView& a, const KernelView& b, const KernelView& dst) override;
   void gemm(const GemmProblem& problem) override;
   void fill_zero(const KernelView& dst) override;
+  void accumulate(const KernelView& src, const KernelView& dst) override;
 
  private:
   // gemm() for few elements of C and a long K (see wgsl::kDotTreeMaxOutputs); a and b are
