@@ -71,6 +71,9 @@ void check_producer_allows_export(nb::handle x) {
                                           "call resolve_neg() / resolve_conj() first");
     }
   }
+  // With the buffer protocol nanobind never reaches to_dlpack(); and NumPy < 2.1 refuses a
+  // read-only array's unversioned export, which the buffer protocol then shares or copies.
+  if (PyObject_CheckBuffer(x.ptr())) return;
   nb::object dlpack = x.attr("__dlpack__");
   std::optional<std::string> refusal;
   try {
