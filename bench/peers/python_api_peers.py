@@ -11,12 +11,15 @@
    outside the timing, as einsum_peers.py) and opt_einsum (contract_expression built once) on
    the einsum suite (the cases `<build>/bench/einsum_cases --list` prints), against NumPy on
    64 x (4x4) batched QR / SVD / eigh / solve / det and on the complex128 FFT cases of
-   fft_peers.py (and scipy.fft where SciPy is installed). Every library runs in one worker
-   process, alternating sample by sample.
+   fft_peers.py (and scipy.fft where SciPy is installed), and against PyTorch CPU where torch
+   is installed: torch.einsum (which plans with opt_einsum on every call, as users get it),
+   torch.linalg and torch.fft.fftn on the same NumPy arrays (torch.from_numpy, no copy), and
+   torch_oe: the opt_einsum expression built once, run on torch tensors (backend="torch").
+   Every library runs in one worker process, alternating sample by sample.
 
 1 thread everywhere (thread variables: common.py), process CPU time on both sides (immune to
 time spent descheduled on a shared machine). Ratios are peer time / tenferro time: above 1
-means tenferro is faster. PyTorch is not compared: see docs/perf/python.md.
+means tenferro is faster.
 
     python bench/peers/python_api_peers.py [--build build] [--cpp-call BIN] [--rounds 3]
         [--overhead-rounds 11] [--quick] [--markdown FILE]
@@ -52,6 +55,10 @@ def worker(payload):
         import scipy.fft as sfft
     except ImportError:
         sfft = None
+    try:
+        import torch
+    except ImportError:
+        torch = None
     reps, min_time = payload["reps"], payload["min_time"]
     rt = tf.Runtime.cpu()
     rng = np.random.default_rng(1)
@@ -78,13 +85,19 @@ def worker(payload):
         np_path = np.einsum_path(subs, *ops, optimize=(strategy, 1e30))[0]
         expr = oe.contract_expression(subs, *[o.shape for o in ops], optimize="auto")
         tops = [rt.upload(o) for o in ops]
-        # tenferro materialises its result; NumPy returns a lazy view for a pure transposition:
-        # ascontiguousarray makes the work equal (free for every other case).
-        out["einsum/" + name] = common.alternating_medians({
+        # tenferro materialises its result; NumPy and torch return a lazy view for a pure
+        # transposition: making it contiguous makes the work equal (free for every other case).
+        fns = {
             "tenferro": lambda: tf.einsum(subs, *tops),
             "numpy": lambda: np.ascontiguousarray(np.einsum(subs, *ops, optimize=np_path)),
             "opt_einsum": lambda: np.ascontiguousarray(expr(*ops)),
-        }, CLOCK, reps, min_time)
+        }
+        if torch is not None:
+            tts = [torch.from_numpy(o) for o in ops]
+            fns["torch"] = lambda: torch.einsum(subs, *tts).contiguous()
+            # torch planned once, as numpy and opt_einsum are: the same expression, torch's ops.
+            fns["torch_oe"] = lambda: expr(*tts, backend="torch").contiguous()
+        out["einsum/" + name] = common.alternating_medians(fns, CLOCK, reps, min_time)
 
     a = rng.standard_normal((64, 4, 4))
     spd = a @ np.swapaxes(a, -1, -2) + 4 * np.eye(4)
@@ -98,10 +111,19 @@ def worker(payload):
         "solve": (lambda: tf.linalg.solve(ta, tb), lambda: np.linalg.solve(a, b)),
         "det": (lambda: tf.linalg.det(ta), lambda: np.linalg.det(a)),
     }
+    if torch is not None:
+        ca, cspd, cb = (torch.from_numpy(v) for v in (a, spd, b))
+        torch_linalg = {"qr": lambda: torch.linalg.qr(ca),
+                        "svd": lambda: torch.linalg.svd(ca, full_matrices=False),
+                        "eigh": lambda: torch.linalg.eigh(cspd),
+                        "solve": lambda: torch.linalg.solve(ca, cb),
+                        "det": lambda: torch.linalg.det(ca)}
     for name in LINALG:
         ours, theirs = linalg[name]
-        out[f"linalg/{name}_64x4x4"] = common.alternating_medians(
-            {"tenferro": ours, "numpy": theirs}, CLOCK, reps, min_time)
+        fns = {"tenferro": ours, "numpy": theirs}
+        if torch is not None:
+            fns["torch"] = torch_linalg[name]
+        out[f"linalg/{name}_64x4x4"] = common.alternating_medians(fns, CLOCK, reps, min_time)
 
     for name, shape, axes in FFT_CASES:
         x = (rng.uniform(-1, 1, shape) + 1j * rng.uniform(-1, 1, shape)).astype(np.complex128)
@@ -110,6 +132,9 @@ def worker(payload):
                "numpy": lambda: np.fft.fftn(x, axes=axes)}
         if sfft is not None:
             fns["scipy"] = lambda: sfft.fftn(x, axes=axes, workers=1)
+        if torch is not None:
+            cx = torch.from_numpy(x)
+            fns["torch"] = lambda: torch.fft.fftn(cx, dim=axes)
         out["fft/" + name] = common.alternating_medians(fns, CLOCK, reps, min_time)
     print(json.dumps(out))
 
@@ -166,7 +191,7 @@ def main():
                      f"{statistics.median(diffs) * 1e9:.0f} ns | {diffs[0] * 1e9:.0f} .. "
                      f"{diffs[-1] * 1e9:.0f} ns | {q / c:.2f}x |")
     lines.append("")
-    libs = ["numpy", "opt_einsum", "scipy"]
+    libs = ["numpy", "opt_einsum", "scipy", "torch", "torch_oe"]
     lines += ["**tenferro's Python API against peers** (ratio = peer / tenferro; above 1: "
               "tenferro faster)\n",
               "| case | tenferro | " + " | ".join(f"{lib} (ratio)" for lib in libs) + " |",

@@ -59,6 +59,12 @@ prims::Scalar host_scalar(const EagerTensor& t, const char* op) {
   });
 }
 
+// A Python complex. Built by hand: nb::cast of std::complex<double> needs nanobind's complex
+// caster, which no file of the module includes (without it the cast threw std::bad_cast).
+nb::object py_complex(const prims::Scalar& v) {
+  return nb::steal(PyComplex_FromDoubles(v.real(), v.imag()));
+}
+
 using Reduction = EagerTensor (*)(const EagerTensor&, std::optional<prims::Axes>, bool);
 
 template <Reduction R>
@@ -127,11 +133,12 @@ void bind_tensor(nb::module_& m) {
       .def("item",
            [](const EagerTensor& t) -> nb::object {
              const prims::Scalar v = host_scalar(t, "item");
-             if (is_complex(t.dtype())) return nb::cast(v);
+             if (is_complex(t.dtype())) return py_complex(v);
              return nb::float_(v.real());
            })
       .def("__float__", [](const EagerTensor& t) { return host_scalar(t, "float").real(); })
-      .def("__complex__", [](const EagerTensor& t) { return host_scalar(t, "complex"); })
+      .def("__complex__",
+           [](const EagerTensor& t) { return py_complex(host_scalar(t, "complex")); })
       .def("__bool__", [](const EagerTensor& t) { return host_scalar(t, "bool") != 0.0; })
       // Views (no kernel, no copy).
       .def_prop_ro("T", [](const EagerTensor& t) { return transpose_axes(t, {}); })

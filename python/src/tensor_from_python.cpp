@@ -4,6 +4,7 @@
 
 #include <nanobind/ndarray.h>
 
+#include <optional>
 #include <string>
 
 #include "backends/cpu/cpu_backend.hpp"
@@ -55,6 +56,44 @@ EagerTensor upload_host(const std::shared_ptr<EagerRuntime>& rt, const nb::ndarr
                   "pass a runtime of the array's device");
 }
 
+// The producer's own __dlpack__ decides whether its memory may be shared. When it refuses
+// (BufferError), nanobind falls back to the framework's legacy to_dlpack(), and torch's
+// exports the raw memory of a lazily conjugated or negated tensor: silently wrong values.
+// So a refusal here is final. Any other failure is left to the import below, as before.
+// torch 2.15's __dlpack__ itself exports a negated view (`z.conj().imag`) as its raw memory,
+// the values with the wrong sign, so torch's lazy bits are checked by hand first.
+void check_producer_allows_export(nb::handle x) {
+  if (PyCapsule_CheckExact(x.ptr()) || !nb::hasattr(x, "__dlpack__")) return;
+  for (const char* lazy : {"is_neg", "is_conj"}) {
+    if (nb::hasattr(x, lazy) && nb::cast<bool>(x.attr(lazy)())) {
+      throw_validation("from_dlpack", std::string("the tensor's ") + lazy +
+                                          "() is true: its memory does not hold its values; "
+                                          "call resolve_neg() / resolve_conj() first");
+    }
+  }
+  // With the buffer protocol nanobind never reaches to_dlpack(); and NumPy < 2.1 refuses a
+  // read-only array's unversioned export, which the buffer protocol then shares or copies.
+  if (PyObject_CheckBuffer(x.ptr())) return;
+  nb::object dlpack = x.attr("__dlpack__");
+  std::optional<std::string> refusal;
+  try {
+    try {
+      dlpack(nb::arg("max_version") = nb::make_tuple(1, 0));  // the capsule is dropped unused
+    } catch (nb::python_error& e) {
+      if (!e.matches(PyExc_TypeError)) throw;  // a producer older than max_version
+      dlpack();
+    }
+  } catch (nb::python_error& e) {
+    if (!e.matches(PyExc_BufferError)) return;
+    refusal = nb::cast<std::string>(nb::str(e.value()));
+  }
+  if (refusal) {
+    throw_validation("from_dlpack", "the producer refuses to share its memory (" + *refusal +
+                                        "); make a plain tensor first, e.g. torch's "
+                                        "resolve_conj(), resolve_neg() or detach()");
+  }
+}
+
 }  // namespace
 
 EagerTensor upload_from_python(const std::shared_ptr<EagerRuntime>& rt, nb::handle data,
@@ -65,6 +104,7 @@ EagerTensor upload_from_python(const std::shared_ptr<EagerRuntime>& rt, nb::hand
 
 EagerTensor from_dlpack(nb::handle x, const std::shared_ptr<EagerRuntime>& rt,
                         std::optional<bool> copy) {
+  check_producer_allows_export(x);
   nb::ndarray<nb::ro> a;
   if (!nb::try_cast(x, a)) {
     throw_validation("from_dlpack",

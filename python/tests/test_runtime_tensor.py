@@ -34,6 +34,17 @@ def test_every_dtype_round_trips(rt, rng, dtype):
     np.testing.assert_array_equal(rt.upload(x).download(), x)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_one_element_tensors_convert_to_python_scalars(rt, dtype):
+    value = 1.5 - 2.0j if np.dtype(dtype).kind == "c" else 1.5
+    t = rt.upload(np.full((1, 1), value, dtype=dtype))
+    item = t.item()
+    assert item == value and type(item) is type(value)  # complex stays complex, not real
+    assert complex(t) == value and complex(t[0, 0]) == value
+    if np.dtype(dtype).kind == "f":
+        assert float(t) == 1.5 and bool(t)
+
+
 def test_array_likes_and_strided_sources_upload(rt):
     np.testing.assert_array_equal(rt.upload([[1, 2], [3, 4]]).download(), [[1.0, 2.0], [3.0, 4.0]])
     assert rt.upload([1, 2]).dtype == np.float64
