@@ -13,6 +13,7 @@
 #include "cuda_fixture.hpp"
 #include "support/device_result_checks.hpp"
 #include "support/einsum_reference.hpp"
+#include "support/sliced_device_cases.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/stats.hpp"
 
@@ -126,25 +127,11 @@ TEST_F(EinsumCudaTest, MatchesTheCpuRuntimeAcrossExpressionKinds) {
 // Sliced plans run on the device, their slices summed there (launch_accumulate), matching the
 // CPU runtime's sliced run and the naive reference (the WebGPU tests run the same cases).
 TEST_F(EinsumCudaTest, SlicedPlansRunOnTheDevice) {
-  struct Case {
-    std::string subscripts;
-    std::vector<Shape> shapes;
-    std::vector<std::pair<int, int>> path;
-    double memory_limit;
-  };
-  const std::vector<Case> cases = {
-      {"ab,bc,cd,de->ae", {{4, 2}, {2, 8}, {8, 2}, {2, 4}}, {{0, 1}, {0, 1}, {0, 1}}, 16},
-      {"ai,bi,xi->abx", {{4, 3}, {4, 3}, {2, 3}}, {{0, 1}, {0, 1}}, 32},
-  };
-  for (const Case& c : cases) {
-    EinsumOptions options;
-    options.strategy = PathStrategy::Explicit;
-    options.path = c.path;
-    options.memory_limit = c.memory_limit;
-    ASSERT_GT(einsum_path(c.subscripts, c.shapes, options).num_slices, 1) << c.subscripts;
+  for (const testing::SlicedCase& c : testing::sliced_device_cases()) {
+    ASSERT_GT(einsum_path(c.subscripts, c.shapes, c.options).num_slices, 1) << c.subscripts;
     for (DType dtype : kAllDTypes)
-      check_against_cpu(c.subscripts, c.shapes, dtype, false, false, options);
-    check_against_cpu(c.subscripts, c.shapes, DType::F64, true, false, options);
+      check_against_cpu(c.subscripts, c.shapes, dtype, false, false, c.options);
+    check_against_cpu(c.subscripts, c.shapes, DType::F64, true, false, c.options);
   }
 }
 

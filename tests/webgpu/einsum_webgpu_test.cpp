@@ -17,6 +17,7 @@
 #include "support/device_result_checks.hpp"
 #include "support/einsum_reference.hpp"
 #include "support/random_einsum.hpp"
+#include "support/sliced_device_cases.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/errors.hpp"
 #include "tenferro/runtime/stats.hpp"
@@ -151,30 +152,12 @@ TEST_F(EinsumWebGpuTest, DirectBinaryPathRunsOnTheWebGpuKernels) {
 // reference. Summed labels sliced (partials accumulated on the device), output labels sliced
 // (each slice writes its part of the output), and both.
 TEST_F(EinsumWebGpuTest, SlicedPlansRunOnTheDevice) {
-  struct Case {
-    std::string subscripts;
-    std::vector<Shape> shapes;
-    std::vector<std::pair<int, int>> path;
-    double memory_limit;
-  };
-  const std::vector<Case> cases = {
-      // ab,bc -> ac (32 elements) first: b or c is sliced, both summed.
-      {"ab,bc,cd,de->ae", {{4, 2}, {2, 8}, {8, 2}, {2, 4}}, {{0, 1}, {0, 1}, {0, 1}}, 16},
-      // ai,bi -> abi (48 elements) above the limit of 32, the output (32) within it: an output
-      // or a summed label is sliced.
-      {"ai,bi,xi->abx", {{4, 3}, {4, 3}, {2, 3}}, {{0, 1}, {0, 1}}, 32},
-  };
-  for (const Case& c : cases) {
-    EinsumOptions options;
-    options.strategy = PathStrategy::Explicit;
-    options.path = c.path;
-    options.allow_direct_binary = false;
-    options.memory_limit = c.memory_limit;
-    const EinsumPath path = einsum_path(c.subscripts, c.shapes, options);
-    ASSERT_GT(path.num_slices, 1) << c.subscripts << ": the case must be sliced";
+  for (testing::SlicedCase c : testing::sliced_device_cases()) {
+    c.options.allow_direct_binary = false;
+    ASSERT_GT(einsum_path(c.subscripts, c.shapes, c.options).num_slices, 1) << c.subscripts;
     for (DType dtype : {DType::F32, DType::C32})
-      check_against_cpu(c.subscripts, c.shapes, dtype, false, options);
-    check_against_cpu(c.subscripts, c.shapes, DType::F32, true, options);  // strided operands
+      check_against_cpu(c.subscripts, c.shapes, dtype, false, c.options);
+    check_against_cpu(c.subscripts, c.shapes, DType::F32, true, c.options);  // strided operands
   }
 }
 

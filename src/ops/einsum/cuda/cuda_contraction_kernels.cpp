@@ -83,17 +83,20 @@ void run_gemm(cublasHandle_t h, DType dtype, const GemmCall& g) {
   cuda_check(status, "einsum.gemm");
 }
 
+// The device address of a view's first element (its offset applied).
+std::byte* element_at(const CudaBackend& backend, const KernelView& view, std::string_view op) {
+  return static_cast<std::byte*>(backend.device_pointer(*view.buffer, op)) +
+         view.offset * static_cast<std::int64_t>(dtype_size(view.dtype));
+}
+
 }  // namespace
 
 void CudaContractionKernels::copy(const KernelView& src, const KernelView& dst) {
   if (is_empty(dst.shape)) return;
   const auto ix = coalesce<2>(dst.shape, {&dst.strides, &src.strides});
   const auto size = static_cast<std::int64_t>(dtype_size(dst.dtype));
-  auto* d = static_cast<std::byte*>(backend_.device_pointer(*dst.buffer, "einsum.copy")) +
-            dst.offset * size;
-  const auto* s =
-      static_cast<const std::byte*>(backend_.device_pointer(*src.buffer, "einsum.copy")) +
-      src.offset * size;
+  auto* d = element_at(backend_, dst, "einsum.copy");
+  const auto* s = element_at(backend_, src, "einsum.copy");
   backend_.make_current();
   cuda_check(cuda_kernels::launch_copy(static_cast<int>(size), d, s, ix.index, ix.count,
                                        backend_.stream()),
@@ -103,12 +106,8 @@ void CudaContractionKernels::copy(const KernelView& src, const KernelView& dst) 
 void CudaContractionKernels::accumulate(const KernelView& src, const KernelView& dst) {
   if (is_empty(dst.shape)) return;
   const auto ix = coalesce<2>(dst.shape, {&dst.strides, &src.strides});
-  const auto size = static_cast<std::int64_t>(dtype_size(dst.dtype));
-  auto* d = static_cast<std::byte*>(backend_.device_pointer(*dst.buffer, "einsum.accumulate")) +
-            dst.offset * size;
-  const auto* s =
-      static_cast<const std::byte*>(backend_.device_pointer(*src.buffer, "einsum.accumulate")) +
-      src.offset * size;
+  auto* d = element_at(backend_, dst, "einsum.accumulate");
+  const auto* s = element_at(backend_, src, "einsum.accumulate");
   backend_.make_current();
   cuda_check(cuda_kernels::launch_accumulate(cuda_kernels::element_of(dst.dtype), d, s, ix.index,
                                              ix.count, backend_.stream()),
@@ -131,12 +130,8 @@ void CudaContractionKernels::sum_trailing(const KernelView& src, const KernelVie
       src.strides.begin() + static_cast<long>(kept_rank), src.strides.end());
   const auto kept = coalesce<2>(dst.shape, {&dst.strides, &src_kept});
   const auto reduced = coalesce<1>(reduced_shape, {&reduced_strides});
-  const auto size = static_cast<std::int64_t>(dtype_size(dst.dtype));
-  auto* d = static_cast<std::byte*>(backend_.device_pointer(*dst.buffer, "einsum.sum")) +
-            dst.offset * size;
-  const auto* s =
-      static_cast<const std::byte*>(backend_.device_pointer(*src.buffer, "einsum.sum")) +
-      src.offset * size;
+  auto* d = element_at(backend_, dst, "einsum.sum");
+  const auto* s = element_at(backend_, src, "einsum.sum");
   backend_.make_current();
   cuda_check(cuda_kernels::launch_sum(cuda_kernels::element_of(dst.dtype), d, s, kept.index,
                                       kept.count, reduced.index, reduced.count, backend_.stream()),
@@ -147,15 +142,9 @@ void CudaContractionKernels::multiply(const KernelView& a, const KernelView& b,
                                       const KernelView& dst) {
   if (is_empty(dst.shape)) return;
   const auto ix = coalesce<3>(dst.shape, {&dst.strides, &a.strides, &b.strides});
-  const auto size = static_cast<std::int64_t>(dtype_size(dst.dtype));
-  auto* d = static_cast<std::byte*>(backend_.device_pointer(*dst.buffer, "einsum.multiply")) +
-            dst.offset * size;
-  const auto* pa =
-      static_cast<const std::byte*>(backend_.device_pointer(*a.buffer, "einsum.multiply")) +
-      a.offset * size;
-  const auto* pb =
-      static_cast<const std::byte*>(backend_.device_pointer(*b.buffer, "einsum.multiply")) +
-      b.offset * size;
+  auto* d = element_at(backend_, dst, "einsum.multiply");
+  const auto* pa = element_at(backend_, a, "einsum.multiply");
+  const auto* pb = element_at(backend_, b, "einsum.multiply");
   backend_.make_current();
   cuda_check(cuda_kernels::launch_multiply(cuda_kernels::element_of(dst.dtype), d, pa, pb, ix.index,
                                            ix.count, backend_.stream()),
@@ -166,8 +155,7 @@ void CudaContractionKernels::fill_zero(const KernelView& dst) {
   if (is_empty(dst.shape)) return;
   const auto ix = coalesce<1>(dst.shape, {&dst.strides});
   const auto size = static_cast<std::int64_t>(dtype_size(dst.dtype));
-  auto* d = static_cast<std::byte*>(backend_.device_pointer(*dst.buffer, "einsum.fill_zero")) +
-            dst.offset * size;
+  auto* d = element_at(backend_, dst, "einsum.fill_zero");
   backend_.make_current();
   if (ix.index.rank <= 1 && (ix.index.rank == 0 || ix.index.stride[0][0] == 1)) {
     // One contiguous run: a memset (all-zero bits are 0.0 and 0+0i).
