@@ -24,6 +24,8 @@ class KeyBuffer {
   KeyBuffer& operator=(const KeyBuffer&) = delete;
 
   void bytes(const void* data, std::size_t n) {
+    // An empty part (an empty shape's data() may be null, which memcpy must not be given).
+    if (n == 0) return;
     if (heap_.empty() && size_ + n <= kInline) {
       std::memcpy(inline_.data() + size_, data, n);
     } else {
@@ -57,7 +59,7 @@ class KeyBuffer {
       h = mix(h ^ w);
     }
     std::uint64_t tail = 0;
-    std::memcpy(&tail, bytes.data() + i, bytes.size() - i);
+    if (i < bytes.size()) std::memcpy(&tail, bytes.data() + i, bytes.size() - i);
     return mix(h ^ tail);
   }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "runtime/key_buffer.hpp"
 
@@ -40,6 +41,17 @@ TEST(KeyBuffer, KeyPastTheInlineBufferMovesToTheHeapWithoutLosingBytes) {
   KeyBuffer key;
   const std::string want = fill(key, static_cast<int>(KeyBuffer::kInline / 8) * 3 + 5);
   ASSERT_GT(want.size(), KeyBuffer::kInline);
+  EXPECT_EQ(key.view(), want);
+}
+
+TEST(KeyBuffer, EmptyPartsAddNothing) {
+  // A scalar's shape is an empty vector whose data() may be null.
+  KeyBuffer key;
+  const std::vector<std::int64_t> empty;
+  key.bytes(empty.data(), 0);
+  key.text("");
+  std::string want;
+  append_raw(want, static_cast<std::uint64_t>(0));
   EXPECT_EQ(key.view(), want);
 }
 
