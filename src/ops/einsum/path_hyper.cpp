@@ -2,15 +2,15 @@
 // reconfiguration of the best ones.
 //
 // Sampling runs in rounds of kRoundTrials trials. Odd trials build recursive-bisection trees
-// (path_partition.cpp, our own partitioner) with a sampled imbalance and cutoff (later rounds:
-// half perturb the best bisection's, half explore); the others are randomised greedy trees. A
-// greedy trial's parameters (the cost's operand weight alpha and the Boltzmann temperature) come
-// from a generator seeded by (seed, i) and from the best greedy parameters of the rounds before it:
-// half the trials of a later round perturb the best so far, half explore uniformly (a small
-// cross-entropy-style tuner in place of cotengra's Bayesian one). A round's trials are independent
-// and run on the machine's threads; results are compared by (score, trial index), so the outcome
-// does not depend on which thread ran what or when. Trial 0 is greedy_path itself, so Hyper never
-// scores worse than greedy.
+// (path_partition.cpp, our own multilevel partitioner) with a sampled imbalance, cutoff and
+// coarsest level (later rounds: half perturb the best bisection's, half explore); the others are
+// randomised greedy trees. A greedy trial's parameters (the cost's operand weight alpha and the
+// Boltzmann temperature) come from a generator seeded by (seed, i) and from the best greedy
+// parameters of the rounds before it: half the trials of a later round perturb the best so far,
+// half explore uniformly (a small cross-entropy-style tuner in place of cotengra's Bayesian one). A
+// round's trials are independent and run on the machine's threads; results are compared by (score,
+// trial index), so the outcome does not depend on which thread ran what or when. Trial 0 is
+// greedy_path itself, so Hyper never scores worse than greedy.
 //
 // The time budget: sampling starts no new trial after 75% of it (trial 0 always runs) and
 // reconfiguration (refine_path with the exact DP on subtrees of up to refine_frontier
@@ -75,9 +75,12 @@ Sampled sample_params(std::uint64_t seed, int trial, const Sampled* best,
       s.partition_params.imbalance = std::clamp(b.imbalance + 0.08 * d.normal(), 0.01, 0.6);
       s.partition_params.cutoff =
           std::clamp(b.cutoff + static_cast<int>(std::lround(d.normal())), 3, 8);
+      s.partition_params.coarsest =
+          std::clamp(b.coarsest + static_cast<int>(std::lround(6 * d.normal())), 12, 48);
     } else {
       s.partition_params.imbalance = 0.02 + 0.5 * d.uniform();
-      s.partition_params.cutoff = 3 + static_cast<int>(6 * d.uniform());  // 3..8
+      s.partition_params.cutoff = 3 + static_cast<int>(6 * d.uniform());      // 3..8
+      s.partition_params.coarsest = 12 + static_cast<int>(37 * d.uniform());  // 12..48
     }
     return s;
   }

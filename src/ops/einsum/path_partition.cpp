@@ -4,28 +4,17 @@
 // parts), recurse into each part, and contract the two results last. Parts of up to
 // `cutoff` operands are contracted optimally (exact DP) or, above 8, greedily.
 //
-// The partitioner: grow part A from a random operand, always adding the operand most
-// connected to A, until it holds half; then Fiduccia-Mattheyses passes move single operands
-// across while the sizes stay within the imbalance, keeping the best prefix of each pass.
-// Labels with more than two holders count as cut while any holder is on each side
-// (hyperedges). Each split keeps the lightest cut of `starts` such runs (3 starts measured
-// 1.3-1.8x cheaper trees than 1 on 100-200-tensor random graphs for 1.4x the time). O(m^2 * labels
-// per operand) per pass for a part of m operands: quick at the sizes this planner sees (hundreds of
-// operands).
+// The partitioner is hypergraph_bisection.cpp's multilevel one: one node per operand, one net
+// per label shared inside the part (labels with more than two holders are hyperedges, cut while
+// any holder is on each side), sides within the sampled imbalance.
 #include <algorithm>
 #include <cmath>
 
+#include "ops/einsum/hypergraph_bisection.hpp"
 #include "ops/einsum/path_search.hpp"
 
 namespace tenferro::einsum_internal {
 namespace {
-
-std::uint64_t next_random(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 class Bisection {
  public:
@@ -37,7 +26,7 @@ class Bisection {
         holders_(static_cast<std::size_t>(p.num_labels)),
         weight_(static_cast<std::size_t>(p.num_labels)),
         in_part_(static_cast<std::size_t>(p.num_operands), -1),
-        count_(static_cast<std::size_t>(p.num_labels) * 2) {
+        visited_(static_cast<std::size_t>(p.num_labels), -1) {
     for (int k = 0; k < p.num_operands; ++k) {
       const auto in = p.input(k);
       for (std::size_t w = 0; w < in.size(); ++w) {
@@ -120,145 +109,39 @@ class Bisection {
   void unmark(const std::vector<int>& part) {
     for (int k : part) in_part_[static_cast<std::size_t>(k)] = -1;
   }
-  int& count(Label l, int side) {
-    return count_[static_cast<std::size_t>(l) * 2 + static_cast<std::size_t>(side)];
-  }
-
-  // Gain in cut weight of moving operand k to the other side.
-  double gain(int k) {
-    const int s = in_part_[static_cast<std::size_t>(k)];
-    double g = 0;
-    for (Label l : labels_of_[static_cast<std::size_t>(k)]) {
-      if (count(l, 0) + count(l, 1) < 2) continue;  // no other holder in this part
-      if (count(l, s) == 1) g += weight_[static_cast<std::size_t>(l)];      // l leaves the cut
-      if (count(l, 1 - s) == 0) g -= weight_[static_cast<std::size_t>(l)];  // l enters the cut
-    }
-    return g;
-  }
-
-  void move(int k) {
-    int& s = in_part_[static_cast<std::size_t>(k)];
-    for (Label l : labels_of_[static_cast<std::size_t>(k)]) {
-      --count(l, s);
-      ++count(l, 1 - s);
-    }
-    s = 1 - s;
-  }
-
-  // The lightest cut of `starts` independent growths + FM refinements (ties: the first).
+  // Splits `part` with the multilevel partitioner (hypergraph_bisection.hpp): one node per
+  // operand, one net per label with at least two holders in the part, weighing log2(extent).
   void bisect(const std::vector<int>& part, std::vector<int>& a, std::vector<int>& b) {
-    double best = -1;
-    std::vector<int> ta, tb;
-    for (int start = 0; start < std::max(1, params_.starts); ++start) {
-      const double cut = bisect_once(part, ta, tb);
-      if (best < 0 || cut < best) {
-        best = cut;
-        a.swap(ta);
-        b.swap(tb);
-      }
-    }
-  }
-
-  // One growth + FM refinement; returns the cut weight.
-  double bisect_once(const std::vector<int>& part, std::vector<int>& a, std::vector<int>& b) {
     const int m = static_cast<int>(part.size());
-    const double slack = std::clamp(params_.imbalance, 0.0, 0.9) * m / 2;
-    const int low = std::max(1, static_cast<int>(std::floor(m / 2.0 - slack)));
-    const int high = std::min(m - 1, static_cast<int>(std::ceil(m / 2.0 + slack)));
-    // Everyone on side 1; grow side 0 from a random operand by connectivity.
-    mark(part, 1);
-    for (int k : part)
-      for (Label l : labels_of_[static_cast<std::size_t>(k)]) count(l, 0) = count(l, 1) = 0;
-    for (int k : part)
-      for (Label l : labels_of_[static_cast<std::size_t>(k)]) ++count(l, 1);
-    std::vector<double> conn(static_cast<std::size_t>(m), 0);
-    std::vector<int> local(static_cast<std::size_t>(p_.num_operands), -1);
     for (int i = 0; i < m; ++i)
-      local[static_cast<std::size_t>(part[static_cast<std::size_t>(i)])] = i;
-    int size0 = 0;
-    int pick = static_cast<int>(next_random(rng_) % static_cast<std::uint64_t>(m));
-    const int half = m / 2;
-    while (size0 < half) {
-      const int k = part[static_cast<std::size_t>(pick)];
-      move(k);
-      ++size0;
-      conn[static_cast<std::size_t>(pick)] = -1;
-      for (Label l : labels_of_[static_cast<std::size_t>(k)])
+      in_part_[static_cast<std::size_t>(part[static_cast<std::size_t>(i)])] = i;
+    Hypergraph graph;
+    graph.node_weight.assign(static_cast<std::size_t>(m), 1);
+    std::vector<int> pins;
+    for (int k : part) {
+      for (Label l : labels_of_[static_cast<std::size_t>(k)]) {
+        if (visited_[static_cast<std::size_t>(l)] == visit_) continue;
+        visited_[static_cast<std::size_t>(l)] = visit_;
+        pins.clear();
         for (int h : holders_[static_cast<std::size_t>(l)])
-          if (local[static_cast<std::size_t>(h)] >= 0 && in_part_[static_cast<std::size_t>(h)] == 1)
-            conn[static_cast<std::size_t>(local[static_cast<std::size_t>(h)])] +=
-                weight_[static_cast<std::size_t>(l)];
-      pick = -1;
-      for (int i = 0; i < m; ++i) {
-        if (in_part_[static_cast<std::size_t>(part[static_cast<std::size_t>(i)])] != 1) continue;
-        if (pick < 0 || conn[static_cast<std::size_t>(i)] > conn[static_cast<std::size_t>(pick)])
-          pick = i;
-      }
-      if (pick >= 0 && conn[static_cast<std::size_t>(pick)] <= 0) {  // disconnected: jump anywhere
-        const int skip =
-            static_cast<int>(next_random(rng_) % static_cast<std::uint64_t>(m - size0));
-        for (int i = 0, seen = 0; i < m; ++i) {
-          if (in_part_[static_cast<std::size_t>(part[static_cast<std::size_t>(i)])] != 1) continue;
-          if (seen++ == skip) {
-            pick = i;
-            break;
-          }
-        }
+          if (in_part_[static_cast<std::size_t>(h)] >= 0)
+            pins.push_back(in_part_[static_cast<std::size_t>(h)]);
+        if (pins.size() >= 2) graph.add_net(weight_[static_cast<std::size_t>(l)], pins);
       }
     }
-    // Fiduccia-Mattheyses passes.
-    std::vector<char> locked(static_cast<std::size_t>(m));
-    std::vector<int> moves;
-    for (int pass = 0; pass < params_.passes; ++pass) {
-      std::fill(locked.begin(), locked.end(), 0);
-      moves.clear();
-      double total = 0, best_total = 0;
-      std::size_t best_prefix = 0;
-      for (int step = 0; step < m; ++step) {
-        int choice = -1;
-        double choice_gain = 0;
-        for (int i = 0; i < m; ++i) {
-          if (locked[static_cast<std::size_t>(i)]) continue;
-          const int k = part[static_cast<std::size_t>(i)];
-          const int after0 = size0 + (in_part_[static_cast<std::size_t>(k)] == 0 ? -1 : 1);
-          if (after0 < low || after0 > high) continue;
-          const double g = gain(k);
-          if (choice < 0 || g > choice_gain) {
-            choice = i;
-            choice_gain = g;
-          }
-        }
-        if (choice < 0) break;
-        const int k = part[static_cast<std::size_t>(choice)];
-        size0 += in_part_[static_cast<std::size_t>(k)] == 0 ? -1 : 1;
-        move(k);
-        locked[static_cast<std::size_t>(choice)] = 1;
-        moves.push_back(k);
-        total += choice_gain;
-        if (total > best_total + 1e-9) {
-          best_total = total;
-          best_prefix = moves.size();
-        }
-      }
-      for (std::size_t r = moves.size(); r > best_prefix; --r) {  // undo past the best prefix
-        const int k = moves[r - 1];
-        size0 += in_part_[static_cast<std::size_t>(k)] == 0 ? -1 : 1;
-        move(k);
-      }
-      if (best_prefix == 0) break;  // no improving sequence: converged
-    }
+    ++visit_;
+    unmark(part);
+    BisectionParams bp;
+    bp.imbalance = params_.imbalance;
+    bp.passes = params_.passes;
+    bp.cycles = params_.starts;
+    bp.coarsest = params_.coarsest;
+    std::vector<signed char> side;
+    bisect_hypergraph(graph, bp, rng_, side);
     a.clear();
     b.clear();
-    for (int k : part) (in_part_[static_cast<std::size_t>(k)] == 0 ? a : b).push_back(k);
-    double cut = 0;
-    for (int k : a)
-      for (Label l : labels_of_[static_cast<std::size_t>(k)])
-        if (count(l, 1) > 0) {
-          cut += weight_[static_cast<std::size_t>(l)];
-          count(l, 1) = 0;  // count each cut label once
-        }
-    unmark(part);
-    return cut;
+    for (int i = 0; i < m; ++i)
+      (side[static_cast<std::size_t>(i)] == 0 ? a : b).push_back(part[static_cast<std::size_t>(i)]);
   }
 
   const PathProblem& p_;
@@ -267,8 +150,9 @@ class Bisection {
   std::vector<std::vector<Label>> labels_of_;
   std::vector<std::vector<int>> holders_;
   std::vector<double> weight_;
-  std::vector<int> in_part_;  // per operand: its side while its part is being split, else -1
-  std::vector<int> count_;    // per label and side: holders in the part being split
+  std::vector<int> in_part_;  // per operand: >= 0 while its part is being split or solved, else -1
+  std::vector<int> visited_;  // per label: the visit_ stamp of the last split that saw it
+  int visit_ = 0;
   SsaPath path_;
   int next_id_ = 0;
 };

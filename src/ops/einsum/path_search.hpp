@@ -116,13 +116,15 @@ SsaPath refine_path(const PathProblem& problem, const SsaPath& ssa, int max_fron
                     bool* stopped_early = nullptr);
 
 // A recursive-bisection tree (path_partition.cpp): operands split into two parts of nearly
-// equal count (within `imbalance`) with light shared labels, recursively; parts of up to
+// equal count (within `imbalance`) with light shared labels by a multilevel hypergraph
+// partitioner (hypergraph_bisection.hpp), recursively; parts of up to
 // `cutoff` operands are contracted by the exact DP (<= 8) or greedy.
 struct PartitionParams {
   double imbalance = 0.2;
   int cutoff = 6;
-  int passes = 4;  // Fiduccia-Mattheyses passes per split
-  int starts = 3;  // independent splits tried, the lightest cut kept
+  int passes = 4;     // Fiduccia-Mattheyses passes per level of a split
+  int starts = 3;     // independent multilevel cycles per split, the lightest cut kept
+  int coarsest = 24;  // coarsening stops at this many nodes (>= the part size: single-level)
   std::uint64_t seed = 0;
 };
 SsaPath partition_path(const PathProblem& problem, const PartitionParams& params);
