@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   double imbalance_min = 0.02, imbalance_max = 0.52;
   std::uint64_t seed = 0;
   bool top_cut = false, refine = false;
+  int initial_tries = 4, passes = 4;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const char* value = argv[i + 1];
@@ -46,6 +47,8 @@ int main(int argc, char** argv) {
     if (flag == "--starts") starts = std::atoi(value);
     if (flag == "--imbalance-min") imbalance_min = std::atof(value);
     if (flag == "--imbalance-max") imbalance_max = std::atof(value);
+    if (flag == "--initial-tries") initial_tries = std::atoi(value);
+    if (flag == "--passes") passes = std::atoi(value);
     if (flag == "--refine") refine = std::atoi(value) != 0;
     if (flag == "--top-cut") top_cut = std::atoi(value) != 0;
     if (flag == "--seed") seed = std::strtoull(value, nullptr, 10);
@@ -87,6 +90,8 @@ int main(int argc, char** argv) {
       BisectionParams bp;
       bp.coarsest = coarsest;
       bp.cycles = starts;
+      bp.initial_tries = initial_tries;
+      bp.passes = passes;
       bp.imbalance = imbalance_min + (imbalance_max - imbalance_min) * uniform(seed + t, 1);
       std::uint64_t rng = seed * 1000003 + static_cast<std::uint64_t>(t);
       std::vector<signed char> side;

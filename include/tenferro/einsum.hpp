@@ -52,8 +52,8 @@ struct EinsumOptions {
   // host's threads; a tree depends only on `seed`, its index and the earlier rounds, never on
   // thread timing, so the path is deterministic for a given seed whenever the whole search
   // finishes within the time budget. When the budget runs out first (no new trial starts
-  // after 75% of it; reconfiguration stops at 100%), the result depends on how far it got
-  // and EinsumPath::method says so. 0 means "no limit" for either bound, not for both.
+  // after half of it; the other half reconfigures the best trees), the result depends on how
+  // far it got and EinsumPath::method says so. 0 means "no limit" for either bound, not for both.
   double time_budget_seconds = 1.0;
   int hyper_trials = 128;
   std::uint64_t seed = 0;

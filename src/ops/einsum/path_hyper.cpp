@@ -12,11 +12,11 @@
 // trial index), so the outcome does not depend on which thread ran what or when. Trial 0 is
 // greedy_path itself, so Hyper never scores worse than greedy.
 //
-// The time budget: sampling starts no new trial after 75% of it (trial 0 always runs) and
-// reconfiguration (refine_path with the exact DP on subtrees of up to refine_frontier
-// leaves) of the best refine_trees trees and of greedy's stops at 100%, keeping what it
-// improved. A search that the budget cut short is
-// reproducible only in the sense that a fixed trial count is; EinsumPath::method says so.
+// The time budget: sampling starts no new trial after `sample_share` of it (trial 0 always runs)
+// and reconfiguration (refine_path with the exact DP on subtrees of up to refine_frontier leaves)
+// of the best refine_trees trees and of greedy's stops at 100%, keeping what it improved. A search
+// that the budget cut short is reproducible only in the sense that a fixed trial count is;
+// EinsumPath::method says so.
 //
 #include <algorithm>
 #include <atomic>
@@ -146,7 +146,9 @@ SsaPath hyper_path(const PathProblem& p, const HyperSettings& s, std::string* no
   const auto budget = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(timed ? std::min(s.time_budget_seconds, 1e9) : 0));
   const Clock::time_point sample_deadline =
-      timed ? start + budget * 3 / 4 : Clock::time_point::max();
+      timed ? start + std::chrono::duration_cast<Clock::duration>(
+                          budget * std::clamp(s.sample_share, 0.0, 1.0))
+            : Clock::time_point::max();
   const Clock::time_point deadline = timed ? start + budget : Clock::time_point::max();
   const int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   const int trials = s.trials > 0 ? s.trials : std::numeric_limits<int>::max();

@@ -161,7 +161,8 @@ struct HyperSettings {
   PathObjective objective = PathObjective::Flops;
   double combo_factor = 64;
   int refine_frontier = 8;
-  int refine_trees = 6;  // how many of the best sampled trees are reconfigured (+ greedy's)
+  int refine_trees = 6;        // how many of the best sampled trees are reconfigured (+ greedy's)
+  double sample_share = 0.75;  // of a time budget: no trial starts after it (then reconfiguration)
 };
 SsaPath hyper_path(const PathProblem& problem, const HyperSettings& settings, std::string* note);
 
