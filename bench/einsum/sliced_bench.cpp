@@ -118,6 +118,7 @@ void workers(benchmark::State& state, int side, std::int64_t bond, int divisor) 
         run_sliced_program(*rt, cpu_contraction_kernels(), plan, ops, {}, count));
   const auto stats = workspace_stats(*rt);
   state.counters["slices"] = path.num_slices;
+  state.counters["slice_flops"] = path.sliced_flops / path.num_slices;
   state.counters["unsliced_largest_elems"] = largest;
   state.counters["limit_elems"] = options.memory_limit;
   state.counters["largest_buf_elems"] = static_cast<double>(stats.largest_buffer_bytes) / 8;
@@ -146,6 +147,16 @@ BENCHMARK_CAPTURE(run, limit_1_4, 4)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(run, limit_1_16, 16)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(run, limit_largest_input, 1 << 30)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(workers, lattice5_bond6_limit_1_16, 5, 6, 16)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(workers, lattice5_bond8_limit_1_16, 5, 8, 16)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(workers, lattice5_bond10_limit_1_16, 5, 10, 16)
     ->Arg(1)
     ->Arg(2)
     ->Unit(benchmark::kMillisecond)

@@ -218,27 +218,32 @@ TEST(EinsumThreads, PartialOutputsAreNeitherDroppedNorCountedTwice) {
   }
 }
 
-// The documented rule: one thread, few slices or large slices run one after the other; many
-// small slices get every thread; with summed labels sliced a large output limits the workers.
+// The documented rule: one thread, few slices, small slices or large slices run one after the
+// other; many mid-sized slices get every thread; with summed labels sliced a large output
+// limits the workers.
 TEST(EinsumThreads, WorkerRule) {
   const auto expr = einsum_internal::parse_subscripts("ab,bc->ac", std::vector<std::int64_t>{2, 2});
-  const std::vector<Shape> shapes{{64, 64}, {64, 64}};
+  const std::vector<Shape> shapes{{1024, 1024}, {1024, 1024}};
   const auto sizes = einsum_internal::label_sizes(expr, shapes);
   EinsumPath path = einsum_internal::plan_path(expr, sizes, {});
   path.sliced_labels = {1};  // b: summed
   path.num_slices = 64;
-  path.sliced_flops = 64.0 * 64 * 64 * 2;
+  path.sliced_flops = 64 * 2 * einsum_internal::kMinParallelSliceFlops;
   auto plan = einsum_internal::build_plan(expr, sizes, path, DType::F64, shapes);
   using einsum_internal::slice_workers;
   EXPECT_EQ(slice_workers(plan, 64, 1), 1);
   EXPECT_EQ(slice_workers(plan, 3, 8), 1);  // fewer than two slices per worker
-  // 524288 FLOPs over 64 slices, output 4096 elements: 524288 / (64 * 4096) = 2 workers.
-  EXPECT_EQ(slice_workers(plan, 64, 8), 2);
-  plan.path.sliced_labels = {0};  // a: an output label, no partial outputs
+  // 2^24 FLOPs per slice over 64 slices, output 2^20 elements: 2^30 / (64 * 2^20) = 16
+  // workers allowed by the partial outputs, so the 8 threads.
   EXPECT_EQ(slice_workers(plan, 64, 8), 8);
+  EXPECT_EQ(slice_workers(plan, 64, 64), 16);  // the partial outputs limit it
+  plan.path.sliced_labels = {0};               // a: an output label, no partial outputs
+  EXPECT_EQ(slice_workers(plan, 64, 64), 32);
   EXPECT_EQ(slice_workers(plan, 9, 8), 4);
   plan.path.sliced_flops = einsum_internal::kThreadedSliceFlops * 64;
   EXPECT_EQ(slice_workers(plan, 64, 8), 1);  // the kernels inside a slice use the threads
+  plan.path.sliced_flops = einsum_internal::kMinParallelSliceFlops / 2 * 64;
+  EXPECT_EQ(slice_workers(plan, 64, 8), 1);  // too small: the workers would wait on each other
 }
 
 // Several threads run sliced contractions with parallel slices on one runtime at once: they

@@ -33,11 +33,15 @@ struct SliceRange {
 
 // When the slices of a sliced plan are spread over host threads (docs/perf/planning.md,
 // "Sliced execution"): never below kMinSlicesPerWorker slices per worker; never when one
-// slice does kThreadedSliceFlops or more (opt_einsum FLOP count), where the kernels inside a
+// slice does fewer than kMinParallelSliceFlops (measured on 2 cores: 2 workers ran 0.68x as
+// fast as 1 at 1e6 FLOPs per slice, 0.98x at 5e6, 1.24x at 2e7, 1.68x at 6e7: each step of a
+// slice takes workspace from the runtime's shared pool, and small slices spend their time
+// there) or kThreadedSliceFlops or more (opt_einsum FLOP count), where the kernels inside a
 // slice already keep the threads busy and each worker would hold a large workspace; and, when
 // summed labels are sliced, at most one worker per kFlopsPerPartialElement x output elements
 // of the range's work (each extra worker zeroes and adds one full partial output).
 inline constexpr std::int64_t kMinSlicesPerWorker = 2;
+inline constexpr double kMinParallelSliceFlops = double(1 << 23);
 inline constexpr double kThreadedSliceFlops = double(1 << 27);
 inline constexpr double kFlopsPerPartialElement = 64;
 

@@ -128,7 +128,8 @@ void run_range(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumP
 int slice_workers(const EinsumPlan& plan, std::int64_t slices, int threads) {
   if (threads < 2 || slices < 2 * kMinSlicesPerWorker) return 1;
   const double slice_flops = plan.path.sliced_flops / std::max(plan.path.num_slices, 1.0);
-  if (slice_flops >= kThreadedSliceFlops) return 1;  // the kernels inside use the threads
+  if (slice_flops >= kThreadedSliceFlops) return 1;    // the kernels inside use the threads
+  if (slice_flops < kMinParallelSliceFlops) return 1;  // the workers would wait on each other
   std::int64_t workers = std::min<std::int64_t>(threads, slices / kMinSlicesPerWorker);
   bool summed_sliced = false;
   for (int l : plan.path.sliced_labels)
