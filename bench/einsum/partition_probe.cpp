@@ -17,6 +17,7 @@
 #include "ops/einsum/expression.hpp"
 #include "ops/einsum/hypergraph_bisection.hpp"
 #include "ops/einsum/path_search.hpp"
+#include "planning_input.hpp"
 
 namespace {
 
@@ -53,29 +54,9 @@ int main(int argc, char** argv) {
     if (flag == "--top-cut") top_cut = std::atoi(value) != 0;
     if (flag == "--seed") seed = std::strtoull(value, nullptr, 10);
   }
-  int n = 0;
-  std::cin >> n;
-  EinsumLabels labels;
-  auto read_list = [] {
-    int k = 0;
-    std::cin >> k;
-    std::vector<int> v(static_cast<std::size_t>(k));
-    for (int& x : v) std::cin >> x;
-    return v;
-  };
-  for (int t = 0; t < n; ++t) labels.inputs.push_back(read_list());
-  labels.output = read_list();
-  const std::vector<int> extents = read_list();
-  std::vector<Shape> shapes;
-  std::vector<std::int64_t> ranks;
-  for (const auto& in : labels.inputs) {
-    Shape s;
-    for (int l : in) s.push_back(extents.at(static_cast<std::size_t>(l)));
-    shapes.push_back(s);
-    ranks.push_back(static_cast<std::int64_t>(s.size()));
-  }
-  const auto expr = from_labels(labels, ranks);
-  const PathProblem problem = make_path_problem(expr, label_sizes(expr, shapes));
+  const bench::PlanningInput input = bench::planning_input(bench::read_network(std::cin));
+  const auto& expr = input.expr;
+  const PathProblem problem = make_path_problem(expr, input.sizes);
   if (top_cut) {  // the first split alone: its cut weight, per trial
     Hypergraph graph;
     graph.node_weight.assign(static_cast<std::size_t>(problem.num_operands), 1);

@@ -16,6 +16,7 @@
 
 #include "ops/einsum/expression.hpp"
 #include "ops/einsum/path.hpp"
+#include "planning_input.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace {
@@ -52,30 +53,11 @@ int main(int argc, char** argv) {
                                              : PathObjective::Flops;
     }
   }
-  int n = 0;
-  std::cin >> n;
-  EinsumLabels labels;
-  auto read_list = [] {
-    int k = 0;
-    std::cin >> k;
-    std::vector<int> v(static_cast<std::size_t>(k));
-    for (int& x : v) std::cin >> x;
-    return v;
-  };
-  for (int t = 0; t < n; ++t) labels.inputs.push_back(read_list());
-  labels.output = read_list();
-  std::vector<int> extents = read_list();
-  std::vector<Shape> shapes;
-  std::vector<std::int64_t> ranks;
-  for (const auto& in : labels.inputs) {
-    Shape s;
-    for (int l : in) s.push_back(extents.at(static_cast<std::size_t>(l)));
-    shapes.push_back(s);
-    ranks.push_back(static_cast<std::int64_t>(s.size()));
-  }
+  const bench::BenchNetwork net = bench::read_network(std::cin);
   try {
-    const auto expr = einsum_internal::from_labels(labels, ranks);
-    const auto sizes = einsum_internal::label_sizes(expr, shapes);
+    const bench::PlanningInput input = bench::planning_input(net);
+    const auto& expr = input.expr;
+    const auto& sizes = input.sizes;
     const auto start = std::chrono::steady_clock::now();
     const EinsumPath path = einsum_internal::plan_path(expr, sizes, options);
     const double seconds =
