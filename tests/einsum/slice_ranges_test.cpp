@@ -15,6 +15,7 @@
 #include "ops/einsum/expression.hpp"
 #include "ops/einsum/path.hpp"
 #include "ops/einsum/program.hpp"
+#include "small_sliced_cases.hpp"
 #include "support/einsum_reference.hpp"
 #include "support/random_tensor.hpp"
 #include "tenferro/core/error.hpp"
@@ -53,12 +54,6 @@ void poison_allocator(EagerRuntime& rt, DType dtype, const Shape& shape) {
   (void)rt.upload(junk);
 }
 
-std::vector<std::int64_t> ranks_of(const std::vector<Shape>& shapes) {
-  std::vector<std::int64_t> ranks;
-  for (const Shape& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
-  return ranks;
-}
-
 // Splits [0, total) into consecutive ranges of random lengths.
 std::vector<std::pair<std::int64_t, std::int64_t>> random_partition(std::mt19937_64& rng,
                                                                     std::int64_t total) {
@@ -76,34 +71,17 @@ std::vector<std::pair<std::int64_t, std::int64_t>> random_partition(std::mt19937
 // up to the reference (output labels, summed labels, diagonals, a scalar output).
 TEST(EinsumSliceRanges, PartitionedRangesAddUpForEverySlicing) {
   using namespace einsum_internal;
-  struct Case {
-    const char* subscripts;
-    std::vector<Shape> shapes;
-  };
-  const std::vector<Case> cases{
-      {"ab,bc,cd->ad", {{3, 4}, {4, 5}, {5, 2}}},
-      {"iab,bc,cdi,ei->ade", {{2, 3, 4}, {4, 3}, {3, 2, 2}, {3, 2}}},
-      {"aab,bc,cd->da", {{3, 3, 2}, {2, 4}, {4, 3}}},
-      {"ab,bc,ca->", {{3, 4}, {4, 2}, {2, 3}}},
-  };
   auto rt = EagerRuntime::cpu();
   std::mt19937_64 rng(7);
   int multi_range_runs = 0;
-  for (const Case& c : cases) {
-    const auto expr = parse_subscripts(c.subscripts, ranks_of(c.shapes));
+  for (const auto& c : testing::small_sliced_cases()) {
+    const auto expr = parse_subscripts(c.subscripts, testing::ranks_of(c.shapes));
     const auto sizes = label_sizes(expr, c.shapes);
     const EinsumPath path = plan_path(expr, sizes, {});
     const int labels = num_labels(expr);
     for (int mask = 1; mask < (1 << labels); ++mask) {
       for (DType dtype : {DType::F64, DType::C64}) {
-        EinsumPath sliced = path;
-        std::int64_t total = 1;
-        for (int l = 0; l < labels; ++l) {
-          if ((mask >> l) & 1) {
-            sliced.sliced_labels.push_back(l);
-            total *= sizes[static_cast<std::size_t>(l)];
-          }
-        }
+        const auto [sliced, total] = testing::slice_by_mask(path, sizes, mask);
         const EinsumPlan plan = build_plan(expr, sizes, sliced, dtype, c.shapes);
         std::vector<Tensor> hosts;
         std::vector<EagerTensor> ops;
