@@ -74,40 +74,34 @@ TEST(EinsumSliceRanges, PartitionedRangesAddUpForEverySlicing) {
   auto rt = EagerRuntime::cpu();
   std::mt19937_64 rng(7);
   int multi_range_runs = 0;
-  for (const auto& c : testing::small_sliced_cases()) {
-    const auto expr = parse_subscripts(c.subscripts, testing::ranks_of(c.shapes));
-    const auto sizes = label_sizes(expr, c.shapes);
-    const EinsumPath path = plan_path(expr, sizes, {});
-    const int labels = num_labels(expr);
-    for (int mask = 1; mask < (1 << labels); ++mask) {
-      for (DType dtype : {DType::F64, DType::C64}) {
-        const auto [sliced, total] = testing::slice_by_mask(path, sizes, mask);
-        const EinsumPlan plan = build_plan(expr, sizes, sliced, dtype, c.shapes);
-        std::vector<Tensor> hosts;
-        std::vector<EagerTensor> ops;
-        for (const Shape& s : c.shapes) {
-          hosts.push_back(testing::random_tensor(rng, dtype, s));
-          ops.push_back(rt->upload(hosts.back()));
-        }
-        const auto ranges = random_partition(rng, total);
-        multi_range_runs += ranges.size() > 1 ? 1 : 0;
-        Tensor sum;
-        for (const auto& [first, count] : ranges) {
-          poison_allocator(*rt, dtype, plan.output_shape);
-          const Tensor part =
-              run_sliced_program(*rt, cpu_contraction_kernels(), plan, ops, {first, count})
-                  .download();
-          if (first == 0) {
-            sum = part;
-          } else {
-            add_into(sum, part);
-          }
-        }
-        const auto agreement =
-            testing::compare_with_reference(sum, testing::reference_einsum(c.subscripts, hosts));
-        EXPECT_TRUE(agreement.ok) << c.subscripts << " mask " << mask << " " << dtype_name(dtype)
-                                  << " in " << ranges.size() << " ranges: " << agreement.detail;
+  for (const auto& cut : testing::every_small_slicing()) {
+    for (DType dtype : {DType::F64, DType::C64}) {
+      const EinsumPlan plan = build_plan(cut.expr, cut.sizes, cut.path, dtype, cut.shapes);
+      std::vector<Tensor> hosts;
+      std::vector<EagerTensor> ops;
+      for (const Shape& s : cut.shapes) {
+        hosts.push_back(testing::random_tensor(rng, dtype, s));
+        ops.push_back(rt->upload(hosts.back()));
       }
+      const auto ranges = random_partition(rng, cut.slices);
+      multi_range_runs += ranges.size() > 1 ? 1 : 0;
+      Tensor sum;
+      for (const auto& [first, count] : ranges) {
+        poison_allocator(*rt, dtype, plan.output_shape);
+        const Tensor part =
+            run_sliced_program(*rt, cpu_contraction_kernels(), plan, ops, {first, count})
+                .download();
+        if (first == 0) {
+          sum = part;
+        } else {
+          add_into(sum, part);
+        }
+      }
+      const auto agreement =
+          testing::compare_with_reference(sum, testing::reference_einsum(cut.subscripts, hosts));
+      EXPECT_TRUE(agreement.ok) << cut.subscripts << " mask " << cut.mask << " "
+                                << dtype_name(dtype) << " in " << ranges.size()
+                                << " ranges: " << agreement.detail;
     }
   }
   EXPECT_GT(multi_range_runs, 50) << "the partitions must actually split the slices";

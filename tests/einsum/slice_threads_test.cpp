@@ -166,31 +166,26 @@ TEST(EinsumThreads, PartialOutputsAreNeitherDroppedNorCountedTwice) {
   auto rt = EagerRuntime::cpu();
   auto& kernels = einsum_internal::cpu_contraction_kernels();
   std::mt19937_64 rng(7);
-  for (const auto& c : testing::small_sliced_cases()) {
-    const auto expr = einsum_internal::parse_subscripts(c.subscripts, testing::ranks_of(c.shapes));
-    const auto sizes = einsum_internal::label_sizes(expr, c.shapes);
-    const EinsumPath path = einsum_internal::plan_path(expr, sizes, {});
-    const int labels = einsum_internal::num_labels(expr);
-    for (int mask = 1; mask < (1 << labels); ++mask) {
-      for (DType dtype : {DType::F64, DType::C64}) {
-        const auto [sliced, total] = testing::slice_by_mask(path, sizes, mask);
-        const auto plan = einsum_internal::build_plan(expr, sizes, sliced, dtype, c.shapes);
-        const auto hosts = integer_inputs(rng, dtype, c.shapes);
-        const auto ops = upload_all(*rt, hosts);
-        const Tensor want = testing::reference_einsum(c.subscripts, hosts).value;
-        const std::vector<SliceRange> ranges{{}, {total / 3, total - total / 3}, {1, total - 1}};
-        for (const SliceRange& range : ranges) {
-          if (range.first >= total || range.count == 0) continue;
-          const Tensor one = run_sliced_program(*rt, kernels, plan, ops, range, 1).download();
-          if (range.count < 0) {
-            EXPECT_TRUE(same_values(one, want)) << c.subscripts << " " << mask;
-          }
-          for (int workers = 2; workers <= 7; ++workers) {
-            EXPECT_TRUE(same_values(
-                one, run_sliced_program(*rt, kernels, plan, ops, range, workers).download()))
-                << c.subscripts << " mask " << mask << " " << dtype_name(dtype) << " first "
-                << range.first << " workers " << workers;
-          }
+  for (const auto& cut : testing::every_small_slicing()) {
+    for (DType dtype : {DType::F64, DType::C64}) {
+      const auto plan =
+          einsum_internal::build_plan(cut.expr, cut.sizes, cut.path, dtype, cut.shapes);
+      const auto hosts = integer_inputs(rng, dtype, cut.shapes);
+      const auto ops = upload_all(*rt, hosts);
+      const Tensor want = testing::reference_einsum(cut.subscripts, hosts).value;
+      const std::vector<SliceRange> ranges{
+          {}, {cut.slices / 3, cut.slices - cut.slices / 3}, {1, cut.slices - 1}};
+      for (const SliceRange& range : ranges) {
+        if (range.first >= cut.slices || range.count == 0) continue;
+        const Tensor one = run_sliced_program(*rt, kernels, plan, ops, range, 1).download();
+        if (range.count < 0) {
+          EXPECT_TRUE(same_values(one, want)) << cut.subscripts << " " << cut.mask;
+        }
+        for (int workers = 2; workers <= 7; ++workers) {
+          EXPECT_TRUE(same_values(
+              one, run_sliced_program(*rt, kernels, plan, ops, range, workers).download()))
+              << cut.subscripts << " mask " << cut.mask << " " << dtype_name(dtype) << " first "
+              << range.first << " workers " << workers;
         }
       }
     }

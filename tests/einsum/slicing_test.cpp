@@ -57,23 +57,15 @@ TEST(EinsumSlicing, ExecutorSumsAndPlacesEverySlicing) {
   using namespace einsum_internal;
   auto rt = EagerRuntime::cpu();
   std::mt19937_64 rng(42);
-  for (const auto& c : testing::small_sliced_cases()) {
-    const auto expr = parse_subscripts(c.subscripts, testing::ranks_of(c.shapes));
-    const auto sizes = label_sizes(expr, c.shapes);
-    const EinsumPath path = plan_path(expr, sizes, {});
-    const int labels = num_labels(expr);
-    // Every subset of labels, as the executor sees it: 2^labels slicings per case.
-    for (int mask = 1; mask < (1 << labels); ++mask) {
-      for (DType dtype : {DType::F64, DType::C64}) {
-        const EinsumPlan plan = build_plan(
-            expr, sizes, testing::slice_by_mask(path, sizes, mask).path, dtype, c.shapes);
-        const auto hosts = random_inputs(rng, dtype, c.shapes);
-        const auto ops = upload_all(rt, hosts);
-        const EagerTensor got = run_sliced_program(*rt, cpu_contraction_kernels(), plan, ops);
-        expect_matches_reference(got, c.subscripts, hosts,
-                                 std::string(c.subscripts) + " sliced mask " +
-                                     std::to_string(mask) + " " + std::string(dtype_name(dtype)));
-      }
+  for (const auto& cut : testing::every_small_slicing()) {
+    for (DType dtype : {DType::F64, DType::C64}) {
+      const EinsumPlan plan = build_plan(cut.expr, cut.sizes, cut.path, dtype, cut.shapes);
+      const auto hosts = random_inputs(rng, dtype, cut.shapes);
+      const auto ops = upload_all(rt, hosts);
+      const EagerTensor got = run_sliced_program(*rt, cpu_contraction_kernels(), plan, ops);
+      expect_matches_reference(got, cut.subscripts, hosts,
+                               std::string(cut.subscripts) + " sliced mask " +
+                                   std::to_string(cut.mask) + " " + std::string(dtype_name(dtype)));
     }
   }
 }

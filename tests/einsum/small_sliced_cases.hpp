@@ -7,10 +7,19 @@
 #include <cstdint>
 #include <vector>
 
+#include "ops/einsum/expression.hpp"
+#include "ops/einsum/path.hpp"
 #include "tenferro/core/shape.hpp"
 #include "tenferro/einsum.hpp"
 
 namespace tenferro::testing {
+
+// The operand ranks parse_subscripts wants for `shapes`.
+inline std::vector<std::int64_t> ranks_of(const std::vector<Shape>& shapes) {
+  std::vector<std::int64_t> ranks;
+  for (const Shape& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
+  return ranks;
+}
 
 struct SmallSlicedCase {
   const char* subscripts;
@@ -44,11 +53,32 @@ inline MaskSlicing slice_by_mask(const EinsumPath& path, const std::vector<std::
   return out;
 }
 
-// The operand ranks parse_subscripts wants for `shapes`.
-inline std::vector<std::int64_t> ranks_of(const std::vector<Shape>& shapes) {
-  std::vector<std::int64_t> ranks;
-  for (const Shape& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
-  return ranks;
+// One case with one non-empty subset of its labels (bit l of `mask`: label l) sliced on the
+// planner's unsliced path, as the executor sees it.
+struct SmallSlicing {
+  const char* subscripts;
+  std::vector<Shape> shapes;
+  einsum_internal::EinsumExpression expr;
+  std::vector<std::int64_t> sizes;
+  EinsumPath path;          // sliced
+  std::int64_t slices = 1;  // the product of the sliced labels' sizes
+  int mask = 0;
+};
+
+// Every slicing of every small case: 2^labels - 1 per case, case by case, mask by mask.
+inline std::vector<SmallSlicing> every_small_slicing() {
+  std::vector<SmallSlicing> out;
+  for (const SmallSlicedCase& c : small_sliced_cases()) {
+    auto expr = einsum_internal::parse_subscripts(c.subscripts, ranks_of(c.shapes));
+    const auto sizes = einsum_internal::label_sizes(expr, c.shapes);
+    const EinsumPath path = einsum_internal::plan_path(expr, sizes, {});
+    const int labels = einsum_internal::num_labels(expr);
+    for (int mask = 1; mask < (1 << labels); ++mask) {
+      auto [sliced, slices] = slice_by_mask(path, sizes, mask);
+      out.push_back({c.subscripts, c.shapes, expr, sizes, std::move(sliced), slices, mask});
+    }
+  }
+  return out;
 }
 
 }  // namespace tenferro::testing
