@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "ad/gradcheck.hpp"
+#include "ad/matrix_variables.hpp"
 
 namespace tenferro::ad_test {
 namespace {
@@ -13,12 +14,6 @@ namespace {
 using V = ad::Variable;
 constexpr DType kDTypes[] = {DType::F64, DType::C64};
 
-V adjoint(const V& x) {
-  return ad::conj(ad::transpose(x, 0, 1));
-}
-V matmul(const V& a, const V& b) {
-  return ad::einsum("ij...,jk...->ik...", {a, b});
-}
 // Columns [from, to) and rows [from, to) of a batched matrix.
 V cols(const V& x, std::int64_t from, std::int64_t to) {
   const prims::Slice s[] = {{}, {from, to, 1}};

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ad/gradcheck.hpp"
+#include "ad/matrix_variables.hpp"
 
 namespace tenferro::ad_test {
 namespace {
@@ -11,14 +12,8 @@ namespace {
 using V = ad::Variable;
 constexpr DType kDTypes[] = {DType::F64, DType::C64};
 
-V adjoint(const V& x) {
-  return ad::conj(ad::transpose(x, 0, 1));
-}
 V hermitian_part(const V& x) {
   return (x + adjoint(x)) * 0.5;
-}
-V matmul(const V& a, const V& b) {
-  return ad::einsum("ij...,jk...->ik...", {a, b});
 }
 // Column weights 1, 2, ..., n shaped [1, n, 1] (a constant: distinct weights make
 // X diag(c) Y^H depend on every column).

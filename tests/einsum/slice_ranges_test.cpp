@@ -15,6 +15,7 @@
 #include "ops/einsum/expression.hpp"
 #include "ops/einsum/path.hpp"
 #include "ops/einsum/program.hpp"
+#include "small_sliced_cases.hpp"
 #include "support/einsum_reference.hpp"
 #include "support/random_tensor.hpp"
 #include "tenferro/core/error.hpp"
@@ -53,12 +54,6 @@ void poison_allocator(EagerRuntime& rt, DType dtype, const Shape& shape) {
   (void)rt.upload(junk);
 }
 
-std::vector<std::int64_t> ranks_of(const std::vector<Shape>& shapes) {
-  std::vector<std::int64_t> ranks;
-  for (const Shape& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
-  return ranks;
-}
-
 // Splits [0, total) into consecutive ranges of random lengths.
 std::vector<std::pair<std::int64_t, std::int64_t>> random_partition(std::mt19937_64& rng,
                                                                     std::int64_t total) {
@@ -76,60 +71,37 @@ std::vector<std::pair<std::int64_t, std::int64_t>> random_partition(std::mt19937
 // up to the reference (output labels, summed labels, diagonals, a scalar output).
 TEST(EinsumSliceRanges, PartitionedRangesAddUpForEverySlicing) {
   using namespace einsum_internal;
-  struct Case {
-    const char* subscripts;
-    std::vector<Shape> shapes;
-  };
-  const std::vector<Case> cases{
-      {"ab,bc,cd->ad", {{3, 4}, {4, 5}, {5, 2}}},
-      {"iab,bc,cdi,ei->ade", {{2, 3, 4}, {4, 3}, {3, 2, 2}, {3, 2}}},
-      {"aab,bc,cd->da", {{3, 3, 2}, {2, 4}, {4, 3}}},
-      {"ab,bc,ca->", {{3, 4}, {4, 2}, {2, 3}}},
-  };
   auto rt = EagerRuntime::cpu();
   std::mt19937_64 rng(7);
   int multi_range_runs = 0;
-  for (const Case& c : cases) {
-    const auto expr = parse_subscripts(c.subscripts, ranks_of(c.shapes));
-    const auto sizes = label_sizes(expr, c.shapes);
-    const EinsumPath path = plan_path(expr, sizes, {});
-    const int labels = num_labels(expr);
-    for (int mask = 1; mask < (1 << labels); ++mask) {
-      for (DType dtype : {DType::F64, DType::C64}) {
-        EinsumPath sliced = path;
-        std::int64_t total = 1;
-        for (int l = 0; l < labels; ++l) {
-          if ((mask >> l) & 1) {
-            sliced.sliced_labels.push_back(l);
-            total *= sizes[static_cast<std::size_t>(l)];
-          }
-        }
-        const EinsumPlan plan = build_plan(expr, sizes, sliced, dtype, c.shapes);
-        std::vector<Tensor> hosts;
-        std::vector<EagerTensor> ops;
-        for (const Shape& s : c.shapes) {
-          hosts.push_back(testing::random_tensor(rng, dtype, s));
-          ops.push_back(rt->upload(hosts.back()));
-        }
-        const auto ranges = random_partition(rng, total);
-        multi_range_runs += ranges.size() > 1 ? 1 : 0;
-        Tensor sum;
-        for (const auto& [first, count] : ranges) {
-          poison_allocator(*rt, dtype, plan.output_shape);
-          const Tensor part =
-              run_sliced_program(*rt, cpu_contraction_kernels(), plan, ops, {first, count})
-                  .download();
-          if (first == 0) {
-            sum = part;
-          } else {
-            add_into(sum, part);
-          }
-        }
-        const auto agreement =
-            testing::compare_with_reference(sum, testing::reference_einsum(c.subscripts, hosts));
-        EXPECT_TRUE(agreement.ok) << c.subscripts << " mask " << mask << " " << dtype_name(dtype)
-                                  << " in " << ranges.size() << " ranges: " << agreement.detail;
+  for (const auto& cut : testing::every_small_slicing()) {
+    for (DType dtype : {DType::F64, DType::C64}) {
+      const EinsumPlan plan = build_plan(cut.expr, cut.sizes, cut.path, dtype, cut.shapes);
+      std::vector<Tensor> hosts;
+      std::vector<EagerTensor> ops;
+      for (const Shape& s : cut.shapes) {
+        hosts.push_back(testing::random_tensor(rng, dtype, s));
+        ops.push_back(rt->upload(hosts.back()));
       }
+      const auto ranges = random_partition(rng, cut.slices);
+      multi_range_runs += ranges.size() > 1 ? 1 : 0;
+      Tensor sum;
+      for (const auto& [first, count] : ranges) {
+        poison_allocator(*rt, dtype, plan.output_shape);
+        const Tensor part =
+            run_sliced_program(*rt, cpu_contraction_kernels(), plan, ops, {first, count})
+                .download();
+        if (first == 0) {
+          sum = part;
+        } else {
+          add_into(sum, part);
+        }
+      }
+      const auto agreement =
+          testing::compare_with_reference(sum, testing::reference_einsum(cut.subscripts, hosts));
+      EXPECT_TRUE(agreement.ok) << cut.subscripts << " mask " << cut.mask << " "
+                                << dtype_name(dtype) << " in " << ranges.size()
+                                << " ranges: " << agreement.detail;
     }
   }
   EXPECT_GT(multi_range_runs, 50) << "the partitions must actually split the slices";

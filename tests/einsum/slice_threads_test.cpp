@@ -22,6 +22,7 @@
 #include "ops/einsum/program.hpp"
 #include "ops/einsum/workspace.hpp"
 #include "random_networks.hpp"
+#include "small_sliced_cases.hpp"
 #include "support/einsum_reference.hpp"
 #include "support/random_tensor.hpp"
 #include "tenferro/einsum.hpp"
@@ -32,12 +33,6 @@ namespace {
 
 using einsum_internal::run_sliced_program;
 using einsum_internal::SliceRange;
-
-std::vector<std::int64_t> ranks_of(const std::vector<Shape>& shapes) {
-  std::vector<std::int64_t> ranks;
-  for (const Shape& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
-  return ranks;
-}
 
 std::vector<EagerTensor> upload_all(EagerRuntime& rt, const std::vector<Tensor>& hosts) {
   std::vector<EagerTensor> out;
@@ -94,7 +89,7 @@ bool sliced_case(std::mt19937_64& rng, int trial, SlicedCase& c) {
   const auto net = testing::random_regular_network(rng, n, 4, 2, trial % 3, 2);
   c.subscripts = net.subscripts();
   c.shapes = net.shapes();
-  c.expr = einsum_internal::parse_subscripts(c.subscripts, ranks_of(c.shapes));
+  c.expr = einsum_internal::parse_subscripts(c.subscripts, testing::ranks_of(c.shapes));
   c.sizes = einsum_internal::label_sizes(c.expr, c.shapes);
   double floor = 1;
   for (const Shape& s : c.shapes) floor = std::max(floor, static_cast<double>(checked_numel(s)));
@@ -168,50 +163,29 @@ TEST(EinsumThreads, SlicesInParallelMatchTheReferenceAndRepeatTheirBits) {
 // workers than slices, and counts that do not divide them): exact integer sums must equal
 // one worker's and the reference's exactly.
 TEST(EinsumThreads, PartialOutputsAreNeitherDroppedNorCountedTwice) {
-  struct Case {
-    const char* subscripts;
-    std::vector<Shape> shapes;
-  };
-  const std::vector<Case> cases{
-      {"ab,bc,cd->ad", {{3, 4}, {4, 5}, {5, 2}}},
-      {"iab,bc,cdi,ei->ade", {{2, 3, 4}, {4, 3}, {3, 2, 2}, {3, 2}}},
-      {"aab,bc,cd->da", {{3, 3, 2}, {2, 4}, {4, 3}}},
-      {"ab,bc,ca->", {{3, 4}, {4, 2}, {2, 3}}},
-  };
   auto rt = EagerRuntime::cpu();
   auto& kernels = einsum_internal::cpu_contraction_kernels();
   std::mt19937_64 rng(7);
-  for (const Case& c : cases) {
-    const auto expr = einsum_internal::parse_subscripts(c.subscripts, ranks_of(c.shapes));
-    const auto sizes = einsum_internal::label_sizes(expr, c.shapes);
-    const EinsumPath path = einsum_internal::plan_path(expr, sizes, {});
-    const int labels = einsum_internal::num_labels(expr);
-    for (int mask = 1; mask < (1 << labels); ++mask) {
-      for (DType dtype : {DType::F64, DType::C64}) {
-        EinsumPath sliced = path;
-        std::int64_t total = 1;
-        for (int l = 0; l < labels; ++l)
-          if ((mask >> l) & 1) {
-            sliced.sliced_labels.push_back(l);
-            total *= sizes[static_cast<std::size_t>(l)];
-          }
-        const auto plan = einsum_internal::build_plan(expr, sizes, sliced, dtype, c.shapes);
-        const auto hosts = integer_inputs(rng, dtype, c.shapes);
-        const auto ops = upload_all(*rt, hosts);
-        const Tensor want = testing::reference_einsum(c.subscripts, hosts).value;
-        const std::vector<SliceRange> ranges{{}, {total / 3, total - total / 3}, {1, total - 1}};
-        for (const SliceRange& range : ranges) {
-          if (range.first >= total || range.count == 0) continue;
-          const Tensor one = run_sliced_program(*rt, kernels, plan, ops, range, 1).download();
-          if (range.count < 0) {
-            EXPECT_TRUE(same_values(one, want)) << c.subscripts << " " << mask;
-          }
-          for (int workers = 2; workers <= 7; ++workers) {
-            EXPECT_TRUE(same_values(
-                one, run_sliced_program(*rt, kernels, plan, ops, range, workers).download()))
-                << c.subscripts << " mask " << mask << " " << dtype_name(dtype) << " first "
-                << range.first << " workers " << workers;
-          }
+  for (const auto& cut : testing::every_small_slicing()) {
+    for (DType dtype : {DType::F64, DType::C64}) {
+      const auto plan =
+          einsum_internal::build_plan(cut.expr, cut.sizes, cut.path, dtype, cut.shapes);
+      const auto hosts = integer_inputs(rng, dtype, cut.shapes);
+      const auto ops = upload_all(*rt, hosts);
+      const Tensor want = testing::reference_einsum(cut.subscripts, hosts).value;
+      const std::vector<SliceRange> ranges{
+          {}, {cut.slices / 3, cut.slices - cut.slices / 3}, {1, cut.slices - 1}};
+      for (const SliceRange& range : ranges) {
+        if (range.first >= cut.slices || range.count == 0) continue;
+        const Tensor one = run_sliced_program(*rt, kernels, plan, ops, range, 1).download();
+        if (range.count < 0) {
+          EXPECT_TRUE(same_values(one, want)) << cut.subscripts << " " << cut.mask;
+        }
+        for (int workers = 2; workers <= 7; ++workers) {
+          EXPECT_TRUE(same_values(
+              one, run_sliced_program(*rt, kernels, plan, ops, range, workers).download()))
+              << cut.subscripts << " mask " << cut.mask << " " << dtype_name(dtype) << " first "
+              << range.first << " workers " << workers;
         }
       }
     }

@@ -18,6 +18,7 @@
 #include "ops/einsum/program.hpp"
 #include "ops/einsum/workspace.hpp"
 #include "random_networks.hpp"
+#include "small_sliced_cases.hpp"
 #include "support/einsum_reference.hpp"
 #include "support/random_tensor.hpp"
 #include "support/test_device_backend.hpp"
@@ -28,12 +29,6 @@
 
 namespace tenferro {
 namespace {
-
-std::vector<std::int64_t> ranks_of(const std::vector<Shape>& shapes) {
-  std::vector<std::int64_t> ranks;
-  for (const Shape& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
-  return ranks;
-}
 
 std::vector<Tensor> random_inputs(std::mt19937_64& rng, DType dtype,
                                   const std::vector<Shape>& shapes) {
@@ -60,37 +55,17 @@ void expect_matches_reference(const EagerTensor& got, std::string_view subscript
 // give the reference's result.
 TEST(EinsumSlicing, ExecutorSumsAndPlacesEverySlicing) {
   using namespace einsum_internal;
-  struct Case {
-    const char* subscripts;
-    std::vector<Shape> shapes;
-  };
-  const std::vector<Case> cases{
-      {"ab,bc,cd->ad", {{3, 4}, {4, 5}, {5, 2}}},
-      {"iab,bc,cdi,ei->ade", {{2, 3, 4}, {4, 3}, {3, 2, 2}, {3, 2}}},
-      {"aab,bc,cd->da", {{3, 3, 2}, {2, 4}, {4, 3}}},  // a diagonal, output transposed
-      {"ab,bc,ca->", {{3, 4}, {4, 2}, {2, 3}}},        // a scalar output
-  };
   auto rt = EagerRuntime::cpu();
   std::mt19937_64 rng(42);
-  for (const Case& c : cases) {
-    const auto expr = parse_subscripts(c.subscripts, ranks_of(c.shapes));
-    const auto sizes = label_sizes(expr, c.shapes);
-    const EinsumPath path = plan_path(expr, sizes, {});
-    const int labels = num_labels(expr);
-    // Every subset of labels, as the executor sees it: 2^labels slicings per case.
-    for (int mask = 1; mask < (1 << labels); ++mask) {
-      for (DType dtype : {DType::F64, DType::C64}) {
-        EinsumPath sliced = path;
-        for (int l = 0; l < labels; ++l)
-          if ((mask >> l) & 1) sliced.sliced_labels.push_back(l);
-        const EinsumPlan plan = build_plan(expr, sizes, sliced, dtype, c.shapes);
-        const auto hosts = random_inputs(rng, dtype, c.shapes);
-        const auto ops = upload_all(rt, hosts);
-        const EagerTensor got = run_sliced_program(*rt, cpu_contraction_kernels(), plan, ops);
-        expect_matches_reference(got, c.subscripts, hosts,
-                                 std::string(c.subscripts) + " sliced mask " +
-                                     std::to_string(mask) + " " + std::string(dtype_name(dtype)));
-      }
+  for (const auto& cut : testing::every_small_slicing()) {
+    for (DType dtype : {DType::F64, DType::C64}) {
+      const EinsumPlan plan = build_plan(cut.expr, cut.sizes, cut.path, dtype, cut.shapes);
+      const auto hosts = random_inputs(rng, dtype, cut.shapes);
+      const auto ops = upload_all(rt, hosts);
+      const EagerTensor got = run_sliced_program(*rt, cpu_contraction_kernels(), plan, ops);
+      expect_matches_reference(got, cut.subscripts, hosts,
+                               std::string(cut.subscripts) + " sliced mask " +
+                                   std::to_string(cut.mask) + " " + std::string(dtype_name(dtype)));
     }
   }
 }
@@ -160,12 +135,12 @@ TEST(EinsumSlicing, ReportMatchesACostingWithTheSlicedLabelsFixed) {
   EinsumOptions options;
   const EinsumPath unsliced = [&] {
     const auto shapes = net.shapes();
-    const auto expr = einsum_internal::from_labels(net.labels, ranks_of(shapes));
+    const auto expr = einsum_internal::from_labels(net.labels, testing::ranks_of(shapes));
     return einsum_internal::plan_path(expr, einsum_internal::label_sizes(expr, shapes), options);
   }();
   options.memory_limit = unsliced.largest_intermediate / 16;
   const auto shapes = net.shapes();
-  const auto expr = einsum_internal::from_labels(net.labels, ranks_of(shapes));
+  const auto expr = einsum_internal::from_labels(net.labels, testing::ranks_of(shapes));
   const auto sizes = einsum_internal::label_sizes(expr, shapes);
   const EinsumPath path = einsum_internal::plan_path(expr, sizes, options);
   ASSERT_FALSE(path.sliced_labels.empty());
@@ -183,7 +158,8 @@ TEST(EinsumSlicing, ReportMatchesACostingWithTheSlicedLabelsFixed) {
   explicit_steps.strategy = PathStrategy::Explicit;
   explicit_steps.path = path.steps;
   const auto fixed_shapes = fixed.shapes();
-  const auto fixed_expr = einsum_internal::from_labels(fixed.labels, ranks_of(fixed_shapes));
+  const auto fixed_expr =
+      einsum_internal::from_labels(fixed.labels, testing::ranks_of(fixed_shapes));
   const EinsumPath one = einsum_internal::plan_path(
       fixed_expr, einsum_internal::label_sizes(fixed_expr, fixed_shapes), explicit_steps);
   EXPECT_EQ(path.num_slices, slices);

@@ -212,32 +212,35 @@ void gemm_typed(const GemmProblem& p) {
   cpu_parallel::parallel_chunks(p.batch, threads, run);
 }
 
+// The shape every src -> dst kernel shares: both on the host, one counted launch, then
+// `typed(tag, src_slab, dst_slab)` for dst's dtype, slab by slab.
+template <class Typed>
+void run_src_to_dst(const KernelView& src, const KernelView& dst, Typed typed) {
+  require_host(src);
+  require_host(dst);
+  count_cpu_kernel_launch();
+  visit_dtype(dst.dtype, [&](auto t) {
+    cpu_slabs::run_in_slabs<2>({dst, src},
+                               [&](const std::array<KernelView, 2>& v) { typed(t, v[1], v[0]); });
+  });
+}
+
 class CpuContractionKernels final : public ContractionKernels {
  public:
   void copy(const KernelView& src, const KernelView& dst) override {
     if (is_empty(dst)) return;
-    require_host(src);
-    require_host(dst);
-    count_cpu_kernel_launch();
-    visit_dtype(dst.dtype, [&](auto t) {
-      cpu_slabs::run_in_slabs<2>({dst, src}, [](const std::array<KernelView, 2>& v) {
-        copy_typed<decltype(t)>(v[1], v[0]);
-      });
+    run_src_to_dst(src, dst, [](auto t, const KernelView& s, const KernelView& d) {
+      copy_typed<decltype(t)>(s, d);
     });
   }
   void sum_trailing(const KernelView& src, const KernelView& dst, int reduced_rank) override {
     if (is_empty(dst)) return;
     if (is_empty(src)) return fill_zero(dst);  // an empty sum is zero
-    require_host(src);
-    require_host(dst);
-    count_cpu_kernel_launch();
     if (src.shape.size() != dst.shape.size() + static_cast<std::size_t>(reduced_rank))
       throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
                   "internal: sum_trailing ranks do not add up");
-    visit_dtype(dst.dtype, [&](auto t) {
-      cpu_slabs::run_in_slabs<2>({dst, src}, [](const std::array<KernelView, 2>& v) {
-        sum_typed<decltype(t)>(v[1], v[0]);
-      });
+    run_src_to_dst(src, dst, [](auto t, const KernelView& s, const KernelView& d) {
+      sum_typed<decltype(t)>(s, d);
     });
   }
   void multiply(const KernelView& a, const KernelView& b, const KernelView& dst) override {
@@ -267,13 +270,8 @@ class CpuContractionKernels final : public ContractionKernels {
   }
   void accumulate(const KernelView& src, const KernelView& dst) override {
     if (is_empty(dst)) return;
-    require_host(src);
-    require_host(dst);
-    count_cpu_kernel_launch();
-    visit_dtype(dst.dtype, [&](auto t) {
-      cpu_slabs::run_in_slabs<2>({dst, src}, [](const std::array<KernelView, 2>& v) {
-        accumulate_typed<decltype(t)>(v[1], v[0]);
-      });
+    run_src_to_dst(src, dst, [](auto t, const KernelView& s, const KernelView& d) {
+      accumulate_typed<decltype(t)>(s, d);
     });
   }
   int slice_threads() override { return cpu_parallel::host_kernel_threads(); }

@@ -127,6 +127,40 @@ class AliasGuard {
   std::shared_ptr<Buffer> copy_;
 };
 
+namespace {
+
+// The Reduction both sum_trailing and accumulate run, from views the caller has matched:
+// src is dst's shape followed by `reduced_rank` summed axes (none for accumulate). One place
+// checks the extents, guards an aliasing source and splits src's strides into outer and
+// reduced ones.
+void run_view_reduction(WebGpuBackend& backend, const WebGpuBuffer& in, const KernelView& src,
+                        const WebGpuBuffer& out, const KernelView& dst, std::size_t reduced_rank,
+                        bool accumulate, std::string_view op) {
+  const std::size_t outer_rank = src.shape.size() - reduced_rank;
+  const std::span<const std::int64_t> src_shape(src.shape), src_strides(src.strides);
+  const auto reduced_shape = src_shape.subspan(outer_rank);
+  check_count(checked_numel(reduced_shape), op);
+  check_extent(out, dst.dtype, dst.offset, dst.shape, dst.strides, op, "destination");
+  check_extent(in, dst.dtype, src.offset, src.shape, src.strides, op, "source");
+
+  AliasGuard guard(backend, out);
+  Reduction r;
+  r.dtype = dst.dtype;
+  r.outer_shape = dst.shape;
+  r.src = guard.input(in);
+  r.src_offset = src.offset;
+  r.src_outer_strides.assign(src_strides.begin(), src_strides.begin() + outer_rank);
+  r.reduced_shape.assign(reduced_shape.begin(), reduced_shape.end());
+  r.src_reduced_strides.assign(src_strides.begin() + outer_rank, src_strides.end());
+  r.dst = &out;
+  r.dst_offset = dst.offset;
+  r.dst_strides = dst.strides;
+  r.accumulate = accumulate;
+  run_reduction(backend, std::move(r));
+}
+
+}  // namespace
+
 void WebGpuContractionKernels::copy(const KernelView& src, const KernelView& dst) {
   constexpr std::string_view op = "copy";
   check_dtype(dst.dtype, op);
@@ -213,25 +247,8 @@ void WebGpuContractionKernels::sum_trailing(const KernelView& src, const KernelV
   const std::int64_t n = numel_of(dst.shape);
   if (n == 0) return;
   check_count(n, op);
-  const std::span<const std::int64_t> src_shape(src.shape), src_strides(src.strides);
-  const auto reduced_shape = src_shape.subspan(outer_rank);
-  check_count(checked_numel(reduced_shape), op);
-  check_extent(out, dst.dtype, dst.offset, dst.shape, dst.strides, op, "destination");
-  check_extent(in, dst.dtype, src.offset, src.shape, src.strides, op, "source");
-
-  AliasGuard guard(backend_, out);
-  Reduction r;
-  r.dtype = dst.dtype;
-  r.outer_shape = dst.shape;
-  r.src = guard.input(in);
-  r.src_offset = src.offset;
-  r.src_outer_strides.assign(src_strides.begin(), src_strides.begin() + outer_rank);
-  r.reduced_shape.assign(reduced_shape.begin(), reduced_shape.end());
-  r.src_reduced_strides.assign(src_strides.begin() + outer_rank, src_strides.end());
-  r.dst = &out;
-  r.dst_offset = dst.offset;
-  r.dst_strides = dst.strides;
-  run_reduction(backend_, std::move(r));
+  run_view_reduction(backend_, in, src, out, dst, static_cast<std::size_t>(reduced_rank),
+                     /*accumulate=*/false, op);
 }
 
 // dst += src: a reduction over no axes (each output's block is the one element under it) that
@@ -249,20 +266,7 @@ void WebGpuContractionKernels::accumulate(const KernelView& src, const KernelVie
   check_count(n, op);
   const WebGpuBuffer& out = view_buffer(dst, dst.dtype, op, "destination");
   const WebGpuBuffer& in = view_buffer(src, dst.dtype, op, "source");
-  check_extent(out, dst.dtype, dst.offset, dst.shape, dst.strides, op, "destination");
-  check_extent(in, dst.dtype, src.offset, src.shape, src.strides, op, "source");
-  AliasGuard guard(backend_, out);
-  Reduction r;
-  r.dtype = dst.dtype;
-  r.outer_shape = dst.shape;
-  r.src = guard.input(in);
-  r.src_offset = src.offset;
-  r.src_outer_strides = src.strides;
-  r.dst = &out;
-  r.dst_offset = dst.offset;
-  r.dst_strides = dst.strides;
-  r.accumulate = true;
-  run_reduction(backend_, std::move(r));
+  run_view_reduction(backend_, in, src, out, dst, 0, /*accumulate=*/true, op);
 }
 
 // Few elements of C, long K: one workgroup per (element, chunk of kTreeReduceChunk depths);
