@@ -4,6 +4,7 @@
     bash bench/peers/setup.sh          # numpy, opt_einsum, cotengra, kahypar (PyPI)
     .venv-peers/bin/python bench/peers/planning_peers.py [build/bench/plan_network] [--quick]
                                                          [--cotengra-runs=K]
+                                                         [--slicing-only [--slice-fraction=16]]
 
 On generated networks (random regular graphs of degree 3 and 4, 2-D lattices, random
 two-qubit-gate circuit amplitudes; bond dimension 2, closed, scalar output) this script
@@ -19,6 +20,9 @@ two-qubit-gate circuit amplitudes; bond dimension 2, closed, scalar output) this
   * prints per-network FLOP ratios and their geometric means (< 1: tenferro cheaper); with
     --cotengra-runs=K cotengra plans each network K times and the ratio is against its best
     run (also printed: against its median run).
+--slicing-only skips the two hyper searches and the greedy paths and prints the slicing columns
+alone (limit = largest intermediate / the fraction), with the time our slicer took (plan time
+with the limit minus without, on the greedy tree: our hyper search's time would drown it).
 It is a benchmark, not a test: it exits 1 only when a reported cost disagrees with opt_einsum.
 """
 import json
@@ -99,6 +103,65 @@ def geo(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
+def slicing_columns(binary, name, inputs, output, extents, syms, terms, shapes, size_dict, fraction):
+    """Our slicing overhead and SliceFinder's on our 64-trial hyper tree (cotengra's model)."""
+    base = run_ours(binary, inputs, output, extents, "--strategy", "hyper", "--trials", 64, "--budget", 0)
+    # Slicing on our tree, limit 1/16 of its largest intermediate, but never below the
+    # largest input: tenferro holds the inputs whole and refuses such a limit.
+    limit = max(base["largest"] / fraction, max(math.prod(s) for s in shapes))
+    sliced = run_ours(binary, inputs, output, extents, "--strategy", "hyper", "--trials", 64,
+                      "--budget", 0, "--memory-limit", limit)
+    assert sliced["steps"] == base["steps"], "slicing must keep the tree"
+    our_tree = ctg.ContractionTree.from_path(terms, "".join(syms[l] for l in output), size_dict,
+                                             path=[tuple(s) for s in base["steps"]])
+    original = our_tree.total_flops()
+    ours_sliced = our_tree.copy()
+    for l in sliced["sliced"]:
+        ours_sliced.remove_ind_(syms[l])
+    assert ours_sliced.max_size() <= limit, f"{name}: our slicing misses the limit"
+    ours_overhead = ours_sliced.total_flops() / original  # total_flops counts every slice
+    sf = ctg.SliceFinder(our_tree, target_size=limit)
+    ix, cost = sf.search()
+    ctg_overhead = float(cost.total_flops) / float(original)
+    return limit, ours_overhead, ctg_overhead, len(sliced["sliced"]), len(ix)
+
+
+def slicing_time(binary, inputs, output, extents, limit):
+    """Seconds our slicer takes on the greedy tree: best of 3 plan times with the limit minus
+    best of 3 without (greedy planning is cheap, so the difference is the slicer's)."""
+    plain = min(run_ours(binary, inputs, output, extents, "--strategy", "greedy")["plan_s"]
+                for _ in range(3))
+    sliced = min(run_ours(binary, inputs, output, extents, "--strategy", "greedy", "--memory-limit",
+                          limit)["plan_s"] for _ in range(3))
+    return sliced - plain
+
+
+def slicing_only(binary, suite, fraction):
+    print(f"cotengra {ctg.__version__}; slicing overheads in cotengra's model, our hyper tree (64 trials), "
+          f"limit = largest / {fraction:g}")
+    head = (f"{'network':13} {'n':>4} | {'limit':>8} | {'slc ours':>9} {'slc ctg':>9} {'ratio':>6} | "
+            f"{'#ours':>5} {'#ctg':>4} | {'t slice(ms)':>11}")
+    print(head)
+    print("-" * len(head))
+    ratios = []
+    for name, inputs, output, extents in suite:
+        syms = [oe.get_symbol(i) for i in range(len(extents))]
+        terms = ["".join(syms[l] for l in t) for t in inputs]
+        shapes = [tuple(extents[l] for l in t) for t in inputs]
+        size_dict = {syms[l]: extents[l] for l in range(len(extents))}
+        limit, ours, theirs, n_ours, n_ctg = slicing_columns(binary, name, inputs, output, extents,
+                                                             syms, terms, shapes, size_dict, fraction)
+        t = slicing_time(binary, inputs, output, extents, limit)
+        ratios.append(ours / theirs)
+        print(f"{name:13} {len(inputs):>4} | {limit:8.3g} | {ours:9.3f} {theirs:9.3f} {ours / theirs:6.3f} | "
+              f"{n_ours:>5} {n_ctg:>4} | {t * 1e3:11.2f}")
+        sys.stdout.flush()
+    print("-" * len(head))
+    print(f"geometric mean slicing-overhead ratio tenferro / cotengra SliceFinder: {geo(ratios):.3f}; "
+          f"higher than SliceFinder on {sum(r > 1 + 1e-9 for r in ratios)} of {len(ratios)}")
+    return 0
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     quick = "--quick" in sys.argv
@@ -113,6 +176,9 @@ def main():
         suite.append((f"lattice{side}x{side}", *network(*lattice(side, side))))
     for qubits, depth in ([(20, 8)] if quick else [(30, 10), (50, 10), (50, 14)]):
         suite.append((f"circ{qubits}x{depth}", *circuit(qubits, depth, seed=qubits * depth)))
+    if "--slicing-only" in sys.argv:
+        fraction = next((float(a.split("=")[1]) for a in sys.argv if a.startswith("--slice-fraction=")), 16)
+        return slicing_only(binary, suite, fraction)
 
     print(f"cotengra {ctg.__version__}, opt_einsum {oe.__version__}; FLOPs in opt_einsum's model; "
           f"cotengra column: best of {ctg_runs} run(s), t = mean time per run")
@@ -151,23 +217,8 @@ def main():
         median_ratios.append(ours_cost / ctg_median)
         oe_greedy, _ = oe_cost(eq, shapes, oe.contract_path(eq, *shapes, shapes=True, optimize="greedy")[0])
 
-        # Slicing on our tree, limit 1/16 of its largest intermediate, but never below the
-        # largest input: tenferro holds the inputs whole and refuses such a limit.
-        limit = max(ours["largest"] / 16, max(math.prod(s) for s in shapes))
-        sliced = run_ours(binary, inputs, output, extents, "--strategy", "hyper", "--trials", 64,
-                          "--budget", 0, "--memory-limit", limit)
-        base = run_ours(binary, inputs, output, extents, "--strategy", "hyper", "--trials", 64, "--budget", 0)
-        assert sliced["steps"] == base["steps"], "slicing must keep the tree"
-        our_tree = ctg.ContractionTree.from_path(terms, "".join(syms[l] for l in output), size_dict,
-                                                 path=[tuple(s) for s in base["steps"]])
-        original = our_tree.total_flops()
-        ours_sliced = our_tree.copy()
-        for l in sliced["sliced"]:
-            ours_sliced.remove_ind_(syms[l])
-        ours_overhead = ours_sliced.total_flops() / original  # total_flops counts every slice
-        sf = ctg.SliceFinder(our_tree, target_size=limit)
-        ix, cost = sf.search()
-        ctg_overhead = float(cost.total_flops) / float(original)
+        _, ours_overhead, ctg_overhead, _, _ = slicing_columns(
+            binary, name, inputs, output, extents, syms, terms, shapes, size_dict, 16)
 
         ratio = ours_cost / ctg_cost
         ratios.append(ratio)

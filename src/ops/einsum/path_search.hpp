@@ -167,16 +167,25 @@ struct HyperSettings {
 SsaPath hyper_path(const PathProblem& problem, const HyperSettings& settings, std::string* note);
 
 // Slicing (path_slicing.cpp): labels to slice so that every node of `ssa` (real extents, the
-// sliced ones set to 1) holds at most `limit` elements. Greedy: each round slices the label
-// that removes the most excess (sum over oversize nodes of log(size / limit)) per unit of
-// log FLOP overhead. Throws Validation when no label is left to slice.
+// sliced ones set to 1) holds at most `limit` elements, with as few total FLOPs as the search
+// finds. Run 0 is a deterministic greedy: each round slices the label that removes the most
+// excess (sum over oversize nodes of log(size / limit)) per unit of log FLOP overhead. The
+// `restarts` further runs score by least added FLOPs and draw with Boltzmann weights from fixed
+// seeds; `prune` ends each run by un-slicing the labels the limit lets go. The least total
+// FLOPs wins (ties: fewer slices, then the earlier run): deterministic, and never costlier than
+// run 0 alone. Throws Validation when no label is left to slice.
 struct SlicePlan {
   std::vector<Label> labels;
   double slices = 1;
   double flops = 0;    // all slices together
   double largest = 0;  // within one slice
 };
-SlicePlan choose_slices(const PathProblem& problem, const SsaPath& ssa, double limit);
+struct SliceSettings {
+  int restarts = 15;  // runs after run 0
+  bool prune = true;
+};
+SlicePlan choose_slices(const PathProblem& problem, const SsaPath& ssa, double limit,
+                        const SliceSettings& settings = {});
 
 // opt_einsum's linear convention -> SSA ids (the inverse of ssa_to_linear).
 SsaPath linear_to_ssa(std::span<const std::pair<int, int>> linear, int num_operands);
