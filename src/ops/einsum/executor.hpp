@@ -33,7 +33,7 @@ struct SliceRange {
 
 // When the slices of a sliced plan are spread over host threads (docs/perf/planning.md,
 // "Sliced execution"): never below kMinSlicesPerWorker slices per worker; never when one
-// slice does fewer than kMinParallelSliceFlops (measured on 2 cores: 2 workers ran 0.68x as
+// slice does fewer than kMinParallelSliceFlops (measured on 2 cores: 2 workers ran 0.69x as
 // fast as 1 at 1e6 FLOPs per slice, 0.98x at 5e6, 1.24x at 2e7, 1.68x at 6e7: each step of a
 // slice takes workspace from the runtime's shared pool, and small slices spend their time
 // there) or kThreadedSliceFlops or more (opt_einsum FLOP count), where the kernels inside a

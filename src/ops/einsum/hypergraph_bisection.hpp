@@ -15,7 +15,9 @@
 // The whole V-cycle runs `cycles` times with different random pairings; the lightest cut wins.
 // A single level (step 2 on the hypergraph itself) is what `coarsest` >= node count gives.
 //
-// Balance: side 0's node weight stays within W/2 +- imbalance * W/2 (W the total weight).
+// Balance: side 0's node weight aims for W/2 +- imbalance * W/2 (W the total weight; imbalance
+// clamped to [0, 0.9], the band to [1, W - 1]); when heavy nodes leave no split inside the band,
+// the split least outside it.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +25,8 @@
 
 namespace tenferro::einsum_internal {
 
-// Nets in compressed form: net e's pins are pins[pin_start[e] .. pin_start[e + 1]).
+// Nets in compressed form: net e's pins are pins[pin_start[e] .. pin_start[e + 1]). A net's
+// pins must be distinct and its weight positive; node weights positive.
 struct Hypergraph {
   std::vector<int> node_weight;
   std::vector<double> net_weight;
