@@ -63,7 +63,7 @@ void bind_prims_overloads(nb::module_& p) {
   p.def(
       "norm",
       [](const V& x, nb::handle axis, bool keepdims) {
-        auto axes = axes_arg(axis);
+        auto axes = axes_arg(axis, x.rank(), "norm");
         return released([&] { return ad::norm(x, axes, keepdims); });
       },
       nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));

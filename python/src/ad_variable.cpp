@@ -87,7 +87,7 @@ using Reduction = ad::Variable (*)(const ad::Variable&, std::optional<prims::Axe
 
 template <Reduction R>
 ad::Variable reduce(const ad::Variable& x, nb::handle axis, bool keepdims) {
-  std::optional<prims::Axes> axes = axes_arg(axis);
+  std::optional<prims::Axes> axes = axes_arg(axis, x.rank(), "reduce");
   return released([&] { return R(x, axes, keepdims); });
 }
 
@@ -148,20 +148,15 @@ void bind_ad_variable(nb::module_& m) {
       .def_prop_ro("mT", &matrix_transpose_v)
       .def("transpose",
            [](const ad::Variable& v, nb::args axes) {
-             std::vector<std::int64_t> perm;
-             if (axes.size() == 1 && !PyIndex_Check(axes[0].ptr())) {
-               if (!axes[0].is_none()) perm = shape_arg(axes[0]);
-             } else {
-               for (nb::handle a : axes) perm.push_back(nb::cast<std::int64_t>(a));
-             }
+             const auto perm = permutation_arg(axes, v.rank(), "transpose");
              return permute_v(v, perm.empty() ? reversed_axes(v.rank()) : perm);
            })
       .def("reshape",
            [](const ad::Variable& v, nb::args shape) {
-             Shape s = shape.size() == 1 ? shape_arg(shape[0]) : shape_arg(shape);
+             Shape s = spread_int_args(shape, "reshape", "shape entry");
              return released([&] { return reshape_c_v(v, s); });
            })
-      .def("__getitem__", &index_v)
+      .def("__getitem__", &index_v, nb::arg("key").none())
       .def(
           "__array_namespace__",
           [](const ad::Variable&, nb::handle) { return nb::module_::import_("tenferro"); },

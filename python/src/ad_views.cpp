@@ -32,53 +32,28 @@ ad::Variable c_contiguous_v(const ad::Variable& x) {
 }
 
 ad::Variable index_v(const ad::Variable& x, nb::handle key) {
-  std::vector<nb::handle> items;
-  if (nb::isinstance<nb::tuple>(key)) {
-    for (nb::handle item : nb::borrow<nb::tuple>(key)) items.push_back(item);
-  } else {
-    items.push_back(key);
-  }
-  std::int64_t consumed = 0;
-  for (nb::handle item : items) consumed += item.is(Py_Ellipsis) ? 0 : 1;
-  if (consumed > x.rank()) throw_validation("index", "too many indices for the tracer");
-  std::vector<prims::Slice> slices;
-  Shape kept;  // the result's shape: integer-indexed axes dropped
-  auto whole = [&](std::int64_t count) {
-    for (std::int64_t i = 0; i < count; ++i) {
-      kept.push_back(x.shape()[slices.size()]);
-      slices.push_back({});
-    }
-  };
-  for (nb::handle item : items) {
-    const std::size_t axis = slices.size();
-    if (item.is(Py_Ellipsis)) {
-      whole(x.rank() - consumed);
-    } else if (PySlice_Check(item.ptr())) {
-      Py_ssize_t start = 0, stop = 0, step = 0;
-      if (PySlice_Unpack(item.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
-      if (step < 0) {
-        throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "index",
-                    "negative slice steps are not supported (as on Tensor)");
-      }
-      const Py_ssize_t len = PySlice_AdjustIndices(x.shape()[axis], &start, &stop, step);
-      // stop: one past the last element taken (never beyond the extent).
-      slices.push_back({start, len > 0 ? start + (len - 1) * step + 1 : start, step});
-      kept.push_back(len);
-    } else if (PyIndex_Check(item.ptr())) {
-      const std::int64_t n = x.shape()[axis];
-      std::int64_t i = nb::cast<std::int64_t>(nb::steal(PyNumber_Index(item.ptr())));
-      if (i < -n || i >= n) {
-        throw_validation("index", "index " + std::to_string(i) + " is out of bounds for axis " +
-                                      std::to_string(axis) + " with size " + std::to_string(n));
-      }
-      if (i < 0) i += n;
-      slices.push_back({i, i + 1, 1});
-    } else {
-      throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "index",
-                  "a traced value takes integers, slices and Ellipsis (no None or arrays)");
+  std::vector<prims::Slice> slices;  // one per axis of x
+  Shape kept;  // the result's shape: integer-indexed axes dropped, new axes of extent 1
+  for (const IndexItem& item : parse_index(key, x.shape(), "index")) {
+    switch (item.kind) {
+      case IndexItem::Kind::NewAxis:
+        kept.push_back(1);
+        break;
+      case IndexItem::Kind::Slice:
+        // stop: one past the last element taken (never beyond the extent).
+        slices.push_back(
+            {item.start,
+             item.length > 0 ? item.start + (item.length - 1) * item.step + 1 : item.start,
+             item.step});
+        kept.push_back(item.length);
+        break;
+      case IndexItem::Kind::Integer:
+        slices.push_back({item.start, item.start + 1, 1});
+        break;
+      case IndexItem::Kind::Ellipsis:
+        break;  // parse_index expands it into whole-axis slices
     }
   }
-  whole(x.rank() - static_cast<std::int64_t>(slices.size()));
   return released([&] { return reshape_c_v(ad::slice(x, slices), kept); });
 }
 

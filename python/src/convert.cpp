@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "args.hpp"
 #include "tenferro/runtime/placement.hpp"
 
 namespace tenferro::python {
@@ -50,7 +51,13 @@ nb::object numpy_dtype(DType d) {
 }
 
 DType dtype_from_python(nb::handle obj) {
-  nb::object d = nb::module_::import_("numpy").attr("dtype")(obj);
+  nb::object d;
+  try {
+    d = nb::module_::import_("numpy").attr("dtype")(obj);
+  } catch (nb::python_error& e) {
+    throw_validation("dtype", "not a dtype: " + nb::cast<std::string>(nb::repr(obj)) + " (" +
+                                  nb::cast<std::string>(nb::str(e.value())) + ")");
+  }
   const auto& all = numpy_dtypes();
   for (std::size_t i = 0; i < all.size(); ++i) {
     if (d.equal(all[i])) return kAllDTypes[i];
@@ -118,6 +125,7 @@ std::string device_name(int dlpack_device_type, int device_id) {
 namespace {
 nb::object numpy_over(std::byte* data, const TensorLayout& layout, nb::handle owner) {
   const std::size_t rank = layout.shape.size();
+  check_numpy_rank(static_cast<std::int64_t>(rank), "to NumPy");
   std::vector<std::size_t> shape(layout.shape.begin(), layout.shape.end());
   std::vector<std::int64_t> strides(layout.strides.begin(), layout.strides.end());
   nb::ndarray<nb::numpy> arr(data, rank, shape.data(), owner, strides.data(),

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "tenferro/prims.hpp"
@@ -45,7 +46,13 @@ nb::object dlpack_capsule(const EagerTensor& t, nb::handle stream, nb::handle ma
                           nb::handle dl_device, std::optional<bool> copy) {
   const Placement& p = t.placement();
   if (!dl_device.is_none()) {
-    const auto want = nb::cast<std::pair<int, int>>(dl_device);
+    std::pair<int, int> want;
+    if (!nb::try_cast(dl_device, want)) {
+      throw_validation("__dlpack__",
+                       "dl_device must be a (device_type, device_id) pair of "
+                       "ints, got " +
+                           nb::cast<std::string>(nb::repr(dl_device)));
+    }
     if (want.first != dlpack_type(p) || want.second != p.device_ordinal) {
       throw Error(ErrorKind::NoInputIngress, ErrorPhase::Transfer, "__dlpack__",
                   "the tensor lives on " + device_name(p) + " but " +
@@ -60,11 +67,19 @@ nb::object dlpack_capsule(const EagerTensor& t, nb::handle stream, nb::handle ma
                     " memory is not implemented yet; call tensor.download() for an explicit "
                     "host copy");
   }
-  if (!stream.is_none() && !(nb::isinstance<nb::int_>(stream) && nb::cast<int>(stream) == -1)) {
-    throw_validation("__dlpack__", "a CPU tensor takes stream=None");
+  if (!stream.is_none()) {
+    int overflow = 0;
+    const bool minus_one = nb::isinstance<nb::int_>(stream) &&
+                           PyLong_AsLongLongAndOverflow(stream.ptr(), &overflow) == -1 &&
+                           overflow == 0;
+    if (!minus_one) {
+      throw_validation("__dlpack__", "a CPU tensor takes stream=None (or -1), got " +
+                                         nb::cast<std::string>(nb::repr(stream)));
+    }
   }
   EagerTensor value =
       copy.value_or(false) ? released([&] { return prims::cast(t, t.dtype()); }) : t;
+  check_numpy_rank(value.rank(), "__dlpack__");
   Tensor host = value.host_view();
   auto* holder = new Tensor(host);
   nb::capsule owner(holder, [](void* ptr) noexcept { delete static_cast<Tensor*>(ptr); });

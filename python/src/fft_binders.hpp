@@ -43,9 +43,9 @@ void def_fft_n(nb::module_& f, const char* name, bool two_d) {
       name,
       [two_d](const T& a, nb::handle s, nb::handle axes, nb::handle norm) {
         fft::Lengths sl, al;
-        if (!s.is_none()) sl = shape_arg(s);
+        if (!s.is_none()) sl = shape_arg(s, "fft");
         if (!axes.is_none()) {
-          al = shape_arg(axes);
+          al = int_list_arg(axes, "fft", "axis");
         } else if (two_d) {
           al = std::vector<std::int64_t>{-2, -1};
         }

@@ -7,6 +7,7 @@
 #include <nanobind/stl/string.h>
 
 #include "ad_bridge.hpp"
+#include "args.hpp"
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "operands.hpp"
@@ -87,7 +88,7 @@ void bind_prims(nb::module_& m) {
   p.def(
       "norm",
       [](const EagerTensor& x, nb::handle axis, bool keepdims) {
-        auto axes = axes_arg(axis);
+        auto axes = axes_arg(axis, x.rank(), "norm");
         return released([&] { return prims::norm(x, axes, keepdims); });
       },
       nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
@@ -95,13 +96,16 @@ void bind_prims(nb::module_& m) {
     const DType d = dtype_from_python(dtype);
     return released([&] { return prims::cast(x, d); });
   });
-  p.def("diagonal", [](const EagerTensor& x, std::int64_t offset, std::int64_t a, std::int64_t b) {
-    return prims::diagonal(x, offset, a, b);
+  p.def("diagonal", [](const EagerTensor& x, nb::handle offset, nb::handle a, nb::handle b) {
+    return prims::diagonal(x, int_arg(offset, "diagonal", "offset"),
+                           normalize_axis(int_arg(a, "diagonal", "axis1"), x.rank(), "diagonal"),
+                           normalize_axis(int_arg(b, "diagonal", "axis2"), x.rank(), "diagonal"));
   });
   p.def("broadcast_to", [](const EagerTensor& x, nb::handle shape) {
-    return prims::broadcast_to(x, shape_arg(shape));
+    return prims::broadcast_to(x, shape_arg(shape, "broadcast_to"));
   });
-  p.def("concatenate", [](nb::handle xs, std::int64_t axis) -> nb::object {
+  p.def("concatenate", [](nb::handle xs, nb::handle axis_arg) -> nb::object {
+    const std::int64_t axis = int_arg(axis_arg, "concatenate", "axis");
     if (any_tracer(xs)) {
       auto v = variable_list(xs, "concatenate");
       return nb::cast(released([&] { return ad::concatenate(v, axis); }));
@@ -109,7 +113,8 @@ void bind_prims(nb::module_& m) {
     auto v = tensor_list(xs, "concatenate");
     return nb::cast(released([&] { return prims::concatenate(v, axis); }));
   });
-  p.def("stack", [](nb::handle xs, std::int64_t axis) -> nb::object {
+  p.def("stack", [](nb::handle xs, nb::handle axis_arg) -> nb::object {
+    const std::int64_t axis = int_arg(axis_arg, "stack", "axis");
     if (any_tracer(xs)) {
       auto v = variable_list(xs, "stack");
       return nb::cast(released([&] { return ad::stack(v, axis); }));
@@ -117,31 +122,51 @@ void bind_prims(nb::module_& m) {
     auto v = tensor_list(xs, "stack");
     return nb::cast(released([&] { return prims::stack(v, axis); }));
   });
-  // Creation inside a runtime.
+  // Creation inside a runtime: arguments are converted with the GIL held, the fill runs
+  // without it (a large fill must not starve other Python threads).
   p.def("zeros", [](const Runtime& rt, nb::handle shape, nb::handle dtype) {
-    return prims::zeros(rt, dtype_from_python(dtype), shape_arg(shape));
+    const Shape s = shape_arg(shape, "zeros");
+    const DType d = dtype_from_python(dtype);
+    return released([&] { return prims::zeros(rt, d, s); });
   });
   p.def("ones", [](const Runtime& rt, nb::handle shape, nb::handle dtype) {
-    return prims::ones(rt, dtype_from_python(dtype), shape_arg(shape));
+    const Shape s = shape_arg(shape, "ones");
+    const DType d = dtype_from_python(dtype);
+    return released([&] { return prims::ones(rt, d, s); });
   });
   p.def("full", [](const Runtime& rt, nb::handle shape, nb::handle value, nb::handle dtype) {
     std::optional<prims::Scalar> v = as_scalar(value);
     if (!v) throw_validation("full", "fill value must be a number");
-    return prims::full(rt, dtype_from_python(dtype), shape_arg(shape), *v);
+    const Shape s = shape_arg(shape, "full");
+    const DType d = dtype_from_python(dtype);
+    return released([&] { return prims::full(rt, d, s, *v); });
   });
-  p.def("eye",
-        [](const Runtime& rt, std::int64_t n, std::optional<std::int64_t> mcols, std::int64_t k,
-           nb::handle dtype) { return prims::eye(rt, dtype_from_python(dtype), n, mcols, k); });
+  p.def(
+      "eye",
+      [](const Runtime& rt, nb::handle n, nb::handle m, nb::handle k, nb::handle dtype) {
+        const std::int64_t rows = int_arg(n, "eye", "N");
+        std::optional<std::int64_t> cols;
+        if (!m.is_none()) cols = int_arg(m, "eye", "M");
+        const std::int64_t diag = int_arg(k, "eye", "k");
+        const DType d = dtype_from_python(dtype);
+        return released([&] { return prims::eye(rt, d, rows, cols, diag); });
+      },
+      nb::arg("runtime"), nb::arg("N"), nb::arg("M").none(), nb::arg("k"), nb::arg("dtype"));
   p.def("arange", [](const Runtime& rt, double start, double stop, double step, nb::handle dtype) {
-    return prims::arange(rt, dtype_from_python(dtype), start, stop, step);
+    const DType d = dtype_from_python(dtype);
+    return released([&] { return prims::arange(rt, d, start, stop, step); });
   });
   p.def("random_uniform", [](const Runtime& rt, nb::handle shape, std::uint64_t seed, double low,
                              double high, nb::handle dtype) {
-    return prims::random_uniform(rt, dtype_from_python(dtype), shape_arg(shape), seed, low, high);
+    const Shape s = shape_arg(shape, "random_uniform");
+    const DType d = dtype_from_python(dtype);
+    return released([&] { return prims::random_uniform(rt, d, s, seed, low, high); });
   });
   p.def("random_normal", [](const Runtime& rt, nb::handle shape, std::uint64_t seed, double mean,
                             double stddev, nb::handle dtype) {
-    return prims::random_normal(rt, dtype_from_python(dtype), shape_arg(shape), seed, mean, stddev);
+    const Shape s = shape_arg(shape, "random_normal");
+    const DType d = dtype_from_python(dtype);
+    return released([&] { return prims::random_normal(rt, d, s, seed, mean, stddev); });
   });
 }
 

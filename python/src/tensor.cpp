@@ -6,9 +6,11 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cmath>
 #include <string>
 
 #include "ad_bridge.hpp"
+#include "args.hpp"
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "dlpack.hpp"
@@ -65,11 +67,22 @@ nb::object py_complex(const prims::Scalar& v) {
   return nb::steal(PyComplex_FromDoubles(v.real(), v.imag()));
 }
 
+// float(t) and int(t): a complex value has no real conversion (Python refuses float(1j));
+// taking the real part silently would drop the imaginary one.
+double real_scalar(const EagerTensor& t, const char* op) {
+  if (is_complex(t.dtype())) {
+    throw_validation(op,
+                     "cannot convert a complex tensor to a real Python number; take "
+                     ".real, abs() or complex() explicitly");
+  }
+  return host_scalar(t, op).real();
+}
+
 using Reduction = EagerTensor (*)(const EagerTensor&, std::optional<prims::Axes>, bool);
 
 template <Reduction R>
 EagerTensor reduce(const EagerTensor& t, nb::handle axis, bool keepdims) {
-  std::optional<prims::Axes> axes = axes_arg(axis);
+  std::optional<prims::Axes> axes = axes_arg(axis, t.rank(), "reduce");
   return released([&] { return R(t, axes, keepdims); });
 }
 
@@ -118,6 +131,7 @@ void bind_tensor(nb::module_& m) {
       .def(
           "download",
           [](const EagerTensor& t) {
+            check_numpy_rank(t.rank(), "download");
             Tensor host = released([&] { return t.download(); });
             return numpy_of_host(host);
           },
@@ -136,7 +150,7 @@ void bind_tensor(nb::module_& m) {
              if (is_complex(t.dtype())) return py_complex(v);
              return nb::float_(v.real());
            })
-      .def("__float__", [](const EagerTensor& t) { return host_scalar(t, "float").real(); })
+      .def("__float__", [](const EagerTensor& t) { return real_scalar(t, "float"); })
       .def("__complex__",
            [](const EagerTensor& t) { return py_complex(host_scalar(t, "complex")); })
       .def("__bool__", [](const EagerTensor& t) { return host_scalar(t, "bool") != 0.0; })
@@ -146,24 +160,18 @@ void bind_tensor(nb::module_& m) {
       .def(
           "transpose",
           [](const EagerTensor& t, nb::args axes) {
-            std::vector<std::int64_t> perm;
-            if (axes.size() == 1 && !PyIndex_Check(axes[0].ptr())) {
-              if (!axes[0].is_none()) perm = shape_arg(axes[0]);
-            } else {
-              for (nb::handle a : axes) perm.push_back(nb::cast<std::int64_t>(a));
-            }
-            return transpose_axes(t, perm);
+            return transpose_axes(t, permutation_arg(axes, t.rank(), "transpose"));
           },
           "NumPy's transpose: a view with permuted axes (reversed when none are given).")
       .def(
           "reshape",
           [](const EagerTensor& t, nb::args shape) {
-            Shape s = shape.size() == 1 ? shape_arg(shape[0]) : shape_arg(shape);
+            Shape s = spread_int_args(shape, "reshape", "shape entry");
             return released([&] { return reshape_c(t, s); });
           },
           "C-order (row-major) reshape, as NumPy: a view when the strides allow, else a copy "
           "made inside the runtime.")
-      .def("__getitem__", &index)
+      .def("__getitem__", &index, nb::arg("key").none())
       .def("__iter__",
            [](const EagerTensor& t) {
              // Views along the first axis, as NumPy (without this, Python would iterate
@@ -225,7 +233,15 @@ void bind_tensor(nb::module_& m) {
            [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::LessEqual); })
       .def("__int__",
            [](const EagerTensor& t) {
-             return static_cast<std::int64_t>(host_scalar(t, "int").real());
+             // Python's own int(float): exact for every finite value (int(1e300) is a big
+             // int); NaN and inf have no integer, as in Python, but as typed errors.
+             const double v = real_scalar(t, "int");
+             if (std::isnan(v)) throw_validation("int", "cannot convert NaN to an integer");
+             if (std::isinf(v)) {
+               throw Error(ErrorKind::Numerical, ErrorPhase::Input, "int",
+                           "cannot convert infinity to an integer");
+             }
+             return nb::steal(PyLong_FromDouble(v));
            })
       // Reductions (axis: None, an int or a tuple; NumPy's keepdims).
       .def("sum", &reduce<prims::sum>, nb::arg("axis").none() = nb::none(),

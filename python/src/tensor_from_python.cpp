@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "convert.hpp"
@@ -15,36 +16,82 @@ namespace tenferro::python {
 
 namespace {
 
-// A NumPy array of a tenferro dtype holding `data`.
+std::string repr_of(nb::handle obj) {
+  return nb::cast<std::string>(nb::str(obj));
+}
+
+// A NumPy array of a tenferro dtype holding `data`, in native byte order. Integer and boolean
+// data become float64; a big-endian float64 is byte-swapped (a copy, as upload is anyway);
+// dtypes tenferro has no kernels for (float16, longdouble, structured, object) are refused.
 nb::object as_numpy(nb::handle data, nb::handle dtype) {
   nb::module_ np = nb::module_::import_("numpy");
-  if (!dtype.is_none()) return np.attr("asarray")(data, numpy_dtype(dtype_from_python(dtype)));
-  nb::object arr = np.attr("asarray")(data);
-  const std::string kind = nb::cast<std::string>(arr.attr("dtype").attr("kind"));
-  if (kind == "b" || kind == "i" || kind == "u") return arr.attr("astype")("float64");
-  if (kind != "f" && kind != "c") {
-    throw_validation("upload", "tenferro has float32, float64, complex64 and complex128, not " +
-                                   nb::cast<std::string>(nb::str(nb::object(arr.attr("dtype")))));
+  nb::object arr;
+  try {
+    arr = dtype.is_none() ? np.attr("asarray")(data)
+                          : np.attr("asarray")(data, numpy_dtype(dtype_from_python(dtype)));
+  } catch (nb::python_error& e) {
+    if (!e.matches(PyExc_ValueError) && !e.matches(PyExc_TypeError)) throw;
+    throw_validation("upload", "not array-like data: " + repr_of(e.value()));
   }
-  return arr;
+  nb::object dt = arr.attr("dtype");
+  const std::string kind = nb::cast<std::string>(dt.attr("kind"));
+  if (kind == "b" || kind == "i" || kind == "u") return arr.attr("astype")("float64");
+  nb::object native = dt.attr("newbyteorder")("=");
+  for (DType d : kAllDTypes) {
+    if (!native.equal(numpy_dtype(d))) continue;
+    return nb::cast<bool>(dt.attr("isnative")) ? arr : arr.attr("astype")(native);
+  }
+  throw_validation("upload", "tenferro has float32, float64, complex64 and complex128, not " +
+                                 repr_of(dt) + "; convert with astype() first");
+}
+
+// A C-ordered, freshly allocated (so aligned) NumPy copy of `a`'s elements.
+nb::object aligned_copy(const nb::ndarray<nb::ro>& a) {
+  std::vector<std::size_t> shape(a.ndim());
+  std::vector<std::int64_t> strides(a.ndim());
+  for (std::size_t i = 0; i < a.ndim(); ++i) {
+    shape[i] = a.shape(i);
+    strides[i] = a.stride(i);
+  }
+  // A NumPy view of a's memory (a outlives it: the copy is made before returning).
+  nb::ndarray<nb::numpy, nb::ro> view(a.data(), a.ndim(), shape.data(), nb::handle(),
+                                      strides.data(), a.dtype(), a.device_type(), a.device_id());
+  return nb::module_::import_("numpy").attr("array")(view.cast(nb::rv_policy::reference),
+                                                     nb::arg("order") = "C");
 }
 
 EagerTensor upload_host(const std::shared_ptr<EagerRuntime>& rt, const nb::ndarray<nb::ro>& a,
                         nb::handle source) {
   const std::optional<DType> dtype = dtype_of(nb::ndarray<>(a));
   if (!dtype) {
-    throw_validation("upload",
-                     "tenferro has float32, float64, complex64 and complex128, not " +
-                         nb::cast<std::string>(nb::str(nb::object(source.attr("dtype")))));
+    throw_validation("upload", "tenferro has float32, float64, complex64 and complex128, not " +
+                                   repr_of(source.attr("dtype")));
   }
   std::optional<Tensor> view = host_view_of(nb::ndarray<>(a), *dtype);
-  if (!view) {  // negative strides or misaligned data: let NumPy make it plain first
-    nb::object plain = nb::module_::import_("numpy").attr("ascontiguousarray")(source);
-    view = host_view_of(nb::ndarray<>(nb::cast<nb::ndarray<nb::ro>>(plain)), *dtype);
+  nb::object copy;  // keeps the aligned copy alive until the upload is done
+  if (!view) {      // negative strides or misaligned data: a fresh aligned copy first
+    copy = aligned_copy(a);
+    view = host_view_of(nb::ndarray<>(nb::cast<nb::ndarray<nb::ro>>(copy)), *dtype);
+    if (!view) {
+      throw Error(ErrorKind::Backend, ErrorPhase::Transfer, "upload",
+                  "NumPy's copy of the array is still misaligned; please report this");
+    }
   }
   const Tensor host = *view;
   nb::gil_scoped_release release;
   return rt->upload(host);
+}
+
+// `arr` (a NumPy array of a supported dtype) as an ndarray; a layout nanobind cannot describe
+// in elements (a structured field's view, whose strides are no multiple of its item) is
+// copied by NumPy first.
+nb::ndarray<nb::ro> ndarray_of(nb::object& arr) {
+  nb::ndarray<nb::ro> a;
+  if (nb::try_cast(arr, a)) return a;
+  arr = nb::module_::import_("numpy").attr("array")(arr, nb::arg("order") = "C");
+  if (nb::try_cast(arr, a)) return a;
+  throw_validation("upload",
+                   "the array's memory layout cannot be read (" + repr_of(arr.attr("dtype")) + ")");
 }
 
 [[noreturn]] void throw_placement(const std::string& producer, const EagerRuntime& rt) {
@@ -94,17 +141,34 @@ void check_producer_allows_export(nb::handle x) {
   }
 }
 
+bool is_byte_swapped_numpy(nb::handle x) {
+  nb::object ndarray = nb::module_::import_("numpy").attr("ndarray");
+  return nb::isinstance(x, ndarray) && !nb::cast<bool>(x.attr("dtype").attr("isnative"));
+}
+
 }  // namespace
 
 EagerTensor upload_from_python(const std::shared_ptr<EagerRuntime>& rt, nb::handle data,
                                nb::handle dtype) {
   nb::object arr = as_numpy(data, dtype);
-  return upload_host(rt, nb::cast<nb::ndarray<nb::ro>>(arr), arr);
+  const nb::ndarray<nb::ro> a = ndarray_of(arr);
+  return upload_host(rt, a, arr);
 }
 
 EagerTensor from_dlpack(nb::handle x, const std::shared_ptr<EagerRuntime>& rt,
                         std::optional<bool> copy) {
   check_producer_allows_export(x);
+  if (is_byte_swapped_numpy(x)) {  // DLPack has no byte order: NumPy refuses to export it
+    if (copy.has_value() && !*copy) {
+      throw Error(ErrorKind::Unsupported, ErrorPhase::Transfer, "from_dlpack",
+                  "a non-native byte order array cannot be shared without a copy; pass "
+                  "copy=None or copy=True");
+    }
+    if (rt->backend_kind() != BackendKind::Cpu && !copy.value_or(false)) {
+      throw_placement("cpu:0", *rt);
+    }
+    return upload_from_python(rt, x, nb::none());
+  }
   nb::ndarray<nb::ro> a;
   if (!nb::try_cast(x, a)) {
     throw_validation("from_dlpack",

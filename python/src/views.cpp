@@ -6,6 +6,7 @@
 #include <numeric>
 #include <string>
 
+#include "args.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/prims.hpp"
 
@@ -92,88 +93,29 @@ EagerTensor batch_from_cpp(const EagerTensor& x, int core_axes) {
 }
 
 EagerTensor index(const EagerTensor& x, nb::handle key) {
-  std::vector<nb::handle> items;
-  if (nb::isinstance<nb::tuple>(key)) {
-    for (nb::handle item : nb::borrow<nb::tuple>(key)) items.push_back(item);
-  } else {
-    items.push_back(key);
-  }
-  // How many axes of x the items consume (Ellipsis fills the rest).
-  std::int64_t consumed = 0;
-  int ellipses = 0;
-  for (nb::handle item : items) {
-    if (item.is(Py_Ellipsis)) {
-      ++ellipses;
-    } else if (!item.is_none()) {
-      ++consumed;
-    }
-  }
-  if (ellipses > 1) throw_validation("index", "an index can only have a single ellipsis ('...')");
-  if (consumed > x.rank()) {
-    throw_validation("index", "too many indices: the tensor has " + std::to_string(x.rank()) +
-                                  " axes but " + std::to_string(consumed) + " were indexed");
-  }
   const TensorLayout& in = x.layout();
   TensorLayout out{in.dtype, {}, {}, in.offset};
   std::size_t axis = 0;
-  auto take_whole = [&](std::int64_t count) {
-    for (std::int64_t i = 0; i < count; ++i, ++axis) {
-      out.shape.push_back(in.shape[axis]);
-      out.strides.push_back(in.strides[axis]);
+  for (const IndexItem& item : parse_index(key, in.shape, "index")) {
+    switch (item.kind) {
+      case IndexItem::Kind::NewAxis:
+        out.shape.push_back(1);
+        out.strides.push_back(0);
+        continue;
+      case IndexItem::Kind::Slice:
+        out.offset += item.start * in.strides[axis];
+        out.shape.push_back(item.length);
+        out.strides.push_back(in.strides[axis] * item.step);
+        break;
+      case IndexItem::Kind::Integer:
+        out.offset += item.start * in.strides[axis];
+        break;
+      case IndexItem::Kind::Ellipsis:
+        break;  // parse_index expands it into whole-axis slices
     }
-  };
-  for (nb::handle item : items) {
-    if (item.is(Py_Ellipsis)) {
-      take_whole(x.rank() - consumed);
-    } else if (item.is_none()) {
-      out.shape.push_back(1);
-      out.strides.push_back(0);
-    } else if (PySlice_Check(item.ptr())) {
-      Py_ssize_t start = 0, stop = 0, step = 0;
-      if (PySlice_Unpack(item.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
-      if (step < 0) {
-        throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "index",
-                    "negative slice steps would need negative strides, which tenferro's kernels "
-                    "do not take; reverse with an explicit copy instead");
-      }
-      const Py_ssize_t len = PySlice_AdjustIndices(in.shape[axis], &start, &stop, step);
-      out.offset += static_cast<std::int64_t>(start) * in.strides[axis];
-      out.shape.push_back(len);
-      out.strides.push_back(in.strides[axis] * step);
-      ++axis;
-    } else if (PyIndex_Check(item.ptr())) {
-      const std::int64_t n = in.shape[axis];
-      std::int64_t i = nb::cast<std::int64_t>(nb::steal(PyNumber_Index(item.ptr())));
-      if (i < -n || i >= n) {
-        throw_validation("index", "index " + std::to_string(i) + " is out of bounds for axis " +
-                                      std::to_string(axis) + " with size " + std::to_string(n));
-      }
-      out.offset += (i < 0 ? i + n : i) * in.strides[axis];
-      ++axis;
-    } else {
-      throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "index",
-                  "only integers, slices, Ellipsis and None are supported (basic indexing; "
-                  "views). Got " +
-                      nb::cast<std::string>(nb::str(nb::handle(Py_TYPE(item.ptr())))));
-    }
+    ++axis;
   }
-  take_whole(x.rank() - static_cast<std::int64_t>(axis));
   return EagerTensor(x.runtime(), x.buffer(), std::move(out));
-}
-
-std::optional<std::vector<std::int64_t>> axes_arg(nb::handle axis) {
-  if (axis.is_none()) return std::nullopt;
-  if (PyIndex_Check(axis.ptr())) return std::vector<std::int64_t>{nb::cast<std::int64_t>(axis)};
-  std::vector<std::int64_t> out;
-  for (nb::handle a : axis) out.push_back(nb::cast<std::int64_t>(a));
-  return out;
-}
-
-Shape shape_arg(nb::handle shape) {
-  if (PyIndex_Check(shape.ptr())) return Shape{nb::cast<std::int64_t>(shape)};
-  Shape out;
-  for (nb::handle a : shape) out.push_back(nb::cast<std::int64_t>(a));
-  return out;
 }
 
 }  // namespace tenferro::python

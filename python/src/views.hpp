@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "args.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
 
 namespace tenferro::python {
@@ -36,9 +37,5 @@ std::vector<std::int64_t> batch_to_cpp_perm(std::int64_t rank, int core_axes);
 std::vector<std::int64_t> batch_from_cpp_perm(std::int64_t rank, int core_axes);
 // The permutation that reverses the axes (C order <-> the library's column-major order).
 std::vector<std::int64_t> reversed_axes(std::int64_t rank);
-
-// Python axis arguments: None, an int or a sequence of ints.
-std::optional<std::vector<std::int64_t>> axes_arg(nb::handle axis);
-Shape shape_arg(nb::handle shape);
 
 }  // namespace tenferro::python

@@ -18,8 +18,10 @@ cotangent or tangent of another runtime is a ContextMismatchError, one of anothe
 dtype a ValidationError, a non-real or non-scalar loss given to grad a ValidationError.
 """
 
+import operator
 from typing import Any, Callable, Sequence, Tuple, Union
 
+from ._errors import UnsupportedError, ValidationError, _error
 from ._tenferro import Tensor, Tracer
 from ._tenferro import ad as _ad
 
@@ -28,14 +30,39 @@ ArgNums = Union[int, Sequence[int]]
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "stop_gradient", "Tracer"]
 
 
-def _argnums(argnums, nargs):
-    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+def _argnums(argnums, nargs, op):
+    """argnums normalised, as JAX takes them; typed errors for anything else."""
+    try:
+        nums = (operator.index(argnums),)
+    except TypeError:
+        try:
+            nums = tuple(operator.index(i) for i in argnums)
+        except TypeError:
+            raise _error(ValidationError, op, f"argnums must be an int or a sequence of ints, "
+                         f"got {argnums!r}") from None
     if not nums:
-        raise ValueError("argnums must name at least one argument")
+        raise _error(ValidationError, op, "argnums must name at least one argument")
     for i in nums:
         if not -nargs <= i < nargs:
-            raise ValueError(f"argnums {i} is out of range for {nargs} positional arguments")
+            raise _error(ValidationError, op, f"argnums {i} is out of range for {nargs} "
+                         "positional arguments")
     return tuple(i % nargs for i in nums)
+
+
+def _check_primals(values, op):
+    """A Tracer given to grad/vjp/jvp means differentiating through a differentiation (grad of
+    grad, grad of jvp): nested tapes are not implemented, so this is refused before any work
+    rather than failing inside the argument conversion."""
+    for v in values:
+        if type(v) is Tracer:
+            raise _error(UnsupportedError, op, "higher-order differentiation (grad of grad, "
+                         "grad of jvp/vjp) is not supported yet: the argument is already "
+                         "being differentiated by an outer tenferro.grad/vjp/jvp",
+                         kind="Unsupported")
+        if not isinstance(v, Tensor):
+            raise _error(ValidationError, op, "differentiated arguments, cotangents and "
+                         f"tangents must be tenferro.Tensor, got {type(v).__name__} (upload "
+                         "host data with runtime.upload first)")
 
 
 def _with(args, nums, values):
@@ -52,10 +79,15 @@ def value_and_grad(f: Callable[..., Any],
     runtime. ``f`` must return a real 0-d value."""
 
     def wrapped(*args):
-        nums = _argnums(argnums, len(args))
-        value, grads = _ad.value_and_grad(lambda *xs: [f(*_with(args, nums, xs))],
-                                          [args[i] for i in nums])
-        return value, (grads[0] if isinstance(argnums, int) else tuple(grads))
+        nums = _argnums(argnums, len(args), "grad")
+        # Each argument is watched once; a repeated argnum gets its gradient again (JAX).
+        unique = list(dict.fromkeys(nums))
+        _check_primals([args[i] for i in unique], "grad")
+        value, grads = _ad.value_and_grad(lambda *xs: [f(*_with(args, unique, xs))],
+                                          [args[i] for i in unique])
+        by_arg = dict(zip(unique, grads))
+        single = isinstance(argnums, int) or hasattr(argnums, "__index__")
+        return value, (by_arg[nums[0]] if single else tuple(by_arg[i] for i in nums))
 
     return wrapped
 
@@ -90,6 +122,7 @@ def vjp(f: Callable[..., Any],
         rebuild.append(unflat)
         return seq
 
+    _check_primals(primals, "vjp")
     outs, pullback = _ad.vjp(flat_f, list(primals))
     unflat = rebuild[0]
 
@@ -110,6 +143,7 @@ def jvp(f: Callable[..., Any], primals: Sequence[Tensor],
         rebuild.append(unflat)
         return seq
 
+    _check_primals(list(primals) + list(tangents), "jvp")
     outs, touts = _ad.jvp(flat_f, list(primals), list(tangents))
     return rebuild[0](outs), rebuild[0](touts)
 

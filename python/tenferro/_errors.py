@@ -21,6 +21,20 @@ class ValidationError(Error, ValueError):
     """Bad argument: shapes, axes, dtypes, options (checked before anything runs)."""
 
 
+class AxisError(ValidationError, _np.exceptions.AxisError):
+    """An axis out of range for the tensor's rank (also ``numpy.exceptions.AxisError``, so an
+    ``IndexError`` and a ``ValueError``, as NumPy raises)."""
+
+    def __init__(self, message=""):
+        # NumPy's AxisError takes a ready message as its single argument.
+        _np.exceptions.AxisError.__init__(self, message)
+
+
+class IndexingError(ValidationError, IndexError):
+    """An index out of bounds, or a key that is not an index (also an ``IndexError``, as
+    NumPy raises)."""
+
+
 class ContextMismatchError(Error, ValueError):
     """Operands of one call come from different runtimes."""
 
@@ -84,7 +98,47 @@ _BY_KIND = {
     "Backend": BackendError,
     "RuntimeState": RuntimeStateError,
     "LinAlgError": LinAlgError,
+    "AxisError": AxisError,
+    "IndexingError": IndexingError,
 }
 _tenferro._set_error_classes(_BY_KIND)
+
+
+
+def _error(cls, op, message, kind="Validation", phase="input"):
+    """An instance of ``cls`` raised by the pure-Python layer, with the fields a C++ error
+    carries (``str(e)`` is ``"<op>: <message>"``, as theirs)."""
+    e = cls(f"{op}: {message}")
+    e.kind, e.phase, e.op, e.message = kind, phase, op, message
+    return e
+
+
+def _axis(axis, ndim, op):
+    """NumPy's normalize_axis_index: an int axis in [-ndim, ndim), else AxisError."""
+    import operator
+
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise _error(ValidationError, op, f"axis must be an integer, got {type(axis).__name__}")
+    if not -ndim <= axis < ndim:
+        raise _error(AxisError, op,
+                     f"axis {axis} is out of bounds for a tensor of dimension {ndim}")
+    return axis % ndim if ndim else axis
+
+
+def _axes(axes, ndim, op):
+    """An int or a sequence of ints, each normalised; a repeated axis is a ValidationError."""
+    import operator
+
+    try:
+        seq = [operator.index(axes)]
+    except TypeError:
+        seq = list(axes) if not isinstance(axes, (str, bytes)) else [axes]
+    out = [_axis(a, ndim, op) for a in seq]
+    if len(set(out)) != len(out):
+        raise _error(ValidationError, op, f"repeated axis in {tuple(seq)}")
+    return out
+
 
 __all__ = [c.__name__ for c in _BY_KIND.values()] + ["Error", "PlacementError"]

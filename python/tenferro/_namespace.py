@@ -4,6 +4,7 @@ runtime: none uploads or downloads on its own.
 """
 
 import builtins as _builtins
+import operator as _operator
 import threading as _threading
 
 import numpy as _np
@@ -11,6 +12,9 @@ import numpy as _np
 from . import _tenferro
 from ._tenferro import Runtime, Tensor, Tracer, einsum
 from ._tenferro import prims as _p
+from ._errors import UnsupportedError as _UnsupportedError
+from ._errors import ValidationError as _ValidationError
+from ._errors import _axes, _axis, _error
 
 float32 = _np.dtype("float32")
 float64 = _np.dtype("float64")
@@ -56,7 +60,11 @@ def eye(N, M=None, k=0, dtype=float64, *, runtime=None):
 def arange(start, stop=None, step=1, dtype=float64, *, runtime=None):
     if stop is None:
         start, stop = 0, start
-    return _p.arange(_rt(runtime), float(start), float(stop), float(step), dtype)
+    try:
+        start, stop, step = float(start), float(stop), float(step)
+    except (TypeError, ValueError) as e:
+        raise _error(_ValidationError, "arange", f"start, stop and step must be real numbers ({e})")
+    return _p.arange(_rt(runtime), start, stop, step, dtype)
 
 
 def zeros_like(x, dtype=None):
@@ -203,7 +211,8 @@ def size(x):
 
 def reshape(x, newshape, order="C"):
     if order != "C":
-        raise NotImplementedError("tenferro.reshape: NumPy's C order only")
+        raise _error(_UnsupportedError, "reshape", f"order={order!r}: NumPy's C order only "
+                     "(reshape the transpose for Fortran order)", kind="Unsupported")
     return x.reshape(newshape)
 
 
@@ -216,10 +225,11 @@ def matrix_transpose(x):
 
 
 def moveaxis(x, source, destination):
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
-    src = [s % x.ndim for s in src]
-    dst = [d % x.ndim for d in dst]
+    src = _axes(source, x.ndim, "moveaxis")
+    dst = _axes(destination, x.ndim, "moveaxis")
+    if len(src) != len(dst):
+        raise _error(_ValidationError, "moveaxis",
+                     "source and destination must have the same number of elements")
     order = [i for i in range(x.ndim) if i not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -227,15 +237,27 @@ def moveaxis(x, source, destination):
 
 
 def expand_dims(x, axis):
-    axis = axis % (x.ndim + 1)
-    return x.reshape(x.shape[:axis] + (1,) + x.shape[axis:])
+    shape = list(x.shape)
+    for a in sorted(_axes(axis, x.ndim + len(_axes_count(axis)), "expand_dims")):
+        shape.insert(a, 1)
+    return x.reshape(tuple(shape))
+
+
+def _axes_count(axis):
+    try:
+        return [_operator.index(axis)]
+    except TypeError:
+        return list(axis)
 
 
 def squeeze(x, axis=None):
     if axis is None:
         axes = {i for i, d in enumerate(x.shape) if d == 1}
     else:
-        axes = {a % x.ndim for a in ((axis,) if isinstance(axis, int) else axis)}
+        axes = set(_axes(axis, x.ndim, "squeeze"))
+        if any(x.shape[a] != 1 for a in axes):
+            raise _error(_ValidationError, "squeeze",
+                         "cannot select an axis to squeeze out which has size not equal to one")
     return x.reshape(tuple(d for i, d in enumerate(x.shape) if i not in axes))
 
 
@@ -244,11 +266,21 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
 
 
 def diag(x, k=0):
+    """numpy.diag: the k-th diagonal of a 2-D tensor, or a 2-D tensor with a 1-D one on its
+    k-th diagonal. The latter is built by joins and a reshape only (no products), so inf and
+    NaN stay where they are: x[i] sits at flat position i*(m+1) + offset of the m x m result."""
+    k = _operator.index(k)
     if x.ndim == 2:
         return _p.diagonal(x, k, 0, 1)
-    if x.ndim != 1 or k != 0:
-        raise NotImplementedError("tenferro.diag: 2-D input, or 1-D input with k=0")
-    return einsum("i,ij->ij", x, eye(x.shape[0], dtype=x.dtype, runtime=x.runtime))
+    if x.ndim != 1:
+        raise _error(_ValidationError, "diag", f"input must be 1-D or 2-D, got {x.ndim}-D")
+    n = x.shape[0]
+    m = n + _builtins.abs(k)
+    offset = (-k if k < 0 else 0) * m + (k if k > 0 else 0)
+    rows = concatenate([x.reshape(n, 1), zeros((n, m), x.dtype, runtime=x.runtime)], axis=1)
+    flat = concatenate([zeros((offset,), x.dtype, runtime=x.runtime), rows.reshape(-1),
+                        zeros((m * m,), x.dtype, runtime=x.runtime)])
+    return flat[:m * m].reshape(m, m)
 
 
 def trace(x, offset=0, axis1=0, axis2=1):
@@ -284,10 +316,10 @@ def tensordot(a, b, axes=2):
         axes_a, axes_b = axes
         axes_a = [axes_a] if isinstance(axes_a, int) else list(axes_a)
         axes_b = [axes_b] if isinstance(axes_b, int) else list(axes_b)
-    axes_a = [i % a.ndim for i in axes_a]
-    axes_b = [i % b.ndim for i in axes_b]
+    axes_a = _axes(axes_a, a.ndim, "tensordot")
+    axes_b = _axes(axes_b, b.ndim, "tensordot")
     if len(axes_a) != len(axes_b):
-        raise ValueError("tensordot: shape-mismatch for sum")
+        raise _error(_ValidationError, "tensordot", "shape-mismatch for sum")
     letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
     la = [next(letters) for _ in range(a.ndim)]
     lb = [next(letters) for _ in range(b.ndim)]
@@ -311,16 +343,29 @@ def outer(a, b):
 
 
 def kron(a, b):
-    if a.ndim != 2 or b.ndim != 2:
-        raise NotImplementedError("tenferro.kron: 2-D operands")
-    m, n = a.shape
-    p, q = b.shape
-    return einsum("ij,kl->ikjl", a, b).reshape(m * p, n * q)
+    """numpy.kron for operands of any rank: the shorter shape is padded with leading 1s, then
+    one einsum interleaves the axes (a's outer, b's inner) and a reshape merges each pair."""
+    nd = _builtins.max(a.ndim, b.ndim)
+    a = a.reshape((1,) * (nd - a.ndim) + tuple(a.shape))
+    b = b.reshape((1,) * (nd - b.ndim) + tuple(b.shape))
+    la = [_letter(2 * i) for i in range(nd)]
+    lb = [_letter(2 * i + 1) for i in range(nd)]
+    out = [c for pair in zip(la, lb) for c in pair]
+    merged = tuple(p * q for p, q in zip(a.shape, b.shape))
+    return einsum("".join(la) + "," + "".join(lb) + "->" + "".join(out), a, b).reshape(merged)
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _letter(i):
+    if i >= len(_LETTERS):
+        raise _error(_ValidationError, "kron", "operands of more than 26 axes")
+    return _LETTERS[i]
 
 
 __all__ = [n for n in dir()
            if not n.startswith("_") and n not in ("Runtime", "Tensor", "Tracer", "einsum")]
-del _builtins
 
 
 # --- comparisons and selection (0.0/1.0 tensors: tenferro has no boolean dtype) --------------
@@ -350,6 +395,7 @@ def cumsum(x, axis=-1):
 
 
 def swapaxes(x, axis1, axis2):
+    axis1, axis2 = _axis(axis1, x.ndim, "swapaxes"), _axis(axis2, x.ndim, "swapaxes")
     perm = list(range(x.ndim))
     perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
     return x.transpose(perm)

@@ -37,7 +37,10 @@ def svd(a, full_matrices=None, compute_uv=True, hermitian=False, *, max_rank=Non
     discarded squared weight). A batch keeps one common rank (the largest needed).
     """
     if hermitian:
-        raise NotImplementedError("tenferro.linalg.svd: hermitian=True; use eigh")
+        from ._errors import UnsupportedError, _error
+
+        raise _error(UnsupportedError, "svd", "hermitian=True is not implemented; use eigh",
+                     kind="Unsupported")
     truncating = max_rank is not None or cutoff is not None
     if full_matrices is None:
         full_matrices = not truncating
@@ -117,10 +120,62 @@ def slogdet(a):
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
-    """numpy.linalg.norm for ord None/'fro' (the 2-norm of vectors, Frobenius of matrices)."""
-    if ord not in (None, "fro", 2) or (ord == 2 and (axis is None and x.ndim != 1)):
-        raise NotImplementedError("tenferro.linalg.norm: ord None or 'fro' (2 for vectors)")
-    return _p.norm(x, axis, keepdims)
+    """numpy.linalg.norm: vector norms (ord None/2, inf, -inf, 0, 1, any real p) along one
+    axis, matrix norms (None/'fro', 'nuc', inf, -inf, 1, -1, 2, -2) over two axes; with
+    axis=None a 1-D or 2-D input picks by its rank, and ord=None is the 2-norm of everything."""
+    from ._errors import ValidationError, _axes, _error
+    from . import _namespace as _ns
+
+    if axis is None:
+        if ord is None:
+            return _p.norm(x, None, keepdims)
+        if x.ndim not in (1, 2):
+            raise _error(ValidationError, "norm", "ord needs a 1-D or 2-D input, or an axis")
+        axis = tuple(range(x.ndim))
+    axes = _axes(axis, x.ndim, "norm")
+    if len(axes) == 1:
+        return _vector_norm(x, ord, axes[0], keepdims, _ns)
+    if len(axes) == 2:
+        return _matrix_norm(x, ord, axes, keepdims, _ns)
+    raise _error(ValidationError, "norm", "axis must name one axis (vector) or two (matrix)")
+
+
+def _vector_norm(x, ord, axis, keepdims, ns):
+    from ._errors import ValidationError, _error
+
+    if ord is None or ord == 2:
+        return _p.norm(x, axis, keepdims)
+    if isinstance(ord, str):
+        raise _error(ValidationError, "norm", f"invalid norm order {ord!r} for vectors")
+    a = _p.abs(x)
+    if ord == float("inf"):
+        return a.max(axis, keepdims)
+    if ord == -float("inf"):
+        return a.min(axis, keepdims)
+    if ord == 0:
+        return ns.not_equal(x, 0.0).sum(axis, keepdims).astype(a.dtype)
+    if ord == 1:
+        return a.sum(axis, keepdims)
+    return (a ** float(ord)).sum(axis, keepdims) ** (1.0 / float(ord))
+
+
+def _matrix_norm(x, ord, axes, keepdims, ns):
+    from ._errors import ValidationError, _error
+
+    row, col = axes
+    if ord is None or ord == "fro":
+        return _p.norm(x, tuple(axes), keepdims)
+    if ord in (1, -1, float("inf"), -float("inf")):
+        # 1: the largest column sum (sum over rows); inf: the largest row sum.
+        inner, outer = (row, col) if ord in (1, -1) else (col, row)
+        sums = _p.abs(x).sum(inner, True)
+        r = sums.max(outer, True) if ord > 0 else sums.min(outer, True)
+        return r if keepdims else ns.squeeze(r, (row, col))
+    if ord in ("nuc", 2, -2):
+        s = svdvals(ns.moveaxis(x, (row, col), (-2, -1)))
+        r = s.sum(-1) if ord == "nuc" else (s.max(-1) if ord == 2 else s.min(-1))
+        return ns.expand_dims(r, tuple(sorted((row, col)))) if keepdims else r
+    raise _error(ValidationError, "norm", f"invalid norm order {ord!r} for matrices")
 
 
 def matrix_transpose(x):

@@ -43,9 +43,10 @@ std::vector<Variable> record(std::string op, std::span<const Variable> inputs,
     const auto& t = Access::tape(inputs[i]);
     if (!t) continue;
     if (tape && t != tape) {
-      throw_validation(op, "input " + std::to_string(i) +
-                               " is tracked by another GradientTape than input 0's; one op "
-                               "records on one tape (nested tapes are not supported)");
+      throw Error(ErrorKind::Unsupported, ErrorPhase::Input, op,
+                  "input " + std::to_string(i) +
+                      " is tracked by another GradientTape than input 0's; one op records on "
+                      "one tape (nested tapes, e.g. grad of grad, are not supported yet)");
     }
     tape = t;
   }

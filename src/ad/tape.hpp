@@ -60,7 +60,7 @@ struct Access {
 
 // Records one op: `outputs` were computed from `inputs`' values. When no input is tracked, or
 // grad mode is off, returns the outputs as constants and the rules are dropped. Inputs tracked
-// by two different tapes are a Validation error (nested tapes are not supported).
+// by two different tapes are an Unsupported error (nested tapes are not supported).
 std::vector<Variable> record(std::string op, std::span<const Variable> inputs,
                              std::vector<EagerTensor> outputs, VjpRule vjp, JvpRule jvp);
 // The one-output form.
