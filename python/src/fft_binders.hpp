@@ -28,9 +28,10 @@ template <class T, FftOneAxis<T> F>
 void def_fft_one(nb::module_& f, const char* name) {
   f.def(
       name,
-      [](const T& a, std::optional<std::int64_t> n, std::int64_t axis, nb::handle norm) {
+      [](const T& a, std::optional<std::int64_t> n, nb::handle axis, nb::handle norm) {
         const fft::Norm nm = norm_of(norm);
-        return released([&] { return F(a, n, axis, nm); });
+        const std::int64_t ax = normalize_axis(int_arg(axis, "fft", "axis"), a.rank(), "fft");
+        return released([&] { return F(a, n, ax, nm); });
       },
       nb::arg("a"), nb::arg("n").none() = nb::none(), nb::arg("axis") = -1,
       nb::arg("norm").none() = nb::none());
@@ -46,6 +47,7 @@ void def_fft_n(nb::module_& f, const char* name, bool two_d) {
         if (!s.is_none()) sl = shape_arg(s, "fft");
         if (!axes.is_none()) {
           al = int_list_arg(axes, "fft", "axis");
+          for (std::int64_t& x : *al) x = normalize_axis(x, a.rank(), "fft");
         } else if (two_d) {
           al = std::vector<std::int64_t>{-2, -1};
         }
