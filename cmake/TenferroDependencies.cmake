@@ -1,11 +1,58 @@
 # Every dependency comes from the system package manager (see scripts/setup.sh).
 find_package(Threads REQUIRED)
 
-# OpenBLAS gives CBLAS; LAPACKE is Debian's liblapacke (reference LAPACKE over OpenBLAS' LAPACK).
-find_path(TENFERRO_CBLAS_INCLUDE_DIR cblas.h PATH_SUFFIXES openblas x86_64-linux-gnu/openblas-pthread REQUIRED)
-find_library(TENFERRO_OPENBLAS_LIBRARY NAMES openblas REQUIRED)
-find_path(TENFERRO_LAPACKE_INCLUDE_DIR lapacke.h REQUIRED)
-find_library(TENFERRO_LAPACKE_LIBRARY NAMES lapacke REQUIRED)
+# BLAS/LAPACK. By default OpenBLAS from PyPI's scipy-openblas32 wheel (scripts/setup.sh unpacks it
+# into .deps/; the Python build takes it from its build requirements): the DYNAMIC_ARCH OpenBLAS
+# that NumPy and SciPy ship, current enough to pick the AVX2/AVX-512 kernels on CPUs that
+# Debian's OpenBLAS 0.3.21 does not recognise (masked cloud CPUs, where 0.3.21 silently runs its
+# generic kernel 6-9x slower). Its symbols carry the prefix scipy_ (cblas_dgemm is
+# scipy_cblas_dgemm), so it never clashes with another BLAS in the process (ScaLAPACK's, NumPy's);
+# src/backends/cpu/blas_names.hpp maps our calls. TENFERRO_BLAS=system uses Debian's OpenBLAS
+# with Debian's LAPACKE instead.
+set(TENFERRO_BLAS "scipy-openblas" CACHE STRING "BLAS/LAPACK: scipy-openblas (PyPI's scipy-openblas32) or system (Debian)")
+set_property(CACHE TENFERRO_BLAS PROPERTY STRINGS scipy-openblas system)
+set(TENFERRO_BLAS_SCIPY 0)
+if(TENFERRO_BLAS STREQUAL "scipy-openblas")
+  set(TENFERRO_SCIPY_OPENBLAS_ROOT "" CACHE PATH
+      "Folder of the scipy_openblas32 package (include/, lib/); empty: .deps/ or the Python build's")
+  set(scipy_openblas_root "${TENFERRO_SCIPY_OPENBLAS_ROOT}")
+  if(NOT scipy_openblas_root AND TENFERRO_BUILD_PYTHON)
+    # The wheel build takes the one pip installed as a build requirement (pyproject.toml).
+    find_package(Python 3.9 REQUIRED COMPONENTS Interpreter Development.Module)
+    execute_process(COMMAND "${Python_EXECUTABLE}" -c
+                            "import os, scipy_openblas32 as s; print(os.path.dirname(s.__file__))"
+                    OUTPUT_VARIABLE scipy_openblas_root OUTPUT_STRIP_TRAILING_WHITESPACE
+                    RESULT_VARIABLE scipy_openblas_found ERROR_QUIET)
+    if(NOT scipy_openblas_found EQUAL 0)
+      set(scipy_openblas_root "")
+    endif()
+  endif()
+  if(NOT scipy_openblas_root)
+    set(scipy_openblas_root "${CMAKE_CURRENT_SOURCE_DIR}/.deps/scipy-openblas32")
+  endif()
+  find_path(TENFERRO_SCIPY_OPENBLAS_INCLUDE_DIR cblas.h PATHS ${scipy_openblas_root}/include
+            NO_DEFAULT_PATH)
+  find_library(TENFERRO_SCIPY_OPENBLAS_LIBRARY NAMES scipy_openblas PATHS ${scipy_openblas_root}/lib
+               NO_DEFAULT_PATH)
+  if(NOT TENFERRO_SCIPY_OPENBLAS_INCLUDE_DIR OR NOT TENFERRO_SCIPY_OPENBLAS_LIBRARY)
+    message(FATAL_ERROR "scipy-openblas32 not found in ${scipy_openblas_root}: run scripts/setup.sh "
+                        "(or pass -DTENFERRO_BLAS=system for Debian's OpenBLAS)")
+  endif()
+  set(TENFERRO_CBLAS_INCLUDE_DIR ${TENFERRO_SCIPY_OPENBLAS_INCLUDE_DIR})
+  set(TENFERRO_LAPACKE_INCLUDE_DIR ${TENFERRO_SCIPY_OPENBLAS_INCLUDE_DIR})
+  set(TENFERRO_OPENBLAS_LIBRARY ${TENFERRO_SCIPY_OPENBLAS_LIBRARY})
+  set(TENFERRO_LAPACKE_LIBRARY "")  # LAPACKE is inside libscipy_openblas
+  set(TENFERRO_BLAS_SCIPY 1)
+elseif(TENFERRO_BLAS STREQUAL "system")
+  # Debian's OpenBLAS gives CBLAS; LAPACKE is Debian's liblapacke over OpenBLAS' LAPACK.
+  find_path(TENFERRO_CBLAS_INCLUDE_DIR cblas.h PATH_SUFFIXES openblas x86_64-linux-gnu/openblas-pthread REQUIRED)
+  find_library(TENFERRO_OPENBLAS_LIBRARY NAMES openblas REQUIRED)
+  find_path(TENFERRO_LAPACKE_INCLUDE_DIR lapacke.h REQUIRED)
+  find_library(TENFERRO_LAPACKE_LIBRARY NAMES lapacke REQUIRED)
+else()
+  message(FATAL_ERROR "TENFERRO_BLAS must be scipy-openblas or system, not ${TENFERRO_BLAS}")
+endif()
+get_filename_component(TENFERRO_BLAS_LIBRARY_DIR ${TENFERRO_OPENBLAS_LIBRARY} DIRECTORY)
 
 set(TENFERRO_HAS_FFTW 0)
 if(TENFERRO_WITH_FFTW)

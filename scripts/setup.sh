@@ -26,6 +26,9 @@ if ((${#missing[@]})); then
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# OpenBLAS from the pinned `scipy-openblas32` wheel into .deps/ (the C++ build's BLAS/LAPACK).
+scripts/setup-blas.sh
+
 # wgpu-native (WebGPU), from the pinned `wgpu` wheel into .deps/ (project-local, git-ignored).
 if [[ -x scripts/setup-webgpu.sh ]]; then
   scripts/setup-webgpu.sh

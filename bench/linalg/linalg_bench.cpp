@@ -50,19 +50,20 @@ tenferro::EagerTensor upload(const std::shared_ptr<tenferro::EagerRuntime>& rt,
 void direct_qr(const double* a, int n, std::vector<double>& buf, std::vector<double>& tau,
                std::vector<double>& r) {
   std::copy_n(a, n * n, buf.data());
-  LAPACKE_dgeqrf(LAPACK_COL_MAJOR, n, n, buf.data(), n, tau.data());
+  TENFERRO_BLAS_NAME(LAPACKE_dgeqrf)(LAPACK_COL_MAJOR, n, n, buf.data(), n, tau.data());
   for (int j = 0; j < n; ++j)
     for (int i = 0; i <= j; ++i) r[i + j * n] = buf[i + j * n];
-  LAPACKE_dorgqr(LAPACK_COL_MAJOR, n, n, n, buf.data(), n, tau.data());
+  TENFERRO_BLAS_NAME(LAPACKE_dorgqr)(LAPACK_COL_MAJOR, n, n, n, buf.data(), n, tau.data());
 }
 void direct_svd(const double* a, int n, std::vector<double>& buf, std::vector<double>& s,
                 std::vector<double>& u, std::vector<double>& vt) {
   std::copy_n(a, n * n, buf.data());
-  LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'S', n, n, buf.data(), n, s.data(), u.data(), n, vt.data(), n);
+  TENFERRO_BLAS_NAME(LAPACKE_dgesdd)
+  (LAPACK_COL_MAJOR, 'S', n, n, buf.data(), n, s.data(), u.data(), n, vt.data(), n);
 }
 void direct_eigh(const double* a, int n, std::vector<double>& buf, std::vector<double>& w) {
   std::copy_n(a, n * n, buf.data());
-  LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'V', 'L', n, buf.data(), n, w.data());
+  TENFERRO_BLAS_NAME(LAPACKE_dsyevd)(LAPACK_COL_MAJOR, 'V', 'L', n, buf.data(), n, w.data());
 }
 
 enum class Op { Qr, Svd, Eigh };

@@ -1,7 +1,8 @@
-// `tenferro info [--json]`: version, compiled-in backends (engine id, device availability)
-// and every family's admission table.
+// `tenferro info [--json]`: version, compiled-in backends (engine id, device availability),
+// the BLAS/LAPACK and the kernel it runs, and every family's admission table.
 #include <iostream>
 
+#include "backends/cpu/blas_info.hpp"
 #include "backends/cpu/host_parallel.hpp"
 #include "cli/command_registry.hpp"
 #include "cli/family_tables.hpp"
@@ -39,6 +40,13 @@ BackendReport probe(BackendKind kind, bool compiled) {
   return r;
 }
 
+std::string blas_json(const cpu_blas::BlasInfo& b) {
+  return "{\"vendor\": " + json_string(b.vendor) + ", \"version\": " + json_string(b.version) +
+         ", \"core\": " + json_string(b.core) + ", \"config\": " + json_string(b.config) +
+         ", \"cpu_isa\": " + json_string(b.cpu_isa) +
+         ", \"generic_kernel\": " + (b.generic_kernel ? "true" : "false") + "}";
+}
+
 int run_info(CommandArgs& args) {
   const bool json = args.take_flag("json");
   if (args.take_flag("help")) {
@@ -50,11 +58,12 @@ int run_info(CommandArgs& args) {
                                     probe(BackendKind::Cuda, TENFERRO_HAS_CUDA != 0),
                                     probe(BackendKind::WebGpu, TENFERRO_HAS_WEBGPU != 0)};
   const auto tables = family_admission_tables();
+  const cpu_blas::BlasInfo blas = cpu_blas::blas_info();
   if (json) {
     std::cout << "{\"version\": " << json_string(TENFERRO_VERSION_STRING)
               << ", \"fftw\": " << (TENFERRO_HAS_FFTW ? "true" : "false")
               << ", \"host_kernel_threads\": " << cpu_parallel::host_kernel_threads()
-              << ", \"backends\": [";
+              << ", \"blas\": " << blas_json(blas) << ", \"backends\": [";
     for (std::size_t i = 0; i < std::size(backends); ++i) {
       const BackendReport& b = backends[i];
       std::cout << (i ? ", " : "") << "{\"kind\": " << json_string(b.kind)
@@ -79,6 +88,10 @@ int run_info(CommandArgs& args) {
   std::cout << "  FFTW (CPU FFT provider, GPL): " << (TENFERRO_HAS_FFTW ? "on" : "off") << "\n";
   std::cout << "  host kernel threads: " << cpu_parallel::host_kernel_threads()
             << " (TENFERRO_NUM_THREADS; default: OpenBLAS's thread count)\n";
+  std::cout << "  BLAS/LAPACK: " << blas.vendor << " " << blas.version << ", kernel " << blas.core
+            << " (CPU: " << blas.cpu_isa << ")\n";
+  if (const std::string w = cpu_blas::blas_warning(blas); !w.empty())
+    std::cout << "  " << w << "\n";
   std::cout << "\ncapabilities (op x backend -> dtypes):\n";
   for (const AdmissionTable* t : tables) std::cout << t->to_text() << "\n";
   return 0;

@@ -9,8 +9,10 @@
 #include <thread>
 #include <vector>
 
-extern "C" __attribute__((weak)) int openblas_get_num_threads(void);
-extern "C" __attribute__((weak)) void openblas_set_num_threads(int);
+#include "backends/cpu/blas_names.hpp"
+
+extern "C" __attribute__((weak)) int TENFERRO_BLAS_NAME(openblas_get_num_threads)(void);
+extern "C" __attribute__((weak)) void TENFERRO_BLAS_NAME(openblas_set_num_threads)(int);
 
 namespace tenferro::cpu_parallel {
 namespace {
@@ -123,7 +125,9 @@ WorkerPool& pool() {
 int host_kernel_threads() {
   static const int threads = [] {
     if (const int asked = requested_threads(); asked > 0) return asked;
-    const int blas = openblas_get_num_threads ? openblas_get_num_threads() : 1;
+    const int blas = TENFERRO_BLAS_NAME(openblas_get_num_threads)
+                         ? TENFERRO_BLAS_NAME(openblas_get_num_threads)()
+                         : 1;
     const int hw = static_cast<int>(std::thread::hardware_concurrency());
     return std::max(1, std::min(blas, hw > 0 ? hw : 1));
   }();
@@ -145,19 +149,23 @@ int g_blas_saved_threads = 0;
 }  // namespace
 
 SingleThreadedBlas::SingleThreadedBlas() {
-  if (!openblas_get_num_threads || !openblas_set_num_threads) return;
+  if (!TENFERRO_BLAS_NAME(openblas_get_num_threads) ||
+      !TENFERRO_BLAS_NAME(openblas_set_num_threads))
+    return;
   std::lock_guard lock(g_blas_mutex);
   if (g_blas_holders++ == 0) {
-    g_blas_saved_threads = openblas_get_num_threads();
-    if (g_blas_saved_threads != 1) openblas_set_num_threads(1);
+    g_blas_saved_threads = TENFERRO_BLAS_NAME(openblas_get_num_threads)();
+    if (g_blas_saved_threads != 1) TENFERRO_BLAS_NAME(openblas_set_num_threads)(1);
   }
 }
 
 SingleThreadedBlas::~SingleThreadedBlas() {
-  if (!openblas_get_num_threads || !openblas_set_num_threads) return;
+  if (!TENFERRO_BLAS_NAME(openblas_get_num_threads) ||
+      !TENFERRO_BLAS_NAME(openblas_set_num_threads))
+    return;
   std::lock_guard lock(g_blas_mutex);
   if (--g_blas_holders == 0 && g_blas_saved_threads != 1)
-    openblas_set_num_threads(g_blas_saved_threads);
+    TENFERRO_BLAS_NAME(openblas_set_num_threads)(g_blas_saved_threads);
 }
 
 }  // namespace tenferro::cpu_parallel

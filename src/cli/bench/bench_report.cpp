@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "backends/cpu/blas_info.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/json.hpp"
 #include "tenferro/config.hpp"
@@ -51,6 +52,10 @@ std::string render_table(const std::vector<BackendResult>& results, const BenchO
          std::to_string(std::thread::hardware_concurrency()) +
          " hardware threads, OPENBLAS_NUM_THREADS=" + env_or("OPENBLAS_NUM_THREADS", "unset") +
          "\n";
+  const cpu_blas::BlasInfo blas = cpu_blas::blas_info();
+  out += "BLAS/LAPACK: " + blas.vendor + " " + blas.version + ", kernel " + blas.core +
+         " (CPU: " + blas.cpu_isa + ")\n";
+  if (const std::string w = cpu_blas::blas_warning(blas); !w.empty()) out += w + "\n";
   out +=
       "times in microseconds per call (median [p10, p90]); 'direct' is the backend executor "
       "called without the dispatch, measured alternately with the eager call\n";
@@ -105,6 +110,8 @@ std::string render_json(const std::vector<BackendResult>& results, const BenchOp
       ", \"repeat\": " + std::to_string(options.repeat) +
       ", \"hardware_threads\": " + std::to_string(std::thread::hardware_concurrency()) +
       ", \"openblas_num_threads\": " + json_string(env_or("OPENBLAS_NUM_THREADS", "unset")) +
+      ", \"blas_core\": " + json_string(cpu_blas::blas_info().core) +
+      ", \"blas_generic_kernel\": " + (cpu_blas::blas_info().generic_kernel ? "true" : "false") +
       ", \"gate_passed\": " + (gate_passed(results) ? "true" : "false") + ", \"backends\": [";
   for (std::size_t i = 0; i < results.size(); ++i) {
     const BackendResult& b = results[i];

@@ -1,0 +1,23 @@
+// What the linked BLAS/LAPACK is and which kernel it runs on this CPU, for `tenferro info`
+// and `tenferro bench`: a generic (pre-AVX2) kernel on a CPU with AVX2 or AVX-512 makes GEMM
+// several times slower, and a user should hear it in one line rather than guess.
+#pragma once
+
+#include <string>
+
+namespace tenferro::cpu_blas {
+
+struct BlasInfo {
+  std::string vendor;   // "OpenBLAS (PyPI scipy-openblas32)" or "OpenBLAS (system)"
+  std::string version;  // e.g. "0.3.34.481.3"
+  std::string core;     // the kernel set OpenBLAS picked, e.g. "SkylakeX", "Haswell"
+  std::string config;   // OpenBLAS's own configuration string
+  std::string cpu_isa;  // the best vector ISA of this CPU: "AVX-512", "AVX2", "AVX", "SSE"
+  bool generic_kernel = false;  // a pre-AVX2 kernel set on a CPU that has AVX2 or AVX-512
+};
+
+BlasInfo blas_info();
+// One line, empty when the kernel fits the CPU.
+std::string blas_warning(const BlasInfo& info);
+
+}  // namespace tenferro::cpu_blas
