@@ -207,6 +207,10 @@ Variable not_equal(const Variable& a, const Variable& b);
 Variable where(const EagerTensor& cond, const Variable& x, const Variable& y);
 
 Variable scale(const Variable& x, Scalar alpha);
+// x / v and v / x as prims::div with a 0-d constant (IEEE: x / 0 is +-inf or NaN, a real v
+// keeps x real), never scale(x, 1 / v).
+Variable div(const Variable& x, Scalar v);
+Variable div(Scalar v, const Variable& x);
 Variable shift(const Variable& x, Scalar beta);
 Variable axpby(Scalar alpha, const Variable& x, Scalar beta, const Variable& y);
 

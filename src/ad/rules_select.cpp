@@ -1,6 +1,7 @@
-// The comparisons (constants: no rule) and the VJP/JVP rule of prims::where. The condition is a constant (comparisons are piecewise
-// constant, so their outputs carry no derivative); the rule selects with the same condition,
-// never multiplies by a 0/1 mask: 0 * inf would make the branch not taken leak NaN.
+// The comparisons (constants: no rule) and the VJP/JVP rule of prims::where. The condition is a
+// constant (comparisons are piecewise constant, so their outputs carry no derivative); the rule
+// selects with the same condition, never multiplies by a 0/1 mask: 0 * inf would make the branch
+// not taken leak NaN.
 #include "ad/tape.hpp"
 
 namespace tenferro::ad {

@@ -16,10 +16,12 @@ struct BinaryOut<Binary::Complex, T> {
   using type = DeviceComplex<T>;
 };
 
-constexpr bool is_comparison(Binary op) {
-  return op == Binary::Greater || op == Binary::GreaterEqual || op == Binary::Less ||
-         op == Binary::LessEqual || op == Binary::Equal || op == Binary::NotEqual;
-}
+// A variable, not a function: device code may read a constexpr variable but not call a host
+// constexpr function.
+template <Binary Op>
+inline constexpr bool kIsComparison =
+    Op == Binary::Greater || Op == Binary::GreaterEqual || Op == Binary::Less ||
+    Op == Binary::LessEqual || Op == Binary::Equal || Op == Binary::NotEqual;
 
 // C++'s comparison operators are IEEE's on the device too: NaN makes all false but !=.
 template <Binary Op, class R>
@@ -56,11 +58,11 @@ __device__ __forceinline__ R nan_min(R a, R b) {
 
 template <Binary Op, class T>
 struct BinaryFn {
-  using Out = std::conditional_t<is_comparison(Op), RealOf<T>, typename BinaryOut<Op, T>::type>;
+  using Out = std::conditional_t<kIsComparison<Op>, RealOf<T>, typename BinaryOut<Op, T>::type>;
   Scalars s;
 
   __device__ Out operator()(T a, T b) const {
-    if constexpr (is_comparison(Op)) {
+    if constexpr (kIsComparison<Op>) {
       if constexpr (kIsComplex<T>) {
         // Equal/NotEqual only (binary_runs): both parts must match.
         const bool eq = a.re == b.re && a.im == b.im;
