@@ -12,6 +12,7 @@ namespace tenferro::ad_test {
 namespace {
 
 using V = ad::Variable;
+using ad::Scalar;
 
 TEST(AdScalarDiv, ByZeroStaysRealAndIeee) {
   auto rt = cpu();
