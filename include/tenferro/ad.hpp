@@ -192,7 +192,25 @@ Variable minimum(const Variable& a, const Variable& b);
 Variable pow(const Variable& a, const Variable& b);  // real; d/db needs a > 0
 Variable complex(const Variable& re, const Variable& im);
 
+// Comparisons (prims::greater ..): piecewise constant, so their outputs are constants (zero
+// gradient, never tracked), computed from the values.
+Variable greater(const Variable& a, const Variable& b);
+Variable greater_equal(const Variable& a, const Variable& b);
+Variable less(const Variable& a, const Variable& b);
+Variable less_equal(const Variable& a, const Variable& b);
+Variable equal(const Variable& a, const Variable& b);
+Variable not_equal(const Variable& a, const Variable& b);
+// x where cond != 0, else y (prims::where). cond is a constant mask (a comparison's result is
+// piecewise constant: it has no derivative to carry); the cotangent goes to x where cond holds
+// and to y elsewhere, by the same select, so an Inf/NaN of the branch not taken never reaches
+// the other's gradient.
+Variable where(const EagerTensor& cond, const Variable& x, const Variable& y);
+
 Variable scale(const Variable& x, Scalar alpha);
+// x / v and v / x as prims::div with a 0-d constant (IEEE: x / 0 is +-inf or NaN, a real v
+// keeps x real), never scale(x, 1 / v).
+Variable div(const Variable& x, Scalar v);
+Variable div(Scalar v, const Variable& x);
 Variable shift(const Variable& x, Scalar beta);
 Variable axpby(Scalar alpha, const Variable& x, Scalar beta, const Variable& y);
 

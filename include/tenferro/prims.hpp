@@ -78,6 +78,34 @@ EagerTensor pow(const EagerTensor& a, const EagerTensor& b);      // real dtypes
 // re + i*im from two real tensors of one dtype (F32 -> C32, F64 -> C64), broadcast.
 EagerTensor complex(const EagerTensor& re, const EagerTensor& im);
 
+// --- Comparisons: 1.0 where true, 0.0 where false, in the real dtype of the promoted operands
+// (tenferro has no bool dtype), broadcast. IEEE: a NaN operand makes every comparison false
+// except not_equal; -0 == +0; inf == inf. Complex operands: equal/not_equal compare both
+// parts; the orderings refuse them with a Validation error (NumPy's lexicographic order of
+// complex numbers is rarely what is meant: compare real() or abs() explicitly). ---
+EagerTensor greater(const EagerTensor& a, const EagerTensor& b);
+EagerTensor greater_equal(const EagerTensor& a, const EagerTensor& b);
+EagerTensor less(const EagerTensor& a, const EagerTensor& b);
+EagerTensor less_equal(const EagerTensor& a, const EagerTensor& b);
+EagerTensor equal(const EagerTensor& a, const EagerTensor& b);
+EagerTensor not_equal(const EagerTensor& a, const EagerTensor& b);
+// x where cond != 0, else y (NumPy's where; NaN counts as nonzero, a complex cond when either
+// part is nonzero). x and y are promoted, all three broadcast; one kernel that never reads the
+// branch it does not choose into the result, so its Inf/NaN never leak.
+EagerTensor where(const EagerTensor& cond, const EagerTensor& x, const EagerTensor& y);
+// 1.0/0.0 in x's real dtype, as NumPy's (complex: isfinite when both parts are, isnan/isinf
+// when either part is). Compositions of the comparisons above.
+EagerTensor isfinite(const EagerTensor& x);
+EagerTensor isnan(const EagerTensor& x);
+EagerTensor isinf(const EagerTensor& x);
+
+// --- Division by a scalar: x / v and v / x as IEEE divisions (a 0-d tensor of x's dtype, then
+// div: two kernels, not scale(x, 1 / v)), so x / 0 is +-inf or NaN as NumPy and a tiny v does
+// not overflow 1 / v. A real v keeps x's dtype; a complex v (nonzero imaginary part) makes a
+// real x complex, as the scalar forms below. ---
+EagerTensor div(const EagerTensor& x, Scalar v);
+EagerTensor div(Scalar v, const EagerTensor& x);
+
 // --- Scalar forms (no scalar tensor is materialised; one kernel each) ---
 EagerTensor scale(const EagerTensor& x, Scalar alpha);  // alpha * x
 EagerTensor shift(const EagerTensor& x, Scalar beta);   // x + beta

@@ -78,6 +78,15 @@ void bind_prims_overloads(nb::module_& p) {
   p.def("greater",
         [](const V& a, nb::handle b) { return compare(a.value(), b, Compare::Greater); });
   p.def("less", [](const V& a, nb::handle b) { return compare(a.value(), b, Compare::Less); });
+  p.def("greater_equal",
+        [](const V& a, nb::handle b) { return compare(a.value(), b, Compare::GreaterEqual); });
+  p.def("less_equal",
+        [](const V& a, nb::handle b) { return compare(a.value(), b, Compare::LessEqual); });
+  // Classifications are comparisons too: the value's, a plain 0.0/1.0 Tensor.
+  p.def("isfinite",
+        [](const V& x) { return released([&] { return prims::isfinite(x.value()); }); });
+  p.def("isnan", [](const V& x) { return released([&] { return prims::isnan(x.value()); }); });
+  p.def("isinf", [](const V& x) { return released([&] { return prims::isinf(x.value()); }); });
   p.def("diagonal", [](const V& x, std::int64_t offset, std::int64_t a, std::int64_t b) {
     return ad::diagonal(x, offset, a, b);
   });

@@ -59,7 +59,10 @@ EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflect
         case BinaryOp::Mul:
           return prims::scale(a, v);
         case BinaryOp::Div:
-          return reflected ? prims::scale(prims::reciprocal(a), v) : prims::scale(a, 1.0 / v);
+          // A real division by a 0-d tensor, never a product with 1 / v: x / 0 is +-inf or
+          // NaN (1 / 0 as a complex Scalar would make a real x complex) and a tiny v does not
+          // overflow its reciprocal.
+          return reflected ? prims::div(v, a) : prims::div(a, v);
         case BinaryOp::Pow:
           break;
       }
@@ -98,26 +101,31 @@ EagerTensor compare(const EagerTensor& a, nb::handle b, Compare op) {
     const nb::object value = nb::cast(nb::cast<const ad::Variable&>(b).value());
     return compare(a, value, op);
   }
-  // d = a - b; a > b is max(sign(d), 0), a < b is max(-sign(d), 0), a == b is 1 - |sign(d)|.
-  const EagerTensor d = binary(a, b, BinaryOp::Sub, false);
+  // A scalar is a 0-d tensor of a's dtype (NumPy's weak scalars: x > 0.1 compares in x's
+  // precision); a complex scalar makes the comparison complex.
+  std::optional<EagerTensor> scalar;
+  if (std::optional<prims::Scalar> s = as_scalar(b)) {
+    const DType d =
+        s->imag() != 0.0 && !is_complex(a.dtype()) ? complex_dtype(a.dtype()) : a.dtype();
+    scalar = released([&] { return prims::full(a.runtime(), d, {}, *s); });
+  }
+  const EagerTensor& rhs = scalar ? *scalar : as_tensor(b, "compare", 1);
   return released([&]() -> EagerTensor {
-    const EagerTensor s = prims::sign(d);
-    const EagerTensor zero = prims::zeros(d.runtime(), d.dtype(), {});
     switch (op) {
       case Compare::Greater:
-        return prims::maximum(s, zero);
-      case Compare::Less:
-        return prims::maximum(prims::neg(s), zero);
+        return prims::greater(a, rhs);
       case Compare::GreaterEqual:
-        return prims::shift(prims::neg(prims::maximum(prims::neg(s), zero)), 1.0);
+        return prims::greater_equal(a, rhs);
+      case Compare::Less:
+        return prims::less(a, rhs);
       case Compare::LessEqual:
-        return prims::shift(prims::neg(prims::maximum(s, zero)), 1.0);
+        return prims::less_equal(a, rhs);
       case Compare::Equal:
-        return prims::shift(prims::neg(prims::abs(s)), 1.0);
+        return prims::equal(a, rhs);
       case Compare::NotEqual:
         break;
     }
-    return prims::abs(s);
+    return prims::not_equal(a, rhs);
   });
 }
 

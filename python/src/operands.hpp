@@ -20,8 +20,8 @@ const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand);
 enum class BinaryOp { Add, Sub, Mul, Div, Pow };
 // a <op> b for tensors and scalars on either side (`reflected`: b <op> a).
 EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflected);
-// a > b, a >= b, ... for real values as a tensor of 0.0/1.0 in the operands' dtype (tenferro
-// has no boolean dtype); NaN compares as NaN.
+// a > b, a >= b, ... as a tensor of 0.0/1.0 in the operands' real dtype (tenferro has no
+// boolean dtype), by the comparison prims: IEEE, so a NaN operand gives 0 (1 for !=).
 enum class Compare { Greater, GreaterEqual, Less, LessEqual, Equal, NotEqual };
 EagerTensor compare(const EagerTensor& a, nb::handle b, Compare op);
 

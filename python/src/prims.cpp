@@ -54,6 +54,39 @@ std::vector<ad::Variable> variable_list(nb::handle seq, const char* op) {
 
 using Runtime = std::shared_ptr<EagerRuntime>;
 
+// A Tensor's or a Tracer's value; nullopt for anything else (a scalar).
+std::optional<EagerTensor> value_of(nb::handle h) {
+  if (is_tracer(h)) return nb::cast<const ad::Variable&>(h).value();
+  EagerTensor* t = nullptr;
+  if (nb::try_cast(h, t) && t != nullptr) return *t;
+  return std::nullopt;
+}
+
+// numpy.where(cond, x, y) over tensors, Tracers and scalars. A scalar becomes a 0-d tensor in
+// the runtime of the tensors beside it, of the other branch's dtype (both branches scalars:
+// cond's real dtype), complex when it has an imaginary part. A Tracer branch records the
+// select (ad::where); a traced condition is used by its value (a mask carries no gradient).
+nb::object where(nb::handle cond, nb::handle x, nb::handle y) {
+  const std::optional<EagerTensor> vc = value_of(cond), vx = value_of(x), vy = value_of(y);
+  const std::optional<EagerTensor>& any = vx ? vx : vy ? vy : vc;
+  if (!any) throw_validation("where", "at least one operand must be a tenferro Tensor");
+  const DType base = vx ? vx->dtype() : vy ? vy->dtype() : real_dtype(vc->dtype());
+  const auto operand = [&](nb::handle h, const std::optional<EagerTensor>& v, int i) {
+    if (v) return *v;
+    const std::optional<prims::Scalar> s = as_scalar(h);
+    if (!s) return as_tensor(h, "where", i);  // a typed error naming the operand
+    const DType d = s->imag() != 0.0 && !is_complex(base) ? complex_dtype(base) : base;
+    return prims::full(any->runtime(), d, {}, *s);
+  };
+  const EagerTensor c = operand(cond, vc, 0), tx = operand(x, vx, 1), ty = operand(y, vy, 2);
+  if (is_tracer(x) || is_tracer(y)) {
+    const ad::Variable ax = is_tracer(x) ? nb::cast<const ad::Variable&>(x) : ad::Variable(tx);
+    const ad::Variable ay = is_tracer(y) ? nb::cast<const ad::Variable&>(y) : ad::Variable(ty);
+    return nb::cast(released([&] { return ad::where(c, ax, ay); }));
+  }
+  return nb::cast(released([&] { return prims::where(c, tx, ty); }));
+}
+
 }  // namespace
 
 void bind_prims(nb::module_& m) {
@@ -85,6 +118,14 @@ void bind_prims(nb::module_& m) {
   p.def("greater",
         [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Greater); });
   p.def("less", [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Less); });
+  p.def("greater_equal",
+        [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::GreaterEqual); });
+  p.def("less_equal",
+        [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::LessEqual); });
+  p.def("where", &where);
+  def_unary<prims::isfinite>(p, "isfinite");
+  def_unary<prims::isnan>(p, "isnan");
+  def_unary<prims::isinf>(p, "isinf");
   p.def(
       "norm",
       [](const EagerTensor& x, nb::handle axis, bool keepdims) {

@@ -369,29 +369,43 @@ __all__ = [n for n in dir()
 
 
 # --- comparisons and selection (0.0/1.0 tensors: tenferro has no boolean dtype) --------------
+# Each comparison is one IEEE kernel (a NaN operand gives 0, or 1 for not_equal; inf == inf).
 equal = _p.equal
 not_equal = _p.not_equal
 greater = _p.greater
+greater_equal = _p.greater_equal
 less = _p.less
+less_equal = _p.less_equal
+isfinite = _p.isfinite
+isnan = _p.isnan
+isinf = _p.isinf
 
 
 def where(condition, x, y):
-    """condition * x + (1 - condition) * y for a 0.0/1.0 condition (as comparisons give)."""
-    return condition * x + (1.0 - condition) * y
+    """numpy.where(condition, x, y): x where condition != 0 (NaN counts as nonzero), else y.
+    One select kernel: the branch not chosen never leaks its Inf/NaN; with a Tracer branch the
+    gradient flows to the chosen side only."""
+    return _p.where(condition, x, y)
 
 
 def count_nonzero(x, axis=None, keepdims=False):
-    return _p.abs(_p.sign(x)).sum(axis, keepdims)
+    return not_equal(x, 0).sum(axis, keepdims)
 
 
 def cumsum(x, axis=-1):
-    """Cumulative sum along one axis, as one einsum with a triangular ones matrix (no kernel of
-    its own; n^2 work along that axis)."""
+    """Inclusive prefix sums along one axis by Hillis-Steele doubling: ceil(log2 n) rounds of
+    y[i] += y[i - s] (two slices, one add, one concatenate each), so every backend runs it with
+    its own kernels and Inf/NaN propagate as in NumPy's running sum (nothing is multiplied by
+    0). The additions are associated differently, as in any parallel scan: finite partial sums
+    can round (or overflow) differently from a sequential loop."""
+    axis = axis % x.ndim
     n = x.shape[axis]
-    tri = _p.cast(greater(arange(n, runtime=x.runtime)[None, :] + 0.5,
-                          arange(n, runtime=x.runtime)[:, None]), x.dtype)
-    xt = moveaxis(x, axis, -1)
-    return moveaxis(einsum("...i,ij->...j", xt, tri), -1, axis)
+    y = moveaxis(x, axis, -1)
+    s = 1
+    while s < n:
+        y = concatenate([y[..., :s], y[..., s:] + y[..., :n - s]], axis=-1)
+        s *= 2
+    return moveaxis(y, -1, axis)
 
 
 def swapaxes(x, axis1, axis2):
@@ -401,9 +415,42 @@ def swapaxes(x, axis1, axis2):
     return x.transpose(perm)
 
 
-def allclose(a, b, rtol=1e-05, atol=1e-08):
-    return bool((_p.abs(a - b) - rtol * _p.abs(b)).max() <= atol)
+def _tensor_operands(op, a, b):
+    """a and b as tensors of one runtime: a Python scalar becomes a 0-d tensor of the other
+    operand's dtype (complex when the scalar is)."""
+    ta, tb = isinstance(a, (Tensor, Tracer)), isinstance(b, (Tensor, Tracer))
+    if not (ta or tb):
+        raise TypeError(f"tenferro.{op}: at least one operand must be a tenferro Tensor")
+
+    def lift(v, like):
+        dtype = like.dtype
+        if isinstance(v, complex) and dtype.kind != "c":
+            dtype = complex128 if dtype == float64 else complex64
+        return full((), v, dtype, runtime=like.runtime)
+
+    return (a if ta else lift(a, b)), (b if tb else lift(b, a))
 
 
-__all__ += ["equal", "not_equal", "greater", "less", "where", "count_nonzero", "cumsum",
-            "swapaxes", "allclose"]
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """numpy.isclose: (|a - b| <= atol + rtol * |b| and b finite) or a == b (so equal
+    infinities are close, NaN never is unless equal_nan). 1.0/0.0 in the real dtype."""
+    a, b = _tensor_operands("isclose", a, b)
+    near = less_equal(_p.abs(a - b), _p.abs(b) * rtol + atol)
+    close = where(isfinite(b), near, 0.0)
+    close = _p.maximum(close, equal(a, b))  # logical or of 0/1 values
+    if equal_nan:
+        close = _p.maximum(close, isnan(a) * isnan(b))
+    return close
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """numpy.allclose: isclose everywhere (True for no elements)."""
+    # One explicit download of the count (a device tensor has no host view); a Tensor's == is
+    # Python's identity, so the comparison happens on the host number.
+    misses = not_equal(isclose(a, b, rtol, atol, equal_nan), 1.0).sum()
+    return float(misses.download()) == 0.0
+
+
+__all__ += ["equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "where",
+            "isfinite", "isnan", "isinf", "count_nonzero", "cumsum", "swapaxes", "isclose",
+            "allclose"]

@@ -38,6 +38,9 @@ const std::vector<DifferentiableOp>& differentiable_ops() {
          "sin",  "cos",  "tanh",    "reciprocal", "square", "sign",    "add",    "sub",
          "mul",  "div",  "maximum", "minimum",    "pow",    "complex", "affine", "axpby",
          "cast", "sum",  "mean",    "prod",       "max",    "min",     "norm"});
+    // Comparisons: constants (zero gradient); where: the cotangent selected by its condition.
+    add(prims_family::kFamily,
+        {"greater", "greater_equal", "less", "less_equal", "equal", "not_equal", "where"});
     add(prims_family::kFamily,
         {"permute", "transpose", "reshape", "slice", "diagonal", "broadcast_to", "contiguous",
          "concatenate", "stack"},

@@ -285,6 +285,21 @@ Variable axpby(Scalar alpha, const Variable& x, Scalar beta, const Variable& y) 
       });
 }
 
+namespace {
+// v as a 0-d constant of x's runtime: x's dtype, complex when v is and x is real.
+T scalar_for(const Variable& x, Scalar v) {
+  const DType d = v.imag() != 0.0 && !is_complex(x.dtype()) ? complex_dtype(x.dtype()) : x.dtype();
+  return prims::full(x.value().runtime(), d, {}, v);
+}
+}  // namespace
+
+Variable div(const Variable& x, Scalar v) {
+  return div(x, Variable(scalar_for(x, v)));
+}
+Variable div(Scalar v, const Variable& x) {
+  return div(Variable(scalar_for(x, v)), x);
+}
+
 Variable operator-(const Variable& x) {
   return neg(x);
 }

@@ -97,6 +97,20 @@ EagerTensor call_kind(PrimKind kind, const std::shared_ptr<EagerRuntime>& rt, DT
       return prims::pow(input(1), input(2));
     case PrimKind::Complex:
       return prims::complex(input(1), input(2));
+    case PrimKind::Greater:
+      return prims::greater(input(1), input(2));
+    case PrimKind::GreaterEqual:
+      return prims::greater_equal(input(1), input(2));
+    case PrimKind::Less:
+      return prims::less(input(1), input(2));
+    case PrimKind::LessEqual:
+      return prims::less_equal(input(1), input(2));
+    case PrimKind::Equal:
+      return prims::equal(input(1), input(2));
+    case PrimKind::NotEqual:
+      return prims::not_equal(input(1), input(2));
+    case PrimKind::Where:
+      return prims::where(input(1), input(2), input(3));
     case PrimKind::Affine:
       return prims::scale(input(1), 3.0);
     case PrimKind::Axpby:

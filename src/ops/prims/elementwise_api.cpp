@@ -31,21 +31,9 @@ EagerTensor unary(PrimKind kind, const EagerTensor& x) {
   return prims_internal::run(PrimsOp(std::move(p)), in);
 }
 
-// a (op) b after broadcasting and promoting both to `dtype`.
 EagerTensor binary_as(PrimKind kind, const EagerTensor& a, const EagerTensor& b, DType dtype,
                       std::complex<double> alpha = 1.0, std::complex<double> beta = 0.0) {
-  const std::string_view name = prims_internal::prim_name(kind);
-  const EagerTensor both[] = {a, b};
-  require_one_runtime(name, both, 2);  // ContextMismatch before any cast runs
-  const Shape shape = prims_internal::broadcast_shapes(name, a.shape(), b.shape());
-  const EagerTensor in[] = {prims_internal::cast_to(a, dtype), prims_internal::cast_to(b, dtype)};
-  PrimsPayload p;
-  p.kind = kind;
-  p.inputs = {in[0].meta(), in[1].meta()};
-  p.out = {prims_internal::kernel_output_dtype(kind, dtype), shape};
-  p.alpha = alpha;
-  p.beta = beta;
-  return prims_internal::run(PrimsOp(std::move(p)), in);
+  return prims_internal::elementwise_binary(kind, a, b, dtype, alpha, beta);
 }
 
 EagerTensor binary(PrimKind kind, const EagerTensor& a, const EagerTensor& b) {
@@ -178,6 +166,26 @@ EagerTensor cast(const EagerTensor& x, DType to) {
 
 }  // namespace tenferro::prims
 
+namespace tenferro::prims_internal {
+
+EagerTensor elementwise_binary(PrimKind kind, const EagerTensor& a, const EagerTensor& b,
+                               DType dtype, std::complex<double> alpha, std::complex<double> beta) {
+  const std::string_view name = prim_name(kind);
+  const EagerTensor both[] = {a, b};
+  require_one_runtime(name, both, 2);  // ContextMismatch before any cast runs
+  const Shape shape = broadcast_shapes(name, a.shape(), b.shape());
+  const EagerTensor in[] = {cast_to(a, dtype), cast_to(b, dtype)};
+  PrimsPayload p;
+  p.kind = kind;
+  p.inputs = {in[0].meta(), in[1].meta()};
+  p.out = {kernel_output_dtype(kind, dtype), shape};
+  p.alpha = alpha;
+  p.beta = beta;
+  return run(PrimsOp(std::move(p)), in);
+}
+
+}  // namespace tenferro::prims_internal
+
 namespace tenferro {
 
 EagerTensor operator-(const EagerTensor& x) {
@@ -202,7 +210,7 @@ EagerTensor operator*(prims::Scalar alpha, const EagerTensor& x) {
   return prims::scale(x, alpha);
 }
 EagerTensor operator/(const EagerTensor& x, prims::Scalar alpha) {
-  return prims::scale(x, 1.0 / alpha);
+  return prims::div(x, alpha);
 }
 EagerTensor operator+(const EagerTensor& x, prims::Scalar beta) {
   return prims::shift(x, beta);

@@ -28,10 +28,15 @@ struct StridedOperand {
   TensorLayout layout;
 };
 
-// out[i] = f(in0[i], in1[i]) over the output's shape; inputs are already broadcast to it.
+// out[i] = f(in0[i], in1[i], in2[i]) over the output's shape; inputs are already broadcast to it.
 //  - Unary kinds (Neg..Sign): out = f(in0); out dtype = kernel_output_dtype(kind, in dtype).
 //  - Binary kinds (Add..Pow): out = in0 (op) in1, one dtype throughout.
 //  - Complex: out = in0 + i*in1, inputs real (F32/F64), out C32/C64.
+//  - Comparisons (Greater..NotEqual): out = 1 if in0 (op) in1 else 0, in out's real dtype;
+//    IEEE (NaN compares false, except NotEqual; -0 == +0). Equal/NotEqual of complex values
+//    compare both parts.
+//  - Where (arity 3): out = in0 != 0 ? in1 : in2, one dtype throughout (a complex condition is
+//    nonzero when either part is; NaN is nonzero).
 //  - Affine: out = alpha * in0 + beta.   Axpby: out = alpha * in0 + beta * in1.
 //    alpha/beta are converted to the operand dtype (their imaginary part is zero for real ones).
 //  - Cast: out = in0 converted to out's dtype (real -> complex gets zero imaginary parts; never
@@ -39,7 +44,7 @@ struct StridedOperand {
 struct ElementwiseCall {
   PrimKind kind{};
   int arity = 1;
-  std::array<StridedOperand, 2> in;
+  std::array<StridedOperand, 3> in;
   StridedOperand out;
   std::complex<double> alpha{1.0, 0.0};
   std::complex<double> beta{0.0, 0.0};

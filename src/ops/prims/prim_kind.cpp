@@ -30,6 +30,13 @@ constexpr std::array<PrimInfo, kPrimKindCount> kTable = {{
     {Minimum, "minimum", Elementwise, 2, kReal},
     {Pow, "pow", Elementwise, 2, kReal},
     {Complex, "complex", Elementwise, 2, kReal},
+    {Greater, "greater", Elementwise, 2, kReal},
+    {GreaterEqual, "greater_equal", Elementwise, 2, kReal},
+    {Less, "less", Elementwise, 2, kReal},
+    {LessEqual, "less_equal", Elementwise, 2, kReal},
+    {Equal, "equal", Elementwise, 2, kAll},
+    {NotEqual, "not_equal", Elementwise, 2, kAll},
+    {Where, "where", Elementwise, 3, kAll},
     {Affine, "affine", Elementwise, 1, kAll},
     {Axpby, "axpby", Elementwise, 2, kAll},
     {Cast, "cast", Elementwise, 1, kAll},
@@ -63,6 +70,12 @@ DType kernel_output_dtype(PrimKind k, DType input) {
     case Real:
     case Imag:
     case Norm:
+    case Greater:
+    case GreaterEqual:
+    case Less:
+    case LessEqual:
+    case Equal:
+    case NotEqual:
       return real_dtype(input);
     case Complex:
       return complex_dtype(input);

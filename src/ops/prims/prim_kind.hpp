@@ -37,6 +37,17 @@ enum class PrimKind : std::uint8_t {
   Minimum,
   Pow,
   Complex,  // re, im real -> complex
+  // Comparisons (Elementwise, arity 2): 0.0/1.0 in the operands' real dtype (tenferro has no
+  // bool dtype), IEEE: false with a NaN operand except NotEqual. Ordering is real-only.
+  Greater,
+  GreaterEqual,
+  Less,
+  LessEqual,
+  Equal,
+  NotEqual,
+  // Selection (Elementwise, arity 3; all operands share the compute dtype): in1 where in0 != 0,
+  // else in2. The other branch is never read into the result, so its Inf/NaN never leak.
+  Where,
   // Scalar forms (Elementwise): alpha * x + beta (Affine, arity 1), alpha * x + beta * y (Axpby).
   Affine,
   Axpby,

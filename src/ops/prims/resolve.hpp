@@ -2,11 +2,13 @@
 // axis normalisation. Every failure is a Validation error naming the op, operand and axis.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
 
+#include "ops/prims/prim_kind.hpp"
 #include "tenferro/core/dtype.hpp"
 #include "tenferro/core/shape.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
@@ -19,6 +21,11 @@ Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& b);
 DType promote(DType a, DType b);
 // `axis` in [-rank, rank) as a non-negative axis.
 std::int64_t normalize_axis(std::string_view op, std::int64_t axis, std::int64_t rank);
+// a (op) b after broadcasting, both cast to `dtype` first (one runtime checked before any
+// cast runs); alpha/beta for Axpby. The output dtype is kernel_output_dtype(kind, dtype).
+EagerTensor elementwise_binary(PrimKind kind, const EagerTensor& a, const EagerTensor& b,
+                               DType dtype, std::complex<double> alpha = 1.0,
+                               std::complex<double> beta = 0.0);
 // `x` converted to `dtype` on its own runtime (a kernel, not a transfer), or x itself.
 EagerTensor cast_to(const EagerTensor& x, DType dtype);
 // Validation unless `shape` can be the shape of a tensor of `dtype`.

@@ -37,6 +37,23 @@ void map2(const ElementwiseCall& c, F f) {
                       [&](const std::array<std::int64_t, 3>& o) { y[o[2]] = f(a[o[0]], b[o[1]]); });
 }
 
+// out[i] = c[i] != 0 ? x[i] : y[i]: the branch not chosen is never read into the result.
+template <class T>
+void select3(const ElementwiseCall& c) {
+  const T* cond = data_of<T>(c.in[0]);
+  const T* x = data_of<T>(c.in[1]);
+  const T* y = data_of<T>(c.in[2]);
+  T* out = data_of<T>(c.out);
+  const auto& in = c.in;
+  for_each_strided<4>(
+      c.out.layout.shape,
+      {in[0].layout.strides, in[1].layout.strides, in[2].layout.strides, c.out.layout.strides},
+      {in[0].layout.offset, in[1].layout.offset, in[2].layout.offset, c.out.layout.offset},
+      [&](const std::array<std::int64_t, 4>& o) {
+        out[o[3]] = nonzero(cond[o[0]]) ? x[o[1]] : y[o[2]];
+      });
+}
+
 template <class In, class Out>
 Out convert(In x) {
   if constexpr (kIsComplex<Out>) {
@@ -81,6 +98,16 @@ void run_typed(const ElementwiseCall& c) {
     case PrimKind::Minimum:
     case PrimKind::Pow:
       return map2<T, T>(c, [k](T a, T b) { return binary(k, a, b); });
+    case PrimKind::Greater:
+    case PrimKind::GreaterEqual:
+    case PrimKind::Less:
+    case PrimKind::LessEqual:
+    case PrimKind::Equal:
+    case PrimKind::NotEqual:
+      return map2<T, Real<T>>(c,
+                              [k](T a, T b) { return compare(k, a, b) ? Real<T>(1) : Real<T>(0); });
+    case PrimKind::Where:
+      return select3<T>(c);
     case PrimKind::Complex:
       if constexpr (!kIsComplex<T>) {
         return map2<T, std::complex<T>>(c, [](T re, T im) { return std::complex<T>(re, im); });

@@ -137,4 +137,41 @@ T binary(prims_internal::PrimKind k, T a, T b) {
   return a;
 }
 
+// Comparisons as 0/1 of the real type R. The built-in operators are IEEE's: a NaN operand
+// makes every one false except !=, and -0 == +0.
+template <class T>
+bool compare(prims_internal::PrimKind k, T a, T b) {
+  using enum prims_internal::PrimKind;
+  if constexpr (kIsComplex<T>) {
+    // Only Equal/NotEqual are admitted for complex values: both parts must match.
+    const bool eq = a.real() == b.real() && a.imag() == b.imag();
+    return k == NotEqual ? !eq : eq;
+  } else {
+    switch (k) {
+      case Greater:
+        return a > b;
+      case GreaterEqual:
+        return a >= b;
+      case Less:
+        return a < b;
+      case LessEqual:
+        return a <= b;
+      case Equal:
+        return a == b;
+      default:
+        return a != b;
+    }
+  }
+}
+
+// The condition of Where: nonzero (NaN is nonzero; a complex value when either part is).
+template <class T>
+bool nonzero(T c) {
+  if constexpr (kIsComplex<T>) {
+    return c.real() != 0 || c.imag() != 0;
+  } else {
+    return c != 0;
+  }
+}
+
 }  // namespace tenferro::prims_cpu

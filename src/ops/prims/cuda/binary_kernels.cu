@@ -1,6 +1,7 @@
 // Two-input element-wise prims kernels over strided views (inputs already broadcast to the
 // output's shape by stride-0 axes): arithmetic, NaN-propagating maximum/minimum, pow, complex
-// from parts and axpby. One grid-stride kernel per (op, element).
+// from parts, axpby and the IEEE comparisons (0/1 in the real element). One grid-stride kernel per
+// (op, element).
 #include "ops/prims/cuda/element_ops.cuh"
 
 namespace tenferro::cuda_kernels::prims {
@@ -14,6 +15,32 @@ template <class T>
 struct BinaryOut<Binary::Complex, T> {
   using type = DeviceComplex<T>;
 };
+
+// A variable, not a function: device code may read a constexpr variable but not call a host
+// constexpr function.
+template <Binary Op>
+inline constexpr bool kIsComparison =
+    Op == Binary::Greater || Op == Binary::GreaterEqual || Op == Binary::Less ||
+    Op == Binary::LessEqual || Op == Binary::Equal || Op == Binary::NotEqual;
+
+// C++'s comparison operators are IEEE's on the device too: NaN makes all false but !=.
+template <Binary Op, class R>
+__device__ __forceinline__ bool compare_real(R a, R b) {
+  switch (Op) {
+    case Binary::Greater:
+      return a > b;
+    case Binary::GreaterEqual:
+      return a >= b;
+    case Binary::Less:
+      return a < b;
+    case Binary::LessEqual:
+      return a <= b;
+    case Binary::Equal:
+      return a == b;
+    default:
+      return a != b;
+  }
+}
 
 // NumPy's maximum/minimum: a NaN in either operand is the result.
 template <class R>
@@ -31,11 +58,19 @@ __device__ __forceinline__ R nan_min(R a, R b) {
 
 template <Binary Op, class T>
 struct BinaryFn {
-  using Out = typename BinaryOut<Op, T>::type;
+  using Out = std::conditional_t<kIsComparison<Op>, RealOf<T>, typename BinaryOut<Op, T>::type>;
   Scalars s;
 
   __device__ Out operator()(T a, T b) const {
-    if constexpr (Op == Binary::Axpby) {
+    if constexpr (kIsComparison<Op>) {
+      if constexpr (kIsComplex<T>) {
+        // Equal/NotEqual only (binary_runs): both parts must match.
+        const bool eq = a.re == b.re && a.im == b.im;
+        return (Op == Binary::NotEqual ? !eq : eq) ? Out(1) : Out(0);
+      } else {
+        return compare_real<Op>(a, b) ? Out(1) : Out(0);
+      }
+    } else if constexpr (Op == Binary::Axpby) {
       return plus(scale_by(s.alpha_re, s.alpha_im, a), scale_by(s.beta_re, s.beta_im, b));
     } else if constexpr (Op == Binary::Complex) {
       return {a, b};
@@ -129,6 +164,18 @@ cudaError_t launch_binary(Binary op, Element in, void* dst, const void* a, const
       return binary_op<Binary::Complex>(in, dst, a, b, ix, count, s, stream);
     case Binary::Axpby:
       return binary_op<Binary::Axpby>(in, dst, a, b, ix, count, s, stream);
+    case Binary::Greater:
+      return binary_op<Binary::Greater>(in, dst, a, b, ix, count, s, stream);
+    case Binary::GreaterEqual:
+      return binary_op<Binary::GreaterEqual>(in, dst, a, b, ix, count, s, stream);
+    case Binary::Less:
+      return binary_op<Binary::Less>(in, dst, a, b, ix, count, s, stream);
+    case Binary::LessEqual:
+      return binary_op<Binary::LessEqual>(in, dst, a, b, ix, count, s, stream);
+    case Binary::Equal:
+      return binary_op<Binary::Equal>(in, dst, a, b, ix, count, s, stream);
+    case Binary::NotEqual:
+      return binary_op<Binary::NotEqual>(in, dst, a, b, ix, count, s, stream);
   }
   return cudaErrorInvalidValue;
 }

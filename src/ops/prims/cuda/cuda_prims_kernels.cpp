@@ -26,7 +26,8 @@ using cuda_layout::coalesce;
 struct KernelOp {
   KernelShape shape;
   int op;             // a ck::Unary, ck::Binary, ck::Reduction or ck::Generator value
-  bool unary = true;  // Elementwise only: Unary (else Binary)
+  bool unary = true;  // Elementwise only: Unary (else Binary, or Select when select is set)
+  bool select = false;
 };
 
 KernelOp kernel_op(PrimKind k) {
@@ -80,6 +81,20 @@ KernelOp kernel_op(PrimKind k) {
       return b(ck::Binary::Pow);
     case Complex:
       return b(ck::Binary::Complex);
+    case Greater:
+      return b(ck::Binary::Greater);
+    case GreaterEqual:
+      return b(ck::Binary::GreaterEqual);
+    case Less:
+      return b(ck::Binary::Less);
+    case LessEqual:
+      return b(ck::Binary::LessEqual);
+    case Equal:
+      return b(ck::Binary::Equal);
+    case NotEqual:
+      return b(ck::Binary::NotEqual);
+    case Where:
+      return KernelOp{KernelShape::Elementwise, 0, false, true};
     case Affine:
       return u(ck::Unary::Affine);
     case Axpby:
@@ -119,6 +134,7 @@ bool kernels_run(PrimKind kind, DType dtype) {
   const cuda_kernels::Element e = element_of(dtype);
   switch (k.shape) {
     case KernelShape::Elementwise:
+      if (k.select) return true;  // every element type (select_kernels.cu)
       return k.unary ? ck::unary_runs(static_cast<ck::Unary>(k.op), e)
                      : ck::binary_runs(static_cast<ck::Binary>(k.op), e);
     case KernelShape::Reduce:
@@ -150,7 +166,7 @@ ck::Scalars scalars_of(const ElementwiseCall& c) {
 void elementwise(const ExecutionContext& ctx, const ElementwiseCall& c) {
   auto& backend = ctx.backend_as<CudaBackend>();
   const KernelOp k = kernel_op(c.kind);
-  if (k.shape != KernelShape::Elementwise || c.arity != (k.unary ? 1 : 2)) {
+  if (k.shape != KernelShape::Elementwise || c.arity != (k.select ? 3 : k.unary ? 1 : 2)) {
     wiring_defect(c.kind, "not an element-wise call of its arity");
   }
   const TensorLayout& out = c.out.layout;
@@ -177,6 +193,21 @@ void elementwise(const ExecutionContext& ctx, const ElementwiseCall& c) {
     return;
   }
   if (c.in[1].layout.dtype != in_dtype) wiring_defect(c.kind, "operands of two dtypes");
+  if (k.select) {
+    if (c.in[2].layout.dtype != in_dtype) wiring_defect(c.kind, "operands of two dtypes");
+    const auto ix = coalesce<4>(
+        out.shape,
+        {&out.strides, &c.in[0].layout.strides, &c.in[1].layout.strides, &c.in[2].layout.strides},
+        all_axes(out.shape.size()));
+    if (ix.count == 0) return;
+    cuda_check(ck::launch_select(element_of(in_dtype), address<void>(backend, c.out, c.kind),
+                                 address<const void>(backend, c.in[0], c.kind),
+                                 address<const void>(backend, c.in[1], c.kind),
+                                 address<const void>(backend, c.in[2], c.kind), ix.index, ix.count,
+                                 backend.stream()),
+               name);
+    return;
+  }
   const auto ix =
       coalesce<3>(out.shape, {&out.strides, &c.in[0].layout.strides, &c.in[1].layout.strides},
                   all_axes(out.shape.size()));

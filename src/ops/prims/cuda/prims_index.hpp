@@ -75,8 +75,25 @@ enum class Unary : int {
 };
 
 // Two-input element-wise ops: out = f(a, b), a and b of one element type. Complex: real a, b
-// and a complex output; Maximum, Minimum, Pow: real only.
-enum class Binary : int { Add, Sub, Mul, Div, Maximum, Minimum, Pow, Complex, Axpby };
+// and a complex output; Maximum, Minimum, Pow: real only. Comparisons (Greater..NotEqual):
+// 0/1 in the real element of a and b; the orderings real only.
+enum class Binary : int {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Maximum,
+  Minimum,
+  Pow,
+  Complex,
+  Axpby,
+  Greater,
+  GreaterEqual,
+  Less,
+  LessEqual,
+  Equal,
+  NotEqual,
+};
 
 constexpr bool is_complex_element(Element e) {
   return e == Element::C32 || e == Element::C64;
@@ -95,6 +112,10 @@ constexpr bool binary_runs(Binary op, Element in) {
     case Binary::Minimum:
     case Binary::Pow:
     case Binary::Complex:
+    case Binary::Greater:
+    case Binary::GreaterEqual:
+    case Binary::Less:
+    case Binary::LessEqual:
       return !is_complex_element(in);
     default:
       return true;

@@ -24,6 +24,10 @@ cudaError_t launch_unary(Unary op, Element in, Element out, void* dst, const voi
 cudaError_t launch_binary(Binary op, Element in, void* dst, const void* a, const void* b,
                           const Index<3>& ix, std::int64_t count, const Scalars& s,
                           cudaStream_t stream);
+// Where: dst = cond != 0 ? a : b, all four of element `in`. Operands: 0 = dst, 1 = cond,
+// 2 = a, 3 = b.
+cudaError_t launch_select(Element in, void* dst, const void* cond, const void* a, const void* b,
+                          const Index<4>& ix, std::int64_t count, cudaStream_t stream);
 
 // A reduction: `kept` indexes dst (operand 0) and src (operand 1) over the kept axes,
 // `reduced` indexes src over the reduced axes. Long reductions are split into

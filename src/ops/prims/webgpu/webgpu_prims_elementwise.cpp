@@ -18,16 +18,18 @@ using prims_internal::PrimKind;
 void elementwise(const ExecutionContext& ctx, const ElementwiseCall& call) {
   const PrimKind kind = call.kind;
   const int arity = call.arity;
-  if (arity != prims_internal::info(kind).arity || arity < 1 || arity > 2) {
+  if (arity != prims_internal::info(kind).arity || arity < 1 || arity > 3) {
     fail(ErrorKind::RuntimeState, kind, "a call with the wrong number of operands");
   }
   const TensorLayout& out = call.out.layout;
   const WebGpuBuffer& out_buffer = checked_buffer(call.out, kind, "the output");
-  std::array<const WebGpuBuffer*, 3> buffers{};
+  std::array<const WebGpuBuffer*, 4> buffers{};
   for (int i = 0; i < arity; ++i) {
     const auto& in = call.in[static_cast<std::size_t>(i)];
-    buffers[static_cast<std::size_t>(i)] =
-        &checked_buffer(in, kind, i == 0 ? "operand 0" : "operand 1");
+    buffers[static_cast<std::size_t>(i)] = &checked_buffer(in, kind,
+                                                           i == 0   ? "operand 0"
+                                                           : i == 1 ? "operand 1"
+                                                                    : "operand 2");
     if (in.layout.shape != out.shape) {
       fail(ErrorKind::RuntimeState, kind, "an operand not broadcast to the output's shape");
     }
@@ -41,8 +43,10 @@ void elementwise(const ExecutionContext& ctx, const ElementwiseCall& call) {
   const std::int64_t n = out.numel();
   if (n == 0) return;
 
-  const std::span<const std::int64_t> strides[3] = {out.strides, call.in[0].layout.strides,
-                                                    call.in[arity == 2 ? 1 : 0].layout.strides};
+  // Unused operand slots repeat operand 0 (merging axes for it changes nothing).
+  const std::span<const std::int64_t> strides[4] = {out.strides, call.in[0].layout.strides,
+                                                    call.in[arity >= 2 ? 1 : 0].layout.strides,
+                                                    call.in[arity == 3 ? 2 : 0].layout.strides};
   const Loop loop = merge_axes(out.shape, strides);
   const auto rank = static_cast<std::int64_t>(loop.shape.size());
   const std::complex<double> alpha = call.alpha, beta = call.beta;
@@ -52,11 +56,12 @@ void elementwise(const ExecutionContext& ctx, const ElementwiseCall& call) {
   if (beta.imag() == 0.0) flags |= wgsl::kFlagBetaReal;
   Params params;
   params.i32(n).i32(rank).i32(out.offset).i32(call.in[0].layout.offset);
-  params.i32(arity == 2 ? call.in[1].layout.offset : 0);
+  params.i32(arity >= 2 ? call.in[1].layout.offset : 0);
   params.f32(static_cast<float>(alpha.real())).f32(static_cast<float>(alpha.imag()));
   params.f32(static_cast<float>(beta.real())).f32(static_cast<float>(beta.imag()));
   params.i32(flags);
   params.i32(loop.shape).i32(loop.strides[0]).i32(loop.strides[1]).i32(loop.strides[2]);
+  if (arity == 3) params.i32(loop.strides[3]).i32(call.in[2].layout.offset);
 
   auto& backend = ctx.backend_as<WebGpuBackend>();
   const std::string& source = wgsl::elementwise_source(kind, call.in[0].layout.dtype, out.dtype);

@@ -65,6 +65,20 @@ std::string_view real_expression(PrimKind kind, DType out) {
       return "r_pow(x, y)";
     case PrimKind::Complex:
       return "C(x, y)";
+    case PrimKind::Greater:
+      return "r_flag(r_less(y, x))";
+    case PrimKind::GreaterEqual:
+      return "r_flag(r_less(y, x) || r_equal(x, y))";
+    case PrimKind::Less:
+      return "r_flag(r_less(x, y))";
+    case PrimKind::LessEqual:
+      return "r_flag(r_less(x, y) || r_equal(x, y))";
+    case PrimKind::Equal:
+      return "r_flag(r_equal(x, y))";
+    case PrimKind::NotEqual:
+      return "r_flag(!r_equal(x, y))";
+    case PrimKind::Where:
+      return "select(z, y, !is_zero(x))";
     case PrimKind::Affine:
       return "select(x * alpha().x, x * alpha().x + beta().x, flag(FLAG_BETA_NONZERO))";
     case PrimKind::Axpby:
@@ -114,6 +128,12 @@ std::string_view complex_expression(PrimKind kind) {
       return "c_mul(x, y)";
     case PrimKind::Div:
       return "c_div(x, y)";
+    case PrimKind::Equal:
+      return "r_flag(r_equal(x.x, y.x) && r_equal(x.y, y.y))";
+    case PrimKind::NotEqual:
+      return "r_flag(!(r_equal(x.x, y.x) && r_equal(x.y, y.y)))";
+    case PrimKind::Where:
+      return "select(z, y, !is_zero(x.x) || !is_zero(x.y))";
     case PrimKind::Affine:
       return "select(scaled(alpha(), x, FLAG_ALPHA_REAL), "
              "scaled(alpha(), x, FLAG_ALPHA_REAL) + beta(), flag(FLAG_BETA_NONZERO))";
@@ -137,8 +157,10 @@ std::string elementwise_function(PrimKind kind, DType in, DType out) {
       in == DType::C32 ? complex_expression(kind) : real_expression(kind, out);
   if (e.empty() || (in != DType::F32 && in != DType::C32)) no_kernel(kind, in);
   const std::string ti(wgsl_type(in)), to(wgsl_type(out));
-  const std::string args =
-      prims_internal::info(kind).arity == 2 ? "x: " + ti + ", y: " + ti : "x: " + ti;
+  const int arity = prims_internal::info(kind).arity;
+  std::string args = "x: " + ti;
+  if (arity >= 2) args += ", y: " + ti;
+  if (arity == 3) args += ", z: " + ti;
   return "fn op(" + args + ") -> " + to + " { return " + std::string(e) + "; }\n";
 }
 

@@ -10,7 +10,8 @@
 
 namespace tenferro::prims_webgpu::wgsl {
 
-// `fn op(x: TI) -> TO` (arity 1) or `fn op(x: TI, y: TI) -> TO` (arity 2). May call alpha(),
+// `fn op(x: TI) -> TO` (arity 1), `fn op(x: TI, y: TI) -> TO` (arity 2) or
+// `fn op(x: TI, y: TI, z: TI) -> TO` (arity 3: Where). May call alpha(),
 // beta() and flag(bit), which the skeleton defines from the parameter block.
 std::string elementwise_function(prims_internal::PrimKind kind, DType in, DType out);
 

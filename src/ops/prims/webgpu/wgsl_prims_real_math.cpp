@@ -53,6 +53,17 @@ fn r_min(a: f32, b: f32) -> f32 {
   if (is_nan(b)) { return b; }
   return select(a, b, b < a);
 }
+// Comparisons on bit patterns: r_key maps f32 to u32 in the order of the values (-0 as +0), so
+// a device that flushes subnormal operands to zero in arithmetic still orders 1e-40 above 0,
+// and no compiler can fold a NaN test away. NaN compares false (r_less, r_equal).
+fn r_key(x: f32) -> u32 {
+  var b = bitcast<u32>(x);
+  if ((b & 0x7fffffffu) == 0u) { b = 0u; }
+  return select(b | 0x80000000u, ~b, (b & 0x80000000u) != 0u);
+}
+fn r_less(x: f32, y: f32) -> bool { return !is_nan(x) && !is_nan(y) && r_key(x) < r_key(y); }
+fn r_equal(x: f32, y: f32) -> bool { return !is_nan(x) && !is_nan(y) && r_key(x) == r_key(y); }
+fn r_flag(b: bool) -> f32 { return select(0.0, 1.0, b); }
 fn r_sign(x: f32) -> f32 {
   if (is_nan(x)) { return x; }
   if (is_zero(x)) { return 0.0; }

@@ -101,6 +101,38 @@ fn prims_elementwise(@builtin(workgroup_id) wid: vec3<u32>,
 }
 )";
 
+// Where: the binary block with a third operand whose offset and strides follow the others:
+// p[H + 4 * rank + k] in2 strides, p[H + 5 * rank] in2 offset.
+constexpr std::string_view kElementwiseTernary = R"(
+@group(0) @binding(1) var<storage, read> in0: array<TI>;
+@group(0) @binding(2) var<storage, read> in1: array<TI>;
+@group(0) @binding(3) var<storage, read> in2: array<TI>;
+@group(0) @binding(4) var<storage, read_write> dst: array<TO>;
+@compute @workgroup_size(256)
+fn prims_elementwise(@builtin(workgroup_id) wid: vec3<u32>,
+                     @builtin(local_invocation_id) lid: vec3<u32>,
+                     @builtin(num_workgroups) groups: vec3<u32>) {
+  let i = linear_index(wid, lid, groups);
+  if (i < 0 || i >= p[0]) { return; }
+  let rank = p[1];
+  var rest = i;
+  var d = p[2];
+  var a = p[3];
+  var b = p[4];
+  var e = p[H + 5 * rank];
+  for (var k = 0; k < rank; k++) {
+    let extent = p[H + k];
+    let c = rest % extent;
+    rest = rest / extent;
+    d += c * p[H + rank + k];
+    a += c * p[H + 2 * rank + k];
+    b += c * p[H + 3 * rank + k];
+    e += c * p[H + 4 * rank + k];
+  }
+  dst[d] = op(in0[a], in1[b], in2[e]);
+}
+)";
+
 // Both reduction passes share one parameter block. Output element o (a linear index over
 // outer_shape) and chunk c of its reduced block are written to
 //   dst[dst_offset + sum_a o_a * dst_strides[a] + c * dst_chunk_stride].
@@ -248,7 +280,10 @@ const std::string& elementwise_source(PrimKind kind, DType in, DType out) {
     std::string s = header("alias TI = " + std::string(type_name(in)) +
                            ";\nalias TO = " + std::string(type_name(out)) + ";\n");
     s.append(kElementwiseScalars).append(elementwise_function(kind, in, out));
-    s.append(prims_internal::info(kind).arity == 2 ? kElementwiseBinary : kElementwiseUnary);
+    const int arity = prims_internal::info(kind).arity;
+    s.append(arity == 3   ? kElementwiseTernary
+             : arity == 2 ? kElementwiseBinary
+                          : kElementwiseUnary);
     return s;
   });
 }
