@@ -46,7 +46,7 @@ ad::Variable arith(const ad::Variable& a, nb::handle b, BinaryOp op, bool reflec
         case BinaryOp::Mul:
           return ad::scale(a, v);
         case BinaryOp::Div:
-          return reflected ? ad::scale(ad::reciprocal(a), v) : ad::scale(a, 1.0 / v);
+          return reflected ? ad::div(v, a) : ad::div(a, v);  // real and IEEE, as on Tensor
         case BinaryOp::Pow:
           break;
       }

@@ -61,6 +61,13 @@ void gemm_batch(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std:
   if (m == 0 || n == 0 || batch == 0) return;
   const auto fits = [](std::int64_t v) { return v >= 0 && v <= INT_MAX; };
 #if TENFERRO_BLAS_SCIPY
+  // OpenBLAS counts the batch strides of its complex entry points in real scalars (measured on
+  // 0.3.34: a stride in complex elements reads the wrong matrices), so they are doubled there;
+  // CpuBatchedGemm.* checks every dtype against per-matrix calls.
+  constexpr std::int64_t unit = std::is_same_v<T, float> || std::is_same_v<T, double> ? 1 : 2;
+  stride_a *= unit;
+  stride_b *= unit;
+  stride_c *= unit;
   if (batch > 1 && k > 0 && fits(stride_a) && fits(stride_b) && fits(stride_c) && fits(batch)) {
     count_cpu_kernel_launch();
     const int M = blas_int(m), N = blas_int(n), K = blas_int(k);
@@ -78,13 +85,15 @@ void gemm_batch(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std:
       const T one{1}, zero{0};
       if constexpr (std::is_same_v<T, std::complex<float>>)
         TENFERRO_BLAS_NAME(cblas_cgemm_batch_strided)
-        (CblasColMajor, ta, tb, M, N, K, &one, a, LDA, SA, b, LDB, SB, &zero, c, LDC, SC, B);
-      else
-        TENFERRO_BLAS_NAME(cblas_zgemm_batch_strided)
-        (CblasColMajor, ta, tb, M, N, K, &one, a, LDA, SA, b, LDB, SB, &zero, c, LDC, SC, B);
+      (CblasColMajor, ta, tb, M, N, K, &one, a, LDA, SA, b, LDB, SB, &zero, c, LDC, SC, B);
+      else TENFERRO_BLAS_NAME(cblas_zgemm_batch_strided)(CblasColMajor, ta, tb, M, N, K, &one, a,
+                                                         LDA, SA, b, LDB, SB, &zero, c, LDC, SC, B);
     }
     return;
   }
+  stride_a /= unit;
+  stride_b /= unit;
+  stride_c /= unit;
 #else
   (void)fits;
 #endif
