@@ -15,6 +15,5 @@ if build/src/cli/tenferro --help | grep -q '^  bench '; then
   # One BLAS thread unless the caller chose otherwise (test-env.sh): on a shared 2-core machine
   # OpenBLAS's spin-waiting pool makes multi-threaded small-matrix timings meaningless. The
   # table states the setting; bench/peers/run.sh compares 1 thread and all cores.
-  source scripts/bench-env.sh
   build/src/cli/tenferro bench --backend all
 fi

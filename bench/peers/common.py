@@ -25,21 +25,6 @@ THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def apply_bench_env():
-    """What sourcing scripts/bench-env.sh does (OPENBLAS_CORETYPE from the CPU flags), for a
-    script started on its own: without it Debian's OpenBLAS runs generic kernels on a CPU
-    model it does not know, and tenferro's figures would be several times too slow."""
-    if "OPENBLAS_CORETYPE" in os.environ:
-        return
-    script = os.path.join(REPO, "scripts", "bench-env.sh")
-    out = subprocess.run(["bash", "-c", 'source "$1" && printf %s "${OPENBLAS_CORETYPE:-}"',
-                          "bench-env", script], capture_output=True, text=True)
-    if out.returncode == 0 and out.stdout:
-        os.environ["OPENBLAS_CORETYPE"] = out.stdout
-        print(f"bench-env: OPENBLAS_CORETYPE={out.stdout} (from the CPU flags)", file=sys.stderr)
-
-
-apply_bench_env()
 
 
 def all_cores():

@@ -240,8 +240,9 @@ def markdown(families, summaries, run, png_rel):
       f"`{run['commit']}`{' (with uncommitted changes)' if run['dirty'] else ''}, "
       f"{run['rounds']} round(s){quick}.")
     w(f"- Machine: {m['cpu']}, {m['cores']} logical cores, {m['mem_gib']:.1f} GiB memory, "
-      f"Linux {m['kernel']}; OPENBLAS_CORETYPE={m['coretype']} (set by scripts/bench-env.sh "
-      "from the CPU flags; it applies to every OpenBLAS in the run, Debian's and the wheels').")
+      f"Linux {m['kernel']}; OPENBLAS_CORETYPE={m['coretype']} (no tuning variable is set by "
+      "the scripts: tenferro's scipy-openblas32 and the wheels' OpenBLAS pick their kernels "
+      "from the CPU's features).")
     w(f"- Load average (`uptime`): before the run {load_average(run['load_before'])}, after "
       f"{load_average(run['load_after'])}. The machine is shared; the load is other people's "
       "work, so treat wall-time figures, and every figure with more than one thread, with "

@@ -2,16 +2,13 @@
 # The peer comparison in one command: tenferro against NumPy, SciPy, opt_einsum and PyTorch CPU
 # at 1 thread and at all cores, side by side in one run, then docs/performance.md and
 # docs/performance.png.
-#   1. sources scripts/bench-env.sh (OpenBLAS kernels for this CPU),
-#   2. creates .venv-peers with bench/peers/setup.sh when it is missing,
-#   3. configures and builds what it needs in build/ (Release, TENFERRO_BUILD_BENCH=ON),
-#   4. runs bench/peers/run_all.py (about 10 minutes on a 2-core machine; --quick: ~2).
+#   1. creates .venv-peers with bench/peers/setup.sh when it is missing,
+#   2. configures and builds what it needs in build/ (Release, TENFERRO_BUILD_BENCH=ON),
+#   3. runs bench/peers/run_all.py (about 10 minutes on a 2-core machine; --quick: ~2).
 # Usage: bash bench/peers/run.sh [--quick] [--rounds N] [--threads 1,N]
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$repo"
-# shellcheck source=../../scripts/bench-env.sh
-source scripts/bench-env.sh
 
 venv="$repo/.venv-peers"
 if [[ ! -x "$venv/bin/python" ]]; then

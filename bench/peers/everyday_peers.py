@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""What a NumPy user does every day, tenferro against NumPy in one run (issue #32).
+
+GEMM, batched matmul, batched qr/svd/eigh, element-wise math, axis sums, upload and download,
+each on NumPy arrays as a user has them (C order). Every case alternates the two libraries
+sample by sample in one worker process and reports medians; ratio = NumPy time / tenferro time
+(above 1: tenferro is faster). No BLAS tuning variable is set: each library picks its own
+kernels (`tenferro info` prints tenferro's). The worker runs once at 1 thread and once at all
+cores (thread variables: common.py).
+
+    python bench/peers/everyday_peers.py [--quick] [--threads 1,2] [--markdown FILE]
+(run with a Python that has tenferro and NumPy installed)
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+
+
+def cases(quick):
+    """(group, name, setup) where setup(np, tf, rt) returns (numpy_fn, tenferro_fn)."""
+    out = []
+    sizes = [256, 512] if quick else [256, 512, 1024]
+    for dt in ["float32", "float64", "complex64", "complex128"]:
+        for n in sizes:
+            out.append(("gemm", f"{dt} {n}^2 @", lambda np, tf, rt, n=n, dt=dt: _binary(
+                np, rt, (n, n), dt, lambda a, b: a @ b)))
+    for b, m in [(256, 8), (64, 32), (8, 128)]:
+        out.append(("batched matmul", f"float64 {b}x{m}x{m} @", lambda np, tf, rt, b=b, m=m:
+                    _binary(np, rt, (b, m, m), "float64", lambda x, y: x @ y)))
+        for op in ["qr", "svd", "eigh"]:
+            out.append(("batched linalg", f"{op} {b}x{m}x{m}", lambda np, tf, rt, b=b, m=m, op=op:
+                        _linalg(np, tf, rt, (b, m, m), op)))
+    lengths = [1 << 10, 1 << 16] if quick else [1 << 10, 1 << 16, 1 << 22]
+    for dt in ["float32", "float64"]:
+        for n in lengths:
+            for f in ["exp", "log", "tanh", "sin", "sqrt", "abs"]:
+                out.append(("element-wise", f"{f} {dt} 2^{n.bit_length() - 1}",
+                            lambda np, tf, rt, n=n, dt=dt, f=f: _unary(np, tf, rt, n, dt, f)))
+            for f, sym in [("add", "+"), ("mul", "*"), ("maximum", "maximum")]:
+                out.append(("element-wise", f"{f} {dt} 2^{n.bit_length() - 1}",
+                            lambda np, tf, rt, n=n, dt=dt, sym=sym: _elementwise2(
+                                np, tf, rt, n, dt, sym)))
+    for axis in [0, 1]:
+        out.append(("reductions", f"sum axis {axis} of 1024^2 float64",
+                    lambda np, tf, rt, axis=axis: _sum(np, rt, axis)))
+    out.append(("transfers", "upload 512^2 float64 (vs np.copy)", lambda np, tf, rt: _upload(np, rt)))
+    out.append(("transfers", "download 512^2 float64 (vs np.copy)",
+                lambda np, tf, rt: _download(np, rt)))
+    return out
+
+
+def _random(np, shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def _binary(np, rt, shape, dtype, f):
+    a, b = _random(np, shape, dtype, 1), _random(np, shape, dtype, 2)
+    ta, tb = rt.upload(a), rt.upload(b)
+    return (lambda: f(a, b)), (lambda: f(ta, tb))
+
+
+def _linalg(np, tf, rt, shape, op):
+    a = _random(np, shape, "float64", 3)
+    if op == "eigh":
+        a = a + np.swapaxes(a, -1, -2)
+    t = rt.upload(a)
+    return (lambda: getattr(np.linalg, op)(a)), (lambda: getattr(tf.linalg, op)(t))
+
+
+def _unary(np, tf, rt, n, dtype, f):
+    x = np.abs(_random(np, (n,), dtype, 4)) + np.asarray(0.5, dtype)
+    t = rt.upload(x)
+    return (lambda: getattr(np, f)(x)), (lambda: getattr(tf, f)(t))
+
+
+def _elementwise2(np, tf, rt, n, dtype, sym):
+    x, y = _random(np, (n,), dtype, 5), _random(np, (n,), dtype, 6)
+    tx, ty = rt.upload(x), rt.upload(y)
+    if sym == "maximum":
+        return (lambda: np.maximum(x, y)), (lambda: tf.maximum(tx, ty))
+    op = {"+": lambda a, b: a + b, "*": lambda a, b: a * b}[sym]
+    return (lambda: op(x, y)), (lambda: op(tx, ty))
+
+
+def _sum(np, rt, axis):
+    x = _random(np, (1024, 1024), "float64", 7)
+    t = rt.upload(x)
+    return (lambda: x.sum(axis=axis)), (lambda: t.sum(axis=axis))
+
+
+def _upload(np, rt):
+    x = _random(np, (512, 512), "float64", 8)
+    return (lambda: np.copy(x)), (lambda: rt.upload(x))
+
+
+def _download(np, rt):
+    x = _random(np, (512, 512), "float64", 9)
+    t = rt.upload(x)
+    return (lambda: np.copy(x)), (lambda: t.download())
+
+
+def _time(fn, min_seconds):
+    """Seconds per call: enough calls to last min_seconds, after one warm-up call."""
+    fn()
+    calls, start = 0, time.perf_counter()
+    while True:
+        fn()
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_seconds:
+            return elapsed / calls
+
+
+def worker(quick, samples):
+    import numpy as np
+    import tenferro as tf
+
+    rt = tf.Runtime.cpu()
+    results = []
+    for group, name, setup in cases(quick):
+        np_fn, tf_fn = setup(np, tf, rt)
+        np_t, tf_t = [], []
+        for _ in range(samples):  # alternating, so drift hits both alike
+            np_t.append(_time(np_fn, 0.02))
+            tf_t.append(_time(tf_fn, 0.02))
+        results.append({"group": group, "case": name, "numpy_s": statistics.median(np_t),
+                        "tenferro_s": statistics.median(tf_t)})
+    print(json.dumps(results))
+
+
+def run(threads, quick, samples):
+    env = common.thread_env(threads)
+    out = subprocess.run([sys.executable, __file__, "--worker", "--samples", str(samples)] +
+                         (["--quick"] if quick else []), env=env, capture_output=True,
+                         text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def blas_line():
+    import tenferro  # noqa: F401 - the same library the worker loads
+    build = os.path.join(common.REPO, "build", "src", "cli", "tenferro")
+    if os.path.exists(build):
+        info = json.loads(subprocess.run([build, "info", "--json"], capture_output=True,
+                                         text=True).stdout)["blas"]
+        return f"{info['vendor']} {info['version']}, kernel {info['core']} (CPU {info['cpu_isa']})"
+    return "unknown (build/src/cli/tenferro not built)"
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--worker", action="store_true")
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--samples", type=int, default=5)
+    p.add_argument("--threads", default=f"1,{common.all_cores()}")
+    p.add_argument("--markdown")
+    args = p.parse_args()
+    if args.worker:
+        return worker(args.quick, args.samples)
+    lines = ["| group | case | " + " | ".join(
+        f"NumPy/tenferro {t} thr" for t in args.threads.split(",")) + " |",
+        "|---|---|" + "---:|" * len(args.threads.split(","))]
+    runs = [run(int(t), args.quick, args.samples) for t in args.threads.split(",")]
+    geo = []
+    for i, row in enumerate(runs[0]):
+        ratios = [r[i]["numpy_s"] / r[i]["tenferro_s"] for r in runs]
+        geo.append(ratios)
+        lines.append(f"| {row['group']} | {row['case']} | " +
+                     " | ".join(f"{x:.2f}x" for x in ratios) + " |")
+    means = [math.exp(statistics.mean(math.log(g[j]) for g in geo)) for j in range(len(runs))]
+    lines.append("| **all** | **geometric mean** | " +
+                 " | ".join(f"**{m:.2f}x**" for m in means) + " |")
+    table = "\n".join(lines)
+    print(f"tenferro BLAS: {blas_line()}\n")
+    print(table)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(table + "\n")
+
+
+if __name__ == "__main__":
+    main()
