@@ -14,6 +14,7 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "dlpack.hpp"
+#include "memory_order.hpp"
 #include "operands.hpp"
 #include "tenferro/prims.hpp"
 #include "tenferro/runtime/runtime.hpp"
@@ -132,7 +133,7 @@ void bind_tensor(nb::module_& m) {
           "download",
           [](const EagerTensor& t) {
             check_numpy_rank(t.rank(), "download");
-            Tensor host = released([&] { return t.download(); });
+            Tensor host = released([&] { return download_keeping_order(t); });
             return numpy_of_host(host);
           },
           "An explicit copy to host memory as a numpy.ndarray (counted in runtime.stats()).")

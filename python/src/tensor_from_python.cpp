@@ -10,6 +10,7 @@
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "convert.hpp"
+#include "memory_order.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro::python {
@@ -79,7 +80,7 @@ EagerTensor upload_host(const std::shared_ptr<EagerRuntime>& rt, const nb::ndarr
   }
   const Tensor host = *view;
   nb::gil_scoped_release release;
-  return rt->upload(host);
+  return upload_keeping_order(*rt, host);
 }
 
 // `arr` (a NumPy array of a supported dtype) as an ndarray; a layout nanobind cannot describe
