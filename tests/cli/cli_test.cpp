@@ -11,6 +11,7 @@
 
 #include "support/json_value.hpp"
 #include "support/run_command.hpp"
+#include "tenferro/config.hpp"
 #include "tenferro/core/npy.hpp"
 
 namespace tenferro {
@@ -73,6 +74,65 @@ TEST_F(Cli, InfoReportsTheHostKernelThreadBudget) {
   ASSERT_EQ(json.status, 0) << json.err;
   EXPECT_EQ(parse_json(json.out)["host_kernel_threads"].number(), 5);
   EXPECT_NE(text.out.find("host kernel threads: 5"), std::string::npos) << text.out;
+}
+
+// Runs `command` with OPENBLAS_CORETYPE set to `coretype` (unset when null), restoring it.
+testing::CommandResult run_with_coretype(const char* coretype, const std::string& command) {
+  const char* saved = std::getenv("OPENBLAS_CORETYPE");
+  const std::string previous = saved ? saved : "";
+  if (coretype) {
+    ::setenv("OPENBLAS_CORETYPE", coretype, 1);
+  } else {
+    ::unsetenv("OPENBLAS_CORETYPE");
+  }
+  auto r = run_cli(command);
+  if (saved) {
+    ::setenv("OPENBLAS_CORETYPE", previous.c_str(), 1);
+  } else {
+    ::unsetenv("OPENBLAS_CORETYPE");
+  }
+  return r;
+}
+
+TEST_F(Cli, InfoReportsTheBlasAndTheKernelItRuns) {
+  const auto r = run_with_coretype(nullptr, "info --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto blas = parse_json(r.out)["blas"];
+  EXPECT_NE(blas["vendor"].string().find("OpenBLAS"), std::string::npos);
+  if (TENFERRO_BLAS_SCIPY) {
+    EXPECT_NE(blas["vendor"].string().find("scipy-openblas32"), std::string::npos);
+  }
+  EXPECT_EQ(blas["version"].string().rfind("0.3.", 0), 0u) << blas["version"].string();
+  EXPECT_FALSE(blas["core"].string().empty());
+  EXPECT_NE(blas["config"].string().find(blas["core"].string()), std::string::npos);
+  __builtin_cpu_init();
+  const bool avx2 = __builtin_cpu_supports("avx2");
+  EXPECT_EQ(blas["cpu_isa"].string(), __builtin_cpu_supports("avx512f") ? "AVX-512"
+                                      : avx2                            ? "AVX2"
+                                                                        : blas["cpu_isa"].string());
+  // The library the build picks must find this CPU's vector kernels by itself.
+  if (TENFERRO_BLAS_SCIPY && avx2) {
+    EXPECT_FALSE(blas["generic_kernel"].boolean()) << blas["core"].string();
+  }
+  const auto text = run_with_coretype(nullptr, "info");
+  EXPECT_NE(text.out.find("BLAS/LAPACK: " + blas["vendor"].string()), std::string::npos)
+      << text.out;
+}
+
+TEST_F(Cli, InfoAndBenchWarnInOneLineOnAGenericKernel) {
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2"))
+    GTEST_SKIP() << "this CPU has no AVX2: a generic kernel is its best";
+  const auto json = run_with_coretype("Prescott", "info --json");  // OpenBLAS's generic kernel
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_TRUE(parse_json(json.out)["blas"]["generic_kernel"].boolean());
+  const auto text = run_with_coretype("Prescott", "info");
+  const auto at = text.out.find("warning: OpenBLAS");
+  ASSERT_NE(at, std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("OPENBLAS_CORETYPE=Prescott forces it", at), std::string::npos);
+  const auto bench =
+      run_with_coretype("Prescott", "bench --backend cpu --repeat 1 --matrix 4 --fft-length 16");
+  EXPECT_NE(bench.out.find("warning: OpenBLAS"), std::string::npos) << bench.out << bench.err;
 }
 
 TEST_F(Cli, UsageErrorsExitTwo) {

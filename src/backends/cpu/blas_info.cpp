@@ -1,6 +1,7 @@
 #include "backends/cpu/blas_info.hpp"
 
 #include <array>
+#include <cstdlib>
 #include <sstream>
 #include <string_view>
 
@@ -47,10 +48,16 @@ BlasInfo blas_info() {
 
 std::string blas_warning(const BlasInfo& info) {
   if (!info.generic_kernel) return {};
+  const char* forced = std::getenv("OPENBLAS_CORETYPE");
+  const std::string fix =
+      forced ? std::string("OPENBLAS_CORETYPE=") + forced + " forces it: unset it"
+      : TENFERRO_BLAS_SCIPY
+          ? "OpenBLAS does not recognise this CPU: set OPENBLAS_CORETYPE (e.g. Haswell or "
+            "SkylakeX) for this library"
+          : "build with the default TENFERRO_BLAS=scipy-openblas, or set OPENBLAS_CORETYPE";
   return "warning: " + info.vendor + " " + info.version + " runs its generic '" + info.core +
          "' kernel on a CPU with " + info.cpu_isa +
-         ": GEMM and LAPACK run several times slower than this CPU allows (build with the "
-         "default TENFERRO_BLAS=scipy-openblas, or set OPENBLAS_CORETYPE for this library)";
+         ": GEMM and LAPACK run several times slower than this CPU allows (" + fix + ")";
 }
 
 }  // namespace tenferro::cpu_blas
