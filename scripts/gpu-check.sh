@@ -77,6 +77,12 @@ else
   record debs skipped "no .debs/ folder: using the system's packages"
 fi
 
+# The default BLAS (scipy-openblas32 in .deps/, scripts/setup-blas.sh) when the run carried
+# it (`carry: [".deps/scipy-openblas32"]`), else Debian's OpenBLAS from the carried .debs.
+if [[ ! -f $root/.deps/scipy-openblas32/lib/libscipy_openblas.so ]]; then
+  cmake_extra+=(-DTENFERRO_BLAS=system)
+fi
+
 # --- Build ---------------------------------------------------------------------------------
 built=0
 if [[ -n $nvcc ]]; then
