@@ -2,6 +2,7 @@
 // sizes, and every class of bad input (with the position or operand the message must name).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,11 @@ std::string render(const EinsumExpression& e) {
     std::string s;
     for (Label l : labels) {
       const std::string& name = e.label_names.at(static_cast<std::size_t>(l));
-      s += name.size() == 1 ? name : "(" + name + ")";
+      // One code point (one UTF-8 lead byte) prints bare; "..0" and integer labels in ().
+      const auto code_points = std::count_if(name.begin(), name.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      });
+      s += code_points == 1 ? name : "(" + name + ")";
     }
     return s;
   };
@@ -84,6 +89,37 @@ TEST(EinsumParse, ImplicitOutputPutsUppercaseFirstAsNumPy) {
   EXPECT_EQ(render(parse("bA", {2})), "bA->Ab");
   EXPECT_EQ(render(parse("aB,Bc", {2, 2})), "aB,Bc->ac");
   EXPECT_EQ(render(parse("zZaA", {4})), "zZaA->AZaz");
+}
+
+TEST(EinsumParse, DigitsAndNonAsciiCodePointsAreLabels) {
+  // opt_einsum's get_symbol(52..) gives 'À', 'Á', ..., '×' (U+00D7, a math symbol), and the
+  // Einsum Benchmark's language models use digits.
+  const auto e = parse("\u00c0\u00d7,\u00d70\u4e2d->\u00c0\u4e2d0", {2, 3});
+  EXPECT_EQ(e.label_names, (std::vector<std::string>{"\u00c0", "\u00d7", "0", "\u4e2d"}));
+  EXPECT_EQ(e.inputs, (std::vector<Labels>{{0, 1}, {1, 2, 3}}));
+  EXPECT_EQ(e.output, (Labels{0, 3, 2}));
+  EXPECT_EQ(render(parse("12,23", {2, 2})), "12,23->13");
+  EXPECT_EQ(render(parse("\U0001d49c\u00e9", {2})), "\U0001d49c\u00e9->\u00e9\U0001d49c");
+}
+
+TEST(EinsumParse, ImplicitOutputIsInCodePointOrder) {
+  // Digits before uppercase before lowercase before non-ASCII, as Python's sorted() orders
+  // opt_einsum's symbols.
+  EXPECT_EQ(render(parse("\u00e9a1Z", {4})), "\u00e9a1Z->1Za\u00e9");
+  EXPECT_EQ(render(parse("\u4e2d\u00c0", {2})), "\u4e2d\u00c0->\u00c0\u4e2d");
+}
+
+TEST(EinsumParse, ManyDistinctLabelsAreFine) {
+  std::string subscripts;
+  for (char32_t c = 0x4e00; c < 0x4e00 + 300; ++c) {  // 300 CJK labels, one operand each
+    if (!subscripts.empty()) subscripts += ",";
+    subscripts += "\xe4";  // U+4E00..U+4EFF: 0xE4 0xB8..0xBB 0x80..0xBF
+    subscripts += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    subscripts += static_cast<char>(0x80 | (c & 0x3F));
+  }
+  const auto e = parse(subscripts, std::vector<std::int64_t>(300, 1));
+  EXPECT_EQ(num_labels(e), 300);
+  EXPECT_EQ(e.output.size(), 300u);
 }
 
 TEST(EinsumParse, SemanticFormsKeepTheirLabels) {
@@ -237,10 +273,22 @@ TEST(EinsumLabelSizes, ShapeRankAndCountAreChecked) {
 TEST(EinsumParseErrors, UnknownCharacterGivesItsPosition) {
   EXPECT_PARSE_ERROR("ij,j#->i", std::vector<std::int64_t>({2, 2}),
                      "unexpected character '#' at position 4");
-  EXPECT_PARSE_ERROR("i1", std::vector<std::int64_t>({2}), "'1' at position 1");
+  EXPECT_PARSE_ERROR("i_", std::vector<std::int64_t>({2}), "'_' at position 1");
   EXPECT_PARSE_ERROR(std::string("ij\x01"), std::vector<std::int64_t>({3}),
                      "byte 0x01 at position 2");
-  EXPECT_PARSE_ERROR("\xc3\xa9", std::vector<std::int64_t>({1}), "byte 0xc3 at position 0");
+  // Non-ASCII whitespace is no label (U+00A0 no-break space, U+3000 ideographic space).
+  EXPECT_PARSE_ERROR("i\xc2\xa0j", std::vector<std::int64_t>({2}), "U+00A0 at position 1");
+  EXPECT_PARSE_ERROR("i\xe3\x80\x80j", std::vector<std::int64_t>({2}), "U+3000 at position 1");
+}
+
+TEST(EinsumParseErrors, InvalidUtf8GivesItsBytePosition) {
+  EXPECT_PARSE_ERROR("ij,\xc3", std::vector<std::int64_t>({2, 1}),
+                     "invalid UTF-8: byte 0xc3 at position 3");  // truncated
+  EXPECT_PARSE_ERROR("i\xa9", std::vector<std::int64_t>({2}), "byte 0xa9 at position 1");
+  EXPECT_PARSE_ERROR("\xc0\xafi", std::vector<std::int64_t>({2}), "byte 0xc0 at position 0");
+  EXPECT_PARSE_ERROR("\xed\xa0\x80", std::vector<std::int64_t>({1}), "position 0");  // surrogate
+  EXPECT_PARSE_ERROR("\xf4\x90\x80\x80", std::vector<std::int64_t>({1}), "position 0");
+  EXPECT_PARSE_ERROR("\xff", std::vector<std::int64_t>({1}), "byte 0xff at position 0");
 }
 
 TEST(EinsumParseErrors, LoneDashOrGreater) {

@@ -1,11 +1,20 @@
 // Einsum notation: subscripts and integer labels -> EinsumExpression, and label sizes.
 //
 // Rules (NumPy's, with the deliberate differences marked "Unlike NumPy"):
-//  * Labels are the letters a-z and A-Z. Whitespace (space, tab, CR, LF) may separate any
-//    two tokens but cannot split '->' or '...' (NumPy's C parser also requires '->' whole).
+//  * The subscripts are UTF-8. A label is one code point: an ASCII letter, an ASCII digit, or
+//    any non-ASCII code point that is not whitespace -- so every symbol opt_einsum's
+//    get_symbol, cotengra and quimb emit ('À', '×', CJK, ...) is a label, and so are the
+//    digits the Einsum Benchmark's language-model instances use. Unlike NumPy (letters only;
+//    it refuses digits), digits are labels: opt_einsum and cotengra accept them and no
+//    meaning is lost. ASCII punctuation and control characters stay errors, and so does
+//    invalid UTF-8. Whitespace (ASCII space, tab, CR, LF) may separate any two tokens but
+//    cannot split '->' or '...' (NumPy's C parser also requires '->' whole).
+//  * At most kMaxDistinctLabels distinct labels (a Validation error says so above it): the
+//    planners keep one bit per label in every operand's label set.
 //  * Without '->' the output is implicit: the ellipsis dimensions first, then every label
-//    that appears exactly once over all inputs, in ASCII order -- NumPy sorts by character
-//    code, so uppercase comes before lowercase ("bA" -> "Ab"; checked against NumPy 2.4).
+//    that appears exactly once over all inputs, in code-point order -- NumPy sorts by
+//    character code, so uppercase comes before lowercase ("bA" -> "Ab"; checked against
+//    NumPy 2.4), and opt_einsum sorts other symbols by code point too.
 //  * '...' stands for the leading-or-inner dimensions an operand has beyond its letters.
 //    Ellipsis parts are right-aligned across operands (NumPy broadcasting): with B the
 //    largest ellipsis length, an operand with e ellipsis dims gets the last e of the B
@@ -34,13 +43,64 @@ namespace tenferro::einsum_internal {
 namespace {
 
 constexpr const char* kOp = "einsum";
-constexpr int kNumLetterCodes = 128;
 
-bool is_letter(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool is_space(char c) {
+bool is_space(char32_t c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+// Unicode's White_Space code points beyond ASCII: never labels.
+bool is_unicode_space(char32_t c) {
+  return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
+         c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+bool is_label(char32_t c) {
+  if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  return !is_unicode_space(c);
+}
+
+// The code point starting at s[i] and its length in bytes; nullopt for invalid UTF-8 (a bad
+// lead or continuation byte, an overlong form, a surrogate, beyond U+10FFFF).
+std::optional<std::pair<char32_t, std::size_t>> decode_utf8(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char b0 = byte(i);
+  if (b0 < 0x80) return std::pair<char32_t, std::size_t>{b0, 1};
+  std::size_t len = 0;
+  char32_t cp = 0, min = 0;
+  if ((b0 & 0xE0) == 0xC0) {
+    len = 2, cp = b0 & 0x1F, min = 0x80;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    len = 3, cp = b0 & 0x0F, min = 0x800;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    len = 4, cp = b0 & 0x07, min = 0x10000;
+  } else {
+    return std::nullopt;
+  }
+  if (i + len > s.size()) return std::nullopt;
+  for (std::size_t k = 1; k < len; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return std::nullopt;
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return std::nullopt;
+  return std::pair<char32_t, std::size_t>{cp, len};
+}
+
+std::string encode_utf8(char32_t c) {
+  std::string out;
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+  return out;
 }
 
 // A character for an error message: printable as itself, otherwise as a hex escape.
@@ -52,21 +112,28 @@ std::string describe_char(char c) {
   return buf;
 }
 
+std::string hex(char32_t c) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04X", static_cast<unsigned>(c));
+  return buf;
+}
+
 std::string at(std::size_t pos) {
   return " at position " + std::to_string(pos);
 }
 
-// One comma-separated term: letters before and after an optional ellipsis.
+// One comma-separated term: labels (code points) before and after an optional ellipsis.
 struct Term {
-  std::vector<char> before;  // letters left of '...' (all letters when there is none)
-  std::vector<char> after;   // letters right of '...'
+  std::vector<char32_t> before;  // labels left of '...' (all labels when there is none)
+  std::vector<char32_t> after;   // labels right of '...'
   bool has_ellipsis = false;
   std::size_t ellipsis_pos = 0;
   std::size_t num_letters() const { return before.size() + after.size(); }
   std::string text() const {
-    std::string s(before.begin(), before.end());
+    std::string s;
+    for (char32_t c : before) s += encode_utf8(c);
     if (has_ellipsis) s += "...";
-    s.append(after.begin(), after.end());
+    for (char32_t c : after) s += encode_utf8(c);
     return s;
   }
 };
@@ -85,11 +152,17 @@ ParsedSubscripts split_subscripts(std::string_view s) {
   Term* term = &parsed.inputs.back();
   bool in_output = false;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
+    const auto decoded = decode_utf8(s, i);
+    if (!decoded) {
+      throw_validation(
+          kOp, "invalid UTF-8: " + describe_char(s[i]) + at(i) + " (subscripts are UTF-8 text)");
+    }
+    const char32_t c = decoded->first;
     if (is_space(c)) continue;
-    if (is_letter(c)) {
+    if (is_label(c)) {
       (term->has_ellipsis ? term->after : term->before).push_back(c);
       if (in_output) parsed.output_letter_pos.push_back(i);
+      i += decoded->second - 1;
       continue;
     }
     if (c == ',') {
@@ -128,11 +201,51 @@ ParsedSubscripts split_subscripts(std::string_view s) {
     }
     if (c == '>')
       throw_validation(kOp, "'>'" + at(i) + " without a preceding '-' (the output arrow is '->')");
-    throw_validation(kOp, "unexpected character " + describe_char(c) + at(i) +
-                              "; labels are the letters a-z and A-Z");
+    throw_validation(kOp, "unexpected character " +
+                              (c < 0x80 ? describe_char(s[i]) : "U+" + hex(c)) + at(i) +
+                              "; labels are letters, digits and non-ASCII symbols (not "
+                              "whitespace or ASCII punctuation)");
   }
   return parsed;
 }
+
+std::string letter_name(char32_t c) {
+  return encode_utf8(c);
+}
+
+// Label ids of code points: a table for ASCII (the common case, no allocation), a map for
+// the rest; counts for the implicit output.
+class LabelIds {
+ public:
+  LabelIds() { ascii_.fill(-1); }
+  void add(char32_t c, std::vector<std::string>& names) {
+    Label& id = c < 0x80 ? ascii_[c] : other_.try_emplace(c, -1).first->second;
+    if (id < 0) {
+      id = static_cast<Label>(names.size());
+      names.push_back(letter_name(c));
+    }
+    ++(c < 0x80 ? ascii_count_[c] : other_count_[c]);
+  }
+  Label find(char32_t c) const {
+    if (c < 0x80) return ascii_[c];
+    const auto it = other_.find(c);
+    return it == other_.end() ? -1 : it->second;
+  }
+  std::vector<Label> appearing_once_in_code_point_order() const {
+    std::vector<Label> out;
+    for (std::size_t c = 0; c < ascii_.size(); ++c)
+      if (ascii_count_[c] == 1) out.push_back(ascii_[c]);
+    for (const auto& [c, n] : other_count_)  // std::map: ascending code points
+      if (n == 1) out.push_back(other_.at(c));
+    return out;
+  }
+
+ private:
+  std::array<Label, 128> ascii_{};
+  std::array<int, 128> ascii_count_{};
+  std::map<char32_t, Label> other_;
+  std::map<char32_t, int> other_count_;
+};
 
 void check_operand_count(std::size_t terms, std::size_t operands) {
   if (operands == 0) throw_validation(kOp, "at least one operand is required");
@@ -142,9 +255,6 @@ void check_operand_count(std::size_t terms, std::size_t operands) {
   }
 }
 
-std::string letter_name(char c) {
-  return std::string(1, c);
-}
 
 }  // namespace
 
@@ -186,23 +296,17 @@ EinsumExpression parse_subscripts(std::string_view subscripts,
     }
   }
 
-  // Dense ids: letters by first appearance in the inputs, then the broadcast labels.
+  // Dense ids: labels by first appearance in the inputs, then the broadcast labels.
   EinsumExpression expr;
-  std::array<Label, kNumLetterCodes> id_of{};
-  id_of.fill(-1);
-  std::array<int, kNumLetterCodes> count{};
-  auto id_for = [&](char c) {
-    auto& id = id_of[static_cast<unsigned char>(c)];
-    if (id < 0) {
-      id = static_cast<Label>(expr.label_names.size());
-      expr.label_names.push_back(letter_name(c));
-    }
-    ++count[static_cast<unsigned char>(c)];
-    return id;
-  };
+  LabelIds ids;
   for (const Term& t : parsed.inputs) {
-    for (char c : t.before) id_for(c);
-    for (char c : t.after) id_for(c);
+    for (char32_t c : t.before) ids.add(c, expr.label_names);
+    for (char32_t c : t.after) ids.add(c, expr.label_names);
+  }
+  if (expr.label_names.size() > kMaxDistinctLabels) {
+    throw_validation(kOp, std::to_string(expr.label_names.size()) +
+                              " distinct labels; a plan holds at most " +
+                              std::to_string(kMaxDistinctLabels));
   }
   const auto first_broadcast = static_cast<Label>(expr.label_names.size());
   for (std::int64_t d = 0; d < broadcast_rank; ++d) {
@@ -212,11 +316,11 @@ EinsumExpression parse_subscripts(std::string_view subscripts,
 
   auto expand = [&](const Term& t, std::int64_t e) {
     std::vector<Label> labels;
-    for (char c : t.before) labels.push_back(id_of[static_cast<unsigned char>(c)]);
+    for (char32_t c : t.before) labels.push_back(ids.find(c));
     for (std::int64_t d = broadcast_rank - e; d < broadcast_rank; ++d) {
       labels.push_back(first_broadcast + static_cast<Label>(d));
     }
-    for (char c : t.after) labels.push_back(id_of[static_cast<unsigned char>(c)]);
+    for (char32_t c : t.after) labels.push_back(ids.find(c));
     return labels;
   };
   for (std::size_t k = 0; k < ranks.size(); ++k)
@@ -224,18 +328,16 @@ EinsumExpression parse_subscripts(std::string_view subscripts,
 
   if (!parsed.output) {
     expr.output = expr.broadcast_labels;
-    for (int c = 0; c < kNumLetterCodes; ++c) {  // ASCII order: 'A'..'Z' before 'a'..'z'
-      if (count[c] == 1) expr.output.push_back(id_of[c]);
-    }
+    for (Label id : ids.appearing_once_in_code_point_order()) expr.output.push_back(id);
     return expr;
   }
 
   const Term& out = *parsed.output;
   std::size_t letter_index = 0;
   for (const auto* part : {&out.before, &out.after}) {
-    for (char c : *part) {
+    for (char32_t c : *part) {
       const std::size_t pos = parsed.output_letter_pos[letter_index++];
-      if (id_of[static_cast<unsigned char>(c)] < 0) {
+      if (ids.find(c) < 0) {
         throw_validation(
             kOp, "output label '" + letter_name(c) + "'" + at(pos) + " appears in no input");
       }
@@ -268,6 +370,11 @@ EinsumExpression from_labels(const EinsumLabels& labels, std::span<const std::in
       dense.push_back(it->second);
     }
     expr.inputs.push_back(std::move(dense));
+  }
+  if (expr.label_names.size() > kMaxDistinctLabels) {
+    throw_validation(kOp, std::to_string(expr.label_names.size()) +
+                              " distinct labels; a plan holds at most " +
+                              std::to_string(kMaxDistinctLabels));
   }
   // Output labels may repeat (diagonal embedding), as in parse_subscripts.
   for (std::size_t a = 0; a < labels.output.size(); ++a) {

@@ -1,6 +1,7 @@
 // The parsed, validated form of an einsum call, shared by the planner and the executors.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -13,6 +14,11 @@
 namespace tenferro::einsum_internal {
 
 using Label = std::int32_t;
+
+// The most distinct labels one expression may have. Not the alphabet (any non-ASCII code
+// point is a label) but the plan: the planners keep one bit per label in every operand's
+// label set, so a million labels over a thousand operands is already 128 MiB of sets.
+inline constexpr std::size_t kMaxDistinctLabels = std::size_t{1} << 20;
 
 struct EinsumExpression {
   std::vector<std::vector<Label>> inputs;  // one label per operand axis (ellipsis expanded)
@@ -28,11 +34,12 @@ struct EinsumExpression {
 // Number of distinct labels (max label id + 1 over inputs and output; 0 when none).
 std::int32_t num_labels(const EinsumExpression& expr);
 
-// Parses subscripts ("ij,jk->ik", "...ij,...jk", implicit output, whitespace) for operands
-// of the given ranks. Throws Validation naming the character position (0-based) or operand
-// index. Implicit output: ellipsis dims first, then the labels that appear exactly once in
-// ASCII order (uppercase before lowercase, as NumPy). Unlike NumPy, an explicit output may
-// repeat a label ("i->ii", diagonal embedding); see expression.cpp for the full rules.
+// Parses UTF-8 subscripts ("ij,jk->ik", "...ij,...jk", "àβ,βγ->àγ", implicit output,
+// whitespace) for operands of the given ranks. Throws Validation naming the byte position
+// (0-based) or operand index. Implicit output: ellipsis dims first, then the labels that
+// appear exactly once in code-point order (uppercase before lowercase, as NumPy). Unlike NumPy, an
+// explicit output may repeat a label ("i->ii", diagonal embedding); see expression.cpp for the full
+// rules.
 EinsumExpression parse_subscripts(std::string_view subscripts, std::span<const std::int64_t> ranks);
 // Validates the integer-label form against the ranks (Validation errors name the operand).
 EinsumExpression from_labels(const EinsumLabels& labels, std::span<const std::int64_t> ranks);

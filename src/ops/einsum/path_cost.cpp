@@ -18,19 +18,27 @@ bool has_bit(std::span<const Word> set, Label l) {
   return (set[static_cast<std::size_t>(l) / 64] >> (static_cast<std::size_t>(l) % 64)) & 1;
 }
 
-// One symbol per label for reports: a label keeps its letter; others (ellipsis dims,
-// integer labels) take the unused letters, then "{name}" once the 52 letters run out.
+// One code point in UTF-8 (a label as the subscripts gave it), as opposed to an ellipsis
+// dimension's "..0" or a multi-digit integer label of the sublist form.
+bool is_one_code_point(const std::string& s) {
+  if (s.empty()) return false;
+  const auto b0 = static_cast<unsigned char>(s[0]);
+  const std::size_t len = b0 < 0x80 ? 1 : (b0 & 0xE0) == 0xC0 ? 2 : (b0 & 0xF0) == 0xE0 ? 3 : 4;
+  return s.size() == len && s != "." && s != "," && s != "-" && s != ">";
+}
+
+// One symbol per label for reports: a label keeps its own (so Unicode and digit labels print
+// back as given); others (ellipsis dims, integer labels) take the unused letters, then
+// "{name}" once the 52 letters run out.
 std::vector<std::string> report_symbols(const EinsumExpression& expr, int num_labels) {
   std::vector<std::string> symbols(static_cast<std::size_t>(num_labels));
   std::vector<bool> used(128, false);
-  auto is_letter = [](const std::string& s) {
-    return s.size() == 1 && ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'));
-  };
   for (int l = 0; l < num_labels; ++l) {
     const auto i = static_cast<std::size_t>(l);
-    if (i < expr.label_names.size() && is_letter(expr.label_names[i])) {
+    if (i < expr.label_names.size() && is_one_code_point(expr.label_names[i])) {
       symbols[i] = expr.label_names[i];
-      used[static_cast<unsigned char>(expr.label_names[i][0])] = true;
+      const auto b0 = static_cast<unsigned char>(expr.label_names[i][0]);
+      if (b0 < 0x80) used[b0] = true;
     }
   }
   const std::string letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";

@@ -187,18 +187,19 @@ void gemm_typed(const GemmProblem& p) {
   T* c = reinterpret_cast<T*>(p.c->host_data()) + p.c_offset;
   const T* a = reinterpret_cast<const T*>(p.a->host_data()) + p.a_offset;
   const T* b = reinterpret_cast<const T*>(p.b->host_data()) + p.b_offset;
+  // One strided-batch BLAS call per chunk of the batch (many small matrices pay one call).
   auto run = [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t i = begin; i < end; ++i) {
-      const T* ai = a + i * p.a_stride_batch;
-      const T* bi = b + i * p.b_stride_batch;
-      T* ci = c + i * p.c_stride_batch;
-      if (!cm.transposed)
-        cpu_blas::gemm<T>(am.transposed, bm.transposed, p.m, p.n, p.k, ai, am.ld, bi, bm.ld, ci,
-                          cm.ld);
-      else  // C^T = op(B)^T op(A)^T, with C^T column-major
-        cpu_blas::gemm<T>(!bm.transposed, !am.transposed, p.n, p.m, p.k, bi, bm.ld, ai, am.ld, ci,
-                          cm.ld);
-    }
+    const T* ai = a + begin * p.a_stride_batch;
+    const T* bi = b + begin * p.b_stride_batch;
+    T* ci = c + begin * p.c_stride_batch;
+    if (!cm.transposed)
+      cpu_blas::gemm_batch<T>(am.transposed, bm.transposed, p.m, p.n, p.k, ai, am.ld,
+                              p.a_stride_batch, bi, bm.ld, p.b_stride_batch, ci, cm.ld,
+                              p.c_stride_batch, end - begin);
+    else  // C^T = op(B)^T op(A)^T, with C^T column-major
+      cpu_blas::gemm_batch<T>(!bm.transposed, !am.transposed, p.n, p.m, p.k, bi, bm.ld,
+                              p.b_stride_batch, ai, am.ld, p.a_stride_batch, ci, cm.ld,
+                              p.c_stride_batch, end - begin);
   };
   const double work =
       static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k);
