@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -47,6 +48,10 @@ struct PathProblem {
   std::vector<Word> output;             // words
   std::vector<double> extents;          // real label extents (may be 0), for reported costs
   std::vector<double> search_extents;   // extents clamped to >= 1 so costs stay comparable
+  // EinsumOptions::interrupt of the call (null: none), polled through InterruptPoll by the
+  // searches' loops. Problems a search builds for its parts leave it null: their loops are
+  // short, and the search polls between them.
+  const std::function<void()>* interrupt = nullptr;
 
   std::span<const Word> input(int k) const {
     return {inputs.data() + static_cast<std::size_t>(k) * words, static_cast<std::size_t>(words)};
