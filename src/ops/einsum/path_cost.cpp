@@ -144,9 +144,11 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
     return s;
   };
   // terms: by slot (inputs, then one per step); live: which slots are the current list.
+  InterruptPoll poll(p.interrupt);  // here too: the prologue and the report are O(n)
   std::vector<Term> terms;
   terms.reserve(static_cast<std::size_t>(2 * n));
   for (int k = 0; k < n; ++k) {
+    poll();
     const auto in = p.input(k);  // reduced; the reduction is charged when the operand is used
     terms.push_back(
         {std::vector<Word>(in.begin(), in.end()), expr.inputs[static_cast<std::size_t>(k)], k});
@@ -155,8 +157,10 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
   auto expression_of = [&](int limit) {
     std::string s;
     const int shown = std::min(live.size(), limit);
-    for (int k = 0, slot = live.next(0); k < shown; ++k, slot = live.next(slot + 1))
+    for (int k = 0, slot = live.next(0); k < shown; ++k, slot = live.next(slot + 1)) {
+      poll();
       s += (k ? "," : "") + text(terms[static_cast<std::size_t>(slot)].order);
+    }
     if (shown < live.size()) s += ",...(" + std::to_string(live.size() - shown) + " more)";
     return s + "->" + text(expr.output);
   };
@@ -198,7 +202,6 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
     for_each_label(t.set, [&](Label l) { ++holders[static_cast<std::size_t>(l)]; });
 
   std::vector<Word> merged(words), kept(words);
-  InterruptPoll poll(p.interrupt);
   for (std::size_t s = 0; s < steps.size(); ++s) {
     poll();
     const auto [i, j] = steps[s];

@@ -18,9 +18,12 @@
 //    finds no partners; instead the heap holds one representative pair per hyperedge: its two
 //    smallest holders by (size, id), re-pushed whenever a step changes its holders. For two
 //    tensors that share only that label the cost size(x)*size(y)/e - size(x) - size(y) (e the
-//    label's extent, e <= size of either) grows with both sizes, so that pair is the cheapest
-//    such pair, with opt_einsum's tie order: the path is exactly opt_einsum's on networks
-//    where hyperedge holders share nothing else (10000 operands "i,i,...,i->"). Pairs that
+//    label's extent, e <= size of either) grows with both sizes, strictly when both exceed e,
+//    so that pair is the cheapest such pair, with opt_einsum's tie order: where the holders
+//    share nothing else and are all larger than e, or all equal ("i,i,...,i->", 10000
+//    operands), the path is exactly opt_einsum's (greedy_test checks it). A holder that is the
+//    label alone costs the same with every partner: opt_einsum then takes the lowest ids, this
+//    search the smallest partner. Pairs that
 //    also share an ordinary label are found through it, with every shared label's extent in
 //    their cost. A label stops being a hyperedge when its holders drop to kHyperHolders (they
 //    only ever drop): then all pairs among them are pushed once. Work: O(n * (kHyperHolders
@@ -84,7 +87,9 @@ class GreedySearch {
     sizes_.reserve(total);
     alive_.reserve(total);
     scratch_.assign(total, {});
+    InterruptPoll poll(p.interrupt);
     for (int k = 0; k < p.num_operands; ++k) {
+      poll();
       Labels labels;
       const auto in = p.input(k);
       for (std::size_t w = 0; w < in.size(); ++w) {
@@ -104,6 +109,8 @@ class GreedySearch {
         by_size_[static_cast<std::size_t>(l)].emplace(sizes_[static_cast<std::size_t>(id)], id);
     }
   }
+
+  std::size_t pushed() const { return pushed_; }
 
   SsaPath run() {
     InterruptPoll poll(p_.interrupt);
@@ -243,6 +250,7 @@ class GreedySearch {
     const double cost =
         params_.alpha == 1 ? result - size_x - size_y : result - params_.alpha * (size_x + size_y);
     queue_.push({cost, std::max(x, y), std::min(x, y)});
+    ++pushed_;
   }
 
   // The pair (x, y) with its cost from the intersection of their sorted label lists, the same
@@ -384,14 +392,18 @@ class GreedySearch {
   std::vector<int> others_;       // tensors sharing a label with the current one
   unsigned stamp_ = 0;
   std::priority_queue<Candidate, std::vector<Candidate>, std::greater<>> queue_;
+  std::size_t pushed_ = 0;  // candidates ever pushed (greedy_path's work figure)
   SsaPath path_;
 };
 
 }  // namespace
 
-SsaPath greedy_path(const PathProblem& p) {
+SsaPath greedy_path(const PathProblem& p, std::size_t* pushed) {
   if (p.num_operands < 2) return {};
-  return GreedySearch(p, GreedyParams{}).run();
+  GreedySearch search(p, GreedyParams{});
+  SsaPath path = search.run();
+  if (pushed != nullptr) *pushed = search.pushed();
+  return path;
 }
 
 SsaPath random_greedy_path(const PathProblem& p, const GreedyParams& params) {

@@ -88,8 +88,11 @@ using SsaPath = std::vector<std::pair<int, int>>;
 // opt_einsum's greedy: repeatedly contract the pair, among pairs sharing a label not in the
 // output, that minimises size(result) - size(a) - size(b) (ties: the pair with the smaller
 // ids, as opt_einsum); when no such pair is left, outer products smallest first.
-// O(P log P) for P candidate pairs, P <= n^2 (path_greedy.cpp): it needs no time guard.
-SsaPath greedy_path(const PathProblem& problem);
+// O(P log P) for P candidate pairs (path_greedy.cpp): P <= n * (32 + labels per operand) per
+// label an operand holds, whatever the labels' degrees (a label held by more than 32 tensors
+// keeps one representative pair), so it needs no time guard. `pushed`, when given, receives P:
+// the work bound the tests check.
+SsaPath greedy_path(const PathProblem& problem, std::size_t* pushed = nullptr);
 
 // The randomised greedy that PathStrategy::Hyper samples (cotengra's / opt_einsum's
 // RandomGreedy idea): a pair's cost is size(result) - alpha * (size(a) + size(b)), and when
