@@ -3,10 +3,13 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <exception>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ad_bridge.hpp"
@@ -29,21 +32,24 @@ struct PythonPassThrough {
 
 // EinsumOptions::interrupt for a call from Python: planning runs with the GIL released, so the
 // hook takes it briefly and runs Python's signal handlers; a pending KeyboardInterrupt (or
-// whatever a handler raised) leaves through PythonPassThrough.
-void check_python_signals() {
-  const nb::gil_scoped_acquire gil;
-  if (PyErr_CheckSignals() != 0) throw PythonPassThrough{nb::python_error()};
+// whatever a handler raised) leaves through PythonPassThrough. Only on the calling thread:
+// signals are handled on the main thread alone, and a planner's worker thread that waited for
+// the GIL could deadlock a caller that plans without releasing it (the AD layer's backward
+// einsums reuse these options).
+std::function<void()> python_interrupt_hook() {
+  return [caller = std::this_thread::get_id()] {
+    if (std::this_thread::get_id() != caller) return;
+    const nb::gil_scoped_acquire gil;  // re-entrant when the caller kept the GIL
+    if (PyErr_CheckSignals() != 0) throw PythonPassThrough{nb::python_error()};
+  };
 }
 
-// Runs the library call `f` (GIL released) and turns a PythonPassThrough back into its
-// Python exception.
+// Runs the library call `f` with the GIL released. A PythonPassThrough leaving it (or any other
+// binding that plans an einsum, such as the AD layer's) becomes its Python exception again in
+// the translator bind_einsum registers.
 template <class F>
 decltype(auto) planning(F&& f) {
-  try {
-    return released(std::forward<F>(f));
-  } catch (PythonPassThrough& passed) {
-    throw std::move(passed.error);
-  }
+  return released(std::forward<F>(f));
 }
 
 [[noreturn]] void invalid(const std::string& message) {
@@ -90,7 +96,7 @@ std::vector<nb::object> items_of(nb::handle seq, const std::string& what) {
 // Anything else is a Validation error, never a bare Python or C++ cast error.
 EinsumOptions options_of(nb::handle optimize, std::size_t operands) {
   EinsumOptions o;
-  o.interrupt = check_python_signals;
+  o.interrupt = python_interrupt_hook();
   if (optimize.is_none() || optimize.is(Py_True)) return o;
   if (optimize.is(Py_False)) {
     o.strategy = PathStrategy::Explicit;
@@ -337,6 +343,13 @@ PathPlanner planner_of(nb::callable fn) {
 }  // namespace
 
 void bind_einsum(nb::module_& m) {
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (PythonPassThrough& passed) {
+      passed.error.restore();  // the same exception object, unchanged
+    }
+  });
   m.def(
       "register_path_planner",
       [](std::string name, nb::callable fn) {

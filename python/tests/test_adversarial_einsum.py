@@ -133,6 +133,24 @@ def test_a_planners_exception_comes_back_unchanged(rt, registered, make):
     np.testing.assert_allclose(tf.einsum("ij,jk->ik", a, a).download(), np.full((2, 2), 2.0))
 
 
+def test_a_planners_exception_comes_back_unchanged_under_grad(rt, registered):
+    error = PlannerFailure("traced")
+
+    def planner(inputs, output, size_dict, memory_limit):
+        raise error
+
+    registered("raises-traced", planner)
+    a = rt.upload(np.ones((2, 2)))
+    with pytest.raises(PlannerFailure) as caught:
+        tf.grad(lambda x: tf.einsum("ij,jk->", x, x, optimize="raises-traced"))(a)
+    assert caught.value is error
+    # Traced einsums of many operands (auto's threaded hyper search) still plan and run.
+    n = 50
+    g = tf.grad(lambda x: tf.einsum(",".join(["i"] * n) + "->", *([x] * n)))(
+        rt.upload(np.ones(1)))
+    np.testing.assert_allclose(g.download(), [50.0])
+
+
 def test_a_planners_malformed_path_is_a_validation_error(rt, registered):
     registered("strings", lambda *args: [(0, "x")])
     registered("not-a-list", lambda *args: 3)
