@@ -206,17 +206,19 @@ class GreedySearch {
   // (size(x) / shared) * (size(y) / removed) -- exact quotients of products of the extents,
   // so the cost is the exact figure while sizes stay below 2^53.
   // A hyperedge label finds no partners here (push_representative stands for it); when `id`
-  // holds one, each partner's cost is recomputed over all shared labels by pair_cost.
+  // holds one, each partner's cost is recomputed over all shared labels by push_pair.
   void push_pairs_of(int id, bool only_higher) {
     ++stamp_;
     others_.clear();
-    bool holds_hyperedge = false;
+    bool exact_costs = false;
     for (Label l : sets_[static_cast<std::size_t>(id)]) {
-      if (hyper(l)) {
-        holds_hyperedge = true;
+      const std::vector<int>& h = holders(l);
+      // A hyperedge, or an output label that many tensors hold ("bi,bi,...->b"), never makes
+      // a pair a candidate here; scanning its holders for each new tensor was O(n) per step.
+      if (hyper(l) || (!contracted(l) && h.size() > kHyperHolders)) {
+        exact_costs = true;
         continue;
       }
-      const std::vector<int>& h = holders(l);
       const bool summed = contracted(l);
       const bool private_pair = summed && h.size() == 2;  // only id and y: summed away
       for (int y : h) {
@@ -232,13 +234,15 @@ class GreedySearch {
       }
     }
     for (int y : others_) {
-      if (holds_hyperedge) {
-        push_pair(id, y);
-        continue;
-      }
       const Scratch& s = scratch_[static_cast<std::size_t>(y)];
-      if (!s.neighbour) continue;  // shares only output labels: not a candidate (opt_einsum)
-      push_cost(id, y, s.shared, s.removed);
+      // Shares only output labels (not a candidate, as in opt_einsum), or only hyperedges
+      // (their representatives stand for those pairs).
+      if (!s.neighbour) continue;
+      if (exact_costs) {
+        push_pair(id, y);  // the skipped labels' extents count too
+      } else {
+        push_cost(id, y, s.shared, s.removed);
+      }
     }
   }
 
