@@ -106,7 +106,13 @@ EinsumOptions options_of(nb::handle optimize, std::size_t operands) {
   if (nb::isinstance<nb::str>(optimize)) {
     // A planner name: the built-ins ('auto', 'greedy', 'optimal', 'hyper') or one registered
     // with register_path_planner; the library names the known ones when it is neither.
-    o.planner = nb::cast<std::string>(optimize);
+    Py_ssize_t length = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(optimize.ptr(), &length);
+    if (utf8 == nullptr) {
+      PyErr_Clear();
+      invalid("optimize is not valid UTF-8: " + repr_of(optimize));
+    }
+    o.planner.assign(utf8, static_cast<std::size_t>(length));
     return o;
   }
   o.strategy = PathStrategy::Explicit;
@@ -275,7 +281,13 @@ Shape path_shape(nb::handle x, std::size_t index) {
 nb::tuple einsum_path_call(nb::handle subscripts, nb::args operands, nb::handle optimize) {
   if (!nb::isinstance<nb::str>(subscripts))
     invalid("einsum_path's subscripts must be a str, got " + repr_of(subscripts));
-  const std::string text = nb::cast<std::string>(subscripts);
+  Py_ssize_t length = 0;
+  const char* utf8 = PyUnicode_AsUTF8AndSize(subscripts.ptr(), &length);
+  if (utf8 == nullptr) {
+    PyErr_Clear();
+    invalid("einsum_path's subscripts are not valid UTF-8: " + repr_of(subscripts));
+  }
+  const std::string text(utf8, static_cast<std::size_t>(length));
   std::vector<Shape> shapes;
   std::size_t index = 0;
   for (nb::handle x : operands) shapes.push_back(path_shape(x, index++));

@@ -180,6 +180,8 @@ def test_a_planners_malformed_path_is_a_validation_error(rt, registered):
     lambda a: tf.einsum_path("ij->ji", 1, 2),                       # was AttributeError
     lambda a: tf.einsum_path("ij->ji", object()),
     lambda a: tf.einsum_path(b"ij->ji", np.ones((2, 2))),
+    lambda a: tf.einsum_path("\ud800", np.ones((2, 2))),
+    lambda a: tf.einsum("ij->ji", a, optimize="\ud800"),
     lambda a: tf.einsum_path("ij->ji", np.ones((2, 2)), optimize=[("a", "b")]),
 ], ids=lambda f: "")
 def test_bad_arguments_are_validation_errors(rt, call):
