@@ -1,7 +1,9 @@
 // opt_einsum's greedy contraction order ("memory-removed" cost), see path_search.hpp.
 //
-// Complexity: O(P log P) with P the number of candidate pairs ever pushed, at most O(n^2) for
-// n operands (n log n for sparse networks such as chains and grids). What makes it so:
+// Complexity: O(P log P) with P the number of candidate pairs ever pushed. With L labels per
+// tensor and K = kHyperHolders, P <= n * L * K (each new tensor pairs with at most K holders
+// per label) + K^2 per label (see Hyperedges) + one representative per step and label:
+// O(n log n) in the operand count whatever the labels' degrees. What makes it so:
 //  * Label sets are sorted label lists, not bitsets over every label of the expression, so a
 //    tensor costs its own labels, not the expression's.
 //  * A candidate pair's cost never changes while both tensors live. The result of (x, y)
@@ -23,11 +25,12 @@
 //    share nothing else and are all larger than e, or all equal ("i,i,...,i->", 10000
 //    operands), the path is exactly opt_einsum's (greedy_test checks it). A holder that is the
 //    label alone costs the same with every partner: opt_einsum then takes the lowest ids, this
-//    search the smallest partner. Pairs that
-//    also share an ordinary label are found through it, with every shared label's extent in
-//    their cost. A label stops being a hyperedge when its holders drop to kHyperHolders (they
-//    only ever drop): then all pairs among them are pushed once. Work: O(n * (kHyperHolders
-//    + labels) * log n) heap operations for n operands, whatever the labels' degrees.
+//    search the smallest partner. Pairs that also share an ordinary label are found through
+//    it, with every shared label's extent in their cost. A label stops being a hyperedge when
+//    its holders drop to kHyperHolders (they only ever drop): then all pairs among them are
+//    pushed once. An output label held by more than kHyperHolders tensors is not scanned for
+//    partners either (it never makes a pair a candidate; "bi,bi,...->b" scanned n holders per
+//    step).
 //  * The randomised variant (random_greedy_path) only changes the cost's weighting of the
 //    operands (alpha) and which of the cheapest valid pairs is taken; both keep the pair
 //    cost a function of the three sizes, so the lazy queue stays exact.

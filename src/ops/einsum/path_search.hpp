@@ -88,10 +88,10 @@ using SsaPath = std::vector<std::pair<int, int>>;
 // opt_einsum's greedy: repeatedly contract the pair, among pairs sharing a label not in the
 // output, that minimises size(result) - size(a) - size(b) (ties: the pair with the smaller
 // ids, as opt_einsum); when no such pair is left, outer products smallest first.
-// O(P log P) for P candidate pairs (path_greedy.cpp): P <= n * (32 + labels per operand) per
-// label an operand holds, whatever the labels' degrees (a label held by more than 32 tensors
-// keeps one representative pair), so it needs no time guard. `pushed`, when given, receives P:
-// the work bound the tests check.
+// O(P log P) for P candidate pairs (path_greedy.cpp): P grows like n * labels per operand,
+// whatever the labels' degrees (a label held by more than 32 tensors keeps one representative
+// pair instead of all pairs of its holders), so it needs no time guard. `pushed`, when given,
+// receives P: the work figure the tests bound.
 SsaPath greedy_path(const PathProblem& problem, std::size_t* pushed = nullptr);
 
 // The randomised greedy that PathStrategy::Hyper samples (cotengra's / opt_einsum's
