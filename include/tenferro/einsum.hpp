@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -71,6 +72,15 @@ struct EinsumOptions {
   // the limit still bounds each buffer, not their sum (docs/perf/planning.md, "Sliced execution").
   // Results repeat bit for bit per thread count.
   double memory_limit = 0;
+
+  // Interruption: when set, the built-in planners call it every few milliseconds of work
+  // (path search, refinement, the hyper search's trials, slicing, path evaluation) so that a
+  // long plan can be stopped. To stop, it throws; the exception reaches einsum's caller
+  // unchanged and nothing is cached. It may be called from several planning threads at
+  // once. It does not shape the plan (it is not part of the plan cache's key), is not polled
+  // inside a user planner (which runs the caller's own code), and not during execution. The
+  // Python binding installs one that raises a pending KeyboardInterrupt (docs/reliability.md).
+  std::function<void()> interrupt;
 };
 
 // One pairwise contraction of a path, for reports.

@@ -40,8 +40,10 @@ struct PathPlannerInput {
 
 // Returns pairwise steps in opt_einsum's linear convention (each step removes operands i and
 // j of the current list and appends their result at the end), exactly n-1 of them for n
-// operands. It may throw: a tenferro::Error passes through as it is, any other exception
-// becomes a Validation error naming the planner, with the original nested. Called from
+// operands. It may throw: a tenferro::Error passes through as it is, a std::exception becomes
+// a Validation error naming the planner, with the original nested, and an exception of any
+// other type (not derived from std::exception: the caller's own control flow, such as a
+// cancellation or a host language's pending error) passes through unchanged. Called from
 // whichever thread plans, possibly from several at the same time.
 using PathPlanner = std::function<std::vector<std::pair<int, int>>(const PathPlannerInput&)>;
 

@@ -3,9 +3,13 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <exception>
+#include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ad_bridge.hpp"
@@ -19,11 +23,80 @@ namespace tenferro::python {
 
 namespace {
 
+// A Python exception on its way through the library: deliberately not a std::exception, so the
+// library passes it on unchanged (einsum_planner.hpp, EinsumOptions::interrupt), and the
+// binding raises the very same exception object again (a KeyboardInterrupt stays one).
+struct PythonPassThrough {
+  nb::python_error error;
+};
+
+// EinsumOptions::interrupt for a call from Python: planning runs with the GIL released, so the
+// hook takes it briefly and runs Python's signal handlers; a pending KeyboardInterrupt (or
+// whatever a handler raised) leaves through PythonPassThrough. Only on the calling thread:
+// signals are handled on the main thread alone, and a planner's worker thread that waited for
+// the GIL could deadlock a caller that plans without releasing it (the AD layer's backward
+// einsums reuse these options).
+std::function<void()> python_interrupt_hook() {
+  return [caller = std::this_thread::get_id()] {
+    if (std::this_thread::get_id() != caller) return;
+    const nb::gil_scoped_acquire gil;  // re-entrant when the caller kept the GIL
+    if (PyErr_CheckSignals() != 0) throw PythonPassThrough{nb::python_error()};
+  };
+}
+
+// Runs the library call `f` with the GIL released. A PythonPassThrough leaving it (or any other
+// binding that plans an einsum, such as the AD layer's) becomes its Python exception again in
+// the translator bind_einsum registers.
+template <class F>
+decltype(auto) planning(F&& f) {
+  return released(std::forward<F>(f));
+}
+
+[[noreturn]] void invalid(const std::string& message) {
+  throw_validation("einsum", message);
+}
+
+std::string repr_of(nb::handle x) {
+  std::string r = nb::cast<std::string>(nb::repr(x));
+  return r.size() > 60 ? r.substr(0, 57) + "..." : r;
+}
+
+// An int argument (a path step's operand index): a Python int in int's range, else Validation.
+int index_arg(nb::handle x, const std::string& what) {
+  if (!PyLong_Check(x.ptr()) || PyBool_Check(x.ptr()))
+    invalid(what + " must be an int, got " + repr_of(x));
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(x.ptr(), &overflow);
+  if (overflow != 0 || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+    invalid(what + " is out of range: " + repr_of(x));
+  return static_cast<int>(v);
+}
+
+// The items of a sequence argument (held: a generator makes new objects), or Validation naming
+// the argument when it is not iterable. An exception the iteration itself raises is the
+// caller's and propagates as it is.
+std::vector<nb::object> items_of(nb::handle seq, const std::string& what) {
+  if (nb::isinstance<nb::str>(seq) || PyBytes_Check(seq.ptr()))
+    invalid(what + " must be a sequence, got " + repr_of(seq));
+  PyObject* it = PyObject_GetIter(seq.ptr());
+  if (it == nullptr) {
+    PyErr_Clear();
+    invalid(what + " must be a sequence, got " + repr_of(seq));
+  }
+  const nb::object iter = nb::steal(it);
+  std::vector<nb::object> out;
+  while (PyObject* item = PyIter_Next(it)) out.push_back(nb::steal(item));
+  if (PyErr_Occurred() != nullptr) throw nb::python_error();
+  return out;
+}
+
 // optimize=: a planner name ("auto", "greedy", "optimal", "hyper" or a registered one) |
 // True (auto) | False (left to right, no search) |
 // an explicit path (NumPy's ['einsum_path', (0, 1), ...] or opt_einsum's [(0, 1), ...]).
+// Anything else is a Validation error, never a bare Python or C++ cast error.
 EinsumOptions options_of(nb::handle optimize, std::size_t operands) {
   EinsumOptions o;
+  o.interrupt = python_interrupt_hook();
   if (optimize.is_none() || optimize.is(Py_True)) return o;
   if (optimize.is(Py_False)) {
     o.strategy = PathStrategy::Explicit;
@@ -31,17 +104,24 @@ EinsumOptions options_of(nb::handle optimize, std::size_t operands) {
     return o;
   }
   if (nb::isinstance<nb::str>(optimize)) {
-    const std::string s = nb::cast<std::string>(optimize);
     // A planner name: the built-ins ('auto', 'greedy', 'optimal', 'hyper') or one registered
     // with register_path_planner; the library names the known ones when it is neither.
-    o.planner = s;
+    Py_ssize_t length = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(optimize.ptr(), &length);
+    if (utf8 == nullptr) {
+      PyErr_Clear();
+      invalid("optimize is not valid UTF-8: " + repr_of(optimize));
+    }
+    o.planner.assign(utf8, static_cast<std::size_t>(length));
     return o;
   }
   o.strategy = PathStrategy::Explicit;
-  for (nb::handle step : optimize) {
+  std::size_t k = 0;
+  for (const nb::object& step : items_of(optimize, "optimize")) {
+    const std::string where = "optimize step " + std::to_string(k++);
     if (nb::isinstance<nb::str>(step)) continue;  // NumPy's leading 'einsum_path'
     std::vector<int> ids;
-    for (nb::handle i : step) ids.push_back(nb::cast<int>(i));
+    for (const nb::object& i : items_of(step, where)) ids.push_back(index_arg(i, where));
     if (ids.size() == 1 && operands == 1) continue;  // a one-operand "contraction" is no step
     if (ids.size() != 2) {
       throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "einsum",
@@ -53,17 +133,40 @@ EinsumOptions options_of(nb::handle optimize, std::size_t operands) {
   return o;
 }
 
-std::vector<int> sublist(nb::handle seq) {
-  std::vector<int> out;
-  for (nb::handle x : seq) {
-    if (x.is(Py_Ellipsis)) {
-      throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "einsum",
-                  "Ellipsis in the sublist form; use the subscripts string");
+// Sublist labels: any hashable Python object (NumPy takes ints; an int of any size or sign
+// works here, so does a str or a tuple). Each distinct label gets a dense id in order of first
+// appearance; `ints` records whether every label is an int (the implicit output sorts them).
+struct SublistLabels {
+  nb::dict ids;     // label -> dense id
+  nb::list labels;  // dense id -> label
+  bool ints = true;
+
+  std::vector<int> read(nb::handle seq, const std::string& what) {
+    std::vector<int> out;
+    for (const nb::object& x : items_of(seq, what)) {
+      if (x.is(Py_Ellipsis)) {
+        throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "einsum",
+                    "Ellipsis in the sublist form; use the subscripts string");
+      }
+      if (PyObject_Hash(x.ptr()) == -1) {
+        PyErr_Clear();
+        invalid(what + ": a label must be hashable, got " + repr_of(x));
+      }
+      ints = ints && PyLong_Check(x.ptr()) && !PyBool_Check(x.ptr());
+      PyObject* found = PyDict_GetItemWithError(ids.ptr(), x.ptr());  // borrowed
+      if (found == nullptr && PyErr_Occurred() != nullptr) throw nb::python_error();
+      if (found != nullptr) {
+        out.push_back(nb::cast<int>(nb::handle(found)));
+      } else {
+        const int id = static_cast<int>(nb::len(labels));
+        ids[x] = nb::int_(id);
+        labels.append(x);
+        out.push_back(id);
+      }
     }
-    out.push_back(nb::cast<int>(x));
+    return out;
   }
-  return out;
-}
+};
 
 // The subscripts string of integer labels: each distinct label gets a letter in order of first
 // appearance (a-z, then A-Z), so any ints work as long as there are at most 52 of them.
@@ -91,11 +194,16 @@ std::string subscripts_of(const EinsumLabels& labels) {
 }
 
 nb::object einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
+  if (PyBytes_Check(first.ptr()) || PyByteArray_Check(first.ptr()))
+    invalid("subscripts must be a str, got " + repr_of(first) + " (decode it first)");
   if (nb::isinstance<nb::str>(first)) {
     // A view of the str's cached UTF-8 buffer (alive as long as `first`): no copy per call.
     Py_ssize_t length = 0;
     const char* utf8 = PyUnicode_AsUTF8AndSize(first.ptr(), &length);
-    if (utf8 == nullptr) throw nb::python_error();
+    if (utf8 == nullptr) {
+      PyErr_Clear();  // lone surrogates: not UTF-8, so no valid subscripts either
+      invalid("subscripts are not valid UTF-8: " + repr_of(first));
+    }
     const std::string_view subscripts(utf8, static_cast<std::size_t>(length));
     std::vector<EagerTensor> ops;
     ops.reserve(rest.size());
@@ -108,12 +216,19 @@ nb::object einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
     }
     const EinsumOptions o = options_of(optimize, ops.size());
     return nb::cast(
-        released([&] { return einsum(subscripts, std::span<const EagerTensor>(ops), o); }));
+        planning([&] { return einsum(subscripts, std::span<const EagerTensor>(ops), o); }));
   }
   // NumPy's interleaved form: einsum(op0, sublist0, op1, sublist1, ..., [sublist_out]).
   std::vector<nb::handle> args{first};
   for (nb::handle x : rest) args.push_back(x);
+  if (args.size() < 2) {
+    invalid(
+        "einsum needs subscripts: einsum('ij->ji', a) or the sublist form einsum(a, [0, 1], "
+        "[1, 0]); got " +
+        std::to_string(args.size()) + " argument(s) and no subscripts");
+  }
   EinsumLabels labels;
+  SublistLabels names;
   std::vector<EagerTensor> ops;
   nb::list operands;  // as given, for the traced path
   bool traced = false;
@@ -121,31 +236,64 @@ nb::object einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
   for (; k + 1 < args.size(); k += 2) {
     traced = traced || is_tracer(args[k]);
     operands.append(args[k]);
-    labels.inputs.push_back(sublist(args[k + 1]));
+    labels.inputs.push_back(names.read(args[k + 1], "sublist " + std::to_string(k / 2)));
   }
   if (k < args.size()) {
-    labels.output = sublist(args[k]);
+    labels.output = names.read(args[k], "the output sublist");
   } else {  // NumPy's implicit output: labels seen once, ascending
+    if (!names.ints) {
+      invalid(
+          "the implicit output sorts int labels; with other labels give the output "
+          "sublist");
+    }
     std::map<int, int> count;
     for (const auto& in : labels.inputs)
       for (int l : in) ++count[l];
+    nb::list once;
     for (auto [l, c] : count)
-      if (c == 1) labels.output.push_back(l);
+      if (c == 1) once.append(names.labels[static_cast<std::size_t>(l)]);
+    once.sort();  // Python ints of any size, by value
+    for (nb::handle x : once) labels.output.push_back(nb::cast<int>(names.ids[x]));
   }
   const EinsumOptions o = options_of(optimize, labels.inputs.size());
   // A traced operand: the same call in the subscripts form, recorded by the traced einsum.
   if (traced) return nb::cast(traced_einsum(subscripts_of(labels), operands, o));
   int i = 0;
   for (nb::handle x : operands) ops.push_back(as_tensor(x, "einsum", i++));
-  return nb::cast(released([&] { return einsum(labels, std::span<const EagerTensor>(ops), o); }));
+  return nb::cast(planning([&] { return einsum(labels, std::span<const EagerTensor>(ops), o); }));
 }
 
-nb::tuple einsum_path_call(const std::string& subscripts, nb::args operands, nb::handle optimize) {
+// An einsum_path operand: anything with a .shape of non-negative ints (a tenferro tensor, a
+// NumPy array); Validation naming the operand otherwise.
+Shape path_shape(nb::handle x, std::size_t index) {
+  const std::string what = "einsum_path operand " + std::to_string(index);
+  if (!nb::hasattr(x, "shape")) invalid(what + " has no shape: " + repr_of(x));
+  const nb::object shape = x.attr("shape");
+  Shape out;
+  for (const nb::object& e : items_of(shape, what + "'s shape")) {
+    const int extent = index_arg(e, what + "'s shape");
+    if (extent < 0) invalid(what + "'s shape has a negative extent: " + repr_of(shape));
+    out.push_back(extent);
+  }
+  return out;
+}
+
+nb::tuple einsum_path_call(nb::handle subscripts, nb::args operands, nb::handle optimize) {
+  if (!nb::isinstance<nb::str>(subscripts))
+    invalid("einsum_path's subscripts must be a str, got " + repr_of(subscripts));
+  Py_ssize_t length = 0;
+  const char* utf8 = PyUnicode_AsUTF8AndSize(subscripts.ptr(), &length);
+  if (utf8 == nullptr) {
+    PyErr_Clear();
+    invalid("einsum_path's subscripts are not valid UTF-8: " + repr_of(subscripts));
+  }
+  const std::string text(utf8, static_cast<std::size_t>(length));
   std::vector<Shape> shapes;
-  for (nb::handle x : operands) shapes.push_back(shape_arg(x.attr("shape")));
+  std::size_t index = 0;
+  for (nb::handle x : operands) shapes.push_back(path_shape(x, index++));
   const EinsumOptions o =
       options_of(optimize.is_none() ? nb::str("greedy") : optimize, shapes.size());
-  const EinsumPath path = released([&] { return einsum_path(subscripts, shapes, o); });
+  const EinsumPath path = planning([&] { return einsum_path(text, shapes, o); });
   nb::list steps;
   steps.append("einsum_path");
   for (auto [i, j] : path.steps) steps.append(nb::make_tuple(i, j));
@@ -181,22 +329,24 @@ PathPlanner planner_of(nb::callable fn) {
       limit = nb::int_(static_cast<long long>(in.options->memory_limit));
     }
     std::vector<std::pair<int, int>> steps;
+    nb::object path;
     try {
-      nb::object path = (*held)(inputs, output, sizes, limit);
-      for (nb::handle step : path) {
-        std::vector<int> ids;
-        for (nb::handle i : step) ids.push_back(nb::cast<int>(i));
-        if (ids.size() != 2) {
-          throw_validation("einsum", "a path planner's steps must be pairs (i, j), got a step of " +
-                                         std::to_string(ids.size()) + " operand(s)");
-        }
-        steps.emplace_back(ids[0], ids[1]);
-      }
+      path = (*held)(inputs, output, sizes, limit);
     } catch (nb::python_error& e) {
-      // The library wraps this as a Validation error naming the planner, with it nested.
-      throw std::runtime_error(e.what());
-    } catch (const nb::cast_error&) {
-      throw std::runtime_error("the path is not a sequence of (int, int) pairs");
+      // The planner's own exception (a KeyboardInterrupt included): back to the caller as it
+      // is, the same object, through the library (einsum_planner.hpp passes non-std types on).
+      throw PythonPassThrough{std::move(e)};
+    }
+    std::size_t k = 0;
+    for (const nb::object& step : items_of(path, "the path planner's result")) {
+      const std::string where = "path planner step " + std::to_string(k++);
+      std::vector<int> ids;
+      for (const nb::object& i : items_of(step, where)) ids.push_back(index_arg(i, where));
+      if (ids.size() != 2) {
+        throw_validation("einsum", "a path planner's steps must be pairs (i, j), got a step of " +
+                                       std::to_string(ids.size()) + " operand(s)");
+      }
+      steps.emplace_back(ids[0], ids[1]);
     }
     return steps;
   };
@@ -205,6 +355,13 @@ PathPlanner planner_of(nb::callable fn) {
 }  // namespace
 
 void bind_einsum(nb::module_& m) {
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (PythonPassThrough& passed) {
+      passed.error.restore();  // the same exception object, unchanged
+    }
+  });
   m.def(
       "register_path_planner",
       [](std::string name, nb::callable fn) {
@@ -225,7 +382,12 @@ void bind_einsum(nb::module_& m) {
         "numpy.einsum on tenferro tensors of one runtime; optimize: a planner name ('auto', "
         "'greedy', 'optimal', 'hyper' or a registered one), a bool or an explicit path. The "
         "result stays in the operands' runtime.");
-  m.def("einsum_path", &einsum_path_call, nb::arg("subscripts"), nb::arg("operands"), nb::kw_only(),
+  // The subscripts are taken as any object (a bytes object is a Validation error, not a
+  // TypeError); the stub keeps saying str.
+  m.def("einsum_path", &einsum_path_call,
+        nb::sig("def einsum_path(subscripts: str, *operands, optimize: object | None = "
+                "'greedy') -> tuple"),
+        nb::arg("subscripts"), nb::arg("operands"), nb::kw_only(),
         nb::arg("optimize").none() = "greedy",
         "numpy.einsum_path: (['einsum_path', (i, j), ...], report) from the operands' shapes.");
 }

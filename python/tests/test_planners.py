@@ -68,7 +68,8 @@ def test_planner_errors_are_typed(rt, rng, planner):
         raise KeyError("lost a label")
 
     planner("broken", broken)
-    with pytest.raises(tf.ValidationError, match="lost a label"):
+    # The planner's own exception comes back as it is (test_adversarial_einsum.py).
+    with pytest.raises(KeyError, match="lost a label"):
         tf.einsum("ij,jk->ik", a, b, optimize="broken")
     planner("triple", lambda inputs, output, sizes, limit: [(0, 1, 2)])
     with pytest.raises(tf.ValidationError, match="pairs"):

@@ -169,6 +169,33 @@ TEST(EinsumGreedy, NoCostlierThanTheDefinitionOnRandomNetworks) {
               trials);
 }
 
+// A label held by more than 32 operands is a hyperedge to the fast search: one representative
+// pair (its two smallest holders) instead of all pairs (path_greedy.cpp). Where the holders
+// share nothing else and each is larger than the label's extent, that pair is the definition's
+// choice, ties included: the path must be the definition's exactly. Label 0 (extent 2) is in
+// every operand; operand k also keeps an output label of extent 3..5 (so sizes differ), or
+// nothing (the probe's "i,i,...,i->").
+TEST(EinsumGreedy, OneLabelInEveryOperandTakesTheDefinitionsPath) {
+  std::mt19937 rng(30);
+  for (const bool open : {false, true}) {
+    for (const int n : {33, 60, 120}) {
+      Network net;
+      net.sizes.push_back(open ? 2 : 1);
+      for (int k = 0; k < n; ++k) {
+        if (open) {
+          net.expr.inputs.push_back({0, k + 1});
+          net.expr.output.push_back(k + 1);
+          net.sizes.push_back(std::uniform_int_distribution<std::int64_t>(3, 5)(rng));
+        } else {
+          net.expr.inputs.push_back({0});
+        }
+      }
+      const EinsumPath fast = plan(net, PathStrategy::Greedy);
+      EXPECT_EQ(fast.steps, reference_greedy(net)) << "n=" << n << " open=" << open;
+    }
+  }
+}
+
 void expect_contracts_everything(const Network& net, const EinsumPath& path) {
   const std::size_t n = net.expr.inputs.size();
   ASSERT_EQ(path.steps.size(), n - 1);

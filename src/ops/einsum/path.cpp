@@ -135,11 +135,8 @@ std::vector<std::pair<int, int>> run_user_planner(const EinsumExpression& expr,
     std::throw_with_nested(
         Error(ErrorKind::Validation, ErrorPhase::Input, "einsum",
               "path planner '" + std::string(choice.name) + "' failed: " + e.what()));
-  } catch (...) {
-    std::throw_with_nested(
-        Error(ErrorKind::Validation, ErrorPhase::Input, "einsum",
-              "path planner '" + std::string(choice.name) + "' threw a non-standard exception"));
   }
+  // Any other type is the caller's own (einsum_planner.hpp): it passes through unchanged.
 }
 
 }  // namespace
@@ -152,7 +149,8 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
 EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
                      const EinsumOptions& options, const PlannerChoice& choice) {
   validate_options(options);
-  const PathProblem problem = make_path_problem(expr, sizes);
+  PathProblem problem = make_path_problem(expr, sizes);
+  if (options.interrupt) problem.interrupt = &options.interrupt;
   const int n = problem.num_operands;
   auto finish = [&](const SsaPath& ssa, std::string method) {
     EinsumPath path = evaluate_path(expr, problem, ssa_to_linear(ssa, n));

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "ops/einsum/interrupt_poll.hpp"
+#include "ops/einsum/live_order.hpp"
 #include "ops/einsum/path_search.hpp"
 #include "tenferro/core/error.hpp"
 
@@ -10,6 +12,10 @@ namespace tenferro::einsum_internal {
 namespace {
 
 constexpr const char* kOp = "einsum";
+// A step's `remaining` lists at most this many operands, then how many more: written out in
+// full it is O(n) per step, so the report of n operands took O(n^2) time and memory (10000
+// operands: 200 MB of text before the first step ran).
+constexpr int kReportTerms = 64;
 
 void set_bit(std::span<Word> set, Label l) {
   set[static_cast<std::size_t>(l) / 64] |= Word{1} << (static_cast<std::size_t>(l) % 64);
@@ -114,17 +120,17 @@ PathProblem make_path_problem(const EinsumExpression& expr, std::span<const std:
 }
 
 std::vector<std::pair<int, int>> ssa_to_linear(const SsaPath& ssa, int num_operands) {
-  std::vector<int> ids(static_cast<std::size_t>(num_operands));
-  for (int k = 0; k < num_operands; ++k) ids[static_cast<std::size_t>(k)] = k;
+  // SSA ids are the slots of LiveOrder: O(log n) per step.
+  LiveOrder order(num_operands + static_cast<int>(ssa.size()), num_operands);
   std::vector<std::pair<int, int>> linear;
+  linear.reserve(ssa.size());
   int next_id = num_operands;
   for (const auto& [a, b] : ssa) {
-    const auto ia = static_cast<int>(std::find(ids.begin(), ids.end(), a) - ids.begin());
-    const auto ib = static_cast<int>(std::find(ids.begin(), ids.end(), b) - ids.begin());
+    const int ia = order.position(a), ib = order.position(b);
     linear.emplace_back(std::min(ia, ib), std::max(ia, ib));
-    ids.erase(ids.begin() + std::max(ia, ib));
-    ids.erase(ids.begin() + std::min(ia, ib));
-    ids.push_back(next_id++);
+    order.remove(a);
+    order.remove(b);
+    order.add(next_id++);
   }
   return linear;
 }
@@ -145,21 +151,31 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
     for (Label l : labels) s += symbols[static_cast<std::size_t>(l)];
     return s;
   };
-  std::vector<Term> live;
+  // terms: by slot (inputs, then one per step); live: which slots are the current list.
+  InterruptPoll poll(p.interrupt);  // here too: the prologue and the report are O(n)
+  std::vector<Term> terms;
+  terms.reserve(static_cast<std::size_t>(2 * n));
   for (int k = 0; k < n; ++k) {
+    poll();
     const auto in = p.input(k);  // reduced; the reduction is charged when the operand is used
-    live.push_back(
+    terms.push_back(
         {std::vector<Word>(in.begin(), in.end()), expr.inputs[static_cast<std::size_t>(k)], k});
   }
-  auto expression_of = [&](const std::vector<Term>& terms) {
+  LiveOrder live(2 * n, n);
+  auto expression_of = [&](int limit) {
     std::string s;
-    for (std::size_t k = 0; k < terms.size(); ++k) s += (k ? "," : "") + text(terms[k].order);
+    const int shown = std::min(live.size(), limit);
+    for (int k = 0, slot = live.next(0); k < shown; ++k, slot = live.next(slot + 1)) {
+      poll();
+      s += (k ? "," : "") + text(terms[static_cast<std::size_t>(slot)].order);
+    }
+    if (shown < live.size()) s += ",...(" + std::to_string(live.size() - shown) + " more)";
     return s + "->" + text(expr.output);
   };
 
   EinsumPath path;
   path.steps.assign(steps.begin(), steps.end());
-  path.expression = expression_of(live);
+  path.expression = expression_of(n);
 
   // Naive cost: one loop nest over every label (opt_einsum's naive_cost).
   std::vector<Word> all(words, 0);
@@ -175,8 +191,8 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
 
   if (n == 1) {  // no pairwise step; the single operand is reduced to the output directly
     bool sums = false;
-    for (std::size_t w = 0; w < words; ++w) sums |= (live[0].set[w] & ~p.output[w]) != 0;
-    path.flops = set_size(live[0].set, p.extents) * (sums ? 2 : 1);
+    for (std::size_t w = 0; w < words; ++w) sums |= (terms[0].set[w] & ~p.output[w]) != 0;
+    path.flops = set_size(terms[0].set, p.extents) * (sums ? 2 : 1);
     path.largest_intermediate = set_size(p.output, p.extents);
     return path;
   }
@@ -190,13 +206,14 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
       for (Word bits = set[w]; bits; bits &= bits - 1)
         fn(static_cast<Label>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
   };
-  for (const Term& t : live)
+  for (const Term& t : terms)
     for_each_label(t.set, [&](Label l) { ++holders[static_cast<std::size_t>(l)]; });
 
   std::vector<Word> merged(words), kept(words);
   for (std::size_t s = 0; s < steps.size(); ++s) {
+    poll();
     const auto [i, j] = steps[s];
-    const int current = static_cast<int>(live.size());
+    const int current = live.size();
     const std::string where = "path step " + std::to_string(s) + " (" + std::to_string(i) + ", " +
                               std::to_string(j) + ")";
     if (i < 0 || j < 0 || i >= current || j >= current) {
@@ -204,8 +221,9 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
                                 " (operands left at that step: " + std::to_string(current) + ")");
     }
     if (i == j) throw_validation(kOp, where + " contracts an operand with itself");
-    const Term& a = live[static_cast<std::size_t>(i)];
-    const Term& b = live[static_cast<std::size_t>(j)];
+    const int slot_a = live.slot_at(i), slot_b = live.slot_at(j);
+    const Term& a = terms[static_cast<std::size_t>(slot_a)];
+    const Term& b = terms[static_cast<std::size_t>(slot_b)];
     // Labels still needed after this step: the output's and those a third operand holds.
     for (std::size_t w = 0; w < words; ++w) {
       merged[w] = a.set[w] | b.set[w];
@@ -244,10 +262,11 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
       }
     }
     step.subscripts = text(a.order) + "," + text(b.order) + "->" + text(result.order);
-    live.erase(live.begin() + std::max(i, j));
-    live.erase(live.begin() + std::min(i, j));
-    live.push_back(std::move(result));
-    step.remaining = expression_of(live);
+    live.remove(slot_a);
+    live.remove(slot_b);
+    terms.push_back(std::move(result));  // reserved: a and b stay valid until here
+    live.add(static_cast<int>(terms.size()) - 1);
+    step.remaining = expression_of(kReportTerms);
     path.details.push_back(std::move(step));
   }
   return path;

@@ -10,7 +10,10 @@
 // half explore uniformly (a small cross-entropy-style tuner in place of cotengra's Bayesian one). A
 // round's trials are independent and run on the machine's threads; results are compared by (score,
 // trial index), so the outcome does not depend on which thread ran what or when. Trial 0 is
-// greedy_path itself, so Hyper never scores worse than greedy.
+// greedy_path itself, so Hyper never scores worse than greedy. Above kMaxBisectionOperands
+// operands every trial is a greedy one: the partitioner's FM passes scan every node per move
+// (O(n^2) per level), and on a label shared by all n operands one bisection trial took longer
+// than the whole default budget (docs/reliability.md, "Planning bounds").
 //
 // The time budget: sampling starts no new trial after `sample_share` of it (trial 0 always runs)
 // and reconfiguration (refine_path with the exact DP on subtrees of up to refine_frontier leaves)
@@ -28,6 +31,7 @@
 #include <mutex>
 #include <thread>
 
+#include "ops/einsum/interrupt_poll.hpp"
 #include "ops/einsum/path_search.hpp"
 
 namespace tenferro::einsum_internal {
@@ -60,14 +64,17 @@ struct Sampled {
   PartitionParams partition_params;
 };
 
+constexpr int kMaxBisectionOperands = 1000;
+
 // `best` / `best_partition`: the best greedy / bisection trial of the earlier rounds, if any.
+// `bisect`: whether odd trials build bisection trees.
 Sampled sample_params(std::uint64_t seed, int trial, const Sampled* best,
-                      const Sampled* best_partition) {
+                      const Sampled* best_partition, bool bisect) {
   Sampled s;
   s.params.seed = mix(seed, static_cast<std::uint64_t>(trial) * 2 + 1);
   if (trial == 0) return s;  // plain greedy
   Draws d{mix(seed, static_cast<std::uint64_t>(trial) * 2)};
-  if (trial % 2 == 1) {
+  if (bisect && trial % 2 == 1) {
     s.partition = true;
     s.partition_params.seed = s.params.seed;
     if (best_partition != nullptr && d.uniform() < 0.5) {
@@ -176,8 +183,10 @@ SsaPath hyper_path(const PathProblem& p, const HyperSettings& s, std::string* no
         skipped = true;
         return;
       }
+      InterruptPoll(p.interrupt).now();  // between trials, on whichever thread runs them
       Trial& t = round[static_cast<std::size_t>(k)];
-      t.sampled = sample_params(s.seed, index, guide, guide_partition);
+      t.sampled = sample_params(s.seed, index, guide, guide_partition,
+                                p.num_operands <= kMaxBisectionOperands);
       t.ssa = index == 0            ? greedy_path(p)
               : t.sampled.partition ? partition_path(p, t.sampled.partition_params)
                                     : random_greedy_path(p, t.sampled.params);

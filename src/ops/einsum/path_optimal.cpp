@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "ops/einsum/interrupt_poll.hpp"
 #include "ops/einsum/path_search.hpp"
 
 namespace tenferro::einsum_internal {
@@ -45,6 +46,7 @@ std::optional<SsaPath> optimal_path(const PathProblem& p,
   std::vector<double> best(subsets, kInf);
   std::vector<std::uint32_t> split(subsets, 0);
   std::uint64_t evaluations = 0;
+  InterruptPoll poll(p.interrupt);
   for (std::uint32_t s = 1; s <= full; ++s) {
     if ((s & (s - 1)) == 0) {
       best[s] = 0;
@@ -78,8 +80,9 @@ std::optional<SsaPath> optimal_path(const PathProblem& p,
           split[s] = a;
         }
       }
-      if ((++evaluations & 0x7fff) == 0 && std::chrono::steady_clock::now() > deadline) {
-        return std::nullopt;
+      if ((++evaluations & 0x7fff) == 0) {
+        if (std::chrono::steady_clock::now() > deadline) return std::nullopt;
+        poll.now();
       }
       if (sub == 0) break;
     }

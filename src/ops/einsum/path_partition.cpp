@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "ops/einsum/hypergraph_bisection.hpp"
+#include "ops/einsum/interrupt_poll.hpp"
 #include "ops/einsum/path_search.hpp"
 
 namespace tenferro::einsum_internal {
@@ -55,6 +56,7 @@ class Bisection {
   // Contracts `part` into one tensor; returns its SSA id.
   int build(const std::vector<int>& part) {
     if (part.size() == 1) return part.front();
+    poll_.now();  // a bisection's work grows with the part: the clock every time
     if (static_cast<int>(part.size()) <= std::max(2, params_.cutoff)) return solve_small(part);
     std::vector<int> a, b;
     bisect(part, a, b);
@@ -150,6 +152,7 @@ class Bisection {
   std::vector<std::vector<Label>> labels_of_;
   std::vector<std::vector<int>> holders_;
   std::vector<double> weight_;
+  InterruptPoll poll_{p_.interrupt};
   std::vector<int> in_part_;  // per operand: >= 0 while its part is being split or solved, else -1
   std::vector<int> visited_;  // per label: the visit_ stamp of the last split that saw it
   int visit_ = 0;

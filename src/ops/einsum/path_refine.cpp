@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "ops/einsum/interrupt_poll.hpp"
 #include "ops/einsum/path_search.hpp"
 
 namespace tenferro::einsum_internal {
@@ -102,10 +103,12 @@ SsaPath refine_path(const PathProblem& p, const SsaPath& ssa, int max_frontier, 
   std::vector<Word> scratch(words);
 
   bool out_of_time = false;
+  InterruptPoll poll(p.interrupt);
   for (int pass = 0; pass < max_passes && !out_of_time; ++pass) {
     bool improved = false;
     std::vector<Word> sets = node_sets(p, t);
     for (int v = n; v < static_cast<int>(t.left.size()); ++v) {
+      poll();
       // Each node's work is bounded (a DP over <= max_frontier tensors), so checking the clock
       // every 64 nodes keeps the overrun small without a system call per node.
       if ((v & 63) == 0 && std::chrono::steady_clock::now() > deadline) {

@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -47,6 +48,10 @@ struct PathProblem {
   std::vector<Word> output;             // words
   std::vector<double> extents;          // real label extents (may be 0), for reported costs
   std::vector<double> search_extents;   // extents clamped to >= 1 so costs stay comparable
+  // EinsumOptions::interrupt of the call (null: none), polled through InterruptPoll by the
+  // searches' loops. Problems a search builds for its parts leave it null: their loops are
+  // short, and the search polls between them.
+  const std::function<void()>* interrupt = nullptr;
 
   std::span<const Word> input(int k) const {
     return {inputs.data() + static_cast<std::size_t>(k) * words, static_cast<std::size_t>(words)};
@@ -83,8 +88,11 @@ using SsaPath = std::vector<std::pair<int, int>>;
 // opt_einsum's greedy: repeatedly contract the pair, among pairs sharing a label not in the
 // output, that minimises size(result) - size(a) - size(b) (ties: the pair with the smaller
 // ids, as opt_einsum); when no such pair is left, outer products smallest first.
-// O(P log P) for P candidate pairs, P <= n^2 (path_greedy.cpp): it needs no time guard.
-SsaPath greedy_path(const PathProblem& problem);
+// O(P log P) for P candidate pairs (path_greedy.cpp): P grows like n * labels per operand,
+// whatever the labels' degrees (a label held by more than 32 tensors keeps one representative
+// pair instead of all pairs of its holders), so it needs no time guard. `pushed`, when given,
+// receives P: the work figure the tests bound.
+SsaPath greedy_path(const PathProblem& problem, std::size_t* pushed = nullptr);
 
 // The randomised greedy that PathStrategy::Hyper samples (cotengra's / opt_einsum's
 // RandomGreedy idea): a pair's cost is size(result) - alpha * (size(a) + size(b)), and when

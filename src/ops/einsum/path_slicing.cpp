@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <string>
 
+#include "ops/einsum/interrupt_poll.hpp"
 #include "ops/einsum/path_search.hpp"
 #include "tenferro/core/error.hpp"
 
@@ -271,7 +272,9 @@ SlicePlan choose_slices(const PathProblem& p, const SsaPath& ssa, double limit,
   const SliceModel model = make_model(p, ssa, limit);
   SliceState best;
   bool found = false;
+  InterruptPoll poll(p.interrupt);
   for (int run = 0; run <= std::max(0, settings.restarts); ++run) {
+    poll.now();
     SliceState s = initial_state(model);
     if (!greedy_run(model, run_params(run), s)) {
       if (run == 0) {
