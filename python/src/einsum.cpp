@@ -15,6 +15,7 @@
 #include "ad_bridge.hpp"
 #include "bindings.hpp"
 #include "operands.hpp"
+#include "ops/einsum/expression.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/einsum_planner.hpp"
 #include "views.hpp"
@@ -168,20 +169,25 @@ struct SublistLabels {
   }
 };
 
-// The subscripts string of integer labels: each distinct label gets a letter in order of first
-// appearance (a-z, then A-Z), so any ints work as long as there are at most 52 of them.
+// The subscripts string of integer labels: each distinct label gets a symbol in order of
+// first appearance: a-z, A-Z, then the non-ASCII label code points from U+00C0 up (as
+// opt_einsum's get_symbol), so any number of labels the parser can hold works.
 std::string subscripts_of(const EinsumLabels& labels) {
   static constexpr std::string_view kLetters =
       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-  std::map<int, char> letter;
-  const auto name = [&](int l) {
-    auto it = letter.find(l);
-    if (it != letter.end()) return it->second;
-    if (letter.size() == kLetters.size()) {
-      throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "einsum",
-                  "a traced sublist einsum takes at most 52 distinct labels");
+  char32_t next = 0xC0;  // the next non-ASCII symbol to hand out
+  std::map<int, std::string> name_of;
+  const auto name = [&](int l) -> const std::string& {
+    auto it = name_of.find(l);
+    if (it != name_of.end()) return it->second;
+    std::string symbol;
+    if (name_of.size() < kLetters.size()) {
+      symbol = std::string(1, kLetters[name_of.size()]);
+    } else {
+      while (!einsum_internal::is_label_code_point(next)) ++next;
+      symbol = einsum_internal::utf8_of(next++);
     }
-    return letter[l] = kLetters[letter.size()];
+    return name_of.emplace(l, std::move(symbol)).first->second;
   };
   std::string out;
   for (std::size_t t = 0; t < labels.inputs.size(); ++t) {

@@ -122,6 +122,20 @@ TEST(EinsumParse, ManyDistinctLabelsAreFine) {
   EXPECT_EQ(e.output.size(), 300u);
 }
 
+TEST(EinsumParseErrors, MoreDistinctLabelsThanAPlanHoldsSaysTheLimit) {
+  std::string subscripts;
+  std::size_t labels = 0;
+  for (char32_t c = 0x100; labels <= kMaxDistinctLabels; ++c) {
+    if (!is_label_code_point(c)) continue;
+    subscripts += utf8_of(c);
+    ++labels;
+  }
+  const std::vector<std::int64_t> rank{static_cast<std::int64_t>(labels)};
+  EXPECT_PARSE_ERROR(subscripts, rank,
+                     std::to_string(labels) + " distinct labels; a plan holds at most " +
+                         std::to_string(kMaxDistinctLabels));
+}
+
 TEST(EinsumParse, SemanticFormsKeepTheirLabels) {
   EXPECT_EQ(render(parse("ii->i", {2})), "ii->i");                   // diagonal
   EXPECT_EQ(render(parse("iij->ij", {3})), "iij->ij");               // partial diagonal

@@ -1,7 +1,9 @@
 // libFuzzer target for the einsum subscript parser.
 //
 // Input layout: byte 0 chooses how ranks are derived, the rest is the subscripts string.
-//   bit 7 set   -> "consistent" ranks: each operand's rank is its term's letter count plus,
+//   bit 7 set   -> "consistent" ranks: each operand's rank is its term's label count (ASCII
+//                  letters and digits, and UTF-8 lead bytes: any non-ASCII code point is a
+//                  label) plus,
 //                  when the term has '...', 0-3 extra dims taken from bits 0-6 (so most
 //                  inputs parse and the ellipsis/size paths get exercised);
 //   bit 7 clear -> arbitrary small ranks (0-7) from the following rank seed bytes, to reach
@@ -58,8 +60,9 @@ std::vector<std::int64_t> derive_ranks(std::uint8_t control, std::string_view su
     } else if (c == '.' && inputs.substr(i, 3) == "...") {
       ellipsis = true;
       i += 2;
-    } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
-      ++letters;
+    } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               static_cast<unsigned char>(c) >= 0xC0) {
+      ++letters;  // an ASCII label, or the lead byte of a non-ASCII (UTF-8) one
     }
   }
   finish_term();

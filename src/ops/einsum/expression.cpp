@@ -255,8 +255,15 @@ void check_operand_count(std::size_t terms, std::size_t operands) {
   }
 }
 
-
 }  // namespace
+
+bool is_label_code_point(char32_t c) {
+  return is_label(c) && c <= 0x10FFFF && !(c >= 0xD800 && c <= 0xDFFF);
+}
+
+std::string utf8_of(char32_t c) {
+  return encode_utf8(c);
+}
 
 std::int32_t num_labels(const EinsumExpression& expr) {
   Label top = -1;

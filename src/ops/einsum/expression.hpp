@@ -31,6 +31,11 @@ struct EinsumExpression {
   std::vector<std::string> label_names;
 };
 
+// Whether code point `c` is a label of the subscripts form (ASCII letters and digits, and any
+// non-ASCII code point that is not whitespace), and its UTF-8 spelling.
+bool is_label_code_point(char32_t c);
+std::string utf8_of(char32_t c);
+
 // Number of distinct labels (max label id + 1 over inputs and output; 0 when none).
 std::int32_t num_labels(const EinsumExpression& expr);
 
