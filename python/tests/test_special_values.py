@@ -291,3 +291,55 @@ def test_traced_division_by_zero_stays_real():
     np.testing.assert_allclose(g.download(), [-2.0, -0.5])
     value, g = tf.value_and_grad(lambda x: (x / 1e-310).sum())(rt.upload(np.array([1e-300])))
     np.testing.assert_allclose(float(value), 1e10)  # a real division, not x * (1 / 1e-310)
+
+
+# --- every element-wise prim on the special values ----------------------------------------
+UNARY = ["exp", "log", "sin", "cos", "tanh", "sqrt", "abs", "sign", "reciprocal", "square",
+         "negative"]
+
+
+def close_or_same_special(got, want, ulps):
+    """NaN where NaN; infinities and zeros exactly, with their sign; finite values within
+    `ulps` units in the last place of NumPy's."""
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    nan = np.isnan(want)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    exact = ~nan & (np.isinf(want) | (want == 0))
+    np.testing.assert_array_equal(got[exact], want[exact])
+    np.testing.assert_array_equal(np.signbit(got[exact]), np.signbit(want[exact]))
+    rest = ~nan & ~exact
+    w, g = want[rest], got[rest]
+    # One ulp of |w|, measured below it: the float max has no finite neighbour above.
+    ulp = np.abs(w) - np.nextafter(np.abs(w), np.zeros_like(w))
+    bad = ~(np.abs(g - w) <= ulps * ulp)
+    assert not bad.any(), list(zip(g[bad], w[bad]))
+
+
+@pytest.mark.parametrize("case", REAL, ids=ids)
+@pytest.mark.parametrize("name", UNARY)
+def test_every_unary_prim_on_the_special_values(case, name):
+    kind, dtype = case
+    x = specials(dtype)
+    if kind == "webgpu" and name in ("sin", "cos"):
+        x = x[np.abs(x) < 1e4]  # WGSL bounds sin/cos only on a limited range (docs/prims.md)
+    f = getattr(tf, name)
+    got = f(runtime(kind).upload(x)).download()
+    close_or_same_special(got, getattr(np, name)(x), 4)
+
+
+@pytest.mark.parametrize("case", REAL, ids=ids)
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "maximum", "minimum"])
+def test_every_binary_prim_on_every_special_pair(case, name):
+    kind, dtype = case
+    s = specials(dtype)
+    a, b = np.meshgrid(s, s)
+    rt = runtime(kind)
+    got = getattr(tf, name)(rt.upload(a), rt.upload(b)).download()
+    want = getattr(np, name)(a, b)
+    if name in ("maximum", "minimum"):
+        # -0 < +0, as IEEE 754-2019 (NumPy's x86 SIMD returns the second operand of a pair of
+        # zeros instead, which depends on the operand order).
+        zeros = (a == 0) & (b == 0)
+        pick = np.signbit(a) if name == "maximum" else ~np.signbit(a)
+        want[zeros] = np.where(pick, b, a)[zeros]
+    close_or_same_special(got, want, 4 if name == "divide" else 0)

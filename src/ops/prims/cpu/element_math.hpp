@@ -44,12 +44,14 @@ template <class R>
 R nan_max(R a, R b) {
   if (std::isnan(a)) return a;
   if (std::isnan(b)) return b;
+  if (a == b) return std::signbit(a) ? b : a;  // -0 < +0, as IEEE 754-2019's maximum
   return a < b ? b : a;
 }
 template <class R>
 R nan_min(R a, R b) {
   if (std::isnan(a)) return a;
   if (std::isnan(b)) return b;
+  if (a == b) return std::signbit(a) ? a : b;  // -0 < +0, as IEEE 754-2019's minimum
   return b < a ? b : a;
 }
 

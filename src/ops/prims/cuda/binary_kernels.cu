@@ -47,12 +47,14 @@ template <class R>
 __device__ __forceinline__ R nan_max(R a, R b) {
   if (isnan(a)) return a;
   if (isnan(b)) return b;
+  if (a == b) return signbit(a) ? b : a;  // -0 < +0, as IEEE 754-2019's maximum
   return a < b ? b : a;
 }
 template <class R>
 __device__ __forceinline__ R nan_min(R a, R b) {
   if (isnan(a)) return a;
   if (isnan(b)) return b;
+  if (a == b) return signbit(a) ? a : b;  // -0 < +0, as IEEE 754-2019's minimum
   return b < a ? b : a;
 }
 

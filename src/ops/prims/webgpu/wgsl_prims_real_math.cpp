@@ -43,15 +43,19 @@ fn r_div(x: f32, y: f32) -> f32 {
   }
   return x / y;
 }
+// NaN-propagating, and -0 < +0 as IEEE 754-2019's maximum/minimum (NumPy's x86 SIMD answer
+// for a pair of zeros depends on the operand order; this one does not).
 fn r_max(a: f32, b: f32) -> f32 {
   if (is_nan(a)) { return a; }
   if (is_nan(b)) { return b; }
-  return select(a, b, a < b);
+  if (is_zero(a) && is_zero(b)) { return select(a, b, sign_bit(a)); }
+  return select(a, b, r_less(a, b));
 }
 fn r_min(a: f32, b: f32) -> f32 {
   if (is_nan(a)) { return a; }
   if (is_nan(b)) { return b; }
-  return select(a, b, b < a);
+  if (is_zero(a) && is_zero(b)) { return select(b, a, sign_bit(a)); }
+  return select(a, b, r_less(b, a));
 }
 // Comparisons on bit patterns: r_key maps f32 to u32 in the order of the values (-0 as +0), so
 // a device that flushes subnormal operands to zero in arithmetic still orders 1e-40 above 0,
@@ -96,6 +100,13 @@ fn r_log(x: f32) -> f32 {
   if (is_zero(x)) { return -f_inf(); }
   if (sign_bit(x)) { return f_nan(); }
   if (is_inf(x)) { return x; }
+  let bits = bitcast<u32>(x);
+  if (bits < 0x00800000u) {
+    // A subnormal: x = m 2^-149 with m its bits, exactly. The builtin may flush it or, as
+    // lavapipe does, misread it (log(2^-149) came out -88.03, not -103.28), so take the log of
+    // the normal f32(m) and subtract 149 ln 2.
+    return log(f32(bits)) - 103.27892990343185;
+  }
   if (x > 0.7 && x < 1.4) {
     // log x = 2 atanh(s), s = (x - 1) / (x + 1), |s| < 1/6: x - 1 is exact here and the odd
     // series below is accurate to f32 rounding, where the builtin has only an absolute bound.
