@@ -2,6 +2,7 @@
 
 #include "operands.hpp"
 
+#include <algorithm>
 #include <complex>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "bindings.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"
+#include "views.hpp"
 
 namespace tenferro::python {
 
@@ -129,9 +131,34 @@ EagerTensor compare(const EagerTensor& a, nb::handle b, Compare op) {
   });
 }
 
+namespace {
+
+// a @ b for equal batch shapes, computed on the axis-reversed views: NumPy's C-order [..., m, k]
+// is the library's column-major [k, m, ...] reversed, so C^R = B^R A^R is one batched GEMM in
+// its natural order (trailing batch, compact output) and the result, reversed back, is
+// C-ordered as NumPy's. Written in the library's order, a C-order batch would be contracted
+// into a column-major [..., m, n] output whose matrices are strided, and then copied.
+EagerTensor matmul_in_numpy_order(const EagerTensor& a, const EagerTensor& b) {
+  const std::size_t batch = static_cast<std::size_t>(a.rank()) - 2;
+  std::string batch_labels;
+  for (std::size_t i = 0; i < batch; ++i) batch_labels += static_cast<char>('A' + i);
+  const std::string rev(batch_labels.rbegin(), batch_labels.rend());
+  // Reversed views: a^R is [k, m, batch reversed], b^R is [n, k, batch reversed].
+  const auto reversed = reversed_axes(a.rank());
+  const EagerTensor c =
+      einsum("nk" + rev + ",km" + rev + "->nm" + rev, {b.permute(reversed), a.permute(reversed)});
+  return c.permute(reversed);
+}
+
+}  // namespace
+
 EagerTensor matmul(const EagerTensor& a, const EagerTensor& b) {
   if (a.rank() == 0 || b.rank() == 0) {
     throw_validation("matmul", "operands must have at least one axis (use * for scalars)");
+  }
+  if (a.rank() >= 2 && a.rank() == b.rank() && a.rank() <= 26 &&
+      std::equal(a.shape().begin(), a.shape().end() - 2, b.shape().begin())) {
+    return released([&] { return matmul_in_numpy_order(a, b); });
   }
   std::string spec;
   if (a.rank() == 1 && b.rank() == 1) {
