@@ -72,3 +72,18 @@ def test_ops_on_c_order_batches_match_numpy(rt, dtype):
     np.testing.assert_allclose((ta @ tb).download(), a @ b, rtol=tol, atol=tol)
     np.testing.assert_allclose((ta + ta).download(), a + a, rtol=tol)
     np.testing.assert_allclose(ta.sum(axis=1).download(), a.sum(axis=1), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_matmul_of_any_layout_is_numpys_and_c_ordered(rt, dtype):
+    a, b = _data((2, 3, 5, 4), dtype, 3), _data((2, 3, 4, 6), dtype, 4)
+    a.reshape(-1)[0] = 1.0
+    b.reshape(-1)[-1] = 1.0
+    tol = 1e-5 if dtype in (np.float32, np.complex64) else 1e-12
+    for x, y in [(a, b), (np.asfortranarray(a), b), (a.transpose(1, 0, 2, 3), b.transpose(1, 0, 2, 3)),
+                 (a[:, :, ::2], b[:, :, :, :])]:  # C, F, batch-permuted, gapped
+        if x.shape[-1] != y.shape[-2]:
+            y = y[:, :, : x.shape[-1]]
+        got = (rt.upload(x) @ rt.upload(y)).download()
+        np.testing.assert_allclose(got, x @ y, rtol=tol, atol=tol)
+    assert (rt.upload(a) @ rt.upload(b)).download().flags["C_CONTIGUOUS"]
