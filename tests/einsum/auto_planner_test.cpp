@@ -43,7 +43,7 @@ bool starts_with(const std::string& s, const char* prefix) {
   return s.rfind(prefix, 0) == 0;
 }
 
-// A 24-tensor 4-regular graph of bond 8: ~1e9 FLOPs, the stakes issue #33 measured.
+// A 24-tensor 4-regular graph of bond 8: ~1e10 FLOPs (seconds), the stakes of issue #33.
 testing::GeneratedNetwork expensive_network() {
   std::mt19937_64 rng(24);
   return testing::random_regular_network(rng, 24, 4, 8);
@@ -121,9 +121,9 @@ TEST(EinsumAutoPlanner, TinyAndCheapNetworksPlanAsBefore) {
 }
 
 // Where auto searched, within 1.5x of a 256-trial hyper run. Where it judged the network too
-// cheap to search (bond 2-3: microseconds to a few ms of execution), what it leaves on the table
-// is bounded in absolute terms: under 1e7 FLOPs, ~10 ms at path_auto.cpp's assumed 1e9 FLOP/s,
-// the order of what one round of 16 hyper trials costs to plan at these sizes (~0.4 ms each).
+// cheap to search (execution estimated under ~40 ms), what it leaves on the table is bounded
+// in absolute terms: under 2e8 FLOPs, ~40 ms at path_auto.cpp's assumed 5e9 FLOP/s (the most
+// measured: 1.5e8 on rrg3-30 bond 6, where one round of 16 trials would cost ~10 ms).
 TEST(EinsumAutoPlanner, CloseToALongHyperRunOnRandomRegularGraphs) {
   std::mt19937_64 rng(2026);
   int searched = 0, cheap = 0;
@@ -145,7 +145,7 @@ TEST(EinsumAutoPlanner, CloseToALongHyperRunOnRandomRegularGraphs) {
               << degree << "/" << n << "/" << bond << ": " << a.method;
         } else {
           ++cheap;
-          EXPECT_LE(a.flops - h.flops, 1e7)
+          EXPECT_LE(a.flops - h.flops, 2e8)
               << degree << "/" << n << "/" << bond << ": " << a.method;
         }
         std::printf(
