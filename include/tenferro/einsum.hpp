@@ -20,8 +20,9 @@
 namespace tenferro {
 
 enum class PathStrategy : std::uint8_t {
-  Auto,      // exact up to 10 operands; Hyper (16 trials, no time budget) from 40 to 200;
-             // greedy + subtree reconfiguration otherwise
+  Auto,      // exact up to 10 operands; beyond, greedy + subtree reconfiguration, then a
+             // Hyper search whose trial count grows with that path's estimated execution time
+             // (a few percent of it, capped by time_budget_seconds; no clock: reproducible)
   Greedy,    // opt_einsum-style greedy cost
   Optimal,   // exact dynamic programming over subsets (guarded by time/size)
   Explicit,  // the user's path (EinsumOptions::path)
@@ -48,8 +49,9 @@ struct EinsumOptions {
   // Allow the direct binary-dot path (two operands in natural GEMM order -> one GEMM call).
   bool allow_direct_binary = true;
 
-  // PathStrategy::Hyper (Auto on large networks uses `seed`, `objective` and `combo_factor`
-  // with its own trial count). The search samples `hyper_trials` trees in rounds on the
+  // PathStrategy::Hyper (Auto uses `seed`, `objective` and `combo_factor` with its own trial
+  // count, from its cost estimate; `time_budget_seconds` caps that count through a fixed model
+  // of a trial's time, never the clock). The search samples `hyper_trials` trees in rounds on the
   // host's threads; a tree depends only on `seed`, its index and the earlier rounds, never on
   // thread timing, so the path is deterministic for a given seed whenever the whole search
   // finishes within the time budget. When the budget runs out first (no new trial starts
@@ -112,6 +114,11 @@ struct EinsumPath {
   double sliced_flops = 0;                // FLOPs of all slices together
   double slicing_overhead = 1;            // sliced_flops / flops
   double slice_largest_intermediate = 0;  // elements, within one slice
+  // Wall time plan_path took (seconds; a cached plan keeps its first planning's figure) and the
+  // hyper trials it ran when that is a fixed count (Auto's, or Hyper's without a time budget);
+  // 0 otherwise. Auto's method line says why it chose that effort.
+  double planning_seconds = 0;
+  int planning_trials = 0;
 };
 
 // Integer-label form: one label vector per operand plus the output labels.

@@ -80,3 +80,14 @@ def test_planner_errors_are_typed(rt, rng, planner):
     # The runtime and its tensors stay usable after every refusal.
     np.testing.assert_allclose(tf.einsum("ij,jk->ik", a, b).download(),
                                a.download() @ b.download(), rtol=1e-12)
+
+
+def test_einsum_path_reports_the_planning_time_and_autos_choice():
+    # 12 matrices in a ring: beyond auto's exact DP, so auto says what it chose and why.
+    letters = "abcdefghijkl"
+    terms = [letters[k] + letters[(k + 1) % 12] for k in range(12)]
+    shapes = [np.empty((4, 4)) for _ in terms]
+    _, report = tf.einsum_path(",".join(terms) + "->", *shapes, optimize="auto")
+    assert "Planning time:" in report
+    method = next(line for line in report.splitlines() if "Method:" in line)
+    assert "auto: " in method and "estimated" in method, method

@@ -2,25 +2,29 @@
 //  * Optimal: exact DP (path_optimal.cpp) up to kMaxOptimalOperands (16) operands and within
 //    a 1 s budget; beyond either guard, the greedy path, and EinsumPath::method says so.
 //  * Auto: the exact DP up to kAutoOptimalOperands operands (measured in planning_bench:
-//    about 0.25 ms at 10), beyond that greedy followed by subtree refinement
-//    (path_refine.cpp: exact DP on every subtree cut at kRefineFrontier tensors), which
-//    can only lower the greedy path's cost; refinement stops at kRefineBudget and keeps
-//    what it improved so far (the method says so).
+//    about 0.25 ms at 10). Beyond that, greedy followed by subtree refinement
+//    (path_refine.cpp: exact DP on every subtree cut at kRefineFrontier tensors), which can
+//    only lower the greedy path's cost; refinement stops at kRefineBudget and keeps what it
+//    improved so far (the method says so). That path's FLOPs estimate the execution time, and
+//    auto_effort (path_auto.cpp) spends a share of it on a hyper search counted in trials
+//    (never a clock: the same network and seed give the same path anywhere); the cheaper of
+//    the two paths by the objective wins, so auto is never worse than the refined greedy.
 //  * Greedy: opt_einsum's greedy as is, O(n^2 log n) at worst (path_greedy.cpp).
 //  * Explicit: the user's steps, validated (EinsumPath::flops etc. computed for them).
 //  * A user planner (EinsumOptions::planner, planner_registry.cpp): its steps, validated like
 //    an explicit path and named in EinsumPath::method.
 //  * Hyper: path_hyper.cpp under the user's trial count, time budget, seed and objective.
-//    Auto takes it from kAutoHyperOperands operands on, with kAutoHyper's small settings.
 // bench/einsum/large_planning_bench states the resulting bound: 1000 operands in under 1 s.
 // Then, with EinsumOptions::memory_limit, slicing (path_slicing.cpp) of whichever tree won.
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
 
 #include "ops/einsum/path.hpp"
+#include "ops/einsum/path_auto.hpp"
 #include "ops/einsum/path_search.hpp"
 #include "tenferro/core/error.hpp"
 
@@ -38,15 +42,6 @@ constexpr std::chrono::milliseconds kAutoBudget{50};
 // Refinement takes ~0.2 ms per 100 operands of a sparse network (large_planning_bench); the
 // budget only matters for networks of thousands of operands or very wide label sets.
 constexpr std::chrono::milliseconds kRefineBudget{250};
-// Auto's hyper search: from 40 operands (below that, refined greedy is within a few percent
-// of it on the benchmark networks and far cheaper) up to kAutoHyperMaxOperands. A fixed
-// trial count and no time budget, so auto's plan is reproducible whatever the machine's
-// load: measured ~30 ms at 100 operands and ~0.1-0.3 s at 200 on a loaded 2-core machine
-// (docs/perf/planning.md). Beyond that, greedy + refinement as before.
-constexpr int kAutoHyperOperands = 40;
-constexpr int kAutoHyperMaxOperands = 200;
-constexpr int kAutoHyperTrials = 16;
-constexpr int kAutoHyperRefineTrees = 2;
 // Hyper under a time budget spends half of it sampling and half reconfiguring the 24 best
 // trees with subtrees of up to 10 leaves, best tree first (a tree the budget does not reach
 // is kept as sampled). Measured with a 1 s budget on the planning_peers networks, 3 seeds:
@@ -139,15 +134,60 @@ std::vector<std::pair<int, int>> run_user_planner(const EinsumExpression& expr,
   // Any other type is the caller's own (einsum_planner.hpp): it passes through unchanged.
 }
 
-}  // namespace
-
-EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
-                     const EinsumOptions& options) {
-  return plan_path(expr, sizes, options, choose_planner(options));
+// Auto beyond the exact DP's reach: the refined greedy path is both a candidate and the cost
+// estimate; auto_effort (path_auto.cpp) turns that into a hyper trial count, and the cheaper of
+// the two paths by the objective is kept.
+template <class Finish>
+EinsumPath plan_auto(const PathProblem& problem, const EinsumOptions& options, Finish& finish) {
+  bool stopped_early = false;
+  const SsaPath greedy = greedy_path(problem);
+  const SsaPath refined =
+      refine_path(problem, greedy, kRefineFrontier, kRefinePasses,
+                  std::chrono::steady_clock::now() + kRefineBudget, &stopped_early);
+  const std::vector<Word> sets = tree_node_sets(problem, refined);
+  const TreeCost refined_cost = tree_cost(problem, refined, sets, problem.search_extents);
+  const AutoEffort effort =
+      auto_effort(refined_cost.flops, problem.num_operands,
+                  std::isinf(options.time_budget_seconds) ? 0 : options.time_budget_seconds);
+  char estimate[96];
+  std::snprintf(estimate, sizeof estimate, "estimated %.3g s of execution",
+                effort.estimated_seconds);
+  std::string refined_method = "auto: greedy + subtree refinement (";
+  refined_method += estimate;
+  if (stopped_early) {
+    refined_method +=
+        "; refinement stopped at its " + std::to_string(kRefineBudget.count()) + " ms budget";
+  }
+  if (effort.hyper_trials == 0) {
+    EinsumPath path = finish(refined, refined_method + ")");
+    path.planning_trials = 0;
+    return path;
+  }
+  HyperSettings settings;
+  settings.trials = effort.hyper_trials;
+  settings.time_budget_seconds = 0;  // work-bound: reproducible on any machine
+  settings.refine_trees = effort.refine_trees;
+  settings.seed = options.seed;
+  settings.objective = options.objective;
+  settings.combo_factor = options.combo_factor;
+  std::string note;
+  const SsaPath hyper = hyper_path(problem, settings, &note);
+  const std::vector<Word> hyper_sets = tree_node_sets(problem, hyper);
+  const TreeCost hyper_cost = tree_cost(problem, hyper, hyper_sets, problem.search_extents);
+  const std::string trials = std::to_string(effort.hyper_trials) + " trials";
+  EinsumPath path;
+  if (objective_score(refined_cost, options.objective, options.combo_factor) <
+      objective_score(hyper_cost, options.objective, options.combo_factor)) {
+    path = finish(refined, refined_method + "; hyper's " + trials + " found nothing cheaper)");
+  } else {
+    path = finish(hyper, "auto: hyper, " + trials + " (" + estimate + "; " + note + ")");
+  }
+  path.planning_trials = effort.hyper_trials;
+  return path;
 }
 
-EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
-                     const EinsumOptions& options, const PlannerChoice& choice) {
+EinsumPath plan_path_untimed(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
+                             const EinsumOptions& options, const PlannerChoice& choice) {
   validate_options(options);
   PathProblem problem = make_path_problem(expr, sizes);
   if (options.interrupt) problem.interrupt = &options.interrupt;
@@ -216,7 +256,9 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
         settings.refine_frontier = kTimedRefineFrontier;
         settings.sample_share = kTimedSampleShare;
       }
-      return hyper(settings, "hyper");
+      EinsumPath path = hyper(settings, "hyper");
+      if (settings.time_budget_seconds == 0) path.planning_trials = settings.trials;
+      return path;
     }
     case PathStrategy::Greedy:
       return finish(greedy_path(problem), "greedy");
@@ -231,17 +273,23 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
       break;
   }
   if (n <= kAutoOptimalOperands) return optimal_or_greedy(kAutoBudget, "auto: optimal");
-  if (n >= kAutoHyperOperands && n <= kAutoHyperMaxOperands) {
-    HyperSettings settings;
-    settings.trials = kAutoHyperTrials;
-    settings.time_budget_seconds = 0;
-    settings.refine_trees = kAutoHyperRefineTrees;
-    settings.seed = options.seed;
-    settings.objective = options.objective;
-    settings.combo_factor = options.combo_factor;
-    return hyper(settings, "auto: hyper");
-  }
-  return refined_greedy("auto: greedy + subtree refinement");
+  return plan_auto(problem, options, finish);
+}
+
+}  // namespace
+
+EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
+                     const EinsumOptions& options) {
+  return plan_path(expr, sizes, options, choose_planner(options));
+}
+
+EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
+                     const EinsumOptions& options, const PlannerChoice& choice) {
+  const auto start = std::chrono::steady_clock::now();
+  EinsumPath path = plan_path_untimed(expr, sizes, options, choice);
+  path.planning_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return path;
 }
 
 }  // namespace tenferro::einsum_internal

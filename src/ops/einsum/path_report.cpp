@@ -34,6 +34,11 @@ std::string EinsumPath::to_string() const {
   std::string out;
   out += "  Complete contraction:  " + expression + "\n";
   if (!method.empty()) out += "                Method:  " + method + "\n";
+  char planning[64];
+  std::snprintf(planning, sizeof planning, "%.3f ms", planning_seconds * 1e3);
+  out += "         Planning time:  " + std::string(planning);
+  if (planning_trials > 0) out += " (" + std::to_string(planning_trials) + " hyper trials)";
+  out += "\n";
   out += "         Naive scaling:  " + std::to_string(naive_scaling) + "\n";
   out += "     Optimized scaling:  " + std::to_string(scaling) + "\n";
   out += "      Naive FLOP count:  " + scientific(naive_flops) + "\n";
