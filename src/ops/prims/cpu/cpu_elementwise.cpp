@@ -102,10 +102,11 @@ std::optional<simd::Op> simd_op(PrimKind k) {
 
 // Element counts from which a contiguous SIMD call is split over the host threads. Below them
 // waking a worker costs more than it saves.
-// measured (2-core EPYC Zen 4, AVX-512, float64, 2 threads vs 1): exp/log/sin/tanh gain from
-// about 2^14 elements; add/mul/maximum (memory-bound) only from about 2^17.
-constexpr std::int64_t kParallelTranscendental = std::int64_t{1} << 14;
-constexpr std::int64_t kParallelArithmetic = std::int64_t{1} << 17;
+// measured (2-core EPYC Zen 4 VM shared with other builds, AVX-512, float64, best of 7, 2
+// threads vs 1): exp 2^16 112 vs 88 us, 2^17 153 vs 181 us, 2^19 448 vs 726 us; add 2^17 46 vs
+// 41 us, 2^18 82 vs 90 us, 2^19 124 vs 228 us.
+constexpr std::int64_t kParallelTranscendental = std::int64_t{1} << 17;
+constexpr std::int64_t kParallelArithmetic = std::int64_t{1} << 19;
 
 // The SIMD path: every operand of dtype T and one compact column-major run, T real, and a
 // vector kernel for the kind. false when the caller must run the scalar loops.

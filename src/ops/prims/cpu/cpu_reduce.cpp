@@ -28,10 +28,11 @@ class PairwiseSum {
       in_block_ = 0;
     }
   }
-  // n contiguous terms term(p[0]) .. term(p[n-1]): whole blocks summed in a tight loop with eight
-  // independent partial sums (the compiler keeps them in vector registers, so the loop runs at
-  // memory speed), combined pairwise and pushed as one term: each term still passes through at
-  // most log2(kBlock) + log2(n / kBlock) additions.
+  // n contiguous terms term(p[0]) .. term(p[n-1]): whole blocks of kBlock summed in a tight loop
+  // with kLanes independent partial sums (the compiler keeps them in vector registers, so the
+  // loop runs at memory speed), combined pairwise and pushed as one term. Each term passes
+  // through kBlock / kLanes = 16 serial additions, log2(kLanes) pairwise ones and
+  // log2(n / kBlock) levels: the same depth as the former 64-term blocks of 4 partial sums.
   template <class T, class Term>
   void add_run(const T* p, std::int64_t n, Term term) {
     std::int64_t i = 0;
@@ -42,27 +43,29 @@ class PairwiseSum {
         for (int j = 0; j < kBlock; j += kLanes) {
           for (int l = 0; l < kLanes; ++l) a[l] += term(p[i + j + l]);
         }
-        push(((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7])));
+        for (int w = kLanes / 2; w > 0; w /= 2) {
+          for (int l = 0; l < w; ++l) a[l] += a[l + w];
+        }
+        push(a[0]);
       }
     }
     for (; i < n; ++i) add(term(p[i]));
   }
   Acc total() const {
     Acc s = block_;
-    for (int k = 0; k < 64; ++k) {
+    for (int k = 0; k < 64 && (blocks_ >> k) != 0; ++k) {
       if ((blocks_ >> k) & 1u) s += levels_[k];
     }
     return s;
   }
 
  private:
-  static constexpr int kBlock = 64;
-  static constexpr int kLanes = 8;
+  static constexpr int kBlock = 256;
+  static constexpr int kLanes = 16;
   void push(Acc s) {
     int k = 0;
     while ((blocks_ >> k) & 1u) {
       s += levels_[k];
-      levels_[k] = Acc(0);
       ++k;
     }
     levels_[k] = s;
@@ -71,7 +74,9 @@ class PairwiseSum {
   Acc block_{0};
   int in_block_ = 0;
   std::uint64_t blocks_ = 0;
-  Acc levels_[64]{};
+  // levels_[k] is read only while bit k of blocks_ is set, i.e. after push wrote it: no zeroing
+  // (a reduction to many outputs builds one of these per output).
+  Acc levels_[64];
 };
 
 template <class T>
