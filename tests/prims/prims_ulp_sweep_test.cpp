@@ -259,6 +259,46 @@ TEST(PrimsUlpSweep, BinaryKindsExactFloat64) {
   check_binary_all<double>();
 }
 
+// reduce_lanes keeps, lane by lane, the serial nan_max/nan_min of every kReduceLanes-th element,
+// NaN included (a NaN lane stays NaN; other lanes are unaffected).
+template <class R>
+void check_reduce_lanes() {
+  const std::int64_t n = 16 * 37 + 5;
+  std::vector<R> p(static_cast<std::size_t>(n));
+  std::uint64_t lcg = 7;
+  for (R& v : p) {
+    lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+    v = static_cast<R>(static_cast<double>(lcg >> 11) / 9007199254740992.0 * 100 - 50);
+  }
+  p[3 * 16 + 5] = std::numeric_limits<R>::quiet_NaN();
+  p[20 * 16 + 5] = R(1000);
+  p[7 * 16 + 9] = std::numeric_limits<R>::infinity();
+  p[9 * 16 + 2] = -std::numeric_limits<R>::infinity();
+  for (Isa isa : vector_isas()) {
+    for (bool is_max : {true, false}) {
+      R lanes[simd::kReduceLanes];
+      for (R& l : lanes) l = p[0];
+      ASSERT_TRUE(simd::reduce_lanes(isa, is_max ? Op::Maximum : Op::Minimum, p.data(), n, lanes));
+      for (std::int64_t l = 0; l < simd::kReduceLanes; ++l) {
+        R want = p[0];
+        for (std::int64_t i = l; i < n - n % simd::kReduceLanes; i += simd::kReduceLanes) {
+          const auto k = static_cast<std::size_t>(i);
+          want = is_max ? prims_cpu::nan_max(want, p[k]) : prims_cpu::nan_min(want, p[k]);
+        }
+        const R got = lanes[static_cast<std::size_t>(l)];
+        EXPECT_TRUE(std::isnan(want) ? std::isnan(got) : got == want)
+            << isa_name(isa) << (is_max ? " max" : " min") << " lane " << l << ": " << got
+            << " want " << want;
+      }
+    }
+  }
+}
+
+TEST(PrimsUlpSweep, ReduceLanesFollowTheSerialRule) {
+  check_reduce_lanes<float>();
+  check_reduce_lanes<double>();
+}
+
 // The sweep must be able to fail: a kernel answer one ulp away from std::exp, or a NaN where a
 // number is expected, is detected by the distance used above.
 TEST(PrimsUlpSweep, DistanceDetectsErrors) {

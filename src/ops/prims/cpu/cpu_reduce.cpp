@@ -3,10 +3,13 @@
 // sum loses O(log n) ulps, not O(n).
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "ops/prims/cpu/cpu_kernels.hpp"
 #include "ops/prims/cpu/element_math.hpp"
+#include "ops/prims/cpu/simd/simd_ops.hpp"
 #include "ops/prims/cpu/strided_iteration.hpp"
 
 namespace tenferro::prims_cpu {
@@ -89,9 +92,22 @@ using Wide = std::conditional_t<kIsComplex<T>, std::complex<double>, double>;
 // the rounding growth. `axis` is that kept unit-stride axis.
 constexpr std::int64_t kRowBlock = 256;
 
+// bl[j] = op(bl[j], row[j]) by the SIMD kernels when the accumulator has the element type (an
+// F64 sum, any real max/min) and `op` is the step: the same IEEE operation per element, so the
+// same result as the scalar step, two to four times wider than the baseline SSE2 loop.
+template <class W, class T>
+bool row_step(std::optional<simd::Op> op, W* bl, const T* row, std::int64_t n) {
+  if constexpr (std::is_same_v<W, T> && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+    const simd::Isa isa = simd::best_isa();
+    return op && isa != simd::Isa::None && simd::binary(isa, *op, bl, row, bl, n);
+  } else {
+    return false;
+  }
+}
+
 template <class T, class W, class Step, class Combine, class Finish>
 void row_reduce(const ReduceCall& c, std::size_t axis, Step step, Combine combine, W identity,
-                Finish finish) {
+                Finish finish, std::optional<simd::Op> vector_step = std::nullopt) {
   const TensorLayout& in = c.in.layout;
   const std::int64_t n0 = in.shape[axis];
   Shape red_shape, kept_shape;
@@ -120,7 +136,9 @@ void row_reduce(const ReduceCall& c, std::size_t axis, Step step, Combine combin
                             red_shape, {red_strides}, {o[0]},
                             [&](const std::array<std::int64_t, 1>& r) {
                               const T* row = x + r[0];
-                              for (std::int64_t j = 0; j < n0; ++j) bl[j] = step(bl[j], row[j]);
+                              if (!row_step(vector_step, bl, row, n0)) {
+                                for (std::int64_t j = 0; j < n0; ++j) bl[j] = step(bl[j], row[j]);
+                              }
                               if (++steps == kRowBlock) {
                                 for (std::int64_t j = 0; j < n0; ++j) {
                                   const auto k = static_cast<std::size_t>(j);
@@ -171,7 +189,7 @@ bool try_row_reduce(const ReduceCall& c, std::int64_t count) {
   switch (c.kind) {
     case PrimKind::Sum:
       row_reduce<T, W>(
-          c, axis, [](W a, T v) { return a + static_cast<W>(v); }, add, W(0), store);
+          c, axis, [](W a, T v) { return a + static_cast<W>(v); }, add, W(0), store, simd::Op::Add);
       return true;
     case PrimKind::Mean: {
       const double n = static_cast<double>(count);
@@ -179,7 +197,8 @@ bool try_row_reduce(const ReduceCall& c, std::int64_t count) {
           c, axis, [](W a, T v) { return a + static_cast<W>(v); }, add, W(0),
           [n](std::byte* out, std::int64_t at, W v) {
             reinterpret_cast<T*>(out)[at] = static_cast<T>(v / n);
-          });
+          },
+          simd::Op::Add);
       return true;
     }
     case PrimKind::Prod:
@@ -216,9 +235,9 @@ bool try_row_reduce(const ReduceCall& c, std::int64_t count) {
         const auto max = [](T a, T v) { return pick_max(a, v); };
         const auto min = [](T a, T v) { return pick_min(a, v); };
         if (is_max) {
-          row_reduce<T, T>(c, axis, max, max, identity, store);
+          row_reduce<T, T>(c, axis, max, max, identity, store, simd::Op::Maximum);
         } else {
-          row_reduce<T, T>(c, axis, min, min, identity, store);
+          row_reduce<T, T>(c, axis, min, min, identity, store, simd::Op::Minimum);
         }
         return true;
       }
@@ -328,49 +347,23 @@ void run_typed(const ReduceCall& c) {
         if constexpr (!kIsComplex<T>) {
           const bool is_max = k == PrimKind::Max;
           T m = x[base];
-          if (!red_strides.empty() && red_strides[0] == 1) {
-            // Contiguous runs: eight independent branch-free lanes, combined in order. Which of
-            // -0 and +0 a lane keeps depends on the lane split, so a zero result is recomputed by
-            // the serial rule below (rare), as is one with a NaN or infinity among the values.
-            T lanes[8];
+          if (!red_strides.empty() && red_strides[0] == 1 && simd::best_isa() != simd::Isa::None) {
+            // Contiguous runs: kReduceLanes running maxima kept by the SIMD kernel
+            // (nan_max/nan_min lane by lane, NaN-exact), each run's tail and the lanes then
+            // folded by the serial rule. Which of -0 and +0 a lane keeps depends on
+            // the lane split, so a zero result is recomputed by the serial rule below (rare).
+            T lanes[simd::kReduceLanes];
             for (T& l : lanes) l = m;
-            // Per lane a plain select (no NaN test: it compiles to max/min instructions); a
-            // NaN or infinity anywhere makes `odd` NaN (v - v), and the serial rule reruns.
-            T odd = 0;
-            const auto lane_runs = [&](auto take) {
-              each_run([&](const T* p, std::int64_t n) {
-                // Local copies: `lanes` is reachable from outside, so the compiler would assume
-                // the stores to it alias p and keep it in memory.
-                T acc[8], bad[8];
-                for (int l = 0; l < 8; ++l) {
-                  acc[l] = lanes[l];
-                  bad[l] = 0;
-                }
-                std::int64_t i = 0;
-                for (; i + 8 <= n; i += 8) {
-                  for (int l = 0; l < 8; ++l) {
-                    const T v = p[i + l];
-                    acc[l] = take(acc[l], v) ? v : acc[l];
-                    bad[l] += v - v;
-                  }
-                }
-                for (; i < n; ++i) {
-                  acc[0] = take(acc[0], p[i]) ? p[i] : acc[0];
-                  bad[0] += p[i] - p[i];
-                }
-                for (int l = 0; l < 8; ++l) {
-                  lanes[l] = acc[l];
-                  odd += bad[l];
-                }
-              });
-            };
-            if (is_max) {
-              lane_runs([](T a, T v) { return a < v; });
-            } else {
-              lane_runs([](T a, T v) { return v < a; });
-            }
+            const simd::Op op = is_max ? simd::Op::Maximum : simd::Op::Minimum;
+            const simd::Isa isa = simd::best_isa();
+            each_run([&](const T* p, std::int64_t n) {
+              simd::reduce_lanes(isa, op, p, n, lanes);
+              for (std::int64_t i = n - n % simd::kReduceLanes; i < n; ++i) {
+                lanes[0] = is_max ? nan_max(lanes[0], p[i]) : nan_min(lanes[0], p[i]);
+              }
+            });
             for (const T l : lanes) m = is_max ? nan_max(m, l) : nan_min(m, l);
-            if (m != 0 && odd == 0) {
+            if (m != 0) {
               reinterpret_cast<T*>(out_bytes)[out_offset] = m;
               return;
             }

@@ -92,4 +92,11 @@ bool binary(Isa isa, Op op, const double* a, const double* b, double* y, std::in
   TENFERRO_SIMD_ROUTE(binary_f64, op, a, b, y, n)
 }
 
+bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes) {
+  TENFERRO_SIMD_ROUTE(reduce_f32, op, p, n, lanes)
+}
+bool reduce_lanes(Isa isa, Op op, const double* p, std::int64_t n, double* lanes) {
+  TENFERRO_SIMD_ROUTE(reduce_f64, op, p, n, lanes)
+}
+
 }  // namespace tenferro::prims_cpu::simd

@@ -43,4 +43,12 @@ bool unary(Isa isa, Op op, const double* x, double* y, std::int64_t n);
 bool binary(Isa isa, Op op, const float* a, const float* b, float* y, std::int64_t n);
 bool binary(Isa isa, Op op, const double* a, const double* b, double* y, std::int64_t n);
 
+// Running maxima/minima (op Maximum or Minimum) over a contiguous run: lanes[l] =
+// op(lanes[l], p[i]) for every i < n - n % kReduceLanes with i % kReduceLanes == l, lane by lane
+// with the scalar nan_max/nan_min rule; the caller folds the last n % kReduceLanes elements and
+// the lanes. false for other ops.
+inline constexpr std::int64_t kReduceLanes = 16;
+bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes);
+bool reduce_lanes(Isa isa, Op op, const double* p, std::int64_t n, double* lanes);
+
 }  // namespace tenferro::prims_cpu::simd
