@@ -162,11 +162,11 @@ void row_reduce(const ReduceCall& c, std::size_t axis, Step step, Combine combin
 // rule.
 template <class R>
 R pick_max(R a, R v) {
-  return (a < v) | (v != v) ? v : a;
+  return ((a < v) | (v != v)) ? v : a;
 }
 template <class R>
 R pick_min(R a, R v) {
-  return (v < a) | (v != v) ? v : a;
+  return ((v < a) | (v != v)) ? v : a;
 }
 
 // The row path for the kinds it serves; false when the generic path must run.
