@@ -9,6 +9,7 @@ packages=(
   libopenblas-dev libopenblas-pthread-dev libopenblas0-pthread libopenblas0  # cblas.h, BLAS
   liblapacke-dev liblapacke liblapack3 libtmglib3 libgfortran5 libquadmath0  # LAPACKE
   libfftw3-dev libfftw3-double3 libfftw3-single3 libfftw3-bin                # FFTW3
+  libsleef-dev libsleef3                                                     # SLEEF (SIMD math)
   libgtest-dev googletest                                                    # GoogleTest
 )
 mkdir -p .debs

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake ninja-build pkg-config git
   libopenblas-dev liblapacke-dev libfftw3-dev      # CPU BLAS/LAPACK and FFT (FFTW is GPL)
+  libsleef-dev                                      # SIMD exp/log/sin/cos/tanh (x86-64 CPU kernels)
   libgtest-dev libgmock-dev libbenchmark-dev        # tests and benchmarks
   clang libclang-rt-14-dev                          # sanitizer and libFuzzer runtimes
   mesa-vulkan-drivers libvulkan1                    # CPU Vulkan driver (lavapipe) for WebGPU in CI

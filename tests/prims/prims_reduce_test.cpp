@@ -260,3 +260,52 @@ TEST_P(PrimsReduce, LongF32ReductionNeedsAnAccurateAccumulator) {
 
 }  // namespace
 }  // namespace tenferro::prims_test
+
+namespace tenferro::prims_test {
+namespace {
+
+// The vectorised paths (eight lanes over contiguous runs; whole rows along a kept unit-stride
+// axis, whichever axis that is) against the serial reference, on shapes long enough to use
+// them and with NaN, infinities and zeros placed at lane boundaries and in tails.
+TEST_P(PrimsReduce, LongRunsWithSpecialValuesMatchTheSerialRule) {
+  for (DType d : dtypes()) {
+    if (is_complex(d)) continue;
+    SCOPED_TRACE(dtype_name(d));
+    Ref x = random_ref(d, {37, 19}, 69, 0.6, 1.4);
+    const auto at = [&](std::int64_t i, std::int64_t j) -> C& {
+      return x.v[static_cast<std::size_t>(i + 37 * j)];
+    };
+    at(8, 1) = kNaN;    // a lane boundary
+    at(36, 2) = kNaN;   // the tail
+    at(0, 3) = kInf;    // the first element
+    at(17, 4) = -kInf;  // the middle
+    at(35, 5) = kInf;
+    at(36, 5) = kNaN;
+    for (std::int64_t i = 0; i < 37; ++i) at(i, 6) = 0.0;
+    at(9, 6) = -0.0;
+    const EagerTensor ex = up(x);
+    const EagerTensor et = prims::permute(ex, std::vector<std::int64_t>{1, 0});  // [19, 37] view
+    const Ref xt = permute_ref(x, {1, 0});
+    for (const ReduceRow& row : reduce_rows()) {
+      if (row.name == "norm" || row.name == "mean") continue;
+      SCOPED_TRACE(row.name);
+      for (std::int64_t axis : {0, 1}) {
+        EXPECT_TRUE(close(down(row.op(ex, prims::Axes{axis}, false)),
+                          reduce_ref(x, {axis}, false, d, row.red), tol_for(d), 40.0))
+            << "axis " << axis;
+        EXPECT_TRUE(close(down(row.op(et, prims::Axes{axis}, false)),
+                          reduce_ref(xt, {axis}, false, d, row.red), tol_for(d), 40.0))
+            << "transposed view, axis " << axis;
+      }
+    }
+    // A column of zeros with one -0: the serial rule keeps the first of equal values, so max
+    // and min give +0 (the first element), whichever lane the -0 falls in.
+    for (ReduceFn op : {&prims::max, &prims::min}) {
+      const Ref m = down(op(ex, prims::Axes{0}, false));
+      EXPECT_FALSE(std::signbit(m.v[6].real()));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tenferro::prims_test

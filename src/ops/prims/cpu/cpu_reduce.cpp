@@ -3,10 +3,13 @@
 // sum loses O(log n) ulps, not O(n).
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "ops/prims/cpu/cpu_kernels.hpp"
 #include "ops/prims/cpu/element_math.hpp"
+#include "ops/prims/cpu/simd/simd_ops.hpp"
 #include "ops/prims/cpu/strided_iteration.hpp"
 
 namespace tenferro::prims_cpu {
@@ -28,40 +31,44 @@ class PairwiseSum {
       in_block_ = 0;
     }
   }
-  // n contiguous terms term(p[0]) .. term(p[n-1]): whole blocks summed in a tight loop with four
-  // independent partial sums (so the loop runs at memory speed), each block pushed as one term.
+  // n contiguous terms term(p[0]) .. term(p[n-1]): whole blocks of kBlock summed in a tight loop
+  // with kLanes independent partial sums (the compiler keeps them in vector registers, so the
+  // loop runs at memory speed), combined pairwise and pushed as one term. Each term passes
+  // through kBlock / kLanes = 16 serial additions, log2(kLanes) pairwise ones and
+  // log2(n / kBlock) levels: the same depth as the former 64-term blocks of 4 partial sums.
   template <class T, class Term>
   void add_run(const T* p, std::int64_t n, Term term) {
     std::int64_t i = 0;
     if (in_block_ == 0) {
       for (; i + kBlock <= n; i += kBlock) {
-        Acc a0(0), a1(0), a2(0), a3(0);
-        for (int j = 0; j < kBlock; j += 4) {
-          a0 += term(p[i + j]);
-          a1 += term(p[i + j + 1]);
-          a2 += term(p[i + j + 2]);
-          a3 += term(p[i + j + 3]);
+        Acc a[kLanes];
+        for (int l = 0; l < kLanes; ++l) a[l] = Acc(0);
+        for (int j = 0; j < kBlock; j += kLanes) {
+          for (int l = 0; l < kLanes; ++l) a[l] += term(p[i + j + l]);
         }
-        push((a0 + a1) + (a2 + a3));
+        for (int w = kLanes / 2; w > 0; w /= 2) {
+          for (int l = 0; l < w; ++l) a[l] += a[l + w];
+        }
+        push(a[0]);
       }
     }
     for (; i < n; ++i) add(term(p[i]));
   }
   Acc total() const {
     Acc s = block_;
-    for (int k = 0; k < 64; ++k) {
+    for (int k = 0; k < 64 && (blocks_ >> k) != 0; ++k) {
       if ((blocks_ >> k) & 1u) s += levels_[k];
     }
     return s;
   }
 
  private:
-  static constexpr int kBlock = 64;
+  static constexpr int kBlock = 256;
+  static constexpr int kLanes = 16;
   void push(Acc s) {
     int k = 0;
     while ((blocks_ >> k) & 1u) {
       s += levels_[k];
-      levels_[k] = Acc(0);
       ++k;
     }
     levels_[k] = s;
@@ -70,25 +77,43 @@ class PairwiseSum {
   Acc block_{0};
   int in_block_ = 0;
   std::uint64_t blocks_ = 0;
-  Acc levels_[64]{};
+  // levels_[k] is read only while bit k of blocks_ is set, i.e. after push wrote it: no zeroing
+  // (a reduction to many outputs builds one of these per output).
+  Acc levels_[64];
 };
 
 template <class T>
 using Wide = std::conditional_t<kIsComplex<T>, std::complex<double>, double>;
 
-// Reductions that keep axis 0 while it is contiguous (a sum over the columns of a matrix, say):
-// walking each output's reduced elements would stride through memory once per output, so the
-// whole run of axis-0 outputs is accumulated together instead, in memory order (vectorisable),
-// with partial sums folded every kRowBlock reduced steps to bound the rounding growth.
+// Reductions that keep a contiguous axis (a sum over the rows of a matrix, say, whichever axis
+// has stride 1): walking each output's reduced elements would stride through memory once per
+// output, so the whole run of outputs along that axis is accumulated together instead, in
+// memory order (vectorisable), with partial sums folded every kRowBlock reduced steps to bound
+// the rounding growth. `axis` is that kept unit-stride axis.
 constexpr std::int64_t kRowBlock = 256;
 
+// bl[j] = op(bl[j], row[j]) by the SIMD kernels when the accumulator has the element type (an
+// F64 sum, any real max/min) and `op` is the step: the same IEEE operation per element, so the
+// same result as the scalar step, two to four times wider than the baseline SSE2 loop.
+template <class W, class T>
+bool row_step(std::optional<simd::Op> op, W* bl, const T* row, std::int64_t n) {
+  if constexpr (std::is_same_v<W, T> && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+    const simd::Isa isa = simd::best_isa();
+    return op && isa != simd::Isa::None && simd::binary(isa, *op, bl, row, bl, n);
+  } else {
+    return false;
+  }
+}
+
 template <class T, class W, class Step, class Combine, class Finish>
-void row_reduce(const ReduceCall& c, Step step, Combine combine, W identity, Finish finish) {
+void row_reduce(const ReduceCall& c, std::size_t axis, Step step, Combine combine, W identity,
+                Finish finish, std::optional<simd::Op> vector_step = std::nullopt) {
   const TensorLayout& in = c.in.layout;
-  const std::int64_t n0 = in.shape[0];
+  const std::int64_t n0 = in.shape[axis];
   Shape red_shape, kept_shape;
   Strides red_strides, kept_in_strides, kept_out_strides;
-  for (std::size_t i = 1; i < in.shape.size(); ++i) {
+  for (std::size_t i = 0; i < in.shape.size(); ++i) {
+    if (i == axis) continue;
     if (c.reduced[i]) {
       red_shape.push_back(in.shape[i]);
       red_strides.push_back(in.strides[i]);
@@ -100,19 +125,19 @@ void row_reduce(const ReduceCall& c, Step step, Combine combine, W identity, Fin
   }
   const T* x = reinterpret_cast<const T*>(c.in.buffer->host_data());
   std::byte* out_bytes = c.out.buffer->host_data();
-  const std::int64_t out_stride0 = c.out.layout.strides[0];
+  const std::int64_t out_stride0 = c.out.layout.strides[axis];
   for_each_strided<2>(kept_shape, {kept_in_strides, kept_out_strides},
                       {in.offset, c.out.layout.offset}, [&](const std::array<std::int64_t, 2>& o) {
                         std::vector<W> total(static_cast<std::size_t>(n0), identity);
                         std::vector<W> block(static_cast<std::size_t>(n0), identity);
+                        W* const bl = block.data();
                         std::int64_t steps = 0;
                         for_each_strided<1>(
                             red_shape, {red_strides}, {o[0]},
                             [&](const std::array<std::int64_t, 1>& r) {
                               const T* row = x + r[0];
-                              for (std::int64_t j = 0; j < n0; ++j) {
-                                block[static_cast<std::size_t>(j)] =
-                                    step(block[static_cast<std::size_t>(j)], row[j]);
+                              if (!row_step(vector_step, bl, row, n0)) {
+                                for (std::int64_t j = 0; j < n0; ++j) bl[j] = step(bl[j], row[j]);
                               }
                               if (++steps == kRowBlock) {
                                 for (std::int64_t j = 0; j < n0; ++j) {
@@ -131,13 +156,31 @@ void row_reduce(const ReduceCall& c, Step step, Combine combine, W identity, Fin
                       });
 }
 
+// nan_max/nan_min in a form the compiler vectorises (two compares and a select): v replaces a
+// when it is larger (smaller) or a NaN; a NaN accumulator stays (no compare with it is true);
+// equal values keep a, so the first of equal values (-0 before +0, say) wins as in the serial
+// rule.
+template <class R>
+R pick_max(R a, R v) {
+  return ((a < v) | (v != v)) ? v : a;
+}
+template <class R>
+R pick_min(R a, R v) {
+  return ((v < a) | (v != v)) ? v : a;
+}
+
 // The row path for the kinds it serves; false when the generic path must run.
 template <class T>
 bool try_row_reduce(const ReduceCall& c, std::int64_t count) {
   const TensorLayout& in = c.in.layout;
-  if (in.shape.empty() || c.reduced[0] || in.strides[0] != 1 || in.shape[0] < 8 || count < 2) {
-    return false;
+  std::size_t axis = in.shape.size();
+  for (std::size_t i = 0; i < in.shape.size(); ++i) {
+    if (!c.reduced[i] && in.strides[i] == 1 && in.shape[i] >= 8) {
+      axis = i;
+      break;
+    }
   }
+  if (axis == in.shape.size() || count < 2) return false;
   using W = Wide<T>;
   const auto store = [](std::byte* out, std::int64_t at, W v) {
     reinterpret_cast<T*>(out)[at] = static_cast<T>(v);
@@ -146,25 +189,26 @@ bool try_row_reduce(const ReduceCall& c, std::int64_t count) {
   switch (c.kind) {
     case PrimKind::Sum:
       row_reduce<T, W>(
-          c, [](W a, T v) { return a + static_cast<W>(v); }, add, W(0), store);
+          c, axis, [](W a, T v) { return a + static_cast<W>(v); }, add, W(0), store, simd::Op::Add);
       return true;
     case PrimKind::Mean: {
       const double n = static_cast<double>(count);
       row_reduce<T, W>(
-          c, [](W a, T v) { return a + static_cast<W>(v); }, add, W(0),
+          c, axis, [](W a, T v) { return a + static_cast<W>(v); }, add, W(0),
           [n](std::byte* out, std::int64_t at, W v) {
             reinterpret_cast<T*>(out)[at] = static_cast<T>(v / n);
-          });
+          },
+          simd::Op::Add);
       return true;
     }
     case PrimKind::Prod:
       row_reduce<T, W>(
-          c, [](W a, T v) { return a * static_cast<W>(v); }, [](W a, W b) { return a * b; }, W(1),
-          store);
+          c, axis, [](W a, T v) { return a * static_cast<W>(v); }, [](W a, W b) { return a * b; },
+          W(1), store);
       return true;
     case PrimKind::Norm:
       row_reduce<T, double>(
-          c,
+          c, axis,
           [](double a, T v) {
             if constexpr (kIsComplex<T>) {
               return a + static_cast<double>(v.real()) * v.real() +
@@ -182,13 +226,19 @@ bool try_row_reduce(const ReduceCall& c, std::int64_t count) {
     case PrimKind::Min:
       if constexpr (!kIsComplex<T>) {
         const bool is_max = c.kind == PrimKind::Max;
-        const auto pick = [is_max](T a, T b) { return is_max ? nan_max(a, b) : nan_min(a, b); };
         // -inf for max, +inf for min: identities that a NaN still overrides.
         const T identity =
             is_max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
-        row_reduce<T, T>(c, pick, pick, identity, [](std::byte* out, std::int64_t at, T v) {
+        const auto store = [](std::byte* out, std::int64_t at, T v) {
           reinterpret_cast<T*>(out)[at] = v;
-        });
+        };
+        const auto max = [](T a, T v) { return pick_max(a, v); };
+        const auto min = [](T a, T v) { return pick_min(a, v); };
+        if (is_max) {
+          row_reduce<T, T>(c, axis, max, max, identity, store, simd::Op::Maximum);
+        } else {
+          row_reduce<T, T>(c, axis, min, min, identity, store, simd::Op::Minimum);
+        }
         return true;
       }
       return false;
@@ -273,16 +323,53 @@ void run_typed(const ReduceCall& c) {
         return;
       }
       case PrimKind::Prod: {
-        W p(1);
-        each([&](T v) { p *= static_cast<W>(v); });
-        reinterpret_cast<T*>(out_bytes)[out_offset] = static_cast<T>(p);
+        // Eight partial products over contiguous runs (one serial multiply chain runs at the
+        // multiplier's latency, not its throughput); the same n - 1 roundings as in order.
+        W lanes[8];
+        for (W& l : lanes) l = W(1);
+        each_run([&](const T* p, std::int64_t n) {
+          W acc[8];
+          for (int l = 0; l < 8; ++l) acc[l] = lanes[l];
+          std::int64_t i = 0;
+          for (; i + 8 <= n; i += 8) {
+            for (int l = 0; l < 8; ++l) acc[l] *= static_cast<W>(p[i + l]);
+          }
+          for (; i < n; ++i) acc[0] *= static_cast<W>(p[i]);
+          for (int l = 0; l < 8; ++l) lanes[l] = acc[l];
+        });
+        const W prod = ((lanes[0] * lanes[1]) * (lanes[2] * lanes[3])) *
+                       ((lanes[4] * lanes[5]) * (lanes[6] * lanes[7]));
+        reinterpret_cast<T*>(out_bytes)[out_offset] = static_cast<T>(prod);
         return;
       }
       case PrimKind::Max:
       case PrimKind::Min:
         if constexpr (!kIsComplex<T>) {
+          const bool is_max = k == PrimKind::Max;
           T m = x[base];
-          each([&](T v) { m = k == PrimKind::Max ? nan_max(m, v) : nan_min(m, v); });
+          if (!red_strides.empty() && red_strides[0] == 1 && simd::best_isa() != simd::Isa::None) {
+            // Contiguous runs: kReduceLanes running maxima kept by the SIMD kernel
+            // (nan_max/nan_min lane by lane, NaN-exact), each run's tail and the lanes then
+            // folded by the serial rule. Which of -0 and +0 a lane keeps depends on
+            // the lane split, so a zero result is recomputed by the serial rule below (rare).
+            T lanes[simd::kReduceLanes];
+            for (T& l : lanes) l = m;
+            const simd::Op op = is_max ? simd::Op::Maximum : simd::Op::Minimum;
+            const simd::Isa isa = simd::best_isa();
+            each_run([&](const T* p, std::int64_t n) {
+              simd::reduce_lanes(isa, op, p, n, lanes);
+              for (std::int64_t i = n - n % simd::kReduceLanes; i < n; ++i) {
+                lanes[0] = is_max ? nan_max(lanes[0], p[i]) : nan_min(lanes[0], p[i]);
+              }
+            });
+            for (const T l : lanes) m = is_max ? nan_max(m, l) : nan_min(m, l);
+            if (m != 0) {
+              reinterpret_cast<T*>(out_bytes)[out_offset] = m;
+              return;
+            }
+            m = x[base];
+          }
+          each([&](T v) { m = is_max ? nan_max(m, v) : nan_min(m, v); });
           reinterpret_cast<T*>(out_bytes)[out_offset] = m;
           return;
         }

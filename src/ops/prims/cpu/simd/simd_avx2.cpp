@@ -1,0 +1,50 @@
+// The AVX2 kernels (compiled with -mavx2 -mfma; run only when the CPU reports avx2 and fma).
+#include <immintrin.h>
+#include <math.h>
+#include <sleef.h>
+
+#include "ops/prims/cpu/simd/simd_isa_entry.hpp"
+
+namespace {
+// fabs: clear the sign bit (AVX has no abs instruction).
+inline __m256d abs_pd(__m256d x) {
+  return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x);
+}
+inline __m256 abs_ps(__m256 x) {
+  return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
+}
+}  // namespace
+
+#define SIMD_SUFFIX avx2
+#define VD __m256d
+#define VF __m256
+#define WD 4
+#define WF 8
+#define LDD _mm256_loadu_pd
+#define LDF _mm256_loadu_ps
+#define STD_ _mm256_storeu_pd
+#define STF _mm256_storeu_ps
+#define ADDD _mm256_add_pd
+#define SUBD _mm256_sub_pd
+#define MULD _mm256_mul_pd
+#define DIVD _mm256_div_pd
+#define MAXD _mm256_max_pd
+#define MIND _mm256_min_pd
+#define SQRTD _mm256_sqrt_pd
+#define ABSD abs_pd
+#define ADDF _mm256_add_ps
+#define SUBF _mm256_sub_ps
+#define MULF _mm256_mul_ps
+#define DIVF _mm256_div_ps
+#define MAXF _mm256_max_ps
+#define MINF _mm256_min_ps
+#define SQRTF _mm256_sqrt_ps
+#define ABSF abs_ps
+#define ANY_UNORD_D(a, b) (_mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_UNORD_Q)) != 0)
+#define ANY_UNORD_F(a, b) (_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_UNORD_Q)) != 0)
+#define ANY_GT_D(v, s) (_mm256_movemask_pd(_mm256_cmp_pd(v, _mm256_set1_pd(s), _CMP_GT_OQ)) != 0)
+#define ANY_GT_F(v, s) (_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_set1_ps(s), _CMP_GT_OQ)) != 0)
+#define SLEEF_D(fn, u) Sleef_##fn##d4_##u##avx2
+#define SLEEF_F(fn, u) Sleef_##fn##f8_##u##avx2
+
+#include "ops/prims/cpu/simd/simd_body.inc"

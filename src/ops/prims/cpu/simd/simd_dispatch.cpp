@@ -1,0 +1,102 @@
+// Picks the vector kernels for this CPU once: AVX-512F, else AVX2 with FMA, else none (the
+// callers' scalar loops). SLEEF's own dispatchers only choose within one vector width, so the
+// width is chosen here from __builtin_cpu_supports.
+#include <cstdlib>
+#include <string_view>
+
+#include "ops/prims/cpu/simd/simd_ops.hpp"
+
+#if defined(TENFERRO_HAS_SLEEF) && TENFERRO_HAS_SLEEF
+#include "ops/prims/cpu/simd/simd_isa_entry.hpp"
+#define TENFERRO_SIMD_X86 1
+#else
+#define TENFERRO_SIMD_X86 0
+#endif
+
+namespace tenferro::prims_cpu::simd {
+namespace {
+
+Isa detect() {
+#if TENFERRO_SIMD_X86
+  __builtin_cpu_init();
+  Isa isa = Isa::None;
+  if (__builtin_cpu_supports("avx512f")) {
+    isa = Isa::Avx512;
+  } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    isa = Isa::Avx2;
+  }
+  if (const char* cap = std::getenv("TENFERRO_SIMD")) {
+    const std::string_view v(cap);
+    if (v == "off" || v == "none") isa = Isa::None;
+    if (v == "avx2" && isa == Isa::Avx512) isa = Isa::Avx2;
+  }
+  return isa;
+#else
+  return Isa::None;
+#endif
+}
+
+}  // namespace
+
+Isa best_isa() {
+  static const Isa isa = detect();
+  return isa;
+}
+
+bool isa_available(Isa isa) {
+#if TENFERRO_SIMD_X86
+  __builtin_cpu_init();
+  switch (isa) {
+    case Isa::Avx512:
+      return __builtin_cpu_supports("avx512f");
+    case Isa::Avx2:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Isa::None:
+      return true;
+  }
+#else
+  (void)isa;
+#endif
+  return isa == Isa::None;
+}
+
+#if TENFERRO_SIMD_X86
+#define TENFERRO_SIMD_ROUTE(name, ...)        \
+  switch (isa) {                              \
+    case Isa::Avx512:                         \
+      return isa::name##_avx512(__VA_ARGS__); \
+    case Isa::Avx2:                           \
+      return isa::name##_avx2(__VA_ARGS__);   \
+    case Isa::None:                           \
+      break;                                  \
+  }                                           \
+  return false;
+#else
+template <class... A>
+bool no_vector_kernel(const A&...) {
+  return false;
+}
+#define TENFERRO_SIMD_ROUTE(name, ...) return no_vector_kernel(isa, __VA_ARGS__);
+#endif
+
+bool unary(Isa isa, Op op, const float* x, float* y, std::int64_t n) {
+  TENFERRO_SIMD_ROUTE(unary_f32, op, x, y, n)
+}
+bool unary(Isa isa, Op op, const double* x, double* y, std::int64_t n) {
+  TENFERRO_SIMD_ROUTE(unary_f64, op, x, y, n)
+}
+bool binary(Isa isa, Op op, const float* a, const float* b, float* y, std::int64_t n) {
+  TENFERRO_SIMD_ROUTE(binary_f32, op, a, b, y, n)
+}
+bool binary(Isa isa, Op op, const double* a, const double* b, double* y, std::int64_t n) {
+  TENFERRO_SIMD_ROUTE(binary_f64, op, a, b, y, n)
+}
+
+bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes) {
+  TENFERRO_SIMD_ROUTE(reduce_f32, op, p, n, lanes)
+}
+bool reduce_lanes(Isa isa, Op op, const double* p, std::int64_t n, double* lanes) {
+  TENFERRO_SIMD_ROUTE(reduce_f64, op, p, n, lanes)
+}
+
+}  // namespace tenferro::prims_cpu::simd

@@ -1,0 +1,22 @@
+// The entry points that each per-ISA translation unit (simd_avx2.cpp, simd_avx512.cpp) defines;
+// only simd_dispatch.cpp calls them, after checking the CPU.
+#pragma once
+
+#include <cstdint>
+
+#include "ops/prims/cpu/simd/simd_ops.hpp"
+
+namespace tenferro::prims_cpu::simd::isa {
+
+#define TENFERRO_SIMD_DECLARE(suffix)                                                           \
+  bool unary_f32_##suffix(Op op, const float* x, float* y, std::int64_t n);                     \
+  bool unary_f64_##suffix(Op op, const double* x, double* y, std::int64_t n);                   \
+  bool binary_f32_##suffix(Op op, const float* a, const float* b, float* y, std::int64_t n);    \
+  bool binary_f64_##suffix(Op op, const double* a, const double* b, double* y, std::int64_t n); \
+  bool reduce_f32_##suffix(Op op, const float* p, std::int64_t n, float* lanes);                \
+  bool reduce_f64_##suffix(Op op, const double* p, std::int64_t n, double* lanes);
+TENFERRO_SIMD_DECLARE(avx2)
+TENFERRO_SIMD_DECLARE(avx512)
+#undef TENFERRO_SIMD_DECLARE
+
+}  // namespace tenferro::prims_cpu::simd::isa

@@ -1,0 +1,54 @@
+// Vectorised element-wise kernels for contiguous float/double runs (x86-64: AVX2+FMA or
+// AVX-512F, picked once at run time from the CPU). The transcendental functions come from SLEEF
+// (libsleef-dev, its u10 variants: at most 1 ulp from the exact result over the whole domain,
+// IEEE special values included), so the vector path never trades accuracy for speed; the
+// arithmetic ones are single IEEE instructions and round exactly as the scalar code.
+#pragma once
+
+#include <cstdint>
+
+namespace tenferro::prims_cpu::simd {
+
+enum class Op : std::uint8_t {
+  // Unary.
+  Exp,
+  Log,
+  Sin,
+  Cos,
+  Tanh,
+  Sqrt,
+  Abs,
+  // Binary. Maximum/Minimum propagate NaN (the first NaN operand) as the scalar nan_max/nan_min.
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Maximum,
+  Minimum,
+};
+
+enum class Isa : std::uint8_t { None, Avx2, Avx512 };
+
+// The best ISA this CPU runs (None off x86-64 or without SLEEF). TENFERRO_SIMD=off|avx2 in the
+// environment caps it (read once), for comparisons and debugging.
+Isa best_isa();
+// Whether this CPU can run `isa` (the tests sweep every available one, not just the best).
+bool isa_available(Isa isa);
+
+// y[i] = op(x[i]) (unary) or y[i] = op(a[i], b[i]) (binary) for i < n, on `isa` (which must be
+// available). false when `op` has no vector kernel of that arity: the caller runs its scalar
+// loop. y may equal an input; other overlaps are not allowed.
+bool unary(Isa isa, Op op, const float* x, float* y, std::int64_t n);
+bool unary(Isa isa, Op op, const double* x, double* y, std::int64_t n);
+bool binary(Isa isa, Op op, const float* a, const float* b, float* y, std::int64_t n);
+bool binary(Isa isa, Op op, const double* a, const double* b, double* y, std::int64_t n);
+
+// Running maxima/minima (op Maximum or Minimum) over a contiguous run: lanes[l] =
+// op(lanes[l], p[i]) for every i < n - n % kReduceLanes with i % kReduceLanes == l, lane by lane
+// with the scalar nan_max/nan_min rule; the caller folds the last n % kReduceLanes elements and
+// the lanes. false for other ops.
+inline constexpr std::int64_t kReduceLanes = 16;
+bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes);
+bool reduce_lanes(Isa isa, Op op, const double* p, std::int64_t n, double* lanes);
+
+}  // namespace tenferro::prims_cpu::simd
