@@ -72,13 +72,15 @@ struct Reducer {
                   __dadd_rn(__dmul_rn(a.re, b.im), __dmul_rn(a.im, b.re))};
         }
         return {__dmul_rn(a.re, b.re), 0.0};
-      case Reduction::Max:
+      case Reduction::Max:  // ties: -0 < +0, as IEEE 754-2019 (and the CPU and WebGPU)
         if (isnan(a.re)) return a;
         if (isnan(b.re)) return b;
+        if (a.re == b.re) return signbit(a.re) ? b : a;
         return a.re < b.re ? b : a;
       case Reduction::Min:
         if (isnan(a.re)) return a;
         if (isnan(b.re)) return b;
+        if (a.re == b.re) return signbit(a.re) ? a : b;
         return b.re < a.re ? b : a;
       default:
         return {a.re + b.re, a.im + b.im};
