@@ -1,7 +1,6 @@
 // cpu_blas::gemm_batch (one strided-batch BLAS call behind batched einsum contractions) against
 // a plain triple loop, per matrix: every dtype, both transposes, padded leading dimensions,
-// padded and zero (broadcast) batch strides, batch sizes 0, 1 and many. The complex entry
-// points count their strides in real scalars (OpenBLAS 0.3.34), which these cases pin down.
+// padded and zero (broadcast) batch strides, batch sizes 0, 1 and many.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -13,9 +13,8 @@ template <class T>
 void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k, const T* a,
           std::int64_t lda, const T* b, std::int64_t ldb, T* c, std::int64_t ldc);
 
-// C_i = op(A_i) op(B_i) for i < batch, where A_i = a + i * stride_a (likewise B_i, C_i): one
-// strided-batch BLAS call where the library has one (scipy-openblas, OpenBLAS >= 0.3.28), so
-// many small matrices pay one call's overhead; a loop of gemm otherwise. One counted launch.
+// C_i = op(A_i) op(B_i) for i < batch, where A_i = a + i * stride_a (likewise B_i, C_i), on
+// the calling thread: one counted launch (blas.cpp says why not OpenBLAS's batch entry point).
 template <class T>
 void gemm_batch(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
                 const T* a, std::int64_t lda, std::int64_t stride_a, const T* b, std::int64_t ldb,
