@@ -20,12 +20,7 @@ namespace tenferro {
 namespace {
 
 EinsumPath plan(const testing::GeneratedNetwork& net, const EinsumOptions& options) {
-  const std::vector<Shape> shapes = net.shapes();
-  std::vector<std::int64_t> ranks;
-  for (const Shape& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
-  const auto expr = einsum_internal::from_labels(net.labels, ranks);
-  const auto sizes = einsum_internal::label_sizes(expr, shapes);
-  return einsum_internal::plan_path(expr, sizes, options);
+  return testing::plan_generated(net, options);
 }
 
 EinsumOptions hyper(std::uint64_t seed, int trials = 32) {

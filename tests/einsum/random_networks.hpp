@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "ops/einsum/expression.hpp"
+#include "ops/einsum/path.hpp"
 #include "tenferro/core/shape.hpp"
 #include "tenferro/einsum.hpp"
 
@@ -80,6 +82,16 @@ inline GeneratedNetwork random_regular_network(std::mt19937_64& rng, int n, int 
     net.labels.output.push_back(l);
   }
   return net;
+}
+
+// The planner's path for a generated network (integer labels, any count).
+inline EinsumPath plan_generated(const GeneratedNetwork& net, const EinsumOptions& options) {
+  const std::vector<Shape> shapes = net.shapes();
+  std::vector<std::int64_t> ranks;
+  for (const Shape& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
+  const auto expr = einsum_internal::from_labels(net.labels, ranks);
+  const auto sizes = einsum_internal::label_sizes(expr, shapes);
+  return einsum_internal::plan_path(expr, sizes, options);
 }
 
 }  // namespace tenferro::testing
