@@ -34,3 +34,17 @@ def crandn(rng, *shape, dtype=np.float64):
     if np.dtype(dtype).kind == "c":
         x = x + 1j * rng.standard_normal(shape)
     return x.astype(dtype)
+
+
+@pytest.fixture
+def register_planner():
+    """Registers path planners for one test and removes them afterwards."""
+    names = []
+
+    def register(name, fn):
+        tf.register_path_planner(name, fn)
+        names.append(name)
+
+    yield register
+    for name in names:
+        tf.unregister_path_planner(name)

@@ -106,28 +106,17 @@ class PlannerFailure(Exception):
     pass
 
 
-@pytest.fixture
-def registered():
-    names = []
-
-    def register(name, fn):
-        tf.register_path_planner(name, fn)
-        names.append(name)
-
-    yield register
-    for name in names:
-        tf.unregister_path_planner(name)
 
 
 @pytest.mark.parametrize("make", [lambda: PlannerFailure("mine"), lambda: KeyError("k"),
                                   lambda: KeyboardInterrupt(), lambda: SystemExit(3)])
-def test_a_planners_exception_comes_back_unchanged(rt, registered, make):
+def test_a_planners_exception_comes_back_unchanged(rt, register_planner, make):
     error = make()
 
     def planner(inputs, output, size_dict, memory_limit):
         raise error
 
-    registered("raises", planner)
+    register_planner("raises", planner)
     a = rt.upload(np.ones((2, 2)))
     with pytest.raises(BaseException) as caught:
         tf.einsum("ij,jk->ik", a, a, optimize="raises")
@@ -138,13 +127,13 @@ def test_a_planners_exception_comes_back_unchanged(rt, registered, make):
     np.testing.assert_allclose(tf.einsum("ij,jk->ik", a, a).download(), np.full((2, 2), 2.0))
 
 
-def test_a_planners_exception_comes_back_unchanged_under_grad(rt, registered):
+def test_a_planners_exception_comes_back_unchanged_under_grad(rt, register_planner):
     error = PlannerFailure("traced")
 
     def planner(inputs, output, size_dict, memory_limit):
         raise error
 
-    registered("raises-traced", planner)
+    register_planner("raises-traced", planner)
     a = rt.upload(np.ones((2, 2)))
     with pytest.raises(PlannerFailure) as caught:
         tf.grad(lambda x: tf.einsum("ij,jk->", x, x, optimize="raises-traced"))(a)
@@ -156,9 +145,9 @@ def test_a_planners_exception_comes_back_unchanged_under_grad(rt, registered):
     np.testing.assert_allclose(g.download(), [50.0])
 
 
-def test_a_planners_malformed_path_is_a_validation_error(rt, registered):
-    registered("strings", lambda *args: [(0, "x")])
-    registered("not-a-list", lambda *args: 3)
+def test_a_planners_malformed_path_is_a_validation_error(rt, register_planner):
+    register_planner("strings", lambda *args: [(0, "x")])
+    register_planner("not-a-list", lambda *args: 3)
     a = rt.upload(np.ones((2, 2)))
     for name in ("strings", "not-a-list"):
         with pytest.raises(tf.ValidationError):

@@ -9,23 +9,10 @@ import tenferro as tf
 from conftest import crandn
 
 
-@pytest.fixture
-def planner():
-    """Registers planners for one test and removes them afterwards."""
-    names = []
 
-    def register(name, fn):
-        tf.register_path_planner(name, fn)
-        names.append(name)
-
-    yield register
-    for name in names:
-        tf.unregister_path_planner(name)
-
-
-def test_opt_einsum_path_functions_plug_in_as_they_are(rt, rng, planner):
-    planner("oe-greedy", opt_einsum.paths.greedy)
-    planner("oe-branch", opt_einsum.paths.branch)
+def test_opt_einsum_path_functions_plug_in_as_they_are(rt, rng, register_planner):
+    register_planner("oe-greedy", opt_einsum.paths.greedy)
+    register_planner("oe-branch", opt_einsum.paths.branch)
     assert tf.path_planner_names()[:4] == ["auto", "greedy", "optimal", "hyper"]
     assert {"oe-greedy", "oe-branch"} <= set(tf.path_planner_names())
     ops = [crandn(rng, 6, 4), crandn(rng, 4, 5, 3), crandn(rng, 5, 3, 7), crandn(rng, 7, 2)]
@@ -35,14 +22,14 @@ def test_opt_einsum_path_functions_plug_in_as_they_are(rt, rng, planner):
         np.testing.assert_allclose(got.download(), want, rtol=1e-12)
 
 
-def test_the_planners_path_is_the_one_used(rt, rng, planner):
+def test_the_planners_path_is_the_one_used(rt, rng, register_planner):
     seen = {}
 
     def right_to_left(inputs, output, size_dict, memory_limit):
         seen.update(inputs=inputs, output=output, sizes=size_dict, limit=memory_limit)
         return [(len(inputs) - k - 2, len(inputs) - k - 1) for k in range(len(inputs) - 1)]
 
-    planner("right-to-left", right_to_left)
+    register_planner("right-to-left", right_to_left)
     shapes = [(2, 30), (30, 30), (30, 30), (30, 30)]
     path, report = tf.einsum_path("ab,bc,cd,de->ae", *[np.empty(s) for s in shapes],
                                   optimize="right-to-left")
@@ -56,7 +43,7 @@ def test_the_planners_path_is_the_one_used(rt, rng, planner):
     np.testing.assert_allclose(got.download(), ops[0] @ ops[1] @ ops[2] @ ops[3], rtol=1e-11)
 
 
-def test_planner_errors_are_typed(rt, rng, planner):
+def test_planner_errors_are_typed(rt, rng, register_planner):
     a = rt.upload(crandn(rng, 2, 3))
     b = rt.upload(crandn(rng, 3, 4))
     with pytest.raises(tf.ValidationError, match="no path planner named 'nobody'"):
@@ -67,14 +54,14 @@ def test_planner_errors_are_typed(rt, rng, planner):
     def broken(inputs, output, size_dict, memory_limit):
         raise KeyError("lost a label")
 
-    planner("broken", broken)
+    register_planner("broken", broken)
     # The planner's own exception comes back as it is (test_adversarial_einsum.py).
     with pytest.raises(KeyError, match="lost a label"):
         tf.einsum("ij,jk->ik", a, b, optimize="broken")
-    planner("triple", lambda inputs, output, sizes, limit: [(0, 1, 2)])
+    register_planner("triple", lambda inputs, output, sizes, limit: [(0, 1, 2)])
     with pytest.raises(tf.ValidationError, match="pairs"):
         tf.einsum("ij,jk->ik", a, b, optimize="triple")
-    planner("out-of-range", lambda inputs, output, sizes, limit: [(0, 5)])
+    register_planner("out-of-range", lambda inputs, output, sizes, limit: [(0, 5)])
     with pytest.raises(tf.ValidationError, match="out-of-range"):
         tf.einsum("ij,jk->ik", a, b, optimize="out-of-range")
     # The runtime and its tensors stay usable after every refusal.
