@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ad_bridge.hpp"
+#include "args.hpp"
 #include "bindings.hpp"
 #include "operands.hpp"
 #include "ops/einsum/expression.hpp"
@@ -64,11 +65,8 @@ std::string repr_of(nb::handle x) {
 
 // An int argument (a path step's operand index): a Python int in int's range, else Validation.
 int index_arg(nb::handle x, const std::string& what) {
-  if (!PyLong_Check(x.ptr()) || PyBool_Check(x.ptr()))
-    invalid(what + " must be an int, got " + repr_of(x));
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(x.ptr(), &overflow);
-  if (overflow != 0 || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+  const std::int64_t v = int_arg(x, "einsum", what.c_str());  // NumPy integers too
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
     invalid(what + " is out of range: " + repr_of(x));
   return static_cast<int>(v);
 }
