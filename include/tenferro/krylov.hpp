@@ -49,12 +49,12 @@ using LinearOperator = std::function<EagerTensor(const EagerTensor&)>;
 
 // Which eigenvalues (SciPy's codes in parentheses).
 enum class Which : std::uint8_t {
-  LargestMagnitude,    // "LM"
-  SmallestMagnitude,   // "SM" (converges slowly: no shift-invert here)
-  LargestAlgebraic,    // "LA" (eigsh) / "LR" (eigs): largest real part
-  SmallestAlgebraic,   // "SA" (eigsh) / "SR" (eigs): smallest real part
-  LargestImaginary,    // "LI" (eigs only)
-  SmallestImaginary,   // "SI" (eigs only)
+  LargestMagnitude,   // "LM"
+  SmallestMagnitude,  // "SM" (converges slowly: no shift-invert here)
+  LargestAlgebraic,   // "LA" (eigsh) / "LR" (eigs): largest real part
+  SmallestAlgebraic,  // "SA" (eigsh) / "SR" (eigs): smallest real part
+  LargestImaginary,   // "LI" (eigs only)
+  SmallestImaginary,  // "SI" (eigs only)
 };
 // "LM", "SM", "LA", "SA", "LR", "SR", "LI", "SI"; anything else is a Validation error.
 Which which_from_string(std::string_view code);
@@ -71,9 +71,9 @@ struct EigOptions {
 };
 
 struct EigshResult {
-  std::vector<double> eigenvalues;         // k, ordered by `which` (best first)
-  std::vector<EagerTensor> eigenvectors;   // k unit vectors of v0's shape
-  std::vector<double> residual_norms;      // ||A x - theta x|| per pair (the Lanczos estimate)
+  std::vector<double> eigenvalues;        // k, ordered by `which` (best first)
+  std::vector<EagerTensor> eigenvectors;  // k unit vectors of v0's shape
+  std::vector<double> residual_norms;     // ||A x - theta x|| per pair (the Lanczos estimate)
   std::int64_t matvecs = 0;
   std::int64_t restarts = 0;
 };
@@ -89,16 +89,16 @@ struct EigsResult {
   std::int64_t restarts = 0;
 };
 // Krylov-Schur (Stewart) for a general operator. Works in v0's complex dtype: a real v0 is
-// cast to complex first, so the operator must accept complex vectors (einsum and the prims
-// promote a real tensor meeting a complex one).
+// cast to complex first, so the operator must accept complex vectors (the prims promote a real
+// tensor meeting a complex one; einsum wants one dtype, so cast a real matrix to x.dtype()).
 EigsResult eigs(const LinearOperator& a, const EagerTensor& v0, const EigOptions& options = {});
 
 struct SolveOptions {
   // Converged when ||b - A x|| <= max(rtol * ||b||, atol) (SciPy's rule).
   double rtol = 1e-5;
   double atol = 0.0;
-  std::int64_t restart = 20;  // gmres: basis size per cycle
-  std::int64_t maxiter = 0;   // gmres: cycles (0: 100); cg: iterations (0: 10 * dimension)
+  std::int64_t restart = 20;      // gmres: basis size per cycle
+  std::int64_t maxiter = 0;       // gmres: cycles (0: 100); cg: iterations (0: 10 * dimension)
   std::optional<EagerTensor> x0;  // start (zeros when absent)
 };
 struct SolveResult {
@@ -116,13 +116,13 @@ struct ExpmOptions {
   // Target error of the result relative to ||v|| (the a-posteriori estimate of each substep,
   // summed); 0 means the dtype's machine epsilon times 1e3.
   double tol = 0.0;
-  std::int64_t ncv = 30;       // Krylov basis size per substep
+  std::int64_t ncv = 30;  // Krylov basis size per substep
   std::int64_t max_substeps = 10000;
-  bool hermitian = false;      // A Hermitian: Lanczos (the projections are read the same way)
+  bool hermitian = false;  // A Hermitian: Lanczos (the projections are read the same way)
 };
 struct ExpmResult {
-  EagerTensor x;               // exp(t A) v
-  double error_estimate = 0;   // sum of the substeps' a-posteriori estimates (absolute)
+  EagerTensor x;              // exp(t A) v
+  double error_estimate = 0;  // sum of the substeps' a-posteriori estimates (absolute)
   std::int64_t substeps = 0;
   std::int64_t matvecs = 0;
 };

@@ -11,6 +11,7 @@
 #include "tenferro/einsum.hpp"
 #include "tenferro/einsum_planner.hpp"
 #include "tenferro/fft.hpp"
+#include "tenferro/krylov.hpp"
 #include "tenferro/linalg.hpp"
 #include "tenferro/prims.hpp"
 #include "tenferro/runtime/admission.hpp"

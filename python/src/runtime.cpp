@@ -27,6 +27,10 @@ nb::dict stats_dict(const RuntimeStats& s) {
   d["download_bytes"] = s.download_bytes;
   d["status_reads"] = s.status_reads;
   d["status_read_bytes"] = s.status_read_bytes;
+  d["scalar_reads"] = s.scalar_reads;
+  d["scalar_read_bytes"] = s.scalar_read_bytes;
+  d["scalar_writes"] = s.scalar_writes;
+  d["scalar_write_bytes"] = s.scalar_write_bytes;
   d["backend_constructions"] = s.backend_constructions;
   d["numerical_retries"] = s.numerical_retries;
   nb::dict launches;

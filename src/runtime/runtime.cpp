@@ -126,6 +126,10 @@ RuntimeStats EagerRuntime::stats() const {
   s.download_bytes = download_bytes_.load();
   s.status_reads = status_reads_.load();
   s.status_read_bytes = status_read_bytes_.load();
+  s.scalar_reads = scalar_reads_.load();
+  s.scalar_read_bytes = scalar_read_bytes_.load();
+  s.scalar_writes = scalar_writes_.load();
+  s.scalar_write_bytes = scalar_write_bytes_.load();
   s.backend_constructions = 1 + backend_constructions_in_calls_.load();
   s.numerical_retries = numerical_retries_.load();
   const std::string suffix = "@" + std::string(backend_kind_name(backend_->kind()));
@@ -244,6 +248,14 @@ void EagerRuntime::count_backend_construction_in_call() noexcept {
 void EagerRuntime::count_status_read(std::size_t bytes) noexcept {
   status_reads_.fetch_add(1, std::memory_order_relaxed);
   status_read_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+}
+void EagerRuntime::count_scalar_read(std::size_t bytes) noexcept {
+  scalar_reads_.fetch_add(1, std::memory_order_relaxed);
+  scalar_read_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+}
+void EagerRuntime::count_scalar_write(std::size_t bytes) noexcept {
+  scalar_writes_.fetch_add(1, std::memory_order_relaxed);
+  scalar_write_bytes_.fetch_add(bytes, std::memory_order_relaxed);
 }
 void EagerRuntime::count_numerical_retry() noexcept {
   numerical_retries_.fetch_add(1, std::memory_order_relaxed);

@@ -19,6 +19,12 @@ struct RuntimeAccess {
   static void count_status_read(EagerRuntime& rt, std::size_t bytes) noexcept {
     rt.count_status_read(bytes);
   }
+  static void count_scalar_read(EagerRuntime& rt, std::size_t bytes) noexcept {
+    rt.count_scalar_read(bytes);
+  }
+  static void count_scalar_write(EagerRuntime& rt, std::size_t bytes) noexcept {
+    rt.count_scalar_write(bytes);
+  }
   static void count_kernel_launch(EagerRuntime& rt, std::uint32_t family_id,
                                   std::uint64_t count = 1) noexcept {
     rt.count_kernel_launch(family_id, count);

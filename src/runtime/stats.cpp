@@ -27,6 +27,10 @@ std::string RuntimeStats::to_json() const {
   field("download_bytes", download_bytes);
   field("status_reads", status_reads);
   field("status_read_bytes", status_read_bytes);
+  field("scalar_reads", scalar_reads);
+  field("scalar_read_bytes", scalar_read_bytes);
+  field("scalar_writes", scalar_writes);
+  field("scalar_write_bytes", scalar_write_bytes);
   field("backend_constructions", backend_constructions);
   field("numerical_retries", numerical_retries);
   s += "\"kernel_launches\": {";

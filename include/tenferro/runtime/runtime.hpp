@@ -100,6 +100,8 @@ class EagerRuntime : public std::enable_shared_from_this<EagerRuntime> {
   void count_upload(std::size_t bytes) noexcept;
   void count_download(std::size_t bytes) noexcept;
   void count_status_read(std::size_t bytes) noexcept;
+  void count_scalar_read(std::size_t bytes) noexcept;
+  void count_scalar_write(std::size_t bytes) noexcept;
   void count_kernel_launch(std::uint32_t family_id, std::uint64_t count) noexcept;
   void count_numerical_retry() noexcept;
   void count_backend_construction_in_call() noexcept;
@@ -121,6 +123,8 @@ class EagerRuntime : public std::enable_shared_from_this<EagerRuntime> {
   std::atomic<std::uint64_t> ensure_fast_path_hits_{0};
   std::atomic<std::uint64_t> uploads_{0}, upload_bytes_{0}, downloads_{0}, download_bytes_{0};
   std::atomic<std::uint64_t> status_reads_{0}, status_read_bytes_{0};
+  std::atomic<std::uint64_t> scalar_reads_{0}, scalar_read_bytes_{0};
+  std::atomic<std::uint64_t> scalar_writes_{0}, scalar_write_bytes_{0};
   std::atomic<std::uint64_t> numerical_retries_{0};
   std::atomic<std::uint64_t> backend_constructions_in_calls_{0};
   // Kernel launches by dense family id (runtime_internal::family_id): one lock-free counter

@@ -28,6 +28,13 @@ struct RuntimeStats {
   // at most one per device linalg call.
   std::uint64_t status_reads = 0;
   std::uint64_t status_read_bytes = 0;
+  // Small coefficient transfers of the Krylov solvers (tenferro/krylov.hpp): the projections
+  // and norms their host-side projected problems need (reads) and the coefficients that
+  // combine basis vectors on the device (writes). Not tensor data, so counted apart.
+  std::uint64_t scalar_reads = 0;
+  std::uint64_t scalar_read_bytes = 0;
+  std::uint64_t scalar_writes = 0;
+  std::uint64_t scalar_write_bytes = 0;
   // Backends built for this runtime: its own (1) plus every backend built on the calling
   // thread during its eager calls (which should never happen: each is a regression).
   std::uint64_t backend_constructions = 0;

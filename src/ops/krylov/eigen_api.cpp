@@ -1,0 +1,63 @@
+// eigsh and eigs: argument checks, then the Krylov-Schur driver.
+#include <string>
+
+#include "ops/krylov/krylov_schur.hpp"
+#include "tenferro/prims.hpp"
+
+namespace tenferro::krylov {
+namespace {
+
+using krylov_internal::VectorSpace;
+
+void check_options(const std::string& op, const EigOptions& o, std::int64_t n, std::int64_t k_limit,
+                   const char* k_rule) {
+  if (o.k < 1 || o.k >= k_limit) {
+    throw_validation(op, "k = " + std::to_string(o.k) + " is out of range: " + k_rule +
+                             " (the dimension is " + std::to_string(n) +
+                             "); for all eigenpairs use linalg::eigh/eig on the dense matrix");
+  }
+  if (o.ncv != 0 && (o.ncv <= o.k || o.ncv > n)) {
+    throw_validation(op, "ncv = " + std::to_string(o.ncv) + " must satisfy k < ncv <= " +
+                             std::to_string(n) + " (or be 0 for the default)");
+  }
+  if (o.tol < 0 || o.maxiter < 0) throw_validation(op, "tol and maxiter must be >= 0");
+}
+
+}  // namespace
+
+EigshResult eigsh(const LinearOperator& a, const EagerTensor& v0, const EigOptions& options) {
+  const std::string op = "krylov.eigsh";
+  if (!v0.defined()) throw_validation(op, "v0 is an empty handle");
+  VectorSpace space(op, a, v0, v0.dtype());
+  check_options(op, options, space.dim(), space.dim(), "1 <= k < dimension");
+  if (options.which == Which::LargestImaginary || options.which == Which::SmallestImaginary) {
+    throw_validation(op,
+                     "which = 'LI'/'SI' has no meaning for a Hermitian operator's real "
+                     "eigenvalues: use 'LA', 'SA', 'LM' or 'SM'");
+  }
+  auto outcome = krylov_internal::krylov_schur(space, space.flat(v0, "v0"), options, true);
+  EigshResult r;
+  for (const auto& z : outcome.values) r.eigenvalues.push_back(z.real());
+  for (const auto& x : outcome.vectors) r.eigenvectors.push_back(space.shaped(x));
+  r.residual_norms = std::move(outcome.residuals);
+  r.matvecs = space.matvecs();
+  r.restarts = outcome.restarts;
+  return r;
+}
+
+EigsResult eigs(const LinearOperator& a, const EagerTensor& v0, const EigOptions& options) {
+  const std::string op = "krylov.eigs";
+  if (!v0.defined()) throw_validation(op, "v0 is an empty handle");
+  VectorSpace space(op, a, v0, complex_dtype(v0.dtype()));
+  check_options(op, options, space.dim(), space.dim() - 1, "1 <= k < dimension - 1");
+  auto outcome = krylov_internal::krylov_schur(space, space.flat(v0, "v0"), options, false);
+  EigsResult r;
+  r.eigenvalues = std::move(outcome.values);
+  for (const auto& x : outcome.vectors) r.eigenvectors.push_back(space.shaped(x));
+  r.residual_norms = std::move(outcome.residuals);
+  r.matvecs = space.matvecs();
+  r.restarts = outcome.restarts;
+  return r;
+}
+
+}  // namespace tenferro::krylov

@@ -1,0 +1,110 @@
+// exp(t A) v by Krylov projection with substeps (Hochbruck & Lubich; Saad 1992 for the
+// estimate). Each substep builds an Arnoldi basis of the current vector w (||w|| = beta) and
+// takes w <- beta V exp(tau t H) e1. Saad's a-posteriori estimate of that step's error is
+// beta h_{m+1,m} |e_m^T exp(tau t H) e1|; a step whose estimate exceeds its share of the
+// tolerance is retried with a smaller tau on the same basis (no new matvecs).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "ops/krylov/basis.hpp"
+#include "ops/krylov/small_dense.hpp"
+#include "tenferro/prims.hpp"
+
+namespace tenferro::krylov {
+namespace {
+
+using krylov_internal::cplx;
+using krylov_internal::HostMatrix;
+
+}  // namespace
+
+ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::complex<double> t,
+                         const ExpmOptions& options) {
+  const std::string op = "krylov.expm_multiply";
+  if (!v.defined()) throw_validation(op, "v is an empty handle");
+  if (!std::isfinite(t.real()) || !std::isfinite(t.imag()))
+    throw_validation(op, "t must be finite");
+  if (options.ncv < 1 || options.max_substeps < 1 || options.tol < 0) {
+    throw_validation(op, "ncv and max_substeps must be >= 1, tol >= 0");
+  }
+  const DType dtype = t.imag() != 0 ? complex_dtype(v.dtype()) : v.dtype();
+  krylov_internal::VectorSpace space(op, a, v, dtype);
+  const double tol = options.tol > 0 ? options.tol : 1e2 * space.eps();
+  const std::int64_t m = std::min(options.ncv, space.dim());
+
+  ExpmResult out;
+  EagerTensor w = space.flat(v, "v");
+  const double v_norm = space.norm(w);
+  if (v_norm == 0 || t == cplx{}) {
+    out.x = space.shaped(w);
+    out.matvecs = space.matvecs();
+    return out;
+  }
+  const double budget = tol * v_norm;  // the total error allowed, spread over the time span
+  krylov_internal::Basis basis(space);
+  double done = 0;   // fraction of t already applied
+  double tau = 1.0;  // the next substep, as a fraction of t
+  double beta = v_norm;
+  while (done < 1.0) {
+    if (out.substeps >= options.max_substeps) {
+      throw NotConvergedError(op,
+                              "more than " + std::to_string(options.max_substeps) +
+                                  " substeps needed at t fraction " + std::to_string(done) +
+                                  ": raise ncv or max_substeps, or loosen tol",
+                              {space.shaped(w)}, {out.error_estimate});
+    }
+    basis.reset(prims::scale(w, 1.0 / beta));
+    HostMatrix h(m + 1, m);
+    std::int64_t size = m;
+    for (std::int64_t j = 0; j < m; ++j) {
+      const auto pr = basis.orthogonalize(space.apply(basis.column(j)));
+      double scale = pr.beta * pr.beta;
+      for (std::int64_t i = 0; i <= j; ++i) {
+        h(i, j) = pr.h[static_cast<std::size_t>(i)];
+        scale += std::norm(pr.h[static_cast<std::size_t>(i)]);
+      }
+      h(j + 1, j) = pr.beta;
+      if (pr.beta <= 10 * space.eps() * std::sqrt(scale)) {  // invariant subspace: exact
+        size = j + 1;
+        h(j + 1, j) = 0;
+        break;
+      }
+      if (j + 1 < m) basis.append(prims::scale(pr.w, 1.0 / pr.beta));
+    }
+    const HostMatrix hm = h.block(size, size);
+    const double h_next = std::abs(h(size, size - 1));
+    tau = std::min(tau, 1.0 - done);
+    HostMatrix e;
+    double err = 0;
+    for (;;) {
+      const cplx z = tau * t;
+      if (options.hermitian) {
+        e = krylov_internal::expm_hermitian(hm, z, op);
+      } else {
+        HostMatrix zh = hm;
+        for (cplx& x : zh.a) x *= z;
+        e = krylov_internal::expm(zh);
+      }
+      err = beta * h_next * std::abs(z) * std::abs(e(size - 1, 0));
+      if (err <= budget * tau || tau < 1e-12) break;
+      // Shrink by the estimate's order (err ~ tau^m), with a safety factor and a floor.
+      tau *=
+          std::clamp(0.8 * std::pow(budget * tau / err, 1.0 / static_cast<double>(size)), 0.1, 0.5);
+    }
+    std::vector<cplx> y = e.column(0);
+    for (cplx& c : y) c *= beta;
+    w = basis.combine(y, size);
+    done += tau;
+    out.error_estimate += err;
+    ++out.substeps;
+    if (done < 1.0) beta = space.norm(w);
+    // Grow the next substep when this one was comfortably accurate.
+    if (err < 0.1 * budget * tau) tau *= 2;
+  }
+  out.x = space.shaped(w);
+  out.matvecs = space.matvecs();
+  return out;
+}
+
+}  // namespace tenferro::krylov

@@ -1,0 +1,155 @@
+#include "ops/krylov/krylov_schur.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "ops/krylov/basis.hpp"
+#include "ops/krylov/ritz_order.hpp"
+#include "ops/krylov/small_dense.hpp"
+#include "tenferro/prims.hpp"
+
+namespace tenferro::krylov_internal {
+namespace {
+
+// Ritz pairs of the leading size x size block of the projected matrix.
+struct Ritz {
+  std::vector<cplx> values;
+  HostMatrix vectors;
+};
+
+Ritz ritz_pairs(const HostMatrix& h, std::int64_t size, bool hermitian, bool real,
+                const std::string& op) {
+  const HostMatrix block = h.block(size, size);
+  if (hermitian) {
+    HermitianEigen e = hermitian_eigen(block, real, op);
+    return {std::vector<cplx>(e.values.begin(), e.values.end()), std::move(e.vectors)};
+  }
+  GeneralEigen e = general_eigen(block, op);
+  return {std::move(e.values), std::move(e.vectors)};
+}
+
+// The columns `order[0:count)` of a matrix.
+HostMatrix pick_columns(const HostMatrix& y, const std::vector<std::int64_t>& order,
+                        std::int64_t count) {
+  HostMatrix out(y.rows, count);
+  for (std::int64_t c = 0; c < count; ++c)
+    for (std::int64_t i = 0; i < y.rows; ++i) out(i, c) = y(i, order[static_cast<std::size_t>(c)]);
+  return out;
+}
+
+}  // namespace
+
+RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
+                         const krylov::EigOptions& options, bool hermitian) {
+  const std::string& op = space.op();
+  const std::int64_t n = space.dim();
+  const std::int64_t k = options.k;
+  const std::int64_t m =
+      options.ncv > 0 ? options.ncv : std::min(n, std::max<std::int64_t>(2 * k + 1, 20));
+  const double tol = options.tol > 0 ? options.tol : space.eps();
+  const std::int64_t maxiter = options.maxiter > 0 ? options.maxiter : 300;
+  const double eps23 = std::pow(space.eps(), 2.0 / 3.0);
+  const bool real = !space.complex();
+
+  const double v0_norm = space.norm(v0_flat);
+  if (v0_norm == 0) throw_validation(op, "v0 is the zero vector: give a nonzero start vector");
+  Basis basis(space);
+  basis.reset(prims::scale(v0_flat, 1.0 / v0_norm));
+
+  HostMatrix h(m + 1, m);  // A V[:, 0:m] = V[:, 0:m+1] h
+  std::int64_t kept = 0;   // columns of h fixed by the last restart
+  std::uint64_t seed = 0x6b72796c6f76ULL;
+  RitzOutcome out;
+  for (std::int64_t restart = 0;; ++restart) {
+    std::int64_t size = m;
+    bool invariant = false;
+    for (std::int64_t j = kept; j < m; ++j) {
+      const Projection pr = basis.orthogonalize(space.apply(basis.column(j)));
+      double scale = pr.beta * pr.beta;
+      for (std::int64_t i = 0; i <= j; ++i) {
+        h(i, j) = pr.h[static_cast<std::size_t>(i)];
+        scale += std::norm(pr.h[static_cast<std::size_t>(i)]);
+      }
+      if (pr.beta > 10 * space.eps() * std::sqrt(scale)) {
+        h(j + 1, j) = pr.beta;
+        basis.append(prims::scale(pr.w, 1.0 / pr.beta));
+        continue;
+      }
+      // The basis spans an invariant subspace: its Ritz pairs are exact.
+      h(j + 1, j) = 0;
+      if (j + 1 == m) {
+        size = m;
+        invariant = true;
+        break;
+      }
+      // Go on in a random direction orthogonal to it (the decomposition stays valid with
+      // h(j+1, j) = 0), so eigenvalues outside the subspace can still be found.
+      const Projection r = basis.orthogonalize(space.random_vector(seed++));
+      basis.append(prims::scale(r.w, 1.0 / r.beta));
+    }
+
+    const Ritz ritz = ritz_pairs(h, size, hermitian, real, op);
+    const std::vector<std::int64_t> order = ritz_order(ritz.values, options.which);
+    double anorm = 0;
+    for (const cplx& t : ritz.values) anorm = std::max(anorm, std::abs(t));
+    bool all_converged = true;
+    out.values.clear();
+    out.residuals.clear();
+    for (std::int64_t c = 0; c < k; ++c) {
+      const std::int64_t i = order[static_cast<std::size_t>(c)];
+      cplx r{};
+      if (!invariant)
+        for (std::int64_t l = 0; l < size; ++l) r += h(m, l) * ritz.vectors(l, i);
+      const double res = std::abs(r);
+      const cplx theta = ritz.values[static_cast<std::size_t>(i)];
+      out.values.push_back(theta);
+      out.residuals.push_back(res);
+      if (!(res <= tol * std::max(std::abs(theta), eps23 * anorm))) all_converged = false;
+    }
+    out.restarts = restart;
+    if (all_converged || restart >= maxiter) {
+      const HostMatrix yk = pick_columns(ritz.vectors, order, k);
+      out.vectors = basis.combine_columns(yk.a, size, k);
+      if (all_converged) return out;
+      std::vector<EagerTensor> best;
+      for (const EagerTensor& x : out.vectors) best.push_back(space.shaped(x));
+      throw krylov::NotConvergedError(
+          op,
+          "not converged after " + std::to_string(restart) + " restarts (" +
+              std::to_string(space.matvecs()) + " matvecs): the worst residual norm is " +
+              std::to_string(*std::max_element(out.residuals.begin(), out.residuals.end())) +
+              " for tol " + std::to_string(tol) +
+              "; raise maxiter or ncv, or loosen tol. The best Ritz vectors are in best()",
+          std::move(best), out.residuals);
+    }
+
+    // Restart: keep the `kept` best Ritz (Schur) vectors and the residual direction V[:, m].
+    kept = std::clamp<std::int64_t>(k + (m - k) / 2, k, m - 1);
+    HostMatrix q, leading;
+    if (hermitian) {
+      q = pick_columns(ritz.vectors, order, kept);
+      leading = HostMatrix(kept, kept);
+      for (std::int64_t i = 0; i < kept; ++i)
+        leading(i, i) = ritz.values[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
+    } else {
+      std::vector<bool> select(ritz.values.size(), false);
+      for (std::int64_t c = 0; c < kept; ++c)
+        select[static_cast<std::size_t>(order[static_cast<std::size_t>(c)])] = true;
+      const Schur schur = ordered_schur(h.block(m, m), select, ritz.values, op);
+      q = schur.q.block(m, kept);
+      leading = schur.t.block(kept, kept);
+    }
+    HostMatrix next(m + 1, m);
+    for (std::int64_t j = 0; j < kept; ++j) {
+      for (std::int64_t i = 0; i < kept; ++i) next(i, j) = leading(i, j);
+      cplx b{};
+      for (std::int64_t l = 0; l < m; ++l) b += h(m, l) * q(l, j);
+      next(kept, j) = b;
+    }
+    h = std::move(next);
+    basis.rotate(q.a, m, kept, basis.column(m));
+  }
+}
+
+}  // namespace tenferro::krylov_internal
