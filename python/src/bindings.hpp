@@ -16,6 +16,7 @@ void bind_tensor(nb::module_& m);
 void bind_einsum(nb::module_& m);
 void bind_linalg(nb::module_& m);
 void bind_fft(nb::module_& m);
+void bind_krylov(nb::module_& m);
 void bind_prims(nb::module_& m);
 void bind_dlpack(nb::module_& m);
 

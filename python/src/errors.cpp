@@ -16,20 +16,23 @@ nb::dict& error_classes() {
 }
 }  // namespace
 
-void set_python_error(const Error& e, const char* class_name) {
+nb::object python_error_object(const Error& e, const char* class_name) {
   const std::string key = class_name ? class_name : std::string(error_kind_name(e.kind()));
   nb::dict& classes = error_classes();
-  if (!classes.contains(key.c_str())) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());  // only before tenferro/_errors.py ran
-    return;
-  }
-  nb::object cls = classes[key.c_str()];
+  // Only before tenferro/_errors.py ran: a plain RuntimeError.
+  nb::object cls = classes.contains(key.c_str()) ? nb::object(classes[key.c_str()])
+                                                 : nb::borrow(PyExc_RuntimeError);
   nb::object err = cls(nb::str(e.what()));
   err.attr("kind") = nb::str(error_kind_name(e.kind()).data());
   err.attr("phase") = nb::str(error_phase_name(e.phase()).data());
   err.attr("op") = nb::str(e.op().c_str());
   err.attr("message") = nb::str(e.message().c_str());
-  PyErr_SetObject(cls.ptr(), err.ptr());
+  return err;
+}
+
+void set_python_error(const Error& e, const char* class_name) {
+  nb::object err = python_error_object(e, class_name);
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(err.ptr())), err.ptr());
 }
 
 void bind_errors(nb::module_& m) {

@@ -11,6 +11,9 @@ namespace tenferro::python {
 // Sets the Python error for `e`. `class_name` overrides the class picked by the kind (e.g.
 // "LinAlgError" for a Numerical error of a linalg call).
 void set_python_error(const Error& e, const char* class_name = nullptr);
+// The exception instance set_python_error raises, for callers that attach more attributes
+// (tenferro.NotConvergedError's best iterate) before raising it with PyErr_SetObject.
+nanobind::object python_error_object(const Error& e, const char* class_name = nullptr);
 
 // Calls f(); a Numerical error leaves as tenferro.LinAlgError (NumPy's LinAlgError too).
 template <class F>

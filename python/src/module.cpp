@@ -15,6 +15,7 @@ NB_MODULE(_tenferro, m) {
   bind_einsum(m);
   bind_linalg(m);
   bind_fft(m);
+  bind_krylov(m);
   // After the plain bindings: the traced overloads chain behind them (ad_ops.cpp).
   bind_ad_variable(m);
   bind_ad_ops(m);

@@ -73,6 +73,14 @@ class LinAlgError(NumericalError, _np.linalg.LinAlgError):
     """A numerical failure of a ``tenferro.linalg`` call (also ``numpy.linalg.LinAlgError``)."""
 
 
+class NotConvergedError(NumericalError):
+    """A ``tenferro.krylov`` solver did not converge within ``maxiter``. ``best`` holds the best
+    iterates (Tensors) and ``residual_norms`` their residual norms."""
+
+    best = ()
+    residual_norms = ()
+
+
 class ResourceError(Error, MemoryError):
     """An allocation that cannot succeed."""
 
@@ -98,6 +106,7 @@ _BY_KIND = {
     "Backend": BackendError,
     "RuntimeState": RuntimeStateError,
     "LinAlgError": LinAlgError,
+    "NotConvergedError": NotConvergedError,
     "AxisError": AxisError,
     "IndexingError": IndexingError,
 }

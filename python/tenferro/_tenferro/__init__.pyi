@@ -8,6 +8,7 @@ import types
 from tenferro._tenferro import (
     ad as ad,
     fft as fft,
+    krylov as krylov,
     linalg as linalg,
     prims as prims
 )

@@ -1,0 +1,197 @@
+// tenferro._tenferro.krylov: the Krylov family (eigsh, eigs, gmres, cg, expm_multiply) on a
+// linear operator given as a Python callable Tensor -> Tensor, or as a square 2-D Tensor (then
+// the matvec is an einsum in the matrix's runtime). SciPy's names, defaults and ordering live
+// in tenferro/krylov.py; this layer only converts arguments and results.
+//
+// A callable runs with the GIL held: the solver calls back into Python once per matvec, so the
+// GIL stays taken for the whole solve (releasing it around every callback would cost more than
+// a small matvec). A Tensor operator runs without the GIL. An exception raised by the callable
+// reaches the caller unchanged (the Python exception object, not a wrapper).
+#include <nanobind/stl/complex.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <exception>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "bindings.hpp"
+#include "errors.hpp"
+#include "tenferro/einsum.hpp"
+#include "tenferro/krylov.hpp"
+#include "tenferro/prims.hpp"
+
+namespace tenferro::python {
+
+namespace {
+
+struct Operator {
+  krylov::LinearOperator apply;
+  bool python = false;  // a callable: keep the GIL for the whole solve
+};
+
+Operator operator_of(nb::handle a, const char* op) {
+  if (nb::isinstance<EagerTensor>(a)) {
+    const auto m = nb::cast<EagerTensor>(a);
+    if (m.rank() != 2 || m.shape()[0] != m.shape()[1]) {
+      throw_validation(op, "A must be a callable or a square 2-D Tensor");
+    }
+    // einsum wants one dtype: a real matrix meets eigs's complex vectors as complex (cast
+    // once, on first use, in the matrix's runtime).
+    auto complex_m = std::make_shared<EagerTensor>();
+    return {[m, complex_m](const EagerTensor& x) {
+              if (x.dtype() == m.dtype()) return einsum("ij,j->i", {m, x});
+              if (!complex_m->defined()) *complex_m = prims::cast(m, x.dtype());
+              return einsum("ij,j->i", {*complex_m, x});
+            },
+            false};
+  }
+  if (!PyCallable_Check(a.ptr())) {
+    throw_validation(op, "A must be a callable Tensor -> Tensor or a square 2-D Tensor, not " +
+                             std::string(nb::type_name(a.type()).c_str()));
+  }
+  nb::object f = nb::borrow(a);
+  std::string name = op;
+  return {[f, name](const EagerTensor& x) {
+            nb::gil_scoped_acquire gil;  // a no-op: the solve keeps the GIL (see above)
+            nb::object y = f(x);         // a Python exception leaves as nb::python_error
+            if (!nb::isinstance<EagerTensor>(y)) {
+              throw_validation(name.c_str(), "the operator A must return a tenferro.Tensor, not " +
+                                                 std::string(nb::type_name(y.type()).c_str()));
+            }
+            return nb::cast<EagerTensor>(y);
+          },
+          true};
+}
+
+// An exception of the callable, wherever the solver nested it, leaves as itself.
+[[noreturn]] void rethrow_python_cause(const std::exception& e) {
+  try {
+    std::rethrow_if_nested(e);
+  } catch (const nb::python_error&) {
+    throw;
+  } catch (const std::exception& inner) {
+    rethrow_python_cause(inner);
+  } catch (...) {
+  }
+  throw;  // the exception being handled by the caller
+}
+
+// Runs the solve (without the GIL for a Tensor operator) and maps its errors: a
+// NotConvergedError becomes tenferro.NotConvergedError with .best and .residual_norms.
+template <class F>
+auto solve(const Operator& a, F&& f) {
+  try {
+    if (a.python) return f();
+    return released(std::forward<F>(f));
+  } catch (const nb::python_error&) {
+    throw;
+  } catch (const krylov::NotConvergedError& e) {
+    nb::object err = python_error_object(e, "NotConvergedError");
+    nb::list best;
+    for (const auto& t : e.best()) best.append(nb::cast(t));
+    err.attr("best") = best;
+    err.attr("residual_norms") = nb::cast(e.residual_norms());
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(err.ptr())), err.ptr());
+    throw nb::python_error();
+  } catch (const std::exception& e) {
+    rethrow_python_cause(e);
+  }
+}
+
+// The start vector of a Tensor operator without v0: seeded normal numbers in its runtime.
+EagerTensor start_vector(nb::handle a, std::optional<EagerTensor> v0, const char* op) {
+  if (v0) return *v0;
+  if (!nb::isinstance<EagerTensor>(a)) {
+    throw_validation(op, "v0 is required when A is a callable (it gives the vectors' shape)");
+  }
+  const auto m = nb::cast<EagerTensor>(a);
+  return prims::random_normal(m.runtime(), m.dtype(), {m.shape()[0]}, 0x5eed);
+}
+
+// The right-hand side/start in the operator's dtype when a real vector meets a complex matrix.
+EagerTensor promoted(nb::handle a, const EagerTensor& v) {
+  if (!nb::isinstance<EagerTensor>(a)) return v;
+  const auto m = nb::cast<EagerTensor>(a);
+  if (is_complex(m.dtype()) && !is_complex(v.dtype())) return prims::cast(v, m.dtype());
+  return v;
+}
+
+krylov::EigOptions eig_options(std::int64_t k, const std::string& which, std::int64_t ncv,
+                               std::int64_t maxiter, double tol) {
+  krylov::EigOptions o;
+  o.k = k;
+  o.which = krylov::which_from_string(which);
+  o.ncv = ncv;
+  o.maxiter = maxiter;
+  o.tol = tol;
+  return o;
+}
+
+krylov::SolveOptions solve_options(std::optional<EagerTensor> x0, double rtol, double atol,
+                                   std::int64_t restart, std::int64_t maxiter) {
+  krylov::SolveOptions o;
+  o.x0 = std::move(x0);
+  o.rtol = rtol;
+  o.atol = atol;
+  o.restart = restart;
+  o.maxiter = maxiter;
+  return o;
+}
+
+}  // namespace
+
+void bind_krylov(nb::module_& m) {
+  nb::module_ k = m.def_submodule("krylov", "Krylov solvers (use tenferro.krylov).");
+  // Each returns its C++ result's fields as a tuple; tenferro/krylov.py orders them as SciPy.
+  k.def("eigsh",
+        [](nb::handle a, std::int64_t kk, const std::string& which, std::optional<EagerTensor> v0,
+           std::int64_t ncv, std::int64_t maxiter, double tol) {
+          const Operator op = operator_of(a, "eigsh");
+          const EagerTensor start = promoted(a, start_vector(a, std::move(v0), "eigsh"));
+          const auto o = eig_options(kk, which, ncv, maxiter, tol);
+          auto r = solve(op, [&] { return krylov::eigsh(op.apply, start, o); });
+          return nb::make_tuple(r.eigenvalues, r.eigenvectors, r.residual_norms, r.matvecs);
+        });
+  k.def("eigs",
+        [](nb::handle a, std::int64_t kk, const std::string& which, std::optional<EagerTensor> v0,
+           std::int64_t ncv, std::int64_t maxiter, double tol) {
+          const Operator op = operator_of(a, "eigs");
+          const EagerTensor start = promoted(a, start_vector(a, std::move(v0), "eigs"));
+          const auto o = eig_options(kk, which, ncv, maxiter, tol);
+          auto r = solve(op, [&] { return krylov::eigs(op.apply, start, o); });
+          return nb::make_tuple(r.eigenvalues, r.eigenvectors, r.residual_norms, r.matvecs);
+        });
+  k.def("gmres", [](nb::handle a, const EagerTensor& b, std::optional<EagerTensor> x0, double rtol,
+                    double atol, std::int64_t restart, std::int64_t maxiter) {
+    const Operator op = operator_of(a, "gmres");
+    const EagerTensor rhs = promoted(a, b);
+    const auto o = solve_options(std::move(x0), rtol, atol, restart, maxiter);
+    auto r = solve(op, [&] { return krylov::gmres(op.apply, rhs, o); });
+    return nb::make_tuple(r.x, r.residual_norm, r.matvecs, r.iterations);
+  });
+  k.def("cg", [](nb::handle a, const EagerTensor& b, std::optional<EagerTensor> x0, double rtol,
+                 double atol, std::int64_t maxiter) {
+    const Operator op = operator_of(a, "cg");
+    const EagerTensor rhs = promoted(a, b);
+    const auto o = solve_options(std::move(x0), rtol, atol, 20, maxiter);
+    auto r = solve(op, [&] { return krylov::cg(op.apply, rhs, o); });
+    return nb::make_tuple(r.x, r.residual_norm, r.matvecs, r.iterations);
+  });
+  k.def("expm_multiply", [](nb::handle a, const EagerTensor& v, std::complex<double> t, double tol,
+                            std::int64_t ncv, std::int64_t max_substeps, bool hermitian) {
+    const Operator op = operator_of(a, "expm_multiply");
+    const EagerTensor start = promoted(a, v);
+    krylov::ExpmOptions o;
+    o.tol = tol;
+    o.ncv = ncv;
+    o.max_substeps = max_substeps;
+    o.hermitian = hermitian;
+    auto r = solve(op, [&] { return krylov::expm_multiply(op.apply, start, t, o); });
+    return nb::make_tuple(r.x, r.error_estimate, r.substeps, r.matvecs);
+  });
+}
+
+}  // namespace tenferro::python

@@ -1,0 +1,99 @@
+"""Krylov solvers with scipy.sparse.linalg's names and conventions: ``eigsh``, ``eigs``,
+``gmres``, ``cg`` and ``expm_multiply``.
+
+``A`` is either a callable ``Tensor -> Tensor`` that returns its argument's shape, dtype and
+runtime (the tensors keep their shape: a DMRG effective Hamiltonian acts on a 4-index tensor
+directly), or a square 2-D ``Tensor`` (the matvec is an einsum in the matrix's runtime). The
+solvers run in the runtime of ``v0``/``b``; no tensor is moved. A callable runs with the GIL
+held, and an exception it raises reaches the caller unchanged.
+
+Differences from SciPy, all deliberate:
+
+- non-convergence raises :class:`tenferro.NotConvergedError` (a ``NumericalError``) carrying
+  ``.best`` (the best iterates, Tensors) and ``.residual_norms``; no ``info > 0`` is returned.
+  ``gmres`` and ``cg`` return ``(x, 0)`` so SciPy's ``x, info = ...`` unpacking still works;
+- ``eigsh``/``eigs`` default to ``k=1``; ``v0`` is required for a callable (it gives the
+  shape); for a 2-D Tensor without ``v0`` the start is a seeded normal vector of the runtime;
+- eigenvectors come back as one Tensor of shape ``v0.shape + (k,)`` (SciPy's ``(n, k)`` for
+  vectors): ``v[..., i]`` belongs to ``w[i]``;
+- ``expm_multiply(A, v, t)`` computes ``exp(t A) v`` for real or complex ``t`` (SciPy has no
+  ``t`` and computes ``exp(A) v``); ``tol`` bounds the error relative to ``||v||``.
+"""
+
+import numpy as _np
+
+from ._tenferro import krylov as _k
+from ._tenferro import prims as _p
+
+
+def _stack(vectors, order):
+    vs = [vectors[i] for i in order]
+    return _p.stack(vs, vs[0].ndim)
+
+
+def _int(x, default):
+    return default if x is None else x
+
+
+def eigsh(A, k=1, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
+          return_eigenvectors=True):
+    """scipy.sparse.linalg.eigsh by thick-restart Lanczos: ``k`` eigenpairs of a Hermitian
+    operator. Returns ``(w, v)`` with ``w`` a float64 NumPy array in ascending order (as
+    SciPy) and ``v`` a Tensor of shape ``v0.shape + (k,)``; ``w`` alone when
+    ``return_eigenvectors`` is false. ``which``: 'LM', 'SM', 'LA', 'SA'. ``tol=0`` means
+    machine precision of the dtype; ``maxiter`` counts restarts (default 300)."""
+    _no_shift_invert("eigsh", M, sigma)
+    w, vs, _res, _mv = _k.eigsh(A, k, which, v0, _int(ncv, 0), _int(maxiter, 0), float(tol))
+    order = _np.argsort(w, kind="stable")
+    w = _np.asarray(w, dtype=_np.float64)[order]
+    return (w, _stack(vs, order)) if return_eigenvectors else w
+
+
+def eigs(A, k=1, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
+         return_eigenvectors=True):
+    """scipy.sparse.linalg.eigs by Krylov-Schur: ``k`` eigenpairs of a general operator.
+    Returns ``(w, v)`` with ``w`` complex128, best first by ``which`` ('LM', 'SM', 'LR', 'SR',
+    'LI', 'SI'), and ``v`` a complex Tensor of shape ``v0.shape + (k,)``. A real ``v0`` is
+    cast to complex, so a callable must accept complex tensors."""
+    _no_shift_invert("eigs", M, sigma)
+    w, vs, _res, _mv = _k.eigs(A, k, which, v0, _int(ncv, 0), _int(maxiter, 0), float(tol))
+    w = _np.asarray(w, dtype=_np.complex128)
+    return (w, _stack(vs, range(len(vs)))) if return_eigenvectors else w
+
+
+def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None):
+    """scipy.sparse.linalg.gmres (restarted GMRES): ``(x, 0)`` with
+    ``||b - A x|| <= max(rtol ||b||, atol)``; ``maxiter`` counts restart cycles (default 100).
+    Raises NotConvergedError instead of returning ``info > 0``."""
+    x, _res, _mv, _it = _k.gmres(A, b, x0, float(rtol), float(atol), _int(restart, 20),
+                                 _int(maxiter, 0))
+    return x, 0
+
+
+def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None):
+    """scipy.sparse.linalg.cg for a Hermitian positive-definite operator: ``(x, 0)``;
+    ``maxiter`` counts iterations (default 10 * dimension). Raises NotConvergedError instead
+    of returning ``info > 0``."""
+    x, _res, _mv, _it = _k.cg(A, b, x0, float(rtol), float(atol), _int(maxiter, 0))
+    return x, 0
+
+
+def expm_multiply(A, v, t=1.0, *, tol=0.0, ncv=30, max_substeps=10000, hermitian=False):
+    """``exp(t A) v`` by Krylov projection with automatic substeps, for real or complex ``t``
+    (``t=-1j*dt`` for a time step of a Hamiltonian). ``tol=0`` means 1e3 times the dtype's
+    epsilon, relative to ``||v||``. A real ``v`` is cast to complex when ``t`` is complex.
+    ``hermitian=True`` uses Lanczos for a Hermitian ``A``."""
+    x, _err, _sub, _mv = _k.expm_multiply(A, v, complex(t), float(tol), int(ncv),
+                                          int(max_substeps), bool(hermitian))
+    return x
+
+
+def _no_shift_invert(op, M, sigma):
+    if M is not None or sigma is not None:
+        from ._errors import UnsupportedError, _error
+
+        raise _error(UnsupportedError, op, "M and sigma (generalised and shift-invert modes) are "
+                     "not implemented", kind="Unsupported")
+
+
+__all__ = ["eigsh", "eigs", "gmres", "cg", "expm_multiply"]

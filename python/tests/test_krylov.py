@@ -1,0 +1,200 @@
+"""tf.krylov against scipy.linalg / numpy.linalg references: eigenvalues of random Hermitian
+and general matrices (real and complex, degenerate spectra, k up to 6), exp(tA)v against
+scipy.linalg.expm (large t||A|| included), gmres/cg solutions, and the error contract
+(NotConvergedError with .best, bad arguments, exceptions of the callable)."""
+
+import numpy as np
+import pytest
+import scipy.linalg
+
+import tenferro as tf
+
+from conftest import crandn
+
+DTYPES = [np.float64, np.complex128]
+
+
+def hermitian(rng, n, dtype, spectrum=None):
+    q, _ = np.linalg.qr(crandn(rng, n, n, dtype=dtype))
+    w = rng.standard_normal(n) if spectrum is None else np.asarray(spectrum, dtype=float)
+    return (q * w) @ q.conj().T, w
+
+
+def as_op(rt, a):
+    """A as a callable on tf Tensors (the path the DMRG examples use). einsum wants one dtype:
+    a real A meets a complex vector (complex t) as complex."""
+    m, mc = rt.upload(a), rt.upload(a.astype(np.complex128))
+    return lambda x: tf.einsum("ij,j->i", m if x.dtype == m.dtype else mc, x)
+
+
+def check_eigenpairs(a, w, v, tol):
+    v = v.download()
+    for i, wi in enumerate(w):
+        assert np.linalg.norm(a @ v[:, i] - wi * v[:, i]) <= tol * max(1.0, abs(wi))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("which,k", [("SA", 1), ("LA", 3), ("LM", 6), ("SA", 6)])
+def test_eigsh_matches_eigh(rt, rng, dtype, which, k):
+    n = 40
+    a, _ = hermitian(rng, n, dtype)
+    ref = np.linalg.eigvalsh(a)
+    want = {"SA": ref[:k], "LA": ref[-k:], "LM": np.sort(ref[np.argsort(-abs(ref))[:k]])}[which]
+    v0 = rt.upload(crandn(rng, n, dtype=dtype))
+    w, v = tf.krylov.eigsh(as_op(rt, a), k=k, which=which, v0=v0)
+    assert w.dtype == np.float64 and v.shape == (n, k)
+    np.testing.assert_allclose(w, want, atol=1e-10)  # ascending, as SciPy's
+    check_eigenpairs(a, w, v, 1e-8)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_eigsh_degenerate_spectrum_spans_the_eigenspace(rt, rng, dtype):
+    # A threefold lowest eigenvalue: the three eigenvectors must span its eigenspace.
+    spectrum = [-2.0, -2.0, -2.0] + list(np.linspace(0.0, 3.0, 27))
+    a, _ = hermitian(rng, 30, dtype, spectrum)
+    w, v = tf.krylov.eigsh(rt.upload(a), k=3, which="SA",
+                           v0=rt.upload(crandn(rng, 30, dtype=dtype)))
+    np.testing.assert_allclose(w, [-2.0] * 3, atol=1e-10)
+    vv = v.download()
+    np.testing.assert_allclose(vv.conj().T @ vv, np.eye(3), atol=1e-10)
+    check_eigenpairs(a, w, v, 1e-8)
+
+
+def test_eigsh_tensor_operator_without_v0_and_values_only(rt, rng):
+    a, _ = hermitian(rng, 25, np.float64)
+    w = tf.krylov.eigsh(rt.upload(a), k=2, which="LA", return_eigenvectors=False)
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(a)[-2:], atol=1e-10)
+
+
+def test_eigsh_matches_scipy_on_shaped_vectors(rt, rng):
+    # The callable's tensors keep their shape (here 3 x 4 x 2, a DMRG-like block).
+    import scipy.sparse.linalg as sla
+
+    a, _ = hermitian(rng, 24, np.float64)
+    op = lambda x: tf.einsum("ij,j->i", rt.upload(a), x.reshape(24)).reshape(3, 4, 2)  # noqa
+    v0 = rt.upload(rng.standard_normal((3, 4, 2)))
+    w, v = tf.krylov.eigsh(op, k=2, which="SA", v0=v0)
+    assert v.shape == (3, 4, 2, 2)
+    ws = sla.eigsh(a, k=2, which="SA")[0]
+    np.testing.assert_allclose(w, np.sort(ws), atol=1e-10)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("which", ["LM", "LR", "SR"])
+def test_eigs_matches_eig(rt, rng, dtype, which):
+    n, k = 30, 4
+    a = crandn(rng, n, n, dtype=dtype)
+    ref = np.linalg.eigvals(a)
+    key = {"LM": -abs(ref), "LR": -ref.real, "SR": ref.real}[which]
+    want = ref[np.argsort(key)[:k]]
+    w, v = tf.krylov.eigs(rt.upload(a), k=k, which=which,
+                          v0=rt.upload(crandn(rng, n, dtype=dtype)))
+    assert w.dtype == np.complex128 and v.shape == (n, k)
+    # Best first; conjugate pairs may come in either order, so compare as sets.
+    for wi in want:
+        assert np.min(abs(w - wi)) < 1e-8
+    check_eigenpairs(a, w, v, 1e-7)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("t", [0.5, -1j * 3.0, 25.0j])
+def test_expm_multiply_matches_expm(rt, rng, dtype, t):
+    # t ||A|| up to ~150: several substeps.
+    n = 20
+    a, _ = hermitian(rng, n, dtype)
+    a *= 3.0
+    v = crandn(rng, n, dtype=dtype)
+    x = tf.krylov.expm_multiply(as_op(rt, a), rt.upload(v), t).download()
+    ref = scipy.linalg.expm(t * a) @ v
+    np.testing.assert_allclose(x, ref, atol=1e-9 * np.linalg.norm(ref))
+
+
+def test_expm_multiply_nonhermitian_matrix_operator(rt, rng):
+    a = crandn(rng, 15, 15) / 2
+    v = crandn(rng, 15)
+    x = tf.krylov.expm_multiply(rt.upload(a), rt.upload(v), 2.0).download()
+    np.testing.assert_allclose(x, scipy.linalg.expm(2.0 * a) @ v, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_cg_on_spd(rt, rng, dtype):
+    n = 40
+    a, _ = hermitian(rng, n, dtype, np.linspace(1.0, 20.0, n))
+    b = crandn(rng, n, dtype=dtype)
+    x, info = tf.krylov.cg(as_op(rt, a), rt.upload(b), rtol=1e-10)
+    assert info == 0
+    np.testing.assert_allclose(x.download(), np.linalg.solve(a, b), rtol=1e-7, atol=1e-8)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_gmres_nonsymmetric(rt, rng, dtype):
+    n = 40
+    a = np.eye(n) * 4 + crandn(rng, n, n, dtype=dtype) / np.sqrt(n)
+    b = crandn(rng, n, dtype=dtype)
+    x0 = rt.upload(np.zeros(n, dtype=dtype))
+    x, info = tf.krylov.gmres(rt.upload(a), rt.upload(b), x0, rtol=1e-10, restart=15)
+    assert info == 0
+    np.testing.assert_allclose(x.download(), np.linalg.solve(a, b), rtol=1e-8, atol=1e-9)
+
+
+def test_nonconvergence_raises_with_best_iterate(rt, rng):
+    n = 60
+    a = np.diag(np.linspace(1.0, 1e4, n))  # ill-conditioned: 3 cg iterations cannot converge
+    b = rng.standard_normal(n)
+    with pytest.raises(tf.NotConvergedError) as e:
+        tf.krylov.cg(rt.upload(a), rt.upload(b), rtol=1e-12, maxiter=3)
+    assert isinstance(e.value, tf.NumericalError)
+    assert len(e.value.best) == 1 and isinstance(e.value.best[0], tf.Tensor)
+    assert e.value.residual_norms[0] > 1e-12 * np.linalg.norm(b)
+    # The reported residual is the best iterate's.
+    r = np.linalg.norm(b - a @ e.value.best[0].download())
+    np.testing.assert_allclose(r, e.value.residual_norms[0], rtol=1e-6)
+
+
+def test_bad_arguments(rt, rng):
+    a = rt.upload(np.eye(5))
+    v0 = rt.upload(np.ones(5))
+    with pytest.raises(tf.ValidationError):
+        tf.krylov.eigsh(a, k=5, v0=v0)  # k >= dimension
+    with pytest.raises(tf.ValidationError):
+        tf.krylov.eigsh(a, k=1, which="XX", v0=v0)
+    with pytest.raises(tf.ValidationError):
+        tf.krylov.eigsh(lambda x: x, k=1)  # a callable needs v0
+    with pytest.raises(tf.ValidationError):
+        tf.krylov.eigsh(rt.upload(np.ones((3, 4))), k=1)  # not square
+    with pytest.raises(tf.ValidationError):
+        tf.krylov.eigsh(lambda x: x[:3], k=1, v0=v0)  # shape-changing operator
+    with pytest.raises(tf.ValidationError):
+        tf.krylov.gmres(lambda x: x.download(), v0)  # not a Tensor
+    with pytest.raises(tf.ValidationError):
+        tf.krylov.cg(42, v0)
+    other = tf.Runtime.cpu().upload(np.eye(5))
+    with pytest.raises(tf.ContextMismatchError):
+        tf.krylov.eigsh(lambda x: tf.einsum("ij,j->i", other, other[0]), k=1, v0=v0)
+    with pytest.raises(tf.UnsupportedError):
+        tf.krylov.eigsh(a, k=1, v0=v0, sigma=0.5)
+
+
+def test_callable_exception_propagates_unchanged(rt):
+    class Boom(Exception):
+        pass
+
+    calls = []
+
+    def op(x):
+        calls.append(1)
+        if len(calls) == 3:
+            raise Boom("from the operator")
+        return x * d  # a diagonal operator with distinct eigenvalues: no early breakdown
+
+    d = rt.upload(np.arange(1.0, 9.0))
+    v0 = rt.upload(np.ones(8))
+    for solver in (lambda: tf.krylov.eigsh(op, k=1, v0=v0),
+                   lambda: tf.krylov.eigs(op, k=1, v0=v0.astype(np.complex128)),
+                   lambda: tf.krylov.gmres(op, v0),
+                   lambda: tf.krylov.cg(op, v0),
+                   lambda: tf.krylov.expm_multiply(op, v0, 1.0)):
+        calls.clear()
+        with pytest.raises(Boom, match="from the operator"):
+            solver()
+        assert len(calls) == 3  # the solver stopped at the exception
