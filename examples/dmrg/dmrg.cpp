@@ -69,8 +69,8 @@ Args parse(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const Args args = parse(argc, argv);
+// The whole calculation; tenferro errors leave to main.
+int run(const Args& args) {
   const bool gpu = args.backend == "webgpu";
   auto rt = gpu ? EagerRuntime::webgpu() : EagerRuntime::cpu();
   const DType dtype = gpu ? DType::F32 : DType::F64;
@@ -139,4 +139,15 @@ int main(int argc, char** argv) {
     if (!(rel <= args.rtol)) return 1;
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  const Args args = parse(argc, argv);
+  try {
+    return run(args);
+  } catch (const Error& e) {
+    // E.g. --backend webgpu: the linalg family (the truncated SVD) has no WebGPU rows yet.
+    std::fprintf(stderr, "dmrg: %s\n", e.what());
+    return 1;
+  }
 }

@@ -1,6 +1,7 @@
 #include "mps.hpp"
 
 #include <algorithm>
+#include <complex>
 
 #include "tenferro/einsum.hpp"
 #include "tenferro/linalg.hpp"
@@ -27,11 +28,13 @@ EagerTensor selector(const std::shared_ptr<EagerRuntime>& rt, DType dtype, std::
 }  // namespace
 
 EagerTensor heisenberg_mpo(const std::shared_ptr<EagerRuntime>& rt, DType dtype, double j) {
-  // Built in float64 on the host, uploaded once, cast in the runtime.
-  Tensor w = Tensor::zeros(DType::F64, {5, 5, 2, 2});
-  double* p = w.data<double>();
+  // Built on the host in float64, converted there (WebGPU has no float64 to cast from), and
+  // uploaded once.
+  std::vector<double> w(5 * 5 * 2 * 2, 0.0);
   // Column-major [a, b, s, t]; spin 0 is up. S+ = |up><down|, S- = |down><up|.
-  auto at = [&](int a, int b, int s, int t) -> double& { return p[a + 5 * (b + 5 * (s + 2 * t))]; };
+  auto at = [&](int a, int b, int s, int t) -> double& {
+    return w[static_cast<std::size_t>(a + 5 * (b + 5 * (s + 2 * t)))];
+  };
   for (int s = 0; s < 2; ++s) at(0, 0, s, s) = at(4, 4, s, s) = 1.0;
   at(1, 0, 0, 1) = 1.0;  // S+ ends an S-S+ term
   at(2, 0, 1, 0) = 1.0;  // S- ends an S+S- term
@@ -41,8 +44,19 @@ EagerTensor heisenberg_mpo(const std::shared_ptr<EagerRuntime>& rt, DType dtype,
   at(4, 2, 0, 1) = 0.5 * j;  // (J/2) S+ starts S+_i S-_{i+1}
   at(4, 3, 0, 0) = 0.5 * j;  // J Sz starts Sz_i Sz_{i+1}
   at(4, 3, 1, 1) = -0.5 * j;
-  EagerTensor up = rt->upload(w);
-  return dtype == DType::F64 ? up : prims::cast(up, dtype);
+  const Shape shape{5, 5, 2, 2};
+  switch (dtype) {
+    case DType::F64:
+      return rt->upload(Tensor::from_col_major<double>(shape, w));
+    case DType::F32:
+      return rt->upload(
+          Tensor::from_col_major<float>(shape, std::vector<float>(w.begin(), w.end())));
+    default: {
+      std::vector<std::complex<double>> c(w.begin(), w.end());
+      const EagerTensor up = rt->upload(Tensor::from_col_major<std::complex<double>>(shape, c));
+      return dtype == DType::C64 ? up : prims::cast(up, dtype);
+    }
+  }
 }
 
 EagerTensor left_boundary(const std::shared_ptr<EagerRuntime>& rt, DType dtype) {
