@@ -60,8 +60,10 @@ def split(theta, d_max, centre_right):
     return u.reshape(dl, d1, k), vh.reshape(k, d2, dr)
 
 
-def dmrg(n, d_max, sweeps, rt, dtype=np.float64, tol=1e-10, seed=1234, verbose=True):
-    """Returns the list of energies after each sweep (one pass over the bonds, alternating)."""
+def dmrg(n, d_max, sweeps, rt, dtype=np.float64, tol=1e-10, seed=1234, verbose=True,
+         on_pass=None):
+    """Returns the list of energies after each sweep (one pass over the bonds, alternating).
+    ``on_pass(sweep)`` is called at the start and after each sweep (the benchmark's clock)."""
     w = rt.upload(heisenberg_mpo().astype(dtype))
     dims = bond_dims(n, d_max)
     rng = np.random.default_rng(seed)
@@ -75,6 +77,8 @@ def dmrg(n, d_max, sweeps, rt, dtype=np.float64, tol=1e-10, seed=1234, verbose=T
     for i in range(n - 1, 1, -1):
         right[i] = grow_right(right[i + 1], mps[i], w)
     energies = []
+    if on_pass:
+        on_pass(-1)
     for sweep in range(sweeps):
         start = time.perf_counter()
         rightward = sweep % 2 == 0
@@ -97,6 +101,8 @@ def dmrg(n, d_max, sweeps, rt, dtype=np.float64, tol=1e-10, seed=1234, verbose=T
             kept = mps[i + 1] if rightward else mps[i]
             worst = tf.maximum(worst, 1.0 - tf.einsum("xsp,xsp->", kept, kept))
         energies.append(float(e[0]))
+        if on_pass:
+            on_pass(sweep)
         if verbose:
             print(f"sweep {sweep + 1}: energy {energies[-1]:.12f}  max discarded weight "
                   f"{float(worst.download()):.3e}  time {time.perf_counter() - start:.3f} s")
