@@ -198,3 +198,22 @@ def test_callable_exception_propagates_unchanged(rt):
         with pytest.raises(Boom, match="from the operator"):
             solver()
         assert len(calls) == 3  # the solver stopped at the exception
+
+
+def test_webgpu_float32_solvers_move_no_tensor(gpu_rt, rng):
+    # eigsh and expm_multiply in float32 on WebGPU (lavapipe in CI): the only transfers are the
+    # uploads and the final downloads made here; the solvers' scalars are counted apart.
+    a, _ = hermitian(rng, 30, np.float64)
+    a32 = a.astype(np.float32)
+    m = gpu_rt.upload(a32)
+    v0 = gpu_rt.upload(rng.standard_normal(30).astype(np.float32))
+    before = gpu_rt.stats()
+    w, v = tf.krylov.eigsh(lambda x: tf.einsum("ij,j->i", m, x), k=2, which="SA", v0=v0,
+                           tol=1e-5)
+    x = tf.krylov.expm_multiply(m, v0, -0.5, tol=1e-5)
+    after = gpu_rt.stats()
+    assert (after["uploads"], after["downloads"]) == (before["uploads"], before["downloads"])
+    assert v.dtype == np.float32 and x.dtype == np.float32
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(a32.astype(np.float64))[:2], atol=1e-4)
+    ref = scipy.linalg.expm(-0.5 * a32.astype(np.float64)) @ v0.download().astype(np.float64)
+    np.testing.assert_allclose(x.download(), ref, atol=1e-4 * np.linalg.norm(ref))
