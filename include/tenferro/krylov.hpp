@@ -97,9 +97,9 @@ struct SolveOptions {
   // Converged when ||b - A x|| <= max(rtol * ||b||, atol) (SciPy's rule).
   double rtol = 1e-5;
   double atol = 0.0;
-  std::int64_t restart = 20;      // gmres: basis size per cycle
-  std::int64_t maxiter = 0;       // gmres: cycles (0: 100); cg: iterations (0: 10 * dimension)
-  std::optional<EagerTensor> x0;  // start (zeros when absent)
+  std::int64_t restart = 20;  // gmres: basis size per cycle
+  std::int64_t maxiter = 0;   // gmres: cycles (0: 100); cg: iterations (0: 10 * dimension)
+  std::optional<EagerTensor> x0 = std::nullopt;  // start (zeros when absent)
 };
 struct SolveResult {
   EagerTensor x;
@@ -113,8 +113,9 @@ SolveResult gmres(const LinearOperator& a, const EagerTensor& b, const SolveOpti
 SolveResult cg(const LinearOperator& a, const EagerTensor& b, const SolveOptions& options = {});
 
 struct ExpmOptions {
-  // Target error of the result relative to ||v|| (the a-posteriori estimate of each substep,
-  // summed); 0 means the dtype's machine epsilon times 1e3.
+  // Target relative error: each substep's a-posteriori estimate, relative to the norm of the
+  // vector it starts from, stays below tol times its share of the time span; 0 means 100 times
+  // the dtype's machine epsilon.
   double tol = 0.0;
   std::int64_t ncv = 30;  // Krylov basis size per substep
   std::int64_t max_substeps = 10000;
