@@ -64,6 +64,30 @@ TEST_P(SolveDtypes, GmresSolvesANonSymmetricSystem) {
   EXPECT_NEAR(r.residual_norm, true_residual, 1e-3 * r.residual_norm + 1e-14);
 }
 
+TEST_P(SolveDtypes, MinresSolvesAnIndefiniteHermitianSystem) {
+  const DType dtype = GetParam();
+  auto rt = EagerRuntime::cpu();
+  const std::int64_t n = 140;
+  std::vector<cplx> spectrum;  // both signs, bounded away from zero
+  for (std::int64_t i = 0; i < n; ++i)
+    spectrum.emplace_back((i % 2 ? -1.0 : 1.0) * (0.5 + 0.03 * double(i)));
+  const EagerTensor a0 = matrix_with_spectrum(rt, dtype, spectrum, 19);
+  const EagerTensor a = prims::scale(a0 + prims::conj(prims::transpose(a0)), 0.5);
+  const EagerTensor x_true = rt->upload(testing::random_tensor(dtype, Shape{n}, 4));
+  const EagerTensor b = einsum("ij,j->i", {a, x_true});
+  const auto before = rt->stats();
+  const auto r = krylov::minres(matvec(a), b, {.rtol = 1e-10});
+  const auto after = rt->stats();
+  EXPECT_LT(relative_error(r.x, x_true), 1e-7);
+  const double bnorm = prims::cast(prims::norm(b), DType::F64).download().data<double>()[0];
+  EXPECT_LE(r.residual_norm, 2e-10 * bnorm);
+  // One read per iteration, ||b||, and the final true residual.
+  EXPECT_EQ(after.scalar_reads - before.scalar_reads, static_cast<std::uint64_t>(r.iterations + 2));
+  EXPECT_EQ(after.scalar_writes, before.scalar_writes);
+  // cg refuses the same system rather than returning a wrong answer.
+  EXPECT_THROW(krylov::cg(matvec(a), b, {.rtol = 1e-10}), Error);
+}
+
 INSTANTIATE_TEST_SUITE_P(Dtypes, SolveDtypes, ::testing::Values(DType::F64, DType::C64));
 
 TEST(Gmres, StartsFromX0) {
