@@ -42,6 +42,16 @@ assert tf.__file__.startswith('$venv'), tf.__file__
 np.testing.assert_array_equal(c, np.ones((3, 3)))
 print('import check ok:', tf.__file__)
 ") || { echo "python: the installed package does not work"; exit 1; }
+# The wheel is self-contained: the module loads the BLAS and SLEEF copies installed beside it
+# (the $ORIGIN rpath), not the build machine's system libraries.
+module=$("$venv/bin/python" -c "import tenferro._tenferro as m; print(m.__file__)")
+for lib in libscipy_openblas libsleef; do
+  if ! ldd "$module" | grep "$lib" | grep -q "$(dirname "$module")/"; then
+    echo "python: the installed module does not load its bundled $lib:"; ldd "$module" | grep "$lib"
+    exit 1
+  fi
+done
+echo "bundled libraries ok: libscipy_openblas, libsleef beside $module"
 
 echo "=== [python] pytest python/tests"
 # -p no:cacheprovider: no .pytest_cache in the source tree.

@@ -52,6 +52,7 @@
 
 #include "tenferro/einsum.hpp"
 #include "tenferro/fft.hpp"
+#include "tenferro/krylov.hpp"
 #include "tenferro/linalg.hpp"
 #include "tenferro/prims.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
@@ -322,6 +323,34 @@ Variable rfftn(const Variable& x, fft::Lengths s = std::nullopt, fft::Lengths ax
 // output, so they get a zero gradient (as NumPy's irfft ignores them).
 Variable irfftn(const Variable& x, fft::Lengths s = std::nullopt, fft::Lengths axes = std::nullopt,
                 fft::Norm norm = fft::Norm::Backward);
+
+// ---- Krylov solvers (tenferro/krylov.hpp) through an operator's parameters -------------------
+// The operator is written on Variables; what is differentiated are the tracked Variables it
+// captures (a Hamiltonian's couplings, an MPS environment) and the right-hand side, never the
+// iterations (KrylovKit's approach). The solvers themselves run untracked; each result is then
+// recorded as the primal value plus a correction whose value is zero and whose derivative is
+// the implicit function's:
+//   - eigsh: eigenvalue lambda = Re <x, A x> with x held fixed (Hellmann-Feynman); eigenvector
+//     x* + N(A x* - lambda x*) with N = -(A - lambda)^+ on the complement of x*, applied by a
+//     GMRES solve of the projected, shifted operator. The eigenvalue must be non-degenerate
+//     for its eigenvector's derivative (else that solve does not converge: NotConvergedError),
+//     and eigenvector losses must be phase invariant.
+//   - cg / gmres: x* + A^{-1}(b - A x*): a solve with A in forward mode, with A^H in reverse
+//     mode (cg: A itself; gmres: the `adjoint` operator, required for reverse mode).
+// Forward and reverse mode both work, on every backend (the rules are eager ops and solves).
+using VariableOperator = std::function<Variable(const Variable&)>;
+struct EigshVariables {
+  std::vector<Variable> eigenvalues;   // k 0-d real values
+  std::vector<Variable> eigenvectors;  // k unit vectors of v0's shape
+  krylov::EigshResult primal;          // the solver's own result (counts, residuals)
+};
+// `derivative_solve` sets the tolerance of the solves inside the rules (rtol 1e-10 default).
+EigshVariables eigsh(const VariableOperator& a, const EagerTensor& v0,
+                     const krylov::EigOptions& options = {},
+                     const krylov::SolveOptions& derivative_solve = {.rtol = 1e-10});
+Variable cg(const VariableOperator& a, const Variable& b, const krylov::SolveOptions& options = {});
+Variable gmres(const VariableOperator& a, const Variable& b,
+               const krylov::SolveOptions& options = {}, const VariableOperator& adjoint = {});
 
 }  // namespace tenferro::ad
 

@@ -1,5 +1,5 @@
 // Krylov solvers on any backend: eigsh (thick-restart Lanczos), eigs (Krylov-Schur Arnoldi),
-// gmres, cg and expm_multiply, for a linear operator given as a callable.
+// gmres, cg, minres and expm_multiply, for a linear operator given as a callable.
 //
 //   auto heff = [&](const EagerTensor& x) { return einsum("abc,bdec,...->ade", {l, x, w, r}); };
 //   auto ground = krylov::eigsh(heff, x0, {.k = 1, .which = krylov::Which::SmallestAlgebraic});
@@ -18,7 +18,9 @@
 //     vector on the basis and its norm, read together), one read for the start vector's norm,
 //     one write per restart (the rotation that keeps the wanted Ritz vectors) and one at the
 //     end (the combination that forms the result);
-//   - cg: one read per iteration (the residual norm; the step lengths stay on the device).
+//   - cg, minres: one read per iteration (cg: the residual norm and p^H A p; minres: the
+//     Lanczos pair alpha, beta); their step lengths need no write (device 0-d tensors, or host
+//     scalars passed to a kernel).
 //
 // The vector inner product is <x, y> = sum conj(x) y over all elements of the operator's
 // tensors (any shape; the operator must return its argument's shape, dtype and runtime).
@@ -97,13 +99,14 @@ struct SolveOptions {
   // Converged when ||b - A x|| <= max(rtol * ||b||, atol) (SciPy's rule).
   double rtol = 1e-5;
   double atol = 0.0;
-  std::int64_t restart = 20;      // gmres: basis size per cycle
-  std::int64_t maxiter = 0;       // gmres: cycles (0: 100); cg: iterations (0: 10 * dimension)
-  std::optional<EagerTensor> x0;  // start (zeros when absent)
+  std::int64_t restart = 20;  // gmres: basis size per cycle
+  std::int64_t maxiter = 0;   // gmres: cycles (0: 100); cg/minres: iterations (0: 10 N / 5 N)
+  std::optional<EagerTensor> x0 = std::nullopt;  // start (zeros when absent)
 };
 struct SolveResult {
   EagerTensor x;
-  double residual_norm = 0;  // ||b - A x|| (gmres: the true residual, recomputed)
+  double residual_norm = 0;  // ||b - A x|| (gmres, minres: the true residual,
+                             // recomputed; cg: the recurrence's)
   std::int64_t matvecs = 0;
   std::int64_t iterations = 0;  // gmres: Arnoldi steps; cg: iterations
 };
@@ -111,10 +114,13 @@ struct SolveResult {
 SolveResult gmres(const LinearOperator& a, const EagerTensor& b, const SolveOptions& options = {});
 // Conjugate gradients for a Hermitian positive-definite operator.
 SolveResult cg(const LinearOperator& a, const EagerTensor& b, const SolveOptions& options = {});
+// MINRES (Paige & Saunders) for a Hermitian, possibly indefinite operator (maxiter 0: 5 N).
+SolveResult minres(const LinearOperator& a, const EagerTensor& b, const SolveOptions& options = {});
 
 struct ExpmOptions {
-  // Target error of the result relative to ||v|| (the a-posteriori estimate of each substep,
-  // summed); 0 means the dtype's machine epsilon times 1e3.
+  // Target relative error: each substep's a-posteriori estimate, relative to the norm of the
+  // vector it starts from, stays below tol times its share of the time span; 0 means 100 times
+  // the dtype's machine epsilon.
   double tol = 0.0;
   std::int64_t ncv = 30;  // Krylov basis size per substep
   std::int64_t max_substeps = 10000;

@@ -61,7 +61,40 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
   std::int64_t kept = 0;   // columns of h fixed by the last restart
   std::uint64_t seed = 0x6b72796c6f76ULL;
   RitzOutcome out;
+  // The Ritz pairs of the leading size x size block, the wanted ones' values and residual
+  // estimates |h(size, :) y| in `out`, and whether all of them have converged.
+  struct Assessment {
+    Ritz ritz;
+    std::vector<std::int64_t> order;
+    bool converged = true;
+  };
+  const auto assess = [&](std::int64_t size, bool invariant) {
+    Assessment a{ritz_pairs(h, size, hermitian, real, op), {}, true};
+    a.order = ritz_order(a.ritz.values, options.which);
+    double anorm = 0;
+    for (const cplx& t : a.ritz.values) anorm = std::max(anorm, std::abs(t));
+    out.values.clear();
+    out.residuals.clear();
+    for (std::int64_t c = 0; c < k; ++c) {
+      const std::int64_t i = a.order[static_cast<std::size_t>(c)];
+      cplx r{};
+      if (!invariant)
+        for (std::int64_t l = 0; l < size; ++l) r += h(size, l) * a.ritz.vectors(l, i);
+      const double res = std::abs(r);
+      const cplx theta = a.ritz.values[static_cast<std::size_t>(i)];
+      out.values.push_back(theta);
+      out.residuals.push_back(res);
+      if (!(res <= tol * std::max(std::abs(theta), eps23 * anorm))) a.converged = false;
+    }
+    return a;
+  };
+  const auto finish = [&](const Assessment& a, std::int64_t size) {
+    const HostMatrix yk = pick_columns(a.ritz.vectors, a.order, k);
+    out.vectors = basis.combine_columns(yk.a, size, k);
+  };
+
   for (std::int64_t restart = 0;; ++restart) {
+    out.restarts = restart;
     std::int64_t size = m;
     bool invariant = false;
     for (std::int64_t j = kept; j < m; ++j) {
@@ -74,6 +107,16 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
       if (pr.beta > 10 * space.eps() * std::sqrt(scale)) {
         h(j + 1, j) = pr.beta;
         basis.append(prims::scale(pr.w, 1.0 / pr.beta));
+        // Converged before the basis is full? The projected problem is tiny next to a matvec,
+        // so it is checked after every step: a good start vector (the previous DMRG state)
+        // stops after a few matvecs instead of a whole ncv-step cycle.
+        if (j + 1 >= k && j + 1 < m) {
+          const Assessment early = assess(j + 1, false);
+          if (early.converged) {
+            finish(early, j + 1);
+            return out;
+          }
+        }
         continue;
       }
       // The basis spans an invariant subspace: its Ritz pairs are exact.
@@ -89,29 +132,12 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
       basis.append(prims::scale(r.w, 1.0 / r.beta));
     }
 
-    const Ritz ritz = ritz_pairs(h, size, hermitian, real, op);
-    const std::vector<std::int64_t> order = ritz_order(ritz.values, options.which);
-    double anorm = 0;
-    for (const cplx& t : ritz.values) anorm = std::max(anorm, std::abs(t));
-    bool all_converged = true;
-    out.values.clear();
-    out.residuals.clear();
-    for (std::int64_t c = 0; c < k; ++c) {
-      const std::int64_t i = order[static_cast<std::size_t>(c)];
-      cplx r{};
-      if (!invariant)
-        for (std::int64_t l = 0; l < size; ++l) r += h(m, l) * ritz.vectors(l, i);
-      const double res = std::abs(r);
-      const cplx theta = ritz.values[static_cast<std::size_t>(i)];
-      out.values.push_back(theta);
-      out.residuals.push_back(res);
-      if (!(res <= tol * std::max(std::abs(theta), eps23 * anorm))) all_converged = false;
-    }
-    out.restarts = restart;
-    if (all_converged || restart >= maxiter) {
-      const HostMatrix yk = pick_columns(ritz.vectors, order, k);
-      out.vectors = basis.combine_columns(yk.a, size, k);
-      if (all_converged) return out;
+    const Assessment assessment = assess(size, invariant);
+    const Ritz& ritz = assessment.ritz;
+    const std::vector<std::int64_t>& order = assessment.order;
+    if (assessment.converged || restart >= maxiter) {
+      finish(assessment, size);
+      if (assessment.converged) return out;
       std::vector<EagerTensor> best;
       for (const EagerTensor& x : out.vectors) best.push_back(space.shaped(x));
       throw krylov::NotConvergedError(

@@ -1,0 +1,120 @@
+// AD through the Krylov solvers (declared in tenferro/ad.hpp, explained there): the primal
+// solve runs untracked, then the result is recorded as primal + a zero-valued correction whose
+// rules are the implicit function's linear solves.
+#include <array>
+#include <utility>
+
+#include "ad/tape.hpp"
+#include "tenferro/einsum.hpp"
+#include "tenferro/prims.hpp"
+
+namespace tenferro::ad {
+namespace {
+
+using T = EagerTensor;
+
+// The operator on plain tensors, recording nothing (for the solvers and inside rules).
+krylov::LinearOperator untracked(const VariableOperator& a) {
+  return [a](const T& x) {
+    NoGradGuard guard;
+    return a(Variable(x)).value();
+  };
+}
+
+T flat(const T& x) {
+  return prims::reshape(prims::contiguous(x), Shape{x.numel()});
+}
+
+// Records `output = primal + correction(r)` where the correction's value is zero and its
+// derivative is the linear map `solve` (forward) / `adjoint_solve` (reverse) applied to r's.
+Variable corrected(std::string op, const T& primal, const Variable& r,
+                   std::function<T(const T&)> solve, std::function<T(const T&)> adjoint_solve) {
+  const T zero = prims::zeros(primal.runtime(), primal.dtype(), primal.shape());
+  const std::array<Variable, 1> in{r};
+  Variable correction = record1(
+      std::move(op), in, zero,
+      [adjoint_solve](std::span<const T> g, const std::vector<bool>&) {
+        return std::vector<T>{adjoint_solve(g[0])};
+      },
+      [solve](std::span<const T> t) { return std::vector<T>{solve(t[0])}; });
+  return add(Variable(primal), correction);
+}
+
+// z in the complement of the unit vector x with P (A - lambda) P z = P g, P = 1 - x x^H.
+T complement_solve(const krylov::LinearOperator& a, const T& x, double lambda, const T& g,
+                   const krylov::SolveOptions& options) {
+  const bool cplx = is_complex(x.dtype());
+  const T xf = flat(x);
+  const auto project = [xf, cplx](const T& v) {
+    const T vf = flat(v);
+    const T c = tenferro::einsum("n,n->", {cplx ? prims::conj(xf) : xf, vf});
+    return prims::reshape(vf - c * xf, v.shape());
+  };
+  const krylov::LinearOperator shifted = [a, project, lambda](const T& z) {
+    const T pz = project(z);
+    return project(a(pz) - prims::scale(pz, lambda));
+  };
+  krylov::SolveOptions o = options;
+  o.x0.reset();
+  return project(krylov::gmres(shifted, project(g), o).x);
+}
+
+}  // namespace
+
+EigshVariables eigsh(const VariableOperator& a, const EagerTensor& v0,
+                     const krylov::EigOptions& options,
+                     const krylov::SolveOptions& derivative_solve) {
+  const krylov::LinearOperator plain = untracked(a);
+  EigshVariables out;
+  out.primal = krylov::eigsh(plain, v0, options);
+  for (std::size_t i = 0; i < out.primal.eigenvectors.size(); ++i) {
+    const T x = out.primal.eigenvectors[i];
+    const double lambda = out.primal.eigenvalues[i];
+    const Variable y = a(Variable(x));  // tracks the captured parameters
+    const Variable yf = reshape(y, Shape{x.numel()});
+    const T xf = flat(x);
+    const T xc = is_complex(x.dtype()) ? prims::conj(xf) : xf;
+    Variable rq = einsum("n,n->", {Variable(xc), yf});
+    out.eigenvalues.push_back(is_complex(x.dtype()) ? real(rq) : rq);
+    const Variable r = reshape(sub(yf, Variable(prims::scale(xf, lambda))), x.shape());
+    // x = x* - (A - lambda)^+ P r: the map is Hermitian, so both rules are the same solve.
+    const auto solve = [plain, x, lambda, derivative_solve](const T& g) {
+      return prims::neg(complement_solve(plain, x, lambda, g, derivative_solve));
+    };
+    out.eigenvectors.push_back(corrected("krylov.eigsh", x, r, solve, solve));
+  }
+  return out;
+}
+
+Variable cg(const VariableOperator& a, const Variable& b, const krylov::SolveOptions& options) {
+  const krylov::LinearOperator plain = untracked(a);
+  const T x = krylov::cg(plain, b.value(), options).x;
+  const Variable r = sub(b, a(Variable(x)));
+  krylov::SolveOptions o = options;
+  o.x0.reset();
+  const auto solve = [plain, o](const T& g) { return krylov::cg(plain, g, o).x; };
+  return corrected("krylov.cg", x, r, solve, solve);
+}
+
+Variable gmres(const VariableOperator& a, const Variable& b, const krylov::SolveOptions& options,
+               const VariableOperator& adjoint) {
+  const krylov::LinearOperator plain = untracked(a);
+  const T x = krylov::gmres(plain, b.value(), options).x;
+  const Variable r = sub(b, a(Variable(x)));
+  krylov::SolveOptions o = options;
+  o.x0.reset();
+  const auto solve = [plain, o](const T& g) { return krylov::gmres(plain, g, o).x; };
+  const krylov::LinearOperator plain_adjoint =
+      adjoint ? untracked(adjoint) : krylov::LinearOperator{};
+  const auto adjoint_solve = [plain_adjoint, o](const T& g) {
+    if (!plain_adjoint) {
+      throw_error(ErrorKind::Unsupported, ErrorPhase::Input, "krylov.gmres",
+                  "reverse mode through gmres needs the adjoint operator x -> A^H x: pass it as "
+                  "`adjoint` (forward mode needs only A)");
+    }
+    return krylov::gmres(plain_adjoint, g, o).x;
+  };
+  return corrected("krylov.gmres", x, r, solve, adjoint_solve);
+}
+
+}  // namespace tenferro::ad
