@@ -1,4 +1,4 @@
-// tenferro._tenferro.krylov: the Krylov family (eigsh, eigs, gmres, cg, expm_multiply) on a
+// tenferro._tenferro.krylov: the Krylov family (eigsh, eigs, gmres, cg, minres, expm_multiply) on a
 // linear operator given as a Python callable Tensor -> Tensor, or as a square 2-D Tensor (then
 // the matvec is an einsum in the matrix's runtime). SciPy's names, defaults and ordering live
 // in tenferro/krylov.py; this layer only converts arguments and results.
@@ -178,6 +178,14 @@ void bind_krylov(nb::module_& m) {
     const EagerTensor rhs = promoted(a, b);
     const auto o = solve_options(std::move(x0), rtol, atol, 20, maxiter);
     auto r = solve(op, [&] { return krylov::cg(op.apply, rhs, o); });
+    return nb::make_tuple(r.x, r.residual_norm, r.matvecs, r.iterations);
+  });
+  k.def("minres", [](nb::handle a, const EagerTensor& b, std::optional<EagerTensor> x0, double rtol,
+                     double atol, std::int64_t maxiter) {
+    const Operator op = operator_of(a, "minres");
+    const EagerTensor rhs = promoted(a, b);
+    const auto o = solve_options(std::move(x0), rtol, atol, 20, maxiter);
+    auto r = solve(op, [&] { return krylov::minres(op.apply, rhs, o); });
     return nb::make_tuple(r.x, r.residual_norm, r.matvecs, r.iterations);
   });
   k.def("expm_multiply", [](nb::handle a, const EagerTensor& v, std::complex<double> t, double tol,

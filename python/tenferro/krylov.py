@@ -1,5 +1,5 @@
 """Krylov solvers with scipy.sparse.linalg's names and conventions: ``eigsh``, ``eigs``,
-``gmres``, ``cg`` and ``expm_multiply``.
+``gmres``, ``cg``, ``minres`` and ``expm_multiply``.
 
 ``A`` is either a callable ``Tensor -> Tensor`` that returns its argument's shape, dtype and
 runtime (the tensors keep their shape: a DMRG effective Hamiltonian acts on a 4-index tensor
@@ -11,7 +11,7 @@ Differences from SciPy, all deliberate:
 
 - non-convergence raises :class:`tenferro.NotConvergedError` (a ``NumericalError``) carrying
   ``.best`` (the best iterates, Tensors) and ``.residual_norms``; no ``info > 0`` is returned.
-  ``gmres`` and ``cg`` return ``(x, 0)`` so SciPy's ``x, info = ...`` unpacking still works;
+  ``gmres``, ``cg`` and ``minres`` return ``(x, 0)`` so SciPy's ``x, info = ...`` unpacking still works;
 - ``eigsh``/``eigs`` default to ``k=1``; ``v0`` is required for a callable (it gives the
   shape); for a 2-D Tensor without ``v0`` the start is a seeded normal vector of the runtime;
 - eigenvectors come back as one Tensor of shape ``v0.shape + (k,)`` (SciPy's ``(n, k)`` for
@@ -78,10 +78,18 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None):
     return x, 0
 
 
+def minres(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None):
+    """scipy.sparse.linalg.minres for a Hermitian, possibly indefinite operator: ``(x, 0)``;
+    ``maxiter`` counts iterations (default 5 * dimension). Raises NotConvergedError instead
+    of returning ``info > 0``."""
+    x, _res, _mv, _it = _k.minres(A, b, x0, float(rtol), float(atol), _int(maxiter, 0))
+    return x, 0
+
+
 def expm_multiply(A, v, t=1.0, *, tol=0.0, ncv=30, max_substeps=10000, hermitian=False):
     """``exp(t A) v`` by Krylov projection with automatic substeps, for real or complex ``t``
-    (``t=-1j*dt`` for a time step of a Hamiltonian). ``tol=0`` means 1e3 times the dtype's
-    epsilon, relative to ``||v||``. A real ``v`` is cast to complex when ``t`` is complex.
+    (``t=-1j*dt`` for a time step of a Hamiltonian). ``tol`` is the target relative error
+    (0: 100 times the dtype's epsilon). A real ``v`` is cast to complex when ``t`` is complex.
     ``hermitian=True`` uses Lanczos for a Hermitian ``A``."""
     x, _err, _sub, _mv = _k.expm_multiply(A, v, complex(t), float(tol), int(ncv),
                                           int(max_substeps), bool(hermitian))
@@ -96,4 +104,4 @@ def _no_shift_invert(op, M, sigma):
                      "not implemented", kind="Unsupported")
 
 
-__all__ = ["eigsh", "eigs", "gmres", "cg", "expm_multiply"]
+__all__ = ["eigsh", "eigs", "gmres", "cg", "minres", "expm_multiply"]

@@ -137,6 +137,16 @@ def test_gmres_nonsymmetric(rt, rng, dtype):
     np.testing.assert_allclose(x.download(), np.linalg.solve(a, b), rtol=1e-8, atol=1e-9)
 
 
+def test_minres_hermitian_indefinite(rt, rng):
+    n = 40
+    a, _ = hermitian(rng, n, np.complex128, np.concatenate([-np.linspace(1, 5, 20),
+                                                           np.linspace(1, 5, 20)]))
+    b = crandn(rng, n, dtype=np.complex128)
+    x, info = tf.krylov.minres(as_op(rt, a), rt.upload(b), rtol=1e-10)
+    assert info == 0
+    np.testing.assert_allclose(x.download(), np.linalg.solve(a, b), rtol=1e-7, atol=1e-8)
+
+
 def test_nonconvergence_raises_with_best_iterate(rt, rng):
     n = 60
     a = np.diag(np.linspace(1.0, 1e4, n))  # ill-conditioned: 3 cg iterations cannot converge
@@ -193,6 +203,7 @@ def test_callable_exception_propagates_unchanged(rt):
                    lambda: tf.krylov.eigs(op, k=1, v0=v0.astype(np.complex128)),
                    lambda: tf.krylov.gmres(op, v0),
                    lambda: tf.krylov.cg(op, v0),
+                   lambda: tf.krylov.minres(op, v0),
                    lambda: tf.krylov.expm_multiply(op, v0, 1.0)):
         calls.clear()
         with pytest.raises(Boom, match="from the operator"):
