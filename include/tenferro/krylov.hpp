@@ -1,5 +1,5 @@
 // Krylov solvers on any backend: eigsh (thick-restart Lanczos), eigs (Krylov-Schur Arnoldi),
-// gmres, cg, minres and expm_multiply, for a linear operator given as a callable.
+// svds, gmres, cg, minres and expm_multiply, for a linear operator given as a callable.
 //
 //   auto heff = [&](const EagerTensor& x) { return einsum("abc,bdec,...->ade", {l, x, w, r}); };
 //   auto ground = krylov::eigsh(heff, x0, {.k = 1, .which = krylov::Which::SmallestAlgebraic});
@@ -94,6 +94,23 @@ struct EigsResult {
 // cast to complex first, so the operator must accept complex vectors (the prims promote a real
 // tensor meeting a complex one; einsum wants one dtype, so cast a real matrix to x.dtype()).
 EigsResult eigs(const LinearOperator& a, const EagerTensor& v0, const EigOptions& options = {});
+
+struct SvdsResult {
+  EagerTensor u;                        // [m, k], orthonormal columns
+  EagerTensor s;                        // [k], real, descending, on the matrix's runtime
+  EagerTensor vh;                       // [k, n]
+  std::vector<double> singular_values;  // the same k values on the host
+  std::int64_t matvecs = 0;
+};
+// The k largest singular triplets of a matrix a [m, n] (1 <= k < min(m, n)), SciPy's svds: on
+// any backend, through eigsh on the smaller Gram matrix (A^H A or A A^H, formed once on the
+// device). Singular values below sqrt(eps) times the largest (float32: about 3e-4) have no
+// relative accuracy; their vectors still complete an orthonormal basis (the other side is
+// orthonormalised on the device), so U S Vh stays within them of A, which is what truncation
+// needs. For a full or accurate SVD use linalg::svd (CPU, CUDA); svds is how a backend without
+// dense decompositions (WebGPU) truncates. The start vector is seeded: the same call gives the
+// same result.
+SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol = 0.0, std::uint64_t seed = 0);
 
 struct SolveOptions {
   // Converged when ||b - A x|| <= max(rtol * ||b||, atol) (SciPy's rule).

@@ -74,5 +74,34 @@ TEST_F(KrylovWebGpu, ExpmMultiplyEvolvesOnTheDevice) {
   EXPECT_LT(std::sqrt(err / scale), 1e-4);
 }
 
+TEST_F(KrylovWebGpu, SvdsTruncatesOnTheDevice) {
+  // The truncation a WebGPU DMRG needs (linalg has no WebGPU rows): the 5 largest singular
+  // triplets of a 24 x 16 matrix, against linalg::svd on a CPU runtime in F64.
+  const Tensor host = random_tensor(DType::F32, Shape{24, 16}, 8);
+  const EagerTensor a = runtime_->upload(host);
+  const auto before = runtime_->stats();
+  const std::uint64_t cpu_before = process_cpu_kernel_launches();
+  const auto r = krylov::svds(a, 5, 1e-6);
+  EXPECT_EQ(process_cpu_kernel_launches(), cpu_before) << "no CPU kernel for a WebGPU runtime";
+  const auto after = runtime_->stats();
+  EXPECT_EQ(after.uploads, before.uploads);
+  EXPECT_EQ(after.downloads, before.downloads);
+  EXPECT_EQ(r.u.placement(), a.placement());
+  const auto cpu = EagerRuntime::cpu();
+  const Tensor s_ref = linalg::svd(prims::cast(cpu->upload(host), DType::F64)).s.download();
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_NEAR(r.singular_values[static_cast<std::size_t>(i)], s_ref.data<double>()[i],
+                1e-4 * s_ref.data<double>()[0])
+        << i;
+  }
+  // U S Vh reproduces A up to the discarded singular values' weight.
+  const Tensor approx = einsum("ik,k,kj->ij", {r.u, r.s, r.vh}).download();
+  double err = 0, discarded = 0;
+  for (std::int64_t i = 0; i < 24 * 16; ++i)
+    err += std::pow(double(host.data<float>()[i]) - double(approx.data<float>()[i]), 2);
+  for (int i = 5; i < 16; ++i) discarded += std::pow(s_ref.data<double>()[i], 2);
+  EXPECT_NEAR(std::sqrt(err), std::sqrt(discarded), 1e-3 * std::sqrt(discarded));
+}
+
 }  // namespace
 }  // namespace tenferro::webgpu_test

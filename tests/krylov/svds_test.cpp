@@ -1,0 +1,82 @@
+// svds against a matrix with singular values known by construction: A = Q1 diag(s) Q2^H.
+#include <gtest/gtest.h>
+
+#include <array>
+
+#include "krylov/krylov_matrices.hpp"
+
+namespace tenferro::krylov_test {
+namespace {
+
+struct SvdsCase {
+  DType dtype;
+  std::int64_t m, n, k;
+};
+
+class SvdsKnown : public ::testing::TestWithParam<SvdsCase> {};
+
+TEST_P(SvdsKnown, LargestTripletsOfAKnownMatrix) {
+  const SvdsCase c = GetParam();
+  auto rt = EagerRuntime::cpu();
+  const std::int64_t r = std::min(c.m, c.n);
+  std::vector<cplx> s;
+  for (std::int64_t i = 0; i < r; ++i) s.emplace_back(std::pow(0.7, double(i)) * 3.0);
+  const EagerTensor q1 =
+      linalg::qr(rt->upload(testing::random_tensor(c.dtype, Shape{c.m, c.m}, 71))).q;
+  const EagerTensor q2 =
+      linalg::qr(rt->upload(testing::random_tensor(c.dtype, Shape{c.n, c.n}, 72))).q;
+  const std::array<prims::Slice, 2> first_r{prims::Slice{}, prims::Slice{0, r, 1}};
+  const EagerTensor a =
+      einsum("ik,k,jk->ij", {prims::slice(q1, first_r), rt->upload(host_vector(c.dtype, s)),
+                             prims::conj(prims::slice(q2, first_r))});
+  const auto res = krylov::svds(a, c.k, 1e-12);
+  ASSERT_EQ(res.singular_values.size(), static_cast<std::size_t>(c.k));
+  EXPECT_EQ(res.u.shape(), (Shape{c.m, c.k}));
+  EXPECT_EQ(res.vh.shape(), (Shape{c.k, c.n}));
+  EXPECT_EQ(res.s.dtype(), real_dtype(c.dtype));
+  const Tensor s_dev = prims::cast(res.s, DType::F64).download();
+  for (std::int64_t i = 0; i < c.k; ++i) {
+    EXPECT_NEAR(res.singular_values[static_cast<std::size_t>(i)],
+                s[static_cast<std::size_t>(i)].real(), 1e-10)
+        << i;
+    EXPECT_NEAR(s_dev.data<double>()[i], s[static_cast<std::size_t>(i)].real(), 1e-10) << i;
+  }
+  // U^H U = I and A - U S Vh has exactly the discarded singular values' weight.
+  const EagerTensor utu = einsum("ik,il->kl", {prims::conj(res.u), res.u});
+  const EagerTensor eye = prims::eye(rt, c.dtype, c.k);
+  EXPECT_LT(prims::cast(prims::norm(utu - eye), DType::F64).download().data<double>()[0], 1e-10);
+  const EagerTensor vvh = einsum("ki,li->kl", {res.vh, prims::conj(res.vh)});
+  EXPECT_LT(prims::cast(prims::norm(vvh - eye), DType::F64).download().data<double>()[0], 1e-10);
+  const EagerTensor approx = einsum("ik,k,kj->ij", {res.u, prims::cast(res.s, c.dtype), res.vh});
+  double discarded = 0;
+  for (std::int64_t i = c.k; i < r; ++i) discarded += std::norm(s[static_cast<std::size_t>(i)]);
+  EXPECT_NEAR(prims::cast(prims::norm(a - approx), DType::F64).download().data<double>()[0],
+              std::sqrt(discarded), 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, SvdsKnown,
+                         ::testing::Values(SvdsCase{DType::F64, 40, 25, 6},
+                                           SvdsCase{DType::F64, 20, 50, 8},
+                                           SvdsCase{DType::C64, 30, 30, 5},
+                                           SvdsCase{DType::C64, 18, 36, 4}));
+
+TEST(Svds, RefusesWhatItCannotDo) {
+  auto rt = EagerRuntime::cpu();
+  const EagerTensor a = rt->upload(testing::random_tensor(DType::F64, Shape{6, 4}, 1));
+  EXPECT_THROW(krylov::svds(a, 4), Error);  // k = min(m, n)
+  EXPECT_THROW(krylov::svds(prims::reshape(a, Shape{24}), 2), Error);
+  // Rank 1 but k = 3: the numerically zero singular values still come with orthonormal
+  // vectors, and U S Vh is A.
+  const EagerTensor u = rt->upload(testing::random_tensor(DType::F64, Shape{6}, 2));
+  const EagerTensor v = rt->upload(testing::random_tensor(DType::F64, Shape{5}, 3));
+  const EagerTensor rank1 = einsum("i,j->ij", {u, v});
+  const auto res = krylov::svds(rank1, 3);
+  EXPECT_LT(res.singular_values[1], 1e-6 * res.singular_values[0]);
+  const EagerTensor utu = einsum("ik,il->kl", {res.u, res.u});
+  EXPECT_LT(prims::norm(utu - prims::eye(rt, DType::F64, 3)).download().data<double>()[0], 1e-12);
+  const EagerTensor approx = einsum("ik,k,kj->ij", {res.u, res.s, res.vh});
+  EXPECT_LT(prims::norm(rank1 - approx).download().data<double>()[0], 1e-6);
+}
+
+}  // namespace
+}  // namespace tenferro::krylov_test
