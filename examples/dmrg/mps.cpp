@@ -4,6 +4,7 @@
 #include <complex>
 
 #include "tenferro/einsum.hpp"
+#include "tenferro/krylov.hpp"
 #include "tenferro/linalg.hpp"
 #include "tenferro/prims.hpp"
 
@@ -23,6 +24,41 @@ EagerTensor selector(const std::shared_ptr<EagerRuntime>& rt, DType dtype, std::
   const EagerTensor eye = prims::eye(rt, dtype, 5);
   const prims::Slice slices[] = {{row, row + 1, 1}, {0, 5, 1}};
   return prims::reshape(prims::contiguous(prims::slice(eye, slices)), {1, 5, 1});
+}
+
+struct Factors {
+  EagerTensor u, s, vh, discarded_weight;
+};
+
+// a [m, n] ~ u diag(s) vh with at most max_rank singular values.
+Factors factorize(const EagerTensor& a, std::int64_t max_rank, Factorizer how) {
+  if (how == Factorizer::Svd) {
+    linalg::SvdOptions options;
+    options.truncation.max_rank = max_rank;
+    auto f = linalg::svd(a, options);
+    return {f.u, f.s, f.vh, f.discarded_weight};
+  }
+  const std::int64_t m = a.shape()[0], n = a.shape()[1];
+  const std::int64_t k = std::min({max_rank, m, n});
+  EagerTensor padded = a;
+  // svds wants k < min(m, n): a zero row and column add one zero singular value, whose
+  // vectors are dropped below; the kept ones have zero entries there.
+  if (k == std::min(m, n)) {
+    const auto& rt = a.runtime();
+    const EagerTensor rows[] = {a, prims::zeros(rt, a.dtype(), {1, n})};
+    const EagerTensor taller = prims::concatenate(rows, 0);
+    const EagerTensor cols[] = {taller, prims::zeros(rt, a.dtype(), {m + 1, 1})};
+    padded = prims::concatenate(cols, 1);
+  }
+  auto f = krylov::svds(padded, k);
+  const prims::Slice u_rows[] = {{0, m, 1}, {}};
+  const prims::Slice vh_cols[] = {{}, {0, n, 1}};
+  EagerTensor u = prims::contiguous(prims::slice(f.u, u_rows));
+  EagerTensor vh = prims::contiguous(prims::slice(f.vh, vh_cols));
+  // |a|^2 - sum s^2, on the device.
+  const EagerTensor kept = prims::sum(prims::square(f.s));
+  const EagerTensor total = prims::sum(prims::square(prims::abs(a)));
+  return {u, f.s, vh, prims::sub(total, kept)};
 }
 
 }  // namespace
@@ -86,10 +122,10 @@ std::vector<EagerTensor> random_mps(const std::shared_ptr<EagerRuntime>& rt, DTy
   return mps;
 }
 
-void right_canonicalize(std::vector<EagerTensor>& mps) {
+void right_canonicalize(std::vector<EagerTensor>& mps, Factorizer how) {
   for (std::size_t i = mps.size() - 1; i > 0; --i) {
     const Shape& s = mps[i].shape();
-    auto f = linalg::svd(prims::reshape(mps[i], {s[0], s[1] * s[2]}));
+    auto f = factorize(prims::reshape(mps[i], {s[0], s[1] * s[2]}), s[0], how);
     const std::int64_t r = f.s.shape()[0];
     mps[i] = prims::reshape(f.vh, {r, s[1], s[2]});
     // Normalised as we go, so long chains stay in range; the state's norm does not matter.
@@ -117,12 +153,11 @@ EagerTensor apply_two_site_hamiltonian(const EagerTensor& l, const EagerTensor& 
   return einsum("xay,abst,bcuv,pcq,xtvp->ysuq", {l, w, w, r, theta});
 }
 
-Split split_two_site(const EagerTensor& theta, std::int64_t max_bond, bool centre_right) {
+Split split_two_site(const EagerTensor& theta, std::int64_t max_bond, bool centre_right,
+                     Factorizer how) {
   const Shape& s = theta.shape();
-  linalg::SvdOptions options;
-  options.truncation.max_rank = max_bond;
   // Column-major reshape: row x + X s, column u + 2 p; the reshapes below undo it.
-  auto f = linalg::svd(prims::reshape(theta, {s[0] * s[1], s[2] * s[3]}), options);
+  auto f = factorize(prims::reshape(theta, {s[0] * s[1], s[2] * s[3]}), max_bond, how);
   const std::int64_t k = f.s.shape()[0];
   // einsum wants one dtype: the real singular values meet a complex theta as complex.
   const EagerTensor sv = f.s.dtype() == theta.dtype() ? f.s : prims::cast(f.s, theta.dtype());

@@ -35,9 +35,14 @@ std::vector<std::int64_t> bond_dims(int sites, std::int64_t max_bond);
 // Seeded normal entries, made in the runtime (no upload).
 std::vector<EagerTensor> random_mps(const std::shared_ptr<EagerRuntime>& rt, DType dtype, int sites,
                                     std::int64_t max_bond, std::uint64_t seed);
+// How a matrix is factorised: linalg::svd (CPU, CUDA), or krylov::svds, which runs on every
+// backend (WebGPU has no dense decompositions) but cannot return all min(m, n) triplets: the
+// matrix is then padded by a zero row and column, which adds one zero singular value.
+enum class Factorizer { Svd, Svds };
+
 // Right-canonical form (every site but the first an isometry), by SVDs from the right; the
 // first site carries the norm.
-void right_canonicalize(std::vector<EagerTensor>& mps);
+void right_canonicalize(std::vector<EagerTensor>& mps, Factorizer how = Factorizer::Svd);
 
 EagerTensor grow_left(const EagerTensor& l, const EagerTensor& a, const EagerTensor& w);
 EagerTensor grow_right(const EagerTensor& r, const EagerTensor& a, const EagerTensor& w);
@@ -54,6 +59,8 @@ struct Split {
 };
 // theta = left . right with at most max_bond singular values kept; the singular values go
 // into `right` when the orthogonality centre moves right, into `left` otherwise.
-Split split_two_site(const EagerTensor& theta, std::int64_t max_bond, bool centre_right);
+// discarded_weight: the weight outside the kept singular values (theta is a unit vector).
+Split split_two_site(const EagerTensor& theta, std::int64_t max_bond, bool centre_right,
+                     Factorizer how = Factorizer::Svd);
 
 }  // namespace dmrg
