@@ -6,7 +6,7 @@ twin of examples/dmrg/dmrg.cpp, with the same index conventions and sweep schedu
 MPS tensors A[x, s, p] (left bond, spin, right bond) and the MPO tensor W[a, b, s, t] (left,
 right, out, in) live in one runtime; environments are grown by einsum, the local ground state
 comes from tf.krylov.eigsh on the effective Hamiltonian as a callable, and tf.linalg.svd with
-max_rank truncates. The MPO and the random start are the only uploads; each sweep reads one scalar (the largest
+max_rank truncates (tf.krylov.svds on WebGPU, which has no tf.linalg). The MPO and the random start are the only uploads; each sweep reads one scalar (the largest
 discarded weight); the energies are host floats from eigsh.
 """
 
@@ -33,10 +33,27 @@ def bond_dims(n, d_max):
     return [min(d_max, 2 ** min(i, n - i)) for i in range(n + 1)]
 
 
+def factorize(a, max_rank):
+    """a ~ U diag(S) Vh with at most max_rank singular values: tf.linalg.svd on the CPU;
+    tf.krylov.svds on WebGPU (no tf.linalg there), which wants k < min(m, n), so a zero row
+    and column pad the matrix when nothing is truncated (one extra zero singular value, whose
+    vectors are dropped)."""
+    if a.runtime.backend != "webgpu":
+        return tf.linalg.svd(a, max_rank=max_rank)
+    m, n = a.shape
+    k = min(max_rank, m, n)
+    if k == min(m, n):
+        z = tf.zeros((1, n), dtype=a.dtype, runtime=a.runtime)
+        a = tf.concatenate([a, z], axis=0)
+        a = tf.concatenate([a, tf.zeros((m + 1, 1), dtype=a.dtype, runtime=a.runtime)], axis=1)
+    u, s, vh = tf.krylov.svds(a, k)
+    return u[:m], s, vh[:, :n]
+
+
 def right_canonicalize(mps):
     for i in range(len(mps) - 1, 0, -1):
         dl, d, dr = mps[i].shape
-        u, s, vh = tf.linalg.svd(mps[i].reshape(dl, d * dr), full_matrices=False)
+        u, s, vh = factorize(mps[i].reshape(dl, d * dr), dl)
         mps[i] = vh.reshape(vh.shape[0], d, dr)
         mps[i - 1] = tf.einsum("xsa,ak,k->xsk", mps[i - 1], u, s / tf.linalg.norm(s))
 
@@ -51,7 +68,7 @@ def grow_right(env, a, w):
 
 def split(theta, d_max, centre_right):
     dl, d1, d2, dr = theta.shape
-    u, s, vh = tf.linalg.svd(theta.reshape(dl * d1, d2 * dr), max_rank=d_max)
+    u, s, vh = factorize(theta.reshape(dl * d1, d2 * dr), d_max)
     k = s.shape[0]
     if centre_right:
         vh = tf.einsum("k,kj->kj", s, vh)

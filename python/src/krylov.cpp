@@ -1,4 +1,5 @@
-// tenferro._tenferro.krylov: the Krylov family (eigsh, eigs, gmres, cg, minres, expm_multiply) on a
+// tenferro._tenferro.krylov: the Krylov family (eigsh, eigs, svds, gmres, cg, minres,
+// expm_multiply) on a
 // linear operator given as a Python callable Tensor -> Tensor, or as a square 2-D Tensor (then
 // the matvec is an einsum in the matrix's runtime). SciPy's names, defaults and ordering live
 // in tenferro/krylov.py; this layer only converts arguments and results.
@@ -164,6 +165,10 @@ void bind_krylov(nb::module_& m) {
           auto r = solve(op, [&] { return krylov::eigs(op.apply, start, o); });
           return nb::make_tuple(r.eigenvalues, r.eigenvectors, r.residual_norms, r.matvecs);
         });
+  k.def("svds", [](const EagerTensor& a, std::int64_t kk, double tol, std::uint64_t seed) {
+    auto r = released([&] { return krylov::svds(a, kk, tol, seed); });
+    return nb::make_tuple(r.u, r.s, r.vh, r.matvecs);
+  });
   k.def("gmres", [](nb::handle a, const EagerTensor& b, std::optional<EagerTensor> x0, double rtol,
                     double atol, std::int64_t restart, std::int64_t maxiter) {
     const Operator op = operator_of(a, "gmres");

@@ -1,5 +1,5 @@
 """Krylov solvers with scipy.sparse.linalg's names and conventions: ``eigsh``, ``eigs``,
-``gmres``, ``cg``, ``minres`` and ``expm_multiply``.
+``svds``, ``gmres``, ``cg``, ``minres`` and ``expm_multiply``.
 
 ``A`` is either a callable ``Tensor -> Tensor`` that returns its argument's shape, dtype and
 runtime (the tensors keep their shape: a DMRG effective Hamiltonian acts on a 4-index tensor
@@ -61,6 +61,17 @@ def eigs(A, k=1, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None
     return (w, _stack(vs, range(len(vs)))) if return_eigenvectors else w
 
 
+def svds(A, k=6, tol=0, return_singular_vectors=True, *, seed=0):
+    """scipy.sparse.linalg.svds for a 2-D Tensor: the ``k`` largest singular triplets
+    (``1 <= k < min(m, n)``), through eigsh on the smaller Gram matrix, on any backend (WebGPU
+    included, which has no tf.linalg). Returns ``(U, S, Vh)`` as Tensors with ``S``
+    **descending** (NumPy's svd order; SciPy's svds ascends). Singular values below
+    sqrt(eps) times the largest have no relative accuracy, but their vectors still complete
+    an orthonormal basis, which is what truncation needs. ``seed`` fixes the start vector."""
+    u, s, vh, _mv = _k.svds(A, int(k), float(tol), int(seed))
+    return (u, s, vh) if return_singular_vectors else s
+
+
 def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None):
     """scipy.sparse.linalg.gmres (restarted GMRES): ``(x, 0)`` with
     ``||b - A x|| <= max(rtol ||b||, atol)``; ``maxiter`` counts restart cycles (default 100).
@@ -104,4 +115,4 @@ def _no_shift_invert(op, M, sigma):
                      "not implemented", kind="Unsupported")
 
 
-__all__ = ["eigsh", "eigs", "gmres", "cg", "minres", "expm_multiply"]
+__all__ = ["eigsh", "eigs", "svds", "gmres", "cg", "minres", "expm_multiply"]

@@ -97,6 +97,20 @@ def test_eigs_matches_eig(rt, rng, dtype, which):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_svds_matches_svd(rt, rng, dtype):
+    a = crandn(rng, 30, 18, dtype=dtype)
+    u, s, vh = tf.krylov.svds(rt.upload(a), k=5)
+    ref = np.linalg.svd(a, compute_uv=False)[:5]
+    np.testing.assert_allclose(s.download(), ref, rtol=1e-10)  # descending, as NumPy's
+    uu, vv = u.download(), vh.download()
+    np.testing.assert_allclose(uu.conj().T @ uu, np.eye(5), atol=1e-10)
+    np.testing.assert_allclose(vv @ vv.conj().T, np.eye(5), atol=1e-10)
+    # The best rank-5 approximation: its error is the sixth singular value (spectral norm).
+    err = np.linalg.norm(a - (uu * s.download()) @ vv, 2)
+    np.testing.assert_allclose(err, np.linalg.svd(a, compute_uv=False)[5], rtol=1e-8)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("t", [0.5, -1j * 3.0, 25.0j])
 def test_expm_multiply_matches_expm(rt, rng, dtype, t):
     # t ||A|| up to ~150: several substeps.
