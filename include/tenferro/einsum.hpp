@@ -151,7 +151,8 @@ class PreparedEinsum {
   // full output shape that is zero where those slices write nothing. The results of ranges
   // that partition [0, num_slices()) add up to operator()'s result (up to rounding order):
   // the unit a caller hands to other threads or processes. Validation for an empty or
-  // out-of-bounds range; the same backend rule as operator() (sliced plans run on the CPU).
+  // out-of-bounds range; the same backend rule as operator(): the slices run on the runtime
+  // that holds the operands, whatever its backend (EinsumOptions::memory_limit).
   std::int64_t num_slices() const;
   // The output's dtype and shape.
   TensorMeta output() const;

@@ -102,7 +102,8 @@ struct SvdsResult {
   std::vector<double> singular_values;  // the same k values on the host
   std::int64_t matvecs = 0;
 };
-// The k largest singular triplets of a matrix a [m, n] (1 <= k < min(m, n)), SciPy's svds: on
+// The k largest singular triplets of a matrix a [m, n] (1 <= k <= min(m, n); SciPy's svds wants
+// k < min(m, n), a bond that is not truncated needs all of them): on
 // any backend, through eigsh on the smaller Gram matrix (A^H A or A A^H, formed once on the
 // device). Singular values below sqrt(eps) times the largest (float32: about 3e-4) have no
 // relative accuracy; their vectors still complete an orthonormal basis (the other side is

@@ -21,6 +21,11 @@ krylov::LinearOperator untracked(const VariableOperator& a) {
   };
 }
 
+// The options of the solves inside the rules: the caller's tolerances, no start vector.
+krylov::SolveOptions without_start(const krylov::SolveOptions& o) {
+  return {.rtol = o.rtol, .atol = o.atol, .restart = o.restart, .maxiter = o.maxiter};
+}
+
 T flat(const T& x) {
   return prims::reshape(prims::contiguous(x), Shape{x.numel()});
 }
@@ -54,9 +59,7 @@ T complement_solve(const krylov::LinearOperator& a, const T& x, double lambda, c
     const T pz = project(z);
     return project(a(pz) - prims::scale(pz, lambda));
   };
-  krylov::SolveOptions o = options;
-  o.x0.reset();
-  return project(krylov::gmres(shifted, project(g), o).x);
+  return project(krylov::gmres(shifted, project(g), without_start(options)).x);
 }
 
 }  // namespace
@@ -86,35 +89,43 @@ EigshVariables eigsh(const VariableOperator& a, const EagerTensor& v0,
   return out;
 }
 
-Variable cg(const VariableOperator& a, const Variable& b, const krylov::SolveOptions& options) {
+namespace {
+
+using Solver = std::function<krylov::SolveResult(const krylov::LinearOperator&, const T&,
+                                                 const krylov::SolveOptions&)>;
+
+// x* = solve(A, b), recorded as x* + A^{-1}(b - A x*): `solve` with A for tangents, with the
+// adjoint operator (when there is one) for cotangents.
+Variable linear_solve(std::string op, const Solver& solver, const VariableOperator& a,
+                      const Variable& b, const krylov::SolveOptions& options,
+                      const krylov::LinearOperator& adjoint) {
   const krylov::LinearOperator plain = untracked(a);
-  const T x = krylov::cg(plain, b.value(), options).x;
+  const T x = solver(plain, b.value(), options).x;
   const Variable r = sub(b, a(Variable(x)));
-  krylov::SolveOptions o = options;
-  o.x0.reset();
-  const auto solve = [plain, o](const T& g) { return krylov::cg(plain, g, o).x; };
-  return corrected("krylov.cg", x, r, solve, solve);
+  const krylov::SolveOptions o = without_start(options);
+  const auto solve = [solver, plain, o](const T& g) { return solver(plain, g, o).x; };
+  const auto adjoint_solve = [solver, adjoint, o, op](const T& g) {
+    if (!adjoint) {
+      throw_error(ErrorKind::Unsupported, ErrorPhase::Input, op,
+                  "reverse mode needs the adjoint operator x -> A^H x: pass it as `adjoint` "
+                  "(forward mode needs only A)");
+    }
+    return solver(adjoint, g, o).x;
+  };
+  return corrected(std::move(op), x, r, solve, adjoint_solve);
+}
+
+}  // namespace
+
+Variable cg(const VariableOperator& a, const Variable& b, const krylov::SolveOptions& options) {
+  // Hermitian: A is its own adjoint.
+  return linear_solve("krylov.cg", krylov::cg, a, b, options, untracked(a));
 }
 
 Variable gmres(const VariableOperator& a, const Variable& b, const krylov::SolveOptions& options,
                const VariableOperator& adjoint) {
-  const krylov::LinearOperator plain = untracked(a);
-  const T x = krylov::gmres(plain, b.value(), options).x;
-  const Variable r = sub(b, a(Variable(x)));
-  krylov::SolveOptions o = options;
-  o.x0.reset();
-  const auto solve = [plain, o](const T& g) { return krylov::gmres(plain, g, o).x; };
-  const krylov::LinearOperator plain_adjoint =
-      adjoint ? untracked(adjoint) : krylov::LinearOperator{};
-  const auto adjoint_solve = [plain_adjoint, o](const T& g) {
-    if (!plain_adjoint) {
-      throw_error(ErrorKind::Unsupported, ErrorPhase::Input, "krylov.gmres",
-                  "reverse mode through gmres needs the adjoint operator x -> A^H x: pass it as "
-                  "`adjoint` (forward mode needs only A)");
-    }
-    return krylov::gmres(plain_adjoint, g, o).x;
-  };
-  return corrected("krylov.gmres", x, r, solve, adjoint_solve);
+  return linear_solve("krylov.gmres", krylov::gmres, a, b, options,
+                      adjoint ? untracked(adjoint) : krylov::LinearOperator{});
 }
 
 }  // namespace tenferro::ad

@@ -143,7 +143,17 @@ GradientTape::GradientTape(std::shared_ptr<EagerRuntime> runtime)
   if (!runtime) throw_validation("ad.GradientTape", "the runtime is null");
   state_->runtime = std::move(runtime);
 }
-GradientTape::~GradientTape() = default;
+// A rule may capture Variables of this very tape (the Krylov rules keep the user's operator,
+// which captures its tracked parameters): a cycle through the tape's own state that would
+// never be freed. The recorded nodes are no use once the tape is gone (nothing can run a
+// reverse pass on it), so they go with it; their destructors run outside the lock.
+GradientTape::~GradientTape() {
+  std::vector<detail::Node> nodes;
+  {
+    std::lock_guard lock(state_->mutex);
+    nodes.swap(state_->nodes);
+  }
+}
 
 const std::shared_ptr<EagerRuntime>& GradientTape::runtime() const noexcept {
   return state_->runtime;

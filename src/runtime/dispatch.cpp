@@ -136,14 +136,6 @@ std::vector<EagerTensor> dispatch(const ExtensionOp& op, std::span<const EagerTe
   return dispatch_on(runtime, op, inputs, module_factory, family_id);
 }
 
-std::vector<EagerTensor> dispatch_checked(const std::shared_ptr<EagerRuntime>& runtime,
-                                          const ExtensionOp& op,
-                                          std::span<const EagerTensor> inputs,
-                                          ModuleFactoryRef module_factory,
-                                          std::uint32_t family_id) {
-  return dispatch_on(runtime, op, inputs, module_factory, family_id);
-}
-
 std::vector<EagerTensor> dispatch_table(const std::shared_ptr<EagerRuntime>& runtime,
                                         const ExtensionOp& op, std::span<const EagerTensor> inputs,
                                         const RegistrationTable& table, OpKey key) {

@@ -1,6 +1,6 @@
 // The dispatch contract (DESIGN §2) for the library's own families, which know their dense
 // family id (runtime_internal::family_id, resolved once per family) and so skip the name
-// lookup the public entry points make. dispatch_checked is for callers that already ran step 1
+// lookup the public entry points make. dispatch_table is for callers that already ran step 1
 // (one runtime, the op's arity) themselves, so a warm call checks its inputs' runtime once.
 #pragma once
 
@@ -17,19 +17,13 @@ namespace tenferro::runtime_internal {
 std::vector<EagerTensor> dispatch(const ExtensionOp& op, std::span<const EagerTensor> inputs,
                                   ModuleFactoryRef module_factory, std::uint32_t family_id);
 
-// Steps 2-6. `runtime` must be what require_one_runtime returned for `inputs` and the op's
-// arity.
-std::vector<EagerTensor> dispatch_checked(const std::shared_ptr<EagerRuntime>& runtime,
-                                          const ExtensionOp& op,
-                                          std::span<const EagerTensor> inputs,
-                                          ModuleFactoryRef module_factory, std::uint32_t family_id);
-
 class RegistrationTable;
 struct OpKey;
 
-// Steps 2-6 for a family with a registration table, `runtime` as for dispatch_checked. The
-// same steps and errors as dispatch_checked with a factory calling table.module_for(target,
-// key), but the warm path compares the module without taking a reference to it.
+// Steps 2-6 for a family with a registration table. `runtime` must be what
+// require_one_runtime returned for `inputs` and the op's arity. The same steps and errors as
+// dispatch with a factory calling table.module_for(target, key), but the warm path compares
+// the module without taking a reference to it.
 std::vector<EagerTensor> dispatch_table(const std::shared_ptr<EagerRuntime>& runtime,
                                         const ExtensionOp& op, std::span<const EagerTensor> inputs,
                                         const RegistrationTable& table, OpKey key);

@@ -84,17 +84,27 @@ void RegistrationTable::check(std::uint32_t op, BackendKind backend, DType dtype
               "no kernel registered for this op");
 }
 
+void RegistrationTable::check(OpKey key, BackendKind backend) const {
+  check(key.op, backend, key.dtype);
+  if (!key.to || admits(key.op, backend, *key.to)) return;
+  const std::string op = info_.ops[key.op];
+  throw_error(ErrorKind::Unsupported, ErrorPhase::Module, op,
+              std::string(backend_kind_name(backend)) + " cannot " + op + " " +
+                  std::string(dtype_name(key.dtype)) + " to " + std::string(dtype_name(*key.to)) +
+                  " (it has no kernel for the target dtype)");
+}
+
 ModulePtr RegistrationTable::module_for(const EagerExtensionTarget& target, OpKey key) const {
   // A kind without rows: the factory's own error (why, what to do instead).
   if (!runs_on(target.backend_kind)) return modules_.module_for(target);
-  check(key.op, target.backend_kind, key.dtype);
+  check(key, target.backend_kind);
   return modules_.module_for(target);
 }
 
 const ExtensionModule* RegistrationTable::admitted_module(const EagerExtensionTarget& target,
                                                           OpKey key) const {
   if (!runs_on(target.backend_kind)) return modules_.module_for(target).get();  // throws
-  check(key.op, target.backend_kind, key.dtype);
+  check(key, target.backend_kind);
   return modules_.built_module(target);
 }
 
@@ -105,7 +115,7 @@ std::vector<EagerTensor> RegistrationTable::execute(BackendKind backend,
   const OpKey key = info_.key_of(op, inputs);
   const Kernel k = kernel(key.op, backend, key.dtype);
   // Reached only by a caller that skipped the factory's admission step.
-  if (k == nullptr) check(key.op, backend, key.dtype);
+  if (k == nullptr || (key.to && !admits(key.op, backend, *key.to))) check(key, backend);
   return k(ctx, op, inputs);
 }
 

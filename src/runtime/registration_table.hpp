@@ -10,13 +10,14 @@
 
 #include <array>
 #include <cstdint>
-#include <initializer_list>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "runtime/dtype_mask.hpp"
 #include "runtime/family_ids.hpp"
 #include "runtime/family_modules.hpp"
 #include "tenferro/runtime/admission.hpp"
@@ -27,16 +28,6 @@ namespace tenferro::runtime_internal {
 // The body of one (op, backend, dtypes) row: runs inside the runtime's backend session.
 using Kernel = std::vector<EagerTensor> (*)(const ExecutionContext&, const ExtensionOp&,
                                             std::span<const EagerTensor>);
-
-// A set of dtypes as a bit mask (bit = DType value).
-using DTypeMask = std::uint8_t;
-constexpr DTypeMask dtypes(std::initializer_list<DType> list) {
-  DTypeMask m = 0;
-  for (DType d : list) m = static_cast<DTypeMask>(m | (1u << static_cast<unsigned>(d)));
-  return m;
-}
-inline constexpr DTypeMask kAllFloatDTypes =
-    dtypes({DType::F32, DType::F64, DType::C32, DType::C64});
 
 struct Registration {
   std::uint32_t op;  // index into the family's op names
@@ -49,6 +40,10 @@ struct Registration {
 struct OpKey {
   std::uint32_t op;
   DType dtype;
+  // A conversion's other end (prims' cast writes this dtype): the backend must run the op on
+  // it too, so that a cast is refused before execution when its target has no kernel. Empty
+  // for every op whose kernel reads and writes one dtype family.
+  std::optional<DType> to{};
 };
 // How a family reads the key of one of its ops (throws RuntimeState for another family's op).
 using KeyOf = OpKey (*)(const ExtensionOp&, std::span<const EagerTensor>);
@@ -81,6 +76,8 @@ class RegistrationTable {
   }
   // Throws Unsupported (phase Module) naming the op, backend and dtype when not admitted.
   void check(std::uint32_t op, BackendKind backend, DType dtype) const;
+  // The same for a whole key: its dtype, then its conversion target (if any).
+  void check(OpKey key, BackendKind backend) const;
   // Whether any row names `backend`.
   bool runs_on(BackendKind backend) const noexcept {
     return runs_on_[static_cast<std::size_t>(backend)];

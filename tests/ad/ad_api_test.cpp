@@ -2,6 +2,8 @@
 // errors, forward mode and separate tapes on separate threads.
 #include <gtest/gtest.h>
 
+#include "support/error_kind.hpp"
+
 #include <algorithm>
 #include <thread>
 
@@ -17,16 +19,7 @@ std::vector<double> host(const EagerTensor& x) {
   return x.download().to_vector<double>();
 }
 
-template <class F>
-ErrorKind kind_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  ADD_FAILURE() << "no error thrown";
-  return ErrorKind::Backend;
-}
+using testing::kind_of;
 
 TEST(AdApi, ValueUsedSeveralTimesAccumulates) {
   auto rt = EagerRuntime::cpu();

@@ -2,21 +2,14 @@
 // NotConvergedError carrying the best iterate; the runtime stays usable afterwards.
 #include <gtest/gtest.h>
 
+#include "support/error_kind.hpp"
+
 #include "krylov/krylov_matrices.hpp"
 
 namespace tenferro::krylov_test {
 namespace {
 
-template <class F>
-ErrorKind kind_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.kind();
-  }
-  ADD_FAILURE() << "no tenferro::Error was thrown";
-  return ErrorKind::RuntimeState;
-}
+using testing::kind_of;
 
 class KrylovErrors : public ::testing::Test {
  protected:

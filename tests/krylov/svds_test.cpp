@@ -58,12 +58,15 @@ INSTANTIATE_TEST_SUITE_P(Shapes, SvdsKnown,
                          ::testing::Values(SvdsCase{DType::F64, 40, 25, 6},
                                            SvdsCase{DType::F64, 20, 50, 8},
                                            SvdsCase{DType::C64, 30, 30, 5},
-                                           SvdsCase{DType::C64, 18, 36, 4}));
+                                           SvdsCase{DType::C64, 18, 36, 4},
+                                           SvdsCase{DType::F64, 12, 7, 7},  // all of them
+                                           SvdsCase{DType::C64, 5, 9, 5}));
 
 TEST(Svds, RefusesWhatItCannotDo) {
   auto rt = EagerRuntime::cpu();
   const EagerTensor a = rt->upload(testing::random_tensor(DType::F64, Shape{6, 4}, 1));
-  EXPECT_THROW(krylov::svds(a, 4), Error);  // k = min(m, n)
+  EXPECT_THROW(krylov::svds(a, 5), Error);  // k > min(m, n)
+  EXPECT_THROW(krylov::svds(a, 0), Error);
   EXPECT_THROW(krylov::svds(prims::reshape(a, Shape{24}), 2), Error);
   // Rank 1 but k = 3: the numerically zero singular values still come with orthonormal
   // vectors, and U S Vh is A.

@@ -21,18 +21,21 @@ EagerTensor Basis::leading(std::int64_t cols) const {
 }
 
 EagerTensor Basis::column(std::int64_t i) const {
+  if (i == size_ - 1 && last_.defined()) return last_;  // the next Lanczos/Arnoldi vector
   const std::array<prims::Slice, 2> s{prims::Slice{}, prims::Slice{i, i + 1, 1}};
   return prims::reshape(prims::contiguous(prims::slice(matrix_, s)), Shape{space_.dim()});
 }
 
 void Basis::reset(const EagerTensor& unit) {
   matrix_ = prims::contiguous(as_column(unit));
+  last_ = unit;
   size_ = 1;
 }
 
 void Basis::append(const EagerTensor& unit) {
   const std::array<EagerTensor, 2> parts{matrix_, as_column(unit)};
   matrix_ = prims::concatenate(parts, 1);
+  last_ = unit;
   ++size_;
 }
 
@@ -40,6 +43,7 @@ void Basis::rotate(const std::vector<cplx>& c, std::int64_t cols, std::int64_t p
                    const EagerTensor& next) {
   const EagerTensor coeffs = space_.write(c, cols, p);
   matrix_ = einsum("nj,jp->np", {leading(cols), coeffs});
+  last_ = EagerTensor();
   size_ = p;
   if (next.defined()) append(next);
 }

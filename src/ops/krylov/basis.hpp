@@ -48,6 +48,7 @@ class Basis {
   EagerTensor leading(std::int64_t cols) const;  // V[:, 0:cols]
   VectorSpace& space_;
   EagerTensor matrix_;
+  EagerTensor last_;  // the last column as the flat vector it was appended as (no copy back)
   std::int64_t size_ = 0;
 };
 

@@ -132,6 +132,8 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
       basis.append(prims::scale(r.w, 1.0 / r.beta));
     }
 
+    // A basis of the whole space leaves nothing outside it: the projection is exact.
+    if (size == n) invariant = true;
     const Assessment assessment = assess(size, invariant);
     const Ritz& ritz = assessment.ritz;
     const std::vector<std::int64_t>& order = assessment.order;

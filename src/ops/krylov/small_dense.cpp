@@ -3,15 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#ifndef lapack_complex_float
-#define lapack_complex_float std::complex<float>
-#endif
-#ifndef lapack_complex_double
-#define lapack_complex_double std::complex<double>
-#endif
-#include <lapacke.h>
-
-#include "backends/cpu/blas_names.hpp"
+#include "backends/cpu/lapacke.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::krylov_internal {

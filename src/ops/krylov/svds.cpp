@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "ops/krylov/krylov_schur.hpp"
 #include "ops/krylov/vector_space.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/prims.hpp"
@@ -19,10 +20,9 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
                              " (reshape the tensor into the matrix to factorise)");
   }
   const std::int64_t m = a.shape()[0], n = a.shape()[1];
-  if (k < 1 || k >= std::min(m, n)) {
-    throw_validation(op, "k = " + std::to_string(k) + " must satisfy 1 <= k < min(m, n) = " +
-                             std::to_string(std::min(m, n)) +
-                             "; for all singular values use linalg::svd");
+  if (k < 1 || k > std::min(m, n)) {
+    throw_validation(op, "k = " + std::to_string(k) + " must satisfy 1 <= k <= min(m, n) = " +
+                             std::to_string(std::min(m, n)));
   }
   const bool cplx = is_complex(a.dtype());
   const EagerTensor ac = cplx ? prims::conj(a) : a;
@@ -33,7 +33,16 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
     return einsum("ij,j->i", {gram, x});
   };
   const EagerTensor v0 = prims::random_normal(a.runtime(), a.dtype(), Shape{dim}, seed);
-  const EigshResult eig = eigsh(apply, v0, {.k = k, .which = Which::LargestAlgebraic, .tol = tol});
+  // The Krylov-Schur driver directly, not eigsh: k may be the whole Gram dimension (a bond
+  // that is not truncated), where the basis spans the space and the projection is exact.
+  krylov_internal::VectorSpace gram_space(op, apply, v0, a.dtype());
+  const krylov_internal::RitzOutcome ritz = krylov_internal::krylov_schur(
+      gram_space, prims::reshape(v0, Shape{dim}),
+      {.k = k, .which = Which::LargestAlgebraic, .tol = tol}, /*hermitian=*/true);
+  EigshResult eig;
+  for (const auto& z : ritz.values) eig.eigenvalues.push_back(z.real());
+  eig.eigenvectors = ritz.vectors;
+  eig.matvecs = gram_space.matvecs();
 
   SvdsResult r;
   const double lambda_max = std::max(eig.eigenvalues.front(), 0.0);

@@ -1,33 +1,41 @@
+// The prims registration table: one row per (op, backend) with the dtypes the backend's kernel
+// set claims (intersected with what the op's semantics allow), the key function, and the
+// dispatch of the public functions through it.
 #include "ops/prims/registration.hpp"
 
-#include <array>
 #include <string>
 
 #include "runtime/dispatch_internal.hpp"
-#include "runtime/family_ids.hpp"
-#include "runtime/family_modules.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/prims.hpp"
 
 namespace tenferro::prims_internal {
 namespace {
 
-std::string_view backend_note(BackendKind kind) {
-  switch (kind) {
-    case BackendKind::Cpu:
-      return "";
-    case BackendKind::Cuda:
-      return "not compiled in";
-    case BackendKind::WebGpu:
-      return "not compiled in";
-  }
-  return "";
+using runtime_internal::OpKey;
+using runtime_internal::Registration;
+
+// What admission is keyed by: the kernel input's dtype (Generate: the output's), and for a
+// cast also the dtype it writes, which the backend must run as well.
+OpKey key_of(const PrimsOp& op) {
+  OpKey key{static_cast<std::uint32_t>(op.kind()), op.admission_dtype()};
+  if (op.kind() == PrimKind::Cast) key.to = op.payload().out.dtype;
+  return key;
 }
 
+OpKey key_of_op(const ExtensionOp& op, std::span<const EagerTensor>) {
+  const auto* prims_op = dynamic_cast<const PrimsOp*>(&op);
+  if (prims_op == nullptr) {
+    throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(op.name()),
+                "the prims executor was handed an op of another family");
+  }
+  return key_of(*prims_op);
+}
+
+// The kernel sets compiled into this build.
 const std::vector<const PrimsKernels*>& kernel_sets() {
   static const std::vector<const PrimsKernels*> sets = [] {
     std::vector<const PrimsKernels*> v{&cpu_prims_kernels()};
-    // (WebGPU and CUDA kernel sets are added here, each under its build option.)
 #if TENFERRO_HAS_WEBGPU
     v.push_back(&webgpu_prims_kernels());
 #endif
@@ -39,14 +47,62 @@ const std::vector<const PrimsKernels*>& kernel_sets() {
   return sets;
 }
 
-bool runs(const PrimsKernels& k, PrimKind kind, DType dtype) noexcept {
-  return (k.runs[static_cast<std::size_t>(kind)] & info(kind).dtypes & dtype_bit(dtype)) != 0;
+// A row's kernel is a plain function: one instantiation per kernel set.
+template <const PrimsKernels& (*Set)()>
+std::vector<EagerTensor> run_set(const ExecutionContext& ctx, const ExtensionOp& op,
+                                 std::span<const EagerTensor> inputs) {
+  return execute(Set(), ctx, op, inputs);
+}
+
+// The rows of one kernel set: each op on the dtypes the set runs and the op allows.
+template <const PrimsKernels& (*Set)()>
+void add_rows(std::vector<Registration>& rows) {
+  const PrimsKernels& k = Set();
+  for (const PrimInfo& p : kPrimInfo) {
+    const DTypeMask mask = k.runs[static_cast<std::size_t>(p.kind)] & p.dtypes;
+    if (mask != 0)
+      rows.push_back({static_cast<std::uint32_t>(p.kind), k.backend, mask, &run_set<Set>});
+  }
+}
+
+std::vector<Registration> all_rows() {
+  std::vector<Registration> rows;
+  add_rows<&cpu_prims_kernels>(rows);
+#if TENFERRO_HAS_WEBGPU
+  add_rows<&webgpu_prims_kernels>(rows);
+#endif
+#if TENFERRO_HAS_CUDA
+  add_rows<&cuda_prims_kernels>(rows);
+#endif
+  return rows;
+}
+
+runtime_internal::FamilyInfo family_info() {
+  runtime_internal::FamilyInfo info;
+  info.family = std::string(prims_family::kFamily);
+  for (const PrimInfo& p : kPrimInfo) info.ops.emplace_back(p.name);
+  info.key_of = &key_of_op;
+  constexpr auto kCuda = static_cast<std::size_t>(BackendKind::Cuda);
+  constexpr auto kWebGpu = static_cast<std::size_t>(BackendKind::WebGpu);
+#if TENFERRO_HAS_WEBGPU
+  info.notes[kWebGpu] = "WGSL has no f64: F32/C32 only";
+#else
+  info.notes[kWebGpu] = "not compiled in";
+#endif
+#if !TENFERRO_HAS_CUDA
+  info.notes[kCuda] = "not compiled in";
+#else
+  (void)kCuda;
+#endif
+  for (std::string& why : info.missing) why = "this build has no prims kernels for this backend";
+  return info;
 }
 
 }  // namespace
 
-std::span<const PrimsKernels* const> registered_kernel_sets() {
-  return kernel_sets();
+const runtime_internal::RegistrationTable& registration_table() {
+  static const runtime_internal::RegistrationTable table(family_info(), all_rows());
+  return table;
 }
 
 const PrimsKernels* kernels_for(BackendKind backend) noexcept {
@@ -56,63 +112,25 @@ const PrimsKernels* kernels_for(BackendKind backend) noexcept {
   return nullptr;
 }
 
-void check_admitted(const PrimsOp& op, BackendKind backend) {
-  const PrimsKernels* k = kernels_for(backend);
-  const DType in = op.admission_dtype();
-  const bool ok = k != nullptr && runs(*k, op.kind(), in) &&
-                  (op.kind() != PrimKind::Cast || runs(*k, op.kind(), op.payload().out.dtype));
-  if (ok) return;
-  // The admission table says the same thing in the words every family uses.
-  prims_family::admission_table().check(op.name(), backend, in);
-  throw_error(ErrorKind::Unsupported, ErrorPhase::Module, std::string(op.name()),
-              std::string(backend_kind_name(backend)) + " cannot cast " +
-                  std::string(dtype_name(in)) + " to " +
-                  std::string(dtype_name(op.payload().out.dtype)) +
-                  " (it has no kernel for the target dtype)");
-}
-
 ModulePtr prims_module_for(const EagerExtensionTarget& target) {
-  static const runtime_internal::FamilyModules modules = [] {
-    std::array<runtime_internal::FamilyBackend, 3> backends;
-    for (BackendKind kind : {BackendKind::Cpu, BackendKind::Cuda, BackendKind::WebGpu}) {
-      auto& b = backends[static_cast<std::size_t>(kind)];
-      if (const PrimsKernels* kernels = kernels_for(kind)) {
-        b.executor = [kernels](const ExecutionContext& ctx, const ExtensionOp& op,
-                               std::span<const EagerTensor> inputs) {
-          return execute(*kernels, ctx, op, inputs);
-        };
-      } else {
-        b.missing = "this build has no prims kernels for this backend";
-      }
-    }
-    return runtime_internal::FamilyModules(std::string(prims_family::kFamily), std::move(backends));
-  }();
-  return modules.module_for(target);
+  return registration_table().module_for(target);
 }
-
-namespace {
-// The family's dense id, resolved once (the warm path indexes the runtime's slot with it).
-std::uint32_t prims_family_id() {
-  static const std::uint32_t id = runtime_internal::family_id(prims_family::kFamily);
-  return id;
-}
-}  // namespace
 
 EagerTensor run(const PrimsOp& op, std::span<const EagerTensor> inputs) {
-  const auto factory = [&op](const EagerExtensionTarget& target) {
-    check_admitted(op, target.backend_kind);
-    return prims_module_for(target);
-  };
-  return std::move(runtime_internal::dispatch(op, inputs, factory, prims_family_id()).at(0));
+  const std::shared_ptr<EagerRuntime>& runtime = require_one_runtime(op.name(), inputs, op.arity());
+  return std::move(
+      runtime_internal::dispatch_table(runtime, op, inputs, registration_table(), key_of(op))
+          .at(0));
 }
 
 EagerTensor run_on(const std::shared_ptr<EagerRuntime>& runtime, const PrimsOp& op) {
-  const auto factory = [&op](const EagerExtensionTarget& target) {
-    check_admitted(op, target.backend_kind);
-    return prims_module_for(target);
+  // Creation ops name their runtime; the factory answers admission from the same table.
+  const runtime_internal::RegistrationTable& table = registration_table();
+  const auto factory = [&](const EagerExtensionTarget& target) {
+    return table.module_for(target, key_of(op));
   };
   return std::move(
-      runtime_internal::dispatch_on_runtime(runtime, op, {}, factory, prims_family_id()).at(0));
+      runtime_internal::dispatch_on_runtime(runtime, op, {}, factory, table.family_id()).at(0));
 }
 
 }  // namespace tenferro::prims_internal
@@ -120,29 +138,7 @@ EagerTensor run_on(const std::shared_ptr<EagerRuntime>& runtime, const PrimsOp& 
 namespace tenferro::prims_family {
 
 const AdmissionTable& admission_table() {
-  using namespace prims_internal;
-  static const AdmissionTable table = [] {
-    std::vector<std::string> names;
-    for (const PrimInfo& p : kPrimInfo) names.emplace_back(p.name);
-    AdmissionTable t(std::string(kFamily), std::move(names));
-    std::array<bool, 3> present{};
-    for (const PrimsKernels* k : kernel_sets()) {
-      present[static_cast<std::size_t>(k->backend)] = true;
-      for (const PrimInfo& p : kPrimInfo) {
-        for (DType d : kAllDTypes) {
-          if (runs(*k, p.kind, d)) t.admit(p.name, k->backend, {d});
-        }
-      }
-    }
-    for (BackendKind b : {BackendKind::Cpu, BackendKind::Cuda, BackendKind::WebGpu}) {
-      if (!present[static_cast<std::size_t>(b)]) t.note(b, std::string(backend_note(b)));
-    }
-#if TENFERRO_HAS_WEBGPU
-    t.note(BackendKind::WebGpu, "WGSL has no f64: F32/C32 only");
-#endif
-    return t;
-  }();
-  return table;
+  return prims_internal::registration_table().admission();
 }
 
 }  // namespace tenferro::prims_family

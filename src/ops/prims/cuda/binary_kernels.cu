@@ -7,35 +7,35 @@
 namespace tenferro::cuda_kernels::prims {
 namespace {
 
-template <Binary Op, class T>
+template <PrimKind Op, class T>
 struct BinaryOut {
   using type = T;
 };
 template <class T>
-struct BinaryOut<Binary::Complex, T> {
+struct BinaryOut<PrimKind::Complex, T> {
   using type = DeviceComplex<T>;
 };
 
 // A variable, not a function: device code may read a constexpr variable but not call a host
 // constexpr function.
-template <Binary Op>
+template <PrimKind Op>
 inline constexpr bool kIsComparison =
-    Op == Binary::Greater || Op == Binary::GreaterEqual || Op == Binary::Less ||
-    Op == Binary::LessEqual || Op == Binary::Equal || Op == Binary::NotEqual;
+    Op == PrimKind::Greater || Op == PrimKind::GreaterEqual || Op == PrimKind::Less ||
+    Op == PrimKind::LessEqual || Op == PrimKind::Equal || Op == PrimKind::NotEqual;
 
 // C++'s comparison operators are IEEE's on the device too: NaN makes all false but !=.
-template <Binary Op, class R>
+template <PrimKind Op, class R>
 __device__ __forceinline__ bool compare_real(R a, R b) {
   switch (Op) {
-    case Binary::Greater:
+    case PrimKind::Greater:
       return a > b;
-    case Binary::GreaterEqual:
+    case PrimKind::GreaterEqual:
       return a >= b;
-    case Binary::Less:
+    case PrimKind::Less:
       return a < b;
-    case Binary::LessEqual:
+    case PrimKind::LessEqual:
       return a <= b;
-    case Binary::Equal:
+    case PrimKind::Equal:
       return a == b;
     default:
       return a != b;
@@ -58,7 +58,7 @@ __device__ __forceinline__ R nan_min(R a, R b) {
   return b < a ? b : a;
 }
 
-template <Binary Op, class T>
+template <PrimKind Op, class T>
 struct BinaryFn {
   using Out = std::conditional_t<kIsComparison<Op>, RealOf<T>, typename BinaryOut<Op, T>::type>;
   Scalars s;
@@ -68,43 +68,43 @@ struct BinaryFn {
       if constexpr (kIsComplex<T>) {
         // Equal/NotEqual only (binary_runs): both parts must match.
         const bool eq = a.re == b.re && a.im == b.im;
-        return (Op == Binary::NotEqual ? !eq : eq) ? Out(1) : Out(0);
+        return (Op == PrimKind::NotEqual ? !eq : eq) ? Out(1) : Out(0);
       } else {
         return compare_real<Op>(a, b) ? Out(1) : Out(0);
       }
-    } else if constexpr (Op == Binary::Axpby) {
+    } else if constexpr (Op == PrimKind::Axpby) {
       return plus(scale_by(s.alpha_re, s.alpha_im, a), scale_by(s.beta_re, s.beta_im, b));
-    } else if constexpr (Op == Binary::Complex) {
+    } else if constexpr (Op == PrimKind::Complex) {
       return {a, b};
     } else if constexpr (kIsComplex<T>) {
       using R = RealOf<T>;
       switch (Op) {
-        case Binary::Add:
+        case PrimKind::Add:
           return cadd(a, b);
-        case Binary::Sub:
+        case PrimKind::Sub:
           return csub(a, b);
-        case Binary::Mul:
+        case PrimKind::Mul:
           return cmul(a, b);
-        case Binary::Div:
+        case PrimKind::Div:
           return narrow<R>(zdiv(widen(a), widen(b)));
         default:
           return a;  // real-only ops are never instantiated for complex (binary_runs)
       }
     } else {
       switch (Op) {
-        case Binary::Add:
+        case PrimKind::Add:
           return add_rn(a, b);
-        case Binary::Sub:
+        case PrimKind::Sub:
           return sub_rn(a, b);
-        case Binary::Mul:
+        case PrimKind::Mul:
           return mul_rn(a, b);
-        case Binary::Div:
+        case PrimKind::Div:
           return div_rn(a, b);
-        case Binary::Maximum:
+        case PrimKind::Maximum:
           return nan_max(a, b);
-        case Binary::Minimum:
+        case PrimKind::Minimum:
           return nan_min(a, b);
-        case Binary::Pow:  // float: evaluated in double, rounded once
+        case PrimKind::Pow:  // float: evaluated in double, rounded once
           return static_cast<T>(pow(static_cast<double>(a), static_cast<double>(b)));
         default:
           return a;
@@ -123,7 +123,7 @@ __global__ void map2_kernel(Out* dst, const In* a, const In* b, Index<3> ix, std
   }
 }
 
-template <Binary Op>
+template <PrimKind Op>
 cudaError_t binary_op(Element in, void* dst, const void* a, const void* b, const Index<3>& ix,
                       std::int64_t count, const Scalars& s, cudaStream_t stream) {
   return with_element(in, [&](auto tag) -> cudaError_t {
@@ -143,41 +143,43 @@ cudaError_t binary_op(Element in, void* dst, const void* a, const void* b, const
 
 }  // namespace
 
-cudaError_t launch_binary(Binary op, Element in, void* dst, const void* a, const void* b,
+cudaError_t launch_binary(PrimKind op, Element in, void* dst, const void* a, const void* b,
                           const Index<3>& ix, std::int64_t count, const Scalars& s,
                           cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
   switch (op) {
-    case Binary::Add:
-      return binary_op<Binary::Add>(in, dst, a, b, ix, count, s, stream);
-    case Binary::Sub:
-      return binary_op<Binary::Sub>(in, dst, a, b, ix, count, s, stream);
-    case Binary::Mul:
-      return binary_op<Binary::Mul>(in, dst, a, b, ix, count, s, stream);
-    case Binary::Div:
-      return binary_op<Binary::Div>(in, dst, a, b, ix, count, s, stream);
-    case Binary::Maximum:
-      return binary_op<Binary::Maximum>(in, dst, a, b, ix, count, s, stream);
-    case Binary::Minimum:
-      return binary_op<Binary::Minimum>(in, dst, a, b, ix, count, s, stream);
-    case Binary::Pow:
-      return binary_op<Binary::Pow>(in, dst, a, b, ix, count, s, stream);
-    case Binary::Complex:
-      return binary_op<Binary::Complex>(in, dst, a, b, ix, count, s, stream);
-    case Binary::Axpby:
-      return binary_op<Binary::Axpby>(in, dst, a, b, ix, count, s, stream);
-    case Binary::Greater:
-      return binary_op<Binary::Greater>(in, dst, a, b, ix, count, s, stream);
-    case Binary::GreaterEqual:
-      return binary_op<Binary::GreaterEqual>(in, dst, a, b, ix, count, s, stream);
-    case Binary::Less:
-      return binary_op<Binary::Less>(in, dst, a, b, ix, count, s, stream);
-    case Binary::LessEqual:
-      return binary_op<Binary::LessEqual>(in, dst, a, b, ix, count, s, stream);
-    case Binary::Equal:
-      return binary_op<Binary::Equal>(in, dst, a, b, ix, count, s, stream);
-    case Binary::NotEqual:
-      return binary_op<Binary::NotEqual>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Add:
+      return binary_op<PrimKind::Add>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Sub:
+      return binary_op<PrimKind::Sub>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Mul:
+      return binary_op<PrimKind::Mul>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Div:
+      return binary_op<PrimKind::Div>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Maximum:
+      return binary_op<PrimKind::Maximum>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Minimum:
+      return binary_op<PrimKind::Minimum>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Pow:
+      return binary_op<PrimKind::Pow>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Complex:
+      return binary_op<PrimKind::Complex>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Axpby:
+      return binary_op<PrimKind::Axpby>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Greater:
+      return binary_op<PrimKind::Greater>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::GreaterEqual:
+      return binary_op<PrimKind::GreaterEqual>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Less:
+      return binary_op<PrimKind::Less>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::LessEqual:
+      return binary_op<PrimKind::LessEqual>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Equal:
+      return binary_op<PrimKind::Equal>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::NotEqual:
+      return binary_op<PrimKind::NotEqual>(in, dst, a, b, ix, count, s, stream);
+    default:
+      break;  // not a two-input element-wise op: the host never sends one
   }
   return cudaErrorInvalidValue;
 }

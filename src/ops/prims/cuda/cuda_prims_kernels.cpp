@@ -22,109 +22,17 @@ using cuda_kernels::element_of;
 using cuda_layout::all_axes;
 using cuda_layout::coalesce;
 
-// How each PrimKind maps onto the kernels' op enums.
+// Which launch runs a PrimKind: its kernel shape, and for element-wise ops its arity (Where,
+// the one of arity 3, is the select kernel). The launches take the PrimKind itself.
 struct KernelOp {
   KernelShape shape;
-  int op;             // a ck::Unary, ck::Binary, ck::Reduction or ck::Generator value
-  bool unary = true;  // Elementwise only: Unary (else Binary, or Select when select is set)
+  bool unary = true;  // Elementwise only: launch_unary (else launch_binary, or launch_select)
   bool select = false;
 };
 
 KernelOp kernel_op(PrimKind k) {
-  using enum PrimKind;
-  const auto u = [](ck::Unary o) { return KernelOp{KernelShape::Elementwise, int(o), true}; };
-  const auto b = [](ck::Binary o) { return KernelOp{KernelShape::Elementwise, int(o), false}; };
-  const auto r = [](ck::Reduction o) { return KernelOp{KernelShape::Reduce, int(o)}; };
-  const auto g = [](ck::Generator o) { return KernelOp{KernelShape::Generate, int(o)}; };
-  switch (k) {
-    case Neg:
-      return u(ck::Unary::Neg);
-    case Conj:
-      return u(ck::Unary::Conj);
-    case Abs:
-      return u(ck::Unary::Abs);
-    case Real:
-      return u(ck::Unary::Real);
-    case Imag:
-      return u(ck::Unary::Imag);
-    case Sqrt:
-      return u(ck::Unary::Sqrt);
-    case Exp:
-      return u(ck::Unary::Exp);
-    case Log:
-      return u(ck::Unary::Log);
-    case Sin:
-      return u(ck::Unary::Sin);
-    case Cos:
-      return u(ck::Unary::Cos);
-    case Tanh:
-      return u(ck::Unary::Tanh);
-    case Reciprocal:
-      return u(ck::Unary::Reciprocal);
-    case Square:
-      return u(ck::Unary::Square);
-    case Sign:
-      return u(ck::Unary::Sign);
-    case Add:
-      return b(ck::Binary::Add);
-    case Sub:
-      return b(ck::Binary::Sub);
-    case Mul:
-      return b(ck::Binary::Mul);
-    case Div:
-      return b(ck::Binary::Div);
-    case Maximum:
-      return b(ck::Binary::Maximum);
-    case Minimum:
-      return b(ck::Binary::Minimum);
-    case Pow:
-      return b(ck::Binary::Pow);
-    case Complex:
-      return b(ck::Binary::Complex);
-    case Greater:
-      return b(ck::Binary::Greater);
-    case GreaterEqual:
-      return b(ck::Binary::GreaterEqual);
-    case Less:
-      return b(ck::Binary::Less);
-    case LessEqual:
-      return b(ck::Binary::LessEqual);
-    case Equal:
-      return b(ck::Binary::Equal);
-    case NotEqual:
-      return b(ck::Binary::NotEqual);
-    case Where:
-      return KernelOp{KernelShape::Elementwise, 0, false, true};
-    case Affine:
-      return u(ck::Unary::Affine);
-    case Axpby:
-      return b(ck::Binary::Axpby);
-    case Cast:
-      return u(ck::Unary::Cast);
-    case Sum:
-      return r(ck::Reduction::Sum);
-    case Mean:
-      return r(ck::Reduction::Mean);
-    case Prod:
-      return r(ck::Reduction::Prod);
-    case Max:
-      return r(ck::Reduction::Max);
-    case Min:
-      return r(ck::Reduction::Min);
-    case Norm:
-      return r(ck::Reduction::Norm);
-    case Fill:
-      return g(ck::Generator::Fill);
-    case Eye:
-      return g(ck::Generator::Eye);
-    case Arange:
-      return g(ck::Generator::Arange);
-    case RandomUniform:
-      return g(ck::Generator::Uniform);
-    case RandomNormal:
-      return g(ck::Generator::Normal);
-  }
-  throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "prims", "unknown prims kind");
+  const PrimInfo& p = info(k);
+  return {p.shape, p.arity == 1, p.arity == 3};
 }
 
 // Whether the kernels are instantiated for `kind` on `dtype` (Cast: from `dtype` to some
@@ -135,12 +43,11 @@ bool kernels_run(PrimKind kind, DType dtype) {
   switch (k.shape) {
     case KernelShape::Elementwise:
       if (k.select) return true;  // every element type (select_kernels.cu)
-      return k.unary ? ck::unary_runs(static_cast<ck::Unary>(k.op), e)
-                     : ck::binary_runs(static_cast<ck::Binary>(k.op), e);
+      return k.unary ? ck::unary_runs(kind, e) : ck::binary_runs(kind, e);
     case KernelShape::Reduce:
-      return ck::reduce_runs(static_cast<ck::Reduction>(k.op), e);
+      return ck::reduce_runs(kind, e);
     case KernelShape::Generate:
-      return ck::generate_runs(static_cast<ck::Generator>(k.op), e);
+      return ck::generate_runs(kind, e);
   }
   return false;
 }
@@ -185,8 +92,8 @@ void elementwise(const ExecutionContext& ctx, const ElementwiseCall& c) {
     const auto ix =
         coalesce<2>(out.shape, {&out.strides, &c.in[0].layout.strides}, all_axes(out.shape.size()));
     if (ix.count == 0) return;
-    cuda_check(ck::launch_unary(static_cast<ck::Unary>(k.op), element_of(in_dtype),
-                                element_of(out.dtype), address<void>(backend, c.out, c.kind),
+    cuda_check(ck::launch_unary(c.kind, element_of(in_dtype), element_of(out.dtype),
+                                address<void>(backend, c.out, c.kind),
                                 address<const void>(backend, c.in[0], c.kind), ix.index, ix.count,
                                 scalars_of(c), backend.stream()),
                name);
@@ -212,8 +119,7 @@ void elementwise(const ExecutionContext& ctx, const ElementwiseCall& c) {
       coalesce<3>(out.shape, {&out.strides, &c.in[0].layout.strides, &c.in[1].layout.strides},
                   all_axes(out.shape.size()));
   if (ix.count == 0) return;
-  cuda_check(ck::launch_binary(static_cast<ck::Binary>(k.op), element_of(in_dtype),
-                               address<void>(backend, c.out, c.kind),
+  cuda_check(ck::launch_binary(c.kind, element_of(in_dtype), address<void>(backend, c.out, c.kind),
                                address<const void>(backend, c.in[0], c.kind),
                                address<const void>(backend, c.in[1], c.kind), ix.index, ix.count,
                                scalars_of(c), backend.stream()),
@@ -249,9 +155,9 @@ void reduce(const ExecutionContext& ctx, const ReduceCall& c) {
   // No element is read when nothing is reduced (the output gets the identity).
   const void* src = reduced_count == 0 ? nullptr : address<const void>(backend, c.in, c.kind);
   backend.make_current();
-  cuda_check(ck::launch_reduce(static_cast<ck::Reduction>(k.op), element_of(in.dtype),
-                               address<void>(backend, c.out, c.kind), src, kept.index, kept.count,
-                               reduced.index, reduced_count, partial, backend.stream()),
+  cuda_check(ck::launch_reduce(c.kind, element_of(in.dtype), address<void>(backend, c.out, c.kind),
+                               src, kept.index, kept.count, reduced.index, reduced_count, partial,
+                               backend.stream()),
              prim_name(c.kind));
 }
 
@@ -275,7 +181,7 @@ void generate(const ExecutionContext& ctx, const GenerateCall& c) {
   g.b = c.b;
   g.seed = c.seed;
   backend.make_current();
-  cuda_check(ck::launch_generate(static_cast<ck::Generator>(k.op), element_of(out.dtype),
+  cuda_check(ck::launch_generate(c.kind, element_of(out.dtype),
                                  address<void>(backend, c.out, c.kind), count, g, backend.stream()),
              prim_name(c.kind));
 }

@@ -64,19 +64,19 @@ __device__ __forceinline__ T make(RealOf<T> re, RealOf<T> im) {
   }
 }
 
-template <Generator Op, class T>
+template <PrimKind Op, class T>
 __global__ void generate_kernel(T* dst, std::int64_t count, GenerateArgs g) {
   using R = RealOf<T>;
   TENFERRO_GRID_LOOP(k, count) {
     T v;
-    if constexpr (Op == Generator::Fill) {
+    if constexpr (Op == PrimKind::Fill) {
       v = make<T>(static_cast<R>(g.value_re), static_cast<R>(g.value_im));
-    } else if constexpr (Op == Generator::Eye) {
+    } else if constexpr (Op == PrimKind::Eye) {
       v = make<T>((k / g.rows) - (k % g.rows) == g.offset ? R(1) : R(0), R(0));
-    } else if constexpr (Op == Generator::Arange) {
+    } else if constexpr (Op == PrimKind::Arange) {
       v = make<T>(static_cast<R>(__dadd_rn(g.start, __dmul_rn(static_cast<double>(k), g.step))),
                   R(0));
-    } else if constexpr (Op == Generator::Uniform) {
+    } else if constexpr (Op == PrimKind::RandomUniform) {
       const Uniforms<R> u = uniforms<R>(philox_words(g.seed, static_cast<std::uint64_t>(k)));
       const R lo = static_cast<R>(g.a), span = sub_rn(static_cast<R>(g.b), lo);
       v = make<T>(add_rn(lo, mul_rn(span, u.re)), add_rn(lo, mul_rn(span, u.im)));
@@ -94,7 +94,7 @@ __global__ void generate_kernel(T* dst, std::int64_t count, GenerateArgs g) {
   }
 }
 
-template <Generator Op>
+template <PrimKind Op>
 cudaError_t generate_op(Element out, void* dst, std::int64_t count, const GenerateArgs& g,
                         cudaStream_t stream) {
   return with_element(out, [&](auto tag) -> cudaError_t {
@@ -111,21 +111,23 @@ cudaError_t generate_op(Element out, void* dst, std::int64_t count, const Genera
 
 }  // namespace
 
-cudaError_t launch_generate(Generator op, Element out, void* dst, std::int64_t count,
+cudaError_t launch_generate(PrimKind op, Element out, void* dst, std::int64_t count,
                             const GenerateArgs& args, cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
-  if (op == Generator::Eye && args.rows <= 0) return cudaErrorInvalidValue;
+  if (op == PrimKind::Eye && args.rows <= 0) return cudaErrorInvalidValue;
   switch (op) {
-    case Generator::Fill:
-      return generate_op<Generator::Fill>(out, dst, count, args, stream);
-    case Generator::Eye:
-      return generate_op<Generator::Eye>(out, dst, count, args, stream);
-    case Generator::Arange:
-      return generate_op<Generator::Arange>(out, dst, count, args, stream);
-    case Generator::Uniform:
-      return generate_op<Generator::Uniform>(out, dst, count, args, stream);
-    case Generator::Normal:
-      return generate_op<Generator::Normal>(out, dst, count, args, stream);
+    case PrimKind::Fill:
+      return generate_op<PrimKind::Fill>(out, dst, count, args, stream);
+    case PrimKind::Eye:
+      return generate_op<PrimKind::Eye>(out, dst, count, args, stream);
+    case PrimKind::Arange:
+      return generate_op<PrimKind::Arange>(out, dst, count, args, stream);
+    case PrimKind::RandomUniform:
+      return generate_op<PrimKind::RandomUniform>(out, dst, count, args, stream);
+    case PrimKind::RandomNormal:
+      return generate_op<PrimKind::RandomNormal>(out, dst, count, args, stream);
+    default:
+      break;  // not a creation op: the host never sends one
   }
   return cudaErrorInvalidValue;
 }

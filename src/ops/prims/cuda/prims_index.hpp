@@ -1,14 +1,18 @@
 // The plain data the prims CUDA kernels share with the host: the strided index and its
-// decoding, the kernels' op enums and the predicates that say which (op, element) pairs are
-// instantiated. No CUDA type and no host-side type (no DType, no PrimKind): the .cu files
-// (C++17), the host kernel set and the hardware-independent tests all include it.
+// decoding, and the predicates that say which (op, element) pairs are instantiated. The ops are
+// the family's own PrimKind (prim_kind_enum.hpp, plain C++17). No CUDA type and no C++20 host
+// header (no DType): the .cu files (C++17), the host kernel set and the hardware-independent
+// tests all include it.
 #pragma once
 
 #include <cstdint>
 
 #include "backends/cuda/device_element.hpp"
+#include "ops/prims/prim_kind_enum.hpp"
 
 namespace tenferro::cuda_kernels::prims {
+
+using prims_internal::PrimKind;
 
 // 64 axes always suffice: after dropping extent-1 axes every axis has extent >= 2, and no
 // tensor has 2^64 elements. (Einsum's StridedIndex stops at 24.)
@@ -53,84 +57,47 @@ struct Scalars {
   double alpha_re = 1, alpha_im = 0, beta_re = 0, beta_im = 0;
 };
 
-// One-input element-wise ops: out = f(in). Output element: the real one of `in` for Abs, Real,
-// Imag; the `out` argument for Cast; else `in`'s.
-enum class Unary : int {
-  Neg,
-  Conj,
-  Abs,
-  Real,
-  Imag,
-  Sqrt,
-  Exp,
-  Log,
-  Sin,
-  Cos,
-  Tanh,
-  Reciprocal,
-  Square,
-  Sign,
-  Affine,
-  Cast,
-};
-
-// Two-input element-wise ops: out = f(a, b), a and b of one element type. Complex: real a, b
-// and a complex output; Maximum, Minimum, Pow: real only. Comparisons (Greater..NotEqual):
-// 0/1 in the real element of a and b; the orderings real only.
-enum class Binary : int {
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Maximum,
-  Minimum,
-  Pow,
-  Complex,
-  Axpby,
-  Greater,
-  GreaterEqual,
-  Less,
-  LessEqual,
-  Equal,
-  NotEqual,
-};
+// The launches take the op as a PrimKind of the matching kernel shape:
+//  - launch_unary: Neg..Sign, Affine, Cast. Output element: the real one of `in` for Abs,
+//    Real, Imag; the `out` argument for Cast; else `in`'s.
+//  - launch_binary: Add..Complex, Axpby, Greater..NotEqual; a and b of one element type.
+//    Complex: real a, b and a complex output; Maximum, Minimum, Pow: real only. Comparisons:
+//    0/1 in the real element of a and b; the orderings real only.
+//  - launch_reduce: Sum, Mean, Prod, Max, Min, Norm.
+//  - launch_generate: Fill, Eye, Arange, RandomUniform, RandomNormal.
 
 constexpr bool is_complex_element(Element e) {
   return e == Element::C32 || e == Element::C64;
 }
 // What the kernels are instantiated for. The host's runs[] claim (cuda_prims_kernels.cpp) and
 // the launch dispatch in the .cu files both read these, so the claim is what runs.
-constexpr bool unary_runs(Unary, Element) {
+constexpr bool unary_runs(PrimKind, Element) {
   return true;  // every unary op for every element (Cast: see cast_runs)
 }
 constexpr bool cast_runs(Element in, Element out) {
   return !(is_complex_element(in) && !is_complex_element(out));
 }
-constexpr bool binary_runs(Binary op, Element in) {
+constexpr bool binary_runs(PrimKind op, Element in) {
   switch (op) {
-    case Binary::Maximum:
-    case Binary::Minimum:
-    case Binary::Pow:
-    case Binary::Complex:
-    case Binary::Greater:
-    case Binary::GreaterEqual:
-    case Binary::Less:
-    case Binary::LessEqual:
+    case PrimKind::Maximum:
+    case PrimKind::Minimum:
+    case PrimKind::Pow:
+    case PrimKind::Complex:
+    case PrimKind::Greater:
+    case PrimKind::GreaterEqual:
+    case PrimKind::Less:
+    case PrimKind::LessEqual:
       return !is_complex_element(in);
     default:
       return true;
   }
 }
 
-enum class Reduction : int { Sum, Mean, Prod, Max, Min, Norm };
-
-constexpr bool reduce_runs(Reduction op, Element in) {
-  return !((op == Reduction::Max || op == Reduction::Min) && is_complex_element(in));
+constexpr bool reduce_runs(PrimKind op, Element in) {
+  return !((op == PrimKind::Max || op == PrimKind::Min) && is_complex_element(in));
 }
 
-enum class Generator : int { Fill, Eye, Arange, Uniform, Normal };
-
-constexpr bool generate_runs(Generator, Element) {
+constexpr bool generate_runs(PrimKind, Element) {
   return true;
 }
 

@@ -17,11 +17,11 @@ namespace tenferro::cuda_kernels::prims {
 // Operands: 0 = dst, 1 = src. Both launches return cudaErrorInvalidValue for a combination
 // the kernels do not have (a complex -> real Cast, Maximum of complex values, a wrong output
 // element) rather than computing something else.
-cudaError_t launch_unary(Unary op, Element in, Element out, void* dst, const void* src,
+cudaError_t launch_unary(PrimKind op, Element in, Element out, void* dst, const void* src,
                          const Index<2>& ix, std::int64_t count, const Scalars& s,
                          cudaStream_t stream);
 // Operands: 0 = dst, 1 = a, 2 = b.
-cudaError_t launch_binary(Binary op, Element in, void* dst, const void* a, const void* b,
+cudaError_t launch_binary(PrimKind op, Element in, void* dst, const void* a, const void* b,
                           const Index<3>& ix, std::int64_t count, const Scalars& s,
                           cudaStream_t stream);
 // Where: dst = cond != 0 ? a : b, all four of element `in`. Operands: 0 = dst, 1 = cond,
@@ -34,12 +34,12 @@ cudaError_t launch_select(Element in, void* dst, const void* cond, const void* a
 // reduce_parts(...) parts per output whose partial results go to `workspace` (16 bytes per
 // part and output; may be null when reduce_parts is 1), combined by a second kernel. With
 // reduced_count == 0 the output gets the identity (Mean: NaN) and src is not read.
-cudaError_t launch_reduce(Reduction op, Element in, void* dst, const void* src,
-                          const Index<2>& kept, std::int64_t kept_count, const Index<1>& reduced,
+cudaError_t launch_reduce(PrimKind op, Element in, void* dst, const void* src, const Index<2>& kept,
+                          std::int64_t kept_count, const Index<1>& reduced,
                           std::int64_t reduced_count, void* workspace, cudaStream_t stream);
 
 // Fills `count` compact elements of `dst` (element k is column-major linear index k).
-cudaError_t launch_generate(Generator op, Element out, void* dst, std::int64_t count,
+cudaError_t launch_generate(PrimKind op, Element out, void* dst, std::int64_t count,
                             const GenerateArgs& args, cudaStream_t stream);
 
 }  // namespace tenferro::cuda_kernels::prims

@@ -30,20 +30,20 @@ __device__ __forceinline__ void kahan_add(double& s, double& c, double x) {
   s = t;
 }
 
-template <Reduction Op, class T>
+template <PrimKind Op, class T>
 struct Reducer {
   static constexpr bool kComplex = kIsComplex<T>;
   static constexpr bool kSumLike =
-      Op == Reduction::Sum || Op == Reduction::Mean || Op == Reduction::Norm;
-  using Out = std::conditional_t<Op == Reduction::Norm, RealOf<T>, T>;
+      Op == PrimKind::Sum || Op == PrimKind::Mean || Op == PrimKind::Norm;
+  using Out = std::conditional_t<Op == PrimKind::Norm, RealOf<T>, T>;
 
   __device__ static Acc identity() {
     switch (Op) {
-      case Reduction::Prod:
+      case PrimKind::Prod:
         return {1.0, 0.0};
-      case Reduction::Max:
+      case PrimKind::Max:
         return {-kInf, 0.0};
-      case Reduction::Min:
+      case PrimKind::Min:
         return {kInf, 0.0};
       default:
         return {0.0, 0.0};
@@ -54,11 +54,11 @@ struct Reducer {
   __device__ static Acc lift(T x) {
     if constexpr (kComplex) {
       const double re = x.re, im = x.im;
-      if (Op == Reduction::Norm) return {re * re + im * im, 0.0};
+      if (Op == PrimKind::Norm) return {re * re + im * im, 0.0};
       return {re, im};
     } else {
       const double v = x;
-      if (Op == Reduction::Norm) return {v * v, 0.0};
+      if (Op == PrimKind::Norm) return {v * v, 0.0};
       return {v, 0.0};
     }
   }
@@ -66,18 +66,18 @@ struct Reducer {
   // Combines two partial results (NaN-propagating for max/min, as NumPy).
   __device__ static Acc combine(Acc a, Acc b) {
     switch (Op) {
-      case Reduction::Prod:
+      case PrimKind::Prod:
         if (kComplex) {
           return {__dsub_rn(__dmul_rn(a.re, b.re), __dmul_rn(a.im, b.im)),
                   __dadd_rn(__dmul_rn(a.re, b.im), __dmul_rn(a.im, b.re))};
         }
         return {__dmul_rn(a.re, b.re), 0.0};
-      case Reduction::Max:  // ties: -0 < +0, as IEEE 754-2019 (and the CPU and WebGPU)
+      case PrimKind::Max:  // ties: -0 < +0, as IEEE 754-2019 (and the CPU and WebGPU)
         if (isnan(a.re)) return a;
         if (isnan(b.re)) return b;
         if (a.re == b.re) return signbit(a.re) ? b : a;
         return a.re < b.re ? b : a;
-      case Reduction::Min:
+      case PrimKind::Min:
         if (isnan(a.re)) return a;
         if (isnan(b.re)) return b;
         if (a.re == b.re) return signbit(a.re) ? a : b;
@@ -89,10 +89,10 @@ struct Reducer {
 
   // The output value from the combined result over `count` reduced elements.
   __device__ static Out finish(Acc a, std::int64_t count) {
-    if constexpr (Op == Reduction::Norm) {
+    if constexpr (Op == PrimKind::Norm) {
       return static_cast<Out>(sqrt(a.re));
     } else {
-      if (Op == Reduction::Mean) {  // 0 / 0 = NaN over zero elements, as NumPy
+      if (Op == PrimKind::Mean) {  // 0 / 0 = NaN over zero elements, as NumPy
         const double n = static_cast<double>(count);
         a = {a.re / n, a.im / n};
       }
@@ -107,7 +107,7 @@ struct Reducer {
 };
 
 // A thread's running result: compensated for sums, plain combination otherwise.
-template <Reduction Op, class T>
+template <PrimKind Op, class T>
 struct Accumulator {
   using Rd = Reducer<Op, T>;
   Acc s = Rd::identity();
@@ -116,7 +116,7 @@ struct Accumulator {
   __device__ void add(Acc v) {
     if constexpr (Rd::kSumLike) {
       kahan_add(s.re, c.re, v.re);
-      if constexpr (Rd::kComplex && Op != Reduction::Norm) kahan_add(s.im, c.im, v.im);
+      if constexpr (Rd::kComplex && Op != PrimKind::Norm) kahan_add(s.im, c.im, v.im);
     } else {
       s = Rd::combine(s, v);
     }
@@ -134,7 +134,7 @@ constexpr int kThreads = kGridThreads;
 
 // Tree-combines one value per thread; thread 0 gets the block's result. Every thread of the
 // block must call it (it synchronizes).
-template <Reduction Op, class T>
+template <PrimKind Op, class T>
 __device__ Acc block_combine(Acc* shared, Acc v) {
   shared[threadIdx.x] = v;
   __syncthreads();
@@ -150,7 +150,7 @@ __device__ Acc block_combine(Acc* shared, Acc v) {
 }
 
 // One thread per output.
-template <Reduction Op, class T>
+template <PrimKind Op, class T>
 __global__ void per_thread_kernel(typename Reducer<Op, T>::Out* dst, const T* src, Index<2> kept,
                                   std::int64_t kept_count, Index<1> reduced,
                                   std::int64_t reduced_count) {
@@ -170,7 +170,7 @@ __global__ void per_thread_kernel(typename Reducer<Op, T>::Out* dst, const T* sr
 
 // One block per (output, part). With one part the block writes the output, else its part's
 // result goes to partial[output * parts + part].
-template <Reduction Op, class T>
+template <PrimKind Op, class T>
 __global__ void per_block_kernel(typename Reducer<Op, T>::Out* dst, Acc* partial, const T* src,
                                  Index<2> kept, std::int64_t kept_count, Index<1> reduced,
                                  std::int64_t reduced_count, std::int64_t parts) {
@@ -201,7 +201,7 @@ __global__ void per_block_kernel(typename Reducer<Op, T>::Out* dst, Acc* partial
 }
 
 // One block per output: combines its `parts` partial results.
-template <Reduction Op, class T>
+template <PrimKind Op, class T>
 __global__ void combine_parts_kernel(typename Reducer<Op, T>::Out* dst, const Acc* partial,
                                      Index<2> kept, std::int64_t kept_count, std::int64_t parts,
                                      std::int64_t reduced_count) {
@@ -235,7 +235,7 @@ unsigned capped_blocks(std::int64_t n) {
   return static_cast<unsigned>(std::min<std::int64_t>(n, std::int64_t{1} << 20));
 }
 
-template <Reduction Op>
+template <PrimKind Op>
 cudaError_t reduce_op(Element in, void* dst, const void* src, const Index<2>& kept,
                       std::int64_t kept_count, const Index<1>& reduced, std::int64_t reduced_count,
                       void* workspace, cudaStream_t stream) {
@@ -274,29 +274,31 @@ std::int64_t reduce_parts(std::int64_t kept_count, std::int64_t reduced_count) {
   return std::max<std::int64_t>(1, std::min(wanted, kMaxPartBlocks / kept_count));
 }
 
-cudaError_t launch_reduce(Reduction op, Element in, void* dst, const void* src,
-                          const Index<2>& kept, std::int64_t kept_count, const Index<1>& reduced,
+cudaError_t launch_reduce(PrimKind op, Element in, void* dst, const void* src, const Index<2>& kept,
+                          std::int64_t kept_count, const Index<1>& reduced,
                           std::int64_t reduced_count, void* workspace, cudaStream_t stream) {
   if (kept_count == 0) return cudaSuccess;
   switch (op) {
-    case Reduction::Sum:
-      return reduce_op<Reduction::Sum>(in, dst, src, kept, kept_count, reduced, reduced_count,
+    case PrimKind::Sum:
+      return reduce_op<PrimKind::Sum>(in, dst, src, kept, kept_count, reduced, reduced_count,
+                                      workspace, stream);
+    case PrimKind::Mean:
+      return reduce_op<PrimKind::Mean>(in, dst, src, kept, kept_count, reduced, reduced_count,
                                        workspace, stream);
-    case Reduction::Mean:
-      return reduce_op<Reduction::Mean>(in, dst, src, kept, kept_count, reduced, reduced_count,
-                                        workspace, stream);
-    case Reduction::Prod:
-      return reduce_op<Reduction::Prod>(in, dst, src, kept, kept_count, reduced, reduced_count,
-                                        workspace, stream);
-    case Reduction::Max:
-      return reduce_op<Reduction::Max>(in, dst, src, kept, kept_count, reduced, reduced_count,
+    case PrimKind::Prod:
+      return reduce_op<PrimKind::Prod>(in, dst, src, kept, kept_count, reduced, reduced_count,
                                        workspace, stream);
-    case Reduction::Min:
-      return reduce_op<Reduction::Min>(in, dst, src, kept, kept_count, reduced, reduced_count,
+    case PrimKind::Max:
+      return reduce_op<PrimKind::Max>(in, dst, src, kept, kept_count, reduced, reduced_count,
+                                      workspace, stream);
+    case PrimKind::Min:
+      return reduce_op<PrimKind::Min>(in, dst, src, kept, kept_count, reduced, reduced_count,
+                                      workspace, stream);
+    case PrimKind::Norm:
+      return reduce_op<PrimKind::Norm>(in, dst, src, kept, kept_count, reduced, reduced_count,
                                        workspace, stream);
-    case Reduction::Norm:
-      return reduce_op<Reduction::Norm>(in, dst, src, kept, kept_count, reduced, reduced_count,
-                                        workspace, stream);
+    default:
+      break;  // not a reduction op: the host never sends one
   }
   return cudaErrorInvalidValue;
 }

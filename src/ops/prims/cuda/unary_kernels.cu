@@ -8,30 +8,30 @@ namespace {
 
 // Real functions: float arguments are evaluated in double and rounded once (closer to the
 // CPU's correctly rounded libm than the float device functions); sqrt and division are IEEE.
-template <Unary Op, class T>
+template <PrimKind Op, class T>
 struct UnaryOut {
   using type = T;
 };
 template <class T>
-struct UnaryOut<Unary::Abs, T> {
+struct UnaryOut<PrimKind::Abs, T> {
   using type = RealOf<T>;
 };
 template <class T>
-struct UnaryOut<Unary::Real, T> {
+struct UnaryOut<PrimKind::Real, T> {
   using type = RealOf<T>;
 };
 template <class T>
-struct UnaryOut<Unary::Imag, T> {
+struct UnaryOut<PrimKind::Imag, T> {
   using type = RealOf<T>;
 };
 
-template <Unary Op, class T>
+template <PrimKind Op, class T>
 struct UnaryFn {
   using Out = typename UnaryOut<Op, T>::type;
   Scalars s;
 
   __device__ Out operator()(T x) const {
-    if constexpr (Op == Unary::Affine) {
+    if constexpr (Op == PrimKind::Affine) {
       const T y = scale_by(s.alpha_re, s.alpha_im, x);
       if (s.beta_re == 0.0 && s.beta_im == 0.0) return y;  // as the CPU: no "+ 0" (keeps -0)
       if constexpr (kIsComplex<T>) {
@@ -49,32 +49,32 @@ struct UnaryFn {
 
   __device__ Out real_op(T x) const {
     switch (Op) {
-      case Unary::Neg:
+      case PrimKind::Neg:
         return -x;
-      case Unary::Conj:
-      case Unary::Real:
+      case PrimKind::Conj:
+      case PrimKind::Real:
         return x;
-      case Unary::Abs:
+      case PrimKind::Abs:
         return fabs(x);
-      case Unary::Imag:
+      case PrimKind::Imag:
         return T(0);
-      case Unary::Sqrt:
+      case PrimKind::Sqrt:
         return sqrt(x);
-      case Unary::Exp:
+      case PrimKind::Exp:
         return static_cast<T>(exp(static_cast<double>(x)));
-      case Unary::Log:
+      case PrimKind::Log:
         return static_cast<T>(log(static_cast<double>(x)));
-      case Unary::Sin:
+      case PrimKind::Sin:
         return static_cast<T>(sin(static_cast<double>(x)));
-      case Unary::Cos:
+      case PrimKind::Cos:
         return static_cast<T>(cos(static_cast<double>(x)));
-      case Unary::Tanh:
+      case PrimKind::Tanh:
         return static_cast<T>(tanh(static_cast<double>(x)));
-      case Unary::Reciprocal:
+      case PrimKind::Reciprocal:
         return div_rn(T(1), x);
-      case Unary::Square:
+      case PrimKind::Square:
         return mul_rn(x, x);
-      case Unary::Sign:
+      case PrimKind::Sign:
         if (isnan(x)) return x;
         return static_cast<T>((x > 0) - (x < 0));
       default:
@@ -84,35 +84,35 @@ struct UnaryFn {
 
   __device__ Out complex_op(T x) const {
     using R = RealOf<T>;
-    if constexpr (Op == Unary::Abs) {
+    if constexpr (Op == PrimKind::Abs) {
       return static_cast<R>(zabs(widen(x)));
-    } else if constexpr (Op == Unary::Real) {
+    } else if constexpr (Op == PrimKind::Real) {
       return x.re;
-    } else if constexpr (Op == Unary::Imag) {
+    } else if constexpr (Op == PrimKind::Imag) {
       return x.im;
     } else {
       switch (Op) {
-        case Unary::Neg:
+        case PrimKind::Neg:
           return {-x.re, -x.im};
-        case Unary::Conj:
+        case PrimKind::Conj:
           return {x.re, -x.im};
-        case Unary::Sqrt:
+        case PrimKind::Sqrt:
           return narrow<R>(zsqrt(widen(x)));
-        case Unary::Exp:
+        case PrimKind::Exp:
           return narrow<R>(zexp(widen(x)));
-        case Unary::Log:
+        case PrimKind::Log:
           return narrow<R>(zlog(widen(x)));
-        case Unary::Sin:
+        case PrimKind::Sin:
           return narrow<R>(zsin(widen(x)));
-        case Unary::Cos:
+        case PrimKind::Cos:
           return narrow<R>(zcos(widen(x)));
-        case Unary::Tanh:
+        case PrimKind::Tanh:
           return narrow<R>(ztanh(widen(x)));
-        case Unary::Reciprocal:
+        case PrimKind::Reciprocal:
           return narrow<R>(zdiv(Z{1.0, 0.0}, widen(x)));
-        case Unary::Square:
+        case PrimKind::Square:
           return cmul(x, x);
-        case Unary::Sign:
+        case PrimKind::Sign:
           return narrow<R>(zsign(widen(x)));
         default:
           return x;
@@ -156,12 +156,12 @@ cudaError_t map1(F f, void* dst, const void* src, const Index<2>& ix, std::int64
   return cudaGetLastError();
 }
 
-template <Unary Op>
+template <PrimKind Op>
 cudaError_t unary_op(Element in, Element out, void* dst, const void* src, const Index<2>& ix,
                      std::int64_t count, const Scalars& s, cudaStream_t stream) {
   return with_element(in, [&](auto in_tag) -> cudaError_t {
     using In = decltype(in_tag);
-    if constexpr (Op == Unary::Cast) {
+    if constexpr (Op == PrimKind::Cast) {
       return with_element(out, [&](auto out_tag) -> cudaError_t {
         using Out = decltype(out_tag);
         if constexpr (!cast_runs(kElementOf<In>, kElementOf<Out>)) {
@@ -180,43 +180,45 @@ cudaError_t unary_op(Element in, Element out, void* dst, const void* src, const 
 
 }  // namespace
 
-cudaError_t launch_unary(Unary op, Element in, Element out, void* dst, const void* src,
+cudaError_t launch_unary(PrimKind op, Element in, Element out, void* dst, const void* src,
                          const Index<2>& ix, std::int64_t count, const Scalars& s,
                          cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
   switch (op) {
-    case Unary::Neg:
-      return unary_op<Unary::Neg>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Conj:
-      return unary_op<Unary::Conj>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Abs:
-      return unary_op<Unary::Abs>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Real:
-      return unary_op<Unary::Real>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Imag:
-      return unary_op<Unary::Imag>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Sqrt:
-      return unary_op<Unary::Sqrt>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Exp:
-      return unary_op<Unary::Exp>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Log:
-      return unary_op<Unary::Log>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Sin:
-      return unary_op<Unary::Sin>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Cos:
-      return unary_op<Unary::Cos>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Tanh:
-      return unary_op<Unary::Tanh>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Reciprocal:
-      return unary_op<Unary::Reciprocal>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Square:
-      return unary_op<Unary::Square>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Sign:
-      return unary_op<Unary::Sign>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Affine:
-      return unary_op<Unary::Affine>(in, out, dst, src, ix, count, s, stream);
-    case Unary::Cast:
-      return unary_op<Unary::Cast>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Neg:
+      return unary_op<PrimKind::Neg>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Conj:
+      return unary_op<PrimKind::Conj>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Abs:
+      return unary_op<PrimKind::Abs>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Real:
+      return unary_op<PrimKind::Real>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Imag:
+      return unary_op<PrimKind::Imag>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Sqrt:
+      return unary_op<PrimKind::Sqrt>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Exp:
+      return unary_op<PrimKind::Exp>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Log:
+      return unary_op<PrimKind::Log>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Sin:
+      return unary_op<PrimKind::Sin>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Cos:
+      return unary_op<PrimKind::Cos>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Tanh:
+      return unary_op<PrimKind::Tanh>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Reciprocal:
+      return unary_op<PrimKind::Reciprocal>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Square:
+      return unary_op<PrimKind::Square>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Sign:
+      return unary_op<PrimKind::Sign>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Affine:
+      return unary_op<PrimKind::Affine>(in, out, dst, src, ix, count, s, stream);
+    case PrimKind::Cast:
+      return unary_op<PrimKind::Cast>(in, out, dst, src, ix, count, s, stream);
+    default:
+      break;  // not a one-input element-wise op: the host never sends one
   }
   return cudaErrorInvalidValue;
 }
