@@ -28,7 +28,7 @@ export CMAKE_BUILD_PARALLEL_LEVEL=${TENFERRO_JOBS:-$(nproc)}
 # wheels (~3 GB, ~5 GB installed; the bare wheel does not import without libcufile) and the
 # CPU-only index is not reachable here. It adds about 70 s to this step on this machine (pip keeps
 # no copy of the wheels in its cache here, so every run downloads them again).
-"$venv/bin/pip" install --quiet --disable-pip-version-check pytest numpy opt_einsum cotengra quimb autoray \
+"$venv/bin/pip" install --quiet --disable-pip-version-check pytest numpy scipy opt_einsum cotengra quimb autoray \
   torch || { echo "python: installing the test dependencies failed"; exit 1; }
 "$venv/bin/pip" install --disable-pip-version-check "$root" >"$root/build-python/pip-install-test.log" 2>&1 ||
   { tail -n 60 "$root/build-python/pip-install-test.log"; echo "python: pip install . failed"; exit 1; }
