@@ -169,30 +169,23 @@ void bind_krylov(nb::module_& m) {
     auto r = released([&] { return krylov::svds(a, kk, tol, seed); });
     return nb::make_tuple(r.u, r.s, r.vh, r.matvecs);
   });
-  k.def("gmres", [](nb::handle a, const EagerTensor& b, std::optional<EagerTensor> x0, double rtol,
-                    double atol, std::int64_t restart, std::int64_t maxiter) {
-    const Operator op = operator_of(a, "gmres");
-    const EagerTensor rhs = promoted(a, b);
-    const auto o = solve_options(std::move(x0), rtol, atol, restart, maxiter);
-    auto r = solve(op, [&] { return krylov::gmres(op.apply, rhs, o); });
-    return nb::make_tuple(r.x, r.residual_norm, r.matvecs, r.iterations);
-  });
-  k.def("cg", [](nb::handle a, const EagerTensor& b, std::optional<EagerTensor> x0, double rtol,
-                 double atol, std::int64_t maxiter) {
-    const Operator op = operator_of(a, "cg");
-    const EagerTensor rhs = promoted(a, b);
-    const auto o = solve_options(std::move(x0), rtol, atol, 20, maxiter);
-    auto r = solve(op, [&] { return krylov::cg(op.apply, rhs, o); });
-    return nb::make_tuple(r.x, r.residual_norm, r.matvecs, r.iterations);
-  });
-  k.def("minres", [](nb::handle a, const EagerTensor& b, std::optional<EagerTensor> x0, double rtol,
-                     double atol, std::int64_t maxiter) {
-    const Operator op = operator_of(a, "minres");
-    const EagerTensor rhs = promoted(a, b);
-    const auto o = solve_options(std::move(x0), rtol, atol, 20, maxiter);
-    auto r = solve(op, [&] { return krylov::minres(op.apply, rhs, o); });
-    return nb::make_tuple(r.x, r.residual_norm, r.matvecs, r.iterations);
-  });
+  // The linear solvers share one binding: gmres takes `restart`, cg and minres ignore it.
+  using Solver = krylov::SolveResult (*)(const krylov::LinearOperator&, const EagerTensor&,
+                                         const krylov::SolveOptions&);
+  const auto bind_solver = [&k](const char* name, Solver solver) {
+    k.def(name,
+          [name, solver](nb::handle a, const EagerTensor& b, std::optional<EagerTensor> x0,
+                         double rtol, double atol, std::int64_t restart, std::int64_t maxiter) {
+            const Operator op = operator_of(a, name);
+            const EagerTensor rhs = promoted(a, b);
+            const auto o = solve_options(std::move(x0), rtol, atol, restart, maxiter);
+            auto r = solve(op, [&] { return solver(op.apply, rhs, o); });
+            return nb::make_tuple(r.x, r.residual_norm, r.matvecs, r.iterations);
+          });
+  };
+  bind_solver("gmres", &krylov::gmres);
+  bind_solver("cg", &krylov::cg);
+  bind_solver("minres", &krylov::minres);
   k.def("expm_multiply", [](nb::handle a, const EagerTensor& v, std::complex<double> t, double tol,
                             std::int64_t ncv, std::int64_t max_substeps, bool hermitian) {
     const Operator op = operator_of(a, "expm_multiply");

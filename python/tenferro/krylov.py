@@ -85,7 +85,7 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None):
     """scipy.sparse.linalg.cg for a Hermitian positive-definite operator: ``(x, 0)``;
     ``maxiter`` counts iterations (default 10 * dimension). Raises NotConvergedError instead
     of returning ``info > 0``."""
-    x, _res, _mv, _it = _k.cg(A, b, x0, float(rtol), float(atol), _int(maxiter, 0))
+    x, _res, _mv, _it = _k.cg(A, b, x0, float(rtol), float(atol), 20, _int(maxiter, 0))
     return x, 0
 
 
@@ -93,7 +93,7 @@ def minres(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None):
     """scipy.sparse.linalg.minres for a Hermitian, possibly indefinite operator: ``(x, 0)``;
     ``maxiter`` counts iterations (default 5 * dimension). Raises NotConvergedError instead
     of returning ``info > 0``."""
-    x, _res, _mv, _it = _k.minres(A, b, x0, float(rtol), float(atol), _int(maxiter, 0))
+    x, _res, _mv, _it = _k.minres(A, b, x0, float(rtol), float(atol), 20, _int(maxiter, 0))
     return x, 0
 
 
