@@ -102,15 +102,14 @@ struct SvdsResult {
   std::vector<double> singular_values;  // the same k values on the host
   std::int64_t matvecs = 0;
 };
-// The k largest singular triplets of a matrix a [m, n] (1 <= k <= min(m, n); SciPy's svds wants
-// k < min(m, n), a bond that is not truncated needs all of them): on
-// any backend, through eigsh on the smaller Gram matrix (A^H A or A A^H, formed once on the
-// device). Singular values below sqrt(eps) times the largest (float32: about 3e-4) have no
-// relative accuracy; their vectors still complete an orthonormal basis (the other side is
-// orthonormalised on the device), so U S Vh stays within them of A, which is what truncation
-// needs. For a full or accurate SVD use linalg::svd (CPU, CUDA); svds is how a backend without
-// dense decompositions (WebGPU) truncates. The start vector is seeded: the same call gives the
-// same result.
+// The k largest singular triplets of a matrix a [m, n] (1 <= k <= min(m, n): SciPy's svds
+// wants k < min(m, n), but a bond that is not truncated needs all of them), on any backend,
+// through eigsh on the smaller Gram matrix (A^H A or A A^H, formed once on the device). Singular
+// values below sqrt(eps) times the largest (float32: about 3e-4) have no relative accuracy; their
+// vectors still complete an orthonormal basis (the other side is orthonormalised on the device), so
+// U S Vh stays within them of A, which is what truncation needs. For a full or accurate SVD use
+// linalg::svd (CPU, CUDA); svds is how a backend without dense decompositions (WebGPU) truncates.
+// The start vector is seeded: the same call gives the same result.
 SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol = 0.0, std::uint64_t seed = 0);
 
 struct SolveOptions {
@@ -126,7 +125,7 @@ struct SolveResult {
   double residual_norm = 0;  // ||b - A x|| (gmres, minres: the true residual,
                              // recomputed; cg: the recurrence's)
   std::int64_t matvecs = 0;
-  std::int64_t iterations = 0;  // gmres: Arnoldi steps; cg: iterations
+  std::int64_t iterations = 0;  // gmres: Arnoldi steps; cg, minres: iterations
 };
 // Restarted GMRES (Saad & Schultz) for a general nonsingular operator.
 SolveResult gmres(const LinearOperator& a, const EagerTensor& b, const SolveOptions& options = {});
@@ -142,11 +141,10 @@ struct ExpmOptions {
   double tol = 0.0;
   std::int64_t ncv = 30;  // Krylov basis size per substep
   std::int64_t max_substeps = 10000;
-  bool hermitian = false;  // A Hermitian: Lanczos (the projections are read the same way)
 };
 struct ExpmResult {
   EagerTensor x;              // exp(t A) v
-  double error_estimate = 0;  // sum of the substeps' a-posteriori estimates (absolute)
+  double error_estimate = 0;  // sum of the substeps' relative a-posteriori estimates
   std::int64_t substeps = 0;
   std::int64_t matvecs = 0;
 };

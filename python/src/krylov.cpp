@@ -187,14 +187,13 @@ void bind_krylov(nb::module_& m) {
   bind_solver("cg", &krylov::cg);
   bind_solver("minres", &krylov::minres);
   k.def("expm_multiply", [](nb::handle a, const EagerTensor& v, std::complex<double> t, double tol,
-                            std::int64_t ncv, std::int64_t max_substeps, bool hermitian) {
+                            std::int64_t ncv, std::int64_t max_substeps) {
     const Operator op = operator_of(a, "expm_multiply");
     const EagerTensor start = promoted(a, v);
     krylov::ExpmOptions o;
     o.tol = tol;
     o.ncv = ncv;
     o.max_substeps = max_substeps;
-    o.hermitian = hermitian;
     auto r = solve(op, [&] { return krylov::expm_multiply(op.apply, start, t, o); });
     return nb::make_tuple(r.x, r.error_estimate, r.substeps, r.matvecs);
   });

@@ -97,13 +97,12 @@ def minres(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None):
     return x, 0
 
 
-def expm_multiply(A, v, t=1.0, *, tol=0.0, ncv=30, max_substeps=10000, hermitian=False):
+def expm_multiply(A, v, t=1.0, *, tol=0.0, ncv=30, max_substeps=10000):
     """``exp(t A) v`` by Krylov projection with automatic substeps, for real or complex ``t``
     (``t=-1j*dt`` for a time step of a Hamiltonian). ``tol`` is the target relative error
-    (0: 100 times the dtype's epsilon). A real ``v`` is cast to complex when ``t`` is complex.
-    ``hermitian=True`` uses Lanczos for a Hermitian ``A``."""
+    (0: 100 times the dtype's epsilon). A real ``v`` is cast to complex when ``t`` is complex."""
     x, _err, _sub, _mv = _k.expm_multiply(A, v, complex(t), float(tol), int(ncv),
-                                          int(max_substeps), bool(hermitian))
+                                          int(max_substeps))
     return x
 
 
