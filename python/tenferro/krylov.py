@@ -17,7 +17,8 @@ Differences from SciPy, all deliberate:
 - eigenvectors come back as one Tensor of shape ``v0.shape + (k,)`` (SciPy's ``(n, k)`` for
   vectors): ``v[..., i]`` belongs to ``w[i]``;
 - ``expm_multiply(A, v, t)`` computes ``exp(t A) v`` for real or complex ``t`` (SciPy has no
-  ``t`` and computes ``exp(A) v``); ``tol`` bounds the error relative to ``||v||``.
+  ``t`` and computes ``exp(A) v``); ``tol`` bounds each substep's error relative to the
+  evolving vector's norm.
 """
 
 import numpy as _np
