@@ -104,7 +104,7 @@ void tebd_step(std::vector<EagerTensor>& mps, const EagerTensor& h, double dt) {
   const krylov::LinearOperator bond = [&](const EagerTensor& theta) {
     return einsum("abst,xstp->xabp", {h, theta});
   };
-  const krylov::ExpmOptions options{.tol = 1e-12, .hermitian = true};
+  const krylov::ExpmOptions options{.tol = 1e-12};
   const auto gate = [&](std::size_t i, bool centre_right) {
     auto x =
         krylov::expm_multiply(bond, dmrg::two_site(mps[i], mps[i + 1]), cplx(0, -dt / 2), options);
