@@ -38,27 +38,12 @@ Factors factorize(const EagerTensor& a, std::int64_t max_rank, Factorizer how) {
     auto f = linalg::svd(a, options);
     return {f.u, f.s, f.vh, f.discarded_weight};
   }
-  const std::int64_t m = a.shape()[0], n = a.shape()[1];
-  const std::int64_t k = std::min({max_rank, m, n});
-  EagerTensor padded = a;
-  // svds wants k < min(m, n): a zero row and column add one zero singular value, whose
-  // vectors are dropped below; the kept ones have zero entries there.
-  if (k == std::min(m, n)) {
-    const auto& rt = a.runtime();
-    const EagerTensor rows[] = {a, prims::zeros(rt, a.dtype(), {1, n})};
-    const EagerTensor taller = prims::concatenate(rows, 0);
-    const EagerTensor cols[] = {taller, prims::zeros(rt, a.dtype(), {m + 1, 1})};
-    padded = prims::concatenate(cols, 1);
-  }
-  auto f = krylov::svds(padded, k);
-  const prims::Slice u_rows[] = {{0, m, 1}, {}};
-  const prims::Slice vh_cols[] = {{}, {0, n, 1}};
-  EagerTensor u = prims::contiguous(prims::slice(f.u, u_rows));
-  EagerTensor vh = prims::contiguous(prims::slice(f.vh, vh_cols));
+  const std::int64_t k = std::min({max_rank, a.shape()[0], a.shape()[1]});
+  auto f = krylov::svds(a, k);
   // |a|^2 - sum s^2, on the device.
   const EagerTensor kept = prims::sum(prims::square(f.s));
   const EagerTensor total = prims::sum(prims::square(prims::abs(a)));
-  return {u, f.s, vh, prims::sub(total, kept)};
+  return {f.u, f.s, f.vh, prims::sub(total, kept)};
 }
 
 }  // namespace

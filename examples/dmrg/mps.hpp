@@ -36,8 +36,7 @@ std::vector<std::int64_t> bond_dims(int sites, std::int64_t max_bond);
 std::vector<EagerTensor> random_mps(const std::shared_ptr<EagerRuntime>& rt, DType dtype, int sites,
                                     std::int64_t max_bond, std::uint64_t seed);
 // How a matrix is factorised: linalg::svd (CPU, CUDA), or krylov::svds, which runs on every
-// backend (WebGPU has no dense decompositions) but cannot return all min(m, n) triplets: the
-// matrix is then padded by a zero row and column, which adds one zero singular value.
+// backend (WebGPU has no dense decompositions).
 enum class Factorizer { Svd, Svds };
 
 // Right-canonical form (every site but the first an isometry), by SVDs from the right; the

@@ -35,19 +35,10 @@ def bond_dims(n, d_max):
 
 def factorize(a, max_rank):
     """a ~ U diag(S) Vh with at most max_rank singular values: tf.linalg.svd on the CPU;
-    tf.krylov.svds on WebGPU (no tf.linalg there), which wants k < min(m, n), so a zero row
-    and column pad the matrix when nothing is truncated (one extra zero singular value, whose
-    vectors are dropped)."""
+    tf.krylov.svds on WebGPU (no tf.linalg there)."""
     if a.runtime.backend != "webgpu":
         return tf.linalg.svd(a, max_rank=max_rank)
-    m, n = a.shape
-    k = min(max_rank, m, n)
-    if k == min(m, n):
-        z = tf.zeros((1, n), dtype=a.dtype, runtime=a.runtime)
-        a = tf.concatenate([a, z], axis=0)
-        a = tf.concatenate([a, tf.zeros((m + 1, 1), dtype=a.dtype, runtime=a.runtime)], axis=1)
-    u, s, vh = tf.krylov.svds(a, k)
-    return u[:m], s, vh[:, :n]
+    return tf.krylov.svds(a, min(max_rank, *a.shape))
 
 
 def right_canonicalize(mps):

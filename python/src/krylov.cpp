@@ -147,24 +147,20 @@ krylov::SolveOptions solve_options(std::optional<EagerTensor> x0, double rtol, d
 void bind_krylov(nb::module_& m) {
   nb::module_ k = m.def_submodule("krylov", "Krylov solvers (use tenferro.krylov).");
   // Each returns its C++ result's fields as a tuple; tenferro/krylov.py orders them as SciPy.
-  k.def("eigsh",
-        [](nb::handle a, std::int64_t kk, const std::string& which, std::optional<EagerTensor> v0,
-           std::int64_t ncv, std::int64_t maxiter, double tol) {
-          const Operator op = operator_of(a, "eigsh");
-          const EagerTensor start = promoted(a, start_vector(a, std::move(v0), "eigsh"));
-          const auto o = eig_options(kk, which, ncv, maxiter, tol);
-          auto r = solve(op, [&] { return krylov::eigsh(op.apply, start, o); });
-          return nb::make_tuple(r.eigenvalues, r.eigenvectors, r.residual_norms, r.matvecs);
-        });
-  k.def("eigs",
-        [](nb::handle a, std::int64_t kk, const std::string& which, std::optional<EagerTensor> v0,
-           std::int64_t ncv, std::int64_t maxiter, double tol) {
-          const Operator op = operator_of(a, "eigs");
-          const EagerTensor start = promoted(a, start_vector(a, std::move(v0), "eigs"));
-          const auto o = eig_options(kk, which, ncv, maxiter, tol);
-          auto r = solve(op, [&] { return krylov::eigs(op.apply, start, o); });
-          return nb::make_tuple(r.eigenvalues, r.eigenvectors, r.residual_norms, r.matvecs);
-        });
+  // eigsh and eigs share one binding: the same arguments, results of the same fields.
+  const auto bind_eigen = [&k](const char* name, auto solver) {
+    k.def(name, [name, solver](nb::handle a, std::int64_t kk, const std::string& which,
+                               std::optional<EagerTensor> v0, std::int64_t ncv,
+                               std::int64_t maxiter, double tol) {
+      const Operator op = operator_of(a, name);
+      const EagerTensor start = promoted(a, start_vector(a, std::move(v0), name));
+      const auto o = eig_options(kk, which, ncv, maxiter, tol);
+      auto r = solve(op, [&] { return solver(op.apply, start, o); });
+      return nb::make_tuple(r.eigenvalues, r.eigenvectors, r.residual_norms, r.matvecs);
+    });
+  };
+  bind_eigen("eigsh", &krylov::eigsh);
+  bind_eigen("eigs", &krylov::eigs);
   k.def("svds", [](const EagerTensor& a, std::int64_t kk, double tol, std::uint64_t seed) {
     auto r = released([&] { return krylov::svds(a, kk, tol, seed); });
     return nb::make_tuple(r.u, r.s, r.vh, r.matvecs);

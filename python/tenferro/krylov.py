@@ -64,7 +64,8 @@ def eigs(A, k=1, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None
 
 def svds(A, k=6, tol=0, return_singular_vectors=True, *, seed=0):
     """scipy.sparse.linalg.svds for a 2-D Tensor: the ``k`` largest singular triplets
-    (``1 <= k < min(m, n)``), through eigsh on the smaller Gram matrix, on any backend (WebGPU
+    (``1 <= k <= min(m, n)``: SciPy wants ``k < min(m, n)``, an untruncated
+    bond needs them all), through eigsh on the smaller Gram matrix, on any backend (WebGPU
     included, which has no tf.linalg). Returns ``(U, S, Vh)`` as Tensors with ``S``
     **descending** (NumPy's svd order; SciPy's svds ascends). Singular values below
     sqrt(eps) times the largest have no relative accuracy, but their vectors still complete

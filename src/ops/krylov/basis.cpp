@@ -1,6 +1,7 @@
 #include "ops/krylov/basis.hpp"
 
 #include <array>
+#include <cmath>
 
 #include "tenferro/einsum.hpp"
 #include "tenferro/prims.hpp"
@@ -64,6 +65,12 @@ std::vector<EagerTensor> Basis::combine_columns(const std::vector<cplx>& y, std:
     out.push_back(prims::reshape(prims::contiguous(prims::slice(x, s)), Shape{space_.dim()}));
   }
   return out;
+}
+
+bool Projection::invariant(double eps) const {
+  double norm2 = beta * beta;
+  for (const cplx& c : h) norm2 += std::norm(c);
+  return beta <= 10 * eps * std::sqrt(norm2);
 }
 
 Projection Basis::orthogonalize(const EagerTensor& w0) const {

@@ -17,6 +17,9 @@ struct Projection {
   std::vector<cplx> h;
   double beta = 0;
   EagerTensor w;
+  // True when w was numerically in the basis's span (an invariant subspace: the projection is
+  // exact): beta is at rounding level of ||A v|| = sqrt(|h|^2 + beta^2).
+  bool invariant(double eps) const;
 };
 
 class Basis {

@@ -58,17 +58,12 @@ ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::com
     std::int64_t size = m;
     for (std::int64_t j = 0; j < m; ++j) {
       const auto pr = basis.orthogonalize(space.apply(basis.column(j)));
-      double scale = pr.beta * pr.beta;
-      for (std::int64_t i = 0; i <= j; ++i) {
-        h(i, j) = pr.h[static_cast<std::size_t>(i)];
-        scale += std::norm(pr.h[static_cast<std::size_t>(i)]);
-      }
-      h(j + 1, j) = pr.beta;
-      if (pr.beta <= 10 * space.eps() * std::sqrt(scale)) {  // invariant subspace: exact
+      for (std::int64_t i = 0; i <= j; ++i) h(i, j) = pr.h[static_cast<std::size_t>(i)];
+      if (pr.invariant(space.eps())) {  // the projection is exact: h(j+1, j) stays 0
         size = j + 1;
-        h(j + 1, j) = 0;
         break;
       }
+      h(j + 1, j) = pr.beta;
       if (j + 1 < m) basis.append(prims::scale(pr.w, 1.0 / pr.beta));
     }
     const HostMatrix hm = h.block(size, size);

@@ -99,12 +99,8 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
     bool invariant = false;
     for (std::int64_t j = kept; j < m; ++j) {
       const Projection pr = basis.orthogonalize(space.apply(basis.column(j)));
-      double scale = pr.beta * pr.beta;
-      for (std::int64_t i = 0; i <= j; ++i) {
-        h(i, j) = pr.h[static_cast<std::size_t>(i)];
-        scale += std::norm(pr.h[static_cast<std::size_t>(i)]);
-      }
-      if (pr.beta > 10 * space.eps() * std::sqrt(scale)) {
+      for (std::int64_t i = 0; i <= j; ++i) h(i, j) = pr.h[static_cast<std::size_t>(i)];
+      if (!pr.invariant(space.eps())) {
         h(j + 1, j) = pr.beta;
         basis.append(prims::scale(pr.w, 1.0 / pr.beta));
         // Converged before the basis is full? The projected problem is tiny next to a matvec,

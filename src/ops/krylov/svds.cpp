@@ -39,27 +39,22 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
   const krylov_internal::RitzOutcome ritz = krylov_internal::krylov_schur(
       gram_space, prims::reshape(v0, Shape{dim}),
       {.k = k, .which = Which::LargestAlgebraic, .tol = tol}, /*hermitian=*/true);
-  EigshResult eig;
-  for (const auto& z : ritz.values) eig.eigenvalues.push_back(z.real());
-  eig.eigenvectors = ritz.vectors;
-  eig.matvecs = gram_space.matvecs();
 
   SvdsResult r;
-  const double lambda_max = std::max(eig.eigenvalues.front(), 0.0);
-  const double eps = real_dtype(a.dtype()) == DType::F32 ? 1.2e-7 : 2.3e-16;
+  const double lambda_max = std::max(ritz.values.front().real(), 0.0);
   std::vector<krylov_internal::cplx> inverse;
   std::vector<bool> resolved;  // the other side's vector A v / s carries information
-  for (const double lambda : eig.eigenvalues) {
+  for (const auto& z : ritz.values) {
+    const double lambda = z.real();
     r.singular_values.push_back(std::sqrt(std::max(lambda, 0.0)));
-    resolved.push_back(lambda > 100 * eps * lambda_max);
+    resolved.push_back(lambda > 100 * gram_space.eps() * lambda_max);
     inverse.emplace_back(resolved.back() ? 1.0 / r.singular_values.back() : 0.0);
   }
-  krylov_internal::VectorSpace space(op, apply, v0, a.dtype());
   std::vector<krylov_internal::cplx> values(r.singular_values.begin(), r.singular_values.end());
-  r.s = prims::reshape(space.write(values, k, 1), Shape{k});
+  r.s = prims::reshape(gram_space.write(values, k, 1), Shape{k});
   if (cplx) r.s = prims::real(r.s);
-  const EagerTensor inv = prims::reshape(space.write(inverse, k, 1), Shape{k});
-  const EagerTensor w = prims::stack(eig.eigenvectors, 1);  // [dim, k], orthonormal
+  const EagerTensor inv = prims::reshape(gram_space.write(inverse, k, 1), Shape{k});
+  const EagerTensor w = prims::stack(ritz.vectors, 1);  // [dim, k], orthonormal
   // The other side: A v_i / s_i (or A^H u_i / s_i), then CGS2 on its columns. Below
   // sqrt(eps) s_max the division amplifies rounding, and a numerically zero s_i gives no
   // direction at all (a seeded random one stands in): orthonormalising keeps U (or V) a valid
@@ -93,7 +88,7 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
     r.u = w;
     r.vh = prims::contiguous(prims::transpose(cplx ? prims::conj(orth) : orth));
   }
-  r.matvecs = eig.matvecs;
+  r.matvecs = gram_space.matvecs();
   return r;
 }
 
