@@ -75,6 +75,16 @@ struct EinsumOptions {
   // Results repeat bit for bit per thread count.
   double memory_limit = 0;
 
+  // Path reuse across shapes (Auto, Optimal and Hyper): when an einsum call misses the runtime's
+  // plan cache but the same equation (same operands' ranks and options) was planned on that
+  // runtime for other shapes, the earlier plan's steps are kept if, at the new shapes, they cost
+  // no more than the greedy path does (by the strategy's objective); otherwise the call plans
+  // afresh. The check costs one greedy pass, not a search. A DMRG sweep, whose bond dimensions
+  // change site by site, so plans once per equation. The result's rounding may then depend on
+  // which shapes came first; set false for results that depend on the shapes alone.
+  // EinsumPath::origin says what happened.
+  bool reuse_path_across_shapes = true;
+
   // Interruption: when set, the built-in planners call it every few milliseconds of work
   // (path search, refinement, the hyper search's trials, slicing, path evaluation) so that a
   // long plan can be stopped. To stop, it throws; the exception reaches einsum's caller
@@ -91,6 +101,14 @@ struct EinsumPathStep {
   std::string remaining;   // the contraction still to do after this step
   double flops = 0;        // opt_einsum FLOP count of this step
   int scaling = 0;         // number of distinct labels the step loops over
+};
+
+// Where a plan came from (EinsumPath::origin).
+enum class PlanOrigin : std::uint8_t {
+  Planned,  // planned by this call
+  Cached,   // the runtime's plan cache, from an earlier call with the same shapes
+  Reused,   // the steps of an earlier plan of the same equation for other shapes, checked at
+            // these shapes (EinsumOptions::reuse_path_across_shapes)
 };
 
 // The chosen pairwise path with its cost, like NumPy's einsum_path.
@@ -119,6 +137,11 @@ struct EinsumPath {
   // 0 otherwise. Auto's method line says why it chose that effort.
   double planning_seconds = 0;
   int planning_trials = 0;
+  // Planned / Cached only from the runtime-aware einsum_path (operands, not shapes) and inside
+  // einsum; `steps_planned_for` names the operands' shapes the steps were first planned for when
+  // they were reused (also on a later cache hit of that plan), else it is empty.
+  PlanOrigin origin = PlanOrigin::Planned;
+  std::string steps_planned_for;
 };
 
 // Integer-label form: one label vector per operand plus the output labels.
@@ -135,6 +158,11 @@ EagerTensor einsum(const EinsumLabels& labels, std::span<const EagerTensor> oper
                    const EinsumOptions& options = {});
 
 EinsumPath einsum_path(std::string_view subscripts, std::span<const Shape> shapes,
+                       const EinsumOptions& options = {});
+// The plan einsum would run for these operands on their runtime: taken from, or planned into,
+// the runtime's plan cache exactly as einsum does (so a later einsum call hits it), with
+// EinsumPath::origin saying which. Reads no tensor data and runs nothing.
+EinsumPath einsum_path(std::string_view subscripts, std::span<const EagerTensor> operands,
                        const EinsumOptions& options = {});
 
 // A prepared plan for hot loops: parsing and path planning happen once; each call checks

@@ -293,11 +293,22 @@ nb::tuple einsum_path_call(nb::handle subscripts, nb::args operands, nb::handle 
   }
   const std::string text(utf8, static_cast<std::size_t>(length));
   std::vector<Shape> shapes;
+  std::vector<EagerTensor> tensors;  // when every operand is a tenferro tensor
+  bool all_tensors = operands.size() > 0;
   std::size_t index = 0;
-  for (nb::handle x : operands) shapes.push_back(path_shape(x, index++));
+  for (nb::handle x : operands) {
+    shapes.push_back(path_shape(x, index++));
+    all_tensors = all_tensors && nb::isinstance<EagerTensor>(x);
+    if (all_tensors) tensors.push_back(nb::cast<EagerTensor>(x));
+  }
   const EinsumOptions o =
       options_of(optimize.is_none() ? nb::str("greedy") : optimize, shapes.size());
-  const EinsumPath path = planning([&] { return einsum_path(text, shapes, o); });
+  // Tensors: the plan einsum would run on their runtime, from or into its plan cache (the
+  // report says which, and whether the steps were planned for other shapes).
+  const EinsumPath path = planning([&] {
+    return all_tensors ? einsum_path(text, std::span<const EagerTensor>(tensors), o)
+                       : einsum_path(text, shapes, o);
+  });
   nb::list steps;
   steps.append("einsum_path");
   for (auto [i, j] : path.steps) steps.append(nb::make_tuple(i, j));
@@ -393,7 +404,11 @@ void bind_einsum(nb::module_& m) {
                 "'greedy') -> tuple"),
         nb::arg("subscripts"), nb::arg("operands"), nb::kw_only(),
         nb::arg("optimize").none() = "greedy",
-        "numpy.einsum_path: (['einsum_path', (i, j), ...], report) from the operands' shapes.");
+        "numpy.einsum_path: (['einsum_path', (i, j), ...], report) from the operands' shapes. "
+        "When every operand is a tenferro Tensor, the plan einsum would run on their runtime "
+        "(optimize='auto' is einsum's default), from or into its plan cache: the report says "
+        "when the plan came from that cache or reused the steps of an earlier plan for other "
+        "shapes.");
 }
 
 }  // namespace tenferro::python

@@ -78,3 +78,32 @@ def test_einsum_path_reports_the_planning_time_and_autos_choice():
     assert "Planning time:" in report
     method = next(line for line in report.splitlines() if "Method:" in line)
     assert "auto: " in method and "estimated" in method, method
+
+
+def test_einsum_path_on_tensors_reports_the_plan_cache_and_path_reuse(rng):
+    # A fresh runtime: its plan cache is empty. An MPS environment update whose bond dimension
+    # grows keeps its steps (a DMRG sweep plans once per equation); the report says so.
+    rt = tf.Runtime.cpu()
+    eq = "abc,adx,bdey,cez->xyz"
+
+    def operands(chi, chi_next):
+        shapes = [(chi, 5, chi), (chi, 2, chi_next), (5, 2, 2, 5), (chi, 2, chi_next)]
+        return [rng.standard_normal(s) for s in shapes]
+
+    small = operands(4, 4)
+    steps, report = tf.einsum_path(eq, *[rt.upload(x) for x in small], optimize="auto")
+    assert "plan cache" not in report and "reused" not in report, report
+    tensors = [rt.upload(x) for x in small]
+    np.testing.assert_allclose(tf.einsum(eq, *tensors).download(), np.einsum(eq, *small),
+                               rtol=1e-10, atol=1e-11)
+    _, report = tf.einsum_path(eq, *tensors, optimize="auto")
+    assert "Plan:  the runtime's plan cache" in report, report
+    large = operands(6, 9)
+    large_steps, report = tf.einsum_path(eq, *[rt.upload(x) for x in large], optimize="auto")
+    assert "Steps:  reused from the plan for shapes [4, 5, 4]" in report, report
+    assert large_steps == steps
+    np.testing.assert_allclose(tf.einsum(eq, *[rt.upload(x) for x in large]).download(),
+                               np.einsum(eq, *large), rtol=1e-10, atol=1e-11)
+    # NumPy arrays have no runtime: planned every time, never from a cache.
+    _, report = tf.einsum_path(eq, *large, optimize="auto")
+    assert "plan cache" not in report and "reused" not in report, report

@@ -14,6 +14,8 @@
 // outer products, and anything with more operands.
 #include <bit>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -51,31 +53,38 @@ struct PlanKeyScalars {
   std::uint64_t planner_registration, seed;
   std::int32_t hyper_trials;
   std::uint32_t operands, path_steps;
-  std::uint8_t notation, dtype, strategy, objective;
+  std::uint8_t flags, dtype, strategy, objective;  // flags: kLabelNotation | kReusePaths
 };
+constexpr std::uint8_t kLabelNotation = 1, kReusePaths = 2;
 static_assert(std::has_unique_object_representations_v<PlanKeyScalars>,
               "a padding byte would make equal options compare unequal");
 
-// The exact plan key: notation, dtype, shapes and the options that shape the plan, as raw
+// What a key holds of the operands: the plan cache's key their dtype and shapes; the path
+// memo's (EinsumOptions::reuse_path_across_shapes) only their ranks, which the parse depends on.
+enum class KeyOperands : std::uint8_t { Shapes, Ranks };
+
+// A plan key: notation, the operands (KeyOperands) and the options that shape the plan, as raw
 // bytes in a stack buffer (a warm call builds no string and allocates nothing here).
 void append_key(runtime_internal::KeyBuffer& key, const Notation& n,
                 std::span<const EagerTensor> operands, DType dtype, const EinsumOptions& options,
-                const einsum_internal::PlannerChoice& planner) {
+                const einsum_internal::PlannerChoice& planner, KeyOperands what) {
   // The chosen strategy, or the user planner's registration (its name alone could be reused
   // by a different planner after unregistering); the hyper search's settings and the memory
   // limit shape the plan too.
-  const PlanKeyScalars scalars{std::bit_cast<std::uint64_t>(options.time_budget_seconds),
-                               std::bit_cast<std::uint64_t>(options.combo_factor),
-                               std::bit_cast<std::uint64_t>(options.memory_limit),
-                               static_cast<std::uint64_t>(planner.registration),
-                               static_cast<std::uint64_t>(options.seed),
-                               static_cast<std::int32_t>(options.hyper_trials),
-                               static_cast<std::uint32_t>(operands.size()),
-                               static_cast<std::uint32_t>(options.path.size()),
-                               static_cast<std::uint8_t>(n.labels ? 'L' : 'S'),
-                               static_cast<std::uint8_t>(dtype),
-                               static_cast<std::uint8_t>(planner.strategy),
-                               static_cast<std::uint8_t>(options.objective)};
+  const PlanKeyScalars scalars{
+      std::bit_cast<std::uint64_t>(options.time_budget_seconds),
+      std::bit_cast<std::uint64_t>(options.combo_factor),
+      std::bit_cast<std::uint64_t>(options.memory_limit),
+      static_cast<std::uint64_t>(planner.registration),
+      static_cast<std::uint64_t>(options.seed),
+      static_cast<std::int32_t>(options.hyper_trials),
+      static_cast<std::uint32_t>(operands.size()),
+      static_cast<std::uint32_t>(options.path.size()),
+      static_cast<std::uint8_t>((n.labels ? kLabelNotation : 0) |
+                                (options.reuse_path_across_shapes ? kReusePaths : 0)),
+      static_cast<std::uint8_t>(what == KeyOperands::Shapes ? static_cast<int>(dtype) : 0xff),
+      static_cast<std::uint8_t>(planner.strategy),
+      static_cast<std::uint8_t>(options.objective)};
   key.bytes(&scalars, sizeof scalars);
   if (n.labels) {
     key.word(static_cast<std::uint32_t>(n.labels->inputs.size()));
@@ -91,7 +100,7 @@ void append_key(runtime_internal::KeyBuffer& key, const Notation& n,
   for (const auto& operand : operands) {
     const Shape& shape = operand.shape();
     key.word(static_cast<std::uint32_t>(shape.size()));
-    key.bytes(shape.data(), shape.size() * sizeof(shape[0]));
+    if (what == KeyOperands::Shapes) key.bytes(shape.data(), shape.size() * sizeof(shape[0]));
   }
   for (const auto& [i, j] : options.path) {
     key.word(static_cast<std::int64_t>(i));
@@ -99,17 +108,55 @@ void append_key(runtime_internal::KeyBuffer& key, const Notation& n,
   }
 }
 
+// The path memo's value: the last path planned (not reused) for an equation, and the shapes it
+// was planned for, as the report names them.
+struct PathMemo {
+  EinsumPath path;
+  std::string shapes;
+};
+
+std::string shapes_text(std::span<const Shape> shapes) {
+  constexpr std::size_t kShown = 8;  // a 200-operand network's shapes would fill a screen
+  std::string text;
+  for (std::size_t i = 0; i < shapes.size() && i < kShown; ++i)
+    text += (i ? " " : "") + shape_to_string(shapes[i]);
+  if (shapes.size() > kShown) text += " and " + std::to_string(shapes.size() - kShown) + " more";
+  return text;
+}
+
+// Whether a plan for other shapes may stand in (einsum_internal::reuse_path says when it does).
+bool may_reuse(const EinsumOptions& options, const einsum_internal::PlannerChoice& planner,
+               std::size_t operands) {
+  return options.reuse_path_across_shapes && !planner.user && operands >= 3 &&
+         (planner.strategy == PathStrategy::Auto || planner.strategy == PathStrategy::Optimal ||
+          planner.strategy == PathStrategy::Hyper);
+}
+
+// Plans the call. `memo`, when given, is the runtime's path memo of this equation: its path is
+// tried first (reuse_path) and a path planned afresh replaces it.
 PlanPtr make_plan(const Notation& n, std::vector<Shape> shapes, DType dtype,
-                  const EinsumOptions& options, const einsum_internal::PlannerChoice& planner) {
+                  const EinsumOptions& options, const einsum_internal::PlannerChoice& planner,
+                  const std::function<std::shared_ptr<PathMemo>()>& find_memo = {},
+                  const std::function<void(std::shared_ptr<PathMemo>)>& store_memo = {}) {
   std::vector<std::int64_t> ranks;
   for (const auto& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
   einsum_internal::EinsumExpression expr =
       n.labels ? einsum_internal::from_labels(*n.labels, ranks)
                : einsum_internal::parse_subscripts(n.subscripts, ranks);
   std::vector<std::int64_t> sizes = einsum_internal::label_sizes(expr, shapes);
-  EinsumPath path = einsum_internal::plan_path(expr, sizes, options, planner);
+  std::optional<EinsumPath> path;
+  if (find_memo) {
+    if (const std::shared_ptr<PathMemo> memo = find_memo()) {
+      path = einsum_internal::reuse_path(expr, sizes, options, planner, memo->path);
+      if (path) path->steps_planned_for = memo->shapes;
+    }
+  }
+  if (!path) {
+    path = einsum_internal::plan_path(expr, sizes, options, planner);
+    if (store_memo) store_memo(std::make_shared<PathMemo>(PathMemo{*path, shapes_text(shapes)}));
+  }
   return std::make_shared<const EinsumPlan>(einsum_internal::build_plan(
-      std::move(expr), std::move(sizes), std::move(path), dtype, std::move(shapes)));
+      std::move(expr), std::move(sizes), std::move(*path), dtype, std::move(shapes)));
 }
 
 DType common_dtype(std::span<const EagerTensor> operands) {
@@ -162,31 +209,56 @@ EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, PlanPtr plan,
   return std::move(outputs.front());
 }
 
+// The plan of a call from the runtime's plan cache, or planned into it (with the path memo's
+// help on a miss). `cached` receives whether it was a hit.
+PlanPtr find_or_plan(EagerRuntime& runtime, const Notation& n,
+                     std::span<const EagerTensor> operands, DType dtype,
+                     const EinsumOptions& options, bool* cached = nullptr) {
+  // Built straight from the operands, in one buffer: a warm call allocates the key and nothing
+  // else here (the shapes are copied only to plan a miss).
+  const einsum_internal::PlannerChoice planner = einsum_internal::choose_planner(options);
+  runtime_internal::KeyBuffer key;
+  append_key(key, n, operands, dtype, options, planner, KeyOperands::Shapes);
+  // The key holds the subscripts, shapes, dtype and options; the store re-checks it exactly.
+  const CacheKeyView cache_key =
+      CacheKeyView{einsum_family::kFamily, "plan", key.hash(), key.view()};
+  if (PlanPtr plan = runtime.caches().find<EinsumPlan>(cache_key)) {
+    if (cached) *cached = true;
+    return plan;
+  }
+  if (cached) *cached = false;
+  std::vector<Shape> shapes;
+  shapes.reserve(operands.size());
+  for (const auto& t : operands) shapes.push_back(t.shape());
+  PlanPtr made;
+  if (may_reuse(options, planner, operands.size())) {
+    runtime_internal::KeyBuffer memo_key;
+    append_key(memo_key, n, operands, dtype, options, planner, KeyOperands::Ranks);
+    const CacheKeyView memo_view{einsum_family::kFamily, "path-memo", memo_key.hash(),
+                                 memo_key.view()};
+    made = make_plan(
+        n, std::move(shapes), dtype, options, planner,
+        [&] { return runtime.caches().find<PathMemo>(memo_view); },
+        [&](std::shared_ptr<PathMemo> memo) {
+          const std::size_t bytes = sizeof(PathMemo) + memo->path.steps.size() * 8 +
+                                    memo->path.method.size() + memo->shapes.size();
+          runtime.caches().insert<PathMemo>(CacheKey::of(memo_view), std::move(memo), bytes);
+        });
+  } else {
+    made = make_plan(n, std::move(shapes), dtype, options, planner);
+  }
+  auto plan = std::const_pointer_cast<EinsumPlan>(made);
+  runtime.caches().insert<EinsumPlan>(CacheKey::of(cache_key), plan, plan->retained_bytes());
+  return made;
+}
+
 EagerTensor einsum_impl(const Notation& n, std::span<const EagerTensor> operands,
                         const EinsumOptions& options) {
   const std::shared_ptr<EagerRuntime>& runtime =
       require_one_runtime("einsum", operands, operands.size());
   const RuntimeCallScope call_scope(*runtime);  // planning and the direct path included
   const DType dtype = common_dtype(operands);
-  // Built straight from the operands, in one buffer: a warm call allocates the key and nothing
-  // else here (the shapes are copied only to plan a miss).
-  const einsum_internal::PlannerChoice planner = einsum_internal::choose_planner(options);
-  runtime_internal::KeyBuffer key;
-  append_key(key, n, operands, dtype, options, planner);
-  // The key holds the subscripts, shapes, dtype and options; the store re-checks it exactly.
-  const CacheKeyView cache_key =
-      CacheKeyView{einsum_family::kFamily, "plan", key.hash(), key.view()};
-  PlanPtr plan = runtime->caches().find<EinsumPlan>(cache_key);
-  if (!plan) {
-    std::vector<Shape> shapes;
-    shapes.reserve(operands.size());
-    for (const auto& t : operands) shapes.push_back(t.shape());
-    auto made = std::const_pointer_cast<EinsumPlan>(
-        make_plan(n, std::move(shapes), dtype, options, planner));
-    runtime->caches().insert<EinsumPlan>(CacheKey::of(cache_key), made, made->retained_bytes());
-    plan = std::move(made);
-  }
-  return execute(runtime, std::move(plan), operands, options);
+  return execute(runtime, find_or_plan(*runtime, n, operands, dtype, options), operands, options);
 }
 
 }  // namespace
@@ -205,6 +277,19 @@ EagerTensor einsum(std::string_view subscripts, std::initializer_list<EagerTenso
 EagerTensor einsum(const EinsumLabels& labels, std::span<const EagerTensor> operands,
                    const EinsumOptions& options) {
   return einsum_impl(Notation{{}, &labels}, operands, options);
+}
+
+EinsumPath einsum_path(std::string_view subscripts, std::span<const EagerTensor> operands,
+                       const EinsumOptions& options) {
+  const std::shared_ptr<EagerRuntime>& runtime =
+      require_one_runtime("einsum_path", operands, operands.size());
+  const RuntimeCallScope call_scope(*runtime);
+  bool cached = false;
+  const PlanPtr plan = find_or_plan(*runtime, Notation{subscripts, nullptr}, operands,
+                                    common_dtype(operands), options, &cached);
+  EinsumPath path = plan->path;
+  if (cached) path.origin = PlanOrigin::Cached;
+  return path;
 }
 
 struct PreparedEinsum::Impl {

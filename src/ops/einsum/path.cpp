@@ -283,6 +283,40 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
   return plan_path(expr, sizes, options, choose_planner(options));
 }
 
+std::optional<EinsumPath> reuse_path(const EinsumExpression& expr,
+                                     std::span<const std::int64_t> sizes,
+                                     const EinsumOptions& options, const PlannerChoice& choice,
+                                     const EinsumPath& earlier) {
+  if (choice.user || !options.reuse_path_across_shapes) return std::nullopt;
+  if (choice.strategy != PathStrategy::Auto && choice.strategy != PathStrategy::Optimal &&
+      choice.strategy != PathStrategy::Hyper) {
+    return std::nullopt;  // greedy is the check itself; explicit paths are the user's
+  }
+  const auto start = std::chrono::steady_clock::now();
+  validate_options(options);
+  PathProblem problem = make_path_problem(expr, sizes);
+  if (options.interrupt) problem.interrupt = &options.interrupt;
+  const int n = problem.num_operands;
+  if (n < 3) return std::nullopt;  // one order only (or none): nothing a search could change
+  const SsaPath ssa = linear_to_ssa(earlier.steps, n);
+  const SsaPath greedy = greedy_path(problem);
+  const PathObjective objective =
+      choice.strategy == PathStrategy::Optimal ? PathObjective::Flops : options.objective;
+  const auto score = [&](const SsaPath& path) {
+    const TreeCost cost =
+        tree_cost(problem, path, tree_node_sets(problem, path), problem.search_extents);
+    return objective_score(cost, objective, options.combo_factor);
+  };
+  if (score(greedy) < score(ssa)) return std::nullopt;
+  EinsumPath path = evaluate_path(expr, problem, earlier.steps);
+  path.method = earlier.method;
+  apply_slicing(expr, problem, ssa, options.memory_limit, path);
+  path.origin = PlanOrigin::Reused;
+  path.planning_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return path;
+}
+
 EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
                      const EinsumOptions& options, const PlannerChoice& choice) {
   const auto start = std::chrono::steady_clock::now();

@@ -1,6 +1,7 @@
 // Contraction-order planning: greedy, optimal (DP over subsets), explicit and auto.
 #pragma once
 
+#include <optional>
 #include <span>
 
 #include "ops/einsum/expression.hpp"
@@ -17,5 +18,14 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
 // keys a cache by the choice plans with exactly that choice.
 EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
                      const EinsumOptions& options, const PlannerChoice& choice);
+
+// Path reuse across shapes (EinsumOptions::reuse_path_across_shapes): `earlier` was planned for
+// `expr` at other label sizes. Returns its steps evaluated, and sliced, at `sizes` when they cost
+// no more there than the greedy path by `choice`'s objective (FLOPs for Optimal); nullopt when
+// they do, or when `choice` is not a search that reuse can stand in for (Auto, Optimal, Hyper).
+std::optional<EinsumPath> reuse_path(const EinsumExpression& expr,
+                                     std::span<const std::int64_t> sizes,
+                                     const EinsumOptions& options, const PlannerChoice& choice,
+                                     const EinsumPath& earlier);
 
 }  // namespace tenferro::einsum_internal

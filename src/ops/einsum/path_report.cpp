@@ -39,6 +39,11 @@ std::string EinsumPath::to_string() const {
   out += "         Planning time:  " + std::string(planning);
   if (planning_trials > 0) out += " (" + std::to_string(planning_trials) + " hyper trials)";
   out += "\n";
+  if (origin == PlanOrigin::Cached) out += "                  Plan:  the runtime's plan cache\n";
+  if (!steps_planned_for.empty()) {
+    out += "                 Steps:  reused from the plan for shapes " + steps_planned_for +
+           " (no costlier than greedy here)\n";
+  }
   out += "         Naive scaling:  " + std::to_string(naive_scaling) + "\n";
   out += "     Optimized scaling:  " + std::to_string(scaling) + "\n";
   out += "      Naive FLOP count:  " + scientific(naive_flops) + "\n";
