@@ -232,7 +232,7 @@ def einsum(subscripts: object, *operands, optimize: object | None = 'auto') -> o
 
 def einsum_path(subscripts: str, *operands, optimize: object | None = 'greedy') -> tuple:
     """
-    numpy.einsum_path: (['einsum_path', (i, j), ...], report) from the operands' shapes.
+    numpy.einsum_path: (['einsum_path', (i, j), ...], report) from the operands' shapes. When every operand is a tenferro Tensor, the plan einsum would run on their runtime (optimize='auto' is einsum's default), from or into its plan cache: the report says when the plan came from that cache or reused the steps of an earlier plan for other shapes.
     """
 
 class Tracer:
