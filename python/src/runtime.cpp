@@ -16,6 +16,7 @@ nb::dict stats_dict(const RuntimeStats& s) {
   nb::dict d;
   d["epoch"] = s.epoch;
   d["module_installs"] = s.module_installs;
+  d["retained_snapshots"] = s.retained_snapshots;
   d["ensure_fast_path_hits"] = s.ensure_fast_path_hits;
   d["cache_hits"] = s.cache_hits;
   d["cache_misses"] = s.cache_misses;

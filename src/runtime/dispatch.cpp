@@ -61,7 +61,9 @@ std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtim
     }
   }
 
-  // 4-5. Module and ensure.
+  // 4-5. Module and ensure. The executor may belong to a module only this snapshot holds: the
+  //      snapshot stays alive until the call ends, even if another thread installs meanwhile.
+  const runtime_internal::SnapshotReadScope snapshot_reads(*runtime);
   const ExtensionExecutor& executor = resolve(*target);
 
   // 6. Execute inside the runtime's backend session.

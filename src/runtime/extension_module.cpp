@@ -27,47 +27,42 @@ const ExtensionModule::Registration* ExtensionModule::find(std::string_view fami
 }
 
 ModuleCache::~ModuleCache() {
-  delete slots_.load();
+  for (const Slot* s = head_.load(); s != nullptr;) {
+    const Slot* next = s->next;
+    delete s;
+    s = next;
+  }
+}
+
+const ModuleCache::Slot* ModuleCache::lookup(const EagerExtensionTarget& target) const noexcept {
+  for (const Slot* s = head_.load(std::memory_order_acquire); s != nullptr; s = s->next) {
+    if (s->target == target) return s;
+  }
+  return nullptr;
 }
 
 ModulePtr ModuleCache::find(const EagerExtensionTarget& target) const noexcept {
-  const std::vector<Slot>* slots = slots_.load(std::memory_order_acquire);
-  if (slots == nullptr) return nullptr;
-  for (const Slot& s : *slots) {
-    if (s.target == target) return s.module;
-  }
-  return nullptr;
+  const Slot* s = lookup(target);
+  return s ? s->module : nullptr;
 }
 
 const ExtensionModule* ModuleCache::find_raw(const EagerExtensionTarget& target) const noexcept {
-  const std::vector<Slot>* slots = slots_.load(std::memory_order_acquire);
-  if (slots == nullptr) return nullptr;
-  for (const Slot& s : *slots) {
-    if (s.target == target) return s.module.get();
-  }
-  return nullptr;
+  const Slot* s = lookup(target);
+  return s ? s->module.get() : nullptr;
 }
 
 std::size_t ModuleCache::size() const noexcept {
-  const std::vector<Slot>* slots = slots_.load(std::memory_order_acquire);
-  return slots ? slots->size() : 0;
+  return size_.load(std::memory_order_acquire);
 }
 
 ModulePtr ModuleCache::insert(const EagerExtensionTarget& target, ModulePtr module) {
   std::lock_guard lock(mutex_);
-  const std::vector<Slot>* current = slots_.load(std::memory_order_acquire);
-  if (current) {
-    for (const Slot& s : *current) {
-      if (s.target == target) return s.module;  // another thread built it first
-    }
-  }
-  auto next = std::make_unique<std::vector<Slot>>(current ? *current : std::vector<Slot>{});
-  next->push_back(Slot{target, std::move(module)});
-  ModulePtr result = next->back().module;
-  // Readers may still hold the old vector: retire it instead of freeing it.
-  if (current) retired_.emplace_back(current);
-  slots_.store(next.release(), std::memory_order_release);
-  return result;
+  if (const Slot* built = lookup(target)) return built->module;  // another thread built it first
+  const Slot* head = head_.load(std::memory_order_relaxed);
+  const Slot* slot = new Slot{target, std::move(module), head};
+  head_.store(slot, std::memory_order_release);
+  size_.fetch_add(1, std::memory_order_release);
+  return slot->module;
 }
 
 void throw_unsupported_target(std::string_view family, const EagerExtensionTarget& target,

@@ -111,8 +111,14 @@ EagerTensor EagerRuntime::empty(DType dtype, Shape shape) {
 
 RuntimeStats EagerRuntime::stats() const {
   RuntimeStats s;
+  begin_snapshot_read();
   const ExtensionSnapshot* snap = snapshot();
   s.epoch = snap ? snap->epoch() : 0;
+  end_snapshot_read();
+  {
+    std::lock_guard lock(install_mutex_);
+    s.retained_snapshots = (current_ ? 1 : 0) + retired_.size();
+  }
   s.module_installs = module_installs_.load();
   s.ensure_fast_path_hits = ensure_fast_path_hits_.load();
   const CacheStats cache = caches_.stats();
@@ -172,13 +178,17 @@ const ExtensionExecutor* EagerRuntime::warm_family_executor(
 const ExtensionExecutor& EagerRuntime::ensure_extension_module_for_engine(const ModulePtr& module,
                                                                           std::string_view family,
                                                                           const EngineId& engine) {
-  // Warm path: one acquire load and a read-only scan; the offered module is ignored.
+  // Warm path: one load and a read-only scan; the offered module is ignored. Counted as a
+  // reader for the scan (a caller outside an eager call is not counted otherwise).
+  begin_snapshot_read();
   if (const ExtensionSnapshot* snap = snapshot()) {
     if (const ExtensionExecutor* executor = snap->find(module->id(), family, engine)) {
       ensure_fast_path_hits_.fetch_add(1, std::memory_order_relaxed);
+      end_snapshot_read();
       return *executor;
     }
   }
+  end_snapshot_read();
   // Cold path.
   std::lock_guard lock(install_mutex_);
   if (const ExtensionSnapshot* snap = snapshot()) {
@@ -228,10 +238,35 @@ void EagerRuntime::publish_locked(std::unique_ptr<ExtensionSnapshot> next) {
       }
     }
   }
-  const ExtensionSnapshot* published = next.get();
-  published_.push_back(std::move(next));
+  snapshot_.store(next.get(), std::memory_order_seq_cst);
+  if (current_) {
+    retired_.push_back(std::move(current_));
+    has_retired_.store(true, std::memory_order_seq_cst);
+  }
+  current_ = std::move(next);
   module_installs_.fetch_add(1, std::memory_order_relaxed);
-  snapshot_.store(published, std::memory_order_release);
+  reclaim_retired_locked();  // an install outside any call frees the old snapshot at once
+}
+
+void EagerRuntime::begin_snapshot_read() const noexcept {
+  snapshot_readers_.fetch_add(1, std::memory_order_seq_cst);
+}
+
+void EagerRuntime::end_snapshot_read() const noexcept {
+  if (snapshot_readers_.fetch_sub(1, std::memory_order_seq_cst) != 1) return;
+  if (!has_retired_.load(std::memory_order_seq_cst)) return;
+  // Rare (only after an install during a call). Never reached with the lock held by this
+  // thread: installs release it before their call's read scope ends.
+  std::lock_guard lock(install_mutex_);
+  reclaim_retired_locked();
+}
+
+void EagerRuntime::reclaim_retired_locked() const noexcept {
+  // Every retired snapshot was unpublished before it was retired: a reader that starts after
+  // this check loads a newer one, and one that started before is still counted.
+  if (snapshot_readers_.load(std::memory_order_seq_cst) != 0) return;
+  retired_.clear();
+  has_retired_.store(false, std::memory_order_seq_cst);
 }
 
 void EagerRuntime::count_upload(std::size_t bytes) noexcept {

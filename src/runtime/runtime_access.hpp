@@ -46,6 +46,23 @@ struct RuntimeAccess {
                                                        const ExtensionModule* module) noexcept {
     return rt.warm_family_executor(family_id, module);
   }
+  static void begin_snapshot_read(const EagerRuntime& rt) noexcept { rt.begin_snapshot_read(); }
+  static void end_snapshot_read(const EagerRuntime& rt) noexcept { rt.end_snapshot_read(); }
+};
+
+// An eager call's read of the runtime's snapshot, from its ensure to the end of its executor:
+// a snapshot replaced meanwhile is kept until the last such scope of the runtime ends.
+class SnapshotReadScope {
+ public:
+  explicit SnapshotReadScope(const EagerRuntime& rt) noexcept : rt_(rt) {
+    RuntimeAccess::begin_snapshot_read(rt_);
+  }
+  ~SnapshotReadScope() { RuntimeAccess::end_snapshot_read(rt_); }
+  SnapshotReadScope(const SnapshotReadScope&) = delete;
+  SnapshotReadScope& operator=(const SnapshotReadScope&) = delete;
+
+ private:
+  const EagerRuntime& rt_;
 };
 
 }  // namespace tenferro::runtime_internal

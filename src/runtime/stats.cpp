@@ -16,6 +16,7 @@ std::string RuntimeStats::to_json() const {
   };
   field("epoch", epoch);
   field("module_installs", module_installs);
+  field("retained_snapshots", retained_snapshots);
   field("ensure_fast_path_hits", ensure_fast_path_hits);
   field("cache_hits", cache_hits);
   field("cache_misses", cache_misses);

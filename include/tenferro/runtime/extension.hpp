@@ -149,14 +149,18 @@ class ModuleCache {
   std::size_t size() const noexcept;
 
  private:
+  // Append-only list: a slot is written once, before it is published, and lives as long as the
+  // cache, so readers walk it without a lock and no copy is ever retired.
   struct Slot {
     EagerExtensionTarget target;
     ModulePtr module;
+    const Slot* next;
   };
+  const Slot* lookup(const EagerExtensionTarget& target) const noexcept;
   ModulePtr insert(const EagerExtensionTarget& target, ModulePtr module);
-  std::atomic<const std::vector<Slot>*> slots_{nullptr};
-  std::mutex mutex_;
-  std::vector<std::unique_ptr<const std::vector<Slot>>> retired_;  // keeps old reads valid
+  std::atomic<const Slot*> head_{nullptr};
+  std::atomic<std::size_t> size_{0};
+  std::mutex mutex_;  // serialises inserts
 };
 
 // The dispatch contract (DESIGN §2): inputs -> target -> ingress -> factory -> ensure ->

@@ -78,15 +78,21 @@ class EagerRuntime : public std::enable_shared_from_this<EagerRuntime> {
   // Installs (or replaces, by module id) a module unconditionally; bumps the epoch.
   void install_extension_module(const ModulePtr& module);
   // The current snapshot (an opaque identity for callers outside the library; it changes
-  // exactly when a module is installed).
+  // exactly when a module is installed). A replaced snapshot is freed once no eager call of this
+  // runtime is running, so outside a call the pointer is valid until the next install.
   const ExtensionSnapshot* snapshot() const noexcept {
-    return snapshot_.load(std::memory_order_acquire);
+    return snapshot_.load(std::memory_order_seq_cst);
   }
 
  private:
   friend struct runtime_internal::RuntimeAccess;
   EagerRuntime(std::unique_ptr<Backend> backend, RuntimeOptions options);
   void publish_locked(std::unique_ptr<ExtensionSnapshot> next);
+  // Snapshot readers: every eager call from its ensure to the end of its executor (dispatch_on),
+  // and the library's own reads outside one. The last reader out frees the retired snapshots.
+  void begin_snapshot_read() const noexcept;
+  void end_snapshot_read() const noexcept;
+  void reclaim_retired_locked() const noexcept;  // with install_mutex_ held
   // The warm path of the built-in families: the snapshot's dense slot of `family_id` (resolved
   // at install) answers with one pointer compare; anything else takes the ensure above.
   const ExtensionExecutor& ensure_family(const ModulePtr& module, std::uint32_t family_id,
@@ -114,10 +120,14 @@ class EagerRuntime : public std::enable_shared_from_this<EagerRuntime> {
   ExtensionCacheStore caches_;
 
   std::atomic<const ExtensionSnapshot*> snapshot_{nullptr};
-  std::mutex install_mutex_;
-  // Every published snapshot stays alive for the runtime's life, so a reader's pointer from
-  // the warm path never dangles. Publishes are rare (one per family/engine), so this is small.
-  std::vector<std::unique_ptr<const ExtensionSnapshot>> published_;
+  mutable std::mutex install_mutex_;
+  std::unique_ptr<const ExtensionSnapshot> current_;  // owns *snapshot_
+  // Replaced snapshots a running call may still read (its executor may belong to a module only
+  // they hold), freed when the reader count falls to zero. seq_cst on the count and on
+  // snapshot_ makes that safe: a reader counted after the check loads the newer snapshot.
+  mutable std::vector<std::unique_ptr<const ExtensionSnapshot>> retired_;
+  mutable std::atomic<bool> has_retired_{false};
+  mutable std::atomic<std::uint32_t> snapshot_readers_{0};
 
   std::atomic<std::uint64_t> module_installs_{0};
   std::atomic<std::uint64_t> ensure_fast_path_hits_{0};

@@ -11,8 +11,11 @@
 namespace tenferro {
 
 struct RuntimeStats {
-  std::uint64_t epoch = 0;                  // snapshot epoch (bumps once per publish)
-  std::uint64_t module_installs = 0;        // snapshots published
+  std::uint64_t epoch = 0;            // snapshot epoch (bumps once per publish)
+  std::uint64_t module_installs = 0;  // snapshots published
+  // Snapshots held: the current one plus those replaced while a call was running (freed when
+  // the last running call of this runtime ends).
+  std::uint64_t retained_snapshots = 0;
   std::uint64_t ensure_fast_path_hits = 0;  // ensure calls answered by the snapshot alone
   std::uint64_t cache_hits = 0;             // ExtensionCacheStore hits (all families)
   std::uint64_t cache_misses = 0;
