@@ -300,6 +300,22 @@ TEST(KrylovAdExpm, LongSpanUsesSeveralQuadraturePieces) {
   EXPECT_GT(*k.recorded, 17) << "one recorded matvec per node (and one probe)";
 }
 
+TEST(KrylovAdExpm, Float32FollowsFloat64) {
+  // The default tolerance (100 eps of F32) for the primal, the rules and the quadrature.
+  const auto grad = [](DType dtype) {
+    ExpmCase k(dtype, 20, cplx(0, -0.9), 2.0, 0.0, true);
+    k.tight = {};
+    ad::GradientTape tape(k.rt);
+    const ad::Variable j = tape.watch(prims::full(k.rt, real_dtype(dtype), Shape{}, 0.3));
+    const ad::Variable y =
+        ad::expm_multiply(k.op(j, false), ad::Variable(k.v0), k.t, k.tight, k.op(j, true));
+    return scalar(tape.gradient(k.loss(y), {j})[0]);
+  };
+  const double g64 = grad(DType::F64), g32 = grad(DType::F32);
+  ASSERT_GT(std::abs(g64), 1e-2);
+  EXPECT_NEAR(g32, g64, 1e-4 * std::abs(g64));
+}
+
 TEST(KrylovAdExpm, ReverseModeWithoutAdjointIsUnsupported) {
   const ExpmCase k(DType::F64, 20, 0.5, 1.5, 0.3, false);
   ad::GradientTape tape(k.rt);
