@@ -39,7 +39,9 @@
 #include <utility>
 #include <vector>
 
+#include "ad/krylov_operator.hpp"
 #include "ad/tape.hpp"
+#include "ops/krylov/vector_space.hpp"
 #include "tenferro/prims.hpp"
 
 namespace tenferro::ad {
@@ -52,29 +54,16 @@ constexpr int kMaxNodesPerPiece = 16;
 constexpr int kPowerSteps = 12;
 constexpr double kNormSafety = 1.5;
 
-// The operator on plain tensors, recording nothing (for the solvers and inside rules).
-krylov::LinearOperator untracked(const VariableOperator& a) {
-  return [a](const T& x) {
-    NoGradGuard guard;
-    return a(Variable(x)).value();
-  };
-}
-
-// ||x|| read to the host (norm's output is real: F32 or F64; no F64 op on the device).
-double host_norm(const T& x) {
-  const Tensor n = prims::norm(x).download();
-  return n.dtype() == DType::F32 ? double(n.data<float>()[0]) : n.data<double>()[0];
-}
-
-// An estimate of ||A||: the largest ||A w|| / ||w|| over a few power steps.
+// An estimate of ||A||: the largest ||A w|| / ||w|| over a few power steps from a fixed random
+// vector, each norm one counted scalar read (RuntimeStats::scalar_reads), as in the solvers.
 double norm_estimate(const krylov::LinearOperator& a, const T& like) {
-  T w = prims::random_normal(like.runtime(), like.dtype(), like.shape(), 0x5eed);
-  double nw = host_norm(w);
+  krylov_internal::VectorSpace space("krylov.expm_multiply", a, like, like.dtype());
+  T w = space.random_vector(0x5eed);
+  double nw = space.norm(w);
   double est = 0;
-  for (int k = 0; k < kPowerSteps && nw > 0 && std::isfinite(nw); ++k) {
-    const T aw = a(prims::scale(w, 1.0 / nw));
-    const double na = host_norm(aw);
-    if (!std::isfinite(na)) break;
+  for (int k = 0; k < kPowerSteps && nw > 0; ++k) {
+    const T aw = space.apply(prims::scale(w, 1.0 / nw));
+    const double na = space.norm(aw);
     est = std::max(est, na);
     w = aw;
     nw = na;
