@@ -337,6 +337,15 @@ Variable irfftn(const Variable& x, fft::Lengths s = std::nullopt, fft::Lengths a
 //     and eigenvector losses must be phase invariant.
 //   - cg / gmres: x* + A^{-1}(b - A x*): a solve with A in forward mode, with A^H in reverse
 //     mode (cg: A itself; gmres: the `adjoint` operator, required for reverse mode).
+//   - expm_multiply: y = exp(tA) v, dy = exp(tA) dv + t int_0^1 exp((1-s)tA) dA exp(s tA) v ds.
+//     The integral is a composite Gauss-Legendre sum over nodes s_k at which a(exp(s_k tA) v)
+//     is recorded (carrying dA to the captures); the rules chain Krylov exponentials between
+//     the nodes: with A in forward mode, with the `adjoint` operator A^H and conj(t) in
+//     reverse mode (required there, an Unsupported error without it; pass `a` itself for a
+//     Hermitian A). Nodes: at most 16 per piece of [0, 1], pieces and nodes chosen so that
+//     the a-priori Gauss-Legendre bound c_m (2|t| ||A|| / P)^(2m) stays below options.tol
+//     (relative to the derivative's scale; ||A|| from a few power steps, times 1.5), so the
+//     count grows with |t| ||A|| as the primal's substeps do (src/ad/rules_krylov_expm.cpp).
 // Forward and reverse mode both work, on every backend (the rules are eager ops and solves).
 using VariableOperator = std::function<Variable(const Variable&)>;
 struct EigshVariables {
@@ -351,6 +360,11 @@ EigshVariables eigsh(const VariableOperator& a, const EagerTensor& v0,
 Variable cg(const VariableOperator& a, const Variable& b, const krylov::SolveOptions& options = {});
 Variable gmres(const VariableOperator& a, const Variable& b,
                const krylov::SolveOptions& options = {}, const VariableOperator& adjoint = {});
+// exp(t A) v, of krylov::expm_multiply's dtype (complex when t is); `options` serve the primal,
+// the rules' exponentials and the quadrature's tolerance.
+Variable expm_multiply(const VariableOperator& a, const Variable& v, std::complex<double> t,
+                       const krylov::ExpmOptions& options = {},
+                       const VariableOperator& adjoint = {});
 
 }  // namespace tenferro::ad
 

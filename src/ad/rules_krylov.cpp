@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "ad/krylov_operator.hpp"
 #include "ad/tape.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/prims.hpp"
@@ -12,14 +13,6 @@ namespace tenferro::ad {
 namespace {
 
 using T = EagerTensor;
-
-// The operator on plain tensors, recording nothing (for the solvers and inside rules).
-krylov::LinearOperator untracked(const VariableOperator& a) {
-  return [a](const T& x) {
-    NoGradGuard guard;
-    return a(Variable(x)).value();
-  };
-}
 
 // The options of the solves inside the rules: the caller's tolerances, no start vector.
 krylov::SolveOptions without_start(const krylov::SolveOptions& o) {

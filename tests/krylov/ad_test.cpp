@@ -181,5 +181,153 @@ TEST(KrylovAdGmres, ReverseModeNeedsTheAdjointAndUsesIt) {
   EXPECT_NEAR(grad, (value(j0 + h) - value(j0 - h)) / (2 * h), 1e-7);
 }
 
+// ---- expm_multiply: y = exp(t A(J)) v through a coupling J captured by the operator and v ---
+
+// A(J) = A0 + J A1 with real J; the loss is Re <c, y>.
+struct ExpmCase {
+  std::shared_ptr<EagerRuntime> rt = EagerRuntime::cpu();
+  EagerTensor a0, a1, v0, c, dv;  // dv: the direction of v's derivative
+  cplx t;
+  krylov::ExpmOptions tight{.tol = 1e-12};
+  std::shared_ptr<int> recorded = std::make_shared<int>(0);  // operator calls under grad mode
+
+  // `n` x `n` matrices of `dtype` with the given spectra (`upper` > 0: non-normal).
+  ExpmCase(DType dtype, std::int64_t n, cplx t_, double width, double upper, bool hermitian)
+      : t(t_) {
+    std::vector<cplx> s0, s1;
+    for (std::int64_t i = 0; i < n; ++i) {
+      s0.emplace_back(width * std::sin(1.3 * double(i)));
+      s1.emplace_back(std::cos(0.7 * double(i)));
+    }
+    a0 = matrix_with_spectrum(rt, dtype, s0, 71, upper);
+    a1 = matrix_with_spectrum(rt, dtype, s1, 72, upper);
+    if (hermitian) {
+      a0 = prims::scale(a0 + prims::conj(prims::transpose(a0)), 0.5);
+      a1 = prims::scale(a1 + prims::conj(prims::transpose(a1)), 0.5);
+    }
+    v0 = rt->upload(testing::random_tensor(dtype, Shape{n}, 73));
+    dv = rt->upload(testing::random_tensor(dtype, Shape{n}, 74));
+    const DType out = t.imag() != 0 ? complex_dtype(dtype) : dtype;
+    c = rt->upload(testing::random_tensor(out, Shape{n}, 75));
+  }
+  // A(J) x, or A(J)^H x.
+  ad::VariableOperator op(const ad::Variable& j, bool adjoint) const {
+    return [this, j, adjoint](const ad::Variable& x) {
+      if (ad::grad_enabled()) ++*recorded;
+      const char* eq = adjoint ? "ji,j->i" : "ij,j->i";
+      const DType d = x.value().dtype();
+      const auto m = [&](const EagerTensor& a) {
+        return ad::Variable(prims::cast(adjoint ? prims::conj(a) : a, d));
+      };
+      return ad::add(ad::einsum(eq, {m(a0), x}), ad::mul(j, ad::einsum(eq, {m(a1), x})));
+    };
+  }
+  double loss(double j, const EagerTensor& v) const {
+    const EagerTensor m = a0 + prims::scale(a1, j);
+    // The working vectors are complex for a complex t: cast a real matrix to them.
+    const krylov::LinearOperator plain = [m](const EagerTensor& x) {
+      return einsum("ij,j->i", {prims::cast(m, x.dtype()), x});
+    };
+    const EagerTensor y = krylov::expm_multiply(plain, v, t, tight).x;
+    return scalar(einsum("i,i->", {prims::conj(c), y}));
+  }
+  ad::Variable loss(const ad::Variable& y) const {
+    return ad::real(ad::einsum("i,i->", {ad::Variable(prims::conj(c)), y}));
+  }
+  double loss_step(double j0, double dj, double h) const {
+    return loss(j0 + h * dj, v0 + prims::scale(dv, h));
+  }
+};
+
+// Reverse mode (d/dJ and the directional derivative along dv) and forward mode (tangent
+// (1, dv)) against central differences of the primal solver.
+void check_expm_derivatives(const ExpmCase& k, double j0, double rel) {
+  const double h = 1e-5;
+  const double fd_j = (k.loss(j0 + h, k.v0) - k.loss(j0 - h, k.v0)) / (2 * h);
+  const double fd_v = (k.loss_step(j0, 0, h) - k.loss_step(j0, 0, -h)) / (2 * h);
+  const double fd_both = (k.loss_step(j0, 1, h) - k.loss_step(j0, 1, -h)) / (2 * h);
+  ASSERT_GT(std::abs(fd_j), 1e-2) << "the check needs a loss that moves with J";
+  ASSERT_GT(std::abs(fd_v), 1e-2) << "the check needs a loss that moves with v";
+  {
+    ad::GradientTape tape(k.rt);
+    const ad::Variable j = tape.watch(prims::full(k.rt, DType::F64, Shape{}, j0));
+    const ad::Variable v = tape.watch(k.v0);
+    const ad::Variable y = ad::expm_multiply(k.op(j, false), v, k.t, k.tight, k.op(j, true));
+    const auto g = tape.gradient(k.loss(y), {j, v});
+    EXPECT_NEAR(scalar(g[0]), fd_j, rel * std::abs(fd_j));
+    EXPECT_NEAR(scalar(einsum("i,i->", {prims::conj(g[1]), k.dv})), fd_v, rel * std::abs(fd_v));
+  }
+  const ad::Function f = [&k](std::span<const ad::Variable> p) {
+    return std::vector<ad::Variable>{
+        k.loss(ad::expm_multiply(k.op(p[0], false), p[1], k.t, k.tight))};
+  };
+  const std::array<EagerTensor, 2> primals{prims::full(k.rt, DType::F64, Shape{}, j0), k.v0};
+  const std::array<EagerTensor, 2> tangents{prims::ones(k.rt, DType::F64, Shape{}), k.dv};
+  const auto [values, derivs] = ad::jvp(f, primals, tangents);
+  EXPECT_NEAR(scalar(derivs[0]), fd_both, rel * std::abs(fd_both));
+}
+
+TEST(KrylovAdExpm, RealSymmetricRealTime) {
+  const ExpmCase k(DType::F64, 30, 0.7, 2.0, 0.0, true);
+  check_expm_derivatives(k, 0.3, 1e-7);
+}
+
+TEST(KrylovAdExpm, HermitianSchrodingerStep) {
+  // exp(-i H dt) v for a complex Hermitian H.
+  const ExpmCase k(DType::C64, 30, cplx(0, -0.9), 2.0, 0.0, true);
+  check_expm_derivatives(k, -0.4, 1e-7);
+}
+
+TEST(KrylovAdExpm, NonHermitianRealWithExplicitAdjoint) {
+  const ExpmCase k(DType::F64, 30, 0.5, 1.5, 0.3, false);
+  check_expm_derivatives(k, 0.2, 1e-7);
+}
+
+TEST(KrylovAdExpm, RealOperatorComplexTimeGivesComplexOutput) {
+  // Real A and v, complex t: y is complex, v's cotangent is the real part of exp(conj(t) A^T) g.
+  const ExpmCase k(DType::F64, 30, cplx(0.4, -0.6), 1.5, 0.3, false);
+  check_expm_derivatives(k, 0.2, 1e-7);
+}
+
+TEST(KrylovAdExpm, LongSpanUsesSeveralQuadraturePieces) {
+  // |t| ||A|| ~ 25: more nodes than one piece holds (16), so [0, 1] is split.
+  const ExpmCase k(DType::C64, 30, cplx(0, -8.0), 3.0, 0.0, true);
+  check_expm_derivatives(k, 0.1, 1e-7);
+  *k.recorded = 0;
+  ad::GradientTape tape(k.rt);
+  const ad::Variable j = tape.watch(prims::full(k.rt, DType::F64, Shape{}, 0.1));
+  (void)ad::expm_multiply(k.op(j, false), ad::Variable(k.v0), k.t, k.tight);
+  EXPECT_GT(*k.recorded, 17) << "one recorded matvec per node (and one probe)";
+}
+
+TEST(KrylovAdExpm, Float32FollowsFloat64) {
+  // The default tolerance (100 eps of F32) for the primal, the rules and the quadrature.
+  const auto grad = [](DType dtype) {
+    ExpmCase k(dtype, 20, cplx(0, -0.9), 2.0, 0.0, true);
+    k.tight = {};
+    ad::GradientTape tape(k.rt);
+    const ad::Variable j = tape.watch(prims::full(k.rt, real_dtype(dtype), Shape{}, 0.3));
+    const ad::Variable y =
+        ad::expm_multiply(k.op(j, false), ad::Variable(k.v0), k.t, k.tight, k.op(j, true));
+    return scalar(tape.gradient(k.loss(y), {j})[0]);
+  };
+  const double g64 = grad(DType::F64), g32 = grad(DType::F32);
+  ASSERT_GT(std::abs(g64), 1e-2);
+  EXPECT_NEAR(g32, g64, 1e-4 * std::abs(g64));
+}
+
+TEST(KrylovAdExpm, ReverseModeWithoutAdjointIsUnsupported) {
+  const ExpmCase k(DType::F64, 20, 0.5, 1.5, 0.3, false);
+  ad::GradientTape tape(k.rt);
+  const ad::Variable j = tape.watch(prims::full(k.rt, DType::F64, Shape{}, 0.2));
+  const ad::Variable y = ad::expm_multiply(k.op(j, false), ad::Variable(k.v0), k.t, k.tight);
+  try {
+    tape.gradient(k.loss(y), {j});
+    FAIL() << "reverse mode without the adjoint must be refused";
+  } catch (const Error& e) {
+    EXPECT_EQ(reason(e)->kind(), ErrorKind::Unsupported);
+  }
+}
+
 }  // namespace
 }  // namespace tenferro::krylov_test
