@@ -102,6 +102,14 @@ const std::vector<Case>& semantic_cases() {
       {"ab,bc,cd,da->", {{2, 3}, {3, 4}, {4, 5}, {5, 2}}},
       {"ai,bj,ck,ijk->abc", {{2, 3}, {2, 3}, {2, 3}, {3, 3, 3}}},
       {"ij,ij,ij->i", {{3, 4}, {3, 4}, {3, 4}}},
+      // the Einsum Benchmark's structures inside networks (issue #33): hyperedges summed and
+      // kept, a global batch label, a Hadamard pair, a trace and a diagonal among contractions
+      {"ai,bi,ci->abc", {{2, 4}, {3, 4}, {2, 4}}},
+      {"ia,ib,ic,ab->ic", {{4, 2}, {4, 3}, {4, 2}, {2, 3}}},
+      {"xab,xbc,xcd,xda->x", {{3, 2, 3}, {3, 3, 2}, {3, 2, 4}, {3, 4, 2}}},
+      {"ij,ij,jk,kl->il", {{2, 3}, {2, 3}, {3, 4}, {4, 2}}},
+      {"iij,jk,kll->ik", {{3, 3, 2}, {2, 4}, {4, 2, 2}}},
+      {"ab,bcc,cd,aa->ad", {{3, 2}, {2, 4, 4}, {4, 3}, {3, 3}}},
       // zero-size extents: an empty contraction gives zeros
       {"ij,jk->ik", {{2, 0}, {0, 3}}},
       {"ij,jk->ik", {{0, 4}, {4, 3}}},

@@ -124,6 +124,11 @@ TEST_F(EinsumWebGpuTest, MatchesTheCpuRuntimeAcrossExpressionKinds) {
       {"ab,bc,cd,de->ae", {{3, 40}, {40, 33}, {33, 17}, {17, 2}}},  // tiles not multiples of 16
       {"ij,jk->ik", {{9, 12}, {12, 7}}},                            // direct binary path
       {"ij,kj->ik", {{9, 12}, {7, 12}}},                            // direct, transposed operand
+      {"ai,bi,ci->abc", {{2, 4}, {3, 4}, {2, 4}}},                  // hyperedge summed
+      {"ia,ib,ic,ab->ic", {{4, 2}, {4, 3}, {4, 2}, {2, 3}}},        // hyperedge kept
+      {"xab,xbc,xcd,xda->x", {{3, 2, 3}, {3, 3, 2}, {3, 2, 4}, {3, 4, 2}}},  // global batch
+      {"ij,ij,jk,kl->il", {{2, 3}, {2, 3}, {3, 4}, {4, 2}}},                 // Hadamard in a chain
+      {"iij,jk,kll->ik", {{3, 3, 2}, {2, 4}, {4, 2, 2}}},                    // traces in a chain
   };
   for (DType dtype : {DType::F32, DType::C32}) {
     for (const Case& c : cases) {
