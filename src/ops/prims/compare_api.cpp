@@ -77,7 +77,7 @@ EagerTensor where(const EagerTensor& cond, const EagerTensor& x, const EagerTens
                             prims_internal::cast_to(y, dtype)};
   PrimsPayload p;
   p.kind = PrimKind::Where;
-  p.inputs = {in[0].meta(), in[1].meta(), in[2].meta()};
+  p.inputs = prims_internal::metas_of(in);
   p.out = {dtype, shape};
   return prims_internal::run(PrimsOp(std::move(p)), in);
 }

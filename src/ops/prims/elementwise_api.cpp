@@ -5,6 +5,8 @@
 #include "ops/prims/registration.hpp"
 #include "ops/prims/resolve.hpp"
 #include "tenferro/prims.hpp"
+#include "tenferro/runtime/errors.hpp"
+#include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro::prims {
 namespace {
@@ -25,10 +27,9 @@ void require_dtype_allowed(PrimKind kind, DType dtype, std::string_view what) {
 EagerTensor unary(PrimKind kind, const EagerTensor& x) {
   PrimsPayload p;
   p.kind = kind;
-  p.inputs = {x.meta()};
+  p.inputs = prims_internal::metas_of(std::span(&x, 1));
   p.out = {prims_internal::kernel_output_dtype(kind, x.dtype()), x.shape()};
-  const EagerTensor in[] = {x};
-  return prims_internal::run(PrimsOp(std::move(p)), in);
+  return prims_internal::run(PrimsOp(std::move(p)), std::span(&x, 1));
 }
 
 EagerTensor binary_as(PrimKind kind, const EagerTensor& a, const EagerTensor& b, DType dtype,
@@ -53,7 +54,7 @@ EagerTensor affine(const EagerTensor& x, Scalar alpha, Scalar beta) {
   const EagerTensor in[] = {x.defined() ? prims_internal::cast_to(x, dtype) : x};
   PrimsPayload p;
   p.kind = PrimKind::Affine;
-  p.inputs = {in[0].meta()};
+  p.inputs = prims_internal::metas_of(in);
   p.out = {dtype, x.shape()};
   p.alpha = alpha;
   p.beta = beta;
@@ -158,10 +159,9 @@ EagerTensor cast(const EagerTensor& x, DType to) {
   }
   PrimsPayload p;
   p.kind = PrimKind::Cast;
-  p.inputs = {x.meta()};
+  p.inputs = prims_internal::metas_of(std::span(&x, 1));
   p.out = {to, x.shape()};
-  const EagerTensor in[] = {x};
-  return prims_internal::run(PrimsOp(std::move(p)), in);
+  return prims_internal::run(PrimsOp(std::move(p)), std::span(&x, 1));
 }
 
 }  // namespace tenferro::prims
@@ -171,13 +171,18 @@ namespace tenferro::prims_internal {
 EagerTensor elementwise_binary(PrimKind kind, const EagerTensor& a, const EagerTensor& b,
                                DType dtype, std::complex<double> alpha, std::complex<double> beta) {
   const std::string_view name = prim_name(kind);
-  const EagerTensor both[] = {a, b};
-  require_one_runtime(name, both, 2);  // ContextMismatch before any cast runs
+  // ContextMismatch before any cast runs (the checks of require_one_runtime, without copying
+  // the operands into an array for it).
+  if (!a.runtime()) throw ContextMismatchError(std::string(name), 0, 0, 0);
+  if (b.runtime().get() != a.runtime().get()) {
+    throw ContextMismatchError(std::string(name), 1, a.runtime()->id(),
+                               b.runtime() ? b.runtime()->id() : 0);
+  }
   const Shape shape = broadcast_shapes(name, a.shape(), b.shape());
   const EagerTensor in[] = {cast_to(a, dtype), cast_to(b, dtype)};
   PrimsPayload p;
   p.kind = kind;
-  p.inputs = {in[0].meta(), in[1].meta()};
+  p.inputs = metas_of(in);
   p.out = {kernel_output_dtype(kind, dtype), shape};
   p.alpha = alpha;
   p.beta = beta;

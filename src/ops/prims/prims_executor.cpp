@@ -73,11 +73,17 @@ std::vector<EagerTensor> execute(const PrimsKernels& k, const ExecutionContext& 
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(base.name()),
                 "the prims executor was handed an op of another family");
   }
-  std::vector<TensorMeta> metas;
-  metas.reserve(inputs.size());
-  for (const EagerTensor& in : inputs) metas.push_back(in.meta());
-  op->infer_outputs(metas);
   const PrimsPayload& p = op->payload();
+  // The inputs must be the metas the op was resolved for; compared in place (a warm call copies
+  // no shapes), with infer_outputs building the error when they are not.
+  bool resolved_for = inputs.size() == p.inputs.size();
+  for (std::size_t i = 0; resolved_for && i < inputs.size(); ++i)
+    resolved_for = inputs[i].dtype() == p.inputs[i].dtype && inputs[i].shape() == p.inputs[i].shape;
+  if (!resolved_for) {
+    std::vector<TensorMeta> metas;
+    for (const EagerTensor& in : inputs) metas.push_back(in.meta());
+    op->infer_outputs(metas);
+  }
   const DType key = op->admission_dtype();
   const auto mask = k.runs[static_cast<std::size_t>(op->kind())];
   const bool cast_target_ok = op->kind() != PrimKind::Cast || (mask & dtype_bit(p.out.dtype)) != 0;
@@ -87,8 +93,10 @@ std::vector<EagerTensor> execute(const PrimsKernels& k, const ExecutionContext& 
                 "the prims executor was reached for an op its backend does not run");
   }
 
-  EagerTensor out = ctx.allocate(p.out.dtype, p.out.shape);
-  if (out.numel() == 0) return {out};
+  std::vector<EagerTensor> result;  // the output moved in (a braced list would copy it)
+  result.push_back(ctx.allocate(p.out.dtype, p.out.shape));
+  const EagerTensor& out = result.front();
+  if (out.numel() == 0) return result;
   switch (info(op->kind()).shape) {
     case KernelShape::Elementwise:
       run_elementwise(k, ctx, *op, inputs, out);
@@ -119,7 +127,7 @@ std::vector<EagerTensor> execute(const PrimsKernels& k, const ExecutionContext& 
       break;
     }
   }
-  return {out};
+  return result;
 }
 
 }  // namespace tenferro::prims_internal

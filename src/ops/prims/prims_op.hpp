@@ -30,13 +30,17 @@ struct PrimsPayload {
   std::uint64_t seed = 0;
 };
 
+// The metas of `inputs` for PrimsPayload::inputs, each shape copied once (a braced list of
+// metas copies every shape twice: into the list, then into the vector).
+std::vector<TensorMeta> metas_of(std::span<const EagerTensor> inputs);
+
 class PrimsOp final : public ExtensionOp {
  public:
   explicit PrimsOp(PrimsPayload payload);
   std::string_view family() const noexcept override;
   std::string_view name() const noexcept override { return prim_name(payload_.kind); }
   std::size_t arity() const noexcept override { return payload_.inputs.size(); }
-  std::uint64_t payload_hash() const noexcept override { return hash_; }
+  std::uint64_t payload_hash() const noexcept override;
   bool payload_equals(const ExtensionOp& other) const noexcept override;
   // The output meta, after checking that `inputs` are the metas the op was resolved for.
   std::vector<TensorMeta> infer_outputs(std::span<const TensorMeta> inputs) const override;
@@ -48,7 +52,6 @@ class PrimsOp final : public ExtensionOp {
 
  private:
   PrimsPayload payload_;
-  std::uint64_t hash_;
 };
 
 }  // namespace tenferro::prims_internal
