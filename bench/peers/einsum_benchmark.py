@@ -95,7 +95,8 @@ def instance_specs(quick):
          lambda: hyper(30, 2.5, max_tensor_order=6, max_edge_order=3,
                        diagonals_in_hyper_edges=True, number_of_output_indices=2,
                        diagonals_in_output_indices=True, max_output_index_order=2,
-                       number_of_self_edges=3, number_of_single_summation_indices=3, seed=2)),
+                       number_of_self_edges=3, number_of_single_summation_indices=3,
+                       max_axis_size=14, seed=2)),
         ("hyper_batch_25", "hypernetwork", "float64",
          lambda: hyper(25, 2.5, max_tensor_order=6, max_edge_order=3,
                        number_of_output_indices=2, global_dim=True, seed=3)),
@@ -127,14 +128,16 @@ def instance_specs(quick):
         ("mps_100", "MPS product", "float64",
          lambda: qc.matrix_product_state(100, 2, 8, 8, seed=14)),
     ]
-    if not quick:  # the larger end of the range: about 10^9 FLOPs each
+    if not quick:  # more and larger networks: 10^7.5 to 10^8 FLOPs on auto's path
         specs += [
-            ("lattice_8x8_d2", "lattice", "float64",
-             lambda: st.lattice((8, 8), d_min=2, d_max=2, seed=11)),
+            ("lattice_4x4x4_d2", "lattice", "float64",
+             lambda: st.lattice((4, 4, 4), d_min=2, d_max=2, seed=11)),
             ("regular3_100", "random regular", "float64",
              lambda: rnd.regular(100, 3, 2, 3, seed=15)),
             ("maxcut_n22_r3_p2", "QAOA max-cut", "complex128",
              lambda: qc.maxcut(22, 3, 2, seed=2)),
+            ("matrix_chain_100", "matrix chain", "float64",
+             lambda: st.matrix_chain(100, 10, 400, is_shuffle=True, seed=17)),
         ]
     return specs
 
@@ -306,15 +309,19 @@ def string_accepted(tf, inst):
 
 
 def first_call_seconds(tf, args_of, ops, optimize="auto", fresh=3):
-    """(wall, CPU) medians of tenferro's first `auto` call on a fresh Runtime, whose plan cache
-    is empty (checked: the cache is per runtime). Wall time is the latency a user waits; it is
-    also what einsum_path's planning time is, and tenferro's planner runs its hyper trials on the
-    host's threads whatever TENFERRO_NUM_THREADS says, so CPU time can exceed it."""
+    """(wall, CPU) medians of tenferro's first call of the instance's equation on a fresh
+    Runtime, whose plan cache is empty (checked: the cache is per runtime). The runtime first
+    runs one 2x2 matrix product of the same dtype, so that what is timed is the first call of
+    this equation, not the runtime's own start-up. Wall time is the latency a user waits and
+    what einsum_path's planning time is; tenferro's planner runs its hyper trials on the host's
+    threads whatever TENFERRO_NUM_THREADS says, so CPU time can exceed it."""
     wall, cpu = [], []
     for _ in range(fresh):
         rt = tf.Runtime.cpu()
         if rt.stats()["cache_entries"] != 0:
             raise RuntimeError("a fresh Runtime has a non-empty plan cache")
+        small = rt.upload(np.ones((2, 2), dtype=ops[0].dtype))
+        tf.einsum("ij,jk->ik", small, small).download()
         tops = [rt.upload(a) for a in ops]
         w0, c0 = time.perf_counter(), time.process_time()
         tf.einsum(*args_of(tops), optimize=optimize)
