@@ -6,14 +6,18 @@ NumPy, opt_einsum and PyTorch on cotengra's paths, in one run, one thread.
     PYTHONPATH=<dir with the built tenferro package> \\
         .venv-peers/bin/python bench/peers/einsum_benchmark.py [--quick] [--markdown FILE]
 
-Not part of run.sh / run_all.py: those drive tenferro's C++ benchmark programs from a build
-folder, this script drives the Python package directly (no build step of its own).
+--quick: 25 instances, one 3 s cotengra search each, about 2 minutes on a shared 2-core
+machine; the full run: 29 instances, cotengra's best of 3 x 5 s, about 9 minutes. Figures and
+their reading: docs/perf/einsum-benchmark.md. Not part of run.sh / run_all.py: those drive
+tenferro's C++ benchmark programs from a build folder, this script drives the Python package
+directly (no build step of its own).
 
 Instances. We generate our own, seeded, with the `einsum-benchmark` package's generators (the
 benchmark's own instance files are a Zenodo download, not needed here): language models
 (sliding_likelihood, p_first_and_last), random hypernetworks (hyperedges; traces, diagonals and
 single summation indices; a global batch dimension), random and random-regular networks,
-lattices, a matrix chain, a tree, QAOA max-cut circuits and MPS inner products. The generators
+lattices, matrix chains, trees, QAOA max-cut circuits and MPS inner products. Sizes: 10^5.5 to
+10^8.6 FLOPs. The generators
 give shapes only (max-cut gives its complex128 arrays); we fill them with seeded random values
 and add float32 / complex64 copies of a few, as the benchmark's own instances use those dtypes.
 Operands are scaled by one common factor so that the result is of order 1 (no overflow in
@@ -21,18 +25,22 @@ float32 on 200-tensor networks; the relative error stays meaningful).
 
 Per instance, with every BLAS and tenferro at 1 thread (thread-count variables only, set before
 any import; no BLAS core-type tuning):
-  * cotengra's path: HyperOptimizer(greedy + kahypar, minimize='flops') for a few seconds;
-  * correctness: tenferro `auto` against opt_einsum.contract on cotengra's path computed in
-    float64 / complex128 (max |got - ref| / max |ref|);
+  * cotengra's path: HyperOptimizer(greedy + kahypar, minimize='flops'), best of 3 x 5 s
+    (--quick: 1 x 3 s);
+  * correctness: tenferro `auto` and tenferro on cotengra's path against opt_einsum.contract on
+    cotengra's path computed in float64 / complex128 (max |got - ref| / max |ref|); the string
+    form as the generator wrote it, or the sublist form if tenferro refuses the string;
   * warm times (process CPU time, median of samples, libraries alternating sample by sample,
     common.alternating_medians): tenferro `auto` (plan cached after the warm-up call), tenferro
     given cotengra's path, NumPy on cotengra's path, opt_einsum.contract_expression on cotengra's
     path, torch on cotengra's path (when torch imports). NumPy and torch run the path step by
     step, each pairwise step as np.einsum / torch.einsum with its own letters: this is what
     numpy.einsum(optimize=path) does (BLAS tensordot where a step allows it), and it works beyond
-    the 52 labels NumPy's and torch's subscripts (string and sublist) are limited to;
+    the 52 labels NumPy's and torch's subscripts (string and sublist) are limited to. NumPy on
+    auto's own path is timed too, as a diagnosis (slow path or slow kernel?);
   * tenferro's first call with `auto` on a fresh Runtime (its plan cache is per runtime and
-    empty; checked), median of 3 fresh runtimes, and the planning time einsum_path reports;
+    empty; checked), wall time, median of 3 fresh runtimes; the same with cotengra's path (the
+    cold execution without planning); the planning time einsum_path reports;
   * planner FLOPs in tenferro's model (einsum_path's "Optimized FLOP count"): `auto`'s path
     against cotengra's path.
 Then the issue's checks as PASS/FAIL lines. Exit status 1 only on a wrong result.
@@ -564,7 +572,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true",
-                   help="shorter samples and cotengra searches, no ~1e9-FLOP instances")
+                   help="shorter samples, one shorter cotengra search, 4 fewer instances")
     p.add_argument("--only", default="", help="comma-separated instance names")
     p.add_argument("--markdown", default="", help="also write the tables to this file")
     args = p.parse_args()
