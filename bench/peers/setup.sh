@@ -2,7 +2,9 @@
 # Creates the project-local, git-ignored virtual environment `.venv-peers` with the peer
 # libraries the benchmark scripts compare against: numpy, scipy, opt_einsum, matplotlib,
 # cotengra with kahypar and optuna (its recommended hyper-parameter optimiser) and networkx
-# (planning_peers.py), and PyTorch (CPU use only), all from PyPI.
+# (planning_peers.py), einsum-benchmark with its generators extra (networkx, numba, quimb;
+# einsum_benchmark.py), scipy-openblas32 (the BLAS the tenferro module links), and PyTorch
+# (CPU use only), all from PyPI.
 #
 # PyTorch: PyPI has no CPU-only Linux wheel; the regular wheel declares the NVIDIA CUDA
 # runtime wheels (~3 GB) as dependencies. We first install the torch wheel without its
@@ -21,6 +23,7 @@ py="$venv/bin/python"
 "$py" -m pip install --quiet --upgrade pip
 "$py" -m pip install --quiet numpy scipy opt_einsum matplotlib
 "$py" -m pip install --quiet cotengra kahypar optuna networkx
+"$py" -m pip install --quiet "einsum-benchmark[generators]==0.1.8" scipy-openblas32
 check_torch() {
   "$py" - <<'PY'
 import torch
@@ -41,3 +44,4 @@ fi
 check_torch
 "$py" -c "import numpy, scipy, opt_einsum, matplotlib; print('numpy', numpy.__version__, 'opt_einsum', opt_einsum.__version__)"
 "$py" -c "import cotengra, kahypar, optuna; print('cotengra', cotengra.__version__, 'optuna', optuna.__version__)"
+"$py" -c "import einsum_benchmark, quimb; print('einsum_benchmark ok; quimb', quimb.__version__)"
