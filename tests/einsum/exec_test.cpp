@@ -110,6 +110,13 @@ const std::vector<Case>& semantic_cases() {
       {"ij,ij,jk,kl->il", {{2, 3}, {2, 3}, {3, 4}, {4, 2}}},
       {"iij,jk,kll->ik", {{3, 3, 2}, {2, 4}, {4, 2, 2}}},
       {"ab,bcc,cd,aa->ad", {{3, 2}, {2, 4, 4}, {4, 3}, {3, 3}}},
+      // a contracted label among one operand's free labels: a batched GEMM over the outer free
+      // labels with the other operand broadcast (executor.cpp, kMinBatchSlab), either side, and
+      // beside a true batch label
+      {"abcdefg,d->abcefg", {{8, 8, 8, 3, 2, 2, 2}, {3}}},
+      {"d,abcdefg->abcefg", {{3}, {8, 8, 8, 3, 2, 2, 2}}},
+      {"abcdx,cx->abdx", {{8, 8, 3, 2, 5}, {3, 5}}},
+      {"abcde,cf->abfde", {{8, 8, 3, 2, 2}, {3, 4}}},
       // zero-size extents: an empty contraction gives zeros
       {"ij,jk->ik", {{2, 0}, {0, 3}}},
       {"ij,jk->ik", {{0, 4}, {4, 3}}},

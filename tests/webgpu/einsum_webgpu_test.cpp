@@ -129,6 +129,7 @@ TEST_F(EinsumWebGpuTest, MatchesTheCpuRuntimeAcrossExpressionKinds) {
       {"xab,xbc,xcd,xda->x", {{3, 2, 3}, {3, 3, 2}, {3, 2, 4}, {3, 4, 2}}},  // global batch
       {"ij,ij,jk,kl->il", {{2, 3}, {2, 3}, {3, 4}, {4, 2}}},                 // Hadamard in a chain
       {"iij,jk,kll->ik", {{3, 3, 2}, {2, 4}, {4, 2, 2}}},                    // traces in a chain
+      {"abcdefg,d->abcefg", {{8, 8, 8, 3, 2, 2, 2}, {3}}},  // batched over outer labels
   };
   for (DType dtype : {DType::F32, DType::C32}) {
     for (const Case& c : cases) {

@@ -276,6 +276,37 @@ GemmProblem gemm_problem(const Operand& a, const Operand& b, const Operand& c,
   return p;
 }
 
+// A free group that does not fuse into one dimension of its operand (tree networks'
+// "abcdefg,d->abcefg": d sits among a..g) costs a permute-copy of the whole operand. Its labels
+// by stride split into an inner run that fuses and outer labels; the outer ones can become batch
+// labels of a batched GEMM over the inner run instead, with the other operand read once per batch
+// (a broadcast view, stride 0): no copy. Worth it while every batch's slab of the operand holds
+// at least kMinBatchSlab elements (smaller GEMMs cost more per element than the copy).
+constexpr std::int64_t kMinBatchSlab = 512;
+
+// `op` with `labels` appended as broadcast axes (stride 0).
+Operand broadcast_over(Operand op, const Labels& labels, const std::vector<std::int64_t>& sizes) {
+  for (Label l : labels) {
+    op.labels.push_back(l);
+    op.view.shape.push_back(sizes[static_cast<std::size_t>(l)]);
+    op.view.strides.push_back(0);
+  }
+  return op;
+}
+
+// The outer labels of `free` in `x` (see kMinBatchSlab), or nothing when the group fuses, does
+// not split into an inner run and outer labels that fuse themselves, or the slabs are too small.
+Labels outer_labels(const Operand& x, const Labels& free) {
+  const Labels ordered = by_stride(x, free);
+  std::size_t inner = ordered.size();
+  while (inner > 0 && !fuse(x, Labels(ordered.begin(), ordered.begin() + inner)).ok) --inner;
+  if (inner == 0 || inner == ordered.size()) return {};
+  const Labels outer(ordered.begin() + static_cast<std::ptrdiff_t>(inner), ordered.end());
+  const Fused f = fuse(x, outer);
+  if (!f.ok || f.size == 0 || numel_of(x) / f.size < kMinBatchSlab) return {};
+  return outer;
+}
+
 // One pairwise step. Returns the intermediate, or nothing when it was written into `out`.
 std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& kernels, Operand a,
                                      Operand b, const std::vector<char>& needed, const Operand* out,
@@ -299,7 +330,22 @@ std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& ker
     return result;
   }
 
-  const GemmLayout g = choose_layout(a, b, out, groups);
+  GemmLayout g = choose_layout(a, b, out, groups);
+  if (g.cost > 0) {  // a copy: try batching over the outer labels of a free group instead
+    for (const bool left : {true, false}) {
+      const Labels outer = outer_labels(left ? a : b, left ? groups.left : groups.right);
+      if (outer.empty()) continue;
+      Operand wa = left ? a : broadcast_over(a, outer, sizes);
+      Operand wb = left ? broadcast_over(b, outer, sizes) : b;
+      const GemmLayout wide = choose_layout(wa, wb, out, classify(wa, wb, needed));
+      if (wide.cost < g.cost) {
+        g = wide;
+        a = std::move(wa);
+        b = std::move(wb);
+        break;
+      }
+    }
+  }
   if (!g.a_ok) a = compact_copy(runtime, kernels, a, concat(g.left, g.contracted, g.batch), sizes);
   if (!g.b_ok) b = compact_copy(runtime, kernels, b, concat(g.contracted, g.right, g.batch), sizes);
   if (out && g.c_ok) {
