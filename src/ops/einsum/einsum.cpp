@@ -124,14 +124,6 @@ std::string shapes_text(std::span<const Shape> shapes) {
   return text;
 }
 
-// Whether a plan for other shapes may stand in (einsum_internal::reuse_path says when it does).
-bool may_reuse(const EinsumOptions& options, const einsum_internal::PlannerChoice& planner,
-               std::size_t operands) {
-  return options.reuse_path_across_shapes && !planner.user && operands >= 3 &&
-         (planner.strategy == PathStrategy::Auto || planner.strategy == PathStrategy::Optimal ||
-          planner.strategy == PathStrategy::Hyper);
-}
-
 // Plans the call. `memo`, when given, is the runtime's path memo of this equation: its path is
 // tried first (reuse_path) and a path planned afresh replaces it.
 PlanPtr make_plan(const Notation& n, std::vector<Shape> shapes, DType dtype,
@@ -231,7 +223,7 @@ PlanPtr find_or_plan(EagerRuntime& runtime, const Notation& n,
   shapes.reserve(operands.size());
   for (const auto& t : operands) shapes.push_back(t.shape());
   PlanPtr made;
-  if (may_reuse(options, planner, operands.size())) {
+  if (einsum_internal::may_reuse_path(options, planner, operands.size())) {
     runtime_internal::KeyBuffer memo_key;
     append_key(memo_key, n, operands, dtype, options, planner, KeyOperands::Ranks);
     const CacheKeyView memo_view{einsum_family::kFamily, "path-memo", memo_key.hash(),

@@ -283,21 +283,24 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
   return plan_path(expr, sizes, options, choose_planner(options));
 }
 
+bool may_reuse_path(const EinsumOptions& options, const PlannerChoice& choice,
+                    std::size_t operands) {
+  // Greedy is the check itself; explicit paths and user planners are the caller's; with fewer
+  // than three operands there is one order only.
+  return options.reuse_path_across_shapes && !choice.user && operands >= 3 &&
+         (choice.strategy == PathStrategy::Auto || choice.strategy == PathStrategy::Optimal ||
+          choice.strategy == PathStrategy::Hyper);
+}
+
 std::optional<EinsumPath> reuse_path(const EinsumExpression& expr,
                                      std::span<const std::int64_t> sizes,
                                      const EinsumOptions& options, const PlannerChoice& choice,
                                      const EinsumPath& earlier) {
-  if (choice.user || !options.reuse_path_across_shapes) return std::nullopt;
-  if (choice.strategy != PathStrategy::Auto && choice.strategy != PathStrategy::Optimal &&
-      choice.strategy != PathStrategy::Hyper) {
-    return std::nullopt;  // greedy is the check itself; explicit paths are the user's
-  }
   const auto start = std::chrono::steady_clock::now();
   validate_options(options);
   PathProblem problem = make_path_problem(expr, sizes);
   if (options.interrupt) problem.interrupt = &options.interrupt;
   const int n = problem.num_operands;
-  if (n < 3) return std::nullopt;  // one order only (or none): nothing a search could change
   const SsaPath ssa = linear_to_ssa(earlier.steps, n);
   const SsaPath greedy = greedy_path(problem);
   const PathObjective objective =

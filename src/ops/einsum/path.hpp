@@ -22,7 +22,11 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
 // Path reuse across shapes (EinsumOptions::reuse_path_across_shapes): `earlier` was planned for
 // `expr` at other label sizes. Returns its steps evaluated, and sliced, at `sizes` when they cost
 // no more there than the greedy path by `choice`'s objective (FLOPs for Optimal); nullopt when
-// they do, or when `choice` is not a search that reuse can stand in for (Auto, Optimal, Hyper).
+// they do. Call it only when may_reuse_path holds.
+// Whether a path planned for other shapes may stand in for `choice` at all (the option is on,
+// a built-in search chose, three or more operands); reuse_path then decides by cost.
+bool may_reuse_path(const EinsumOptions& options, const PlannerChoice& choice,
+                    std::size_t operands);
 std::optional<EinsumPath> reuse_path(const EinsumExpression& expr,
                                      std::span<const std::int64_t> sizes,
                                      const EinsumOptions& options, const PlannerChoice& choice,
