@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential cmake ninja-build pkg-config git
+  ccache                                            # the test command's builds reuse objects across runs
   libopenblas-dev liblapacke-dev libfftw3-dev      # CPU BLAS/LAPACK and FFT (FFTW is GPL)
   libsleef-dev                                      # SIMD exp/log/sin/cos/tanh (x86-64 CPU kernels)
   libgtest-dev libgmock-dev libbenchmark-dev        # tests and benchmarks

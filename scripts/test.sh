@@ -20,6 +20,23 @@ scripts/setup.sh || { echo "setup failed"; exit 1; }
 git_status_before=$(git status --porcelain 2>/dev/null)
 source scripts/test-env.sh
 
+# Every build goes through ccache (installed by the set-up). The base dir makes the cached
+# objects independent of where the checkout lies and NOHASHDIR leaves the working directory out
+# of the hash of -g builds, so a fresh clone of an unchanged tree rebuilds from the cache.
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR=$root CCACHE_NOHASHDIR=1
+  export CMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER:-ccache}
+  export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+  export CMAKE_CUDA_COMPILER_LAUNCHER=${CMAKE_CUDA_COMPILER_LAUNCHER:-ccache}
+fi
+# Wall time per stage, printed at the end: CI must stay well inside its limit.
+stage_times=()
+stage_start=$SECONDS
+end_stage() {  # end_stage NAME
+  stage_times+=("$(printf '%-34s %5ds' "$1" $((SECONDS - stage_start)))")
+  stage_start=$SECONDS
+}
+
 passed=0
 failed=0
 failures=()
@@ -68,6 +85,7 @@ build() {  # build LABEL BUILD_DIR [cmake args...] -- [ninja targets...]
 if build release build -DCMAKE_BUILD_TYPE=Release -DTENFERRO_WITH_MPI=ON -DTENFERRO_WITH_ELPA=ON; then
   run_ctest release build
 fi
+end_stage "1  Release build + tests"
 
 # 1b. The other backend configurations compile and link: CPU-only, CUDA-only, CUDA+WebGPU (the
 #     Release build above is the WebGPU one). The CUDA tests' hardware-independent part runs;
@@ -76,6 +94,7 @@ fi
 echo "=== [configs] CPU-only, CUDA-only, CUDA+WebGPU"
 TENFERRO_REQUIRE_CUDA_BUILD=${TENFERRO_REQUIRE_CUDA_BUILD:-${CI:+1}} scripts/build-configs.sh cpu cuda cuda-webgpu
 record "build configurations" $?
+end_stage "1b CPU/CUDA/CUDA+WebGPU configs"
 
 # 2. ASan + UBSan with clang; the same build carries the fuzz targets.
 if build asan build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
@@ -89,6 +108,7 @@ if build asan build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=cl
     record "fuzzers" $?
   fi
 fi
+end_stage "2  ASan+UBSan build, tests, fuzzers"
 
 # 3. ThreadSanitizer on the concurrency tests only (the rest gains nothing from it).
 if build tsan build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
@@ -100,11 +120,13 @@ if build tsan build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=cl
   # otherwise show up as races TSan cannot see into.
   TSAN_OPTIONS=halt_on_error=1 run_ctest tsan build-tsan -R 'Concurren|EinsumThreads|FftThreads'
 fi
+end_stage "3  TSan build + tests"
 
 # 4. The Python package, built and installed the way a user does (`pip install .`), then its
 #    pytest suite with the real clients from PyPI (opt_einsum, cotengra, quimb).
 scripts/test-python.sh
 record "python package install" $?
+end_stage "4  Python package + pytest"
 # pytest's summary line, e.g. "48 passed, 2 skipped in 30.1s" or "1 failed, 49 passed in 31s".
 pytest_line=$(grep -E "[0-9]+ (passed|failed|errors?)(,.*)? in [0-9.]+s" build-python/pytest.log 2>/dev/null | tail -n1)
 if [[ -n $pytest_line ]]; then
@@ -132,6 +154,8 @@ else
 fi
 
 echo
+echo "Stage times:"
+printf '  %s\n' "${stage_times[@]}"
 if ((${#failures[@]})); then
   echo "FAILURES:"
   printf '  %s\n' "${failures[@]}"
