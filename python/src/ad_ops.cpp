@@ -19,6 +19,7 @@
 #include "fft_binders.hpp"
 #include "linalg_args.hpp"
 #include "operands.hpp"
+#include "ops/prims/prim_kind_enum.hpp"
 #include "tenferro/core/error.hpp"
 #include "views.hpp"
 
@@ -39,26 +40,16 @@ void def_binary(nb::module_& p, const char* name) {
 }
 
 void bind_prims_overloads(nb::module_& p) {
-  def_unary<ad::neg>(p, "negative");
-  def_unary<ad::conj>(p, "conj");
-  def_unary<ad::abs>(p, "abs");
-  def_unary<ad::real>(p, "real");
-  def_unary<ad::imag>(p, "imag");
-  def_unary<ad::sqrt>(p, "sqrt");
-  def_unary<ad::exp>(p, "exp");
-  def_unary<ad::log>(p, "log");
-  def_unary<ad::sin>(p, "sin");
-  def_unary<ad::cos>(p, "cos");
-  def_unary<ad::tanh>(p, "tanh");
-  def_unary<ad::reciprocal>(p, "reciprocal");
-  def_unary<ad::square>(p, "square");
-  def_unary<ad::sign>(p, "sign");
+  // The element-wise math of the op list, one loop: every op there must have its ad:: rule.
+#define TENFERRO_PY_UNARY(Kind, fn, python_name, dtypes) def_unary<ad::fn>(p, python_name);
+#define TENFERRO_PY_BINARY(Kind, fn, python_name, dtypes) def_binary<ad::fn>(p, python_name);
+  TENFERRO_PRIMS_UNARY_OPS(TENFERRO_PY_UNARY)
+  TENFERRO_PRIMS_BINARY_OPS(TENFERRO_PY_BINARY)
+#undef TENFERRO_PY_UNARY
+#undef TENFERRO_PY_BINARY
   def_unary<ad::contiguous>(p, "contiguous");
   p.def("ascontiguousarray",
         [](const V& x) { return released([&] { return c_contiguous_v(x); }); });
-  def_binary<ad::maximum>(p, "maximum");
-  def_binary<ad::minimum>(p, "minimum");
-  def_binary<ad::complex>(p, "complex");
   p.def("matmul", &matmul_v);
   p.def(
       "norm",

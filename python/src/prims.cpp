@@ -11,6 +11,7 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "operands.hpp"
+#include "ops/prims/prim_kind_enum.hpp"
 #include "tenferro/prims.hpp"
 #include "tenferro/runtime/runtime.hpp"
 #include "views.hpp"
@@ -91,26 +92,24 @@ nb::object where(nb::handle cond, nb::handle x, nb::handle y) {
 
 void bind_prims(nb::module_& m) {
   nb::module_ p = m.def_submodule("prims", "The tenferro.prims.v1 family, unwrapped.");
-  def_unary<prims::neg>(p, "negative");
-  def_unary<prims::conj>(p, "conj");
-  def_unary<prims::abs>(p, "abs");
-  def_unary<prims::real>(p, "real");
-  def_unary<prims::imag>(p, "imag");
-  def_unary<prims::sqrt>(p, "sqrt");
-  def_unary<prims::exp>(p, "exp");
-  def_unary<prims::log>(p, "log");
-  def_unary<prims::sin>(p, "sin");
-  def_unary<prims::cos>(p, "cos");
-  def_unary<prims::tanh>(p, "tanh");
-  def_unary<prims::reciprocal>(p, "reciprocal");
-  def_unary<prims::square>(p, "square");
-  def_unary<prims::sign>(p, "sign");
+  // The element-wise math of the op list, one loop; `unary_ops` / `binary_ops` name them for
+  // tenferro/_namespace.py, which exports them under these names.
+  nb::list unary_ops, binary_ops;
+#define TENFERRO_PY_UNARY(Kind, fn, python_name, dtypes) \
+  def_unary<prims::fn>(p, python_name);                  \
+  unary_ops.append(python_name);
+#define TENFERRO_PY_BINARY(Kind, fn, python_name, dtypes) \
+  def_binary<prims::fn>(p, python_name);                  \
+  binary_ops.append(python_name);
+  TENFERRO_PRIMS_UNARY_OPS(TENFERRO_PY_UNARY)
+  TENFERRO_PRIMS_BINARY_OPS(TENFERRO_PY_BINARY)
+#undef TENFERRO_PY_UNARY
+#undef TENFERRO_PY_BINARY
+  p.attr("unary_ops") = nb::tuple(unary_ops);
+  p.attr("binary_ops") = nb::tuple(binary_ops);
   def_unary<prims::contiguous>(p, "contiguous");
   p.def("ascontiguousarray",
         [](const EagerTensor& x) { return released([&] { return c_contiguous(x); }); });
-  def_binary<prims::maximum>(p, "maximum");
-  def_binary<prims::minimum>(p, "minimum");
-  def_binary<prims::complex>(p, "complex");
   p.def("matmul", &matmul);
   p.def("equal", [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Equal); });
   p.def("not_equal",

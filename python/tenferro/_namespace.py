@@ -101,6 +101,12 @@ def to_numpy(x):
 
 
 # --- element-wise ---------------------------------------------------------------------------
+# The element-wise math of the prims op list (src/ops/prims/prim_kind_enum.hpp), one loop, under
+# its NumPy name where NumPy has the function (so not `complex`). The functions defined below
+# replace the ones that must also take Python scalars (add, subtract, ..., negative).
+globals().update({_n: getattr(_p, _n) for _n in _p.unary_ops + _p.binary_ops if hasattr(_np, _n)})
+
+
 def add(a, b):
     return a + b
 
@@ -128,20 +134,8 @@ def negative(x):
     return -x
 
 
-conj = _p.conj
 conjugate = _p.conj
 absolute = _p.abs
-sqrt = _p.sqrt
-exp = _p.exp
-log = _p.log
-sin = _p.sin
-cos = _p.cos
-tanh = _p.tanh
-sign = _p.sign
-square = _p.square
-reciprocal = _p.reciprocal
-maximum = _p.maximum
-minimum = _p.minimum
 
 
 def abs(x):  # noqa: A001 - NumPy's name

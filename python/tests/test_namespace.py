@@ -64,3 +64,30 @@ def test_creation_without_runtime_uses_the_default_cpu_runtime(rt):
     with pytest.raises(tf.PlacementError):
         tf.asarray(np.ones(2))  # an upload needs an explicit runtime
     assert tf.asarray(np.ones(2), runtime=rt).runtime == rt
+
+
+def test_every_elementwise_op_of_the_op_list_is_numpys_function(rt, rng):
+    # The prims op list reaches Python by one loop (python/src/prims.cpp) and tenferro's
+    # namespace by another (_namespace.py): every op NumPy has must come out under NumPy's name
+    # and agree with NumPy, on real and complex operands where its dtypes allow them.
+    from tenferro._tenferro import prims as p
+
+    assert "tanh" in p.unary_ops and "maximum" in p.binary_ops
+    x = rng.uniform(0.5, 2.0, (3, 4))
+    y = rng.uniform(0.5, 2.0, (3, 4))
+    z = x + 1j * rng.uniform(-1.0, 1.0, (3, 4))
+    real_only = {"maximum", "minimum", "power"}
+    checked = 0
+    for name in p.unary_ops + p.binary_ops:
+        if not hasattr(np, name):
+            assert not hasattr(tf, name), name  # not exported under a name NumPy lacks
+            continue
+        f, g = getattr(tf, name), getattr(np, name)
+        operands = [(x,)] if name in p.unary_ops else [(x, y)]
+        if name not in real_only:
+            operands.append((z,) if name in p.unary_ops else (z, z))
+        for args in operands:
+            got = f(*[rt.upload(a) for a in args]).download()
+            np.testing.assert_allclose(got, g(*args), rtol=1e-13, atol=1e-14, err_msg=name)
+            checked += 1
+    assert checked >= 2 * len(p.unary_ops)

@@ -4,6 +4,7 @@
 // (checked on WebGPU by AdDeviceTest). `tenferro info` prints the table.
 #include <string>
 
+#include "ops/prims/prim_kind.hpp"
 #include "tenferro/ad.hpp"
 
 namespace tenferro::ad {
@@ -33,14 +34,15 @@ const std::vector<DifferentiableOp>& differentiable_ops() {
       for (auto& n : names) v.push_back({std::string(family), std::move(n), kernel_row});
     };
     add(einsum_family::kFamily, {"einsum"});
-    add(prims_family::kFamily,
-        {"neg",  "conj", "abs",     "real",       "imag",   "sqrt",    "exp",    "log",
-         "sin",  "cos",  "tanh",    "reciprocal", "square", "sign",    "add",    "sub",
-         "mul",  "div",  "maximum", "minimum",    "pow",    "complex", "affine", "axpby",
-         "cast", "sum",  "mean",    "prod",       "max",    "min",     "norm"});
-    // Comparisons: constants (zero gradient); where: the cotangent selected by its condition.
-    add(prims_family::kFamily,
-        {"greater", "greater_equal", "less", "less_equal", "equal", "not_equal", "where"});
+    // prims: every op of the op list (prim_kind_enum.hpp) but the creation ops, which have no
+    // input to differentiate. Comparisons are constants (zero gradient); where sends the
+    // cotangent through its condition. (Each math op's ad:: function is bound by a loop over the
+    // same list in python/src/ad_ops.cpp, so an op without one does not compile.)
+    std::vector<std::string> prims;
+    for (const prims_internal::PrimInfo& p : prims_internal::kPrimInfo) {
+      if (p.shape != prims_internal::KernelShape::Generate) prims.emplace_back(p.name);
+    }
+    add(prims_family::kFamily, std::move(prims));
     add(prims_family::kFamily,
         {"permute", "transpose", "reshape", "slice", "diagonal", "broadcast_to", "contiguous",
          "concatenate", "stack"},

@@ -38,6 +38,12 @@ EagerTensor binary_as(PrimKind kind, const EagerTensor& a, const EagerTensor& b,
 }
 
 EagerTensor binary(PrimKind kind, const EagerTensor& a, const EagerTensor& b) {
+  if (kind == PrimKind::Complex && a.defined() && b.defined() &&
+      (is_complex(a.dtype()) || is_complex(b.dtype()))) {
+    throw_validation("complex", "complex(re, im) takes real tensors; got " +
+                                    std::string(dtype_name(a.dtype())) + " and " +
+                                    std::string(dtype_name(b.dtype())));
+  }
   const DType dtype = prims_internal::promote(a.dtype(), b.dtype());
   if (a.defined() && b.defined()) require_dtype_allowed(kind, dtype, "real dtypes");
   return binary_as(kind, a, b, dtype);
@@ -63,79 +69,19 @@ EagerTensor affine(const EagerTensor& x, Scalar alpha, Scalar beta) {
 
 }  // namespace
 
-EagerTensor neg(const EagerTensor& x) {
-  return unary(PrimKind::Neg, x);
-}
-EagerTensor conj(const EagerTensor& x) {
-  return unary(PrimKind::Conj, x);
-}
-EagerTensor abs(const EagerTensor& x) {
-  return unary(PrimKind::Abs, x);
-}
-EagerTensor real(const EagerTensor& x) {
-  return unary(PrimKind::Real, x);
-}
-EagerTensor imag(const EagerTensor& x) {
-  return unary(PrimKind::Imag, x);
-}
-EagerTensor sqrt(const EagerTensor& x) {
-  return unary(PrimKind::Sqrt, x);
-}
-EagerTensor exp(const EagerTensor& x) {
-  return unary(PrimKind::Exp, x);
-}
-EagerTensor log(const EagerTensor& x) {
-  return unary(PrimKind::Log, x);
-}
-EagerTensor sin(const EagerTensor& x) {
-  return unary(PrimKind::Sin, x);
-}
-EagerTensor cos(const EagerTensor& x) {
-  return unary(PrimKind::Cos, x);
-}
-EagerTensor tanh(const EagerTensor& x) {
-  return unary(PrimKind::Tanh, x);
-}
-EagerTensor reciprocal(const EagerTensor& x) {
-  return unary(PrimKind::Reciprocal, x);
-}
-EagerTensor square(const EagerTensor& x) {
-  return unary(PrimKind::Square, x);
-}
-EagerTensor sign(const EagerTensor& x) {
-  return unary(PrimKind::Sign, x);
-}
-
-EagerTensor add(const EagerTensor& a, const EagerTensor& b) {
-  return binary(PrimKind::Add, a, b);
-}
-EagerTensor sub(const EagerTensor& a, const EagerTensor& b) {
-  return binary(PrimKind::Sub, a, b);
-}
-EagerTensor mul(const EagerTensor& a, const EagerTensor& b) {
-  return binary(PrimKind::Mul, a, b);
-}
-EagerTensor div(const EagerTensor& a, const EagerTensor& b) {
-  return binary(PrimKind::Div, a, b);
-}
-EagerTensor maximum(const EagerTensor& a, const EagerTensor& b) {
-  return binary(PrimKind::Maximum, a, b);
-}
-EagerTensor minimum(const EagerTensor& a, const EagerTensor& b) {
-  return binary(PrimKind::Minimum, a, b);
-}
-EagerTensor pow(const EagerTensor& a, const EagerTensor& b) {
-  return binary(PrimKind::Pow, a, b);
-}
-
-EagerTensor complex(const EagerTensor& re, const EagerTensor& im) {
-  if (re.defined() && im.defined() && (is_complex(re.dtype()) || is_complex(im.dtype()))) {
-    throw_validation("complex", "complex(re, im) takes real tensors; got " +
-                                    std::string(dtype_name(re.dtype())) + " and " +
-                                    std::string(dtype_name(im.dtype())));
+// prims::neg .. prims::sign and prims::add .. prims::complex, from the op list.
+#define TENFERRO_PRIMS_DEFINE_UNARY(Kind, fn, python_name, dtypes) \
+  EagerTensor fn(const EagerTensor& x) {                           \
+    return unary(PrimKind::Kind, x);                               \
   }
-  return binary_as(PrimKind::Complex, re, im, prims_internal::promote(re.dtype(), im.dtype()));
-}
+#define TENFERRO_PRIMS_DEFINE_BINARY(Kind, fn, python_name, dtypes) \
+  EagerTensor fn(const EagerTensor& a, const EagerTensor& b) {      \
+    return binary(PrimKind::Kind, a, b);                            \
+  }
+TENFERRO_PRIMS_UNARY_OPS(TENFERRO_PRIMS_DEFINE_UNARY)
+TENFERRO_PRIMS_BINARY_OPS(TENFERRO_PRIMS_DEFINE_BINARY)
+#undef TENFERRO_PRIMS_DEFINE_UNARY
+#undef TENFERRO_PRIMS_DEFINE_BINARY
 
 EagerTensor scale(const EagerTensor& x, Scalar alpha) {
   return affine(x, alpha, 0.0);

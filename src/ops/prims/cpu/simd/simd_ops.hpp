@@ -7,25 +7,15 @@
 
 #include <cstdint>
 
+#include "ops/prims/prim_kind_enum.hpp"
+
 namespace tenferro::prims_cpu::simd {
 
-enum class Op : std::uint8_t {
-  // Unary.
-  Exp,
-  Log,
-  Sin,
-  Cos,
-  Tanh,
-  Sqrt,
-  Abs,
-  // Binary. Maximum/Minimum propagate NaN (the first NaN operand) as the scalar nan_max/nan_min.
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Maximum,
-  Minimum,
-};
+// The ops are the prims op list's (ops/prims/prim_kind_enum.hpp): no second list to keep in
+// step. unary()/binary() run Exp, Log, Sin, Cos, Tanh, Sqrt, Abs and Add, Sub, Mul, Div, Maximum,
+// Minimum (Maximum/Minimum propagate NaN, the first NaN operand, as the scalar nan_max/nan_min);
+// for any other op they return false, also for n == 0, which is how a caller asks.
+using Op = prims_internal::PrimKind;
 
 enum class Isa : std::uint8_t { None, Avx2, Avx512 };
 
