@@ -68,7 +68,7 @@ const AdmissionTable& admission_table() {
     for (std::size_t i = 0; i < names.size(); ++i) {
       const auto& op = differentiable_ops()[i];
       const AdmissionTable* forward = family_table(op.family);
-      for (BackendKind b : {BackendKind::Cpu, BackendKind::Cuda, BackendKind::WebGpu}) {
+      for (BackendKind b : kAllBackendKinds) {
         for (DType d : kAllDTypes) {
           if (forward->admits(forward_row(op), b, d)) t.admit(names[i], b, {d});
         }

@@ -73,7 +73,7 @@ int run_bench(CommandArgs& args) {
 
   std::vector<BackendKind> kinds;
   if (backend == "all") {
-    kinds = {BackendKind::Cpu, BackendKind::Cuda, BackendKind::WebGpu};
+    kinds.assign(kAllBackendKinds.begin(), kAllBackendKinds.end());
   } else {
     BackendKind k{};
     if (!parse_backend_kind(backend, k))

@@ -5,7 +5,7 @@
 namespace tenferro {
 
 namespace {
-constexpr BackendKind kBackends[] = {BackendKind::Cpu, BackendKind::Cuda, BackendKind::WebGpu};
+constexpr const auto& kBackends = kAllBackendKinds;
 constexpr unsigned bit(DType d) {
   return 1u << static_cast<unsigned>(d);
 }

@@ -2,7 +2,8 @@
 
 namespace tenferro::runtime_internal {
 
-FamilyModules::FamilyModules(std::string family, std::array<FamilyBackend, 3> backends)
+FamilyModules::FamilyModules(std::string family,
+                             std::array<FamilyBackend, kBackendKindCount> backends)
     : family_(std::move(family)), backends_(std::move(backends)) {}
 
 std::string FamilyModules::module_id(std::string_view family, const EngineId& engine) {

@@ -22,7 +22,7 @@ struct FamilyBackend {
 class FamilyModules {
  public:
   // Indexed by BackendKind (Cpu, Cuda, WebGpu).
-  FamilyModules(std::string family, std::array<FamilyBackend, 3> backends);
+  FamilyModules(std::string family, std::array<FamilyBackend, kBackendKindCount> backends);
   FamilyModules(const FamilyModules&) = delete;
   FamilyModules& operator=(const FamilyModules&) = delete;
 
@@ -41,7 +41,7 @@ class FamilyModules {
 
  private:
   std::string family_;
-  std::array<FamilyBackend, 3> backends_;
+  std::array<FamilyBackend, kBackendKindCount> backends_;
   mutable ModuleCache cache_;  // keyed by (BackendKind, EngineId)
 };
 

@@ -19,7 +19,7 @@ std::string_view backend_kind_name(BackendKind k) {
 }
 
 bool parse_backend_kind(std::string_view text, BackendKind& out) {
-  for (BackendKind k : {BackendKind::Cpu, BackendKind::Cuda, BackendKind::WebGpu}) {
+  for (BackendKind k : kAllBackendKinds) {
     if (backend_kind_name(k) == text) {
       out = k;
       return true;

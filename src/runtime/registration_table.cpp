@@ -5,7 +5,7 @@
 namespace tenferro::runtime_internal {
 namespace {
 
-constexpr BackendKind kKinds[] = {BackendKind::Cpu, BackendKind::Cuda, BackendKind::WebGpu};
+constexpr const auto& kKinds = kAllBackendKinds;
 
 [[noreturn]] void bad_row(const std::string& family, const std::string& why) {
   throw_error(ErrorKind::RuntimeState, ErrorPhase::Module, family, "registration table: " + why);
@@ -56,7 +56,7 @@ AdmissionTable RegistrationTable::build_admission(const FamilyInfo& info,
 }
 
 FamilyModules RegistrationTable::build_modules(const RegistrationTable& table) {
-  std::array<FamilyBackend, 3> backends;
+  std::array<FamilyBackend, kBackendKindCount> backends;
   for (BackendKind kind : kKinds) {
     const auto i = static_cast<std::size_t>(kind);
     bool any = false;

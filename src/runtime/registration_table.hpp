@@ -55,8 +55,8 @@ struct FamilyInfo {
   KeyOf key_of = nullptr;
   // Per BackendKind: a remark printed beside the backend's column and appended to refusals
   // (e.g. "WGSL has no f64"), and, for a kind without rows, why the factory refuses it.
-  std::array<std::string, 3> notes;
-  std::array<std::string, 3> missing;
+  std::array<std::string, kBackendKindCount> notes;
+  std::array<std::string, kBackendKindCount> missing;
 };
 
 class RegistrationTable {
@@ -118,7 +118,7 @@ class RegistrationTable {
   std::uint32_t family_id_;
   std::vector<Registration> rows_;
   std::vector<Kernel> dense_;  // [op][backend][dtype]
-  std::array<bool, 3> runs_on_{};
+  std::array<bool, kBackendKindCount> runs_on_{};
   AdmissionTable admission_;
   FamilyModules modules_;  // built last: its executors call back into this table
 };

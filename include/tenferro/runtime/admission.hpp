@@ -39,8 +39,8 @@ class AdmissionTable {
   std::string family_;
   std::vector<std::string> ops_;
   // bits_[op][backend] is a mask over DType values.
-  std::vector<std::array<unsigned, 3>> bits_;
-  std::array<std::string, 3> notes_;
+  std::vector<std::array<unsigned, kBackendKindCount>> bits_;
+  std::array<std::string, kBackendKindCount> notes_;
 };
 
 }  // namespace tenferro

@@ -1,6 +1,8 @@
 // Backend kinds, engine ids and placements: where an eager value's bytes live.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -11,7 +13,17 @@
 
 namespace tenferro {
 
+// The one list of backends: everything that counts or walks them derives from this enum. A new
+// backend appends an enumerator (the count below names the last one), its name in
+// placement.cpp and its folder under src/backends/.
 enum class BackendKind : std::uint8_t { Cpu, Cuda, WebGpu };
+inline constexpr std::size_t kBackendKindCount = static_cast<std::size_t>(BackendKind::WebGpu) + 1;
+// Every kind, in enum order (built from the count, so it cannot miss one).
+inline constexpr std::array<BackendKind, kBackendKindCount> kAllBackendKinds = [] {
+  std::array<BackendKind, kBackendKindCount> all{};
+  for (std::size_t i = 0; i < kBackendKindCount; ++i) all[i] = static_cast<BackendKind>(i);
+  return all;
+}();
 std::string_view backend_kind_name(BackendKind k);  // "cpu", "cuda", "webgpu"
 bool parse_backend_kind(std::string_view text, BackendKind& out);
 
