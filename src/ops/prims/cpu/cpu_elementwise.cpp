@@ -153,30 +153,35 @@ void cast_from(const ElementwiseCall& c) {
   });
 }
 
+template <PrimKind K, class T>
+void map_unary(const ElementwiseCall& c) {
+  using Out = decltype(unary_op<K>(T{}));
+  map1<T, Out>(c, [](T x) { return unary_op<K>(x); });
+}
+
+// false where the op has no kernel for T (complex maximum/minimum/pow, a complex Complex): the
+// registration table admits none of them, so reaching one is an internal error.
+template <PrimKind K, class T>
+bool map_binary(const ElementwiseCall& c) {
+  if constexpr (K == PrimKind::Complex) {
+    if constexpr (kIsComplex<T>)
+      return false;
+    else
+      map2<T, std::complex<T>>(c, [](T re, T im) { return std::complex<T>(re, im); });
+  } else if constexpr (kHasBinaryMath<K, T>) {
+    map2<T, T>(c, [](T a, T b) { return binary_op<K>(a, b); });
+  } else {
+    return false;
+  }
+  return true;
+}
+
 template <class T>
 void run_typed(const ElementwiseCall& c) {
   using enum PrimKind;
   const PrimKind k = c.kind;
   if (try_simd<T>(c)) return;
   switch (k) {
-    case Abs:
-    case Real:
-    case Imag:
-      with_kind<Abs, Real, Imag>(k, [&](auto kc) {
-        map1<T, prims_cpu::Real<T>>(c, [](T x) { return unary_real(decltype(kc)::value, x); });
-      });
-      return;
-    case Add:
-    case Sub:
-    case Mul:
-    case Div:
-    case Maximum:
-    case Minimum:
-    case Pow:
-      with_kind<Add, Sub, Mul, Div, Maximum, Minimum, Pow>(k, [&](auto kc) {
-        map2<T, T>(c, [](T a, T b) { return binary(decltype(kc)::value, a, b); });
-      });
-      return;
     case Greater:
     case GreaterEqual:
     case Less:
@@ -191,11 +196,6 @@ void run_typed(const ElementwiseCall& c) {
       return;
     case PrimKind::Where:
       return select3<T>(c);
-    case PrimKind::Complex:
-      if constexpr (!kIsComplex<T>) {
-        return map2<T, std::complex<T>>(c, [](T re, T im) { return std::complex<T>(re, im); });
-      }
-      break;
     case PrimKind::Affine: {
       const auto alpha = c.alpha, beta = c.beta;
       if (beta == 0.0) return map1<T, T>(c, [alpha](T x) { return scale_by(alpha, x); });
@@ -208,14 +208,20 @@ void run_typed(const ElementwiseCall& c) {
     }
     case PrimKind::Cast:
       return cast_from<T>(c);
+      // Every math op of the op list, each with its element function fixed at compile time.
+#define TENFERRO_CPU_UNARY_CASE(Kind, fn, python_name, dtypes) \
+  case Kind:                                                   \
+    return map_unary<Kind, T>(c);
+#define TENFERRO_CPU_BINARY_CASE(Kind, fn, python_name, dtypes) \
+  case Kind:                                                    \
+    if (map_binary<Kind, T>(c)) return;                         \
+    break;
+      TENFERRO_PRIMS_UNARY_OPS(TENFERRO_CPU_UNARY_CASE)
+      TENFERRO_PRIMS_BINARY_OPS(TENFERRO_CPU_BINARY_CASE)
+#undef TENFERRO_CPU_UNARY_CASE
+#undef TENFERRO_CPU_BINARY_CASE
     default:
-      if (!with_kind<Neg, Conj, Sqrt, Exp, Log, Sin, Cos, Tanh, Reciprocal, Square, Sign>(
-              k, [&](auto kc) {
-                map1<T, T>(c, [](T x) { return unary_same(decltype(kc)::value, x); });
-              })) {
-        map1<T, T>(c, [k](T x) { return unary_same(k, x); });
-      }
-      return;
+      break;
   }
   throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute,
               std::string(prims_internal::prim_name(k)),

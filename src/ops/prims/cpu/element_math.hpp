@@ -68,75 +68,91 @@ T sign_of(T x) {
   }
 }
 
-// Unary kinds whose output dtype equals the input's.
-template <class T>
-T unary_same(prims_internal::PrimKind k, T x) {
-  using enum prims_internal::PrimKind;
-  switch (k) {
-    case Neg:
-      return -x;
-    case Conj:
-      if constexpr (kIsComplex<T>) return std::conj(x);
-      return x;
-    case Sqrt:
-      return std::sqrt(x);
-    case Exp:
-      return std::exp(x);
-    case Log:
-      return std::log(x);
-    case Sin:
-      return std::sin(x);
-    case Cos:
-      return std::cos(x);
-    case Tanh:
-      return std::tanh(x);
-    case Reciprocal:
-      return T(1) / x;
-    case Square:
-      return x * x;
-    case Sign:
-      return sign_of(x);
-    default:
-      return x;
-  }
-}
+template <prims_internal::PrimKind>
+inline constexpr bool kNoCpuMath = false;
 
-// Unary kinds with a real output: abs, real, imag.
-template <class T>
-Real<T> unary_real(prims_internal::PrimKind k, T x) {
+// The math of each unary op of the op list (TENFERRO_PRIMS_UNARY_OPS), by compile-time kind:
+// the same dtype out, but abs/real/imag (a real output). An op of the list without a branch
+// here does not compile (cpu_elementwise.cpp instantiates every one), so a new op cannot fall
+// through to a silent identity.
+template <prims_internal::PrimKind K, class T>
+auto unary_op(T x) {
   using enum prims_internal::PrimKind;
-  if constexpr (kIsComplex<T>) {
-    if (k == Abs) return std::abs(x);
-    if (k == Real) return x.real();
-    return x.imag();
+  if constexpr (K == Neg) {
+    return -x;
+  } else if constexpr (K == Conj) {
+    if constexpr (kIsComplex<T>)
+      return std::conj(x);
+    else
+      return x;
+  } else if constexpr (K == Abs) {
+    if constexpr (kIsComplex<T>)
+      return std::abs(x);
+    else
+      return std::fabs(x);
+  } else if constexpr (K == Real) {
+    if constexpr (kIsComplex<T>)
+      return x.real();
+    else
+      return x;
+  } else if constexpr (K == Imag) {
+    if constexpr (kIsComplex<T>)
+      return x.imag();
+    else
+      return T(0);
+  } else if constexpr (K == Sqrt) {
+    return std::sqrt(x);
+  } else if constexpr (K == Exp) {
+    return std::exp(x);
+  } else if constexpr (K == Log) {
+    return std::log(x);
+  } else if constexpr (K == Sin) {
+    return std::sin(x);
+  } else if constexpr (K == Cos) {
+    return std::cos(x);
+  } else if constexpr (K == Tanh) {
+    return std::tanh(x);
+  } else if constexpr (K == Reciprocal) {
+    return T(1) / x;
+  } else if constexpr (K == Square) {
+    return x * x;
+  } else if constexpr (K == Sign) {
+    return sign_of(x);
   } else {
-    if (k == Abs) return std::fabs(x);
-    if (k == Real) return x;
-    return T(0);
+    static_assert(kNoCpuMath<K>, "a unary prim of the op list has no CPU math here");
   }
 }
 
-template <class T>
-T binary(prims_internal::PrimKind k, T a, T b) {
+// Whether binary_op<K> is defined for T: maximum, minimum and pow are real-only (the op list's
+// dtypes; the registration table never admits them for complex values).
+template <prims_internal::PrimKind K, class T>
+inline constexpr bool kHasBinaryMath = !kIsComplex<T> || (K != prims_internal::PrimKind::Maximum &&
+                                                          K != prims_internal::PrimKind::Minimum &&
+                                                          K != prims_internal::PrimKind::Pow);
+
+// The math of each binary op of the op list (TENFERRO_PRIMS_BINARY_OPS) but Complex (whose
+// output is another dtype; cpu_elementwise.cpp builds it), by compile-time kind.
+template <prims_internal::PrimKind K, class T>
+T binary_op(T a, T b) {
   using enum prims_internal::PrimKind;
-  switch (k) {
-    case Add:
-      return a + b;
-    case Sub:
-      return a - b;
-    case Mul:
-      return a * b;
-    case Div:
-      return a / b;
-    default:
-      break;
+  static_assert(kHasBinaryMath<K, T>);
+  if constexpr (K == Add) {
+    return a + b;
+  } else if constexpr (K == Sub) {
+    return a - b;
+  } else if constexpr (K == Mul) {
+    return a * b;
+  } else if constexpr (K == Div) {
+    return a / b;
+  } else if constexpr (K == Maximum) {
+    return nan_max(a, b);
+  } else if constexpr (K == Minimum) {
+    return nan_min(a, b);
+  } else if constexpr (K == Pow) {
+    return std::pow(a, b);
+  } else {
+    static_assert(kNoCpuMath<K>, "a binary prim of the op list has no CPU math here");
   }
-  if constexpr (!kIsComplex<T>) {
-    if (k == Maximum) return nan_max(a, b);
-    if (k == Minimum) return nan_min(a, b);
-    if (k == Pow) return std::pow(a, b);
-  }
-  return a;
 }
 
 // Comparisons as 0/1 of the real type R. The built-in operators are IEEE's: a NaN operand
