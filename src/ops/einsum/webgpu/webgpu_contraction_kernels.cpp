@@ -174,8 +174,8 @@ void WebGpuContractionKernels::copy(const KernelView& src, const KernelView& dst
   check_extent(in, dst.dtype, src.offset, dst.shape, src_strides, op, "source");
 
   Params params;
-  params.add(n).add(static_cast<std::int64_t>(dst.shape.size())).add(src.offset).add(dst.offset);
-  params.add(dst.shape).add(src_strides).add(dst.strides);
+  params.i32(n).i32(static_cast<std::int64_t>(dst.shape.size())).i32(src.offset).i32(dst.offset);
+  params.i32(dst.shape).i32(src_strides).i32(dst.strides);
   AliasGuard guard(backend_, out);
   const WebGpuBuffer* buffers[] = {guard.input(in), &out};
   backend_.dispatch(backend_.pipeline(wgsl::source(dst.dtype, wgsl::kCopyEntry), wgsl::kCopyEntry),
@@ -192,8 +192,8 @@ void WebGpuContractionKernels::fill_zero(const KernelView& dst) {
   check_extent(out, dst.dtype, dst.offset, dst.shape, dst.strides, op, "destination");
 
   Params params;
-  params.add(n).add(static_cast<std::int64_t>(dst.shape.size())).add(dst.offset);
-  params.add(dst.shape).add(dst.strides);
+  params.i32(n).i32(static_cast<std::int64_t>(dst.shape.size())).i32(dst.offset);
+  params.i32(dst.shape).i32(dst.strides);
   const WebGpuBuffer* buffers[] = {&out};
   backend_.dispatch(
       backend_.pipeline(wgsl::source(dst.dtype, wgsl::kFillZeroEntry), wgsl::kFillZeroEntry),
@@ -217,12 +217,12 @@ void WebGpuContractionKernels::multiply(const KernelView& a, const KernelView& b
   check_extent(rhs, dst.dtype, b.offset, dst.shape, b_strides, op, "right operand");
 
   Params params;
-  params.add(n)
-      .add(static_cast<std::int64_t>(dst.shape.size()))
-      .add(a.offset)
-      .add(b.offset)
-      .add(dst.offset);
-  params.add(dst.shape).add(a_strides).add(b_strides).add(dst.strides);
+  params.i32(n)
+      .i32(static_cast<std::int64_t>(dst.shape.size()))
+      .i32(a.offset)
+      .i32(b.offset)
+      .i32(dst.offset);
+  params.i32(dst.shape).i32(a_strides).i32(b_strides).i32(dst.strides);
   AliasGuard guard(backend_, out);
   const WebGpuBuffer* buffers[] = {guard.input(lhs), guard.input(rhs), &out};
   backend_.dispatch(
@@ -288,10 +288,10 @@ void WebGpuContractionKernels::dot_tree(const GemmProblem& g, const WebGpuBuffer
     c_stride_m = chunks, c_stride_n = chunks * g.m, c_stride_batch = chunks * g.m * g.n;
   }
   Params params;
-  params.add(g.m).add(g.n).add(g.k).add(g.batch).add(chunks);
-  params.add(g.a_offset).add(g.a_stride_m).add(g.a_stride_k).add(g.a_stride_batch);
-  params.add(g.b_offset).add(g.b_stride_k).add(g.b_stride_n).add(g.b_stride_batch);
-  params.add(c_offset).add(c_stride_m).add(c_stride_n).add(c_stride_batch).add(c_stride_chunk);
+  params.i32(g.m).i32(g.n).i32(g.k).i32(g.batch).i32(chunks);
+  params.i32(g.a_offset).i32(g.a_stride_m).i32(g.a_stride_k).i32(g.a_stride_batch);
+  params.i32(g.b_offset).i32(g.b_stride_k).i32(g.b_stride_n).i32(g.b_stride_batch);
+  params.i32(c_offset).i32(c_stride_m).i32(c_stride_n).i32(c_stride_batch).i32(c_stride_chunk);
   const WebGpuBuffer* buffers[] = {&a, &b, target};
   backend_.dispatch(
       backend_.pipeline(wgsl::source(g.dtype, wgsl::kDotTreeEntry), wgsl::kDotTreeEntry),
@@ -356,13 +356,13 @@ void WebGpuContractionKernels::gemm(const GemmProblem& g) {
     for (std::int64_t base = 0; base < total_z; base += kMaxGroupsPerDimension) {
       const std::int64_t count = std::min<std::int64_t>(kMaxGroupsPerDimension, total_z - base);
       Params params;
-      params.add(g.m).add(g.n).add(g.k).add(base);
-      params.add(round.splits).add(round.split_begin).add(wgsl::kGemmSplitDepth);
-      params.add(round.accumulate ? 1 : 0);
-      params.add(g.a_offset).add(g.a_stride_m).add(g.a_stride_k).add(g.a_stride_batch);
-      params.add(g.b_offset).add(g.b_stride_k).add(g.b_stride_n).add(g.b_stride_batch);
-      params.add(round.c_offset).add(round.c_stride_m).add(round.c_stride_n);
-      params.add(round.c_stride_batch).add(round.c_stride_split);
+      params.i32(g.m).i32(g.n).i32(g.k).i32(base);
+      params.i32(round.splits).i32(round.split_begin).i32(wgsl::kGemmSplitDepth);
+      params.i32(round.accumulate ? 1 : 0);
+      params.i32(g.a_offset).i32(g.a_stride_m).i32(g.a_stride_k).i32(g.a_stride_batch);
+      params.i32(g.b_offset).i32(g.b_stride_k).i32(g.b_stride_n).i32(g.b_stride_batch);
+      params.i32(round.c_offset).i32(round.c_stride_m).i32(round.c_stride_n);
+      params.i32(round.c_stride_batch).i32(round.c_stride_split);
       backend_.dispatch(pipeline, params.words(), buffers,
                         {static_cast<std::uint32_t>(groups_m), static_cast<std::uint32_t>(groups_n),
                          static_cast<std::uint32_t>(count)});

@@ -28,9 +28,9 @@ struct Reduction {
 };
 
 // Queues the passes of `r` on `backend`, each with a bounded amount of work per invocation:
-// a short block (<= kSerialReduceLimit) in one sum_serial pass; a longer one in passes that
+// a short block (<= kSerialReduceChunk) in one sum_serial pass; a longer one in passes that
 // shrink it into a scratch buffer of partial sums (allocated from the backend like any
-// buffer, never a transfer) -- sum_serial chunks of kSerialReduceLimit when the pass has
+// buffer, never a transfer) -- sum_serial chunks of kSerialReduceChunk when the pass has
 // kSerialPassMinInvocations or more, else sum_tree chunks of kTreeReduceChunk -- until the
 // pass that writes the destination.
 void run_reduction(WebGpuBackend& backend, Reduction r);

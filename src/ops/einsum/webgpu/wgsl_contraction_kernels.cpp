@@ -11,7 +11,7 @@
 // bounds are usually unrolled and then cost nothing against that budget; the bounds below
 // hold even where they are not (a gemm invocation then spends about 64 x 560 = 36k
 // iterations). The other loops run over tensor ranks, a few dozen at most:
-//   * sum_serial: one invocation per (output element, chunk of kSerialReduceLimit = 32
+//   * sum_serial: one invocation per (output element, chunk of kSerialReduceChunk = 32
 //     reduced elements), added in order. Many outputs (at least kSerialPassMinInvocations
 //     invocations' worth) give parallelism enough: a long reduction then runs as serial passes,
 //     each shrinking it 32-fold into a scratch buffer of partial sums.
@@ -149,104 +149,24 @@ fn multiply(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id)
 }
 )";
 
-// Both reductions share one parameter block. Output element o (a linear index over
-// outer_shape) and chunk c of its reduced block are written to
-//   dst[dst_offset + sum_a o_a * dst_strides[a] + c * dst_chunk_stride],
-// plus the value already there when accumulate != 0 (GEMM's split-K rounds add into C).
-// p = [n_out, outer_rank, reduced_rank, n_reduced, n_chunks, src_offset, dst_offset,
-//      dst_chunk_stride, accumulate, outer_shape[or], src_outer_strides[or], dst_strides[or],
-//      reduced_shape[rr], src_reduced_strides[rr]]
-constexpr std::string_view kReduceCommon = R"(
-@group(0) @binding(1) var<storage, read> src: array<T>;
+// The sums are the backend layer's reduction kernels (backends/webgpu/webgpu_reduction_passes)
+// with these hooks. Output element o (a linear index over outer_shape) and chunk c of its
+// reduced block are written to dst[dst_offset + sum_a o_a * dst_strides[a] + c *
+// dst_chunk_stride], plus the value already there when word 8 of the parameters (accumulate)
+// is nonzero: GEMM's split-K rounds add into C.
+constexpr std::string_view kSumHooks = R"(
+alias S = T;
+alias A = T;
 @group(0) @binding(2) var<storage, read_write> dst: array<T>;
-const REDUCE_PARAMS: i32 = 9;
-// Source and destination offsets of output element o: (src, dst).
-fn outer_offsets(o: i32) -> vec2<i32> {
-  let outer_rank = p[1];
-  var rest = o;
-  var s = p[5];
-  var d = p[6];
-  for (var a = 0; a < outer_rank; a++) {
-    let extent = p[REDUCE_PARAMS + a];
-    let c = rest % extent;
-    rest = rest / extent;
-    s += c * p[REDUCE_PARAMS + outer_rank + a];
-    d += c * p[REDUCE_PARAMS + 2 * outer_rank + a];
-  }
-  return vec2<i32>(s, d);
-}
-// Offset of the j-th reduced element (column-major over reduced_shape) from its block start.
-fn reduced_offset(j: i32) -> i32 {
-  let base = REDUCE_PARAMS + 3 * p[1];
-  let reduced_rank = p[2];
-  var r = j;
-  var t = 0;
-  for (var a = 0; a < reduced_rank; a++) {
-    let extent = p[base + a];
-    let c = r % extent;
-    r = r / extent;
-    t += c * p[base + reduced_rank + a];
-  }
-  return t;
-}
+fn identity() -> T { return zero(); }
+fn combine(a: T, b: T) -> T { return a + b; }
+fn load(x: T) -> T { return x; }
 fn store(d: i32, v: T) {
   if (p[8] != 0) {
     dst[d] = dst[d] + v;
   } else {
     dst[d] = v;
   }
-}
-)";
-
-// One invocation per (output element, chunk of SERIAL_CHUNK reduced elements) adds its chunk
-// in order; the chunk bounds the loop. Consecutive invocations take consecutive outputs of
-// one chunk, so neighbours read neighbouring elements when the outputs are contiguous.
-constexpr std::string_view kSumSerial = R"(
-@compute @workgroup_size(256)
-fn sum_serial(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
-              @builtin(num_workgroups) groups: vec3<u32>) {
-  let i = linear_index(wid, lid, groups);
-  let n_chunks = p[4];
-  if (i >= p[0] * n_chunks) { return; }
-  let chunk = i / p[0];
-  let at = outer_offsets(i % p[0]);
-  let first = chunk * SERIAL_CHUNK;
-  let last = min(p[3], first + SERIAL_CHUNK);
-  var acc = zero();
-  for (var j = first; j < last; j++) { acc += src[at.x + reduced_offset(j)]; }
-  store(at.y + chunk * p[7], acc);
-}
-)";
-
-// One workgroup per (output element, chunk of CHUNK reduced elements): PER_INVOCATION strided
-// elements per invocation, then a pairwise tree over the workgroup's 256 partial sums. CHUNK,
-// PER_INVOCATION and SERIAL_CHUNK are generated from the header's bounds (see compose()).
-constexpr std::string_view kSumTree = R"(
-var<workgroup> partial: array<T, 256>;
-@compute @workgroup_size(256)
-fn sum_tree(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
-            @builtin(num_workgroups) groups: vec3<u32>) {
-  // Everything up to the tree depends on the workgroup id and the parameters only, so the
-  // early return is uniform across the workgroup and the barriers below stay valid.
-  let g = i32(wid.y * groups.x + wid.x);
-  let n_chunks = p[4];
-  let o = g / n_chunks;
-  if (o >= p[0]) { return; }
-  let chunk = g % n_chunks;
-  let at = outer_offsets(o);
-  let first = chunk * CHUNK + i32(lid.x);
-  var acc = zero();
-  for (var q = 0u; q < PER_INVOCATION; q++) {
-    let j = first + i32(q * WG);
-    if (j < p[3]) { acc += src[at.x + reduced_offset(j)]; }
-  }
-  partial[lid.x] = acc;
-  workgroupBarrier();
-  for (var width = WG / 2u; width > 0u; width = width / 2u) {
-    if (lid.x < width) { partial[lid.x] = partial[lid.x] + partial[lid.x + width]; }
-    workgroupBarrier();
-  }
-  if (lid.x == 0u) { store(at.y + chunk * p[7], partial[0]); }
 }
 )";
 
@@ -405,23 +325,19 @@ constexpr std::array<Kernel, 7> kKernels = {{
     {"copy_strided", {kCopy, {}}},
     {"fill_zero", {kFillZero, {}}},
     {"multiply", {kMultiply, {}}},
-    {"sum_serial", {kReduceCommon, kSumSerial}},
-    {"sum_tree", {kReduceCommon, kSumTree}},
+    {webgpu_reduction::kSerialEntry, {kSumHooks, {}}},
+    {webgpu_reduction::kTreeEntry, {kSumHooks, {}}},
     {"gemm", {kGemm, {}}},
     {"dot_tree", {kDotTree, {}}},
 }};
 
-static_assert(kTreeReduceChunk % kLinearWorkgroup == 0);
-
 std::string compose(std::string_view prelude, const Kernel& kernel) {
   std::string s;
   s.append(prelude).append(kCommon);
-  // The host's bounds, so that the kernels and the dispatch code share one source of truth.
-  s.append("const CHUNK: i32 = ").append(std::to_string(kTreeReduceChunk)).append(";\n");
-  s.append("const SERIAL_CHUNK: i32 = ").append(std::to_string(kSerialReduceLimit)).append(";\n");
-  s.append("const PER_INVOCATION: u32 = ")
-      .append(std::to_string(kTreeReduceChunk / kLinearWorkgroup))
-      .append("u;\n");
+  // The backend layer's reduction bounds (CHUNK, SERIAL_CHUNK, PER_INVOCATION; dot_tree folds
+  // chunks of K the same way).
+  s.append(webgpu_reduction::wgsl_bounds());
+  if (kernel.parts[0] == kSumHooks) return s.append(webgpu_reduction::wgsl_reduction(kSumHooks));
   for (std::string_view part : kernel.parts) s.append(part);
   return s;
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "backends/webgpu/webgpu_reduction_passes.hpp"
 #include "tenferro/core/dtype.hpp"
 
 namespace tenferro::einsum_internal::wgsl {
@@ -13,8 +14,9 @@ namespace tenferro::einsum_internal::wgsl {
 inline constexpr const char* kCopyEntry = "copy_strided";
 inline constexpr const char* kFillZeroEntry = "fill_zero";
 inline constexpr const char* kMultiplyEntry = "multiply";
-inline constexpr const char* kSumSerialEntry = "sum_serial";
-inline constexpr const char* kSumTreeEntry = "sum_tree";
+// The sums run the backend layer's reduction kernels.
+inline constexpr const char* kSumSerialEntry = webgpu_reduction::kSerialEntry;
+inline constexpr const char* kSumTreeEntry = webgpu_reduction::kTreeEntry;
 inline constexpr const char* kGemmEntry = "gemm";
 inline constexpr const char* kDotTreeEntry = "dot_tree";
 
@@ -22,15 +24,11 @@ inline constexpr const char* kDotTreeEntry = "dot_tree";
 inline constexpr unsigned kLinearWorkgroup = 256;  // element-wise kernels
 inline constexpr unsigned kGemmBlock = 64;  // GEMM: one workgroup computes a 64 x 64 block of C
 
-// Bounds on the work of one invocation (see the design note in the .cpp): a sum_serial
-// invocation adds at most kSerialReduceLimit elements, one sum_tree workgroup reduces
-// kTreeReduceChunk elements, one GEMM workgroup covers at most kGemmSplitDepth of K.
-inline constexpr std::int64_t kSerialReduceLimit = 32;
-// A pass of sum_serial is chosen over sum_tree when it has at least this many invocations
-// (64 workgroups): parallelism enough, without the tree's barriers.
-inline constexpr std::int64_t kSerialPassMinInvocations = 16384;
-inline constexpr std::int64_t kTreeReduceChunk = 2048;  // 256 invocations x 8 elements
-inline constexpr std::int64_t kGemmSplitDepth = 1024;   // 64 steps of 16
+// Bounds on the work of one invocation (see the design note in the .cpp): the reductions' are
+// the backend layer's (backends/webgpu/webgpu_reduction_passes.hpp; dot_tree folds chunks of
+// kTreeReduceChunk of K as sum_tree does), one GEMM workgroup covers at most kGemmSplitDepth of K.
+inline constexpr std::int64_t kTreeReduceChunk = webgpu_reduction::kTreeReduceChunk;
+inline constexpr std::int64_t kGemmSplitDepth = 1024;  // 64 steps of 16
 // GEMMs with at most kDotTreeMaxOutputs elements of C per batch and a K of at least
 // kDotTreeMinDepth run as dot_tree (one workgroup per element and chunk of K) rather than as
 // 64 x 64 tiles, most of which would idle; a shorter K (batches of tiny products) keeps the

@@ -1,7 +1,6 @@
 #include "ops/prims/webgpu/webgpu_prims_launch.hpp"
 
 #include <algorithm>
-#include <bit>
 
 #include "ops/prims/webgpu/wgsl_prims_sources.hpp"
 #include "tenferro/core/error.hpp"
@@ -10,28 +9,9 @@ namespace tenferro::prims_webgpu {
 
 using prims_internal::PrimKind;
 
-namespace {
-constexpr std::uint32_t kMaxGroupsPerDimension = 65535;
-}
-
 void fail(ErrorKind kind, PrimKind op, const std::string& message) {
   throw_error(kind, ErrorPhase::Execute, std::string(prims_internal::prim_name(op)),
               "WebGPU: " + message);
-}
-
-Params& Params::f32(float v) {
-  return u32(std::bit_cast<std::uint32_t>(v));
-}
-
-WorkgroupCount workgroup_grid(std::int64_t count) {
-  const auto x = static_cast<std::uint32_t>(
-      std::clamp<std::int64_t>(count, 1, std::int64_t{kMaxGroupsPerDimension}));
-  const auto y = static_cast<std::uint32_t>((std::max<std::int64_t>(count, 1) + x - 1) / x);
-  return {x, y, 1};
-}
-
-WorkgroupCount linear_groups(std::int64_t items) {
-  return workgroup_grid((items + wgsl::kWorkgroup - 1) / wgsl::kWorkgroup);
 }
 
 void check_count(std::int64_t n, PrimKind op, std::string_view what) {

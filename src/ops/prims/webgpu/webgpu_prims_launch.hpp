@@ -1,6 +1,6 @@
-// What the host side of every WebGPU prims kernel shares: typed errors, the parameter block,
-// grid sizes, operand checks against the 32-bit indices of WGSL, and merging of axes that a
-// strided loop can walk as one.
+// What the host side of every WebGPU prims kernel shares: typed errors, the backend layer's
+// parameter block and grid sizes, operand checks against the 32-bit indices of WGSL, and merging of
+// axes that a strided loop can walk as one.
 #pragma once
 
 #include <cstdint>
@@ -11,41 +11,20 @@
 #include <vector>
 
 #include "backends/webgpu/webgpu_backend.hpp"
+#include "backends/webgpu/webgpu_launch.hpp"
 #include "ops/prims/kernel_calls.hpp"
 
 namespace tenferro::prims_webgpu {
 
-inline constexpr std::int64_t kMaxI32 = std::numeric_limits<std::int32_t>::max();
+using webgpu_launch::kMaxI32;
 
 // A typed error naming the op, phase Execute.
 [[noreturn]] void fail(ErrorKind kind, prims_internal::PrimKind op, const std::string& message);
 
-// The i32 parameter block of one dispatch (binding 0), words in the order the kernel reads.
-class Params {
- public:
-  Params& i32(std::int64_t v) {
-    words_.push_back(static_cast<std::uint32_t>(static_cast<std::int32_t>(v)));
-    return *this;
-  }
-  Params& i32(std::span<const std::int64_t> vs) {
-    for (std::int64_t v : vs) i32(v);
-    return *this;
-  }
-  Params& u32(std::uint32_t v) {
-    words_.push_back(v);
-    return *this;
-  }
-  Params& f32(float v);
-  std::span<const std::uint32_t> words() const noexcept { return words_; }
-
- private:
-  std::vector<std::uint32_t> words_;
-};
-
-// One invocation per item, 256 per workgroup, folded into x/y (<= 65535 groups per dimension).
-WorkgroupCount linear_groups(std::int64_t items);
-// `count` workgroups folded into x/y.
-WorkgroupCount workgroup_grid(std::int64_t count);
+// The backend layer's parameter block and grids (backends/webgpu/webgpu_launch.hpp).
+using webgpu_launch::linear_groups;
+using webgpu_launch::Params;
+using webgpu_launch::workgroup_grid;
 
 // Unsupported when `n` (elements, invocations) exceeds 2^31-1, the reach of WGSL's i32 indices.
 void check_count(std::int64_t n, prims_internal::PrimKind op, std::string_view what);

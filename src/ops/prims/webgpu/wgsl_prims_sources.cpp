@@ -16,6 +16,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "backends/webgpu/webgpu_reduction_passes.hpp"
 #include "ops/prims/webgpu/wgsl_prims_math.hpp"
 #include "ops/prims/webgpu/wgsl_prims_ops.hpp"
 
@@ -133,91 +134,14 @@ fn prims_elementwise(@builtin(workgroup_id) wid: vec3<u32>,
 }
 )";
 
-// Both reduction passes share one parameter block. Output element o (a linear index over
-// outer_shape) and chunk c of its reduced block are written to
-//   dst[dst_offset + sum_a o_a * dst_strides[a] + c * dst_chunk_stride].
-// p = [n_out, outer_rank, reduced_rank, n_reduced, n_chunks, src_offset, dst_offset,
-//      dst_chunk_stride, count (f32 bits: reduced elements of the whole reduction),
-//      outer_shape[or], src_outer_strides[or], dst_strides[or], reduced_shape[rr],
-//      src_reduced_strides[rr]]
-constexpr std::string_view kReduce = R"(
-@group(0) @binding(1) var<storage, read> src: array<S>;
+// The reductions are the backend layer's kernels (backends/webgpu/webgpu_reduction_passes) with
+// these hooks, after the op's reduce_functions (A, identity, combine, lift, finish) and the
+// aliases S / D with load / put of this pass. Word 8 of the parameters is the element count
+// of the whole reduction in f32 bits (for the mean).
+constexpr std::string_view kReduceHooks = R"(
 @group(0) @binding(2) var<storage, read_write> dst: array<D>;
-const R: i32 = 9;
 fn count() -> f32 { return v(8); }
-// Source and destination offsets of output element o: (src, dst).
-fn outer_offsets(o: i32) -> vec2<i32> {
-  let outer_rank = p[1];
-  var rest = o;
-  var s = p[5];
-  var d = p[6];
-  for (var a = 0; a < outer_rank; a++) {
-    let extent = p[R + a];
-    let c = rest % extent;
-    rest = rest / extent;
-    s += c * p[R + outer_rank + a];
-    d += c * p[R + 2 * outer_rank + a];
-  }
-  return vec2<i32>(s, d);
-}
-// Offset of the j-th reduced element (column-major over reduced_shape) from its block start.
-fn reduced_offset(j: i32) -> i32 {
-  let base = R + 3 * p[1];
-  let reduced_rank = p[2];
-  var r = j;
-  var t = 0;
-  for (var a = 0; a < reduced_rank; a++) {
-    let extent = p[base + a];
-    let c = r % extent;
-    r = r / extent;
-    t += c * p[base + reduced_rank + a];
-  }
-  return t;
-}
-// One invocation per (output element, chunk of SERIAL_CHUNK reduced elements), in order.
-@compute @workgroup_size(256)
-fn prims_reduce_serial(@builtin(workgroup_id) wid: vec3<u32>,
-                       @builtin(local_invocation_id) lid: vec3<u32>,
-                       @builtin(num_workgroups) groups: vec3<u32>) {
-  let i = linear_index(wid, lid, groups);
-  let n_chunks = p[4];
-  if (i < 0 || i >= p[0] * n_chunks) { return; }
-  let chunk = i / p[0];
-  let at = outer_offsets(i % p[0]);
-  let first = chunk * SERIAL_CHUNK;
-  let last = min(p[3], first + SERIAL_CHUNK);
-  var acc = identity();
-  for (var j = first; j < last; j++) { acc = combine(acc, load(src[at.x + reduced_offset(j)])); }
-  dst[at.y + chunk * p[7]] = put(acc);
-}
-// One workgroup per (output element, chunk of CHUNK reduced elements): PER_INVOCATION strided
-// elements per invocation, then a pairwise tree over the workgroup's 256 accumulators.
-var<workgroup> partial: array<A, 256>;
-@compute @workgroup_size(256)
-fn prims_reduce_tree(@builtin(workgroup_id) wid: vec3<u32>,
-                     @builtin(local_invocation_id) lid: vec3<u32>,
-                     @builtin(num_workgroups) groups: vec3<u32>) {
-  // Uniform up to the tree (workgroup id and parameters only), so the barriers are valid.
-  let g = i32(wid.y * groups.x + wid.x);
-  let n_chunks = p[4];
-  let o = g / n_chunks;
-  if (o >= p[0]) { return; }
-  let chunk = g % n_chunks;
-  let at = outer_offsets(o);
-  let first = chunk * CHUNK + i32(lid.x);
-  var acc = identity();
-  for (var q = 0u; q < PER_INVOCATION; q++) {
-    let j = first + i32(q * WG);
-    if (j < p[3]) { acc = combine(acc, load(src[at.x + reduced_offset(j)])); }
-  }
-  partial[lid.x] = acc;
-  workgroupBarrier();
-  for (var width = WG / 2u; width > 0u; width = width / 2u) {
-    if (lid.x < width) { partial[lid.x] = combine(partial[lid.x], partial[lid.x + width]); }
-    workgroupBarrier();
-  }
-  if (lid.x == 0u) { dst[at.y + chunk * p[7]] = put(partial[0]); }
-}
+fn store(d: i32, a: A) { dst[d] = put(a); }
 )";
 
 // Philox4x32-10 (philox.hpp) with the 32 x 32 -> 64-bit products in u32 arithmetic (mul_hi_lo,
@@ -298,12 +222,7 @@ const std::string& reduce_source(PrimKind kind, DType in, bool from_input, bool 
                         : "alias S = A;\nfn load(x: S) -> A { return x; }\n");
     s.append(to_output ? "alias D = TO;\nfn put(a: A) -> D { return finish(a); }\n"
                        : "alias D = A;\nfn put(a: A) -> D { return a; }\n");
-    s.append("const CHUNK: i32 = ").append(std::to_string(kTreeChunk)).append(";\n");
-    s.append("const SERIAL_CHUNK: i32 = ").append(std::to_string(kSerialChunk)).append(";\n");
-    s.append("const PER_INVOCATION: u32 = ")
-        .append(std::to_string(kTreeChunk / kWorkgroup))
-        .append("u;\n");
-    s.append(kReduce);
+    s.append(webgpu_reduction::wgsl_bounds()).append(webgpu_reduction::wgsl_reduction(kReduceHooks));
     return s;
   });
 }
@@ -319,7 +238,5 @@ const std::string& generate_source(PrimKind kind, DType out) {
     return s;
   });
 }
-
-static_assert(kTreeChunk % kWorkgroup == 0);
 
 }  // namespace tenferro::prims_webgpu::wgsl

@@ -9,17 +9,19 @@
 #include <cstdint>
 #include <string>
 
+#include "backends/webgpu/webgpu_launch.hpp"
+#include "backends/webgpu/webgpu_reduction_passes.hpp"
 #include "ops/prims/prim_kind.hpp"
 #include "tenferro/core/dtype.hpp"
 
 namespace tenferro::prims_webgpu::wgsl {
 
 inline constexpr const char* kElementwiseEntry = "prims_elementwise";
-inline constexpr const char* kReduceSerialEntry = "prims_reduce_serial";
-inline constexpr const char* kReduceTreeEntry = "prims_reduce_tree";
+inline constexpr const char* kReduceSerialEntry = webgpu_reduction::kSerialEntry;
+inline constexpr const char* kReduceTreeEntry = webgpu_reduction::kTreeEntry;
 inline constexpr const char* kGenerateEntry = "prims_generate";
 
-inline constexpr unsigned kWorkgroup = 256;  // invocations per workgroup, every kernel
+inline constexpr unsigned kWorkgroup = webgpu_launch::kWorkgroupSize;  // every kernel
 
 // Element-wise parameter block: [n, rank, out_offset, in0_offset, in1_offset, alpha.re,
 // alpha.im, beta.re, beta.im (f32 bits), flags, shape[rank], out_strides[rank],
@@ -27,14 +29,8 @@ inline constexpr unsigned kWorkgroup = 256;  // invocations per workgroup, every
 inline constexpr int kElementwiseHeader = 10;
 inline constexpr std::int32_t kFlagBetaNonzero = 1, kFlagAlphaReal = 2, kFlagBetaReal = 4;
 
-// Bounds on one reduction invocation's work (lavapipe stops shader loops after 65535
-// iterations, see ops/einsum/webgpu/wgsl_contraction_kernels.cpp): a serial invocation folds at
-// most kSerialChunk elements; a tree workgroup folds kTreeChunk (8 per invocation, then a
-// pairwise tree over 256). Serial passes are used when they have kSerialPassMinInvocations
-// invocations or more.
-inline constexpr std::int64_t kSerialChunk = 32;
-inline constexpr std::int64_t kTreeChunk = 2048;
-inline constexpr std::int64_t kSerialPassMinInvocations = 16384;
+// The bounds on one reduction invocation's work (lavapipe stops shader loops after 65535
+// iterations) and the passes are the backend layer's: backends/webgpu/webgpu_reduction_passes.hpp.
 
 // out = f(in0[, in1]) for `kind` with input dtype `in` and output dtype `out`.
 const std::string& elementwise_source(prims_internal::PrimKind kind, DType in, DType out);

@@ -1,0 +1,57 @@
+// What the host side of every WebGPU kernel shares, whichever family queues it: the parameter
+// block (binding 0), grid sizes, and the 32-bit reach of WGSL's indices. Part of the WebGPU
+// backend's strided-kernel layer (DESIGN §6), so einsum and prims do not each keep a copy.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "backends/webgpu/webgpu_backend.hpp"
+
+namespace tenferro::webgpu_launch {
+
+inline constexpr std::int64_t kMaxI32 = std::numeric_limits<std::int32_t>::max();
+inline constexpr std::int64_t kMaxGroupsPerDimension = 65535;  // workgroups in one grid dimension
+// Invocations per workgroup of the one-dimensional kernels (element-wise, reductions).
+inline constexpr unsigned kWorkgroupSize = 256;
+
+// The parameter block of one dispatch, words in the order the kernel reads them.
+class Params {
+ public:
+  Params& i32(std::int64_t v) {
+    words_.push_back(static_cast<std::uint32_t>(static_cast<std::int32_t>(v)));
+    return *this;
+  }
+  Params& i32(std::span<const std::int64_t> vs) {
+    for (std::int64_t v : vs) i32(v);
+    return *this;
+  }
+  Params& u32(std::uint32_t v) {
+    words_.push_back(v);
+    return *this;
+  }
+  Params& f32(float v);
+  std::span<const std::uint32_t> words() const noexcept { return words_; }
+
+ private:
+  std::vector<std::uint32_t> words_;
+};
+
+// `count` workgroups folded into x/y (one dimension holds at most 65535), for kernels that
+// index by workgroup; at least one.
+WorkgroupCount workgroup_grid(std::int64_t count);
+// One invocation per item, kWorkgroupSize per workgroup, folded as workgroup_grid.
+WorkgroupCount linear_groups(std::int64_t items);
+
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// Column-major strides of a compact tensor of `shape`, each multiplied by `scale`.
+std::vector<std::int64_t> compact_strides(std::span<const std::int64_t> shape,
+                                          std::int64_t scale = 1);
+
+}  // namespace tenferro::webgpu_launch
