@@ -4,6 +4,12 @@
 // the matvec is an einsum in the matrix's runtime). SciPy's names, defaults and ordering live
 // in tenferro/krylov.py; this layer only converts arguments and results.
 //
+// Differentiation: when the operator captures Tracers (its first result is a Tracer), or A, b
+// or v is a Tracer, eigsh, cg, gmres and expm_multiply run again through the C++ ad:: solvers
+// (include/tenferro/ad.hpp: implicit-function rules, never the iterations), with the callable
+// applied to Tracers, and return Tracers. The probe costs the plain solve's first matvec, and
+// nothing when no Tracer is involved. eigs and minres have no rule: a typed Unsupported error.
+//
 // A callable runs with the GIL held: the solver calls back into Python once per matvec, so the
 // GIL stays taken for the whole solve (releasing it around every callback would cost more than
 // a small matvec). A Tensor operator runs without the GIL. An exception raised by the callable
@@ -18,6 +24,7 @@
 #include <string>
 #include <utility>
 
+#include "ad_bridge.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
 #include "tenferro/einsum.hpp"
@@ -32,6 +39,23 @@ struct Operator {
   krylov::LinearOperator apply;
   bool python = false;  // a callable: keep the GIL for the whole solve
 };
+
+// Thrown by a callable operator that returned a Tracer: the solve must be differentiated.
+struct TracedOperator : std::exception {
+  const char* what() const noexcept override { return "the operator returned a Tracer"; }
+};
+
+// Whether `e`, or an exception nested in it, is a TracedOperator.
+bool traced_cause(const std::exception& e) {
+  if (dynamic_cast<const TracedOperator*>(&e) != nullptr) return true;
+  try {
+    std::rethrow_if_nested(e);
+  } catch (const std::exception& inner) {
+    return traced_cause(inner);
+  } catch (...) {
+  }
+  return false;
+}
 
 Operator operator_of(nb::handle a, const char* op) {
   if (nb::isinstance<EagerTensor>(a)) {
@@ -58,6 +82,7 @@ Operator operator_of(nb::handle a, const char* op) {
   return {[f, name](const EagerTensor& x) {
             nb::gil_scoped_acquire gil;  // a no-op: the solve keeps the GIL (see above)
             nb::object y = f(x);         // a Python exception leaves as nb::python_error
+            if (is_tracer(y)) throw TracedOperator();
             if (!nb::isinstance<EagerTensor>(y)) {
               throw_validation(name.c_str(), "the operator A must return a tenferro.Tensor, not " +
                                                  std::string(nb::type_name(y.type()).c_str()));
@@ -89,6 +114,8 @@ auto solve(const Operator& a, F&& f) {
     return released(std::forward<F>(f));
   } catch (const nb::python_error&) {
     throw;
+  } catch (const TracedOperator&) {
+    throw;
   } catch (const krylov::NotConvergedError& e) {
     nb::object err = python_error_object(e, "NotConvergedError");
     nb::list best;
@@ -98,8 +125,81 @@ auto solve(const Operator& a, F&& f) {
     PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(err.ptr())), err.ptr());
     throw nb::python_error();
   } catch (const std::exception& e) {
+    if (traced_cause(e)) throw TracedOperator();
     rethrow_python_cause(e);
   }
+}
+
+// ---- The differentiated path --------------------------------------------------------------
+
+// A as an operator on Variables: a callable applied to Tracers (a Tensor result is a constant),
+// or a matrix (a Tracer or a Tensor) as an einsum.
+ad::VariableOperator variable_operator(nb::handle a, const char* op) {
+  if (is_tracer(a) || nb::isinstance<EagerTensor>(a)) {
+    const ad::Variable m = as_variable(a, op, 0);
+    if (m.rank() != 2 || m.value().shape()[0] != m.value().shape()[1]) {
+      throw_validation(op, "A must be a callable or a square 2-D Tensor");
+    }
+    return [m](const ad::Variable& x) {
+      if (x.dtype() == m.dtype()) return ad::einsum("ij,j->i", {m, x});
+      return ad::einsum("ij,j->i", {ad::cast(m, x.dtype()), x});
+    };
+  }
+  // The rules keep the operator on the tape, which copies and frees it without the GIL (the
+  // backward pass runs released): the callable is held through a shared_ptr whose last owner
+  // takes the GIL to drop it.
+  struct Held {
+    nb::object f;
+    ~Held() {
+      nb::gil_scoped_acquire gil;
+      f.reset();
+    }
+  };
+  auto held = std::make_shared<Held>();
+  held->f = nb::borrow(a);
+  std::string name = op;
+  return [held, name](const ad::Variable& x) {
+    nb::gil_scoped_acquire gil;
+    nb::object y = held->f(nb::cast(x));
+    if (!is_tracer(y) && !nb::isinstance<EagerTensor>(y)) {
+      throw_validation(name.c_str(),
+                       "the operator A must return a tenferro.Tensor or Tracer, not " +
+                           std::string(nb::type_name(y.type()).c_str()));
+    }
+    return as_variable(y, name.c_str(), 0);
+  };
+}
+
+// The optional adjoint operator of gmres/expm_multiply (reverse mode needs A^H).
+ad::VariableOperator optional_operator(nb::handle a, const char* op) {
+  if (a.is_none()) return {};
+  return variable_operator(a, op);
+}
+
+// A differentiated solve keeps the GIL (its operator is Python) and maps errors as solve() does.
+template <class F>
+auto solve_traced(F&& f) {
+  const Operator python{{}, true};
+  return solve(python, std::forward<F>(f));
+}
+
+[[noreturn]] void no_rule(const char* op) {
+  throw_error(ErrorKind::Unsupported, ErrorPhase::Input, op,
+              std::string(op) +
+                  " has no differentiation rule: its operator or vectors are "
+                  "Tracers. eigsh, cg, gmres and expm_multiply have one");
+}
+
+// Runs `plain` unless a Tracer is involved (given, or returned by the operator), then `traced`.
+template <class Plain, class Traced>
+nb::object plain_or_traced(bool any_tracer, Plain&& plain, Traced&& traced) {
+  if (!any_tracer) {
+    try {
+      return plain();
+    } catch (const TracedOperator&) {
+    }
+  }
+  return traced();
 }
 
 // The start vector of a Tensor operator without v0: seeded normal numbers in its runtime.
@@ -148,19 +248,38 @@ void bind_krylov(nb::module_& m) {
   nb::module_ k = m.def_submodule("krylov", "Krylov solvers (use tenferro.krylov).");
   // Each returns its C++ result's fields as a tuple; tenferro/krylov.py orders them as SciPy.
   // eigsh and eigs share one binding: the same arguments, results of the same fields.
-  const auto bind_eigen = [&k](const char* name, auto solver) {
-    k.def(name, [name, solver](nb::handle a, std::int64_t kk, const std::string& which,
-                               std::optional<EagerTensor> v0, std::int64_t ncv,
-                               std::int64_t maxiter, double tol) {
-      const Operator op = operator_of(a, name);
-      const EagerTensor start = promoted(a, start_vector(a, std::move(v0), name));
-      const auto o = eig_options(kk, which, ncv, maxiter, tol);
-      auto r = solve(op, [&] { return solver(op.apply, start, o); });
-      return nb::make_tuple(r.eigenvalues, r.eigenvectors, r.residual_norms, r.matvecs);
-    });
+  // Differentiated (see the top), eigsh returns its eigenvalues and vectors as Tracers.
+  const auto bind_eigen = [&k](const char* name, auto solver, bool differentiable) {
+    k.def(name,
+          [name, solver, differentiable](nb::handle a, std::int64_t kk, const std::string& which,
+                                         std::optional<EagerTensor> v0, std::int64_t ncv,
+                                         std::int64_t maxiter, double tol) {
+            const auto o = eig_options(kk, which, ncv, maxiter, tol);
+            return plain_or_traced(
+                is_tracer(a),
+                [&] {
+                  const Operator op = operator_of(a, name);
+                  const EagerTensor start = promoted(a, start_vector(a, v0, name));
+                  auto r = solve(op, [&] { return solver(op.apply, start, o); });
+                  return nb::object(
+                      nb::make_tuple(r.eigenvalues, r.eigenvectors, r.residual_norms, r.matvecs));
+                },
+                [&] {
+                  if (!differentiable) no_rule(name);
+                  const ad::VariableOperator vop = variable_operator(a, name);
+                  // A matrix operator (Tracer or Tensor) by its value, for the start vector's
+                  // dtype.
+                  const nb::object matrix =
+                      is_tracer(a) ? nb::cast(as_variable(a, name, 0).value()) : nb::borrow(a);
+                  const EagerTensor start = promoted(matrix, start_vector(matrix, v0, name));
+                  auto r = solve_traced([&] { return ad::eigsh(vop, start, o); });
+                  return nb::object(nb::make_tuple(r.eigenvalues, r.eigenvectors,
+                                                   r.primal.residual_norms, r.primal.matvecs));
+                });
+          });
   };
-  bind_eigen("eigsh", &krylov::eigsh);
-  bind_eigen("eigs", &krylov::eigs);
+  bind_eigen("eigsh", &krylov::eigsh, true);
+  bind_eigen("eigs", &krylov::eigs, false);
   k.def("svds", [](const EagerTensor& a, std::int64_t kk, double tol, std::uint64_t seed) {
     auto r = released([&] { return krylov::svds(a, kk, tol, seed); });
     return nb::make_tuple(r.u, r.s, r.vh, r.matvecs);
@@ -168,31 +287,68 @@ void bind_krylov(nb::module_& m) {
   // The linear solvers share one binding: gmres takes `restart`, cg and minres ignore it.
   using Solver = krylov::SolveResult (*)(const krylov::LinearOperator&, const EagerTensor&,
                                          const krylov::SolveOptions&);
+  // Differentiated (see the top), cg and gmres return x as a Tracer (gmres's reverse mode needs
+  // `adjoint`, A^H); minres has no rule.
   const auto bind_solver = [&k](const char* name, Solver solver) {
-    k.def(name,
-          [name, solver](nb::handle a, const EagerTensor& b, std::optional<EagerTensor> x0,
-                         double rtol, double atol, std::int64_t restart, std::int64_t maxiter) {
-            const Operator op = operator_of(a, name);
-            const EagerTensor rhs = promoted(a, b);
-            const auto o = solve_options(std::move(x0), rtol, atol, restart, maxiter);
-            auto r = solve(op, [&] { return solver(op.apply, rhs, o); });
-            return nb::make_tuple(r.x, r.residual_norm, r.matvecs, r.iterations);
-          });
+    k.def(
+        name,
+        [name, solver](nb::handle a, nb::handle b, std::optional<EagerTensor> x0, double rtol,
+                       double atol, std::int64_t restart, std::int64_t maxiter,
+                       nb::handle adjoint) {
+          const auto o = solve_options(std::move(x0), rtol, atol, restart, maxiter);
+          return plain_or_traced(
+              is_tracer(a) || is_tracer(b),
+              [&] {
+                const Operator op = operator_of(a, name);
+                const EagerTensor rhs = promoted(a, as_variable(b, name, 1).value());
+                auto r = solve(op, [&] { return solver(op.apply, rhs, o); });
+                return nb::object(nb::make_tuple(r.x, r.residual_norm, r.matvecs, r.iterations));
+              },
+              [&] {
+                const std::string_view n(name);
+                if (n != "cg" && n != "gmres") no_rule(name);
+                const ad::VariableOperator vop = variable_operator(a, name);
+                const ad::Variable rhs = as_variable(b, name, 1);
+                const ad::Variable x = solve_traced([&] {
+                  return n == "cg" ? ad::cg(vop, rhs, o)
+                                   : ad::gmres(vop, rhs, o, optional_operator(adjoint, name));
+                });
+                return nb::object(nb::make_tuple(x, nb::none(), nb::none(), nb::none()));
+              });
+        },
+        nb::arg("a"), nb::arg("b"), nb::arg("x0").none(), nb::arg("rtol"), nb::arg("atol"),
+        nb::arg("restart"), nb::arg("maxiter"), nb::arg("adjoint").none());
   };
   bind_solver("gmres", &krylov::gmres);
   bind_solver("cg", &krylov::cg);
   bind_solver("minres", &krylov::minres);
-  k.def("expm_multiply", [](nb::handle a, const EagerTensor& v, std::complex<double> t, double tol,
-                            std::int64_t ncv, std::int64_t max_substeps) {
-    const Operator op = operator_of(a, "expm_multiply");
-    const EagerTensor start = promoted(a, v);
-    krylov::ExpmOptions o;
-    o.tol = tol;
-    o.ncv = ncv;
-    o.max_substeps = max_substeps;
-    auto r = solve(op, [&] { return krylov::expm_multiply(op.apply, start, t, o); });
-    return nb::make_tuple(r.x, r.error_estimate, r.substeps, r.matvecs);
-  });
+  k.def(
+      "expm_multiply",
+      [](nb::handle a, nb::handle v, std::complex<double> t, double tol, std::int64_t ncv,
+         std::int64_t max_substeps, nb::handle adjoint) {
+        krylov::ExpmOptions o;
+        o.tol = tol;
+        o.ncv = ncv;
+        o.max_substeps = max_substeps;
+        return plain_or_traced(
+            is_tracer(a) || is_tracer(v),
+            [&] {
+              const Operator op = operator_of(a, "expm_multiply");
+              const EagerTensor start = promoted(a, as_variable(v, "expm_multiply", 1).value());
+              auto r = solve(op, [&] { return krylov::expm_multiply(op.apply, start, t, o); });
+              return nb::object(nb::make_tuple(r.x, r.error_estimate, r.substeps, r.matvecs));
+            },
+            [&] {
+              const ad::Variable x = solve_traced([&] {
+                return ad::expm_multiply(variable_operator(a, "expm_multiply"),
+                                         as_variable(v, "expm_multiply", 1), t, o,
+                                         optional_operator(adjoint, "expm_multiply"));
+              });
+              return nb::object(nb::make_tuple(x, nb::none(), nb::none(), nb::none()));
+            });
+      },
+      nb::arg("a"), nb::arg("v"), nb::arg("t"), nb::arg("tol"), nb::arg("ncv"),
+      nb::arg("max_substeps"), nb::arg("adjoint").none());
 }
 
 }  // namespace tenferro::python

@@ -19,10 +19,20 @@ Differences from SciPy, all deliberate:
 - ``expm_multiply(A, v, t)`` computes ``exp(t A) v`` for real or complex ``t`` (SciPy has no
   ``t`` and computes ``exp(A) v``); ``tol`` bounds each substep's error relative to the
   evolving vector's norm.
+
+Differentiation (``tenferro.grad``, ``vjp``, ``jvp``): ``eigsh``, ``cg``, ``gmres`` and
+``expm_multiply`` differentiate through what the operator captures (a Tracer Hamiltonian, an
+MPS environment) and through ``A``, ``b`` and ``v`` when they are Tracers, by the C++ rules
+of ``tenferro::ad`` (implicit-function derivatives, never through the iterations; see
+docs/krylov.md). Their results are then Tracers (``eigsh``'s ``w`` a 1-D Tracer). Reverse mode
+through ``gmres`` and ``expm_multiply`` needs ``adjoint=`` (a callable applying ``A^H``; pass
+``A`` itself when it is Hermitian). ``eigs`` and ``minres`` have no rule: a Tracer there is an
+UnsupportedError.
 """
 
 import numpy as _np
 
+from ._tenferro import Tracer as _Tracer
 from ._tenferro import krylov as _k
 from ._tenferro import prims as _p
 
@@ -30,6 +40,10 @@ from ._tenferro import prims as _p
 def _stack(vectors, order):
     vs = [vectors[i] for i in order]
     return _p.stack(vs, vs[0].ndim)
+
+
+def _traced(x):
+    return type(x) is _Tracer
 
 
 def _int(x, default):
@@ -45,8 +59,12 @@ def eigsh(A, k=1, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     machine precision of the dtype; ``maxiter`` counts restarts (default 300)."""
     _no_shift_invert("eigsh", M, sigma)
     w, vs, _res, _mv = _k.eigsh(A, k, which, v0, _int(ncv, 0), _int(maxiter, 0), float(tol))
-    order = _np.argsort(w, kind="stable")
-    w = _np.asarray(w, dtype=_np.float64)[order]
+    if w and _traced(w[0]):  # differentiated: w and v are Tracers
+        order = _np.argsort([float(x.value.download()) for x in w], kind="stable")
+        w = _p.stack([w[i] for i in order], 0)
+    else:
+        order = _np.argsort(w, kind="stable")
+        w = _np.asarray(w, dtype=_np.float64)[order]
     return (w, _stack(vs, order)) if return_eigenvectors else w
 
 
@@ -74,12 +92,13 @@ def svds(A, k=6, tol=0, return_singular_vectors=True, *, seed=0):
     return (u, s, vh) if return_singular_vectors else s
 
 
-def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None):
+def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, adjoint=None):
     """scipy.sparse.linalg.gmres (restarted GMRES): ``(x, 0)`` with
     ``||b - A x|| <= max(rtol ||b||, atol)``; ``maxiter`` counts restart cycles (default 100).
-    Raises NotConvergedError instead of returning ``info > 0``."""
+    Raises NotConvergedError instead of returning ``info > 0``. ``adjoint`` (``A^H``) serves
+    reverse-mode differentiation only."""
     x, _res, _mv, _it = _k.gmres(A, b, x0, float(rtol), float(atol), _int(restart, 20),
-                                 _int(maxiter, 0))
+                                 _int(maxiter, 0), adjoint)
     return x, 0
 
 
@@ -87,7 +106,7 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None):
     """scipy.sparse.linalg.cg for a Hermitian positive-definite operator: ``(x, 0)``;
     ``maxiter`` counts iterations (default 10 * dimension). Raises NotConvergedError instead
     of returning ``info > 0``."""
-    x, _res, _mv, _it = _k.cg(A, b, x0, float(rtol), float(atol), 20, _int(maxiter, 0))
+    x, _res, _mv, _it = _k.cg(A, b, x0, float(rtol), float(atol), 20, _int(maxiter, 0), None)
     return x, 0
 
 
@@ -95,16 +114,17 @@ def minres(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None):
     """scipy.sparse.linalg.minres for a Hermitian, possibly indefinite operator: ``(x, 0)``;
     ``maxiter`` counts iterations (default 5 * dimension). Raises NotConvergedError instead
     of returning ``info > 0``."""
-    x, _res, _mv, _it = _k.minres(A, b, x0, float(rtol), float(atol), 20, _int(maxiter, 0))
+    x, _res, _mv, _it = _k.minres(A, b, x0, float(rtol), float(atol), 20, _int(maxiter, 0), None)
     return x, 0
 
 
-def expm_multiply(A, v, t=1.0, *, tol=0.0, ncv=30, max_substeps=10000):
+def expm_multiply(A, v, t=1.0, *, tol=0.0, ncv=30, max_substeps=10000, adjoint=None):
     """``exp(t A) v`` by Krylov projection with automatic substeps, for real or complex ``t``
     (``t=-1j*dt`` for a time step of a Hamiltonian). ``tol`` is the target relative error
-    (0: 100 times the dtype's epsilon). A real ``v`` is cast to complex when ``t`` is complex."""
+    (0: 100 times the dtype's epsilon). A real ``v`` is cast to complex when ``t`` is complex.
+    ``adjoint`` (``A^H``) serves reverse-mode differentiation only."""
     x, _err, _sub, _mv = _k.expm_multiply(A, v, complex(t), float(tol), int(ncv),
-                                          int(max_substeps))
+                                          int(max_substeps), adjoint)
     return x
 
 

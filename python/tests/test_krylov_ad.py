@@ -1,0 +1,127 @@
+"""Differentiation through tf.krylov: eigsh, cg, gmres and expm_multiply under tf.grad and
+tf.jvp, through a Hamiltonian captured by the operator callable and through A, b and v given
+as Tracers, against closed forms (Hellmann-Feynman, the adjoint solve) and central finite
+differences of scipy.linalg.expm; and the typed errors of the solvers without a rule."""
+
+import numpy as np
+import pytest
+import scipy.linalg
+
+import tenferro as tf
+
+
+def symmetric(rng, n):
+    h = rng.standard_normal((n, n))
+    return h + h.T
+
+
+def matvec(m):
+    return lambda x: tf.einsum("ij,j->i", m, x)
+
+
+def test_eigsh_eigenvalue_gradient_is_hellmann_feynman(rt, rng):
+    h = symmetric(rng, 7)
+    H, v0 = rt.upload(h), rt.upload(np.ones(7))
+    _, u = np.linalg.eigh(h)
+
+    def lowest_two(H):  # through a callable that captures H, and through H itself
+        w, _ = tf.krylov.eigsh(matvec(H), k=1, which="SA", v0=v0, tol=1e-13)
+        w2 = tf.krylov.eigsh(H, k=2, which="SA", v0=v0, tol=1e-13, return_eigenvectors=False)
+        return w[0] + 2.0 * w2[1]
+
+    g = tf.grad(lowest_two)(H).download()
+    want = np.outer(u[:, 0], u[:, 0]) + 2.0 * np.outer(u[:, 1], u[:, 1])
+    np.testing.assert_allclose(g, want, atol=1e-10)
+    # Forward mode: d lambda_0 = u0^T dH u0.
+    dh = symmetric(rng, 7)
+    _, t = tf.jvp(lambda H: tf.krylov.eigsh(matvec(H), k=1, which="SA", v0=v0, tol=1e-13)[0],
+                  (H,), (rt.upload(dh),))
+    np.testing.assert_allclose(t.download()[0], u[:, 0] @ dh @ u[:, 0], atol=1e-10)
+
+
+def test_eigsh_eigenvector_gradient_matches_finite_differences(rt, rng):
+    h = symmetric(rng, 6)
+    H, v0 = rt.upload(h), rt.upload(np.ones(6))
+    c = rng.standard_normal(6)
+    C = rt.upload(c)
+
+    def loss(H):  # phase invariant: (c . v)^2
+        _, v = tf.krylov.eigsh(matvec(H), k=1, which="SA", v0=v0, tol=1e-13)
+        return tf.einsum("i,i->", C, v[..., 0]) ** 2
+
+    def reference(h):
+        return (c @ np.linalg.eigh(h)[1][:, 0]) ** 2
+
+    g = tf.grad(loss)(H).download()
+    # Along symmetric directions D = E_ij + E_ji (eigsh's operator is Hermitian): <g, D>.
+    eps = 1e-6
+    for i, j in [(0, 0), (1, 3), (4, 2), (5, 5)]:
+        d = np.zeros((6, 6))
+        d[i, j] += eps
+        d[j, i] += eps
+        fd = (reference(h + d) - reference(h - d)) / (2 * eps)
+        assert abs(np.sum(g * d) / eps - fd) < 1e-6, (i, j, np.sum(g * d) / eps, fd)
+
+
+def test_cg_and_gmres_gradients_are_the_adjoint_solve(rt, rng):
+    h = symmetric(rng, 6)
+    a = h @ h.T + 6 * np.eye(6)
+    n = rng.standard_normal((6, 6)) + 6 * np.eye(6)  # non-symmetric
+    A, N, b = rt.upload(a), rt.upload(n), rt.upload(rng.standard_normal(6))
+    ones = np.ones(6)
+    gb = tf.grad(lambda b: tf.krylov.cg(A, b, rtol=1e-13)[0].sum())(b).download()
+    np.testing.assert_allclose(gb, np.linalg.solve(a.T, ones), atol=1e-10)
+    # d sum(x) / dA = -A^{-T} 1 x^T, through the callable's capture.
+    ga = tf.grad(lambda A: tf.krylov.cg(matvec(A), b, rtol=1e-13)[0].sum())(A).download()
+    x, lam = np.linalg.solve(a, b.download()), np.linalg.solve(a.T, ones)
+    np.testing.assert_allclose(ga, -np.outer(lam, x), atol=1e-10)
+
+    def gmres_loss(N):
+        x, _ = tf.krylov.gmres(matvec(N), b, rtol=1e-13,
+                               adjoint=lambda y: tf.einsum("ji,j->i", N, y))
+        return x.sum()
+
+    gn = tf.grad(gmres_loss)(N).download()
+    x, lam = np.linalg.solve(n, b.download()), np.linalg.solve(n.T, ones)
+    np.testing.assert_allclose(gn, -np.outer(lam, x), atol=1e-9)
+    # Reverse mode through gmres needs A^H: a typed error without it, not a wrong gradient.
+    with pytest.raises(tf.UnsupportedError):
+        tf.grad(lambda N: tf.krylov.gmres(matvec(N), b, rtol=1e-13)[0].sum())(N)
+
+
+def test_expm_multiply_gradients_match_expm(rt, rng):
+    h = symmetric(rng, 5)
+    H, v = rt.upload(h), rt.upload(rng.standard_normal(5))
+    t = 0.4
+    gv = tf.grad(lambda v: tf.krylov.expm_multiply(H, v, t, tol=1e-13, adjoint=H).sum())(v)
+    np.testing.assert_allclose(gv.download(), scipy.linalg.expm(t * h).T @ np.ones(5),
+                               atol=1e-10)
+
+    def loss(H):
+        return tf.krylov.expm_multiply(matvec(H), v, t, tol=1e-13, adjoint=matvec(H)).sum()
+
+    g = tf.grad(loss)(H).download()
+    eps, vh = 1e-6, v.download()
+    for i, j in [(0, 0), (1, 4), (3, 2)]:
+        d = np.zeros((5, 5))
+        d[i, j] = eps
+        fd = ((scipy.linalg.expm(t * (h + d)) - scipy.linalg.expm(t * (h - d))) @ vh).sum()
+        assert abs(g[i, j] - fd / (2 * eps)) < 1e-7, (i, j)
+
+
+def test_solvers_without_a_rule_refuse_tracers(rt, rng):
+    h = symmetric(rng, 5) + 10 * np.eye(5)
+    H, b = rt.upload(h), rt.upload(np.ones(5))
+    with pytest.raises(tf.UnsupportedError, match="minres has no differentiation rule"):
+        tf.grad(lambda b: tf.krylov.minres(H, b)[0].sum())(b)
+    Hc = rt.upload(h.astype(np.complex128))
+    with pytest.raises(tf.UnsupportedError, match="eigs has no differentiation rule"):
+        tf.grad(lambda H: tf.krylov.eigs(H, k=1, v0=b)[0][0].real)(Hc)
+
+
+def test_plain_calls_stay_plain(rt, rng):
+    h = symmetric(rng, 5)
+    H, v0 = rt.upload(h), rt.upload(np.ones(5))
+    w, v = tf.krylov.eigsh(matvec(H), k=1, which="SA", v0=v0, tol=1e-13)
+    assert isinstance(w, np.ndarray) and type(v) is tf.Tensor
+    np.testing.assert_allclose(w[0], np.linalg.eigvalsh(h)[0], atol=1e-10)
