@@ -8,8 +8,8 @@
 #include "backends/cpu/blas.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/host_parallel.hpp"
+#include "backends/cpu/strided_loops.hpp"
 #include "ops/einsum/cpu/parallel_slabs.hpp"
-#include "ops/einsum/cpu/strided_loop.hpp"
 #include "ops/einsum/program.hpp"
 #include "tenferro/core/error.hpp"
 
@@ -22,9 +22,9 @@ namespace {
 constexpr double kSmallGemmWork = 4.0 * 65536;
 constexpr double kParallelBatchWork = 8.0 * 1024 * 1024;
 
-using cpu_loops::LoopNest;
-using cpu_loops::make_nest;
-using cpu_loops::run_nest;
+using cpu_strided::LoopNest;
+using cpu_strided::make_nest;
+using cpu_strided::run_nest;
 
 template <class T>
 T* base_of(const KernelView& v) {
@@ -49,7 +49,7 @@ constexpr std::int64_t kTile = 32;
 // reads and the writes stay within a few cache lines per tile.
 template <class T>
 void copy_typed(const KernelView& src, const KernelView& dst) {
-  auto nest = make_nest<2>(dst.shape, {&dst.strides, &src.strides}, 0);
+  auto nest = make_nest<2>(dst.shape, {dst.strides, src.strides}, 0);
   if (nest.empty) return;
   T* d = base_of<T>(dst);
   const T* s = base_of<T>(src);
@@ -104,7 +104,7 @@ void copy_typed(const KernelView& src, const KernelView& dst) {
 
 template <class T>
 void fill_zero_typed(const KernelView& dst) {
-  auto nest = make_nest<1>(dst.shape, {&dst.strides}, 0);
+  auto nest = make_nest<1>(dst.shape, {dst.strides}, 0);
   T* d = base_of<T>(dst);
   run_nest<1>(nest, {0}, [&](auto off, std::int64_t n, auto st) {
     for (std::int64_t i = 0; i < n; ++i) d[off[0] + i * st[0]] = T{};
@@ -118,7 +118,7 @@ void sum_typed(const KernelView& src, const KernelView& dst) {
   fill_zero_typed<T>(dst);
   std::vector<std::int64_t> dst_strides = dst.strides;
   dst_strides.resize(src.shape.size(), 0);
-  auto nest = make_nest<2>(src.shape, {&src.strides, &dst_strides}, 0);
+  auto nest = make_nest<2>(src.shape, {src.strides, dst_strides}, 0);
   T* d = base_of<T>(dst);
   const T* s = base_of<T>(src);
   run_nest<2>(nest, {0, 0}, [&](auto off, std::int64_t n, auto st) {
@@ -136,7 +136,7 @@ void sum_typed(const KernelView& src, const KernelView& dst) {
 
 template <class T>
 void multiply_typed(const KernelView& a, const KernelView& b, const KernelView& dst) {
-  auto nest = make_nest<3>(dst.shape, {&dst.strides, &a.strides, &b.strides}, 0);
+  auto nest = make_nest<3>(dst.shape, {dst.strides, a.strides, b.strides}, 0);
   T* d = base_of<T>(dst);
   const T* ap = base_of<T>(a);
   const T* bp = base_of<T>(b);
@@ -160,7 +160,7 @@ void multiply_typed(const KernelView& a, const KernelView& b, const KernelView& 
 
 template <class T>
 void accumulate_typed(const KernelView& src, const KernelView& dst) {
-  auto nest = make_nest<2>(dst.shape, {&dst.strides, &src.strides}, 0);
+  auto nest = make_nest<2>(dst.shape, {dst.strides, src.strides}, 0);
   T* d = base_of<T>(dst);
   const T* s = base_of<T>(src);
   run_nest<2>(nest, {0, 0}, [&](auto off, std::int64_t n, auto st) {

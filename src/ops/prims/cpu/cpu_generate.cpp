@@ -2,13 +2,15 @@
 #include <cmath>
 #include <numbers>
 
+#include "backends/cpu/strided_loops.hpp"
 #include "ops/prims/cpu/cpu_kernels.hpp"
 #include "ops/prims/cpu/element_math.hpp"
-#include "ops/prims/cpu/strided_iteration.hpp"
 #include "ops/prims/philox.hpp"
 
 namespace tenferro::prims_cpu {
 namespace {
+
+using cpu_strided::kParallelElements;
 
 using prims_internal::GenerateCall;
 using prims_internal::PrimKind;

@@ -7,13 +7,15 @@
 #include <type_traits>
 #include <vector>
 
+#include "backends/cpu/strided_loops.hpp"
 #include "ops/prims/cpu/cpu_kernels.hpp"
 #include "ops/prims/cpu/element_math.hpp"
 #include "ops/prims/cpu/simd/simd_ops.hpp"
-#include "ops/prims/cpu/strided_iteration.hpp"
 
 namespace tenferro::prims_cpu {
 namespace {
+
+using cpu_strided::for_each_strided;
 
 using prims_internal::PrimKind;
 using prims_internal::ReduceCall;

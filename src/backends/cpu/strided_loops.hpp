@@ -1,0 +1,177 @@
+// The CPU backend's strided loops, under every CPU kernel of every family (einsum's copy,
+// multiply, sums and accumulations; every prims kernel): N operands walk one shape, each with
+// its own strides.
+//
+// A LoopNest is the shape after the usual simplifications: extents of 1 dropped, axes
+// optionally ordered by one operand's strides (the innermost axis is its fastest), and
+// neighbouring axes fused where every operand steps through them as through one axis. Its
+// innermost axis is a "run"; run_nest calls inner(offsets, length, inner_strides) once per
+// run, so a kernel writes its inner loop itself (and the compiler can vectorise it).
+// for_each_strided is the per-element form, split over host threads when large.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "backends/cpu/host_parallel.hpp"
+
+namespace tenferro::cpu_strided {
+
+// Below this many elements a kernel stays on the calling thread.
+inline constexpr std::int64_t kParallelElements = std::int64_t{1} << 16;
+
+template <std::size_t N>
+using Strides = std::array<std::span<const std::int64_t>, N>;
+
+template <std::size_t N>
+struct LoopNest {
+  std::vector<std::int64_t> extents;                 // innermost first
+  std::array<std::vector<std::int64_t>, N> strides;  // per operand, same axis order
+  bool empty = false;                                // some extent is 0: nothing to visit
+
+  // Runs of the nest: the product of every extent but the innermost.
+  std::int64_t runs() const {
+    std::int64_t n = 1;
+    for (std::size_t a = 1; a < extents.size(); ++a) n *= extents[a];
+    return n;
+  }
+};
+
+// The nest of `shape` for operands of `strides`. With `order_by`, axes are sorted by that
+// operand's |stride| (stable) before fusing; without it they keep their column-major order, so
+// elements are visited in exactly the order of the unsimplified loops.
+template <std::size_t N>
+LoopNest<N> make_nest(std::span<const std::int64_t> shape, const Strides<N>& strides,
+                      std::optional<std::size_t> order_by) {
+  LoopNest<N> nest;
+  std::vector<std::size_t> axes;
+  for (std::size_t a = 0; a < shape.size(); ++a) {
+    if (shape[a] == 0) nest.empty = true;
+    if (shape[a] > 1) axes.push_back(a);
+  }
+  if (nest.empty) return nest;
+  if (order_by) {
+    const auto& key = strides[*order_by];
+    std::stable_sort(axes.begin(), axes.end(), [&](std::size_t x, std::size_t y) {
+      return std::abs(key[x]) < std::abs(key[y]);
+    });
+  }
+  for (std::size_t a : axes) {
+    bool fused = !nest.extents.empty();
+    for (std::size_t op = 0; fused && op < N; ++op)
+      fused = strides[op][a] == nest.strides[op].back() * nest.extents.back();
+    if (fused) {
+      nest.extents.back() *= shape[a];
+    } else {
+      nest.extents.push_back(shape[a]);
+      for (std::size_t op = 0; op < N; ++op) nest.strides[op].push_back(strides[op][a]);
+    }
+  }
+  return nest;
+}
+
+// Calls inner(offsets, length, inner_strides) for runs [begin, end) of the nest (in order;
+// offsets[k] = base[k] + the run's start in operand k).
+template <std::size_t N, class Inner>
+void run_nest_range(const LoopNest<N>& nest, const std::array<std::int64_t, N>& base,
+                    std::int64_t begin, std::int64_t end, Inner&& inner) {
+  if (nest.empty || begin >= end) return;
+  const std::size_t rank = nest.extents.size();
+  if (rank == 0) {
+    inner(base, std::int64_t{1}, std::array<std::int64_t, N>{});
+    return;
+  }
+  std::array<std::int64_t, N> inner_strides;
+  for (std::size_t op = 0; op < N; ++op) inner_strides[op] = nest.strides[op][0];
+  // Decode `begin` into the outer multi-index and its offsets.
+  std::vector<std::int64_t> index(rank, 0);
+  std::array<std::int64_t, N> offsets = base;
+  std::int64_t rest = begin;
+  for (std::size_t a = 1; a < rank; ++a) {
+    index[a] = rest % nest.extents[a];
+    rest /= nest.extents[a];
+    for (std::size_t op = 0; op < N; ++op) offsets[op] += index[a] * nest.strides[op][a];
+  }
+  for (std::int64_t r = begin; r < end; ++r) {
+    inner(offsets, nest.extents[0], inner_strides);
+    for (std::size_t a = 1; a < rank; ++a) {  // odometer step over the outer axes
+      for (std::size_t op = 0; op < N; ++op) offsets[op] += nest.strides[op][a];
+      if (++index[a] < nest.extents[a]) break;
+      for (std::size_t op = 0; op < N; ++op) offsets[op] -= index[a] * nest.strides[op][a];
+      index[a] = 0;
+    }
+  }
+}
+
+// Every run of the nest, in order, on the calling thread.
+template <std::size_t N, class Inner>
+void run_nest(const LoopNest<N>& nest, const std::array<std::int64_t, N>& base, Inner&& inner) {
+  run_nest_range(nest, base, 0, nest.runs(), inner);
+}
+
+// Whether every operand walks `shape` as one compact column-major run (extent-1 axes ignored).
+template <std::size_t N>
+bool all_compact(std::span<const std::int64_t> shape, const Strides<N>& strides) {
+  for (std::size_t k = 0; k < N; ++k) {
+    std::int64_t expected = 1;
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i] != 1 && strides[k][i] != expected) return false;
+      expected *= shape[i];
+    }
+  }
+  return true;
+}
+
+// Calls f(offsets) for every multi-index of `shape` in column-major order, where offsets[k] is
+// base[k] + sum_i index[i] * strides[k][i]. Work is split over host threads when large and
+// `parallel` (pass false when f accumulates into shared state).
+template <std::size_t N, class F>
+void for_each_strided(std::span<const std::int64_t> shape, const Strides<N>& strides,
+                      const std::array<std::int64_t, N>& base, F&& f, bool parallel = true) {
+  const int threads = parallel ? cpu_parallel::host_kernel_threads() : 1;
+  // Every operand compact column-major (the common case): one flat loop the compiler can
+  // vectorise, split over threads when large.
+  if (all_compact<N>(shape, strides)) {
+    std::int64_t n = 1;
+    for (std::int64_t e : shape) n *= e;
+    const auto flat = [&](std::int64_t begin, std::int64_t end) {
+      for (std::int64_t i = begin; i < end; ++i) {
+        std::array<std::int64_t, N> e;
+        for (std::size_t k = 0; k < N; ++k) e[k] = base[k] + i;
+        f(e);
+      }
+    };
+    if (threads > 1 && n >= kParallelElements) {
+      cpu_parallel::parallel_chunks(n, threads, flat);
+    } else {
+      flat(0, n);
+    }
+    return;
+  }
+  const LoopNest<N> nest = make_nest<N>(shape, strides, std::nullopt);
+  if (nest.empty) return;
+  const auto runs = [&](std::int64_t begin, std::int64_t end) {
+    run_nest_range(nest, base, begin, end,
+                   [&](std::array<std::int64_t, N> e, std::int64_t length,
+                       const std::array<std::int64_t, N>& step) {
+                     for (std::int64_t j = 0; j < length; ++j) {
+                       f(e);
+                       for (std::size_t k = 0; k < N; ++k) e[k] += step[k];
+                     }
+                   });
+  };
+  const std::int64_t outer = nest.runs();
+  const std::int64_t inner = nest.extents.empty() ? 1 : nest.extents[0];
+  if (threads > 1 && inner * outer >= kParallelElements && outer > 1) {
+    cpu_parallel::parallel_chunks(outer, threads, runs);
+  } else {
+    runs(0, outer);
+  }
+}
+
+}  // namespace tenferro::cpu_strided
