@@ -95,17 +95,7 @@ std::shared_ptr<EagerRuntime> CommandArgs::make_runtime(std::string_view backend
   if (!parse_backend_kind(backend, kind)) {
     throw UsageError("--backend must be cpu, cuda or webgpu, not '" + std::string(backend) + "'");
   }
-  switch (kind) {
-    case BackendKind::Cpu:
-      runtime_ = EagerRuntime::cpu();
-      break;
-    case BackendKind::Cuda:
-      runtime_ = EagerRuntime::cuda();
-      break;
-    case BackendKind::WebGpu:
-      runtime_ = EagerRuntime::webgpu();
-      break;
-  }
+  runtime_ = EagerRuntime::of(kind);
   return runtime_;
 }
 

@@ -75,6 +75,18 @@ std::shared_ptr<EagerRuntime> EagerRuntime::cuda(int device, RuntimeOptions opti
 #endif
 }
 
+std::shared_ptr<EagerRuntime> EagerRuntime::of(BackendKind kind, RuntimeOptions options) {
+  switch (kind) {
+    case BackendKind::Cpu:
+      return cpu(options);
+    case BackendKind::Cuda:
+      return cuda(0, options);
+    case BackendKind::WebGpu:
+      return webgpu(options);
+  }
+  throw_error(ErrorKind::Validation, ErrorPhase::Runtime, "runtime", "unknown backend kind");
+}
+
 const EngineId& EagerRuntime::engine_id() const {
   const EngineId* engine = backend_->direct_engine();
   if (engine == nullptr) {

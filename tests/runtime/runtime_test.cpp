@@ -41,6 +41,23 @@ TEST(Runtime, IdentityIsUniqueAndTargetComesFromTheBackend) {
   EXPECT_EQ(a->stats().backend_constructions, 1u);  // its own, and nothing built since
 }
 
+TEST(Runtime, OfBuildsEveryBackendKindOrFailsTyped) {
+  // EagerRuntime::of is the one switch that builds runtimes by kind: each kind gives a runtime
+  // of that kind, or (not compiled in, no device) a typed Unsupported or Backend error.
+  for (BackendKind kind : kAllBackendKinds) {
+    try {
+      const auto rt = EagerRuntime::of(kind);
+      EXPECT_EQ(rt->backend_kind(), kind) << backend_kind_name(kind);
+    } catch (const Error& e) {
+      EXPECT_NE(kind, BackendKind::Cpu) << e.what();
+      EXPECT_TRUE(e.kind() == ErrorKind::Unsupported || e.kind() == ErrorKind::Backend)
+          << backend_kind_name(kind) << ": " << e.what();
+    }
+  }
+  EXPECT_EQ(kAllBackendKinds.size(), kBackendKindCount);
+  EXPECT_EQ(kAllBackendKinds.front(), BackendKind::Cpu);
+}
+
 TEST(Runtime, BackendConstructionsAreCountedProcessWide) {
   const auto before = process_backend_constructions();
   auto a = EagerRuntime::cpu();

@@ -43,6 +43,9 @@ class EagerRuntime : public std::enable_shared_from_this<EagerRuntime> {
   static std::shared_ptr<EagerRuntime> webgpu(RuntimeOptions options = {});
   // A CUDA runtime on `device`. Unsupported when not compiled in; Backend when no device.
   static std::shared_ptr<EagerRuntime> cuda(int device = 0, RuntimeOptions options = {});
+  // A runtime of `kind` on its default device: the one switch over backends that builds
+  // runtimes (the CLI and the benchmarks call it). Errors as the factories above.
+  static std::shared_ptr<EagerRuntime> of(BackendKind kind, RuntimeOptions options = {});
   // A runtime around a backend built by the caller (advanced use and tests).
   static std::shared_ptr<EagerRuntime> with_backend(std::unique_ptr<Backend> backend,
                                                     RuntimeOptions options = {});

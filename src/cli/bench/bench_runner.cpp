@@ -30,18 +30,6 @@ Distribution distribution(std::vector<double> samples) {
   return d;
 }
 
-std::shared_ptr<EagerRuntime> make_runtime(BackendKind kind) {
-  switch (kind) {
-    case BackendKind::Cpu:
-      return EagerRuntime::cpu();
-    case BackendKind::Cuda:
-      return EagerRuntime::cuda();
-    case BackendKind::WebGpu:
-      return EagerRuntime::webgpu();
-  }
-  return nullptr;
-}
-
 void progress(const BenchOptions& options, const std::string& backend, const std::string& name,
               int done, int total) {
   if (!options.progress) return;
@@ -149,7 +137,7 @@ BackendResult run_backend(BackendKind kind, const BenchOptions& options) {
   std::shared_ptr<EagerRuntime> rt;
   const auto start = Clock::now();
   try {
-    rt = make_runtime(kind);
+    rt = EagerRuntime::of(kind);
   } catch (const Error& e) {
     result.status = "unavailable";
     result.message = std::string(error_kind_name(e.kind())) + ": " + e.what();
