@@ -39,7 +39,13 @@ bool EagerTensor::is_host_resident() const {
 
 Tensor EagerTensor::download() const {
   if (!buffer_) throw_empty("download");
-  Tensor out = Tensor::zeros(layout_.dtype, layout_.shape);
+  // Every byte of the destination is written below (by the read or the gather), so it is not
+  // zero-filled first: that doubled the memory traffic of a download.
+  const std::size_t out_bytes =
+      static_cast<std::size_t>(checked_numel(layout_.shape)) * dtype_size(layout_.dtype);
+  Tensor out = Tensor::view_of(
+      std::make_shared<HostStorage>(out_bytes, HostStorage::Uninitialized{}),
+      TensorLayout{layout_.dtype, layout_.shape, col_major_strides(layout_.shape), 0});
   const std::size_t elem = dtype_size(layout_.dtype);
   if (out.numel() > 0) {
     if (layout_.is_compact()) {
@@ -49,7 +55,8 @@ Tensor EagerTensor::download() const {
       // Read the span the view covers, then gather on the host: the transfer stays explicit
       // and the device never runs a kernel on the caller's behalf.
       auto [lo, hi] = layout_.extent();
-      auto staging = std::make_shared<HostStorage>(static_cast<std::size_t>(hi - lo) * elem);
+      auto staging = std::make_shared<HostStorage>(static_cast<std::size_t>(hi - lo) * elem,
+                                                   HostStorage::Uninitialized{});
       runtime_->backend().read(*buffer_, static_cast<std::size_t>(lo) * elem,
                                std::span<std::byte>(staging->data(), staging->size_bytes()));
       TensorLayout local = layout_;
