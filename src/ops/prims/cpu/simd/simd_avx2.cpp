@@ -44,6 +44,8 @@ inline __m256 abs_ps(__m256 x) {
 #define ANY_UNORD_F(a, b) (_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_UNORD_Q)) != 0)
 #define ANY_GT_D(v, s) (_mm256_movemask_pd(_mm256_cmp_pd(v, _mm256_set1_pd(s), _CMP_GT_OQ)) != 0)
 #define ANY_GT_F(v, s) (_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_set1_ps(s), _CMP_GT_OQ)) != 0)
+#define ANY_EQ_D(v, s) (_mm256_movemask_pd(_mm256_cmp_pd(v, _mm256_set1_pd(s), _CMP_EQ_OQ)) != 0)
+#define ANY_EQ_F(v, s) (_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_set1_ps(s), _CMP_EQ_OQ)) != 0)
 #define SLEEF_D(fn, u) Sleef_##fn##d4_##u##avx2
 #define SLEEF_F(fn, u) Sleef_##fn##f8_##u##avx2
 

@@ -34,6 +34,8 @@
 #define ANY_UNORD_F(a, b) (_mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q) != 0)
 #define ANY_GT_D(v, s) (_mm512_cmp_pd_mask(v, _mm512_set1_pd(s), _CMP_GT_OQ) != 0)
 #define ANY_GT_F(v, s) (_mm512_cmp_ps_mask(v, _mm512_set1_ps(s), _CMP_GT_OQ) != 0)
+#define ANY_EQ_D(v, s) (_mm512_cmp_pd_mask(v, _mm512_set1_pd(s), _CMP_EQ_OQ) != 0)
+#define ANY_EQ_F(v, s) (_mm512_cmp_ps_mask(v, _mm512_set1_ps(s), _CMP_EQ_OQ) != 0)
 #define SLEEF_D(fn, u) Sleef_##fn##d8_##u##avx512f
 #define SLEEF_F(fn, u) Sleef_##fn##f16_##u##avx512f
 
