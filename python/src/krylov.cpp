@@ -57,12 +57,17 @@ bool traced_cause(const std::exception& e) {
   return false;
 }
 
+// A matrix operator must be square (both paths, plain and differentiated, check it here).
+void require_square(const EagerTensor& m, const char* op) {
+  if (m.rank() != 2 || m.shape()[0] != m.shape()[1]) {
+    throw_validation(op, "A must be a callable or a square 2-D Tensor");
+  }
+}
+
 Operator operator_of(nb::handle a, const char* op) {
   if (nb::isinstance<EagerTensor>(a)) {
     const auto m = nb::cast<EagerTensor>(a);
-    if (m.rank() != 2 || m.shape()[0] != m.shape()[1]) {
-      throw_validation(op, "A must be a callable or a square 2-D Tensor");
-    }
+    require_square(m, op);
     // einsum wants one dtype: a real matrix meets eigs's complex vectors as complex (cast
     // once, on first use, in the matrix's runtime).
     auto complex_m = std::make_shared<EagerTensor>();
@@ -105,12 +110,13 @@ Operator operator_of(nb::handle a, const char* op) {
   throw;  // the exception being handled by the caller
 }
 
-// Runs the solve (without the GIL for a Tensor operator) and maps its errors: a
-// NotConvergedError becomes tenferro.NotConvergedError with .best and .residual_norms.
+// Runs the solve (without the GIL unless its operator is Python: keep_gil) and maps its
+// errors: a NotConvergedError becomes tenferro.NotConvergedError with .best and
+// .residual_norms.
 template <class F>
-auto solve(const Operator& a, F&& f) {
+auto solve(bool keep_gil, F&& f) {
   try {
-    if (a.python) return f();
+    if (keep_gil) return f();
     return released(std::forward<F>(f));
   } catch (const nb::python_error&) {
     throw;
@@ -137,9 +143,7 @@ auto solve(const Operator& a, F&& f) {
 ad::VariableOperator variable_operator(nb::handle a, const char* op) {
   if (is_tracer(a) || nb::isinstance<EagerTensor>(a)) {
     const ad::Variable m = as_variable(a, op, 0);
-    if (m.rank() != 2 || m.value().shape()[0] != m.value().shape()[1]) {
-      throw_validation(op, "A must be a callable or a square 2-D Tensor");
-    }
+    require_square(m.value(), op);
     return [m](const ad::Variable& x) {
       if (x.dtype() == m.dtype()) return ad::einsum("ij,j->i", {m, x});
       return ad::einsum("ij,j->i", {ad::cast(m, x.dtype()), x});
@@ -174,13 +178,6 @@ ad::VariableOperator variable_operator(nb::handle a, const char* op) {
 ad::VariableOperator optional_operator(nb::handle a, const char* op) {
   if (a.is_none()) return {};
   return variable_operator(a, op);
-}
-
-// A differentiated solve keeps the GIL (its operator is Python) and maps errors as solve() does.
-template <class F>
-auto solve_traced(F&& f) {
-  const Operator python{{}, true};
-  return solve(python, std::forward<F>(f));
 }
 
 [[noreturn]] void no_rule(const char* op) {
@@ -260,7 +257,7 @@ void bind_krylov(nb::module_& m) {
                 [&] {
                   const Operator op = operator_of(a, name);
                   const EagerTensor start = promoted(a, start_vector(a, v0, name));
-                  auto r = solve(op, [&] { return solver(op.apply, start, o); });
+                  auto r = solve(op.python, [&] { return solver(op.apply, start, o); });
                   return nb::object(
                       nb::make_tuple(r.eigenvalues, r.eigenvectors, r.residual_norms, r.matvecs));
                 },
@@ -272,7 +269,7 @@ void bind_krylov(nb::module_& m) {
                   const nb::object matrix =
                       is_tracer(a) ? nb::cast(as_variable(a, name, 0).value()) : nb::borrow(a);
                   const EagerTensor start = promoted(matrix, start_vector(matrix, v0, name));
-                  auto r = solve_traced([&] { return ad::eigsh(vop, start, o); });
+                  auto r = solve(true, [&] { return ad::eigsh(vop, start, o); });
                   return nb::object(nb::make_tuple(r.eigenvalues, r.eigenvectors,
                                                    r.primal.residual_norms, r.primal.matvecs));
                 });
@@ -287,41 +284,48 @@ void bind_krylov(nb::module_& m) {
   // The linear solvers share one binding: gmres takes `restart`, cg and minres ignore it.
   using Solver = krylov::SolveResult (*)(const krylov::LinearOperator&, const EagerTensor&,
                                          const krylov::SolveOptions&);
-  // Differentiated (see the top), cg and gmres return x as a Tracer (gmres's reverse mode needs
-  // `adjoint`, A^H); minres has no rule.
-  const auto bind_solver = [&k](const char* name, Solver solver) {
+  // Differentiated (see the top) through `traced`, x comes back as a Tracer (gmres's reverse
+  // mode needs `adjoint`, A^H); a solver without a rule passes nullptr.
+  using TracedSolver =
+      ad::Variable (*)(const ad::VariableOperator&, const ad::Variable&,
+                       const krylov::SolveOptions&, const ad::VariableOperator& adjoint);
+  const auto bind_solver = [&k](const char* name, Solver solver, TracedSolver traced) {
     k.def(
         name,
-        [name, solver](nb::handle a, nb::handle b, std::optional<EagerTensor> x0, double rtol,
-                       double atol, std::int64_t restart, std::int64_t maxiter,
-                       nb::handle adjoint) {
+        [name, solver, traced](nb::handle a, nb::handle b, std::optional<EagerTensor> x0,
+                               double rtol, double atol, std::int64_t restart, std::int64_t maxiter,
+                               nb::handle adjoint) {
           const auto o = solve_options(std::move(x0), rtol, atol, restart, maxiter);
           return plain_or_traced(
               is_tracer(a) || is_tracer(b),
               [&] {
                 const Operator op = operator_of(a, name);
                 const EagerTensor rhs = promoted(a, as_variable(b, name, 1).value());
-                auto r = solve(op, [&] { return solver(op.apply, rhs, o); });
+                auto r = solve(op.python, [&] { return solver(op.apply, rhs, o); });
                 return nb::object(nb::make_tuple(r.x, r.residual_norm, r.matvecs, r.iterations));
               },
               [&] {
-                const std::string_view n(name);
-                if (n != "cg" && n != "gmres") no_rule(name);
+                if (traced == nullptr) no_rule(name);
                 const ad::VariableOperator vop = variable_operator(a, name);
                 const ad::Variable rhs = as_variable(b, name, 1);
-                const ad::Variable x = solve_traced([&] {
-                  return n == "cg" ? ad::cg(vop, rhs, o)
-                                   : ad::gmres(vop, rhs, o, optional_operator(adjoint, name));
-                });
+                const ad::Variable x = solve(
+                    true, [&] { return traced(vop, rhs, o, optional_operator(adjoint, name)); });
                 return nb::object(nb::make_tuple(x, nb::none(), nb::none(), nb::none()));
               });
         },
         nb::arg("a"), nb::arg("b"), nb::arg("x0").none(), nb::arg("rtol"), nb::arg("atol"),
         nb::arg("restart"), nb::arg("maxiter"), nb::arg("adjoint").none());
   };
-  bind_solver("gmres", &krylov::gmres);
-  bind_solver("cg", &krylov::cg);
-  bind_solver("minres", &krylov::minres);
+  bind_solver(
+      "gmres", &krylov::gmres,
+      [](const ad::VariableOperator& a, const ad::Variable& b, const krylov::SolveOptions& o,
+         const ad::VariableOperator& adjoint) { return ad::gmres(a, b, o, adjoint); });
+  bind_solver("cg", &krylov::cg,
+              [](const ad::VariableOperator& a, const ad::Variable& b,
+                 const krylov::SolveOptions& o, const ad::VariableOperator&) {
+                return ad::cg(a, b, o);  // A is Hermitian: its own adjoint
+              });
+  bind_solver("minres", &krylov::minres, nullptr);
   k.def(
       "expm_multiply",
       [](nb::handle a, nb::handle v, std::complex<double> t, double tol, std::int64_t ncv,
@@ -335,11 +339,12 @@ void bind_krylov(nb::module_& m) {
             [&] {
               const Operator op = operator_of(a, "expm_multiply");
               const EagerTensor start = promoted(a, as_variable(v, "expm_multiply", 1).value());
-              auto r = solve(op, [&] { return krylov::expm_multiply(op.apply, start, t, o); });
+              auto r =
+                  solve(op.python, [&] { return krylov::expm_multiply(op.apply, start, t, o); });
               return nb::object(nb::make_tuple(r.x, r.error_estimate, r.substeps, r.matvecs));
             },
             [&] {
-              const ad::Variable x = solve_traced([&] {
+              const ad::Variable x = solve(true, [&] {
                 return ad::expm_multiply(variable_operator(a, "expm_multiply"),
                                          as_variable(v, "expm_multiply", 1), t, o,
                                          optional_operator(adjoint, "expm_multiply"));

@@ -5,7 +5,6 @@
 namespace tenferro {
 
 namespace {
-constexpr const auto& kBackends = kAllBackendKinds;
 constexpr unsigned bit(DType d) {
   return 1u << static_cast<unsigned>(d);
 }
@@ -75,14 +74,14 @@ std::string AdmissionTable::to_text() const {
     return s;
   };
   std::string out = family_ + "\n  " + pad("op", width);
-  for (BackendKind b : kBackends) out += "  " + pad(std::string(backend_kind_name(b)), 16);
+  for (BackendKind b : kAllBackendKinds) out += "  " + pad(std::string(backend_kind_name(b)), 16);
   out += "\n";
   for (std::size_t i = 0; i < ops_.size(); ++i) {
     out += "  " + pad(ops_[i], width);
-    for (BackendKind b : kBackends) out += "  " + pad(cell(bits_[i][slot(b)]), 16);
+    for (BackendKind b : kAllBackendKinds) out += "  " + pad(cell(bits_[i][slot(b)]), 16);
     out += "\n";
   }
-  for (BackendKind b : kBackends) {
+  for (BackendKind b : kAllBackendKinds) {
     if (!notes_[slot(b)].empty()) {
       out += "  note (" + std::string(backend_kind_name(b)) + "): " + notes_[slot(b)] + "\n";
     }
@@ -96,7 +95,7 @@ std::string AdmissionTable::to_json() const {
     if (i) out += ", ";
     out += "\"" + ops_[i] + "\": {";
     bool first_backend = true;
-    for (BackendKind b : kBackends) {
+    for (BackendKind b : kAllBackendKinds) {
       if (!first_backend) out += ", ";
       first_backend = false;
       out += "\"" + std::string(backend_kind_name(b)) + "\": [";
@@ -113,7 +112,7 @@ std::string AdmissionTable::to_json() const {
   }
   out += "}, \"notes\": {";
   bool first = true;
-  for (BackendKind b : kBackends) {
+  for (BackendKind b : kAllBackendKinds) {
     if (notes_[slot(b)].empty()) continue;
     if (!first) out += ", ";
     first = false;

@@ -5,8 +5,6 @@
 namespace tenferro::runtime_internal {
 namespace {
 
-constexpr const auto& kKinds = kAllBackendKinds;
-
 [[noreturn]] void bad_row(const std::string& family, const std::string& why) {
   throw_error(ErrorKind::RuntimeState, ErrorPhase::Module, family, "registration table: " + why);
 }
@@ -48,7 +46,7 @@ AdmissionTable RegistrationTable::build_admission(const FamilyInfo& info,
         t.admit(info.ops[r.op], r.backend, {d});
     }
   }
-  for (BackendKind b : kKinds) {
+  for (BackendKind b : kAllBackendKinds) {
     const auto i = static_cast<std::size_t>(b);
     if (!info.notes[i].empty()) t.note(b, info.notes[i]);
   }
@@ -57,7 +55,7 @@ AdmissionTable RegistrationTable::build_admission(const FamilyInfo& info,
 
 FamilyModules RegistrationTable::build_modules(const RegistrationTable& table) {
   std::array<FamilyBackend, kBackendKindCount> backends;
-  for (BackendKind kind : kKinds) {
+  for (BackendKind kind : kAllBackendKinds) {
     const auto i = static_cast<std::size_t>(kind);
     bool any = false;
     for (const Registration& r : table.rows_) any = any || r.backend == kind;

@@ -19,14 +19,14 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
 EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
                      const EinsumOptions& options, const PlannerChoice& choice);
 
-// Path reuse across shapes (EinsumOptions::reuse_path_across_shapes): `earlier` was planned for
-// `expr` at other label sizes. Returns its steps evaluated, and sliced, at `sizes` when they cost
-// no more there than the greedy path by `choice`'s objective (FLOPs for Optimal); nullopt when
-// they do. Call it only when may_reuse_path holds.
-// Whether a path planned for other shapes may stand in for `choice` at all (the option is on,
-// a built-in search chose, three or more operands); reuse_path then decides by cost.
+// Path reuse across shapes (EinsumOptions::reuse_path_across_shapes). Whether a path planned for
+// other shapes may stand in for `choice` at all: the option is on, a built-in search chose
+// (Auto, Optimal, Hyper; greedy is the check itself), three or more operands.
 bool may_reuse_path(const EinsumOptions& options, const PlannerChoice& choice,
                     std::size_t operands);
+// `earlier` was planned for `expr` at other label sizes. Returns its steps evaluated, and sliced,
+// at `sizes` when they cost no more there than the greedy path by `choice`'s objective (FLOPs
+// for Optimal); nullopt when they do. Call it only when may_reuse_path holds.
 std::optional<EinsumPath> reuse_path(const EinsumExpression& expr,
                                      std::span<const std::int64_t> sizes,
                                      const EinsumOptions& options, const PlannerChoice& choice,

@@ -3,7 +3,6 @@
 
 #include <utility>
 
-#include "backends/webgpu/webgpu_reduction_passes.hpp"
 #include "ops/einsum/webgpu/webgpu_kernel_launch.hpp"
 #include "ops/einsum/webgpu/wgsl_contraction_kernels.hpp"
 #include "tenferro/core/shape.hpp"
@@ -11,13 +10,6 @@
 namespace tenferro::einsum_internal {
 
 void run_reduction(WebGpuBackend& backend, Reduction r) {
-  webgpu_reduction::Blocks blocks;
-  blocks.src = r.src;
-  blocks.src_offset = r.src_offset;
-  blocks.outer_shape = std::move(r.outer_shape);
-  blocks.src_outer_strides = std::move(r.src_outer_strides);
-  blocks.reduced_shape = std::move(r.reduced_shape);
-  blocks.src_reduced_strides = std::move(r.src_reduced_strides);
   const DType dtype = r.dtype;
   const bool accumulate = r.accumulate;
   // Word 8 of the parameter block: whether the pass adds into its destination (GEMM's split-K
@@ -33,8 +25,8 @@ void run_reduction(WebGpuBackend& backend, Reduction r) {
                      webgpu_reduction::pass_groups(b, pass, t.chunks));
   };
   webgpu_reduction::run_passes(
-      backend, std::move(blocks), *r.dst, r.dst_offset, r.dst_strides, dtype_size(dtype), dispatch,
-      [](std::int64_t n) { webgpu_launch::check_count(n, "sum_trailing"); });
+      backend, std::move(r.source), *r.dst, r.dst_offset, r.dst_strides, dtype_size(dtype),
+      dispatch, [](std::int64_t n) { webgpu_launch::check_count(n, "sum_trailing"); });
 }
 
 }  // namespace tenferro::einsum_internal

@@ -7,20 +7,18 @@
 #include <vector>
 
 #include "backends/webgpu/webgpu_backend.hpp"
+#include "backends/webgpu/webgpu_reduction_passes.hpp"
 #include "tenferro/core/dtype.hpp"
 
 namespace tenferro::einsum_internal {
 
-// Output element o (a column-major index over outer_shape) is the sum of the block
-// reduced_shape at src_offset + o . src_outer_strides (element j of the block at
-// j . src_reduced_strides), stored -- or added to what is there, when accumulate -- at
-// dst_offset + o . dst_strides. The caller has checked extents, strides and 32-bit indices.
+// Output element o (a column-major index over source.outer_shape) is the sum of its block of
+// the source (webgpu_reduction::Blocks), stored -- or added to what is there, when
+// accumulate -- at dst_offset + o . dst_strides. The caller has checked extents, strides and
+// 32-bit indices.
 struct Reduction {
   DType dtype = DType::F32;
-  std::vector<std::int64_t> outer_shape;
-  const WebGpuBuffer* src = nullptr;
-  std::int64_t src_offset = 0;
-  std::vector<std::int64_t> src_outer_strides, reduced_shape, src_reduced_strides;
+  webgpu_reduction::Blocks source;
   const WebGpuBuffer* dst = nullptr;
   std::int64_t dst_offset = 0;
   std::vector<std::int64_t> dst_strides;

@@ -316,19 +316,21 @@ fn dot_tree(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id)
 }
 )";
 
-// Entry point and the source parts after the prelude and kCommon.
+// Entry point and its source after the prelude and kCommon: the kernel itself, or for the
+// sums the hooks handed to the backend layer's reduction kernels.
 struct Kernel {
   std::string_view entry;
-  std::array<std::string_view, 2> parts;
+  std::string_view source;
+  bool reduction = false;
 };
 constexpr std::array<Kernel, 7> kKernels = {{
-    {"copy_strided", {kCopy, {}}},
-    {"fill_zero", {kFillZero, {}}},
-    {"multiply", {kMultiply, {}}},
-    {webgpu_reduction::kSerialEntry, {kSumHooks, {}}},
-    {webgpu_reduction::kTreeEntry, {kSumHooks, {}}},
-    {"gemm", {kGemm, {}}},
-    {"dot_tree", {kDotTree, {}}},
+    {"copy_strided", kCopy},
+    {"fill_zero", kFillZero},
+    {"multiply", kMultiply},
+    {webgpu_reduction::kSerialEntry, kSumHooks, true},
+    {webgpu_reduction::kTreeEntry, kSumHooks, true},
+    {"gemm", kGemm},
+    {"dot_tree", kDotTree},
 }};
 
 std::string compose(std::string_view prelude, const Kernel& kernel) {
@@ -337,9 +339,8 @@ std::string compose(std::string_view prelude, const Kernel& kernel) {
   // The backend layer's reduction bounds (CHUNK, SERIAL_CHUNK, PER_INVOCATION; dot_tree folds
   // chunks of K the same way).
   s.append(webgpu_reduction::wgsl_bounds());
-  if (kernel.parts[0] == kSumHooks) return s.append(webgpu_reduction::wgsl_reduction(kSumHooks));
-  for (std::string_view part : kernel.parts) s.append(part);
-  return s;
+  return s.append(kernel.reduction ? webgpu_reduction::wgsl_reduction(kernel.source)
+                                   : std::string(kernel.source));
 }
 
 struct Sources {
