@@ -6,13 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "tenferro/core/dim_vector.hpp"
+
 // The public API: exported from the shared library (the rest of it is hidden).
 #pragma GCC visibility push(default)
 
 namespace tenferro {
 
-using Shape = std::vector<std::int64_t>;
-using Strides = std::vector<std::int64_t>;
+// Extents and element strides: inline up to rank DimVector::kInline (no allocation).
+using Shape = DimVector;
+using Strides = DimVector;
 
 // Number of elements; throws Validation on a negative extent or on overflow of int64.
 std::int64_t checked_numel(std::span<const std::int64_t> shape);

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "runtime/op_cast.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/einsum.hpp"
 
@@ -42,7 +43,7 @@ std::string_view EinsumOp::family() const noexcept {
 }
 
 bool EinsumOp::payload_equals(const ExtensionOp& other) const noexcept {
-  const auto* o = dynamic_cast<const EinsumOp*>(&other);
+  const auto* o = runtime_internal::op_as<EinsumOp>(other);
   if (o == nullptr || o->slices_ != slices_) return false;
   if (o->plan_ == plan_) return true;
   const EinsumPlan &a = *plan_, &b = *o->plan_;

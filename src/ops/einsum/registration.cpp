@@ -5,6 +5,7 @@
 #include "ops/einsum/cpu/cpu_contraction_kernels.hpp"
 #include "ops/einsum/einsum_op.hpp"
 #include "ops/einsum/executor.hpp"
+#include "runtime/op_cast.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -15,7 +16,7 @@ using runtime_internal::dtypes;
 using runtime_internal::Registration;
 
 runtime_internal::OpKey key_of(const ExtensionOp& op, std::span<const EagerTensor>) {
-  const auto* einsum_op = dynamic_cast<const EinsumOp*>(&op);
+  const auto* einsum_op = runtime_internal::op_as<EinsumOp>(op);
   if (einsum_op == nullptr) {
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(op.name()),
                 "the einsum executor got an op of another family");

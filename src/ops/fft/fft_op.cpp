@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "runtime/op_cast.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::fft_internal {
@@ -11,7 +12,7 @@ std::string_view FftOp::family() const noexcept {
 }
 
 bool FftOp::payload_equals(const ExtensionOp& other) const noexcept {
-  const auto* o = dynamic_cast<const FftOp*>(&other);
+  const auto* o = runtime_internal::op_as<FftOp>(other);
   return o != nullptr && o->request_ == request_;
 }
 

@@ -3,6 +3,7 @@
 #include "ops/fft/registration.hpp"
 
 #include "ops/fft/fft_op.hpp"
+#include "runtime/op_cast.hpp"
 #include "tenferro/fft.hpp"
 
 namespace tenferro::fft_internal {
@@ -13,7 +14,7 @@ constexpr FftOpKind kOps[] = {FftOpKind::Fft,   FftOpKind::Ifft,  FftOpKind::Rff
                               FftOpKind::Rfftn, FftOpKind::Irfftn};
 
 runtime_internal::OpKey key_of(const ExtensionOp& op, std::span<const EagerTensor> inputs) {
-  const auto* fft_op = dynamic_cast<const FftOp*>(&op);
+  const auto* fft_op = runtime_internal::op_as<FftOp>(op);
   if (fft_op == nullptr || inputs.empty()) {
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(op.name()),
                 "the FFT executor was handed an op of another family");

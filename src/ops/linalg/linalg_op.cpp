@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ops/linalg/truncation.hpp"
+#include "runtime/op_cast.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::linalg_internal {
@@ -187,7 +188,7 @@ std::uint64_t LinalgOp::payload_hash() const noexcept {
 }
 
 bool LinalgOp::payload_equals(const ExtensionOp& other) const noexcept {
-  const auto* o = dynamic_cast<const LinalgOp*>(&other);
+  const auto* o = runtime_internal::op_as<LinalgOp>(other);
   return o != nullptr && payload_words(kind_, payload_) == payload_words(o->kind_, o->payload_);
 }
 

@@ -2,13 +2,14 @@
 // key (op, dtype) is read. Admission, modules and `tenferro info` are derived from it.
 #include "ops/linalg/registration.hpp"
 
+#include "runtime/op_cast.hpp"
 #include "tenferro/linalg.hpp"
 
 namespace tenferro::linalg_internal {
 namespace {
 
 runtime_internal::OpKey key_of(const ExtensionOp& op, std::span<const EagerTensor> inputs) {
-  const auto* linalg_op = dynamic_cast<const LinalgOp*>(&op);
+  const auto* linalg_op = runtime_internal::op_as<LinalgOp>(op);
   if (linalg_op == nullptr || inputs.empty()) {
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(op.name()),
                 "the linalg executor was handed an op of another family");

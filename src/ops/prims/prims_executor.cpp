@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ops/prims/registration.hpp"
+#include "runtime/op_cast.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro::prims_internal {
@@ -68,7 +69,7 @@ void run_elementwise(const PrimsKernels& k, const ExecutionContext& ctx, const P
 
 std::vector<EagerTensor> execute(const PrimsKernels& k, const ExecutionContext& ctx,
                                  const ExtensionOp& base, std::span<const EagerTensor> inputs) {
-  const auto* op = dynamic_cast<const PrimsOp*>(&base);
+  const PrimsOp* op = runtime_internal::op_as<PrimsOp>(base);
   if (op == nullptr) {
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(base.name()),
                 "the prims executor was handed an op of another family");

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstring>
 
+#include "runtime/op_cast.hpp"
 #include "tenferro/prims.hpp"
 
 namespace tenferro::prims_internal {
@@ -71,7 +72,7 @@ std::string_view PrimsOp::family() const noexcept {
 }
 
 bool PrimsOp::payload_equals(const ExtensionOp& other) const noexcept {
-  const auto* o = dynamic_cast<const PrimsOp*>(&other);
+  const auto* o = runtime_internal::op_as<PrimsOp>(other);
   return o != nullptr && same_payload(o->payload_, payload_);
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "runtime/dispatch_internal.hpp"
+#include "runtime/op_cast.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/prims.hpp"
 
@@ -24,7 +25,7 @@ OpKey key_of(const PrimsOp& op) {
 }
 
 OpKey key_of_op(const ExtensionOp& op, std::span<const EagerTensor>) {
-  const auto* prims_op = dynamic_cast<const PrimsOp*>(&op);
+  const auto* prims_op = runtime_internal::op_as<PrimsOp>(op);
   if (prims_op == nullptr) {
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, std::string(op.name()),
                 "the prims executor was handed an op of another family");
