@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <random>
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -105,8 +106,8 @@ std::vector<std::array<std::int64_t, N>> naive_offsets(const std::vector<std::in
 template <int N>
 std::vector<std::array<std::int64_t, N>> kernel_offsets(const std::vector<std::int64_t>& shape,
                                                         const std::array<View, N>& views) {
-  std::array<const std::vector<std::int64_t>*, N> strides{};
-  for (int n = 0; n < N; ++n) strides[n] = &views[n].strides;
+  std::array<std::span<const std::int64_t>, N> strides{};
+  for (int n = 0; n < N; ++n) strides[n] = views[n].strides;
   const auto c = prims_internal::cuda_layout::coalesce<N>(
       shape, strides, prims_internal::cuda_layout::all_axes(shape.size()));
   std::vector<std::array<std::int64_t, N>> out;
@@ -152,7 +153,7 @@ TEST(CudaPrimsLayout, CoalescedIndexVisitsExactlyTheViewsElements) {
     const std::array<View, 2> compact{v[0], v[0]};
     EXPECT_EQ(kernel_offsets<2>(shape, compact), naive_offsets<2>(shape, compact));
     const auto c = prims_internal::cuda_layout::coalesce<2>(
-        shape, {&v[0].strides, &v[0].strides}, prims_internal::cuda_layout::all_axes(rank));
+        shape, {v[0].strides, v[0].strides}, prims_internal::cuda_layout::all_axes(rank));
     EXPECT_LE(c.index.rank, 1) << "compact operands are one run of memory";
     merged_to_rank_one += c.index.rank <= 1;
   }
@@ -170,7 +171,7 @@ TEST(CudaPrimsLayout, ViewsOfManyNonMergeableAxesKeepEveryAxis) {
     in[a] = std::int64_t{1} << (rank - 1 - a);
   }
   const auto c = prims_internal::cuda_layout::coalesce<2>(
-      shape, {&out, &in}, prims_internal::cuda_layout::all_axes(rank));
+      shape, {out, in}, prims_internal::cuda_layout::all_axes(rank));
   EXPECT_EQ(c.index.rank, 40);
   EXPECT_EQ(c.count, std::int64_t{1} << 40);
   // Element i of the walk is out offset i and in offset bit-reverse(i).
@@ -188,8 +189,8 @@ TEST(CudaPrimsLayout, ViewsOfManyNonMergeableAxesKeepEveryAxis) {
 TEST(CudaPrimsLayout, ReductionAxesSplitIntoKeptAndReducedIndices) {
   // in: 3 x 4 x 5 compact; reduce axes 0 and 2; out: 1 x 4 x 1 compact.
   const std::vector<std::int64_t> shape{3, 4, 5}, in{1, 3, 12}, out{0, 1, 0};
-  const auto kept = prims_internal::cuda_layout::coalesce<2>(shape, {&out, &in}, {1});
-  const auto reduced = prims_internal::cuda_layout::coalesce<1>(shape, {&in}, {0, 2});
+  const auto kept = prims_internal::cuda_layout::coalesce<2>(shape, {out, in}, {1});
+  const auto reduced = prims_internal::cuda_layout::coalesce<1>(shape, {in}, {0, 2});
   EXPECT_EQ(kept.count, 4);
   EXPECT_EQ(reduced.count, 15);
   std::vector<std::int64_t> seen;

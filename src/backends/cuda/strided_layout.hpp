@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <numeric>
+#include <span>
 #include <vector>
 
 #include "backends/cuda/strided_kernels.hpp"
@@ -22,8 +23,8 @@ struct Coalesced {
 };
 
 template <int N>
-Coalesced<N> coalesce(const std::vector<std::int64_t>& shape,
-                      const std::array<const std::vector<std::int64_t>*, N>& strides) {
+Coalesced<N> coalesce(std::span<const std::int64_t> shape,
+                      const std::array<std::span<const std::int64_t>, N>& strides) {
   Coalesced<N> out;
   std::vector<std::size_t> axes;
   for (std::size_t a = 0; a < shape.size(); ++a) {
@@ -32,7 +33,7 @@ Coalesced<N> coalesce(const std::vector<std::int64_t>& shape,
   }
   if (out.count == 0) return out;
   auto abs_stride = [&](std::size_t a) {
-    const std::int64_t s = (*strides[0])[a];
+    const std::int64_t s = strides[0][a];
     return s < 0 ? -s : s;
   };
   std::stable_sort(axes.begin(), axes.end(),
@@ -42,7 +43,7 @@ Coalesced<N> coalesce(const std::vector<std::int64_t>& shape,
     bool merge = rank > 0;
     for (int n = 0; merge && n < N; ++n) {
       const std::int64_t prev_stride = out.index.stride[n][rank - 1];
-      merge = (*strides[n])[a] == prev_stride * out.index.extent[rank - 1];
+      merge = strides[n][a] == prev_stride * out.index.extent[rank - 1];
     }
     if (merge) {
       out.index.extent[rank - 1] *= shape[a];
@@ -54,7 +55,7 @@ Coalesced<N> coalesce(const std::vector<std::int64_t>& shape,
                       " non-mergeable axes");
     }
     out.index.extent[rank] = shape[a];
-    for (int n = 0; n < N; ++n) out.index.stride[n][rank] = (*strides[n])[a];
+    for (int n = 0; n < N; ++n) out.index.stride[n][rank] = strides[n][a];
     ++rank;
   }
   out.index.rank = rank;

@@ -93,7 +93,7 @@ std::byte* element_at(const CudaBackend& backend, const KernelView& view, std::s
 
 void CudaContractionKernels::copy(const KernelView& src, const KernelView& dst) {
   if (is_empty(dst.shape)) return;
-  const auto ix = coalesce<2>(dst.shape, {&dst.strides, &src.strides});
+  const auto ix = coalesce<2>(dst.shape, {dst.strides, src.strides});
   const auto size = static_cast<std::int64_t>(dtype_size(dst.dtype));
   auto* d = element_at(backend_, dst, "einsum.copy");
   const auto* s = element_at(backend_, src, "einsum.copy");
@@ -105,7 +105,7 @@ void CudaContractionKernels::copy(const KernelView& src, const KernelView& dst) 
 
 void CudaContractionKernels::accumulate(const KernelView& src, const KernelView& dst) {
   if (is_empty(dst.shape)) return;
-  const auto ix = coalesce<2>(dst.shape, {&dst.strides, &src.strides});
+  const auto ix = coalesce<2>(dst.shape, {dst.strides, src.strides});
   auto* d = element_at(backend_, dst, "einsum.accumulate");
   const auto* s = element_at(backend_, src, "einsum.accumulate");
   backend_.make_current();
@@ -128,8 +128,8 @@ void CudaContractionKernels::sum_trailing(const KernelView& src, const KernelVie
                                                 src.shape.end());
   const std::vector<std::int64_t> reduced_strides(
       src.strides.begin() + static_cast<long>(kept_rank), src.strides.end());
-  const auto kept = coalesce<2>(dst.shape, {&dst.strides, &src_kept});
-  const auto reduced = coalesce<1>(reduced_shape, {&reduced_strides});
+  const auto kept = coalesce<2>(dst.shape, {dst.strides, src_kept});
+  const auto reduced = coalesce<1>(reduced_shape, {reduced_strides});
   auto* d = element_at(backend_, dst, "einsum.sum");
   const auto* s = element_at(backend_, src, "einsum.sum");
   backend_.make_current();
@@ -141,7 +141,7 @@ void CudaContractionKernels::sum_trailing(const KernelView& src, const KernelVie
 void CudaContractionKernels::multiply(const KernelView& a, const KernelView& b,
                                       const KernelView& dst) {
   if (is_empty(dst.shape)) return;
-  const auto ix = coalesce<3>(dst.shape, {&dst.strides, &a.strides, &b.strides});
+  const auto ix = coalesce<3>(dst.shape, {dst.strides, a.strides, b.strides});
   auto* d = element_at(backend_, dst, "einsum.multiply");
   const auto* pa = element_at(backend_, a, "einsum.multiply");
   const auto* pb = element_at(backend_, b, "einsum.multiply");
@@ -153,7 +153,7 @@ void CudaContractionKernels::multiply(const KernelView& a, const KernelView& b,
 
 void CudaContractionKernels::fill_zero(const KernelView& dst) {
   if (is_empty(dst.shape)) return;
-  const auto ix = coalesce<1>(dst.shape, {&dst.strides});
+  const auto ix = coalesce<1>(dst.shape, {dst.strides});
   const auto size = static_cast<std::int64_t>(dtype_size(dst.dtype));
   auto* d = element_at(backend_, dst, "einsum.fill_zero");
   backend_.make_current();

@@ -95,7 +95,7 @@ std::byte* device_bytes(CudaBackend& backend, const EagerTensor& t) {
 Work permuted(const ExecutionContext& ctx, CudaBackend& backend, const Work& w, Axes order) {
   Work out = make_work(ctx, w.buffer.dtype(), w.extents, std::move(order));
   const Strides dst = natural_strides(out), src = natural_strides(w);
-  const auto ix = cuda_layout::coalesce<2>(w.extents, {&dst, &src});
+  const auto ix = cuda_layout::coalesce<2>(w.extents, {dst, src});
   cuda_check(cuda_kernels::launch_copy(
                  static_cast<int>(dtype_size(w.buffer.dtype())), device_bytes(backend, out.buffer),
                  device_bytes(backend, w.buffer), ix.index, ix.count, backend.stream()),
@@ -121,7 +121,7 @@ Work stage(const ExecutionContext& ctx, CudaBackend& backend, const EagerTensor&
         "fft.stage");
   }
   const Strides dst_strides = natural_strides(w);
-  const auto ix = cuda_layout::coalesce<2>(overlap, {&dst_strides, &input.strides()});
+  const auto ix = cuda_layout::coalesce<2>(overlap, {dst_strides, input.strides()});
   if (ix.count == 0) return w;
   const std::byte* src = device_bytes(backend, input);
   if (input.dtype() == spec.staged_dtype) {
@@ -258,7 +258,7 @@ void drop_self_conjugate_imaginary_parts(CudaBackend& backend, const Work& w, st
   Strides strides = natural_strides(w);
   const std::int64_t axis_stride = strides[static_cast<std::size_t>(axis)];
   for (auto& s : strides) s *= 2;  // in reals: a complex element is two
-  const auto ix = cuda_layout::coalesce<1>(shape, {&strides});
+  const auto ix = cuda_layout::coalesce<1>(shape, {strides});
   std::byte* base = device_bytes(backend, w.buffer) + real_bytes;  // imaginary part of element 0
   std::vector<std::int64_t> indices{0};
   if (real_length % 2 == 0) indices.push_back(real_length / 2);

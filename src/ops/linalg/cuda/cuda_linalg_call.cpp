@@ -29,7 +29,7 @@ EagerTensor compact_copy(const CudaCall& call, const EagerTensor& a, std::int64_
   const Strides& dst_strides = out.strides();  // compact over [rows, cols_alloc, batch...]
   (void)rows;
   (void)cols;
-  const auto ix = cuda_layout::coalesce<2>(shape, {&dst_strides, &a.strides()});
+  const auto ix = cuda_layout::coalesce<2>(shape, {dst_strides, a.strides()});
   const auto size = static_cast<std::int64_t>(dtype_size(a.dtype()));
   auto* d = static_cast<std::byte*>(call.backend.device_pointer(*out.buffer(), call.op.name()));
   const auto* s =
@@ -44,7 +44,7 @@ EagerTensor compact_copy(const CudaCall& call, const EagerTensor& a, std::int64_
 EagerTensor compact(const CudaCall& call, const EagerTensor& t) {
   EagerTensor out = call.ctx.allocate(t.dtype(), t.shape());
   if (t.numel() == 0) return out;
-  const auto ix = cuda_layout::coalesce<2>(t.shape(), {&out.strides(), &t.strides()});
+  const auto ix = cuda_layout::coalesce<2>(t.shape(), {out.strides(), t.strides()});
   const auto size = static_cast<std::int64_t>(dtype_size(t.dtype()));
   auto* d = static_cast<std::byte*>(call.backend.device_pointer(*out.buffer(), call.op.name()));
   const auto* s =

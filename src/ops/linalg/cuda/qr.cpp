@@ -69,7 +69,7 @@ std::vector<EagerTensor> qr_typed(const CudaCall& call, const EagerTensor& a) {
     q = call.ctx.allocate(a.dtype(), concat({m, q_cols}, d.batch_shape));
     const Shape view{m, q_cols, d.batch};
     const Strides src_strides{1, m, entry}, dst_strides{1, m, m * q_cols};
-    const auto ix = cuda_layout::coalesce<2>(view, {&dst_strides, &src_strides});
+    const auto ix = cuda_layout::coalesce<2>(view, {dst_strides, src_strides});
     cuda_check(
         cuda_kernels::launch_copy(sizeof(T), call.data<T>(q), w, ix.index, ix.count, call.stream()),
         call.op_name());

@@ -44,7 +44,7 @@ void jacobi_batched(const CudaCall& call, const SvdDims& d, T* a, const SvdTarge
   if (!d.uv) return;
   const Shape view{m, d.u_cols(), d.batch};
   const Strides src{1, m, m * m}, dst{1, m, m * d.u_cols()};
-  const auto ix = cuda_layout::coalesce<2>(view, {&dst, &src});
+  const auto ix = cuda_layout::coalesce<2>(view, {dst, src});
   cuda_check(cuda_kernels::launch_copy(sizeof(T), out.u, up, ix.index, ix.count, call.stream()),
              call.op_name());
   cuda_check(cuda_kernels::launch_adjoint(element, vp, n, n * n, out.vh, d.vh_rows(), n, d.batch,

@@ -90,7 +90,7 @@ void elementwise(const ExecutionContext& ctx, const ElementwiseCall& c) {
   backend.make_current();
   if (k.unary) {
     const auto ix =
-        coalesce<2>(out.shape, {&out.strides, &c.in[0].layout.strides}, all_axes(out.shape.size()));
+        coalesce<2>(out.shape, {out.strides, c.in[0].layout.strides}, all_axes(out.shape.size()));
     if (ix.count == 0) return;
     cuda_check(ck::launch_unary(c.kind, element_of(in_dtype), element_of(out.dtype),
                                 address<void>(backend, c.out, c.kind),
@@ -104,7 +104,7 @@ void elementwise(const ExecutionContext& ctx, const ElementwiseCall& c) {
     if (c.in[2].layout.dtype != in_dtype) wiring_defect(c.kind, "operands of two dtypes");
     const auto ix = coalesce<4>(
         out.shape,
-        {&out.strides, &c.in[0].layout.strides, &c.in[1].layout.strides, &c.in[2].layout.strides},
+        {out.strides, c.in[0].layout.strides, c.in[1].layout.strides, c.in[2].layout.strides},
         all_axes(out.shape.size()));
     if (ix.count == 0) return;
     cuda_check(ck::launch_select(element_of(in_dtype), address<void>(backend, c.out, c.kind),
@@ -116,7 +116,7 @@ void elementwise(const ExecutionContext& ctx, const ElementwiseCall& c) {
     return;
   }
   const auto ix =
-      coalesce<3>(out.shape, {&out.strides, &c.in[0].layout.strides, &c.in[1].layout.strides},
+      coalesce<3>(out.shape, {out.strides, c.in[0].layout.strides, c.in[1].layout.strides},
                   all_axes(out.shape.size()));
   if (ix.count == 0) return;
   cuda_check(ck::launch_binary(c.kind, element_of(in_dtype), address<void>(backend, c.out, c.kind),
@@ -139,8 +139,8 @@ void reduce(const ExecutionContext& ctx, const ReduceCall& c) {
   std::vector<std::size_t> kept_axes, reduced_axes;
   for (std::size_t a = 0; a < in.shape.size(); ++a)
     (c.reduced[a] ? reduced_axes : kept_axes).push_back(a);
-  const auto kept = coalesce<2>(in.shape, {&out.strides, &in.strides}, kept_axes);
-  const auto reduced = coalesce<1>(in.shape, {&in.strides}, reduced_axes);
+  const auto kept = coalesce<2>(in.shape, {out.strides, in.strides}, kept_axes);
+  const auto reduced = coalesce<1>(in.shape, {in.strides}, reduced_axes);
   if (kept.count == 0) return;
   const std::int64_t reduced_count = reduced.count;
   const std::int64_t parts = ck::reduce_parts(kept.count, reduced_count);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,8 +26,8 @@ struct Coalesced {
 // The axes `axes` of `shape`, with one stride vector per operand (each of shape's rank); a
 // reduction coalesces its kept and its reduced axes separately.
 template <int N>
-Coalesced<N> coalesce(const std::vector<std::int64_t>& shape,
-                      const std::array<const std::vector<std::int64_t>*, N>& strides,
+Coalesced<N> coalesce(std::span<const std::int64_t> shape,
+                      const std::array<std::span<const std::int64_t>, N>& strides,
                       const std::vector<std::size_t>& axes) {
   Coalesced<N> out;
   std::vector<std::size_t> kept;
@@ -35,14 +36,13 @@ Coalesced<N> coalesce(const std::vector<std::int64_t>& shape,
     if (shape[a] != 1) kept.push_back(a);
   }
   if (out.count == 0) return out;
-  std::stable_sort(kept.begin(), kept.end(), [&](std::size_t x, std::size_t y) {
-    return (*strides[0])[x] < (*strides[0])[y];
-  });
+  std::stable_sort(kept.begin(), kept.end(),
+                   [&](std::size_t x, std::size_t y) { return strides[0][x] < strides[0][y]; });
   int rank = 0;
   for (std::size_t a : kept) {
     bool merge = rank > 0;
     for (int n = 0; merge && n < N; ++n) {
-      merge = (*strides[n])[a] == out.index.stride[n][rank - 1] * out.index.extent[rank - 1];
+      merge = strides[n][a] == out.index.stride[n][rank - 1] * out.index.extent[rank - 1];
     }
     if (merge) {
       out.index.extent[rank - 1] *= shape[a];
@@ -56,7 +56,7 @@ Coalesced<N> coalesce(const std::vector<std::int64_t>& shape,
                       " non-mergeable axes");
     }
     out.index.extent[rank] = shape[a];
-    for (int n = 0; n < N; ++n) out.index.stride[n][rank] = (*strides[n])[a];
+    for (int n = 0; n < N; ++n) out.index.stride[n][rank] = strides[n][a];
     ++rank;
   }
   out.index.rank = rank;
