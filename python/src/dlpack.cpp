@@ -7,6 +7,8 @@
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 
+#include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -23,16 +25,20 @@ namespace {
 
 constexpr int kDLCpu = 1, kDLCuda = 2, kDLWebGPU = 15;
 
+// DLPack's device type of each backend, by BackendKind (the enum's order; a new backend that
+// forgets its entry fails the size check).
+constexpr std::array<int, kBackendKindCount> kDLDeviceType = [] {
+  std::array<int, kBackendKindCount> t{};
+  t[static_cast<std::size_t>(BackendKind::Cpu)] = kDLCpu;
+  t[static_cast<std::size_t>(BackendKind::Cuda)] = kDLCuda;
+  t[static_cast<std::size_t>(BackendKind::WebGpu)] = kDLWebGPU;
+  return t;
+}();
+static_assert(std::find(kDLDeviceType.begin(), kDLDeviceType.end(), 0) == kDLDeviceType.end(),
+              "every backend needs its DLPack device type");
+
 int dlpack_type(const Placement& p) {
-  switch (p.backend) {
-    case BackendKind::Cpu:
-      return kDLCpu;
-    case BackendKind::Cuda:
-      return kDLCuda;
-    case BackendKind::WebGpu:
-      break;
-  }
-  return kDLWebGPU;
+  return kDLDeviceType[static_cast<std::size_t>(p.backend)];
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // `tenferro info [--json]`: version, compiled-in backends (engine id, device availability),
 // the BLAS/LAPACK and the kernel it runs, and every family's admission table.
 #include <iostream>
+#include <vector>
 
 #include "backends/cpu/blas_info.hpp"
 #include "backends/cpu/host_parallel.hpp"
@@ -21,16 +22,23 @@ struct BackendReport {
   std::string description;  // device description, or why it is unavailable
 };
 
-BackendReport probe(BackendKind kind, bool compiled) {
+// Whether this build has the backend (the CPU always): the backends that are compiled out
+// answer "not compiled in" without constructing anything.
+bool compiled_in(BackendKind kind) {
+  if (kind == BackendKind::Cuda) return TENFERRO_HAS_CUDA != 0;
+  if (kind == BackendKind::WebGpu) return TENFERRO_HAS_WEBGPU != 0;
+  return true;
+}
+
+BackendReport probe(BackendKind kind) {
+  const bool compiled = compiled_in(kind);
   BackendReport r{std::string(backend_kind_name(kind)), compiled, false, "", ""};
   if (!compiled) {
     r.description = "not compiled in";
     return r;
   }
   try {
-    std::shared_ptr<EagerRuntime> rt = kind == BackendKind::Cpu      ? EagerRuntime::cpu()
-                                       : kind == BackendKind::WebGpu ? EagerRuntime::webgpu()
-                                                                     : EagerRuntime::cuda();
+    const std::shared_ptr<EagerRuntime> rt = EagerRuntime::of(kind);
     r.available = rt->backend().device_available();
     r.engine_id = rt->engine_id().str();
     r.description = rt->backend().description();
@@ -54,9 +62,8 @@ int run_info(CommandArgs& args) {
     return 0;
   }
   if (!args.positionals().empty()) throw UsageError("info takes no arguments");
-  const BackendReport backends[] = {probe(BackendKind::Cpu, true),
-                                    probe(BackendKind::Cuda, TENFERRO_HAS_CUDA != 0),
-                                    probe(BackendKind::WebGpu, TENFERRO_HAS_WEBGPU != 0)};
+  std::vector<BackendReport> backends;
+  for (BackendKind kind : kAllBackendKinds) backends.push_back(probe(kind));
   const auto tables = family_admission_tables();
   const cpu_blas::BlasInfo blas = cpu_blas::blas_info();
   if (json) {
@@ -64,7 +71,7 @@ int run_info(CommandArgs& args) {
               << ", \"fftw\": " << (TENFERRO_HAS_FFTW ? "true" : "false")
               << ", \"host_kernel_threads\": " << cpu_parallel::host_kernel_threads()
               << ", \"blas\": " << blas_json(blas) << ", \"backends\": [";
-    for (std::size_t i = 0; i < std::size(backends); ++i) {
+    for (std::size_t i = 0; i < backends.size(); ++i) {
       const BackendReport& b = backends[i];
       std::cout << (i ? ", " : "") << "{\"kind\": " << json_string(b.kind)
                 << ", \"compiled\": " << (b.compiled ? "true" : "false")

@@ -24,24 +24,38 @@ runtime_internal::OpKey key_of(const ExtensionOp& op, std::span<const EagerTenso
   return {kEinsumOp, einsum_op->plan().dtype};
 }
 
-std::vector<EagerTensor> cpu_kernel(const ExecutionContext& ctx, const ExtensionOp& op,
-                                    std::span<const EagerTensor> inputs) {
-  return execute_einsum(ctx, op, inputs, cpu_contraction_kernels());
+ContractionKernels* cpu_kernels_of(EagerRuntime&) {
+  return &cpu_contraction_kernels();
 }
 
+// The einsum backends of this build: the one list the rows, the admission and
+// contraction_kernels_for come from.
+struct EinsumBackend {
+  BackendKind kind;
+  runtime_internal::DTypeMask dtypes;
+  ContractionKernels* (*kernels)(EagerRuntime&);
+  runtime_internal::Kernel kernel;  // the row's executor: the program on those kernels
+};
+
+// A row's executor: the shared body on one backend's kernels (one instantiation each).
+template <ContractionKernels* (*KernelsOf)(EagerRuntime&)>
+std::vector<EagerTensor> run_on(const ExecutionContext& ctx, const ExtensionOp& op,
+                                std::span<const EagerTensor> inputs) {
+  return execute_einsum(ctx, op, inputs, *KernelsOf(ctx.runtime()));
+}
+
+const EinsumBackend kBackends[] = {
+    {BackendKind::Cpu, runtime_internal::kAllFloatDTypes, &cpu_kernels_of,
+     &run_on<&cpu_kernels_of>},
 #if TENFERRO_HAS_WEBGPU
-std::vector<EagerTensor> webgpu_kernel(const ExecutionContext& ctx, const ExtensionOp& op,
-                                       std::span<const EagerTensor> inputs) {
-  return execute_einsum(ctx, op, inputs, *webgpu_contraction_kernels(ctx.runtime()));
-}
+    {BackendKind::WebGpu, dtypes({DType::F32, DType::C32}),  // WGSL has no f64
+     &webgpu_contraction_kernels, &run_on<&webgpu_contraction_kernels>},
 #endif
-
 #if TENFERRO_HAS_CUDA
-std::vector<EagerTensor> cuda_kernel(const ExecutionContext& ctx, const ExtensionOp& op,
-                                     std::span<const EagerTensor> inputs) {
-  return execute_einsum(ctx, op, inputs, *cuda_contraction_kernels(ctx.runtime()));
-}
+    {BackendKind::Cuda, runtime_internal::kAllFloatDTypes, &cuda_contraction_kernels,
+     &run_on<&cuda_contraction_kernels>},
 #endif
+};
 
 runtime_internal::FamilyInfo family_info() {
   runtime_internal::FamilyInfo info;
@@ -66,15 +80,8 @@ runtime_internal::FamilyInfo family_info() {
 }
 
 std::vector<Registration> all_rows() {
-  std::vector<Registration> rows{
-      {kEinsumOp, BackendKind::Cpu, runtime_internal::kAllFloatDTypes, &cpu_kernel}};
-#if TENFERRO_HAS_WEBGPU
-  rows.push_back({kEinsumOp, BackendKind::WebGpu, dtypes({DType::F32, DType::C32}),
-                  &webgpu_kernel});  // WGSL has no f64
-#endif
-#if TENFERRO_HAS_CUDA
-  rows.push_back({kEinsumOp, BackendKind::Cuda, runtime_internal::kAllFloatDTypes, &cuda_kernel});
-#endif
+  std::vector<Registration> rows;
+  for (const EinsumBackend& b : kBackends) rows.push_back({kEinsumOp, b.kind, b.dtypes, b.kernel});
   return rows;
 }
 
@@ -103,22 +110,8 @@ std::vector<EagerTensor> execute_einsum(const ExecutionContext& ctx, const Exten
 }
 
 ContractionKernels* contraction_kernels_for(EagerRuntime& runtime) {
-  switch (runtime.backend_kind()) {
-    case BackendKind::Cpu:
-      return &cpu_contraction_kernels();
-    case BackendKind::WebGpu:
-#if TENFERRO_HAS_WEBGPU
-      return webgpu_contraction_kernels(runtime);
-#else
-      return nullptr;
-#endif
-    case BackendKind::Cuda:
-#if TENFERRO_HAS_CUDA
-      return cuda_contraction_kernels(runtime);
-#else
-      return nullptr;
-#endif
-  }
+  for (const EinsumBackend& b : kBackends)
+    if (b.kind == runtime.backend_kind()) return b.kernels(runtime);
   return nullptr;
 }
 
