@@ -19,13 +19,14 @@ namespace {
 using Ref = std::vector<std::int64_t>;
 constexpr std::size_t kInline = DimVector::kInline;
 
-void expect_same(const DimVector& d, const Ref& r) {
+template <class V, class R>
+void expect_same(const V& d, const R& r) {
   ASSERT_EQ(d.size(), r.size());
   EXPECT_EQ(d.empty(), r.empty());
   EXPECT_GE(d.capacity(), d.size());
   for (std::size_t i = 0; i < r.size(); ++i) EXPECT_EQ(d[i], r[i]) << "at " << i;
-  EXPECT_EQ(Ref(d.begin(), d.end()), r);
-  EXPECT_EQ(Ref(d.rbegin(), d.rend()), Ref(r.rbegin(), r.rend()));
+  EXPECT_EQ(R(d.begin(), d.end()), r);
+  EXPECT_EQ(R(d.rbegin(), d.rend()), R(r.rbegin(), r.rend()));
 }
 
 DimVector counting(std::size_t n) {
@@ -34,13 +35,18 @@ DimVector counting(std::size_t n) {
   return d;
 }
 
-TEST(DimVector, RandomOperationsMatchStdVector) {
+// Random sequences of every mutating call on V against std::vector of its element type.
+template <class V>
+void random_operations_match_std_vector() {
+  using T = typename V::value_type;
+  using R = std::vector<T>;
+  constexpr std::size_t kIn = V::kInline;
   std::mt19937_64 rng(20261203);
   for (int trial = 0; trial < 400; ++trial) {
-    DimVector d;
-    Ref r;
+    V d;
+    R r;
     for (int step = 0; step < 60; ++step) {
-      const auto value = static_cast<std::int64_t>(rng() % 1000) - 500;
+      const auto value = static_cast<T>(static_cast<std::int64_t>(rng() % 1000) - 500);
       const std::size_t pos = r.empty() ? 0 : rng() % (r.size() + 1);
       switch (rng() % 10) {
         case 0:
@@ -74,20 +80,20 @@ TEST(DimVector, RandomOperationsMatchStdVector) {
           }
           break;
         case 6: {
-          const std::size_t n = rng() % (2 * kInline + 4);
+          const std::size_t n = rng() % (2 * kIn + 4);
           d.resize(n, value);
           r.resize(n, value);
           break;
         }
         case 7: {  // copy out and back through both storages
-          const DimVector copy = d;
+          const V copy = d;
           d = copy;
-          DimVector moved = std::move(d);
+          V moved = std::move(d);
           d = std::move(moved);
           break;
         }
         case 8: {
-          const std::size_t n = rng() % (2 * kInline + 2);
+          const std::size_t n = rng() % (2 * kIn + 2);
           d.assign(n, value);
           r.assign(n, value);
           break;
@@ -102,6 +108,15 @@ TEST(DimVector, RandomOperationsMatchStdVector) {
       ASSERT_NO_FATAL_FAILURE(expect_same(d, r)) << "trial " << trial << " step " << step;
     }
   }
+}
+
+TEST(DimVector, RandomOperationsMatchStdVector) {
+  random_operations_match_std_vector<DimVector>();
+}
+
+TEST(SmallVector, RandomOperationsMatchStdVectorForOtherElementsAndSizes) {
+  random_operations_match_std_vector<SmallVector<std::int32_t, 8>>();
+  random_operations_match_std_vector<SmallVector<std::int32_t, 1>>();
 }
 
 TEST(DimVector, CopiesAndMovesAcrossInlineAndHeapStorage) {

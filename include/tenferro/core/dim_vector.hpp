@@ -1,12 +1,13 @@
-// DimVector: the int64 sequence that holds a shape or strides.
+// SmallVector<T, N>: a vector of trivially copyable values that keeps up to N of them inside
+// the object; DimVector, the int64 sequence that holds a shape or strides, is one of them.
 //
-// Up to kInline entries live inside the object, so building, copying and destroying the
-// metadata of a tensor of rank <= kInline allocates nothing. With std::vector every layout copy
+// Up to N entries live inside the object, so building, copying and destroying the metadata of a
+// tensor of rank <= DimVector::kInline allocates nothing. With std::vector every layout copy
 // allocated twice (shape and strides), and those allocations were about half the time of a warm
 // eager call on a small tensor. Longer sequences move to the heap, as a vector's would.
 //
 // The interface is the part of std::vector's that shapes use, and it converts implicitly from
-// and to std::vector<std::int64_t>, so code written against a vector shape keeps compiling.
+// and to std::vector<T>, so code written against a vector shape keeps compiling.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 // The public API: exported from the shared library (the rest of it is hidden).
@@ -24,9 +26,13 @@
 
 namespace tenferro {
 
-class DimVector {
+template <class T, std::size_t N>
+class SmallVector {
+  static_assert(std::is_trivially_copyable_v<T> && N > 0,
+                "SmallVector copies its inline block with memcpy");
+
  public:
-  using value_type = std::int64_t;
+  using value_type = T;
   using size_type = std::size_t;
   using difference_type = std::ptrdiff_t;
   using reference = value_type&;
@@ -38,40 +44,39 @@ class DimVector {
   using reverse_iterator = std::reverse_iterator<iterator>;
   using const_reverse_iterator = std::reverse_iterator<const_iterator>;
 
-  // Ranks up to 6 cover the tensors of everyday code and of most tensor networks.
-  static constexpr size_type kInline = 6;
+  static constexpr size_type kInline = N;
 
-  DimVector() noexcept = default;
-  explicit DimVector(size_type n) { resize(n); }
-  DimVector(size_type n, value_type value) { assign(n, value); }
+  SmallVector() noexcept = default;
+  explicit SmallVector(size_type n) { resize(n); }
+  SmallVector(size_type n, value_type value) { assign(n, value); }
   template <std::input_iterator It>
-  DimVector(It first, It last) {
+  SmallVector(It first, It last) {
     assign(first, last);
   }
-  DimVector(std::initializer_list<value_type> values) { assign(values.begin(), values.end()); }
-  // Implicit both ways: a std::vector shape is accepted wherever a DimVector is, and the other
+  SmallVector(std::initializer_list<value_type> values) { assign(values.begin(), values.end()); }
+  // Implicit both ways: a std::vector shape is accepted wherever a SmallVector is, and the other
   // way round (each such conversion copies).
-  DimVector(const std::vector<value_type>& values) { assign(values.begin(), values.end()); }
+  SmallVector(const std::vector<value_type>& values) { assign(values.begin(), values.end()); }
   operator std::vector<value_type>() const { return std::vector<value_type>(begin(), end()); }
 
-  DimVector(const DimVector& other) { copy_from(other); }
-  DimVector(DimVector&& other) noexcept { take(other); }
-  DimVector& operator=(const DimVector& other) {
+  SmallVector(const SmallVector& other) { copy_from(other); }
+  SmallVector(SmallVector&& other) noexcept { take(other); }
+  SmallVector& operator=(const SmallVector& other) {
     if (this != &other) copy_from(other);
     return *this;
   }
-  DimVector& operator=(DimVector&& other) noexcept {
+  SmallVector& operator=(SmallVector&& other) noexcept {
     if (this != &other) {
       release();
       take(other);
     }
     return *this;
   }
-  DimVector& operator=(std::initializer_list<value_type> values) {
+  SmallVector& operator=(std::initializer_list<value_type> values) {
     assign(values.begin(), values.end());
     return *this;
   }
-  ~DimVector() {
+  ~SmallVector() {
     if (data_ != inline_) delete[] data_;
   }
 
@@ -155,7 +160,7 @@ class DimVector {
   template <std::input_iterator It>
   iterator insert(const_iterator pos, It first, It last) {
     // Copied first: the range may be part of this vector, which open_gap may move.
-    const DimVector values(first, last);
+    const SmallVector values(first, last);
     const size_type at = open_gap(pos, values.size());
     std::copy(values.begin(), values.end(), data_ + at);
     return data_ + at;
@@ -172,16 +177,16 @@ class DimVector {
     return data_ + at;
   }
 
-  void swap(DimVector& other) noexcept {
-    DimVector tmp(std::move(other));
+  void swap(SmallVector& other) noexcept {
+    SmallVector tmp(std::move(other));
     other = std::move(*this);
     *this = std::move(tmp);
   }
 
-  friend bool operator==(const DimVector& a, const DimVector& b) noexcept {
+  friend bool operator==(const SmallVector& a, const SmallVector& b) noexcept {
     return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
   }
-  friend std::strong_ordering operator<=>(const DimVector& a, const DimVector& b) noexcept {
+  friend std::strong_ordering operator<=>(const SmallVector& a, const SmallVector& b) noexcept {
     return std::lexicographical_compare_three_way(a.begin(), a.end(), b.begin(), b.end());
   }
 
@@ -200,7 +205,7 @@ class DimVector {
     capacity_ = kInline;
   }
   // Copies of up to kInline entries move the whole inline block, a fixed-size copy the compiler
-  // inlines (a copy of `size` entries is a call to memmove). Every DimVector has room for
+  // inlines (a copy of `size` entries is a call to memmove). Every SmallVector has room for
   // kInline entries, so the source can always be read that far. GCC 12 at -O2 reports these
   // copies as out of bounds or overflowing when they are inlined into std::vector's reallocation of
   // tensors (a false positive: it mixes up the objects of the old and new storage).
@@ -209,7 +214,7 @@ class DimVector {
 #pragma GCC diagnostic ignored "-Warray-bounds"
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
-  void copy_from(const DimVector& other) {
+  void copy_from(const SmallVector& other) {
     if (other.size_ <= kInline && data_ == inline_) {
       std::memcpy(inline_, other.data_, sizeof inline_);
       size_ = other.size_;
@@ -218,7 +223,7 @@ class DimVector {
     }
   }
   // Takes `other`'s entries (its heap block, or a copy of its inline ones) and empties it.
-  void take(DimVector& other) noexcept {
+  void take(SmallVector& other) noexcept {
     if (other.data_ == other.inline_) {
       std::memcpy(inline_, other.data_, sizeof inline_);
     } else {
@@ -242,7 +247,7 @@ class DimVector {
     return at;
   }
   void check_index(size_type i) const {
-    if (i >= size_) throw std::out_of_range("DimVector::at: index out of range");
+    if (i >= size_) throw std::out_of_range("SmallVector::at: index out of range");
   }
 
   value_type* data_ = inline_;
@@ -251,9 +256,13 @@ class DimVector {
   value_type inline_[kInline];
 };
 
-inline void swap(DimVector& a, DimVector& b) noexcept {
+template <class T, std::size_t N>
+void swap(SmallVector<T, N>& a, SmallVector<T, N>& b) noexcept {
   a.swap(b);
 }
+
+// Ranks up to 6 cover the tensors of everyday code and of most tensor networks.
+using DimVector = SmallVector<std::int64_t, 6>;
 
 }  // namespace tenferro
 

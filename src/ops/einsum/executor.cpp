@@ -22,13 +22,15 @@
 namespace tenferro::einsum_internal {
 namespace {
 
-struct Operand {
-  KernelView view;            // one axis per label
-  std::vector<Label> labels;  // unique
-  EagerTensor storage;        // owns an intermediate (undefined for inputs and the output)
-};
+// The labels of an operand or of a group: a few each, so kept inline (the executor builds
+// dozens of these per pairwise step; as std::vectors they were most of its allocations).
+using Labels = SmallVector<Label, 8>;
 
-using Labels = std::vector<Label>;
+struct Operand {
+  KernelView view;      // one axis per label
+  Labels labels;        // unique
+  EagerTensor storage;  // owns an intermediate (undefined for inputs and the output)
+};
 
 int axis_of(const Labels& labels, Label l) {
   for (std::size_t i = 0; i < labels.size(); ++i)
