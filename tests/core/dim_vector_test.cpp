@@ -185,6 +185,23 @@ TEST(DimVector, OrdersLexicographicallyAsStdVector) {
   }
 }
 
+TEST(DimVector, InsertAndResizeGrowGeometrically) {
+  // Building a long vector one insert (or one resize) at a time reallocates O(log n) times, as
+  // push_back does; growing to the exact size each time would copy O(n^2) entries.
+  DimVector by_insert, by_resize;
+  int insert_growths = 0, resize_growths = 0;
+  for (std::int64_t i = 0; i < 1000; ++i) {
+    const std::size_t before_insert = by_insert.capacity(), before_resize = by_resize.capacity();
+    by_insert.insert(by_insert.end(), i);
+    by_resize.resize(by_resize.size() + 1, i);
+    insert_growths += by_insert.capacity() != before_insert;
+    resize_growths += by_resize.capacity() != before_resize;
+  }
+  EXPECT_LE(insert_growths, 12);
+  EXPECT_LE(resize_growths, 12);
+  EXPECT_EQ(by_insert, by_resize);
+}
+
 TEST(DimVector, AtChecksTheIndex) {
   const DimVector d{1, 2};
   EXPECT_EQ(d.at(1), 2);

@@ -7,7 +7,10 @@
 // eager call on a small tensor. Longer sequences move to the heap, as a vector's would.
 //
 // The interface is the part of std::vector's that shapes use, and it converts implicitly from
-// and to std::vector<T>, so code written against a vector shape keeps compiling.
+// and to std::vector<T>, so code written against a vector shape keeps compiling. One difference:
+// moving or swapping a SmallVector whose entries are inline moves the entries, so a pointer or
+// span into them (data(), begin()) does not follow the move as it would with std::vector. Keep
+// spans of a shape only while the tensor that owns it stays where it is.
 #pragma once
 
 #include <algorithm>
@@ -137,7 +140,7 @@ class SmallVector {
     if (n > capacity_) grow_to(n);
   }
   void resize(size_type n, value_type value = 0) {
-    reserve(n);
+    grow_for(n);
     if (n > size_) std::fill(data_ + size_, data_ + n, value);
     size_ = n;
   }
@@ -191,6 +194,11 @@ class SmallVector {
   }
 
  private:
+  // Room for n entries, growing geometrically (as push_back does), so that building a long
+  // vector by insert or resize is not quadratic.
+  void grow_for(size_type n) {
+    if (n > capacity_) grow_to(std::max(n, 2 * capacity_));
+  }
   void grow_to(size_type n) {
     n = std::max(n, 2 * kInline);
     auto* grown = new value_type[n];
@@ -241,7 +249,7 @@ class SmallVector {
   // Makes room for n entries before `pos`; returns the index of the first of them.
   size_type open_gap(const_iterator pos, size_type n) {
     const auto at = static_cast<size_type>(pos - data_);
-    reserve(size_ + n);
+    grow_for(size_ + n);
     std::copy_backward(data_ + at, data_ + size_, data_ + size_ + n);
     size_ += n;
     return at;
