@@ -25,8 +25,8 @@ namespace {
 
 constexpr int kDLCpu = 1, kDLCuda = 2, kDLWebGPU = 15;
 
-// DLPack's device type of each backend, by BackendKind (the enum's order; a new backend that
-// forgets its entry fails the size check).
+// DLPack's device type of each backend, indexed by BackendKind. A backend without an entry
+// keeps the 0 the table starts with, which the static_assert below refuses.
 constexpr std::array<int, kBackendKindCount> kDLDeviceType = [] {
   std::array<int, kBackendKindCount> t{};
   t[static_cast<std::size_t>(BackendKind::Cpu)] = kDLCpu;
