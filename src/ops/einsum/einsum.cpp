@@ -22,14 +22,13 @@
 #include "ops/einsum/einsum_op.hpp"
 #include "ops/einsum/executor.hpp"
 #include "ops/einsum/expression.hpp"
+#include "ops/einsum/kernel_session.hpp"
 #include "ops/einsum/path.hpp"
 #include "ops/einsum/program.hpp"
 #include "ops/einsum/registration.hpp"
 #include "runtime/call_scope.hpp"
 #include "runtime/dispatch_internal.hpp"
 #include "runtime/key_buffer.hpp"
-#include "runtime/resource_boundary.hpp"
-#include "runtime/runtime_access.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -180,13 +179,7 @@ EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, PlanPtr plan,
     einsum_internal::ContractionKernels* kernels =
         einsum_internal::contraction_kernels_for(*runtime);
     if (kernels && einsum_internal::direct_binary_applicable(*plan, operands)) {
-      Backend& backend = runtime->backend();
-      std::unique_lock<std::mutex> session;
-      if (backend.serializes_sessions()) session = std::unique_lock(backend.session_mutex());
-      runtime_internal::RuntimeAccess::count_kernel_launch(
-          *runtime, einsum_internal::registration_table().family_id());
-      backend.note_queued_work("einsum");
-      return runtime_internal::at_op_boundary("einsum", [&] {
+      return einsum_internal::run_on_own_kernels(*runtime, "einsum", [&] {
         return einsum_internal::run_program(*runtime, *kernels, *plan, operands);
       });
     }

@@ -1,41 +1,57 @@
 #include "ops/krylov/basis.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
+#include "ops/einsum/write_into.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/prims.hpp"
+#include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro::krylov_internal {
 namespace {
 
-EagerTensor as_column(const EagerTensor& v) {
-  return prims::reshape(v, Shape{v.numel(), 1});
+EagerTensor columns(const EagerTensor& m, std::int64_t first, std::int64_t count) {
+  const std::array<prims::Slice, 2> s{prims::Slice{}, prims::Slice{first, first + count, 1}};
+  return prims::slice(m, s);
 }
 
 }  // namespace
 
 EagerTensor Basis::leading(std::int64_t cols) const {
-  if (cols == size_) return matrix_;
-  const std::array<prims::Slice, 2> s{prims::Slice{}, prims::Slice{0, cols, 1}};
-  return prims::slice(matrix_, s);
+  return columns(storage_, 0, cols);
 }
 
 EagerTensor Basis::column(std::int64_t i) const {
   if (i == size_ - 1 && last_.defined()) return last_;  // the next Lanczos/Arnoldi vector
-  const std::array<prims::Slice, 2> s{prims::Slice{}, prims::Slice{i, i + 1, 1}};
-  return prims::reshape(prims::contiguous(prims::slice(matrix_, s)), Shape{space_.dim()});
+  return prims::reshape(columns(storage_, i, 1), Shape{space_.dim()});
+}
+
+EagerTensor Basis::fresh_storage(std::int64_t cols) {
+  return space_.runtime()->empty(space_.dtype(), Shape{space_.dim(), std::max(capacity_, cols)});
+}
+
+void Basis::write_columns(const EagerTensor& values, std::int64_t first, std::int64_t count) {
+  const EagerTensor target = columns(storage_, first, count);
+  einsum_internal::write_into(prims::reshape(values, target.shape()), target, space_.op());
 }
 
 void Basis::reset(const EagerTensor& unit) {
-  matrix_ = prims::contiguous(as_column(unit));
+  storage_ = fresh_storage(1);
+  write_columns(unit, 0, 1);
   last_ = unit;
   size_ = 1;
 }
 
 void Basis::append(const EagerTensor& unit) {
-  const std::array<EagerTensor, 2> parts{matrix_, as_column(unit)};
-  matrix_ = prims::concatenate(parts, 1);
+  const std::int64_t capacity = storage_.shape()[1];
+  if (size_ == capacity) {  // more columns than the caller expected: grow geometrically
+    const EagerTensor kept = leading(size_);
+    storage_ = fresh_storage(2 * capacity);
+    write_columns(kept, 0, size_);
+  }
+  write_columns(unit, size_, 1);
   last_ = unit;
   ++size_;
 }
@@ -43,7 +59,9 @@ void Basis::append(const EagerTensor& unit) {
 void Basis::rotate(const std::vector<cplx>& c, std::int64_t cols, std::int64_t p,
                    const EagerTensor& next) {
   const EagerTensor coeffs = space_.write(c, cols, p);
-  matrix_ = einsum("nj,jp->np", {leading(cols), coeffs});
+  const EagerTensor rotated = einsum("nj,jp->np", {leading(cols), coeffs});
+  storage_ = fresh_storage(p + 1);  // the old columns may be read by views handed out
+  write_columns(rotated, 0, p);
   last_ = EagerTensor();
   size_ = p;
   if (next.defined()) append(next);
@@ -60,10 +78,8 @@ std::vector<EagerTensor> Basis::combine_columns(const std::vector<cplx>& y, std:
   const EagerTensor x = einsum("nj,jp->np", {leading(cols), coeffs});
   std::vector<EagerTensor> out;
   out.reserve(static_cast<std::size_t>(p));
-  for (std::int64_t i = 0; i < p; ++i) {
-    const std::array<prims::Slice, 2> s{prims::Slice{}, prims::Slice{i, i + 1, 1}};
-    out.push_back(prims::reshape(prims::contiguous(prims::slice(x, s)), Shape{space_.dim()}));
-  }
+  for (std::int64_t i = 0; i < p; ++i)
+    out.push_back(prims::reshape(prims::contiguous(columns(x, i, 1)), Shape{space_.dim()}));
   return out;
 }
 
@@ -74,16 +90,17 @@ bool Projection::invariant(double eps) const {
 }
 
 Projection Basis::orthogonalize(const EagerTensor& w0) const {
+  const EagerTensor v = leading(size_);
   // h = V^H w, computed as conj(w^H V) so that only the vector (not the basis) is conjugated.
   auto coefficients = [&](const EagerTensor& w) {
-    if (!space_.complex()) return einsum("n,nj->j", {w, matrix_});
-    return prims::conj(einsum("n,nj->j", {prims::conj(w), matrix_}));
+    if (!space_.complex()) return einsum("n,nj->j", {w, v});
+    return prims::conj(einsum("n,nj->j", {prims::conj(w), v}));
   };
   EagerTensor w = w0;
   const EagerTensor h1 = coefficients(w);
-  w = w - einsum("nj,j->n", {matrix_, h1});
+  w = w - einsum("nj,j->n", {v, h1});
   const EagerTensor h2 = coefficients(w);
-  w = w - einsum("nj,j->n", {matrix_, h2});
+  w = w - einsum("nj,j->n", {v, h2});
   const EagerTensor h = h1 + h2;
   const EagerTensor beta = prims::reshape(prims::cast(prims::norm(w), space_.dtype()), Shape{1});
   const std::array<EagerTensor, 2> parts{h, beta};

@@ -41,7 +41,7 @@ ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::com
     out.matvecs = space.matvecs();
     return out;
   }
-  krylov_internal::Basis basis(space);
+  krylov_internal::Basis basis(space, m);
   double done = 0;   // fraction of t already applied
   double tau = 1.0;  // the next substep, as a fraction of t
   double beta = v_norm;

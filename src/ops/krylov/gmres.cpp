@@ -48,7 +48,7 @@ SolveResult gmres(const LinearOperator& a, const EagerTensor& b, const SolveOpti
   SolveResult out;
   EagerTensor x = setup.x;
   double best_residual = INFINITY;
-  Basis basis(space);
+  Basis basis(space, m + 1);
   for (std::int64_t cycle = 0;; ++cycle) {
     // The true residual at the start of every cycle: the estimate is never what we report.
     const EagerTensor r = setup.x_is_zero ? setup.b : setup.b - space.apply(x);

@@ -54,7 +54,7 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
 
   const double v0_norm = space.norm(v0_flat);
   if (v0_norm == 0) throw_validation(op, "v0 is the zero vector: give a nonzero start vector");
-  Basis basis(space);
+  Basis basis(space, m + 1);
   basis.reset(prims::scale(v0_flat, 1.0 / v0_norm));
 
   HostMatrix h(m + 1, m);  // A V[:, 0:m] = V[:, 0:m+1] h
