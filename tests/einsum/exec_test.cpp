@@ -150,6 +150,22 @@ TEST_P(EinsumSemantics, NaryPathMatchesWithoutDirectBinary) {
   for (const auto& c : semantic_cases()) expect_case(c, GetParam(), false, options);
 }
 
+// Intermediates laid out for the step that consumes them (executor.cpp, next_contracted): the
+// first step's result holds 2^16 elements (above kLookAheadElements) and the second step
+// contracts two of its labels. In "bac,cde,bd->ae" they are gathered at the end of a group (X
+// permute-copied to get there); in "cba,ced,bd->ae" the result is written transposed
+// ([right, left], right_first) with no copy. The explicit path makes X.Y the first step.
+TEST_P(EinsumSemantics, IntermediatesLaidOutForTheNextStep) {
+  EinsumOptions options;
+  options.path = {{0, 1}, {0, 1}};
+  const std::vector<Case> cases = {
+      {"bac,cde,bd->ae", {{8, 32, 4}, {4, 8, 32}, {8, 8}}},
+      {"cba,ced,bd->ae", {{4, 8, 32}, {4, 32, 8}, {8, 8}}},
+  };
+  for (const auto& c : cases)
+    for (const bool strided : {false, true}) expect_case(c, GetParam(), strided, options);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllDTypes, EinsumSemantics,
                          ::testing::Values(DType::F32, DType::F64, DType::C32, DType::C64),
                          [](const auto& info) { return std::string(dtype_name(info.param)); });

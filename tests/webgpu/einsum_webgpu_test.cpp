@@ -139,6 +139,18 @@ TEST_F(EinsumWebGpuTest, MatchesTheCpuRuntimeAcrossExpressionKinds) {
   }
 }
 
+// Intermediates laid out for the next step (tests/einsum/exec_test.cpp has the CPU twin): labels
+// gathered at a group's end, and an intermediate written transposed, on the device's kernels.
+TEST_F(EinsumWebGpuTest, IntermediatesLaidOutForTheNextStep) {
+  EinsumOptions options;
+  options.path = {{0, 1}, {0, 1}};
+  for (DType dtype : {DType::F32, DType::C32}) {
+    check_against_cpu("bac,cde,bd->ae", {{8, 32, 4}, {4, 8, 32}, {8, 8}}, dtype, false, options);
+    check_against_cpu("cba,ced,bd->ae", {{4, 8, 32}, {4, 32, 8}, {8, 8}}, dtype, false, options);
+    check_against_cpu("cba,ced,bd->ae", {{4, 8, 32}, {4, 32, 8}, {8, 8}}, dtype, true, options);
+  }
+}
+
 TEST_F(EinsumWebGpuTest, DirectBinaryPathRunsOnTheWebGpuKernels) {
   const EagerTensor a = runtime_->upload(random_tensor(DType::F32, {8, 9}, 4));
   const EagerTensor b = runtime_->upload(random_tensor(DType::F32, {9, 10}, 5));

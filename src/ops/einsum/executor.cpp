@@ -7,7 +7,8 @@
 //      otherwise one batched GEMM. Each label group is fused into one matrix dimension when
 //      the operand's strides allow it (zero-copy matricization); an operand that does not
 //      fuse is permute-copied into a compact scratch. The group orders are chosen among the
-//      operands' and the output's own orders to copy the fewest elements;
+//      operands' and the output's own orders to copy the fewest elements, counting for an
+//      intermediate what the step consuming it would copy (its layout looks one step ahead);
 //   5. the last step writes straight into the output when its strides allow it.
 #include "ops/einsum/executor.hpp"
 
@@ -165,7 +166,8 @@ struct GemmGroups {
 struct GemmLayout {
   Labels left, right, contracted, batch;  // chosen orders
   bool a_ok = false, b_ok = false, c_ok = false;
-  std::int64_t cost = 0;  // copy_cost of the operands permute-copied
+  bool right_first = false;  // an intermediate laid out [right, left, batch] (C transposed)
+  std::int64_t cost = 0;     // copy_cost of the operands permute-copied
 };
 
 bool matrix_ok(const Operand& op, const Labels& rows, const Labels& cols, const Labels& batch) {
@@ -200,10 +202,66 @@ std::int64_t copy_cost(const Operand& op, const Labels& order) {
   return numel_of(op) * std::max<std::int64_t>(runs, 1);
 }
 
+// The look-ahead (ProgramStep::next_contracted): `next` are the labels of this step's
+// intermediate that the step consuming it contracts. With fewer than two of extent > 1 they sit
+// together in any order, and nothing is worth trying. Nor below kLookAheadElements: copying a
+// small intermediate costs less than the wider layout search, which runs on every call (the
+// 126-step max-cut network was 25% slower with it on every step).
+constexpr std::int64_t kLookAheadElements = std::int64_t{1} << 14;
+
+bool worth_looking_ahead(const Labels& next, const GemmGroups& groups,
+                         const std::vector<std::int64_t>& sizes) {
+  int wide = 0;
+  for (Label l : next) wide += sizes[static_cast<std::size_t>(l)] > 1;
+  if (wide < 2) return false;
+  std::int64_t elements = 1;
+  for (const Labels* group : {&groups.left, &groups.right, &groups.batch})
+    for (Label l : *group) elements *= sizes[static_cast<std::size_t>(l)];
+  return elements >= kLookAheadElements;
+}
+
+// `order` with the labels of `next` moved to its end (to_end) or front, the rest kept in order.
+Labels gathered(const Labels& order, const Labels& next, bool to_end) {
+  Labels out;
+  for (const bool take_next : {!to_end, to_end})
+    for (Label l : order)
+      if (has(next, l) == take_next) out.push_back(l);
+  return out;
+}
+
+// What the consuming step would pay to permute-copy an intermediate laid out in `order` because
+// the labels it contracts (`next`) are not together (copy_cost's measure), or 0 when they are.
+std::int64_t next_copy_cost(const Labels& order, const Labels& next,
+                            const std::vector<std::int64_t>& sizes) {
+  std::int64_t numel = 1, runs = 0;
+  bool in_run = false;
+  for (Label l : order) {
+    const std::int64_t n = sizes[static_cast<std::size_t>(l)];
+    numel *= n;
+    if (n == 1) continue;
+    const bool is_next = has(next, l);
+    if (is_next && !in_run) ++runs;
+    in_run = is_next;
+  }
+  return runs > 1 ? numel * runs : 0;
+}
+
+std::int64_t group_size(const Labels& group, const std::vector<std::int64_t>& sizes) {
+  std::int64_t n = 1;
+  for (Label l : group) n *= sizes[static_cast<std::size_t>(l)];
+  return n;
+}
+
+constexpr std::int64_t kMinTransposedRows = 32;
+
 // The group orders that copy least (copy_cost): each group's order is taken from one of the
-// operands that carry it (or from the output when the step writes into it).
+// operands that carry it (or from the output when the step writes into it). An intermediate
+// (no `out`) may also be laid out transposed, and when `next` is worth it, its groups are
+// tried with the next step's contracted labels gathered at their ends, counting what that
+// step would copy.
 GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
-                         const GemmGroups& groups) {
+                         const GemmGroups& groups, const Labels& next,
+                         const std::vector<std::int64_t>& sizes) {
   std::vector<Labels> left, right, contracted, batch;
   add_candidate(left, by_stride(a, groups.left));
   add_candidate(right, by_stride(b, groups.right));
@@ -216,22 +274,46 @@ GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
     add_candidate(right, by_stride(*out, groups.right));
     add_candidate(batch, by_stride(*out, groups.batch));
   }
+  const bool ahead = out == nullptr && worth_looking_ahead(next, groups, sizes);
+  // Transposing C makes the right group BLAS's M. OpenBLAS tiles M, so a short M against a long
+  // N runs at a fraction of its speed: one hyper_30 step (M = 9, N = 13500) took 3x as long.
+  const std::int64_t left_size = group_size(groups.left, sizes),
+                     right_size = group_size(groups.right, sizes);
+  const bool may_transpose = ahead && (right_size >= kMinTransposedRows || right_size >= left_size);
+  if (ahead) {
+    for (std::size_t i = 0, n = left.size(); i < n; ++i) {
+      add_candidate(left, gathered(left[i], next, true));
+      add_candidate(left, gathered(left[i], next, false));
+    }
+    for (std::size_t i = 0, n = right.size(); i < n; ++i) {
+      add_candidate(right, gathered(right[i], next, false));
+      add_candidate(right, gathered(right[i], next, true));
+    }
+    for (std::size_t i = 0, n = batch.size(); i < n; ++i)
+      add_candidate(batch, gathered(batch[i], next, false));
+  }
   GemmLayout best;
   best.cost = -1;
-  for (const auto& bo : batch)
-    for (const auto& ko : contracted)
-      for (const auto& lo : left)
-        for (const auto& ro : right) {
-          const bool a_ok = matrix_ok(a, lo, ko, bo), b_ok = matrix_ok(b, ko, ro, bo);
-          const bool c_ok = out == nullptr || matrix_ok(*out, lo, ro, bo);
-          const std::int64_t cost = (a_ok ? 0 : copy_cost(a, concat(lo, ko, bo))) +
-                                    (b_ok ? 0 : copy_cost(b, concat(ko, ro, bo))) +
-                                    (c_ok ? 0 : (out ? copy_cost(*out, concat(lo, ro, bo)) : 0));
-          if (best.cost < 0 || cost < best.cost) {
-            best = GemmLayout{lo, ro, ko, bo, a_ok, b_ok, c_ok, cost};
-            if (cost == 0) return best;
+  for (const bool right_first : {false, true}) {
+    if (right_first && !may_transpose) break;
+    for (const auto& bo : batch)
+      for (const auto& ko : contracted)
+        for (const auto& lo : left)
+          for (const auto& ro : right) {
+            const bool a_ok = matrix_ok(a, lo, ko, bo), b_ok = matrix_ok(b, ko, ro, bo);
+            const bool c_ok = out == nullptr || matrix_ok(*out, lo, ro, bo);
+            std::int64_t cost = (a_ok ? 0 : copy_cost(a, concat(lo, ko, bo))) +
+                                (b_ok ? 0 : copy_cost(b, concat(ko, ro, bo))) +
+                                (c_ok ? 0 : (out ? copy_cost(*out, concat(lo, ro, bo)) : 0));
+            if (ahead)
+              cost += next_copy_cost(right_first ? concat(ro, lo, bo) : concat(lo, ro, bo), next,
+                                     sizes);
+            if (best.cost < 0 || cost < best.cost) {
+              best = GemmLayout{lo, ro, ko, bo, a_ok, b_ok, c_ok, right_first, cost};
+              if (cost == 0) return best;
+            }
           }
-        }
+  }
   return best;
 }
 
@@ -331,8 +413,8 @@ Labels outer_labels(const Operand& x, const Labels& free) {
 
 // One pairwise step. Returns the intermediate, or nothing when it was written into `out`.
 std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& kernels, Operand a,
-                                     Operand b, const std::vector<char>& needed, const Operand* out,
-                                     const std::vector<std::int64_t>& sizes) {
+                                     Operand b, const std::vector<char>& needed, const Labels& next,
+                                     const Operand* out, const std::vector<std::int64_t>& sizes) {
   const Labels a_labels = a.labels;
   a = presum(runtime, kernels, std::move(a), b.labels, needed, sizes);
   b = presum(runtime, kernels, std::move(b), a_labels, needed, sizes);
@@ -352,14 +434,14 @@ std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& ker
     return result;
   }
 
-  GemmLayout g = choose_layout(a, b, out, groups);
+  GemmLayout g = choose_layout(a, b, out, groups, next, sizes);
   if (g.cost > 0) {  // a copy: try batching over the outer labels of a free group instead
     for (const bool left : {true, false}) {
       const Labels outer = outer_labels(left ? a : b, left ? groups.left : groups.right);
       if (outer.empty()) continue;
       Operand wa = left ? a : broadcast_over(a, outer, sizes);
       Operand wb = left ? broadcast_over(b, outer, sizes) : b;
-      const GemmLayout wide = choose_layout(wa, wb, out, classify(wa, wb, needed));
+      const GemmLayout wide = choose_layout(wa, wb, out, classify(wa, wb, needed), next, sizes);
       if (wide.cost < g.cost) {
         g = wide;
         a = std::move(wa);
@@ -374,7 +456,9 @@ std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& ker
     kernels.gemm(gemm_problem(a, b, *out, g));
     return std::nullopt;
   }
-  Operand c = allocate(runtime, dtype, concat(g.left, g.right, g.batch), sizes);
+  Operand c = allocate(
+      runtime, dtype,
+      g.right_first ? concat(g.right, g.left, g.batch) : concat(g.left, g.right, g.batch), sizes);
   kernels.gemm(gemm_problem(a, b, c, g));
   if (out) {
     kernels.copy(view_in_order(c, out->labels, sizes), out->view);
@@ -441,7 +525,8 @@ void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const 
     Operand b = std::move(live[static_cast<std::size_t>(step.rhs)]);
     live.erase(live.begin() + std::max(step.lhs, step.rhs));
     live.erase(live.begin() + std::min(step.lhs, step.rhs));
-    auto r = contract_pair(workspace, kernels, std::move(a), std::move(b), step.needed_after,
+    const Labels next(step.next_contracted.begin(), step.next_contracted.end());
+    auto r = contract_pair(workspace, kernels, std::move(a), std::move(b), step.needed_after, next,
                            last ? &out : nullptr, plan.sizes);
     if (r)
       live.push_back(std::move(*r));
@@ -462,7 +547,7 @@ bool direct_binary_applicable(const EinsumPlan& plan, std::span<const EagerTenso
   const Operand out = labelled_view(nullptr, plan.dtype, plan.output_shape, out_strides, 0,
                                     plan.expr.output, plan.sizes);
   const GemmGroups groups = classify(a, b, plan.in_output);
-  return choose_layout(a, b, &out, groups).cost == 0;
+  return choose_layout(a, b, &out, groups, Labels{}, plan.sizes).cost == 0;
 }
 
 }  // namespace tenferro::einsum_internal

@@ -53,7 +53,8 @@ std::size_t EinsumPlan::retained_bytes() const {
   std::size_t bytes = sizeof(EinsumPlan) + sizes.size() * 8 + output_shape.size() * 8;
   for (const auto& in : expr.inputs) bytes += in.size() * sizeof(Label) + 32;
   for (const auto& s : input_shapes) bytes += s.size() * 8 + 32;
-  for (const auto& s : steps) bytes += s.needed_after.size() + sizeof(ProgramStep);
+  for (const auto& s : steps)
+    bytes += s.needed_after.size() + s.next_contracted.size() * sizeof(Label) + sizeof(ProgramStep);
   return bytes + path.steps.size() * sizeof(std::pair<int, int>);
 }
 
@@ -80,7 +81,11 @@ EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, Ei
 
   // Simulate the operand list of the path to know, per step, which labels stay needed.
   std::vector<std::vector<Label>> live;
-  for (const auto& in : plan.expr.inputs) live.push_back(unique_labels(in));
+  std::vector<int> made_by;  // per live operand: the step that produced it, or -1 (an input)
+  for (const auto& in : plan.expr.inputs) {
+    live.push_back(unique_labels(in));
+    made_by.push_back(-1);
+  }
   for (const auto& [i, j] : plan.path.steps) {
     const int n = static_cast<int>(live.size());
     if (i < 0 || j < 0 || i >= n || j >= n || i == j)
@@ -101,9 +106,23 @@ EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, Ei
       for (Label l : *side)
         if (step.needed_after[static_cast<std::size_t>(l)] && !contains(result, l))
           result.push_back(l);
+    // This step contracts, of an intermediate it consumes, the labels it shares with the other
+    // operand that no one needs afterwards: tell the step that made it.
+    for (const auto& [mine, other] : {std::pair{i, j}, std::pair{j, i}}) {
+      const int maker = made_by[static_cast<std::size_t>(mine)];
+      if (maker < 0) continue;
+      std::vector<Label>& next = plan.steps[static_cast<std::size_t>(maker)].next_contracted;
+      for (Label l : live[static_cast<std::size_t>(mine)])
+        if (contains(live[static_cast<std::size_t>(other)], l) &&
+            !step.needed_after[static_cast<std::size_t>(l)])
+          next.push_back(l);
+    }
     live.erase(live.begin() + std::max(i, j));
     live.erase(live.begin() + std::min(i, j));
+    made_by.erase(made_by.begin() + std::max(i, j));
+    made_by.erase(made_by.begin() + std::min(i, j));
     live.push_back(std::move(result));
+    made_by.push_back(static_cast<int>(plan.steps.size()));
     plan.steps.push_back(std::move(step));
   }
   if (live.size() != 1)

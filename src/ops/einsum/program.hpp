@@ -20,10 +20,16 @@ namespace tenferro::einsum_internal {
 // One pairwise contraction: operands `lhs` and `rhs` of the current list are removed and
 // their result is appended (opt_einsum's convention). `needed_after[label]` says whether a
 // label is carried by the output or by an operand that is still waiting.
+//
+// `next_contracted` looks one step ahead: the labels of this step's result that the step
+// consuming it will contract (shared with its other operand and needed by no one after it).
+// The executor lays the result out with those labels together, so that step can hand it to
+// GEMM without a permute-copy (a DMRG matvec's intermediates were copied at every step).
 struct ProgramStep {
   int lhs = 0;
   int rhs = 0;
   std::vector<char> needed_after;
+  std::vector<Label> next_contracted;
 };
 
 struct EinsumPlan {
