@@ -1,7 +1,8 @@
 // plan_path: strategy selection and its guards. Every strategy is bounded in time:
 //  * Optimal: exact DP (path_optimal.cpp) up to kMaxOptimalOperands (16) operands and within
 //    a 1 s budget; beyond either guard, the greedy path, and EinsumPath::method says so.
-//  * Auto: the exact DP up to kAutoOptimalOperands operands (measured in planning_bench:
+//  * Auto: the exact DP (FLOPs + elements written, kAutoWriteWeight) up to
+//    kAutoOptimalOperands operands (measured in planning_bench:
 //    about 0.25 ms at 10). Beyond that, greedy followed by subtree refinement
 //    (path_refine.cpp: exact DP on every subtree cut at kRefineFrontier tensors), which can
 //    only lower the greedy path's cost; refinement stops at kRefineBudget and keeps what it
@@ -32,6 +33,11 @@ namespace tenferro::einsum_internal {
 namespace {
 
 constexpr int kAutoOptimalOperands = 10;
+// Auto's exact DP counts each element an intermediate writes as one FLOP: among paths of
+// (nearly) the same FLOPs it takes the one that writes less, which the executor reads, writes
+// and often permute-copies again. The DMRG two-site matvec has two paths 4000 FLOPs apart (of
+// 2.4e7); the one with 81520 fewer intermediate elements runs 22% faster (docs/perf/krylov.md).
+constexpr double kAutoWriteWeight = 1;
 // Frontier 6 / 3 passes: measured on the 20-operand benchmark networks (print_paths), it
 // reaches opt_einsum's 'dp' optimum on peps4x5 and random20 in ~0.15 ms; frontier 8 found
 // nothing better there at 4x the time.
@@ -203,9 +209,10 @@ EinsumPath plan_path_untimed(const EinsumExpression& expr, std::span<const std::
     const SsaPath ssa = hyper_path(problem, settings, &note);
     return finish(ssa, note.empty() ? method : method + " (" + note + ")");
   };
-  auto optimal_or_greedy = [&](std::chrono::milliseconds budget, const char* name) {
+  auto optimal_or_greedy = [&](std::chrono::milliseconds budget, const char* name,
+                               double write_weight) {
     const auto deadline = std::chrono::steady_clock::now() + budget;
-    if (auto ssa = optimal_path(problem, deadline)) return finish(*ssa, name);
+    if (auto ssa = optimal_path(problem, deadline, write_weight)) return finish(*ssa, name);
     return finish(greedy_path(problem), std::string("greedy (") + name + " search passed its " +
                                             std::to_string(budget.count()) + " ms budget)");
   };
@@ -268,11 +275,12 @@ EinsumPath plan_path_untimed(const EinsumExpression& expr, std::span<const std::
                               std::to_string(kMaxOptimalOperands) + " operands, got " +
                               std::to_string(n) + ")");
       }
-      return optimal_or_greedy(kOptimalBudget, "optimal");
+      return optimal_or_greedy(kOptimalBudget, "optimal", 0);
     case PathStrategy::Auto:
       break;
   }
-  if (n <= kAutoOptimalOperands) return optimal_or_greedy(kAutoBudget, "auto: optimal");
+  if (n <= kAutoOptimalOperands)
+    return optimal_or_greedy(kAutoBudget, "auto: optimal", kAutoWriteWeight);
   return plan_auto(problem, options, finish);
 }
 

@@ -5,7 +5,9 @@
 // still needs. So best(S) = min over splits S = A + B of best(A) + best(B) + cost(A, B),
 // and the optimum over every pairwise tree (outer products included) costs O(3^n) split
 // evaluations. Splits whose children alone already cost as much as the best split found so
-// far (plus a lower bound of the step) are skipped before computing their step cost.
+// far (plus a lower bound of the step) are skipped before computing their step cost. A step
+// writing its result costs write_weight per element on top (every split of S writes the same
+// tensor, so the bound stays a lower bound).
 #include <algorithm>
 #include <limits>
 
@@ -15,7 +17,8 @@
 namespace tenferro::einsum_internal {
 
 std::optional<SsaPath> optimal_path(const PathProblem& p,
-                                    std::chrono::steady_clock::time_point deadline) {
+                                    std::chrono::steady_clock::time_point deadline,
+                                    double write_weight) {
   const int n = p.num_operands;
   if (n < 2) return SsaPath{};
   const auto words = static_cast<std::size_t>(p.words);
@@ -74,7 +77,8 @@ std::optional<SsaPath> optimal_path(const PathProblem& p,
           }
           sums |= ((ta[w] | tb[w]) & ~ts[w]) != 0;
         }
-        const double step = tensor_size[a] * tensor_size[b] / shared * (sums ? 2 : 1);
+        const double step = tensor_size[a] * tensor_size[b] / shared * (sums ? 2 : 1) +
+                            write_weight * tensor_size[s];
         if (children + step < best[s]) {
           best[s] = children + step;
           split[s] = a;

@@ -109,11 +109,13 @@ struct GreedyParams {
 SsaPath random_greedy_path(const PathProblem& problem, const GreedyParams& params);
 
 // Exact minimum-flop path by dynamic programming over operand subsets (outer products
-// included, so the optimum is over every pairwise tree). Returns nullopt when `deadline`
-// passes first. Requires num_operands <= kMaxOptimalOperands.
+// included, so the optimum is over every pairwise tree). With `write_weight` > 0 it minimises
+// FLOPs + write_weight * the elements of every intermediate written instead. Returns nullopt
+// when `deadline` passes first. Requires num_operands <= kMaxOptimalOperands.
 inline constexpr int kMaxOptimalOperands = 16;
 std::optional<SsaPath> optimal_path(const PathProblem& problem,
-                                    std::chrono::steady_clock::time_point deadline);
+                                    std::chrono::steady_clock::time_point deadline,
+                                    double write_weight = 0);
 
 // Improves `ssa` by re-solving, with the exact DP, every subtree cut at a frontier of up to
 // `max_frontier` tensors; at most `max_passes` sweeps over the tree (path_refine.cpp). When
