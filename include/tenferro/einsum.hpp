@@ -20,16 +20,19 @@
 namespace tenferro {
 
 enum class PathStrategy : std::uint8_t {
-  Auto,      // exact up to 10 operands; beyond, greedy + subtree reconfiguration, then a
-             // Hyper search whose trial count grows with that path's estimated execution time
-             // (a few percent of it, capped by time_budget_seconds; no clock: reproducible)
+  Auto,      // exact up to 10 operands (FLOPs plus one per intermediate element written, so
+             // of two paths with about the same FLOPs the one that writes less); beyond,
+             // greedy + subtree reconfiguration, then a Hyper search whose trial count grows
+             // with that path's estimated execution time (a few percent of it, capped by
+             // time_budget_seconds; no clock: reproducible)
   Greedy,    // opt_einsum-style greedy cost
   Optimal,   // exact dynamic programming over subsets (guarded by time/size)
   Explicit,  // the user's path (EinsumOptions::path)
   Hyper,     // sampled randomised-greedy and recursive-bisection trees + subtree reconfiguration
 };
 
-// What PathStrategy::Hyper minimises (the other strategies minimise FLOPs).
+// What PathStrategy::Hyper minimises (the other strategies minimise FLOPs; Auto's exact search
+// adds one per element written, see Auto).
 enum class PathObjective : std::uint8_t {
   Flops,  // total FLOPs (opt_einsum's count)
   Size,   // the largest intermediate, then FLOPs
