@@ -255,10 +255,13 @@ std::int64_t group_size(const Labels& group, const std::vector<std::int64_t>& si
 constexpr std::int64_t kMinTransposedRows = 32;
 
 // The group orders that copy least (copy_cost): each group's order is taken from one of the
-// operands that carry it (or from the output when the step writes into it). An intermediate
-// (no `out`) may also be laid out transposed, and when `next` is worth it, its groups are
-// tried with the next step's contracted labels gathered at their ends, counting what that
-// step would copy.
+// operands that carry it (or from the output when the step writes into it). When `next` is
+// worth it (an intermediate), a second set of layouts is tried: groups with the next step's
+// contracted labels gathered at their ends, and the result written transposed. One of those
+// wins only when it puts those labels together and copies less than the plain choice plus the
+// next step's copy of its result (next_copy_cost): a layout that leaves them apart anyway is
+// no better by that measure, and its new group orders run differently in the copy kernel than
+// copy_cost predicts (one hyper_30 step took 1.7x as long with its batch labels reordered).
 GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
                          const GemmGroups& groups, const Labels& next,
                          const std::vector<std::int64_t>& sizes) {
@@ -274,6 +277,8 @@ GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
     add_candidate(right, by_stride(*out, groups.right));
     add_candidate(batch, by_stride(*out, groups.batch));
   }
+  const std::size_t plain_left = left.size(), plain_right = right.size(),
+                    plain_batch = batch.size();
   const bool ahead = out == nullptr && worth_looking_ahead(next, groups, sizes);
   // Transposing C makes the right group BLAS's M. OpenBLAS tiles M, so a short M against a long
   // N runs at a fraction of its speed: one hyper_30 step (M = 9, N = 13500) took 3x as long.
@@ -281,40 +286,51 @@ GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
                      right_size = group_size(groups.right, sizes);
   const bool may_transpose = ahead && (right_size >= kMinTransposedRows || right_size >= left_size);
   if (ahead) {
-    for (std::size_t i = 0, n = left.size(); i < n; ++i) {
+    for (std::size_t i = 0; i < plain_left; ++i) {
       add_candidate(left, gathered(left[i], next, true));
       add_candidate(left, gathered(left[i], next, false));
     }
-    for (std::size_t i = 0, n = right.size(); i < n; ++i) {
+    for (std::size_t i = 0; i < plain_right; ++i) {
       add_candidate(right, gathered(right[i], next, false));
       add_candidate(right, gathered(right[i], next, true));
     }
-    for (std::size_t i = 0, n = batch.size(); i < n; ++i)
+    for (std::size_t i = 0; i < plain_batch; ++i)
       add_candidate(batch, gathered(batch[i], next, false));
   }
-  GemmLayout best;
-  best.cost = -1;
+  GemmLayout plain, together;  // the plain choice; the best that puts `next` together
+  plain.cost = together.cost = -1;
+  std::int64_t plain_next_cost = 0;
   for (const bool right_first : {false, true}) {
     if (right_first && !may_transpose) break;
-    for (const auto& bo : batch)
+    for (std::size_t bi = 0; bi < batch.size(); ++bi)
       for (const auto& ko : contracted)
-        for (const auto& lo : left)
-          for (const auto& ro : right) {
+        for (std::size_t li = 0; li < left.size(); ++li)
+          for (std::size_t ri = 0; ri < right.size(); ++ri) {
+            const Labels &bo = batch[bi], &lo = left[li], &ro = right[ri];
+            const bool is_plain =
+                !right_first && bi < plain_batch && li < plain_left && ri < plain_right;
+            if (!is_plain && !ahead) continue;
             const bool a_ok = matrix_ok(a, lo, ko, bo), b_ok = matrix_ok(b, ko, ro, bo);
             const bool c_ok = out == nullptr || matrix_ok(*out, lo, ro, bo);
-            std::int64_t cost = (a_ok ? 0 : copy_cost(a, concat(lo, ko, bo))) +
-                                (b_ok ? 0 : copy_cost(b, concat(ko, ro, bo))) +
-                                (c_ok ? 0 : (out ? copy_cost(*out, concat(lo, ro, bo)) : 0));
-            if (ahead)
-              cost += next_copy_cost(right_first ? concat(ro, lo, bo) : concat(lo, ro, bo), next,
-                                     sizes);
-            if (best.cost < 0 || cost < best.cost) {
-              best = GemmLayout{lo, ro, ko, bo, a_ok, b_ok, c_ok, right_first, cost};
-              if (cost == 0) return best;
+            const std::int64_t cost = (a_ok ? 0 : copy_cost(a, concat(lo, ko, bo))) +
+                                      (b_ok ? 0 : copy_cost(b, concat(ko, ro, bo))) +
+                                      (c_ok ? 0 : (out ? copy_cost(*out, concat(lo, ro, bo)) : 0));
+            const std::int64_t next_cost =
+                ahead ? next_copy_cost(right_first ? concat(ro, lo, bo) : concat(lo, ro, bo), next,
+                                       sizes)
+                      : 0;
+            const GemmLayout layout{lo, ro, ko, bo, a_ok, b_ok, c_ok, right_first, cost};
+            if (is_plain && (plain.cost < 0 || cost < plain.cost)) {
+              plain = layout;
+              plain_next_cost = next_cost;
+              if (cost == 0 && next_cost == 0) return plain;
             }
+            if (ahead && next_cost == 0 && (together.cost < 0 || cost < together.cost))
+              together = layout;
           }
   }
-  return best;
+  if (together.cost >= 0 && together.cost < plain.cost + plain_next_cost) return together;
+  return plain;
 }
 
 GemmGroups classify(const Operand& a, const Operand& b, const std::vector<char>& needed) {
