@@ -157,6 +157,7 @@ TEST_P(EinsumSemantics, NaryPathMatchesWithoutDirectBinary) {
 // ([right, left], right_first) with no copy. The explicit path makes X.Y the first step.
 TEST_P(EinsumSemantics, IntermediatesLaidOutForTheNextStep) {
   EinsumOptions options;
+  options.strategy = PathStrategy::Explicit;
   options.path = {{0, 1}, {0, 1}};
   const std::vector<Case> cases = {
       {"bac,cde,bd->ae", {{8, 32, 4}, {4, 8, 32}, {8, 8}}},
