@@ -166,8 +166,9 @@ struct GemmGroups {
 struct GemmLayout {
   Labels left, right, contracted, batch;  // chosen orders
   bool a_ok = false, b_ok = false, c_ok = false;
-  bool right_first = false;  // an intermediate laid out [right, left, batch] (C transposed)
-  std::int64_t cost = 0;     // copy_cost of the operands permute-copied
+  bool right_first = false;    // an intermediate laid out [right, left, batch] (C transposed)
+  std::int64_t cost = 0;       // copy_cost of the operands permute-copied
+  std::int64_t next_cost = 0;  // next_copy_cost of the result (0 without a look-ahead)
 };
 
 bool matrix_ok(const Operand& op, const Labels& rows, const Labels& cols, const Labels& batch) {
@@ -261,7 +262,7 @@ constexpr std::int64_t kMinTransposedRows = 32;
 // wins only when it puts those labels together and copies less than the plain choice plus the
 // next step's copy of its result (next_copy_cost): a layout that leaves them apart anyway is
 // no better by that measure, and its new group orders run differently in the copy kernel than
-// copy_cost predicts (one hyper_30 step took 1.7x as long with its batch labels reordered).
+// copy_cost predicts (a hyper_30_f32 step took 1.7x as long with its batch labels reordered).
 GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
                          const GemmGroups& groups, const Labels& next,
                          const std::vector<std::int64_t>& sizes) {
@@ -299,7 +300,6 @@ GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
   }
   GemmLayout plain, together;  // the plain choice; the best that puts `next` together
   plain.cost = together.cost = -1;
-  std::int64_t plain_next_cost = 0;
   for (const bool right_first : {false, true}) {
     if (right_first && !may_transpose) break;
     for (std::size_t bi = 0; bi < batch.size(); ++bi)
@@ -319,17 +319,16 @@ GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
                 ahead ? next_copy_cost(right_first ? concat(ro, lo, bo) : concat(lo, ro, bo), next,
                                        sizes)
                       : 0;
-            const GemmLayout layout{lo, ro, ko, bo, a_ok, b_ok, c_ok, right_first, cost};
+            const GemmLayout layout{lo, ro, ko, bo, a_ok, b_ok, c_ok, right_first, cost, next_cost};
             if (is_plain && (plain.cost < 0 || cost < plain.cost)) {
               plain = layout;
-              plain_next_cost = next_cost;
               if (cost == 0 && next_cost == 0) return plain;
             }
             if (ahead && next_cost == 0 && (together.cost < 0 || cost < together.cost))
               together = layout;
           }
   }
-  if (together.cost >= 0 && together.cost < plain.cost + plain_next_cost) return together;
+  if (together.cost >= 0 && together.cost < plain.cost + plain.next_cost) return together;
   return plain;
 }
 
@@ -458,7 +457,7 @@ std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& ker
       Operand wa = left ? a : broadcast_over(a, outer, sizes);
       Operand wb = left ? broadcast_over(b, outer, sizes) : b;
       const GemmLayout wide = choose_layout(wa, wb, out, classify(wa, wb, needed), next, sizes);
-      if (wide.cost < g.cost) {
+      if (wide.cost + wide.next_cost < g.cost + g.next_cost) {
         g = wide;
         a = std::move(wa);
         b = std::move(wb);

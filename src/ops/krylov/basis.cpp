@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
 
 #include "ops/einsum/write_into.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/prims.hpp"
+#include "tenferro/runtime/errors.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro::krylov_internal {
@@ -24,6 +26,12 @@ EagerTensor Basis::leading(std::int64_t cols) const {
 }
 
 EagerTensor Basis::column(std::int64_t i) const {
+  // The storage past size_ is unwritten: reading it would be reading garbage, not an error.
+  if (i < 0 || i >= size_) {
+    throw_error(
+        ErrorKind::RuntimeState, ErrorPhase::Execute, space_.op(),
+        "internal: Krylov basis column " + std::to_string(i) + " of " + std::to_string(size_));
+  }
   if (i == size_ - 1 && last_.defined()) return last_;  // the next Lanczos/Arnoldi vector
   return prims::reshape(columns(storage_, i, 1), Shape{space_.dim()});
 }
