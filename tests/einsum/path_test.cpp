@@ -458,6 +458,26 @@ TEST(EinsumPathPublic, ValidationErrorsPropagate) {
   EXPECT_THROW(einsum_path("ij,jk->ik", std::vector<Shape>{{2, 3}}), Error);
 }
 
+// A path with another strategy would be ignored: it is refused before planning.
+TEST(EinsumPathPublic, APathWithoutTheExplicitStrategyIsRefused) {
+  const std::vector<Shape> shapes{{2, 3}, {3, 4}, {4, 5}};
+  EinsumOptions options;
+  options.path = {{0, 1}, {0, 1}};
+  options.hyper_trials = 4;
+  for (PathStrategy s :
+       {PathStrategy::Auto, PathStrategy::Greedy, PathStrategy::Optimal, PathStrategy::Hyper}) {
+    options.strategy = s;
+    try {
+      (void)einsum_path("ij,jk,kl->il", shapes, options);
+      ADD_FAILURE() << "strategy " << static_cast<int>(s) << " accepted a path";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Validation) << e.what();
+    }
+  }
+  options.strategy = PathStrategy::Explicit;
+  EXPECT_EQ(einsum_path("ij,jk,kl->il", shapes, options).steps, options.path);
+}
+
 // --- Planning time: measured and printed, never asserted -----------------------------------
 
 TEST(EinsumPathTiming, PlanningTimeIsReported) {

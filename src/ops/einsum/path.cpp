@@ -68,6 +68,13 @@ void validate_options(const EinsumOptions& o) {
   check_finite_nonnegative(o.time_budget_seconds, "time_budget_seconds");
   check_finite_nonnegative(o.combo_factor, "combo_factor");
   check_finite_nonnegative(o.memory_limit, "memory_limit");
+  // A path given with another strategy would be silently ignored: refuse it (a test that
+  // meant to run its own path ran auto's instead).
+  if (!o.path.empty() && o.strategy != PathStrategy::Explicit) {
+    throw_validation("einsum",
+                     "EinsumOptions::path is set but the strategy is not Explicit, so the path "
+                     "would be ignored: set strategy = PathStrategy::Explicit, or clear path");
+  }
   if (o.hyper_trials < 0) {
     throw_validation("einsum", "hyper_trials must be >= 0, got " + std::to_string(o.hyper_trials));
   }
