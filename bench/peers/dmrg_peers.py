@@ -142,7 +142,10 @@ def main():
                                 str(a.passes), a.binary], capture_output=True, text=True,
                                env=env)
             if r.returncode != 0:
-                print(f"  D={D} {party}: failed: {r.stderr.strip().splitlines()[-1:]}")
+                # The peers' warnings fill stderr; the error is the last line that is not one.
+                lines = [ln for ln in r.stderr.strip().splitlines()
+                         if "warn" not in ln.lower() and not ln.startswith("  ")]
+                print(f"  D={D} {party}: failed (exit {r.returncode}): {lines[-1:]}")
                 continue
             rows[party] = json.loads(r.stdout.strip().splitlines()[-1])
         if not rows:
