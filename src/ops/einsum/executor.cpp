@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <utility>
 
 #include "ops/einsum/workspace.hpp"
@@ -33,13 +34,13 @@ struct Operand {
   EagerTensor storage;  // owns an intermediate (undefined for inputs and the output)
 };
 
-int axis_of(const Labels& labels, Label l) {
+int axis_of(std::span<const Label> labels, Label l) {
   for (std::size_t i = 0; i < labels.size(); ++i)
     if (labels[i] == l) return static_cast<int>(i);
   return -1;
 }
 
-bool has(const Labels& labels, Label l) {
+bool has(std::span<const Label> labels, Label l) {
   return axis_of(labels, l) >= 0;
 }
 
@@ -203,6 +204,12 @@ std::int64_t copy_cost(const Operand& op, const Labels& order) {
   return numel_of(op) * std::max<std::int64_t>(runs, 1);
 }
 
+std::int64_t group_size(const Labels& group, const std::vector<std::int64_t>& sizes) {
+  std::int64_t n = 1;
+  for (Label l : group) n *= sizes[static_cast<std::size_t>(l)];
+  return n;
+}
+
 // The look-ahead (ProgramStep::next_contracted): `next` are the labels of this step's
 // intermediate that the step consuming it contracts. With fewer than two of extent > 1 they sit
 // together in any order, and nothing is worth trying. Nor below kLookAheadElements: copying a
@@ -210,19 +217,17 @@ std::int64_t copy_cost(const Operand& op, const Labels& order) {
 // 126-step max-cut network was 25% slower with it on every step).
 constexpr std::int64_t kLookAheadElements = std::int64_t{1} << 14;
 
-bool worth_looking_ahead(const Labels& next, const GemmGroups& groups,
+bool worth_looking_ahead(std::span<const Label> next, const GemmGroups& groups,
                          const std::vector<std::int64_t>& sizes) {
   int wide = 0;
   for (Label l : next) wide += sizes[static_cast<std::size_t>(l)] > 1;
-  if (wide < 2) return false;
-  std::int64_t elements = 1;
-  for (const Labels* group : {&groups.left, &groups.right, &groups.batch})
-    for (Label l : *group) elements *= sizes[static_cast<std::size_t>(l)];
-  return elements >= kLookAheadElements;
+  return wide > 1 && group_size(groups.left, sizes) * group_size(groups.right, sizes) *
+                             group_size(groups.batch, sizes) >=
+                         kLookAheadElements;
 }
 
 // `order` with the labels of `next` moved to its end (to_end) or front, the rest kept in order.
-Labels gathered(const Labels& order, const Labels& next, bool to_end) {
+Labels gathered(const Labels& order, std::span<const Label> next, bool to_end) {
   Labels out;
   for (const bool take_next : {!to_end, to_end})
     for (Label l : order)
@@ -232,7 +237,7 @@ Labels gathered(const Labels& order, const Labels& next, bool to_end) {
 
 // What the consuming step would pay to permute-copy an intermediate laid out in `order` because
 // the labels it contracts (`next`) are not together (copy_cost's measure), or 0 when they are.
-std::int64_t next_copy_cost(const Labels& order, const Labels& next,
+std::int64_t next_copy_cost(const Labels& order, std::span<const Label> next,
                             const std::vector<std::int64_t>& sizes) {
   std::int64_t numel = 1, runs = 0;
   bool in_run = false;
@@ -247,12 +252,6 @@ std::int64_t next_copy_cost(const Labels& order, const Labels& next,
   return runs > 1 ? numel * runs : 0;
 }
 
-std::int64_t group_size(const Labels& group, const std::vector<std::int64_t>& sizes) {
-  std::int64_t n = 1;
-  for (Label l : group) n *= sizes[static_cast<std::size_t>(l)];
-  return n;
-}
-
 constexpr std::int64_t kMinTransposedRows = 32;
 
 // The group orders that copy least (copy_cost): each group's order is taken from one of the
@@ -264,7 +263,7 @@ constexpr std::int64_t kMinTransposedRows = 32;
 // no better by that measure, and its new group orders run differently in the copy kernel than
 // copy_cost predicts (a hyper_30_f32 step took 1.7x as long with its batch labels reordered).
 GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
-                         const GemmGroups& groups, const Labels& next,
+                         const GemmGroups& groups, std::span<const Label> next,
                          const std::vector<std::int64_t>& sizes) {
   std::vector<Labels> left, right, contracted, batch;
   add_candidate(left, by_stride(a, groups.left));
@@ -428,8 +427,9 @@ Labels outer_labels(const Operand& x, const Labels& free) {
 
 // One pairwise step. Returns the intermediate, or nothing when it was written into `out`.
 std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& kernels, Operand a,
-                                     Operand b, const std::vector<char>& needed, const Labels& next,
-                                     const Operand* out, const std::vector<std::int64_t>& sizes) {
+                                     Operand b, const std::vector<char>& needed,
+                                     std::span<const Label> next, const Operand* out,
+                                     const std::vector<std::int64_t>& sizes) {
   const Labels a_labels = a.labels;
   a = presum(runtime, kernels, std::move(a), b.labels, needed, sizes);
   b = presum(runtime, kernels, std::move(b), a_labels, needed, sizes);
@@ -540,9 +540,8 @@ void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const 
     Operand b = std::move(live[static_cast<std::size_t>(step.rhs)]);
     live.erase(live.begin() + std::max(step.lhs, step.rhs));
     live.erase(live.begin() + std::min(step.lhs, step.rhs));
-    const Labels next(step.next_contracted.begin(), step.next_contracted.end());
-    auto r = contract_pair(workspace, kernels, std::move(a), std::move(b), step.needed_after, next,
-                           last ? &out : nullptr, plan.sizes);
+    auto r = contract_pair(workspace, kernels, std::move(a), std::move(b), step.needed_after,
+                           step.next_contracted, last ? &out : nullptr, plan.sizes);
     if (r)
       live.push_back(std::move(*r));
     else
@@ -562,7 +561,7 @@ bool direct_binary_applicable(const EinsumPlan& plan, std::span<const EagerTenso
   const Operand out = labelled_view(nullptr, plan.dtype, plan.output_shape, out_strides, 0,
                                     plan.expr.output, plan.sizes);
   const GemmGroups groups = classify(a, b, plan.in_output);
-  return choose_layout(a, b, &out, groups, Labels{}, plan.sizes).cost == 0;
+  return choose_layout(a, b, &out, groups, {}, plan.sizes).cost == 0;
 }
 
 }  // namespace tenferro::einsum_internal

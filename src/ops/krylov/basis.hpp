@@ -61,8 +61,8 @@ class Basis {
   void write_columns(const EagerTensor& values, std::int64_t first, std::int64_t count);
   VectorSpace& space_;
   std::int64_t capacity_;
-  EagerTensor
-      storage_;       // [N, >= capacity_] (wider after growth): columns [0, size_) hold the basis
+  // [N, >= capacity_] (wider after growth): columns [0, size_) hold the basis.
+  EagerTensor storage_;
   EagerTensor last_;  // the last column as the flat vector it was appended as
   std::int64_t size_ = 0;
 };
