@@ -124,8 +124,14 @@ end_stage "3  TSan build + tests"
 
 # 4. The Python package, built and installed the way a user does (`pip install .`), then its
 #    pytest suite with the real clients from PyPI (opt_einsum, cotengra, quimb).
-scripts/test-python.sh
-record "python package install" $?
+if scripts/test-python.sh; then
+  record "python package install" 0
+  # The committed stubs are what stubgen writes for the module just installed.
+  scripts/check-stubs.sh
+  record "python stubs match the bindings" $?
+else
+  record "python package install" 1
+fi
 end_stage "4  Python package + pytest"
 # pytest's summary line, e.g. "48 passed, 2 skipped in 30.1s" or "1 failed, 49 passed in 31s".
 pytest_line=$(grep -E "[0-9]+ (passed|failed|errors?)(,.*)? in [0-9.]+s" build-python/pytest.log 2>/dev/null | tail -n1)
