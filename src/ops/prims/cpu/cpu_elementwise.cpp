@@ -115,9 +115,7 @@ bool try_simd(const ElementwiseCall& c) {
                     "the SIMD kernel refused a kind it advertised");
       }
     };
-    // The op list keeps the transcendental functions adjacent, Exp through Tanh.
-    const bool transcendental = PrimKind::Exp <= op && op <= PrimKind::Tanh;
-    const std::int64_t from = transcendental ? kParallelTranscendental : kParallelArithmetic;
+    const std::int64_t from = is_transcendental(op) ? kParallelTranscendental : kParallelArithmetic;
     const int threads = cpu_parallel::host_kernel_threads();
     if (threads > 1 && n >= from) {
       cpu_parallel::parallel_chunks(n, threads, run);

@@ -123,6 +123,33 @@ auto unary_op(T x) {
   }
 }
 
+// The ops of the list above whose contiguous float32/float64 runs have a SLEEF vector kernel
+// (cpu/simd/simd_body.inc expands this list once per ISA; the others run the scalar math):
+//   X(Kind, SLEEF function, float32 accuracy, float64 accuracy)
+// SLEEF's u10 functions are within 1.0 ulp, u35 within 3.5 ulp; the ulp sweep test
+// (tests/prims/prims_ulp_sweep_test.cpp) holds every vector kernel to 4 ulp of libm.
+//  - log: u35 in float32 (1.5-2x faster than u10; NumPy's own float32 log ran at 1.4x
+//    tenferro's u10 speed), u10 in float64;
+//  - tanh: u35 (the u10 tanh is about 4x slower).
+// exp (SLEEF's overflows a few ulps early), sqrt and abs (instructions) are written out in
+// simd_body.inc. Only the macro is read there: the per-ISA files must not instantiate the
+// inline functions of this header (see simd_body.inc, and the SimdObjectsDefineNoWeakFunction
+// test).
+#define TENFERRO_PRIMS_CPU_SLEEF_UNARY(X) \
+  X(Log, log, u35, u10)                   \
+  X(Sin, sin, u10, u10)                   \
+  X(Cos, cos, u10, u10)                   \
+  X(Tanh, tanh, u35, u35)
+
+// Whether a contiguous run of `kind` is worth threads at the transcendental threshold (several
+// ns an element) rather than the arithmetic one: exp and the SLEEF list's functions.
+constexpr bool is_transcendental(prims_internal::PrimKind kind) {
+#define TENFERRO_PRIMS_CPU_IS(Kind, ...) kind == prims_internal::PrimKind::Kind ||
+  return TENFERRO_PRIMS_CPU_SLEEF_UNARY(TENFERRO_PRIMS_CPU_IS)
+             kind == prims_internal::PrimKind::Exp;
+#undef TENFERRO_PRIMS_CPU_IS
+}
+
 // Whether binary_op<K> is defined for T: maximum, minimum and pow are real-only (the op list's
 // dtypes; the registration table never admits them for complex values).
 template <prims_internal::PrimKind K, class T>

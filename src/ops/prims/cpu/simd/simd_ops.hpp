@@ -1,8 +1,9 @@
 // Vectorised element-wise kernels for contiguous float/double runs (x86-64: AVX2+FMA or
 // AVX-512F, picked once at run time from the CPU). The transcendental functions come from SLEEF
-// (libsleef-dev, its u10 variants: at most 1 ulp from the exact result over the whole domain,
-// IEEE special values included), so the vector path never trades accuracy for speed; the
-// arithmetic ones are single IEEE instructions and round exactly as the scalar code.
+// (libsleef-dev; at most 1 or 3.5 ulp from the exact result over the whole domain, IEEE special
+// values included, per element_math.hpp's TENFERRO_PRIMS_CPU_SLEEF_UNARY, and held to 4 ulp of
+// libm by the ulp sweep test); the arithmetic ones are single IEEE instructions and round
+// exactly as the scalar code.
 #pragma once
 
 #include <cstdint>
@@ -12,9 +13,10 @@
 namespace tenferro::prims_cpu::simd {
 
 // The ops are the prims op list's (ops/prims/prim_kind_enum.hpp): no second list to keep in
-// step. unary()/binary() run Exp, Log, Sin, Cos, Tanh, Sqrt, Abs and Add, Sub, Mul, Div, Maximum,
-// Minimum (Maximum/Minimum propagate NaN, the first NaN operand, as the scalar nan_max/nan_min);
-// for any other op they return false, also for n == 0, which is how a caller asks.
+// step. unary() runs Exp, Sqrt, Abs and the ops of element_math.hpp's SLEEF list
+// (TENFERRO_PRIMS_CPU_SLEEF_UNARY); binary() runs Add, Sub, Mul, Div, Maximum, Minimum
+// (Maximum/Minimum propagate NaN, the first NaN operand, as the scalar nan_max/nan_min); for any
+// other op they return false, also for n == 0, which is how a caller asks.
 using Op = prims_internal::PrimKind;
 
 enum class Isa : std::uint8_t { None, Avx2, Avx512 };

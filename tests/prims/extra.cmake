@@ -1,0 +1,9 @@
+# The per-ISA SIMD objects define no weak function (check_isa_objects.cmake says why). Their
+# objects are those of the library's object target whose source is simd_avx*.cpp; where the
+# SIMD kernels are not built (not x86-64) there is nothing to check.
+if(TENFERRO_HAS_SLEEF)
+  add_test(NAME Prims.SimdObjectsDefineNoWeakFunction
+           COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM}
+                   "-DOBJECTS=$<FILTER:$<TARGET_OBJECTS:tenferro_objects>,INCLUDE,simd_avx>"
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/prims/check_isa_objects.cmake)
+endif()
