@@ -1,7 +1,10 @@
 // Hardware-independent checks of the math the CUDA prims kernels run, through the very
-// functions the kernels call (complex_math.cuh and philox_device.cuh are host-callable):
+// functions the kernels call (unary_math.cuh, complex_math.cuh and philox_device.cuh are
+// host-callable):
 //  - the complex functions against the CPU's std::complex (C99 Annex G, NumPy's branch cuts and
 //    signed zeros) on random, huge, tiny and special inputs;
+//  - every unary op of the list has CUDA math for every element type, and the real cases
+//    round as the kernels promise;
 //  - the device Philox4x32-10 against philox.hpp, which the CPU kernels use, and philox.hpp
 //    against the published known answer.
 // The device evaluates the same code with its own libm (within an ulp or two of the host's);
@@ -14,12 +17,14 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-#include "ops/prims/cuda/complex_math.cuh"
 #include "ops/prims/cuda/philox_device.cuh"
+#include "ops/prims/cuda/unary_math.cuh"
 #include "ops/prims/philox.hpp"
 
 namespace tenferro {
@@ -27,6 +32,13 @@ namespace {
 
 namespace ck = cuda_kernels::prims;
 using C = std::complex<double>;
+using ck::PrimKind;
+
+// The complex math of unary op K as the kernels call it (unary_math.cuh), on C64 values.
+template <PrimKind K>
+ck::Z math(ck::Z z) {
+  return ck::unary_math<K>(z);
+}
 
 // Equal within `tol` relative to max(1, |want|), NaN to NaN, infinities and zero signs alike.
 bool same(double got, double want, double scale, double tol) {
@@ -86,28 +98,36 @@ bool finite_nonzero(C x) {
   return std::isfinite(x.real()) && std::isfinite(x.imag()) && std::abs(x) < 1e300 &&
          std::abs(x) > 1e-300;
 }
+// Parts zero or within 1e-100 .. 1e100, not both zero: 1 / x does not underflow (where it
+// does, Smith's division and the C library's may give the zero opposite signs).
+bool moderate_nonzero(C x) {
+  const auto moderate_part = [](double v) {
+    return v == 0 || (std::abs(v) > 1e-100 && std::abs(v) < 1e100);
+  };
+  return moderate_part(x.real()) && moderate_part(x.imag()) && x != C(0);
+}
 
 TEST(CudaPrimsMath, ComplexSqrtAndLogFollowTheCLibraryIncludingBranchCuts) {
   expect_like_std(
-      "sqrt", ck::zsqrt, [](const C& x) { return std::sqrt(x); }, anywhere);
+      "sqrt", math<PrimKind::Sqrt>, [](const C& x) { return std::sqrt(x); }, anywhere);
   expect_like_std(
-      "log", ck::zlog, [](const C& x) { return std::log(x); }, anywhere);
+      "log", math<PrimKind::Log>, [](const C& x) { return std::log(x); }, anywhere);
   // The cut itself, spelled out (NumPy): the zero's sign picks the side.
-  EXPECT_EQ(ck::zsqrt({-4.0, 0.0}).im, 2.0);
-  EXPECT_EQ(ck::zsqrt({-4.0, -0.0}).im, -2.0);
-  EXPECT_DOUBLE_EQ(ck::zlog({-1.0, 0.0}).im, M_PI);
-  EXPECT_DOUBLE_EQ(ck::zlog({-1.0, -0.0}).im, -M_PI);
+  EXPECT_EQ(math<PrimKind::Sqrt>({-4.0, 0.0}).im, 2.0);
+  EXPECT_EQ(math<PrimKind::Sqrt>({-4.0, -0.0}).im, -2.0);
+  EXPECT_DOUBLE_EQ(math<PrimKind::Log>({-1.0, 0.0}).im, M_PI);
+  EXPECT_DOUBLE_EQ(math<PrimKind::Log>({-1.0, -0.0}).im, -M_PI);
 }
 
 TEST(CudaPrimsMath, ComplexExpSinCosTanhFollowTheCLibrary) {
   expect_like_std(
-      "exp", ck::zexp, [](const C& x) { return std::exp(x); }, moderate);
+      "exp", math<PrimKind::Exp>, [](const C& x) { return std::exp(x); }, moderate);
   expect_like_std(
-      "sin", ck::zsin, [](const C& x) { return std::sin(x); }, moderate);
+      "sin", math<PrimKind::Sin>, [](const C& x) { return std::sin(x); }, moderate);
   expect_like_std(
-      "cos", ck::zcos, [](const C& x) { return std::cos(x); }, moderate);
+      "cos", math<PrimKind::Cos>, [](const C& x) { return std::cos(x); }, moderate);
   expect_like_std(
-      "tanh", ck::ztanh, [](const C& x) { return std::tanh(x); }, anywhere);
+      "tanh", math<PrimKind::Tanh>, [](const C& x) { return std::tanh(x); }, anywhere);
 }
 
 TEST(CudaPrimsMath, ComplexDivisionAndSignAreRobust) {
@@ -118,12 +138,107 @@ TEST(CudaPrimsMath, ComplexDivisionAndSignAreRobust) {
       },
       [](const C& x) { return C(0.7, -1.3) / x; }, finite_nonzero);
   expect_like_std(
-      "sign", ck::zsign, [](const C& x) { return x / std::abs(x); }, finite_nonzero);
+      "reciprocal", math<PrimKind::Reciprocal>, [](const C& x) { return C(1) / x; },
+      moderate_nonzero);
+  expect_like_std(
+      "sign", math<PrimKind::Sign>, [](const C& x) { return x / std::abs(x); }, finite_nonzero);
   // Smith's scaling: no overflow in the intermediate |b|^2 of huge operands.
   const ck::Z q = ck::zdiv({1e300, 1e300}, {1e300, 1e300});
   EXPECT_DOUBLE_EQ(q.re, 1.0);
   EXPECT_EQ(q.im, 0.0);
-  EXPECT_EQ(ck::zsign({0.0, 0.0}).re, 0.0);
+  EXPECT_EQ(math<PrimKind::Sign>({0.0, 0.0}).re, 0.0);
+}
+
+// Every unary op of the list has CUDA math for every element type (the kernels instantiate the
+// same templates), with the output types the launches promise: the real type for abs, real and
+// imag of a complex value, else the input's.
+template <PrimKind K, class T>
+constexpr bool kOutputIsInput = std::is_same_v<decltype(ck::unary_math<K>(T{})), T>;
+template <PrimKind K, class R>
+constexpr bool kComplexOutputIsReal =
+    std::is_same_v<decltype(ck::unary_math<K>(cuda_kernels::DeviceComplex<R>{})), R>;
+#define TENFERRO_TEST_UNARY_MATH_TYPES(Kind, fn, python_name, dtypes)                             \
+  static_assert(kOutputIsInput<PrimKind::Kind, float> && kOutputIsInput<PrimKind::Kind, double>); \
+  static_assert((PrimKind::Kind == PrimKind::Abs || PrimKind::Kind == PrimKind::Real ||           \
+                 PrimKind::Kind == PrimKind::Imag) ==                                             \
+                (kComplexOutputIsReal<PrimKind::Kind, float> &&                                   \
+                 kComplexOutputIsReal<PrimKind::Kind, double>));                                  \
+  static_assert(kComplexOutputIsReal<PrimKind::Kind, float> ||                                    \
+                (kOutputIsInput<PrimKind::Kind, cuda_kernels::DeviceComplex<float>> &&            \
+                 kOutputIsInput<PrimKind::Kind, cuda_kernels::DeviceComplex<double>>));
+TENFERRO_PRIMS_UNARY_OPS(TENFERRO_TEST_UNARY_MATH_TYPES)
+#undef TENFERRO_TEST_UNARY_MATH_TYPES
+
+// The same value: equal with the same zero sign, or both NaN.
+template <class R>
+bool identical(R a, R b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return a == b && std::signbit(a) == std::signbit(b);
+}
+
+// The real cases: exp, log, sin, cos and tanh of a float evaluated in double and rounded once;
+// sqrt, reciprocal and square rounded as IEEE; sign's NaN rule; the exact ones exact.
+template <class R>
+void expect_real_math() {
+  using L = std::numeric_limits<R>;
+  const R xs[] = {
+      R(0),           R(-0.0),       R(1),  R(-1),  R(0.5),   R(-2.5),         R(3),
+      R(1e-3),        R(-7.25),      R(40), R(100), L::max(), L::denorm_min(), L::infinity(),
+      -L::infinity(), L::quiet_NaN()};
+  const auto once = [](double y) { return static_cast<R>(y); };
+  for (const R x : xs) {
+    const double d = x;
+    const auto expect = [&](const char* name, R got, R want) {
+      EXPECT_TRUE(identical(got, want)) << name << "(" << x << ") = " << got << ", want " << want;
+    };
+    expect("neg", ck::unary_math<PrimKind::Neg>(x), -x);
+    expect("conj", ck::unary_math<PrimKind::Conj>(x), x);
+    expect("abs", ck::unary_math<PrimKind::Abs>(x), std::fabs(x));
+    expect("real", ck::unary_math<PrimKind::Real>(x), x);
+    expect("imag", ck::unary_math<PrimKind::Imag>(x), R(0));
+    expect("sqrt", ck::unary_math<PrimKind::Sqrt>(x), std::sqrt(x));
+    expect("exp", ck::unary_math<PrimKind::Exp>(x), once(std::exp(d)));
+    expect("log", ck::unary_math<PrimKind::Log>(x), once(std::log(d)));
+    expect("sin", ck::unary_math<PrimKind::Sin>(x), once(std::sin(d)));
+    expect("cos", ck::unary_math<PrimKind::Cos>(x), once(std::cos(d)));
+    expect("tanh", ck::unary_math<PrimKind::Tanh>(x), once(std::tanh(d)));
+    expect("reciprocal", ck::unary_math<PrimKind::Reciprocal>(x), R(1) / x);
+    expect("square", ck::unary_math<PrimKind::Square>(x), x * x);
+    expect("sign", ck::unary_math<PrimKind::Sign>(x),
+           std::isnan(x) ? x
+                         : (x > 0   ? R(1)
+                            : x < 0 ? R(-1)
+                                    : R(0)));
+  }
+  EXPECT_TRUE(std::isnan(ck::unary_math<PrimKind::Sign>(L::quiet_NaN())));
+  EXPECT_FALSE(std::signbit(ck::unary_math<PrimKind::Sign>(R(-0.0))));
+}
+
+TEST(CudaPrimsMath, RealCasesRoundAsTheKernelsPromise) {
+  expect_real_math<float>();
+  expect_real_math<double>();
+}
+
+// The exact complex cases and C32's rounding: computed in double, rounded once per part.
+TEST(CudaPrimsMath, ComplexCasesOfBothPrecisions) {
+  using CF = cuda_kernels::DeviceComplex<float>;
+  const CF x{3.0f, -4.0f};
+  const CF neg = ck::unary_math<PrimKind::Neg>(x), conj = ck::unary_math<PrimKind::Conj>(x);
+  EXPECT_EQ(neg.re, -3.0f);
+  EXPECT_EQ(neg.im, 4.0f);
+  EXPECT_EQ(conj.re, 3.0f);
+  EXPECT_EQ(conj.im, 4.0f);
+  EXPECT_EQ(ck::unary_math<PrimKind::Abs>(x), 5.0f);
+  EXPECT_EQ(ck::unary_math<PrimKind::Real>(x), 3.0f);
+  EXPECT_EQ(ck::unary_math<PrimKind::Imag>(x), -4.0f);
+  const CF sq = ck::unary_math<PrimKind::Square>(x);  // (3 - 4i)^2 = -7 - 24i
+  EXPECT_EQ(sq.re, -7.0f);
+  EXPECT_EQ(sq.im, -24.0f);
+  const CF y{0.3f, 1.7f};
+  const ck::Z wide = math<PrimKind::Tanh>({0.3f, 1.7f});
+  const CF t = ck::unary_math<PrimKind::Tanh>(y);
+  EXPECT_EQ(t.re, static_cast<float>(wide.re));
+  EXPECT_EQ(t.im, static_cast<float>(wide.im));
 }
 
 TEST(CudaPrimsMath, DevicePhiloxIsTheCpusPhiloxWordForWord) {

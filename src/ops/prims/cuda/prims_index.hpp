@@ -58,8 +58,9 @@ struct Scalars {
 };
 
 // The launches take the op as a PrimKind of the matching kernel shape:
-//  - launch_unary: Neg..Sign, Affine, Cast. Output element: the real one of `in` for Abs,
-//    Real, Imag; the `out` argument for Cast; else `in`'s.
+//  - launch_unary: the ops of TENFERRO_PRIMS_UNARY_OPS, Affine, Cast. Output element: the
+//    real one of `in` for Abs, Real, Imag (unary_math.cuh); the `out` argument for Cast; else
+//    `in`'s.
 //  - launch_binary: Add..Complex, Axpby, Greater..NotEqual; a and b of one element type.
 //    Complex: real a, b and a complex output; Maximum, Minimum, Pow: real only. Comparisons:
 //    0/1 in the real element of a and b; the orderings real only.

@@ -1,30 +1,27 @@
 // One-input element-wise prims kernels: unary math, Affine and Cast over strided views. One
 // grid-stride kernel per (op, input element, output element); the op is a template argument,
-// so the loop body holds no switch.
+// so the loop body holds no switch. The ops of the list (TENFERRO_PRIMS_UNARY_OPS) are all
+// instantiated from the list; their math is in unary_math.cuh.
+#include <utility>
+
 #include "ops/prims/cuda/element_ops.cuh"
+#include "ops/prims/cuda/unary_math.cuh"
 
 namespace tenferro::cuda_kernels::prims {
 namespace {
 
-// Real functions: float arguments are evaluated in double and rounded once (closer to the
-// CPU's correctly rounded libm than the float device functions); sqrt and division are IEEE.
+// The output element of a one-input op: the math's (unary_math.cuh), Affine's input's.
 template <PrimKind Op, class T>
 struct UnaryOut {
+  using type = decltype(unary_math<Op>(std::declval<T>()));
+};
+template <class T>
+struct UnaryOut<PrimKind::Affine, T> {
   using type = T;
 };
-template <class T>
-struct UnaryOut<PrimKind::Abs, T> {
-  using type = RealOf<T>;
-};
-template <class T>
-struct UnaryOut<PrimKind::Real, T> {
-  using type = RealOf<T>;
-};
-template <class T>
-struct UnaryOut<PrimKind::Imag, T> {
-  using type = RealOf<T>;
-};
 
+// The element function of a unary math op of the list (its math is in unary_math.cuh) or of
+// Affine (alpha * x + beta).
 template <PrimKind Op, class T>
 struct UnaryFn {
   using Out = typename UnaryOut<Op, T>::type;
@@ -40,83 +37,8 @@ struct UnaryFn {
       } else {
         return add_rn(y, static_cast<T>(s.beta_re));
       }
-    } else if constexpr (kIsComplex<T>) {
-      return complex_op(x);
     } else {
-      return real_op(x);
-    }
-  }
-
-  __device__ Out real_op(T x) const {
-    switch (Op) {
-      case PrimKind::Neg:
-        return -x;
-      case PrimKind::Conj:
-      case PrimKind::Real:
-        return x;
-      case PrimKind::Abs:
-        return fabs(x);
-      case PrimKind::Imag:
-        return T(0);
-      case PrimKind::Sqrt:
-        return sqrt(x);
-      case PrimKind::Exp:
-        return static_cast<T>(exp(static_cast<double>(x)));
-      case PrimKind::Log:
-        return static_cast<T>(log(static_cast<double>(x)));
-      case PrimKind::Sin:
-        return static_cast<T>(sin(static_cast<double>(x)));
-      case PrimKind::Cos:
-        return static_cast<T>(cos(static_cast<double>(x)));
-      case PrimKind::Tanh:
-        return static_cast<T>(tanh(static_cast<double>(x)));
-      case PrimKind::Reciprocal:
-        return div_rn(T(1), x);
-      case PrimKind::Square:
-        return mul_rn(x, x);
-      case PrimKind::Sign:
-        if (isnan(x)) return x;
-        return static_cast<T>((x > 0) - (x < 0));
-      default:
-        return x;  // Affine and Cast never reach here
-    }
-  }
-
-  __device__ Out complex_op(T x) const {
-    using R = RealOf<T>;
-    if constexpr (Op == PrimKind::Abs) {
-      return static_cast<R>(zabs(widen(x)));
-    } else if constexpr (Op == PrimKind::Real) {
-      return x.re;
-    } else if constexpr (Op == PrimKind::Imag) {
-      return x.im;
-    } else {
-      switch (Op) {
-        case PrimKind::Neg:
-          return {-x.re, -x.im};
-        case PrimKind::Conj:
-          return {x.re, -x.im};
-        case PrimKind::Sqrt:
-          return narrow<R>(zsqrt(widen(x)));
-        case PrimKind::Exp:
-          return narrow<R>(zexp(widen(x)));
-        case PrimKind::Log:
-          return narrow<R>(zlog(widen(x)));
-        case PrimKind::Sin:
-          return narrow<R>(zsin(widen(x)));
-        case PrimKind::Cos:
-          return narrow<R>(zcos(widen(x)));
-        case PrimKind::Tanh:
-          return narrow<R>(ztanh(widen(x)));
-        case PrimKind::Reciprocal:
-          return narrow<R>(zdiv(Z{1.0, 0.0}, widen(x)));
-        case PrimKind::Square:
-          return cmul(x, x);
-        case PrimKind::Sign:
-          return narrow<R>(zsign(widen(x)));
-        default:
-          return x;
-      }
+      return unary_math<Op>(x);
     }
   }
 };
@@ -185,34 +107,11 @@ cudaError_t launch_unary(PrimKind op, Element in, Element out, void* dst, const 
                          cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
   switch (op) {
-    case PrimKind::Neg:
-      return unary_op<PrimKind::Neg>(in, out, dst, src, ix, count, s, stream);
-    case PrimKind::Conj:
-      return unary_op<PrimKind::Conj>(in, out, dst, src, ix, count, s, stream);
-    case PrimKind::Abs:
-      return unary_op<PrimKind::Abs>(in, out, dst, src, ix, count, s, stream);
-    case PrimKind::Real:
-      return unary_op<PrimKind::Real>(in, out, dst, src, ix, count, s, stream);
-    case PrimKind::Imag:
-      return unary_op<PrimKind::Imag>(in, out, dst, src, ix, count, s, stream);
-    case PrimKind::Sqrt:
-      return unary_op<PrimKind::Sqrt>(in, out, dst, src, ix, count, s, stream);
-    case PrimKind::Exp:
-      return unary_op<PrimKind::Exp>(in, out, dst, src, ix, count, s, stream);
-    case PrimKind::Log:
-      return unary_op<PrimKind::Log>(in, out, dst, src, ix, count, s, stream);
-    case PrimKind::Sin:
-      return unary_op<PrimKind::Sin>(in, out, dst, src, ix, count, s, stream);
-    case PrimKind::Cos:
-      return unary_op<PrimKind::Cos>(in, out, dst, src, ix, count, s, stream);
-    case PrimKind::Tanh:
-      return unary_op<PrimKind::Tanh>(in, out, dst, src, ix, count, s, stream);
-    case PrimKind::Reciprocal:
-      return unary_op<PrimKind::Reciprocal>(in, out, dst, src, ix, count, s, stream);
-    case PrimKind::Square:
-      return unary_op<PrimKind::Square>(in, out, dst, src, ix, count, s, stream);
-    case PrimKind::Sign:
-      return unary_op<PrimKind::Sign>(in, out, dst, src, ix, count, s, stream);
+#define TENFERRO_PRIMS_UNARY_CASE(Kind, fn, python_name, dtypes) \
+  case PrimKind::Kind:                                           \
+    return unary_op<PrimKind::Kind>(in, out, dst, src, ix, count, s, stream);
+    TENFERRO_PRIMS_UNARY_OPS(TENFERRO_PRIMS_UNARY_CASE)
+#undef TENFERRO_PRIMS_UNARY_CASE
     case PrimKind::Affine:
       return unary_op<PrimKind::Affine>(in, out, dst, src, ix, count, s, stream);
     case PrimKind::Cast:

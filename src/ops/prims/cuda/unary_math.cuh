@@ -1,0 +1,330 @@
+// The CUDA math of each unary op of the op list (TENFERRO_PRIMS_UNARY_OPS in
+// prim_kind_enum.hpp): one UnaryMath<K> per op, with real(x) for float and double and
+// complex(z) for DeviceComplex<float> and DeviceComplex<double> (the same type out, but abs,
+// real and imag: the real type). unary_kernels.cu instantiates every op of the list through
+// unary_math<K>, so an op of the list without its specialisation here does not compile (the
+// primary template's static_assert), as on the CPU (cpu/element_math.hpp's unary_op).
+// Host-callable too, so that the host tests check it against std::complex without a device
+// (tests/cuda/prims_cuda_math_test.cpp).
+//
+// Real functions: float arguments are evaluated in double and rounded once (closer to the
+// CPU's correctly rounded libm than the float device functions); sqrt and division are IEEE.
+// Complex functions: in double precision (C32 values are widened, computed here and rounded
+// once, which is at least as accurate as the CPU's float arithmetic), but for the exact ones
+// and square, which multiplies in the operand's own precision as std::complex<R> does. They
+// follow C99 Annex G like the CPU's std::complex functions, so the branch cuts and signed zeros
+// are NumPy's: sqrt and log cut along the negative real axis and the sign of a zero imaginary
+// part picks the side.
+#pragma once
+
+#include <cmath>
+
+#include "backends/cuda/device_complex.cuh"
+#include "ops/prims/cuda/complex_math.cuh"
+#include "ops/prims/cuda/prims_index.hpp"  // PrimKind, TENFERRO_PRIMS_HD
+
+namespace tenferro::cuda_kernels::prims {
+
+#if !defined(__CUDACC__)  // a host compiler finds the float overloads in std only
+using std::fabs;
+using std::sqrt;
+#endif
+
+template <PrimKind>
+inline constexpr bool kNoCudaMath = false;
+
+template <PrimKind K>
+struct UnaryMath {
+  static_assert(kNoCudaMath<K>, "a unary prim of the op list has no CUDA math here");
+};
+
+template <>
+struct UnaryMath<PrimKind::Neg> {
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R x) {
+    return -x;
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
+    return {-z.re, -z.im};
+  }
+};
+
+template <>
+struct UnaryMath<PrimKind::Conj> {
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R x) {
+    return x;
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
+    return {z.re, -z.im};
+  }
+};
+
+template <>
+struct UnaryMath<PrimKind::Abs> {
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R x) {
+    return fabs(x);
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD R complex(DeviceComplex<R> z) {
+    return static_cast<R>(zabs(widen(z)));
+  }
+};
+
+template <>
+struct UnaryMath<PrimKind::Real> {
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R x) {
+    return x;
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD R complex(DeviceComplex<R> z) {
+    return z.re;
+  }
+};
+
+template <>
+struct UnaryMath<PrimKind::Imag> {
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R) {
+    return R(0);
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD R complex(DeviceComplex<R> z) {
+    return z.im;
+  }
+};
+
+// Principal square root, C99's csqrt: the result's real part is >= 0 and its imaginary part
+// has the sign of z.im (so sqrt(-4 - 0i) = -2i, sqrt(-4 + 0i) = 2i).
+TENFERRO_PRIMS_HD Z zsqrt(Z z) {
+  double x = z.re, y = z.im;
+  if (x == 0 && y == 0) return {0.0, y};
+  if (isinf(y)) return {kInf, y};
+  if (isnan(x)) return {x, x};
+  if (isinf(x)) {
+    if (x > 0) return {x, isnan(y) ? y : copysign(0.0, y)};
+    return {isnan(y) ? fabs(y) : 0.0, copysign(kInf, y)};
+  }
+  if (isnan(y)) return {y, y};
+  // (|x| + |z|) / 2 must neither overflow nor lose the low bits of a tiny z: scale by an even
+  // power of two and undo it with the square root of that power.
+  double scale = 1.0;
+  if (fabs(x) > 0x1p1020 || fabs(y) > 0x1p1020) {
+    x *= 0x1p-4;
+    y *= 0x1p-4;
+    scale = 0x1p2;
+  } else if (fabs(x) < 0x1p-1000 && fabs(y) < 0x1p-1000) {
+    x *= 0x1p100;
+    y *= 0x1p100;
+    scale = 0x1p-50;
+  }
+  const double t = sqrt((fabs(x) + hypot(x, y)) * 0.5);
+  if (x >= 0) return {t * scale, y / (2 * t) * scale};
+  return {fabs(y) / (2 * t) * scale, copysign(t, y) * scale};
+}
+
+template <>
+struct UnaryMath<PrimKind::Sqrt> {
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R x) {
+    return sqrt(x);
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
+    return narrow<R>(zsqrt(widen(z)));
+  }
+};
+
+TENFERRO_PRIMS_HD Z zexp(Z z) {
+  const double x = z.re, y = z.im;
+  if (y == 0) return {exp(x), y};  // exact real axis, signed zero kept
+  if (isinf(x) && !isfinite(y)) return x < 0 ? Z{0.0, 0.0} : Z{x, kNaN};
+  double s, c;
+  sincos(y, &s, &c);
+  const double e = exp(x);
+  if (isinf(e) && isfinite(x)) {  // e^x overflows but e^x * cos y may not
+    const double h = exp(0.5 * x);
+    return {(h * c) * h, (h * s) * h};
+  }
+  return {e * c, e * s};
+}
+
+template <>
+struct UnaryMath<PrimKind::Exp> {
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R x) {
+    return static_cast<R>(exp(static_cast<double>(x)));
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
+    return narrow<R>(zexp(widen(z)));
+  }
+};
+
+// Principal logarithm: log|z| + i arg z with arg in [-pi, pi] (atan2 keeps the zero signs).
+// Near |z| = 1, log|z| comes from log1p so that it keeps its relative accuracy.
+TENFERRO_PRIMS_HD Z zlog(Z z) {
+  const double ax = fabs(z.re), ay = fabs(z.im);
+  const double arg = atan2(z.im, z.re);
+  if (isinf(ax) || isinf(ay)) return {kInf, arg};
+  if (isnan(ax) || isnan(ay)) return {kNaN, kNaN};
+  const double a = fmax(ax, ay), b = fmin(ax, ay);
+  if (a == 0) return {-kInf, arg};
+  if (a > 0.5 && a < 2.0) return {0.5 * log1p((a - 1.0) * (a + 1.0) + b * b), arg};
+  return {log(hypot(a, b)), arg};
+}
+
+template <>
+struct UnaryMath<PrimKind::Log> {
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R x) {
+    return static_cast<R>(log(static_cast<double>(x)));
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
+    return narrow<R>(zlog(widen(z)));
+  }
+};
+
+// {a cosh y, b sinh y} without overflowing early: past |y| = 709 cosh y = sinh y = e^|y| / 2
+// overflows although the products may not (a = sin x tiny), so e^|y| is applied in halves.
+// (zsin and zcos.)
+TENFERRO_PRIMS_HD Z cosh_sinh(double a, double b, double y) {
+  if (fabs(y) < 709.0) return {a * cosh(y), b * sinh(y)};
+  const double h = exp(0.5 * fabs(y));
+  return {(a * 0.5 * h) * h, (b * copysign(0.5, y) * h) * h};
+}
+
+// sin(x + iy) = sin x cosh y + i cos x sinh y; a zero x keeps its sign (and avoids 0 * inf).
+TENFERRO_PRIMS_HD Z zsin(Z z) {
+  const double x = z.re, y = z.im;
+  double s, c;
+  sincos(x, &s, &c);
+  const Z r = cosh_sinh(s, c, y);
+  return {x == 0 ? x : r.re, r.im};
+}
+
+template <>
+struct UnaryMath<PrimKind::Sin> {
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R x) {
+    return static_cast<R>(sin(static_cast<double>(x)));
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
+    return narrow<R>(zsin(widen(z)));
+  }
+};
+
+// cos(x + iy) = cos x cosh y - i sin x sinh y.
+TENFERRO_PRIMS_HD Z zcos(Z z) {
+  const double x = z.re, y = z.im;
+  double s, c;
+  sincos(x, &s, &c);
+  const Z r = cosh_sinh(c, s, y);
+  return {r.re, x == 0 ? -(x * copysign(1.0, y)) : -r.im};
+}
+
+template <>
+struct UnaryMath<PrimKind::Cos> {
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R x) {
+    return static_cast<R>(cos(static_cast<double>(x)));
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
+    return narrow<R>(zcos(widen(z)));
+  }
+};
+
+// Kahan's formulation (as in C libraries' ctanh): no cancellation, no overflow for large |x|.
+TENFERRO_PRIMS_HD Z ztanh(Z z) {
+  const double x = z.re, y = z.im;
+  if (isnan(x)) return {x, y == 0 ? y : x};
+  if (isinf(x)) {
+    return {copysign(1.0, x), isfinite(y) ? copysign(0.0, sin(y) * cos(y)) : copysign(0.0, y)};
+  }
+  if (!isfinite(y)) return {x == 0 ? x : y - y, y - y};  // tanh(+-0 + i inf) = +-0 + i NaN
+  if (fabs(x) >= 22) {  // tanh x rounds to +-1; the imaginary part decays like e^-2|x|
+    const double e = exp(-fabs(x));
+    return {copysign(1.0, x), 4 * sin(y) * cos(y) * e * e};
+  }
+  const double t = tan(y), beta = 1 + t * t, s = sinh(x), rho = sqrt(1 + s * s);
+  const double den = 1 + beta * s * s;
+  return {beta * rho * s / den, t / den};
+}
+
+template <>
+struct UnaryMath<PrimKind::Tanh> {
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R x) {
+    return static_cast<R>(tanh(static_cast<double>(x)));
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
+    return narrow<R>(ztanh(widen(z)));
+  }
+};
+
+template <>
+struct UnaryMath<PrimKind::Reciprocal> {
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R x) {
+    return div_rn(R(1), x);
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
+    return narrow<R>(zdiv(Z{1.0, 0.0}, widen(z)));
+  }
+};
+
+template <>
+struct UnaryMath<PrimKind::Square> {
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R x) {
+    return mul_rn(x, x);
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
+    return cmul(z, z);
+  }
+};
+
+// z / |z| (NumPy 2), 0 at 0, NaN when |z| is NaN.
+TENFERRO_PRIMS_HD Z zsign(Z z) {
+  const double m = hypot(z.re, z.im);
+  if (m == 0) return {0.0, 0.0};
+  if (isnan(m)) return {kNaN, kNaN};
+  return {z.re / m, z.im / m};
+}
+
+template <>
+struct UnaryMath<PrimKind::Sign> {
+  // -1, 0 or 1 (0 for -0 too), NaN for NaN.
+  template <class R>
+  static TENFERRO_PRIMS_HD R real(R x) {
+    if (isnan(x)) return x;
+    return static_cast<R>((x > 0) - (x < 0));
+  }
+  template <class R>
+  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
+    return narrow<R>(zsign(widen(z)));
+  }
+};
+
+// The math of unary op K on one element, as the kernels call it: UnaryMath<K>::real for float
+// and double, UnaryMath<K>::complex for complex values.
+template <PrimKind K, class R>
+TENFERRO_PRIMS_HD auto unary_math(R x) -> decltype(UnaryMath<K>::real(x)) {
+  return UnaryMath<K>::real(x);
+}
+template <PrimKind K, class R>
+TENFERRO_PRIMS_HD auto unary_math(DeviceComplex<R> z) -> decltype(UnaryMath<K>::complex(z)) {
+  return UnaryMath<K>::complex(z);
+}
+
+}  // namespace tenferro::cuda_kernels::prims
