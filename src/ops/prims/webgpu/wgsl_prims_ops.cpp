@@ -1,11 +1,15 @@
 // Per-op WGSL for the WebGPU prims kernels. Semantics match the CPU kernels
 // (src/ops/prims/cpu/element_math.hpp): a real scalar multiplies each part of a complex value,
 // Affine adds beta only when it is nonzero (so -0 stays -0), maximum/minimum and max/min
-// propagate NaN and otherwise keep the first operand on ties.
+// propagate NaN and otherwise keep the first operand on ties. A unary op of the list whose WGSL
+// is the math library's function named after it (r_<fn> on f32, c_<fn> on C) has no case here:
+// its call is derived from the list, so its math lives in one file of the library.
 #include "ops/prims/webgpu/wgsl_prims_ops.hpp"
 
+#include <string>
 #include <string_view>
 
+#include "ops/prims/prim_kind_enum.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::prims_webgpu::wgsl {
@@ -19,8 +23,30 @@ using prims_internal::PrimKind;
       "the WebGPU prims kernels have no WGSL for this op on " + std::string(dtype_name(dtype)));
 }
 
-// The expression an element-wise op returns, from x (and y).
-std::string_view real_expression(PrimKind kind, DType out) {
+// The op's name in the list (its second column) if it is a unary math op, else empty.
+std::string_view unary_name(PrimKind kind) {
+  switch (kind) {
+#define TENFERRO_WGSL_UNARY_NAME(Kind, fn, python_name, dtypes) \
+  case PrimKind::Kind:                                          \
+    return #fn;
+    TENFERRO_PRIMS_UNARY_OPS(TENFERRO_WGSL_UNARY_NAME)
+#undef TENFERRO_WGSL_UNARY_NAME
+    default:
+      return {};
+  }
+}
+
+// A unary op without a case below is the math library's function named after it (see
+// wgsl_prims_math.hpp): `<prefix><fn>(x)`, prefix r_ on f32 and c_ on C. Built with the shader
+// source, not per element.
+std::string library_call(std::string_view prefix, PrimKind kind) {
+  const std::string_view fn = unary_name(kind);
+  if (fn.empty()) return {};
+  return std::string(prefix).append(fn).append("(x)");
+}
+
+// The expression an element-wise op returns, from x (and y); empty where there is no WGSL.
+std::string real_expression(PrimKind kind, DType out) {
   switch (kind) {
     case PrimKind::Neg:
       return "-x";
@@ -31,24 +57,10 @@ std::string_view real_expression(PrimKind kind, DType out) {
       return "abs(x)";
     case PrimKind::Imag:
       return "0.0";
-    case PrimKind::Sqrt:
-      return "r_sqrt(x)";
-    case PrimKind::Exp:
-      return "r_exp(x)";
-    case PrimKind::Log:
-      return "r_log(x)";
-    case PrimKind::Sin:
-      return "r_sin(x)";
-    case PrimKind::Cos:
-      return "r_cos(x)";
-    case PrimKind::Tanh:
-      return "r_tanh(x)";
     case PrimKind::Reciprocal:
       return "r_div(1.0, x)";
     case PrimKind::Square:
       return "x * x";
-    case PrimKind::Sign:
-      return "r_sign(x)";
     case PrimKind::Add:
       return "x + y";
     case PrimKind::Sub:
@@ -86,11 +98,11 @@ std::string_view real_expression(PrimKind kind, DType out) {
     case PrimKind::Cast:
       return out == DType::C32 ? "C(x, 0.0)" : "x";
     default:
-      return {};
+      return library_call("r_", kind);
   }
 }
 
-std::string_view complex_expression(PrimKind kind) {
+std::string complex_expression(PrimKind kind) {
   switch (kind) {
     case PrimKind::Neg:
       return "-x";
@@ -102,24 +114,10 @@ std::string_view complex_expression(PrimKind kind) {
       return "x.x";
     case PrimKind::Imag:
       return "x.y";
-    case PrimKind::Sqrt:
-      return "c_sqrt(x)";
-    case PrimKind::Exp:
-      return "c_exp(x)";
-    case PrimKind::Log:
-      return "c_log(x)";
-    case PrimKind::Sin:
-      return "c_sin(x)";
-    case PrimKind::Cos:
-      return "c_cos(x)";
-    case PrimKind::Tanh:
-      return "c_tanh(x)";
     case PrimKind::Reciprocal:
       return "c_div(C(1.0, 0.0), x)";
     case PrimKind::Square:
       return "c_mul(x, x)";
-    case PrimKind::Sign:
-      return "c_sign(x)";
     case PrimKind::Add:
       return "x + y";
     case PrimKind::Sub:
@@ -142,7 +140,7 @@ std::string_view complex_expression(PrimKind kind) {
     case PrimKind::Cast:
       return "x";
     default:
-      return {};
+      return library_call("c_", kind);
   }
 }
 
@@ -153,15 +151,14 @@ std::string_view wgsl_type(DType d) {
 }  // namespace
 
 std::string elementwise_function(PrimKind kind, DType in, DType out) {
-  const std::string_view e =
-      in == DType::C32 ? complex_expression(kind) : real_expression(kind, out);
+  const std::string e = in == DType::C32 ? complex_expression(kind) : real_expression(kind, out);
   if (e.empty() || (in != DType::F32 && in != DType::C32)) no_kernel(kind, in);
   const std::string ti(wgsl_type(in)), to(wgsl_type(out));
   const int arity = prims_internal::info(kind).arity;
   std::string args = "x: " + ti;
   if (arity >= 2) args += ", y: " + ti;
   if (arity == 3) args += ", z: " + ti;
-  return "fn op(" + args + ") -> " + to + " { return " + std::string(e) + "; }\n";
+  return "fn op(" + args + ") -> " + to + " { return " + e + "; }\n";
 }
 
 bool reduce_accumulator_is_pair(PrimKind kind, DType in) {

@@ -1,6 +1,6 @@
 // The per-op WGSL of the WebGPU prims kernels: what one element, one reduction or one created
 // value computes, as functions the kernel skeletons (wgsl_prims_sources.cpp) call. Written on
-// the math library (wgsl_prims_math.cpp).
+// the math library (wgsl_prims_math.hpp).
 #pragma once
 
 #include <string>

@@ -145,7 +145,7 @@ fn store(d: i32, a: A) { dst[d] = put(a); }
 )";
 
 // Philox4x32-10 (philox.hpp) with the 32 x 32 -> 64-bit products in u32 arithmetic (mul_hi_lo,
-// in the real-math library).
+// in the core of the math library).
 constexpr std::string_view kPhilox = R"(
 // Words of element k < 2^31: counter (k, 0, 0, 0), key = the seed's (low, high) words.
 fn philox_words(k: i32) -> vec4<u32> {
@@ -181,8 +181,9 @@ std::string_view type_name(DType d) {
 }
 
 std::string header(std::string_view aliases) {
-  std::string s(real_math_library());
-  s.append(complex_math_library()).append(kCommon).append(aliases);
+  std::string s(core_math_library());
+  s.append(exp_trig_math_library()).append(log_pow_math_library());
+  s.append(kCommon).append(aliases);
   return s;
 }
 
@@ -222,7 +223,8 @@ const std::string& reduce_source(PrimKind kind, DType in, bool from_input, bool 
                         : "alias S = A;\nfn load(x: S) -> A { return x; }\n");
     s.append(to_output ? "alias D = TO;\nfn put(a: A) -> D { return finish(a); }\n"
                        : "alias D = A;\nfn put(a: A) -> D { return a; }\n");
-    s.append(webgpu_reduction::wgsl_bounds()).append(webgpu_reduction::wgsl_reduction(kReduceHooks));
+    s.append(webgpu_reduction::wgsl_bounds())
+        .append(webgpu_reduction::wgsl_reduction(kReduceHooks));
     return s;
   });
 }

@@ -1,0 +1,189 @@
+// The core of the WGSL function library of the WebGPU prims kernels (wgsl_prims_math.hpp):
+// constants, IEEE classification by bit pattern, the real functions that are plain arithmetic
+// (division, maximum and minimum, comparisons, sign, square root), the u32 product mul_hi_lo
+// (for the sin/cos argument reduction and Philox), and complex arithmetic on C = vec2<f32>
+// (re, im): product, modulus, quotient, sign, square root.
+//
+// Why so much is spelled out by hand:
+//  * NaN and Inf. Shader compilers may assume floats are finite (Mesa folds `x != x` to false
+//    on instructions not marked exact), and SPIR-V leaves log(0), sqrt(-1), sin(inf) and
+//    min/max with a NaN undefined. So every classification reads the bit pattern, NaN and Inf
+//    constants are made from bits at run time (a constant expression may not be non-finite),
+//    and each real function handles its non-finite and out-of-domain inputs before calling the
+//    builtin.
+//  * Accuracy: see the notes of the other parts (wgsl_prims_math_exp_trig.cpp,
+//    wgsl_prims_math_log_pow.cpp).
+// Complex functions follow C99 Annex G (what NumPy and std::complex do): principal branches with
+// the cut on the negative real axis, the sign of a zero imaginary part picking the side; division
+// by Smith's algorithm with Annex G's recovery of infinite results; |z| scaled so that squaring
+// never overflows.
+#include "ops/prims/webgpu/wgsl_prims_math.hpp"
+
+namespace tenferro::prims_webgpu::wgsl {
+
+std::string_view core_math_library() {
+  static constexpr std::string_view kLibrary = R"(
+const PI: f32 = 3.14159265358979;
+const HALF_PI: f32 = 1.57079632679490;
+const QUARTER_PI: f32 = 0.785398163397448;
+
+fn is_nan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
+fn is_inf(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }
+fn is_finite(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u; }
+fn is_zero(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0u; }
+fn sign_bit(x: f32) -> bool { return (bitcast<u32>(x) & 0x80000000u) != 0u; }
+fn copysign(m: f32, s: f32) -> f32 {
+  return bitcast<f32>((bitcast<u32>(m) & 0x7fffffffu) | (bitcast<u32>(s) & 0x80000000u));
+}
+// Run-time constants: a constant expression may not evaluate to Inf or NaN.
+fn f_inf() -> f32 { var b = 0x7f800000u; return bitcast<f32>(b); }
+fn f_nan() -> f32 { var b = 0x7fc00000u; return bitcast<f32>(b); }
+
+// --- Real functions -------------------------------------------------------------------------
+fn r_div(x: f32, y: f32) -> f32 {
+  if (is_zero(y) && !is_nan(x)) {
+    if (is_zero(x)) { return f_nan(); }
+    return copysign(f_inf(), bitcast<f32>((bitcast<u32>(x) ^ bitcast<u32>(y)) & 0x80000000u));
+  }
+  return x / y;
+}
+// NaN-propagating, and -0 < +0 as IEEE 754-2019's maximum/minimum (NumPy's x86 SIMD answer
+// for a pair of zeros depends on the operand order; this one does not).
+fn r_max(a: f32, b: f32) -> f32 {
+  if (is_nan(a)) { return a; }
+  if (is_nan(b)) { return b; }
+  if (is_zero(a) && is_zero(b)) { return select(a, b, sign_bit(a)); }
+  return select(a, b, r_less(a, b));
+}
+fn r_min(a: f32, b: f32) -> f32 {
+  if (is_nan(a)) { return a; }
+  if (is_nan(b)) { return b; }
+  if (is_zero(a) && is_zero(b)) { return select(b, a, sign_bit(a)); }
+  return select(a, b, r_less(b, a));
+}
+// Comparisons on bit patterns: r_key maps f32 to u32 in the order of the values (-0 as +0), so
+// a device that flushes subnormal operands to zero in arithmetic still orders 1e-40 above 0,
+// and no compiler can fold a NaN test away. NaN compares false (r_less, r_equal).
+fn r_key(x: f32) -> u32 {
+  var b = bitcast<u32>(x);
+  if ((b & 0x7fffffffu) == 0u) { b = 0u; }
+  return select(b | 0x80000000u, ~b, (b & 0x80000000u) != 0u);
+}
+fn r_less(x: f32, y: f32) -> bool { return !is_nan(x) && !is_nan(y) && r_key(x) < r_key(y); }
+fn r_equal(x: f32, y: f32) -> bool { return !is_nan(x) && !is_nan(y) && r_key(x) == r_key(y); }
+fn r_flag(b: bool) -> f32 { return select(0.0, 1.0, b); }
+fn r_sign(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  if (is_zero(x)) { return 0.0; }
+  return select(1.0, -1.0, sign_bit(x));
+}
+fn r_sqrt(x: f32) -> f32 {
+  if (is_nan(x) || is_zero(x)) { return x; }
+  if (sign_bit(x)) { return f_nan(); }
+  if (is_inf(x)) { return x; }
+  return sqrt(x);
+}
+// (high, low) words of a * b, in u32 arithmetic (WGSL has no 64-bit integers).
+fn mul_hi_lo(a: u32, b: u32) -> vec2<u32> {
+  let a0 = a & 0xffffu;
+  let a1 = a >> 16u;
+  let b0 = b & 0xffffu;
+  let b1 = b >> 16u;
+  let p00 = a0 * b0;
+  let p01 = a0 * b1;
+  let p10 = a1 * b0;
+  let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+  return vec2<u32>(a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u), a * b);
+}
+
+// --- Complex arithmetic ---------------------------------------------------------------------
+alias C = vec2<f32>;  // (re, im)
+fn c_mul(a: C, b: C) -> C { return C(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+fn c_abs(z: C) -> f32 {
+  let a = abs(z.x);
+  let b = abs(z.y);
+  if (is_inf(a) || is_inf(b)) { return f_inf(); }
+  if (is_nan(a) || is_nan(b)) { return f_nan(); }
+  let m = select(b, a, a > b);
+  let n = select(a, b, a > b);
+  if (is_zero(m)) { return 0.0; }
+  let r = n / m;
+  return m * sqrt(1.0 + r * r);
+}
+// Annex G's recovery when Smith's quotient came out NaN + iNaN.
+fn c_div_recover(a: C, b: C, q: C) -> C {
+  let c = b.x;
+  let d = b.y;
+  if (is_zero(c) && is_zero(d) && (!is_nan(a.x) || !is_nan(a.y))) {
+    let s = copysign(f_inf(), c);
+    return C(s * a.x, s * a.y);
+  }
+  if ((is_inf(a.x) || is_inf(a.y)) && is_finite(c) && is_finite(d)) {
+    let x = copysign(select(0.0, 1.0, is_inf(a.x)), a.x);
+    let y = copysign(select(0.0, 1.0, is_inf(a.y)), a.y);
+    return C(f_inf() * (x * c + y * d), f_inf() * (y * c - x * d));
+  }
+  if ((is_inf(c) || is_inf(d)) && is_finite(a.x) && is_finite(a.y)) {
+    let x = copysign(select(0.0, 1.0, is_inf(c)), c);
+    let y = copysign(select(0.0, 1.0, is_inf(d)), d);
+    return C(copysign(0.0, a.x * x + a.y * y), copysign(0.0, a.y * x - a.x * y));
+  }
+  return q;
+}
+// Smith's algorithm: divide through by the larger part of the divisor, so no intermediate
+// overflows or underflows where the quotient is representable.
+fn c_div(a: C, b: C) -> C {
+  let c = b.x;
+  let d = b.y;
+  var q: C;
+  if (abs(c) >= abs(d)) {
+    let r = d / c;
+    let den = c + d * r;
+    q = C((a.x + a.y * r) / den, (a.y - a.x * r) / den);
+  } else {
+    let r = c / d;
+    let den = c * r + d;
+    q = C((a.x * r + a.y) / den, (a.y * r - a.x) / den);
+  }
+  if (is_nan(q.x) && is_nan(q.y)) { q = c_div_recover(a, b, q); }
+  return q;
+}
+fn c_sign(z: C) -> C {
+  let m = c_abs(z);
+  if (is_zero(m)) { return C(0.0, 0.0); }
+  if (is_nan(m)) { return C(f_nan(), f_nan()); }
+  return C(z.x / m, z.y / m);
+}
+fn c_sqrt(z: C) -> C {
+  let x = z.x;
+  let y = z.y;
+  if (is_zero(x) && is_zero(y)) { return C(0.0, y); }
+  if (is_inf(y)) { return C(f_inf(), y); }
+  if (is_nan(x)) { return C(x, f_nan()); }
+  if (is_inf(x)) {
+    if (sign_bit(x)) {
+      if (is_nan(y)) { return C(f_nan(), f_inf()); }
+      return C(0.0, copysign(f_inf(), y));
+    }
+    if (is_nan(y)) { return C(x, y); }
+    return C(x, copysign(0.0, y));
+  }
+  if (is_nan(y)) { return C(f_nan(), f_nan()); }
+  // t = sqrt((|x| + |z|) / 2), computed on z / 4 near the top of the range.
+  var ax = abs(x);
+  var ay = abs(y);
+  var scale = 1.0;
+  if (ax > 1.0e37 || ay > 1.0e37) {
+    ax = ax * 0.25;
+    ay = ay * 0.25;
+    scale = 2.0;
+  }
+  let t = sqrt(0.5 * (ax + c_abs(C(ax, ay)))) * scale;
+  if (!sign_bit(x)) { return C(t, y / (2.0 * t)); }
+  return C(abs(y) / (2.0 * t), copysign(t, y));
+}
+)";
+  return kLibrary;
+}
+
+}  // namespace tenferro::prims_webgpu::wgsl

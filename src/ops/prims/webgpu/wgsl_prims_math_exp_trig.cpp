@@ -1,0 +1,236 @@
+// The exponential, circular and hyperbolic functions of the WGSL function library of the WebGPU
+// prims kernels (wgsl_prims_math.hpp): exp, sin, cos and tanh on f32 and on C, with sinh and
+// cosh on f32, which the complex sin, cos and tanh are built on. One part because they call
+// each other: the hyperbolic functions and c_exp call r_exp, the complex functions r_sin and
+// r_cos.
+//
+// Accuracy. WGSL allows builtins loose error bounds where cancellation hurts: sinh/cosh/tanh
+// are "inherited from" (exp(x) - exp(-x)) / 2, so sinh(1e-5) would lose half its digits. Those
+// are replaced by short series or reductions below whose error is a few f32 roundings. NaN and
+// Inf: see wgsl_prims_math_core.cpp.
+#include "ops/prims/webgpu/wgsl_prims_math.hpp"
+
+namespace tenferro::prims_webgpu::wgsl {
+
+std::string_view exp_trig_math_library() {
+  static constexpr std::string_view kLibrary = R"(
+// e^(p0 + p1) for |p1| much smaller than |p0|, with p0 seen exactly by the range reduction:
+// x = n ln2 + r with |r| <= ln2 / 2 (Cody-Waite: ln2 in two parts, the first with 9
+// significant bits so that n * 0.693359375 is exact and p0 minus it too). The builtin's error
+// grows with its argument (WGSL allows 3 + 2|x| ULP), so it only sees r; the scaling by 2^n is
+// exact, in two halves so that neither leaves ldexp's range.
+fn exp_sum(p0: f32, p1: f32) -> f32 {
+  let x = p0 + p1;
+  if (is_nan(x)) { return x; }
+  if (x > 88.7228) { return f_inf(); }
+  if (x < -103.98) { return 0.0; }
+  let n = round(x * 1.44269504088896);
+  let r = ((p0 - n * 0.693359375) - n * -2.12194440e-4) + p1;
+  let k = i32(n);
+  return ldexp(ldexp(exp(r), k / 2), k - k / 2);
+}
+fn r_exp(x: f32) -> f32 { return exp_sum(x, 0.0); }
+
+// sin and cos: the builtins are only specified to 2^-11 absolute error on [-pi, pi] and are
+// meaningless far outside it (lavapipe returns +-1 from 1e9 on), so both reduce the argument
+// to r in [-pi/4, pi/4] plus a quadrant, then evaluate Taylor polynomials whose truncation error
+// there (r^11/11!, r^12/12!) is below one f32 rounding.
+//  * |x| < 8192: Cody-Waite, x - q*(DP1 + DP2 + DP3) with pi/2 split so that q*DP1 and q*DP2
+//    are exact in f32 (DP1 has 8 significant bits, DP2 11, q < 2^13).
+//  * larger |x| (up to FLT_MAX): Payne-Hanek. x = m * 2^e with a 24-bit integer m; only the
+//    bits of 2/pi from position e - 1 on matter modulo 4, so x * 2/pi mod 4 is the low 128
+//    bits of m times a 128-bit window of 2/pi, scaled by 2^-126: its top two bits are the
+//    quadrant, the rest the fraction.
+// TWO_OVER_PI_BITS: 64 zero bits (positions before the binary point), then the first 256 bits
+// of 2/pi (0.A2F9836E 4E441529 ...), computed with exact integer arithmetic.
+const TWO_OVER_PI_BITS = array<u32, 10>(0u, 0u, 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u,
+                                        0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu,
+                                        0xdebbc561u);
+struct Reduced { r: f32, quadrant: u32 }
+fn padded_pi_word(i: u32) -> u32 {
+  var bits = TWO_OVER_PI_BITS;
+  return bits[min(i, 9u)];
+}
+fn reduce_half_pi(a: f32) -> Reduced {  // a = |x|, finite
+  if (a < 8192.0) {
+    let q = round(a * 0.636619772367581);
+    let r = ((a - q * 1.5703125) - q * 4.837512969970703e-4) - q * 7.549790126404332e-8;
+    return Reduced(r, u32(q) & 3u);
+  }
+  let bits = bitcast<u32>(a);
+  let m = (bits & 0x7fffffu) | 0x800000u;
+  let e = i32((bits >> 23u) & 0xffu) - 150;  // a = m * 2^e, e >= -10 here
+  let p0 = u32(e + 62);                      // padded bit position of 2/pi bit e - 1
+  let wi = p0 / 32u;
+  let s = p0 % 32u;
+  var w: array<u32, 4>;
+  for (var k = 0u; k < 4u; k++) {
+    let hi = padded_pi_word(wi + k);
+    let lo = padded_pi_word(wi + k + 1u);
+    w[k] = select((hi << s) | (lo >> (32u - s)), hi, s == 0u);
+  }
+  // Low 128 bits of m * w, most significant word first.
+  let t3 = mul_hi_lo(m, w[3]);
+  let t2 = mul_hi_lo(m, w[2]);
+  let t1 = mul_hi_lo(m, w[1]);
+  let t0 = mul_hi_lo(m, w[0]);
+  let l3 = t3.y;
+  let l2 = t2.y + t3.x;
+  let c2 = t2.x + select(0u, 1u, l2 < t2.y);
+  let l1 = t1.y + c2;
+  let c1 = t1.x + select(0u, 1u, l1 < t1.y);
+  let l0 = t0.y + c1;
+  // The top two bits are the quadrant; the 126 below them the fraction. A fraction of 1/2 or more
+  // becomes fraction - 1 of the next quadrant, negated in integer arithmetic (subtracting in f32
+  // would cancel the leading bits).
+  var quadrant = l0 >> 30u;
+  var f0 = l0 & 0x3fffffffu;
+  var f1 = l1;
+  var f2 = l2;
+  var f3 = l3;
+  var negative = false;
+  if ((f0 & 0x20000000u) != 0u) {
+    quadrant = quadrant + 1u;
+    negative = true;
+    f3 = ~f3 + 1u;
+    var carry = select(0u, 1u, f3 == 0u);
+    f2 = ~f2 + carry;
+    carry = select(0u, 1u, carry == 1u && f2 == 0u);
+    f1 = ~f1 + carry;
+    carry = select(0u, 1u, carry == 1u && f1 == 0u);
+    f0 = (~f0 + carry) & 0x3fffffffu;
+  }
+  let f = f32(f0) * 9.313225746154785e-10  // 2^-30
+          + f32(f1) * 2.168404344971009e-19   // 2^-62
+          + f32(f2) * 5.048709793414476e-29   // 2^-94
+          + f32(f3) * 1.1754943508222875e-38; // 2^-126
+  return Reduced(select(f, -f, negative) * HALF_PI, quadrant & 3u);
+}
+fn sin_poly(r: f32) -> f32 {
+  let t = r * r;
+  return r + r * t * (-1.0 / 6.0 + t * (1.0 / 120.0 + t * (-1.0 / 5040.0 + t * (1.0 / 362880.0))));
+}
+fn cos_poly(r: f32) -> f32 {
+  let t = r * r;
+  return 1.0 + t * (-0.5 + t * (1.0 / 24.0 + t * (-1.0 / 720.0 + t * (1.0 / 40320.0 +
+                                                                    t * (-1.0 / 3628800.0)))));
+}
+fn r_sin(x: f32) -> f32 {
+  if (!is_finite(x)) { return f_nan(); }
+  let red = reduce_half_pi(abs(x));
+  var v: f32;
+  switch red.quadrant {
+    case 0u: { v = sin_poly(red.r); }
+    case 1u: { v = cos_poly(red.r); }
+    case 2u: { v = -sin_poly(red.r); }
+    default: { v = -cos_poly(red.r); }
+  }
+  return select(v, -v, sign_bit(x));
+}
+fn r_cos(x: f32) -> f32 {
+  if (!is_finite(x)) { return f_nan(); }
+  let red = reduce_half_pi(abs(x));
+  switch red.quadrant {
+    case 0u: { return cos_poly(red.r); }
+    case 1u: { return -sin_poly(red.r); }
+    case 2u: { return -cos_poly(red.r); }
+    default: { return sin_poly(red.r); }
+  }
+}
+fn r_sinh(x: f32) -> f32 {
+  let a = abs(x);
+  if (a < 0.5) {
+    let t = x * x;
+    return x * (1.0 + t * (1.0 / 6.0 + t * (1.0 / 120.0 + t * (1.0 / 5040.0 + t * (1.0 / 362880.0)))));
+  }
+  if (a > 88.0) {  // e^a / 2 without overflowing e^a (a / 2 is exact, a - ln 2 would round)
+    let h = r_exp(0.5 * a);
+    return copysign((0.5 * h) * h, x);
+  }
+  let e = r_exp(a);
+  return copysign(0.5 * (e - 1.0 / e), x);
+}
+fn r_cosh(x: f32) -> f32 {
+  let a = abs(x);
+  if (a > 88.0) {
+    let h = r_exp(0.5 * a);
+    return (0.5 * h) * h;
+  }
+  let e = r_exp(a);
+  return 0.5 * (e + 1.0 / e);
+}
+fn r_tanh(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  let a = abs(x);
+  if (a < 0.5) { return r_sinh(x) / r_cosh(x); }
+  if (a > 9.1) { return copysign(1.0, x); }  // 1 - tanh(9.1) is below half an ULP of 1
+  let e = r_exp(-2.0 * a);
+  return copysign((1.0 - e) / (1.0 + e), x);
+}
+fn c_exp(z: C) -> C {
+  let x = z.x;
+  let y = z.y;
+  if (is_zero(y)) { return C(r_exp(x), y); }
+  if (is_inf(x) && !is_finite(y)) {
+    if (sign_bit(x)) { return C(0.0, 0.0); }
+    return C(x, f_nan());
+  }
+  let c = r_cos(y);
+  let s = r_sin(y);
+  if (x > 88.0) {  // e^x overflows before e^x cos y does: two half steps
+    let h = r_exp(0.5 * x);
+    return C(h * c * h, h * s * h);
+  }
+  let e = r_exp(x);
+  return C(e * c, e * s);
+}
+// (cosh y, sinh y) as h * (h, +-h) for |y| > 88, where cosh y alone may overflow although its
+// product with a sine stays finite; the callers multiply by h last. h = e^(|y|/2) / sqrt 2
+// (|y| / 2 is exact).
+fn big_hyperbolic(y: f32) -> f32 { return r_exp(0.5 * abs(y)) * 0.707106781186548; }
+fn c_sin(z: C) -> C {
+  if (is_zero(z.x)) { return C(z.x, r_sinh(z.y)); }
+  if (abs(z.y) > 88.0 && is_finite(z.y)) {
+    let h = big_hyperbolic(z.y);
+    return C(r_sin(z.x) * h * h, r_cos(z.x) * h * copysign(h, z.y));
+  }
+  return C(r_sin(z.x) * r_cosh(z.y), r_cos(z.x) * r_sinh(z.y));
+}
+fn c_cos(z: C) -> C {
+  if (is_zero(z.x)) {
+    let sh = r_sinh(z.y);
+    return C(r_cosh(z.y), select(copysign(0.0, -z.x * z.y), -z.x * sh, is_finite(sh)));
+  }
+  if (abs(z.y) > 88.0 && is_finite(z.y)) {
+    let h = big_hyperbolic(z.y);
+    return C(r_cos(z.x) * h * h, -(r_sin(z.x) * h * copysign(h, z.y)));
+  }
+  return C(r_cos(z.x) * r_cosh(z.y), -(r_sin(z.x) * r_sinh(z.y)));
+}
+// tanh(x + iy) = (sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y): a denominator of two
+// squares, so no cancellation; for large |x| the real part is +-1 and the imaginary part
+// 4 sin y cos y e^(-2|x|).
+fn c_tanh(z: C) -> C {
+  let x = z.x;
+  let y = z.y;
+  if (is_zero(y)) { return C(r_tanh(x), y); }
+  if (is_inf(x)) {
+    if (!is_finite(y)) { return C(copysign(1.0, x), 0.0); }
+    return C(copysign(1.0, x), copysign(0.0, r_sin(y) * r_cos(y)));
+  }
+  if (is_nan(x) || !is_finite(y)) { return C(f_nan(), f_nan()); }
+  let s = r_sin(y);
+  let c = r_cos(y);
+  if (abs(x) > 9.1) {
+    return C(copysign(1.0, x), 4.0 * s * c * r_exp(-2.0 * abs(x)));
+  }
+  let sh = r_sinh(x);
+  let ch = r_cosh(x);
+  let den = sh * sh + c * c;
+  return C(sh * ch / den, s * c / den);
+}
+)";
+  return kLibrary;
+}
+
+}  // namespace tenferro::prims_webgpu::wgsl

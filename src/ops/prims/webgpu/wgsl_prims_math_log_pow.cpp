@@ -1,0 +1,183 @@
+// The logarithm and power of the WGSL function library of the WebGPU prims kernels
+// (wgsl_prims_math.hpp): log on f32 and on C, pow on f32, and what they need: ln x as an
+// unevaluated pair, atan2 (the argument of a complex log), exact squares.
+//
+// Accuracy. WGSL's log has only an absolute bound near 1; atan2 has 4096 ULP. Those are
+// replaced by short series or reductions below whose error is a few f32 roundings. The complex
+// log takes the principal branch (C99 Annex G, see wgsl_prims_math_core.cpp), with log |z| near
+// the unit circle from exact squares. NaN and Inf: see wgsl_prims_math_core.cpp.
+#include "ops/prims/webgpu/wgsl_prims_math.hpp"
+
+namespace tenferro::prims_webgpu::wgsl {
+
+std::string_view log_pow_math_library() {
+  static constexpr std::string_view kLibrary = R"(
+fn r_log(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  if (is_zero(x)) { return -f_inf(); }
+  if (sign_bit(x)) { return f_nan(); }
+  if (is_inf(x)) { return x; }
+  let bits = bitcast<u32>(x);
+  if (bits < 0x00800000u) {
+    // A subnormal: x = m 2^-149 with m its bits, exactly. The builtin may flush it or, as
+    // lavapipe does, misread it (log(2^-149) came out -88.03, not -103.28), so take the log of
+    // the normal f32(m) and subtract 149 ln 2.
+    return log(f32(bits)) - 103.27892990343185;
+  }
+  if (x > 0.7 && x < 1.4) {
+    // log x = 2 atanh(s), s = (x - 1) / (x + 1), |s| < 1/6: x - 1 is exact here and the odd
+    // series below is accurate to f32 rounding, where the builtin has only an absolute bound.
+    let s = (x - 1.0) / (x + 1.0);
+    let t = s * s;
+    let q = 1.0 + t * (1.0 / 3.0 + t * (1.0 / 5.0 + t * (1.0 / 7.0 + t * (1.0 / 9.0 +
+            t * (1.0 / 11.0 + t * (1.0 / 13.0))))));
+    return 2.0 * s * q;
+  }
+  return log(x);
+}
+// ln x as an unevaluated sum hi + lo, for finite x > 0: x = (1 + f) 2^k with 1 + f in
+// [sqrt 1/2, sqrt 2) (f exact), ln(1 + f) = 2 atanh(s) = f - s (f - R(s^2)) with
+// s = f / (2 + f) (fdlibm's form: the leading term f is exact, the rest is about f^2 / 2), and
+// k ln 2 with ln 2 in two parts, the first exact times k. For x near 1 (k = 0) the pair is
+// (f, correction), so its error is about 2^-24 f^2, far below 2^-24 |ln x|.
+fn log_pair(x: f32) -> vec2<f32> {
+  var v = x;
+  var k = 0;
+  if (v < 1.17549435e-38) {  // subnormal: scale into the normal range first
+    v = v * 16777216.0;
+    k = -24;
+  }
+  let fe = frexp(v);
+  var m = fe.fract;
+  k = k + fe.exp;
+  if (m < 0.707106781) {
+    m = 2.0 * m;
+    k = k - 1;
+  }
+  let f = m - 1.0;
+  let s = f / (2.0 + f);
+  let z = s * s;
+  let r = z * (2.0 / 3.0 + z * (2.0 / 5.0 + z * (2.0 / 7.0 + z * (2.0 / 9.0 + z * (2.0 / 11.0 +
+          z * (2.0 / 13.0))))));
+  let c = f32(k) * -2.12194440e-4 - s * (f - r);
+  if (k == 0) { return vec2<f32>(f, c); }
+  // a + f by Fast2Sum (|a| >= ln 2 > |f|): its rounding error goes to lo, not lost.
+  let a = f32(k) * 0.693359375;
+  let hi = a + f;
+  return vec2<f32>(hi, ((a - hi) + f) + c);
+}
+// The leading 12 significant bits of x (bit masking, which no compiler reassociates away).
+fn head12(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) & 0xfffff000u); }
+// e^(y (hi + lo)) without rounding the exponent: t = y * hi carries an absolute rounding error
+// of |t| 2^-24, which e^t turns into a relative one (pow(10, 20) would be off by 40 ULP). With
+// y and hi cut into 12-bit heads and tails, y_h * hi_h is exact and the rest is small, so
+// exp_sum sees the exponent as an exact part plus a small one.
+fn exp_of_product(y: f32, l: vec2<f32>) -> f32 {
+  let yh = head12(y);
+  let yl = y - yh;
+  let hh = head12(l.x);
+  let hl = l.x - hh;
+  return exp_sum(yh * hh, (yh * hl + yl * hh) + (yl * hl + y * l.y));
+}
+// x^y as C's powf: pow(x, 0) = 1 and pow(1, y) = 1 even for NaN, a negative base only with an
+// integer exponent, zeros and infinities by their rules.
+fn r_pow(x: f32, y: f32) -> f32 {
+  if (is_zero(y) || x == 1.0) { return 1.0; }
+  if (is_nan(x) || is_nan(y)) { return f_nan(); }
+  let ax = abs(x);
+  let ay = abs(y);
+  if (is_inf(y)) {
+    if (ax == 1.0) { return 1.0; }
+    return select(0.0, f_inf(), (ax > 1.0) == !sign_bit(y));
+  }
+  let y_int = floor(y) == y;
+  // Above 2^24 every f32 is an even integer.
+  let y_odd = y_int && ay < 16777216.0 && (i32(ay) & 1) == 1;
+  let negative = sign_bit(x);
+  if (negative && !y_int && !is_zero(x) && !is_inf(x)) { return f_nan(); }
+  var r = 0.0;
+  if (is_zero(x)) {
+    r = select(0.0, f_inf(), sign_bit(y));
+  } else if (is_inf(x)) {
+    r = select(f_inf(), 0.0, sign_bit(y));
+  } else {
+    r = exp_of_product(y, log_pair(ax));
+  }
+  return select(r, -r, negative && y_odd);
+}
+// atan(t) for 0 <= t <= 1: reduced to |u| <= tan(pi/8), then the odd Taylor series (9 terms
+// leave an error below 1e-8 relative).
+fn atan_series(u: f32) -> f32 {
+  let t = u * u;
+  var q = 1.0 / 17.0;
+  q = -1.0 / 15.0 + t * q;
+  q = 1.0 / 13.0 + t * q;
+  q = -1.0 / 11.0 + t * q;
+  q = 1.0 / 9.0 + t * q;
+  q = -1.0 / 7.0 + t * q;
+  q = 1.0 / 5.0 + t * q;
+  q = -1.0 / 3.0 + t * q;
+  q = 1.0 + t * q;
+  return u * q;
+}
+fn atan_unit(t: f32) -> f32 {
+  if (t > 0.41421356) { return QUARTER_PI + atan_series((t - 1.0) / (t + 1.0)); }
+  return atan_series(t);
+}
+// C's atan2, signed zeros and infinities included.
+fn r_atan2(y: f32, x: f32) -> f32 {
+  if (is_nan(x) || is_nan(y)) { return f_nan(); }
+  let ax = abs(x);
+  let ay = abs(y);
+  var a = 0.0;  // the angle of (|x|, |y|), in [0, pi/2]
+  if (is_inf(ax) && is_inf(ay)) {
+    a = QUARTER_PI;
+  } else if (is_zero(ax) && is_zero(ay)) {
+    a = 0.0;
+  } else if (ay <= ax) {
+    a = atan_unit(ay / ax);
+  } else {
+    a = HALF_PI - atan_unit(ax / ay);
+  }
+  if (sign_bit(x)) { a = PI - a; }
+  return copysign(a, y);
+}
+// x^2 as an unevaluated sum hi + lo (Dekker's product: 12-bit heads and tails multiply
+// exactly, and x_h^2 - hi is exact).
+fn square_pair(x: f32) -> vec2<f32> {
+  let h = head12(x);
+  let l = x - h;
+  let p = x * x;
+  return vec2<f32>(p, ((h * h - p) + 2.0 * (h * l)) + l * l);
+}
+// log |z| for 1/2 <= |z|^2 <= 2, where log |z| may be far smaller than one rounding of |z|:
+// 0.5 log1p(s) with s = |z|^2 - 1 from the exact squares of the larger part m and the smaller
+// n ((m^2)_hi - 1 is exact there, and so is its sum with (n^2)_hi when they cancel), leaving an
+// absolute error near 2^-48 instead of 2^-24; then log1p(s) = 2 atanh(s / (2 + s)).
+fn log_modulus_near_one(m: f32, n: f32) -> f32 {
+  let a = square_pair(m);
+  let b = square_pair(n);
+  let s = ((a.x - 1.0) + b.x) + (a.y + b.y);
+  let u = s / (2.0 + s);
+  let t = u * u;
+  let q = 1.0 + t * (1.0 / 3.0 + t * (1.0 / 5.0 + t * (1.0 / 7.0 + t * (1.0 / 9.0 +
+          t * (1.0 / 11.0 + t * (1.0 / 13.0 + t * (1.0 / 15.0 + t * (1.0 / 17.0))))))));
+  return u * q;  // 0.5 * 2 atanh(u)
+}
+fn c_log(z: C) -> C {
+  let a = c_abs(z);
+  var re = r_log(a);
+  if (is_inf(a) && is_finite(z.x) && is_finite(z.y)) {
+    re = r_log(c_abs(0.5 * z)) + 0.693147180559945;  // |z| overflows f32, log |z| does not
+  } else if (a > 0.7 && a < 1.4) {
+    let x = abs(z.x);
+    let y = abs(z.y);
+    re = log_modulus_near_one(select(y, x, x > y), select(x, y, x > y));
+  }
+  return C(re, r_atan2(z.y, z.x));
+}
+)";
+  return kLibrary;
+}
+
+}  // namespace tenferro::prims_webgpu::wgsl
