@@ -38,6 +38,21 @@ struct UnaryMath {
   static_assert(kNoCudaMath<K>, "a unary prim of the op list has no CUDA math here");
 };
 
+// A transcendental function: a real argument evaluated in double and rounded once (fn), a
+// complex one by its double-precision function here (zfn).
+#define TENFERRO_CUDA_MATH_IN_DOUBLE(Kind, fn, zfn)                         \
+  template <>                                                               \
+  struct UnaryMath<PrimKind::Kind> {                                        \
+    template <class R>                                                      \
+    static TENFERRO_PRIMS_HD R real(R x) {                                  \
+      return static_cast<R>(fn(static_cast<double>(x)));                    \
+    }                                                                       \
+    template <class R>                                                      \
+    static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) { \
+      return narrow<R>(zfn(widen(z)));                                      \
+    }                                                                       \
+  };
+
 template <>
 struct UnaryMath<PrimKind::Neg> {
   template <class R>
@@ -153,17 +168,7 @@ TENFERRO_PRIMS_HD Z zexp(Z z) {
   return {e * c, e * s};
 }
 
-template <>
-struct UnaryMath<PrimKind::Exp> {
-  template <class R>
-  static TENFERRO_PRIMS_HD R real(R x) {
-    return static_cast<R>(exp(static_cast<double>(x)));
-  }
-  template <class R>
-  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
-    return narrow<R>(zexp(widen(z)));
-  }
-};
+TENFERRO_CUDA_MATH_IN_DOUBLE(Exp, exp, zexp)
 
 // Principal logarithm: log|z| + i arg z with arg in [-pi, pi] (atan2 keeps the zero signs).
 // Near |z| = 1, log|z| comes from log1p so that it keeps its relative accuracy.
@@ -178,17 +183,7 @@ TENFERRO_PRIMS_HD Z zlog(Z z) {
   return {log(hypot(a, b)), arg};
 }
 
-template <>
-struct UnaryMath<PrimKind::Log> {
-  template <class R>
-  static TENFERRO_PRIMS_HD R real(R x) {
-    return static_cast<R>(log(static_cast<double>(x)));
-  }
-  template <class R>
-  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
-    return narrow<R>(zlog(widen(z)));
-  }
-};
+TENFERRO_CUDA_MATH_IN_DOUBLE(Log, log, zlog)
 
 // {a cosh y, b sinh y} without overflowing early: past |y| = 709 cosh y = sinh y = e^|y| / 2
 // overflows although the products may not (a = sin x tiny), so e^|y| is applied in halves.
@@ -208,17 +203,7 @@ TENFERRO_PRIMS_HD Z zsin(Z z) {
   return {x == 0 ? x : r.re, r.im};
 }
 
-template <>
-struct UnaryMath<PrimKind::Sin> {
-  template <class R>
-  static TENFERRO_PRIMS_HD R real(R x) {
-    return static_cast<R>(sin(static_cast<double>(x)));
-  }
-  template <class R>
-  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
-    return narrow<R>(zsin(widen(z)));
-  }
-};
+TENFERRO_CUDA_MATH_IN_DOUBLE(Sin, sin, zsin)
 
 // cos(x + iy) = cos x cosh y - i sin x sinh y.
 TENFERRO_PRIMS_HD Z zcos(Z z) {
@@ -229,17 +214,7 @@ TENFERRO_PRIMS_HD Z zcos(Z z) {
   return {r.re, x == 0 ? -(x * copysign(1.0, y)) : -r.im};
 }
 
-template <>
-struct UnaryMath<PrimKind::Cos> {
-  template <class R>
-  static TENFERRO_PRIMS_HD R real(R x) {
-    return static_cast<R>(cos(static_cast<double>(x)));
-  }
-  template <class R>
-  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
-    return narrow<R>(zcos(widen(z)));
-  }
-};
+TENFERRO_CUDA_MATH_IN_DOUBLE(Cos, cos, zcos)
 
 // Kahan's formulation (as in C libraries' ctanh): no cancellation, no overflow for large |x|.
 TENFERRO_PRIMS_HD Z ztanh(Z z) {
@@ -258,17 +233,7 @@ TENFERRO_PRIMS_HD Z ztanh(Z z) {
   return {beta * rho * s / den, t / den};
 }
 
-template <>
-struct UnaryMath<PrimKind::Tanh> {
-  template <class R>
-  static TENFERRO_PRIMS_HD R real(R x) {
-    return static_cast<R>(tanh(static_cast<double>(x)));
-  }
-  template <class R>
-  static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
-    return narrow<R>(ztanh(widen(z)));
-  }
-};
+TENFERRO_CUDA_MATH_IN_DOUBLE(Tanh, tanh, ztanh)
 
 template <>
 struct UnaryMath<PrimKind::Reciprocal> {
@@ -326,5 +291,7 @@ template <PrimKind K, class R>
 TENFERRO_PRIMS_HD auto unary_math(DeviceComplex<R> z) -> decltype(UnaryMath<K>::complex(z)) {
   return UnaryMath<K>::complex(z);
 }
+
+#undef TENFERRO_CUDA_MATH_IN_DOUBLE
 
 }  // namespace tenferro::cuda_kernels::prims
