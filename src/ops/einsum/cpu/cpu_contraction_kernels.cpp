@@ -9,6 +9,7 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/host_parallel.hpp"
 #include "backends/cpu/strided_loops.hpp"
+#include "backends/cpu/strided_reduce.hpp"
 #include "ops/einsum/cpu/parallel_slabs.hpp"
 #include "ops/einsum/program.hpp"
 #include "tenferro/core/error.hpp"
@@ -111,27 +112,18 @@ void fill_zero_typed(const KernelView& dst) {
   });
 }
 
-// dst = sum over the trailing axes of src: zero dst, then walk src in its own memory order
-// accumulating into dst (dst strides are 0 along the reduced axes).
+// dst = sum over the trailing axes of src, by the backend's reduction (wide accumulator,
+// pairwise): a float sum of 2^25 ones is 2^25, not the 2^24 where a float accumulator stops.
 template <class T>
 void sum_typed(const KernelView& src, const KernelView& dst) {
-  fill_zero_typed<T>(dst);
-  std::vector<std::int64_t> dst_strides = dst.strides;
-  dst_strides.resize(src.shape.size(), 0);
-  auto nest = make_nest<2>(src.shape, {src.strides, dst_strides}, 0);
-  T* d = base_of<T>(dst);
-  const T* s = base_of<T>(src);
-  run_nest<2>(nest, {0, 0}, [&](auto off, std::int64_t n, auto st) {
-    const T* sp = s + off[0];
-    T* dp = d + off[1];
-    if (st[1] == 0) {
-      T acc{};
-      for (std::int64_t i = 0; i < n; ++i) acc += sp[i * st[0]];
-      *dp += acc;
-    } else {
-      for (std::int64_t i = 0; i < n; ++i) dp[i * st[1]] += sp[i * st[0]];
-    }
-  });
+  const std::size_t rank = src.shape.size();
+  DimVector out_strides(dst.strides.begin(), dst.strides.end());
+  out_strides.resize(rank, 0);
+  SmallVector<std::uint8_t, 16> reduced(rank, 0);
+  for (std::size_t a = dst.shape.size(); a < rank; ++a) reduced[a] = 1;
+  cpu_strided::sum(reinterpret_cast<const T*>(src.buffer->host_data()),
+                   reinterpret_cast<T*>(dst.buffer->host_data()),
+                   {src.shape, src.strides, src.offset, out_strides, dst.offset, reduced});
 }
 
 template <class T>
