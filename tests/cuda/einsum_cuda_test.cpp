@@ -13,6 +13,7 @@
 #include "cuda_fixture.hpp"
 #include "support/device_result_checks.hpp"
 #include "support/einsum_reference.hpp"
+#include "support/long_sums.hpp"
 #include "support/sliced_device_cases.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/stats.hpp"
@@ -122,6 +123,12 @@ TEST_F(EinsumCudaTest, MatchesTheCpuRuntimeAcrossExpressionKinds) {
       check_against_cpu(c.subscripts, c.shapes, dtype);
       check_against_cpu(c.subscripts, c.shapes, dtype, /*strided_inputs=*/true);
     }
+}
+
+// Sums over 2^18 to 2^22 terms keep their precision: the sum kernels accumulate float in
+// double (tests/support/long_sums.hpp has the cases and the tolerance).
+TEST_F(EinsumCudaTest, LongSumsKeepTheirPrecision) {
+  testing::check_long_sums(runtime_, {DType::F32, DType::C32, DType::F64, DType::C64});
 }
 
 // Sliced plans run on the device, their slices summed there (launch_accumulate), matching the

@@ -2,6 +2,7 @@
 // per-operand offsets by div/mod over the extents (axis 0 fastest, so consecutive threads
 // touch consecutive elements of the operand whose axis 0 is contiguous).
 #include <algorithm>
+#include <type_traits>
 
 #include "backends/cuda/device_complex.cuh"
 #include "backends/cuda/strided_kernels.hpp"
@@ -22,6 +23,31 @@ __device__ __forceinline__ Complex<R> operator+(Complex<R> a, Complex<R> b) {
 template <class T>
 __device__ __forceinline__ T zero() {
   return T{};
+}
+
+// The accumulator of a sum of T: double for float, Complex<double> for Complex<float>. A float
+// accumulator loses O(n) ulps over a long sum and stops counting at 2^24 (the CPU kernels and
+// the prims reductions accumulate wide too).
+template <class T>
+struct WideSumOf {
+  using type = T;
+};
+template <>
+struct WideSumOf<float> {
+  using type = double;
+};
+template <>
+struct WideSumOf<Complex<float>> {
+  using type = Complex<double>;
+};
+template <class To, class From>
+__device__ __forceinline__ To convert_element(From x) {
+  if constexpr (std::is_arithmetic_v<From>) {
+    return static_cast<To>(x);
+  } else {
+    using R = decltype(To{}.re);
+    return {static_cast<R>(x.re), static_cast<R>(x.im)};
+  }
 }
 
 struct Bytes16 {
@@ -107,17 +133,18 @@ template <class T>
 __global__ void sum_per_thread_kernel(T* dst, const T* src, StridedIndex<2> kept,
                                       std::int64_t kept_count, StridedIndex<1> reduced,
                                       std::int64_t reduced_count) {
+  using A = typename WideSumOf<T>::type;
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < kept_count;
        i += std::int64_t(gridDim.x) * blockDim.x) {
     std::int64_t off[2];
     offsets_of<2>(kept, i, off);
-    T acc = zero<T>();
+    A acc = zero<A>();
     for (std::int64_t j = 0; j < reduced_count; ++j) {
       std::int64_t r[1];
       offsets_of<1>(reduced, j, r);
-      acc = acc + src[off[1] + r[0]];
+      acc = acc + convert_element<A>(src[off[1] + r[0]]);
     }
-    dst[off[0]] = acc;
+    dst[off[0]] = convert_element<T>(acc);
   }
 }
 
@@ -126,15 +153,16 @@ template <class T>
 __global__ void sum_per_block_kernel(T* dst, const T* src, StridedIndex<2> kept,
                                      std::int64_t kept_count, StridedIndex<1> reduced,
                                      std::int64_t reduced_count) {
-  __shared__ T partial[kThreads];
+  using A = typename WideSumOf<T>::type;
+  __shared__ A partial[kThreads];
   for (std::int64_t i = blockIdx.x; i < kept_count; i += gridDim.x) {
     std::int64_t off[2];
     offsets_of<2>(kept, i, off);
-    T acc = zero<T>();
+    A acc = zero<A>();
     for (std::int64_t j = threadIdx.x; j < reduced_count; j += blockDim.x) {
       std::int64_t r[1];
       offsets_of<1>(reduced, j, r);
-      acc = acc + src[off[1] + r[0]];
+      acc = acc + convert_element<A>(src[off[1] + r[0]]);
     }
     partial[threadIdx.x] = acc;
     __syncthreads();
@@ -143,11 +171,10 @@ __global__ void sum_per_block_kernel(T* dst, const T* src, StridedIndex<2> kept,
         partial[threadIdx.x] = partial[threadIdx.x] + partial[threadIdx.x + width];
       __syncthreads();
     }
-    if (threadIdx.x == 0) dst[off[0]] = partial[0];
+    if (threadIdx.x == 0) dst[off[0]] = convert_element<T>(partial[0]);
     __syncthreads();  // partial[] is reused by the next output
   }
 }
-
 
 template <class F>
 cudaError_t with_word(int bytes, F&& f) {

@@ -34,7 +34,8 @@ cudaError_t launch_multiply(Element element, void* dst, const void* a, const voi
 // dst += src over the view (operands 0 = dst, 1 = src): sums the slices of a sliced einsum.
 cudaError_t launch_accumulate(Element element, void* dst, const void* src,
                               const StridedIndex<2>& ix, std::int64_t count, cudaStream_t stream);
-// dst[i] = sum_j src[i, j]: `kept` indexes dst (operand 0) and src (operand 1) over the kept
+// dst[i] = sum_j src[i, j], accumulated in double (float) or complex<double> (complex<float>):
+// `kept` indexes dst (operand 0) and src (operand 1) over the kept
 // axes, `reduced` indexes src over the summed axes (operand 0 unused).
 cudaError_t launch_sum(Element element, void* dst, const void* src, const StridedIndex<2>& kept,
                        std::int64_t kept_count, const StridedIndex<1>& reduced,
