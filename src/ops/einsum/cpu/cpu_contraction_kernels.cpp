@@ -1,13 +1,13 @@
 #include "ops/einsum/cpu/cpu_contraction_kernels.hpp"
 
 #include <complex>
-#include <cstring>
 #include <functional>
 #include <vector>
 
 #include "backends/cpu/blas.hpp"
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/host_parallel.hpp"
+#include "backends/cpu/strided_copy.hpp"
 #include "backends/cpu/strided_loops.hpp"
 #include "backends/cpu/strided_reduce.hpp"
 #include "ops/einsum/cpu/parallel_slabs.hpp"
@@ -23,7 +23,6 @@ namespace {
 constexpr double kSmallGemmWork = 4.0 * 65536;
 constexpr double kParallelBatchWork = 8.0 * 1024 * 1024;
 
-using cpu_strided::LoopNest;
 using cpu_strided::make_nest;
 using cpu_strided::run_nest;
 
@@ -44,63 +43,10 @@ void require_host(const KernelView& v) {
                 "the CPU einsum kernels got a buffer the host cannot touch");
 }
 
-constexpr std::int64_t kTile = 32;
-
-// dst = src with a 2-D tiled transpose when the two views' fastest axes differ, so both the
-// reads and the writes stay within a few cache lines per tile.
+// dst = src: the backend's strided copy (tiled where the views' fastest axes differ).
 template <class T>
 void copy_typed(const KernelView& src, const KernelView& dst) {
-  auto nest = make_nest<2>(dst.shape, {dst.strides, src.strides}, 0);
-  if (nest.empty) return;
-  T* d = base_of<T>(dst);
-  const T* s = base_of<T>(src);
-  const std::size_t rank = nest.extents.size();
-  // The axis along which the source is contiguous (smallest non-zero stride).
-  std::size_t p = 0;
-  for (std::size_t a = 1; a < rank; ++a) {
-    const auto sa = std::abs(nest.strides[1][a]);
-    if (sa != 0 && (nest.strides[1][p] == 0 || sa < std::abs(nest.strides[1][p]))) p = a;
-  }
-  if (p == 0 || nest.extents[0] < 8 || nest.extents[p] < 8) {
-    run_nest<2>(nest, {0, 0}, [&](auto off, std::int64_t n, auto st) {
-      T* dp = d + off[0];
-      const T* sp = s + off[1];
-      if (st[0] == 1 && st[1] == 1) {
-        std::memcpy(static_cast<void*>(dp), sp, static_cast<std::size_t>(n) * sizeof(T));
-      } else {
-        for (std::int64_t i = 0; i < n; ++i) dp[i * st[0]] = sp[i * st[1]];
-      }
-    });
-    return;
-  }
-  // Outer nest over every axis but 0 and p; a tiled 2-D copy inside.
-  LoopNest<2> outer;
-  for (std::size_t a = 1; a < rank; ++a) {
-    if (a == p) continue;
-    outer.extents.push_back(nest.extents[a]);
-    outer.strides[0].push_back(nest.strides[0][a]);
-    outer.strides[1].push_back(nest.strides[1][a]);
-  }
-  const std::int64_t n0 = nest.extents[0], np = nest.extents[p];
-  const std::int64_t d0 = nest.strides[0][0], dp = nest.strides[0][p];
-  const std::int64_t s0 = nest.strides[1][0], sp = nest.strides[1][p];
-  auto tile_copy = [&](std::array<std::int64_t, 2> off) {
-    for (std::int64_t jb = 0; jb < np; jb += kTile)
-      for (std::int64_t ib = 0; ib < n0; ib += kTile) {
-        const std::int64_t je = std::min(np, jb + kTile), ie = std::min(n0, ib + kTile);
-        for (std::int64_t j = jb; j < je; ++j)
-          for (std::int64_t i = ib; i < ie; ++i)
-            d[off[0] + i * d0 + j * dp] = s[off[1] + i * s0 + j * sp];
-      }
-  };
-  if (outer.extents.empty()) {
-    tile_copy({0, 0});
-  } else {
-    // run_nest walks the outer nest; its innermost axis is expanded here by hand.
-    run_nest<2>(outer, {0, 0}, [&](auto off, std::int64_t n, auto st) {
-      for (std::int64_t i = 0; i < n; ++i) tile_copy({off[0] + i * st[0], off[1] + i * st[1]});
-    });
-  }
+  cpu_strided::copy<T>(dst.shape, base_of<T>(dst), dst.strides, base_of<T>(src), src.strides);
 }
 
 template <class T>

@@ -4,6 +4,7 @@
 // kernels of simd/ instead.
 #include <type_traits>
 
+#include "backends/cpu/strided_copy.hpp"
 #include "backends/cpu/strided_loops.hpp"
 #include "ops/prims/cpu/cpu_kernels.hpp"
 #include "ops/prims/cpu/element_math.hpp"
@@ -145,7 +146,13 @@ template <class In>
 void cast_from(const ElementwiseCall& c) {
   visit_dtype(c.out.layout.dtype, [&](auto out_tag) {
     using Out = decltype(out_tag);
-    if constexpr (kIsComplex<In> && !kIsComplex<Out>) {
+    if constexpr (std::is_same_v<In, Out>) {
+      // A same-dtype cast is a copy (contiguous, concatenate): the backend's strided copy,
+      // tiled where the two views' fastest axes differ.
+      cpu_strided::copy<In>(c.out.layout.shape, data_of<In>(c.out) + c.out.layout.offset,
+                            c.out.layout.strides, data_of<In>(c.in[0]) + c.in[0].layout.offset,
+                            c.in[0].layout.strides);
+    } else if constexpr (kIsComplex<In> && !kIsComplex<Out>) {
       throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "cast",
                   "complex -> real reached the CPU kernel");
     } else {

@@ -41,14 +41,15 @@ ReduceView view_of(const ReduceCall& c) {
 // same result as the scalar step, two to four times wider than the baseline SSE2 loop.
 template <class W, class T>
 auto simd_row_step(std::optional<simd::Op> op) {
-  return [op](W* bl, const T* row, std::int64_t n) {
-    if constexpr (std::is_same_v<W, T> && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+  if constexpr (std::is_same_v<W, T> && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+    return [op](W* bl, const T* row, std::int64_t n) {
       const simd::Isa isa = simd::best_isa();
       return op && isa != simd::Isa::None && simd::binary(isa, *op, bl, row, bl, n);
-    } else {
-      return false;
-    }
-  };
+    };
+  } else {
+    (void)op;  // the accumulator is wider than the elements: the scalar step runs
+    return [](W*, const T*, std::int64_t) { return false; };
+  }
 }
 
 template <class T, class W, class Step, class Combine, class Finish>

@@ -1,0 +1,103 @@
+// The CPU backend's strided copy, under einsum's permuting copies and prims' same-dtype casts
+// (contiguous, concatenate): dst = src over one shape, each with its own strides. When the two
+// views' fastest axes differ (a transpose), the copy walks 32 x 32 tiles of those two axes, so
+// both the reads and the writes stay within a few cache lines per tile; otherwise it copies run
+// by run (memcpy where both runs are contiguous). Large copies are split over the host threads.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+
+#include "backends/cpu/host_parallel.hpp"
+#include "backends/cpu/strided_loops.hpp"
+#include "tenferro/core/dim_vector.hpp"
+
+namespace tenferro::cpu_strided {
+
+inline constexpr std::int64_t kCopyTile = 32;
+
+// dst[i] = src[i] for every multi-index i of `shape` (offsets already applied to the pointers;
+// strides in elements). The views must not overlap.
+template <class T>
+void copy(std::span<const std::int64_t> shape, T* dst, std::span<const std::int64_t> dst_strides,
+          const T* src, std::span<const std::int64_t> src_strides) {
+  // Axes ordered by the destination's strides: its fastest axis is innermost.
+  const LoopNest<2> nest = make_nest<2>(shape, {dst_strides, src_strides}, 0);
+  if (nest.empty) return;
+  const std::size_t rank = nest.extents.size();
+  std::int64_t total = 1;
+  for (const std::int64_t e : nest.extents) total *= e;
+  const int threads = total >= kParallelElements ? cpu_parallel::host_kernel_threads() : 1;
+  // The axis along which the source is contiguous (smallest non-zero stride).
+  std::size_t p = 0;
+  for (std::size_t a = 1; a < rank; ++a) {
+    const auto sa = std::abs(nest.strides[1][a]);
+    if (sa != 0 && (nest.strides[1][p] == 0 || sa < std::abs(nest.strides[1][p]))) p = a;
+  }
+  if (p == 0 || nest.extents[0] < 8 || nest.extents[p] < 8) {
+    const auto runs = [&](std::int64_t begin, std::int64_t end) {
+      run_nest_range<2>(nest, {0, 0}, begin, end, [&](auto off, std::int64_t n, auto st) {
+        T* dp = dst + off[0];
+        const T* sp = src + off[1];
+        if (st[0] == 1 && st[1] == 1) {
+          std::memcpy(static_cast<void*>(dp), sp, static_cast<std::size_t>(n) * sizeof(T));
+        } else {
+          for (std::int64_t i = 0; i < n; ++i) dp[i * st[0]] = sp[i * st[1]];
+        }
+      });
+    };
+    const std::int64_t count = nest.runs();
+    if (threads > 1 && count > 1) {
+      cpu_parallel::parallel_chunks(count, threads, runs);
+    } else {
+      runs(0, count);
+    }
+    return;
+  }
+  // Tiles of axes 0 and p, for every index of the other (outer) axes. Work item w is the tile
+  // column w % tile_columns of outer index w / tile_columns.
+  std::array<DimVector, 2> outer_strides;
+  DimVector outer_extents;
+  for (std::size_t a = 1; a < rank; ++a) {
+    if (a == p) continue;
+    outer_extents.push_back(nest.extents[a]);
+    outer_strides[0].push_back(nest.strides[0][a]);
+    outer_strides[1].push_back(nest.strides[1][a]);
+  }
+  const std::int64_t n0 = nest.extents[0], np = nest.extents[p];
+  const std::int64_t d0 = nest.strides[0][0], dp = nest.strides[0][p];
+  const std::int64_t s0 = nest.strides[1][0], sp = nest.strides[1][p];
+  const std::int64_t tile_columns = (np + kCopyTile - 1) / kCopyTile;
+  std::int64_t outer_count = 1;
+  for (const std::int64_t e : outer_extents) outer_count *= e;
+  const auto items = [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t w = begin; w < end; ++w) {
+      std::int64_t rest = w / tile_columns, d = 0, s = 0;
+      for (std::size_t a = 0; a < outer_extents.size(); ++a) {
+        const std::int64_t i = rest % outer_extents[a];
+        rest /= outer_extents[a];
+        d += i * outer_strides[0][a];
+        s += i * outer_strides[1][a];
+      }
+      const std::int64_t jb = (w % tile_columns) * kCopyTile, je = std::min(np, jb + kCopyTile);
+      for (std::int64_t ib = 0; ib < n0; ib += kCopyTile) {
+        const std::int64_t ie = std::min(n0, ib + kCopyTile);
+        for (std::int64_t j = jb; j < je; ++j)
+          for (std::int64_t i = ib; i < ie; ++i)
+            dst[d + i * d0 + j * dp] = src[s + i * s0 + j * sp];
+      }
+    }
+  };
+  const std::int64_t count = outer_count * tile_columns;
+  if (threads > 1 && count > 1) {
+    cpu_parallel::parallel_chunks(count, threads, items);
+  } else {
+    items(0, count);
+  }
+}
+
+}  // namespace tenferro::cpu_strided
