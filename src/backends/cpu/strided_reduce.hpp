@@ -6,14 +6,15 @@
 // adding 2^25 ones stops at 2^24.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <type_traits>
-#include <vector>
 
+#include "backends/cpu/host_parallel.hpp"
 #include "backends/cpu/strided_loops.hpp"
 #include "core/real_type.hpp"
 #include "tenferro/core/dim_vector.hpp"
@@ -136,13 +137,17 @@ inline std::size_t row_axis(const ReduceView& v) {
 
 // Reductions that keep a contiguous axis (a sum over the rows of a matrix, say, whichever axis
 // has stride 1): walking each output's reduced elements would stride through memory once per
-// output, so the whole run of outputs along that axis is accumulated together instead, in
-// memory order (vectorisable), with partial sums folded every kRowBlock reduced steps to bound
-// the rounding growth. `axis` is that kept unit-stride axis (row_axis).
+// output, so a run of outputs along that axis is accumulated together instead, in memory order
+// (vectorisable), with partial sums folded every kRowBlock reduced steps to bound the rounding
+// growth. `axis` is that kept unit-stride axis (row_axis). The axis is cut into chunks of
+// kRowChunk outputs, whose accumulators stay in the L1 cache; the chunks of every other kept
+// index are the work split over the host threads when the input is large. Each output folds
+// its elements in the same order whatever the chunking and the threads.
 //   step(W, T) -> W folds one element; combine(W, W) -> W folds two partial results;
 //   finish(out_offset, W) stores one output; vector_step(W* acc, const T* row, n) -> bool may
 //   do acc[j] = step(acc[j], row[j]) for j < n itself (true) with the same result.
 inline constexpr std::int64_t kRowBlock = 256;
+inline constexpr std::int64_t kRowChunk = 512;
 
 template <class T, class W, class Step, class Combine, class Finish, class VectorStep>
 void row_reduce(const T* x, const ReduceView& v, std::size_t axis, Step step, Combine combine,
@@ -150,34 +155,54 @@ void row_reduce(const T* x, const ReduceView& v, std::size_t axis, Step step, Co
   const std::int64_t n0 = v.shape[axis];
   const ReduceSplit s = split_reduction(v, axis);
   const std::int64_t out_stride0 = v.out_strides[axis];
-  for_each_strided<2>(s.kept_shape, {s.kept_in_strides, s.kept_out_strides},
-                      {v.in_offset, v.out_offset}, [&](const std::array<std::int64_t, 2>& o) {
-                        std::vector<W> total(static_cast<std::size_t>(n0), identity);
-                        std::vector<W> block(static_cast<std::size_t>(n0), identity);
-                        W* const bl = block.data();
-                        std::int64_t steps = 0;
-                        for_each_strided<1>(
-                            s.red_shape, {s.red_strides}, {o[0]},
-                            [&](const std::array<std::int64_t, 1>& r) {
-                              const T* row = x + r[0];
-                              if (!vector_step(bl, row, n0)) {
-                                for (std::int64_t j = 0; j < n0; ++j) bl[j] = step(bl[j], row[j]);
-                              }
-                              if (++steps == kRowBlock) {
-                                for (std::int64_t j = 0; j < n0; ++j) {
-                                  const auto k = static_cast<std::size_t>(j);
-                                  total[k] = combine(total[k], block[k]);
-                                  block[k] = identity;
-                                }
-                                steps = 0;
-                              }
-                            },
-                            /*parallel=*/false);
-                        for (std::int64_t j = 0; j < n0; ++j) {
-                          const auto k = static_cast<std::size_t>(j);
-                          finish(o[1] + j * out_stride0, combine(total[k], block[k]));
-                        }
-                      });
+  const std::int64_t chunks = (n0 + kRowChunk - 1) / kRowChunk;
+  std::int64_t outer = 1;
+  for (const std::int64_t e : s.kept_shape) outer *= e;
+  const auto items = [&](std::int64_t begin, std::int64_t end) {
+    W total[kRowChunk];
+    W block[kRowChunk];
+    for (std::int64_t w = begin; w < end; ++w) {
+      // The kept index w / chunks (column-major over the other kept axes) and chunk w % chunks.
+      std::int64_t rest = w / chunks, in_at = v.in_offset, out_at = v.out_offset;
+      for (std::size_t a = 0; a < s.kept_shape.size(); ++a) {
+        const std::int64_t i = rest % s.kept_shape[a];
+        rest /= s.kept_shape[a];
+        in_at += i * s.kept_in_strides[a];
+        out_at += i * s.kept_out_strides[a];
+      }
+      const std::int64_t j0 = (w % chunks) * kRowChunk, len = std::min(kRowChunk, n0 - j0);
+      for (std::int64_t j = 0; j < len; ++j) total[j] = block[j] = identity;
+      std::int64_t steps = 0;
+      for_each_strided<1>(
+          s.red_shape, {s.red_strides}, {in_at + j0},
+          [&](const std::array<std::int64_t, 1>& r) {
+            const T* row = x + r[0];
+            if (!vector_step(block, row, len)) {
+              for (std::int64_t j = 0; j < len; ++j) block[j] = step(block[j], row[j]);
+            }
+            if (++steps == kRowBlock) {
+              for (std::int64_t j = 0; j < len; ++j) {
+                total[j] = combine(total[j], block[j]);
+                block[j] = identity;
+              }
+              steps = 0;
+            }
+          },
+          /*parallel=*/false);
+      for (std::int64_t j = 0; j < len; ++j) {
+        finish(out_at + (j0 + j) * out_stride0, combine(total[j], block[j]));
+      }
+    }
+  };
+  std::int64_t elements = n0 * outer;
+  for (const std::int64_t e : s.red_shape) elements *= e;
+  const std::int64_t count = outer * chunks;
+  const int threads = elements >= kParallelElements ? cpu_parallel::host_kernel_threads() : 1;
+  if (threads > 1 && count > 1) {
+    cpu_parallel::parallel_chunks(count, threads, items);
+  } else {
+    items(0, count);
+  }
 }
 
 // Calls per_output(input_base, output_offset) for every output; the outputs are split over the
