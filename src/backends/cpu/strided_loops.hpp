@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "backends/cpu/host_parallel.hpp"
@@ -127,12 +128,40 @@ bool all_compact(std::span<const std::int64_t> shape, const Strides<N>& strides)
   return true;
 }
 
-// Calls f(offsets) for every multi-index of `shape` in column-major order, where offsets[k] is
-// base[k] + sum_i index[i] * strides[k][i]. Work is split over host threads when large and
-// `parallel` (pass false when f accumulates into shared state).
+// The steps of a std::integer_sequence as an array (usable in constant expressions).
+template <std::int64_t... Steps>
+constexpr std::array<std::int64_t, sizeof...(Steps)> steps_of(
+    std::integer_sequence<std::int64_t, Steps...>) {
+  return {Steps...};
+}
+
+// Calls body(std::integer_sequence<std::int64_t, steps...>{}) for a run whose operand 0 has
+// unit step and whose other operands each have step 0 or 1, with those steps as compile-time
+// constants (so the run's loop has constant strides and vectorises, broadcast operands
+// included); false for any other run.
+template <std::size_t N, std::size_t K = 1, std::int64_t... Steps, class Body>
+bool with_unit_steps(const std::array<std::int64_t, N>& step, Body&& body) {
+  if constexpr (K == N) {
+    body(std::integer_sequence<std::int64_t, 1, Steps...>{});
+    return true;
+  } else {
+    if (step[K] == 1) return with_unit_steps<N, K + 1, Steps..., 1>(step, body);
+    if (step[K] == 0) return with_unit_steps<N, K + 1, Steps..., 0>(step, body);
+    return false;
+  }
+}
+
+// Calls f(offsets) for every multi-index of `shape`, where offsets[k] is base[k] + sum_i
+// index[i] * strides[k][i]: an element-wise kernel is the functor f, this the loop. Without
+// `order_by` the indices are visited in column-major order (so in exactly the order of the
+// unsimplified loops); with it, in the memory order of that operand (for kernels that write
+// it). Runs whose steps are all 0 or 1 (operand 0 contiguous) run with those steps fixed at
+// compile time, so the compiler vectorises them. Work is split over host threads when large
+// and `parallel` (pass false when f accumulates into shared state).
 template <std::size_t N, class F>
 void for_each_strided(std::span<const std::int64_t> shape, const Strides<N>& strides,
-                      const std::array<std::int64_t, N>& base, F&& f, bool parallel = true) {
+                      const std::array<std::int64_t, N>& base, F&& f, bool parallel = true,
+                      std::optional<std::size_t> order_by = std::nullopt) {
   const int threads = parallel ? cpu_parallel::host_kernel_threads() : 1;
   // Every operand compact column-major (the common case): one flat loop the compiler can
   // vectorise, split over threads when large.
@@ -153,12 +182,23 @@ void for_each_strided(std::span<const std::int64_t> shape, const Strides<N>& str
     }
     return;
   }
-  const LoopNest<N> nest = make_nest<N>(shape, strides, std::nullopt);
+  const LoopNest<N> nest = make_nest<N>(shape, strides, order_by);
   if (nest.empty) return;
   const auto runs = [&](std::int64_t begin, std::int64_t end) {
     run_nest_range(nest, base, begin, end,
                    [&](std::array<std::int64_t, N> e, std::int64_t length,
                        const std::array<std::int64_t, N>& step) {
+                     const bool fixed = step[0] == 1 && with_unit_steps<N>(step, [&](auto seq) {
+                                          constexpr std::array<std::int64_t, N> steps =
+                                              steps_of(decltype(seq){});
+                                          for (std::int64_t j = 0; j < length; ++j) {
+                                            std::array<std::int64_t, N> o;
+                                            for (std::size_t k = 0; k < N; ++k)
+                                              o[k] = e[k] + steps[k] * j;
+                                            f(o);
+                                          }
+                                        });
+                     if (fixed) return;
                      for (std::int64_t j = 0; j < length; ++j) {
                        f(e);
                        for (std::size_t k = 0; k < N; ++k) e[k] += step[k];

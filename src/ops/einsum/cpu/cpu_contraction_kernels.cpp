@@ -23,8 +23,7 @@ namespace {
 constexpr double kSmallGemmWork = 4.0 * 65536;
 constexpr double kParallelBatchWork = 8.0 * 1024 * 1024;
 
-using cpu_strided::make_nest;
-using cpu_strided::run_nest;
+using cpu_strided::for_each_strided;
 
 template <class T>
 T* base_of(const KernelView& v) {
@@ -49,13 +48,15 @@ void copy_typed(const KernelView& src, const KernelView& dst) {
   cpu_strided::copy<T>(dst.shape, base_of<T>(dst), dst.strides, base_of<T>(src), src.strides);
 }
 
+// The element-wise kernels are functors on the backend's strided loop, walking dst in its
+// memory order; the slabs of run_in_slabs are the threads (an outer product, which mostly
+// writes, stays on one: see parallel_slabs.hpp).
 template <class T>
 void fill_zero_typed(const KernelView& dst) {
-  auto nest = make_nest<1>(dst.shape, {dst.strides}, 0);
-  T* d = base_of<T>(dst);
-  run_nest<1>(nest, {0}, [&](auto off, std::int64_t n, auto st) {
-    for (std::int64_t i = 0; i < n; ++i) d[off[0] + i * st[0]] = T{};
-  });
+  T* d = reinterpret_cast<T*>(dst.buffer->host_data());
+  for_each_strided<1>(
+      dst.shape, {dst.strides}, {dst.offset},
+      [d](const std::array<std::int64_t, 1>& o) { d[o[0]] = T{}; }, /*parallel=*/false, 0);
 }
 
 // dst = sum over the trailing axes of src, by the backend's reduction (wide accumulator,
@@ -74,38 +75,22 @@ void sum_typed(const KernelView& src, const KernelView& dst) {
 
 template <class T>
 void multiply_typed(const KernelView& a, const KernelView& b, const KernelView& dst) {
-  auto nest = make_nest<3>(dst.shape, {dst.strides, a.strides, b.strides}, 0);
-  T* d = base_of<T>(dst);
-  const T* ap = base_of<T>(a);
-  const T* bp = base_of<T>(b);
-  run_nest<3>(nest, {0, 0, 0}, [&](auto off, std::int64_t n, auto st) {
-    T* dd = d + off[0];
-    const T* aa = ap + off[1];
-    const T* bb = bp + off[2];
-    if (st[0] == 1 && st[1] == 1 && st[2] == 1) {
-      for (std::int64_t i = 0; i < n; ++i) dd[i] = aa[i] * bb[i];
-    } else if (st[0] == 1 && st[1] == 1 && st[2] == 0) {
-      const T bv = *bb;
-      for (std::int64_t i = 0; i < n; ++i) dd[i] = aa[i] * bv;
-    } else if (st[0] == 1 && st[1] == 0 && st[2] == 1) {
-      const T av = *aa;
-      for (std::int64_t i = 0; i < n; ++i) dd[i] = av * bb[i];
-    } else {
-      for (std::int64_t i = 0; i < n; ++i) dd[i * st[0]] = aa[i * st[1]] * bb[i * st[2]];
-    }
-  });
+  T* d = reinterpret_cast<T*>(dst.buffer->host_data());
+  const T* ap = reinterpret_cast<const T*>(a.buffer->host_data());
+  const T* bp = reinterpret_cast<const T*>(b.buffer->host_data());
+  for_each_strided<3>(
+      dst.shape, {dst.strides, a.strides, b.strides}, {dst.offset, a.offset, b.offset},
+      [=](const std::array<std::int64_t, 3>& o) { d[o[0]] = ap[o[1]] * bp[o[2]]; },
+      /*parallel=*/false, 0);
 }
 
 template <class T>
 void accumulate_typed(const KernelView& src, const KernelView& dst) {
-  auto nest = make_nest<2>(dst.shape, {dst.strides, src.strides}, 0);
-  T* d = base_of<T>(dst);
-  const T* s = base_of<T>(src);
-  run_nest<2>(nest, {0, 0}, [&](auto off, std::int64_t n, auto st) {
-    T* dd = d + off[0];
-    const T* ss = s + off[1];
-    for (std::int64_t i = 0; i < n; ++i) dd[i * st[0]] += ss[i * st[1]];
-  });
+  T* d = reinterpret_cast<T*>(dst.buffer->host_data());
+  const T* s = reinterpret_cast<const T*>(src.buffer->host_data());
+  for_each_strided<2>(
+      dst.shape, {dst.strides, src.strides}, {dst.offset, src.offset},
+      [=](const std::array<std::int64_t, 2>& o) { d[o[0]] += s[o[1]]; }, /*parallel=*/false, 0);
 }
 
 [[noreturn]] void bad_matrix(const char* which) {
