@@ -22,6 +22,9 @@
 // - sqrt and log of complex values use NumPy's principal branches (the cut on the negative real
 //   axis; the sign of a zero imaginary part picks the side).
 // - maximum/minimum/max/min propagate NaN, as NumPy's maximum/minimum/max/min.
+// - An element-wise result is compact in the memory order of the first input that has the
+//   result's whole shape (NumPy's order K): column-major from column-major inputs, the reversed
+//   axis order from a transpose. Casts (contiguous) and the other ops give column-major results.
 #pragma once
 
 #include <complex>

@@ -87,3 +87,21 @@ def test_matmul_of_any_layout_is_numpys_and_c_ordered(rt, dtype):
         got = (rt.upload(x) @ rt.upload(y)).download()
         np.testing.assert_allclose(got, x @ y, rtol=tol, atol=tol)
     assert (rt.upload(a) @ rt.upload(b)).download().flags["C_CONTIGUOUS"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_elementwise_results_keep_numpys_memory_order(rt, dtype):
+    # NumPy's element-wise results take their inputs' order (order K): C in, C out; F in, F out.
+    # Before, every result was Fortran-ordered, so C-ordered operands were read across their
+    # rows (x + y of 1024^2 float64 ran 15x slower than NumPy).
+    import tenferro as tf
+
+    a, b = _data((6, 5, 4), dtype, 5), _data((6, 5, 4), dtype, 6)
+    for x, y in [(a, b), (np.asfortranarray(a), np.asfortranarray(b))]:
+        tx, ty = rt.upload(x), rt.upload(y)
+        tol = 1e-6 if dtype in (np.float32, np.complex64) else 1e-15
+        for got, want in [((tx + ty).download(), x + y), (tf.negative(tx).download(), -x),
+                          ((tx * ty[:1]).download(), x * y[:1])]:  # the last: a broadcast
+            assert got.flags["C_CONTIGUOUS"] == want.flags["C_CONTIGUOUS"]
+            assert got.flags["F_CONTIGUOUS"] == want.flags["F_CONTIGUOUS"]
+            np.testing.assert_allclose(got, want, rtol=tol, atol=0)

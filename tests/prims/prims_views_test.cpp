@@ -255,6 +255,40 @@ TEST_P(PrimsViews, ContiguousCopiesInsideTheRuntime) {
   }
 }
 
+// Element-wise results take the memory order of their first input of the whole output shape
+// (NumPy's order K): a C-ordered operand (a reversed-axes view here, as NumPy's arrays arrive
+// from Python) gives a C-ordered result, so the operands walk one dense block in one order.
+// Column-major inputs, inputs that are all broadcast, and casts give column-major results.
+TEST_P(PrimsViews, ElementwiseResultsFollowTheInputsMemoryOrder) {
+  for (DType d : dtypes()) {
+    SCOPED_TRACE(dtype_name(d));
+    const Ref x = random_ref(d, {4, 3, 5}, 91), y = random_ref(d, {4, 3, 5}, 92);
+    const std::vector<std::int64_t> reverse{2, 1, 0};
+    // C order: the reversed-axes views of column-major [5, 3, 4] tensors.
+    const Ref xc = permute_ref(x, reverse), yc = permute_ref(y, reverse);
+    const EagerTensor ex = prims::permute(up(x), reverse), ey = prims::permute(up(y), reverse);
+    ASSERT_EQ(ex.shape(), (Shape{5, 3, 4}));
+    const EagerTensor sum = ex + ey;
+    EXPECT_EQ(sum.strides(), ex.strides());
+    EXPECT_FALSE(same_buffer(sum, ex));
+    EXPECT_TRUE(identical(down(sum), binary_ref(xc, yc, d, [](C a, C b) { return a + b; })));
+    const EagerTensor neg = -ex;
+    EXPECT_EQ(neg.strides(), ex.strides());
+    EXPECT_TRUE(identical(down(neg), unary_ref(xc, d, [](C a) { return -a; })));
+    // A broadcast second operand does not change the order the first one gives.
+    const Ref row = random_ref(d, {1, 3, 4}, 93);
+    const EagerTensor shifted = ex - up(row);
+    EXPECT_EQ(shifted.strides(), ex.strides());
+    EXPECT_TRUE(identical(down(shifted), binary_ref(xc, row, d, [](C a, C b) { return a - b; })));
+    // Column-major in, column-major out; a cast (contiguous()) is column-major whatever comes in.
+    EXPECT_TRUE((up(x) + up(y)).layout().is_compact());
+    EXPECT_TRUE(prims::contiguous(ex).layout().is_compact());
+    // Only broadcast inputs (no input has the output's shape): column-major.
+    const Ref col = random_ref(d, {5, 1, 1}, 94);
+    EXPECT_TRUE((up(col) + up(row)).layout().is_compact());
+  }
+}
+
 TEST_P(PrimsViews, ConcatenatePromotesAndAcceptsZeroSizePieces) {
   const std::vector<DType> ds = dtypes();
   for (DType da : ds) {

@@ -128,6 +128,39 @@ bool all_compact(std::span<const std::int64_t> shape, const Strides<N>& strides)
   return true;
 }
 
+// Whether every operand has the same strides (on the axes longer than 1) and those strides
+// lay the shape out densely in some axis order (C order, say): then element i of the memory
+// block is the same multi-index in every operand, and one flat loop covers them all.
+template <std::size_t N>
+bool all_dense_alike(std::span<const std::int64_t> shape, const Strides<N>& strides) {
+  std::array<std::int64_t, 8> order_strides{};  // the non-unit axes' strides, at most 8 kept
+  std::array<std::int64_t, 8> order_extents{};
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 1) continue;
+    for (std::size_t k = 1; k < N; ++k) {
+      if (strides[k][i] != strides[0][i]) return false;
+    }
+    if (count == order_strides.size()) return false;  // rank above 8: take the general path
+    order_strides[count] = strides[0][i];
+    order_extents[count] = shape[i];
+    ++count;
+  }
+  // Dense: sorted by stride, each stride is the product of the extents before it.
+  for (std::size_t a = 1; a < count; ++a) {  // insertion sort, count <= 8
+    for (std::size_t b = a; b > 0 && order_strides[b] < order_strides[b - 1]; --b) {
+      std::swap(order_strides[b], order_strides[b - 1]);
+      std::swap(order_extents[b], order_extents[b - 1]);
+    }
+  }
+  std::int64_t expected = 1;
+  for (std::size_t a = 0; a < count; ++a) {
+    if (order_strides[a] != expected) return false;
+    expected *= order_extents[a];
+  }
+  return true;
+}
+
 // The steps of a std::integer_sequence as an array (usable in constant expressions).
 template <std::int64_t... Steps>
 constexpr std::array<std::int64_t, sizeof...(Steps)> steps_of(
@@ -163,9 +196,11 @@ void for_each_strided(std::span<const std::int64_t> shape, const Strides<N>& str
                       const std::array<std::int64_t, N>& base, F&& f, bool parallel = true,
                       std::optional<std::size_t> order_by = std::nullopt) {
   const int threads = parallel ? cpu_parallel::host_kernel_threads() : 1;
-  // Every operand compact column-major (the common case): one flat loop the compiler can
-  // vectorise, split over threads when large.
-  if (all_compact<N>(shape, strides)) {
+  // Every operand compact column-major (the common case), or, for a kernel that names the
+  // operand it writes (so the order of visits is free), every operand laid out densely in one
+  // shared axis order (NumPy's C order): one flat loop the compiler can vectorise, split over
+  // threads when large.
+  if (all_compact<N>(shape, strides) || (order_by && all_dense_alike<N>(shape, strides))) {
     std::int64_t n = 1;
     for (std::int64_t e : shape) n *= e;
     const auto flat = [&](std::int64_t begin, std::int64_t end) {

@@ -2,6 +2,8 @@
 // allocates the output in the runtime, and turns the resolved op into kernel calls on the
 // backend's kernel set. Views of inputs for broadcasting and of the output for concatenation
 // are built here, so that kernels only see strided operands.
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "ops/prims/registration.hpp"
@@ -65,6 +67,46 @@ void run_elementwise(const PrimsKernels& k, const ExecutionContext& ctx, const P
   k.elementwise(ctx, call);
 }
 
+// The output of an element-wise op takes the memory order of its first input of the output's
+// whole shape (NumPy's order K): C-ordered operands from NumPy give a C-ordered result, so
+// every operand walks one dense block in one order (the flat loops and vector kernels) instead
+// of a column-major result read across the inputs' rows. Column-major inputs, broadcast-only
+// inputs and casts (contiguous() is column-major by definition) keep the column-major output.
+// `out` is the compact column-major allocation; the result is a view of its buffer.
+EagerTensor in_inputs_order(EagerTensor out, const PrimsOp& op,
+                            std::span<const EagerTensor> inputs) {
+  if (op.kind() == PrimKind::Cast || out.shape().size() < 2) return out;
+  const EagerTensor* leader = nullptr;
+  for (const EagerTensor& in : inputs) {
+    if (in.shape() == out.shape()) {
+      leader = &in;
+      break;
+    }
+  }
+  if (leader == nullptr) return out;
+  const Shape& shape = out.shape();
+  const Strides& by = leader->strides();
+  // The axes longer than 1 by the leader's |stride| (stable); the extent-1 axes, whose strides
+  // address nothing, after them.
+  SmallVector<std::size_t, 8> order;
+  for (std::size_t a = 0; a < shape.size(); ++a) {
+    if (shape[a] != 1) order.push_back(a);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return std::abs(by[x]) < std::abs(by[y]); });
+  if (std::is_sorted(order.begin(), order.end())) return out;  // column-major already
+  for (std::size_t a = 0; a < shape.size(); ++a) {
+    if (shape[a] == 1) order.push_back(a);
+  }
+  TensorLayout layout = out.layout();
+  std::int64_t stride = 1;
+  for (std::size_t a : order) {
+    layout.strides[a] = stride;
+    stride *= shape[a];
+  }
+  return EagerTensor(out.runtime(), out.buffer(), std::move(layout));
+}
+
 }  // namespace
 
 std::vector<EagerTensor> execute(const PrimsKernels& k, const ExecutionContext& ctx,
@@ -95,7 +137,11 @@ std::vector<EagerTensor> execute(const PrimsKernels& k, const ExecutionContext& 
   }
 
   std::vector<EagerTensor> result;  // the output moved in (a braced list would copy it)
-  result.push_back(ctx.allocate(p.out.dtype, p.out.shape));
+  if (info(op->kind()).shape == KernelShape::Elementwise) {
+    result.push_back(in_inputs_order(ctx.allocate(p.out.dtype, p.out.shape), *op, inputs));
+  } else {
+    result.push_back(ctx.allocate(p.out.dtype, p.out.shape));
+  }
   const EagerTensor& out = result.front();
   if (out.numel() == 0) return result;
   switch (info(op->kind()).shape) {

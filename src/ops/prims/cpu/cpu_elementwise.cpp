@@ -13,7 +13,7 @@
 namespace tenferro::prims_cpu {
 namespace {
 
-using cpu_strided::all_compact;
+using cpu_strided::all_dense_alike;
 using cpu_strided::for_each_strided;
 
 using prims_internal::ElementwiseCall;
@@ -30,9 +30,11 @@ template <class In, class Out, class F>
 void map1(const ElementwiseCall& c, F f) {
   const In* x = data_of<In>(c.in[0]);
   Out* y = data_of<Out>(c.out);
-  for_each_strided<2>(c.out.layout.shape, {c.in[0].layout.strides, c.out.layout.strides},
-                      {c.in[0].layout.offset, c.out.layout.offset},
-                      [&](const std::array<std::int64_t, 2>& o) { y[o[1]] = f(x[o[0]]); });
+  for_each_strided<2>(
+      c.out.layout.shape, {c.in[0].layout.strides, c.out.layout.strides},
+      {c.in[0].layout.offset, c.out.layout.offset},
+      [&](const std::array<std::int64_t, 2>& o) { y[o[1]] = f(x[o[0]]); },
+      /*parallel=*/true, /*order_by (out)=*/1);
 }
 
 template <class In, class Out, class F>
@@ -40,10 +42,11 @@ void map2(const ElementwiseCall& c, F f) {
   const In* a = data_of<In>(c.in[0]);
   const In* b = data_of<In>(c.in[1]);
   Out* y = data_of<Out>(c.out);
-  for_each_strided<3>(c.out.layout.shape,
-                      {c.in[0].layout.strides, c.in[1].layout.strides, c.out.layout.strides},
-                      {c.in[0].layout.offset, c.in[1].layout.offset, c.out.layout.offset},
-                      [&](const std::array<std::int64_t, 3>& o) { y[o[2]] = f(a[o[0]], b[o[1]]); });
+  for_each_strided<3>(
+      c.out.layout.shape, {c.in[0].layout.strides, c.in[1].layout.strides, c.out.layout.strides},
+      {c.in[0].layout.offset, c.in[1].layout.offset, c.out.layout.offset},
+      [&](const std::array<std::int64_t, 3>& o) { y[o[2]] = f(a[o[0]], b[o[1]]); },
+      /*parallel=*/true, /*order_by (out)=*/2);
 }
 
 // out[i] = c[i] != 0 ? x[i] : y[i]: the branch not chosen is never read into the result.
@@ -60,7 +63,8 @@ void select3(const ElementwiseCall& c) {
       {in[0].layout.offset, in[1].layout.offset, in[2].layout.offset, c.out.layout.offset},
       [&](const std::array<std::int64_t, 4>& o) {
         out[o[3]] = nonzero(cond[o[0]]) ? x[o[1]] : y[o[2]];
-      });
+      },
+      /*parallel=*/true, /*order_by (out)=*/3);
 }
 
 // Calls f(std::integral_constant<PrimKind, K>{}) for the K in Ks equal to k and returns true
@@ -98,9 +102,14 @@ bool try_simd(const ElementwiseCall& c) {
     const auto& shape = c.out.layout.shape;
     for (std::size_t i = 0; i < arity; ++i) {
       if (c.in[i].layout.dtype != c.out.layout.dtype) return false;
-      if (!all_compact<1>(shape, {c.in[i].layout.strides})) return false;
     }
-    if (!all_compact<1>(shape, {c.out.layout.strides})) return false;
+    // One dense block in one shared axis order (column-major, or NumPy's C order): element i
+    // of each operand's block is the same multi-index.
+    const bool dense =
+        arity == 1 ? all_dense_alike<2>(shape, {c.in[0].layout.strides, c.out.layout.strides})
+                   : all_dense_alike<3>(shape, {c.in[0].layout.strides, c.in[1].layout.strides,
+                                                c.out.layout.strides});
+    if (!dense) return false;
     std::int64_t n = 1;
     for (std::int64_t e : shape) n *= e;
     const T* x = data_of<T>(c.in[0]) + c.in[0].layout.offset;
