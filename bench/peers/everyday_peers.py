@@ -48,6 +48,12 @@ def cases(quick):
                 out.append(("element-wise", f"{f} {dt} 2^{n.bit_length() - 1}",
                             lambda np, tf, rt, n=n, dt=dt, sym=sym: _elementwise2(
                                 np, tf, rt, n, dt, sym)))
+    # 2-D NumPy arrays are C-ordered: the element-wise result must keep that order, and a
+    # broadcast row must not cost a strided walk.
+    for dt in ["float32", "float64"]:
+        for name, fn in [("add", lambda a, b, row: a + b), ("mul by a row", lambda a, b, row: a * row)]:
+            out.append(("element-wise 2-D", f"{name} {dt} 1024^2 C-order",
+                        lambda np, tf, rt, dt=dt, fn=fn: _elementwise_c_order(np, rt, dt, fn)))
     for axis in [0, 1]:
         out.append(("reductions", f"sum axis {axis} of 1024^2 float64",
                     lambda np, tf, rt, axis=axis: _sum(np, rt, axis)))
@@ -92,6 +98,13 @@ def _elementwise2(np, tf, rt, n, dtype, sym):
         return (lambda: np.maximum(x, y)), (lambda: tf.maximum(tx, ty))
     op = {"+": lambda a, b: a + b, "*": lambda a, b: a * b}[sym]
     return (lambda: op(x, y)), (lambda: op(tx, ty))
+
+
+def _elementwise_c_order(np, rt, dtype, fn):
+    a, b = _random(np, (1024, 1024), dtype, 10), _random(np, (1024, 1024), dtype, 11)
+    row = _random(np, (1, 1024), dtype, 12)
+    ta, tb, trow = rt.upload(a), rt.upload(b), rt.upload(row)
+    return (lambda: fn(a, b, row)), (lambda: fn(ta, tb, trow))
 
 
 def _sum(np, rt, axis):

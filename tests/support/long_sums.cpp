@@ -17,35 +17,6 @@ namespace {
 
 using cd = std::complex<double>;
 
-// Values uniform in [-0.5, 1.5] (both parts for complex dtypes): a nonzero mean, so that
-// accumulated rounding shows, and varied, so that a sum cannot be right by counting alone.
-Tensor nonzero_mean_tensor(DType dtype, const Shape& shape, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> dist(-0.5, 1.5);
-  Tensor t = Tensor::zeros(dtype, shape);
-  for (std::int64_t i = 0; i < t.numel(); ++i) {
-    switch (dtype) {
-      case DType::F32:
-        t.data<float>()[i] = static_cast<float>(dist(gen));
-        break;
-      case DType::F64:
-        t.data<double>()[i] = dist(gen);
-        break;
-      case DType::C32: {
-        const auto re = static_cast<float>(dist(gen)), im = static_cast<float>(dist(gen));
-        t.data<std::complex<float>>()[i] = {re, im};
-        break;
-      }
-      case DType::C64: {
-        const double re = dist(gen), im = dist(gen);
-        t.data<std::complex<double>>()[i] = {re, im};
-        break;
-      }
-    }
-  }
-  return t;
-}
-
 cd element(const Tensor& t, std::int64_t i) {
   switch (t.dtype()) {
     case DType::F32:
@@ -134,6 +105,33 @@ struct SumCase {
 };
 
 }  // namespace
+
+Tensor nonzero_mean_tensor(DType dtype, const Shape& shape, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> dist(-0.5, 1.5);
+  Tensor t = Tensor::zeros(dtype, shape);
+  for (std::int64_t i = 0; i < t.numel(); ++i) {
+    switch (dtype) {
+      case DType::F32:
+        t.data<float>()[i] = static_cast<float>(dist(gen));
+        break;
+      case DType::F64:
+        t.data<double>()[i] = dist(gen);
+        break;
+      case DType::C32: {
+        const auto re = static_cast<float>(dist(gen)), im = static_cast<float>(dist(gen));
+        t.data<std::complex<float>>()[i] = {re, im};
+        break;
+      }
+      case DType::C64: {
+        const double re = dist(gen), im = dist(gen);
+        t.data<std::complex<double>>()[i] = {re, im};
+        break;
+      }
+    }
+  }
+  return t;
+}
 
 void check_long_sums(const std::shared_ptr<EagerRuntime>& runtime,
                      std::initializer_list<DType> dtypes) {

@@ -10,9 +10,14 @@
 
 #include <memory>
 
+#include "tenferro/core/tensor.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro::testing {
+
+// Values uniform in [-0.5, 1.5] (both parts for complex dtypes), seeded: a nonzero mean, so that
+// accumulated rounding shows, and varied, so that a sum cannot be right by counting alone.
+Tensor nonzero_mean_tensor(DType dtype, const Shape& shape, unsigned seed);
 
 // Runs every case on `runtime` (uploading the inputs there, downloading the results) for each
 // of `dtypes`, adding a gtest failure per output element out of tolerance (three at most per

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "support/device_result_checks.hpp"
+#include "support/long_sums.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/stats.hpp"
 #include "webgpu_fixture.hpp"
@@ -31,24 +32,9 @@
 namespace tenferro {
 namespace {
 
-using cd = std::complex<double>;
+using testing::nonzero_mean_tensor;
 
-// Values uniform in [-0.5, 1.5] (both parts for C32): a nonzero mean, so that accumulated
-// rounding shows, and varied, so that a sum cannot be right by counting alone.
-Tensor nonzero_mean_tensor(DType dtype, const Shape& shape, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-0.5f, 1.5f);
-  Tensor t = Tensor::zeros(dtype, shape);
-  for (std::int64_t i = 0; i < t.numel(); ++i) {
-    if (dtype == DType::F32) {
-      t.data<float>()[i] = dist(gen);
-    } else {
-      const float re = dist(gen), im = dist(gen);
-      t.data<std::complex<float>>()[i] = {re, im};
-    }
-  }
-  return t;
-}
+using cd = std::complex<double>;
 
 std::vector<cd> as_double(const Tensor& t) {
   std::vector<cd> out;
