@@ -280,6 +280,14 @@ TEST_P(PrimsViews, ElementwiseResultsFollowTheInputsMemoryOrder) {
     const EagerTensor shifted = ex - up(row);
     EXPECT_EQ(shifted.strides(), ex.strides());
     EXPECT_TRUE(identical(down(shifted), binary_ref(xc, row, d, [](C a, C b) { return a - b; })));
+    // A broadcast view of the whole shape has no memory order of its own: the next input leads.
+    const EagerTensor spread = prims::broadcast_to(up(row), {5, 3, 4});
+    EXPECT_EQ((spread - ex).strides(), ex.strides());
+    EXPECT_TRUE(
+        identical(down(spread - ex), binary_ref(row, xc, d, [](C a, C b) { return a - b; })));
+    EXPECT_TRUE((prims::broadcast_to(up(random_ref(d, {1, 3, 5}, 95)), {4, 3, 5}) - up(x))
+                    .layout()
+                    .is_compact());
     // Column-major in, column-major out; a cast (contiguous()) is column-major whatever comes in.
     EXPECT_TRUE((up(x) + up(y)).layout().is_compact());
     EXPECT_TRUE(prims::contiguous(ex).layout().is_compact());

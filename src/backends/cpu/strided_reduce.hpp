@@ -126,14 +126,49 @@ inline ReduceSplit split_reduction(const ReduceView& v, std::size_t skip_axis = 
   return s;
 }
 
-// The kept axis with unit input stride (and at least 8 long) along which row_reduce runs many
-// outputs at once; shape.size() when there is none.
-inline std::size_t row_axis(const ReduceView& v) {
+// The kept axis with unit input stride (and at least `min_extent` long) along which row_reduce
+// runs many outputs at once; shape.size() when there is none.
+inline std::size_t row_axis(const ReduceView& v, std::int64_t min_extent = 8) {
   for (std::size_t i = 0; i < v.shape.size(); ++i) {
-    if (!v.reduced[i] && v.in_strides[i] == 1 && v.shape[i] >= 8) return i;
+    if (!v.reduced[i] && v.in_strides[i] == 1 && v.shape[i] >= min_extent) return i;
   }
   return v.shape.size();
 }
+
+// The walk over one output's folded elements, built once per reduction (a loop nest costs a few
+// allocations; an output may fold only a handful of elements): each(x, base, run) calls
+// run(p, n) for the folded elements of the output at input offset `base`, in column-major
+// order, as contiguous runs when the first folded axis has unit stride and one element at a
+// time otherwise. Serial: run usually accumulates.
+class FoldedRuns {
+ public:
+  explicit FoldedRuns(const ReduceSplit& s) {
+    if (!s.red_strides.empty() && s.red_strides[0] == 1) {
+      run_length_ = s.red_shape[0];
+      const DimVector outer_shape(s.red_shape.begin() + 1, s.red_shape.end());
+      const DimVector outer_strides(s.red_strides.begin() + 1, s.red_strides.end());
+      nest_ = make_nest<1>(outer_shape, {outer_strides}, std::nullopt);
+    } else {
+      nest_ = make_nest<1>(s.red_shape, {s.red_strides}, std::nullopt);
+    }
+    empty_ = s.count == 0 || nest_.empty;
+  }
+  template <class T, class Run>
+  void each(const T* x, std::int64_t base, Run&& run) const {
+    if (empty_) return;
+    run_nest_range<1>(nest_, {base}, 0, nest_.runs(),
+                      [&](const std::array<std::int64_t, 1>& off, std::int64_t n,
+                          const std::array<std::int64_t, 1>& step) {
+                        for (std::int64_t k = 0; k < n; ++k)
+                          run(x + off[0] + k * step[0], run_length_);
+                      });
+  }
+
+ private:
+  std::int64_t run_length_ = 1;
+  LoopNest<1> nest_;
+  bool empty_ = false;
+};
 
 // Reductions that keep a contiguous axis (a sum over the rows of a matrix, say, whichever axis
 // has stride 1): walking each output's reduced elements would stride through memory once per
@@ -156,6 +191,11 @@ void row_reduce(const T* x, const ReduceView& v, std::size_t axis, Step step, Co
   const ReduceSplit s = split_reduction(v, axis);
   const std::int64_t out_stride0 = v.out_strides[axis];
   const std::int64_t chunks = (n0 + kRowChunk - 1) / kRowChunk;
+  // The rows: every folded index, one at a time (the rows are the unit of the pass).
+  ReduceSplit rows_split = s;
+  rows_split.red_strides.insert(rows_split.red_strides.begin(), 0);
+  rows_split.red_shape.insert(rows_split.red_shape.begin(), 1);
+  const FoldedRuns rows(rows_split);
   std::int64_t outer = 1;
   for (const std::int64_t e : s.kept_shape) outer *= e;
   const auto items = [&](std::int64_t begin, std::int64_t end) {
@@ -173,22 +213,18 @@ void row_reduce(const T* x, const ReduceView& v, std::size_t axis, Step step, Co
       const std::int64_t j0 = (w % chunks) * kRowChunk, len = std::min(kRowChunk, n0 - j0);
       for (std::int64_t j = 0; j < len; ++j) total[j] = block[j] = identity;
       std::int64_t steps = 0;
-      for_each_strided<1>(
-          s.red_shape, {s.red_strides}, {in_at + j0},
-          [&](const std::array<std::int64_t, 1>& r) {
-            const T* row = x + r[0];
-            if (!vector_step(block, row, len)) {
-              for (std::int64_t j = 0; j < len; ++j) block[j] = step(block[j], row[j]);
-            }
-            if (++steps == kRowBlock) {
-              for (std::int64_t j = 0; j < len; ++j) {
-                total[j] = combine(total[j], block[j]);
-                block[j] = identity;
-              }
-              steps = 0;
-            }
-          },
-          /*parallel=*/false);
+      rows.each(x, in_at + j0, [&](const T* row, std::int64_t) {
+        if (!vector_step(block, row, len)) {
+          for (std::int64_t j = 0; j < len; ++j) block[j] = step(block[j], row[j]);
+        }
+        if (++steps == kRowBlock) {
+          for (std::int64_t j = 0; j < len; ++j) {
+            total[j] = combine(total[j], block[j]);
+            block[j] = identity;
+          }
+          steps = 0;
+        }
+      });
       for (std::int64_t j = 0; j < len; ++j) {
         finish(out_at + (j0 + j) * out_stride0, combine(total[j], block[j]));
       }
@@ -212,27 +248,6 @@ void for_each_output(const ReduceView& v, const ReduceSplit& s, PerOutput&& per_
   for_each_strided<2>(s.kept_shape, {s.kept_in_strides, s.kept_out_strides},
                       {v.in_offset, v.out_offset},
                       [&](const std::array<std::int64_t, 2>& o) { per_output(o[0], o[1]); });
-}
-
-// Calls run(p, n) for the folded elements of one output (input_base from for_each_output) in
-// column-major order, as contiguous runs when the first folded axis has unit stride and one
-// element at a time otherwise. Serial: run usually accumulates.
-template <class T, class Run>
-void for_each_folded_run(const T* x, const ReduceSplit& s, std::int64_t input_base, Run&& run) {
-  if (s.count == 0) return;
-  if (s.red_strides.empty() || s.red_strides[0] != 1) {
-    for_each_strided<1>(
-        s.red_shape, {s.red_strides}, {input_base},
-        [&](const std::array<std::int64_t, 1>& o) { run(x + o[0], std::int64_t{1}); },
-        /*parallel=*/false);
-    return;
-  }
-  const std::int64_t len = s.red_shape[0];
-  const DimVector outer_shape(s.red_shape.begin() + 1, s.red_shape.end());
-  const DimVector outer_strides(s.red_strides.begin() + 1, s.red_strides.end());
-  for_each_strided<1>(
-      outer_shape, {outer_strides}, {input_base},
-      [&](const std::array<std::int64_t, 1>& o) { run(x + o[0], len); }, /*parallel=*/false);
 }
 
 // A ReduceView with extent-1 axes dropped and neighbouring axes fused where the input and (on
@@ -267,8 +282,11 @@ inline CoalescedReduce coalesce(const ReduceView& v) {
   return c;
 }
 
-// out = the sum of x over the folded axes, in WideSum<T> and pairwise; every output written
-// (an empty sum is zero).
+// Up to this many terms per output, sum() adds whole slices in the element type.
+inline constexpr std::int64_t kShortSum = 16;
+
+// out = the sum of x over the folded axes: in WideSum<T> and pairwise, but for at most
+// kShortSum terms per output; every output written (an empty sum is zero).
 template <class T>
 void sum(const T* x, T* out, const ReduceView& view) {
   using W = WideSum<T>;
@@ -276,17 +294,32 @@ void sum(const T* x, T* out, const ReduceView& view) {
   const auto store = [out](std::int64_t at, W value) { out[at] = static_cast<T>(value); };
   const CoalescedReduce coalesced = coalesce(view);
   const ReduceView v = coalesced.view(view.in_offset, view.out_offset);
-  const std::size_t axis = row_axis(v);
+  // Even two outputs side by side read memory better by rows than each output on its own
+  // (which steps through the input element by element).
+  const std::size_t axis = row_axis(v, 2);
   const ReduceSplit s = split_reduction(v);
+  if (s.count >= 1 && s.count <= kShortSum) {
+    // A few terms per output (a trace of a 2 x 2 block, a sum over a short axis): one pass over
+    // the input in its memory order, adding each element into its output in the element type
+    // (count - 1 roundings per output). Serial: several runs add into one output.
+    for_each_strided<1>(
+        s.kept_shape, {s.kept_out_strides}, {v.out_offset},
+        [&](const std::array<std::int64_t, 1>& o) { out[o[0]] = T{}; }, true, 0);
+    for_each_strided<2>(
+        v.shape, {v.in_strides, v.out_strides}, {v.in_offset, v.out_offset},
+        [&](const std::array<std::int64_t, 2>& o) { out[o[1]] += x[o[0]]; }, false, 0);
+    return;
+  }
   if (axis < v.shape.size() && s.count >= 2) {
     row_reduce<T, W>(
         x, v, axis, [](W a, T e) { return a + static_cast<W>(e); }, add, W(0), store,
         [](W*, const T*, std::int64_t) { return false; });
     return;
   }
+  const FoldedRuns folded(s);
   for_each_output(v, s, [&](std::int64_t base, std::int64_t at) {
     PairwiseSum<W> total;
-    for_each_folded_run(x, s, base, [&](const T* p, std::int64_t n) {
+    folded.each(x, base, [&](const T* p, std::int64_t n) {
       total.add_run(p, n, [](T e) { return static_cast<W>(e); });
     });
     store(at, total.total());

@@ -68,17 +68,27 @@ void run_elementwise(const PrimsKernels& k, const ExecutionContext& ctx, const P
 }
 
 // The output of an element-wise op takes the memory order of its first input of the output's
-// whole shape (NumPy's order K): C-ordered operands from NumPy give a C-ordered result, so
-// every operand walks one dense block in one order (the flat loops and vector kernels) instead
-// of a column-major result read across the inputs' rows. Column-major inputs, broadcast-only
-// inputs and casts (contiguous() is column-major by definition) keep the column-major output.
-// `out` is the compact column-major allocation; the result is a view of its buffer.
+// whole shape that is not a broadcast (NumPy's order K): C-ordered operands from NumPy give a
+// C-ordered result, so every operand walks one dense block in one order (the flat loops and vector
+// kernels) instead of a column-major result read across the inputs' rows. Column-major inputs,
+// broadcast-only inputs and casts (contiguous() is column-major by definition) keep the
+// column-major output. `out` is the compact column-major allocation; the result is a view of its
+// buffer.
 EagerTensor in_inputs_order(EagerTensor out, const PrimsOp& op,
                             std::span<const EagerTensor> inputs) {
   if (op.kind() == PrimKind::Cast || out.shape().size() < 2) return out;
+  // A broadcast view (a zero stride on an axis longer than 1) has the whole shape but no memory
+  // order of its own: it never leads.
+  const auto leads = [&](const EagerTensor& in) {
+    if (in.shape() != out.shape()) return false;
+    for (std::size_t a = 0; a < in.shape().size(); ++a) {
+      if (in.shape()[a] > 1 && in.strides()[a] == 0) return false;
+    }
+    return true;
+  };
   const EagerTensor* leader = nullptr;
   for (const EagerTensor& in : inputs) {
-    if (in.shape() == out.shape()) {
+    if (leads(in)) {
       leader = &in;
       break;
     }

@@ -163,9 +163,12 @@ class CpuContractionKernels final : public ContractionKernels {
     if (src.shape.size() != dst.shape.size() + static_cast<std::size_t>(reduced_rank))
       throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
                   "internal: sum_trailing ranks do not add up");
-    run_src_to_dst(src, dst, [](auto t, const KernelView& s, const KernelView& d) {
-      sum_typed<decltype(t)>(s, d);
-    });
+    // The reduction engine splits its own work over the threads (slabs of dst would cut its
+    // contiguous kept axis into rows too short for the row pass).
+    require_host(src);
+    require_host(dst);
+    count_cpu_kernel_launch();
+    visit_dtype(dst.dtype, [&](auto t) { sum_typed<decltype(t)>(src, dst); });
   }
   void multiply(const KernelView& a, const KernelView& b, const KernelView& dst) override {
     if (is_empty(dst)) return;

@@ -155,12 +155,11 @@ void run_typed(const ReduceCall& c) {
   const T* x = reinterpret_cast<const T*>(c.in.buffer->host_data());
   std::byte* out_bytes = c.out.buffer->host_data();
   const PrimKind k = c.kind;
+  const cpu_strided::FoldedRuns folded(split);
   // Reductions over each kept index run serially inside; the kept space is split over threads.
   const auto reduce_one = [&](std::int64_t base, std::int64_t out_offset) {
     // The folded elements one by one, and by contiguous runs where there are some.
-    const auto each_run = [&](auto&& run) {
-      cpu_strided::for_each_folded_run(x, split, base, run);
-    };
+    const auto each_run = [&](auto&& run) { folded.each(x, base, run); };
     const auto each = [&](auto&& f) {
       each_run([&](const T* p, std::int64_t n) {
         for (std::int64_t i = 0; i < n; ++i) f(p[i]);
