@@ -1,9 +1,9 @@
 // The CPU backend's reductions over strided views, under prims' sum/mean/norm/prod/max/min and
 // einsum's sums over trailing axes: one walk of the folded axes per output, or one pass along
 // a kept unit-stride axis for many outputs at once, with the arithmetic handed in as functors.
-// Sums fold in a wider accumulator (double for float, complex<double> for complex<float>) and
-// in pairwise blocks, so a 10^7-term sum loses O(log n) ulps, not O(n): a float accumulator
-// adding 2^25 ones stops at 2^24.
+// Sums of more than kShortSum terms per output fold in a wider accumulator (double for float,
+// complex<double> for complex<float>), per output in pairwise blocks or, in the row pass, in
+// blocks of kRowBlock terms: a float accumulator adding 2^25 ones stops at 2^24.
 #pragma once
 
 #include <algorithm>
