@@ -32,63 +32,30 @@ inline constexpr double kInf = std::numeric_limits<double>::infinity();
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The device rounds with the _rn intrinsics; the host (the tests) with the plain operators,
-// which round to nearest as well.
-TENFERRO_PRIMS_HD float add_rn(float a, float b) {
+// which round to nearest as well. One macro row per operation: its name, the float and double
+// intrinsics and the host operator.
 #if defined(__CUDA_ARCH__)
-  return __fadd_rn(a, b);
+#define TENFERRO_PRIMS_RN(name, f_intrinsic, d_intrinsic, op) \
+  TENFERRO_PRIMS_HD float name(float a, float b) {            \
+    return f_intrinsic(a, b);                                 \
+  }                                                           \
+  TENFERRO_PRIMS_HD double name(double a, double b) {         \
+    return d_intrinsic(a, b);                                 \
+  }
 #else
-  return a + b;
+#define TENFERRO_PRIMS_RN(name, f_intrinsic, d_intrinsic, op) \
+  TENFERRO_PRIMS_HD float name(float a, float b) {            \
+    return a op b;                                            \
+  }                                                           \
+  TENFERRO_PRIMS_HD double name(double a, double b) {         \
+    return a op b;                                            \
+  }
 #endif
-}
-TENFERRO_PRIMS_HD double add_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
-TENFERRO_PRIMS_HD float sub_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fsub_rn(a, b);
-#else
-  return a - b;
-#endif
-}
-TENFERRO_PRIMS_HD double sub_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dsub_rn(a, b);
-#else
-  return a - b;
-#endif
-}
-TENFERRO_PRIMS_HD float mul_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-TENFERRO_PRIMS_HD double mul_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-TENFERRO_PRIMS_HD float div_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fdiv_rn(a, b);
-#else
-  return a / b;
-#endif
-}
-TENFERRO_PRIMS_HD double div_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __ddiv_rn(a, b);
-#else
-  return a / b;
-#endif
-}
+TENFERRO_PRIMS_RN(add_rn, __fadd_rn, __dadd_rn, +)
+TENFERRO_PRIMS_RN(sub_rn, __fsub_rn, __dsub_rn, -)
+TENFERRO_PRIMS_RN(mul_rn, __fmul_rn, __dmul_rn, *)
+TENFERRO_PRIMS_RN(div_rn, __fdiv_rn, __ddiv_rn, /)
+#undef TENFERRO_PRIMS_RN
 
 // Complex arithmetic in the operand's own precision (as std::complex<R> on the CPU).
 template <class R>
