@@ -138,12 +138,12 @@ inline std::size_t row_axis(const ReduceView& v, std::int64_t min_extent = 8) {
 // The walk over one output's folded elements, built once per reduction (a loop nest costs a few
 // allocations; an output may fold only a handful of elements): each(x, base, run) calls
 // run(p, n) for the folded elements of the output at input offset `base`, in column-major
-// order, as contiguous runs when the first folded axis has unit stride and one element at a
-// time otherwise. Serial: run usually accumulates.
+// order, as contiguous runs when the first folded axis has unit stride and `runs` allows it,
+// one element at a time otherwise (n = 1). Serial: run usually accumulates.
 class FoldedRuns {
  public:
-  explicit FoldedRuns(const ReduceSplit& s) {
-    if (!s.red_strides.empty() && s.red_strides[0] == 1) {
+  explicit FoldedRuns(const ReduceSplit& s, bool runs = true) {
+    if (runs && !s.red_strides.empty() && s.red_strides[0] == 1) {
       run_length_ = s.red_shape[0];
       const DimVector outer_shape(s.red_shape.begin() + 1, s.red_shape.end());
       const DimVector outer_strides(s.red_strides.begin() + 1, s.red_strides.end());
@@ -192,10 +192,7 @@ void row_reduce(const T* x, const ReduceView& v, std::size_t axis, Step step, Co
   const std::int64_t out_stride0 = v.out_strides[axis];
   const std::int64_t chunks = (n0 + kRowChunk - 1) / kRowChunk;
   // The rows: every folded index, one at a time (the rows are the unit of the pass).
-  ReduceSplit rows_split = s;
-  rows_split.red_strides.insert(rows_split.red_strides.begin(), 0);
-  rows_split.red_shape.insert(rows_split.red_shape.begin(), 1);
-  const FoldedRuns rows(rows_split);
+  const FoldedRuns rows(s, /*runs=*/false);
   std::int64_t outer = 1;
   for (const std::int64_t e : s.kept_shape) outer *= e;
   const auto items = [&](std::int64_t begin, std::int64_t end) {
@@ -294,9 +291,6 @@ void sum(const T* x, T* out, const ReduceView& view) {
   const auto store = [out](std::int64_t at, W value) { out[at] = static_cast<T>(value); };
   const CoalescedReduce coalesced = coalesce(view);
   const ReduceView v = coalesced.view(view.in_offset, view.out_offset);
-  // Even two outputs side by side read memory better by rows than each output on its own
-  // (which steps through the input element by element).
-  const std::size_t axis = row_axis(v, 2);
   const ReduceSplit s = split_reduction(v);
   if (s.count >= 1 && s.count <= kShortSum) {
     // A few terms per output (a trace of a 2 x 2 block, a sum over a short axis): one pass over
@@ -310,7 +304,9 @@ void sum(const T* x, T* out, const ReduceView& view) {
         [&](const std::array<std::int64_t, 2>& o) { out[o[1]] += x[o[0]]; }, false, 0);
     return;
   }
-  if (axis < v.shape.size() && s.count >= 2) {
+  // Even two outputs side by side read memory better by rows than each output on its own
+  // (which steps through the input element by element).
+  if (const std::size_t axis = row_axis(v, 2); axis < v.shape.size()) {
     row_reduce<T, W>(
         x, v, axis, [](W a, T e) { return a + static_cast<W>(e); }, add, W(0), store,
         [](W*, const T*, std::int64_t) { return false; });

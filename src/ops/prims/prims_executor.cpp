@@ -71,12 +71,15 @@ void run_elementwise(const PrimsKernels& k, const ExecutionContext& ctx, const P
 // whole shape that is not a broadcast (NumPy's order K): C-ordered operands from NumPy give a
 // C-ordered result, so every operand walks one dense block in one order (the flat loops and vector
 // kernels) instead of a column-major result read across the inputs' rows. Column-major inputs,
-// broadcast-only inputs and casts (contiguous() is column-major by definition) keep the
-// column-major output. `out` is the compact column-major allocation; the result is a view of its
-// buffer.
+// broadcast-only inputs, casts (contiguous() is column-major by definition) and every other
+// kernel shape keep the column-major output. `out` is the compact column-major allocation; the
+// result is a view of its buffer.
 EagerTensor in_inputs_order(EagerTensor out, const PrimsOp& op,
                             std::span<const EagerTensor> inputs) {
-  if (op.kind() == PrimKind::Cast || out.shape().size() < 2) return out;
+  if (info(op.kind()).shape != KernelShape::Elementwise || op.kind() == PrimKind::Cast ||
+      out.shape().size() < 2) {
+    return out;
+  }
   // A broadcast view (a zero stride on an axis longer than 1) has the whole shape but no memory
   // order of its own: it never leads.
   const auto leads = [&](const EagerTensor& in) {
@@ -147,11 +150,7 @@ std::vector<EagerTensor> execute(const PrimsKernels& k, const ExecutionContext& 
   }
 
   std::vector<EagerTensor> result;  // the output moved in (a braced list would copy it)
-  if (info(op->kind()).shape == KernelShape::Elementwise) {
-    result.push_back(in_inputs_order(ctx.allocate(p.out.dtype, p.out.shape), *op, inputs));
-  } else {
-    result.push_back(ctx.allocate(p.out.dtype, p.out.shape));
-  }
+  result.push_back(in_inputs_order(ctx.allocate(p.out.dtype, p.out.shape), *op, inputs));
   const EagerTensor& out = result.front();
   if (out.numel() == 0) return result;
   switch (info(op->kind()).shape) {
