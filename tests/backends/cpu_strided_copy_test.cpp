@@ -14,29 +14,13 @@
 #include <vector>
 
 #include "backends/cpu/strided_copy.hpp"
+#include "strided_layouts.hpp"
 
 namespace tenferro {
 namespace {
 
-// Strides of a compact layout of `shape` whose axes are laid out in `order` (fastest first),
-// each element `gap` apart.
-std::vector<std::int64_t> strides_for(const std::vector<std::int64_t>& shape,
-                                      const std::vector<std::size_t>& order, std::int64_t gap) {
-  std::vector<std::int64_t> strides(shape.size());
-  std::int64_t s = gap;
-  for (std::size_t a : order) {
-    strides[a] = shape[a] == 1 ? 0 : s;
-    s *= shape[a];
-  }
-  return strides;
-}
-
-std::int64_t span_of(const std::vector<std::int64_t>& shape,
-                     const std::vector<std::int64_t>& strides) {
-  std::int64_t last = 0;
-  for (std::size_t a = 0; a < shape.size(); ++a) last += (shape[a] - 1) * strides[a];
-  return last + 1;
-}
+using testing::span_of;
+using testing::strides_for;
 
 template <class T>
 T value_at(std::int64_t i) {

@@ -117,6 +117,14 @@ const std::vector<Case>& semantic_cases() {
       {"d,abcdefg->abcefg", {{3}, {8, 8, 8, 3, 2, 2, 2}}},
       {"abcdx,cx->abdx", {{8, 8, 3, 2, 5}, {3, 5}}},
       {"abcde,cf->abfde", {{8, 8, 3, 2, 2}, {3, 4}}},
+      // a matrix-vector step whose larger operand interleaves kept and contracted labels in
+      // memory (tree networks): one multiply-sum pass instead of a permuting copy and a GEMM
+      // (executor.cpp, multiply_sum_pays), either side, into a permuted output, with a batch
+      // label, and with the output's labels in the larger operand's order
+      {"kpryzWq,przW->kyq", {{4, 3, 2, 5, 2, 3, 3}, {3, 2, 2, 3}}},
+      {"przW,kpryzWq->qky", {{3, 2, 2, 3}, {4, 3, 2, 5, 2, 3, 3}}},
+      {"kpbz,pzb->kb", {{5, 3, 4, 6}, {3, 6, 4}}},
+      {"kpryzWq,przW,kyq->", {{4, 3, 2, 5, 2, 3, 3}, {3, 2, 2, 3}, {4, 5, 3}}},
       // zero-size extents: an empty contraction gives zeros
       {"ij,jk->ik", {{2, 0}, {0, 3}}},
       {"ij,jk->ik", {{0, 4}, {4, 3}}},

@@ -50,6 +50,17 @@ class ContractionKernels {
   // dst = a * b element-wise over the common shape (Hadamard / outer products via strides).
   virtual void multiply(const KernelView& a, const KernelView& b, const KernelView& dst) = 0;
   virtual void gemm(const GemmProblem& problem) = 0;
+  // dst[i...] = sum over the trailing `reduced_rank` axes of a[i..., j...] * b[i..., j...], in
+  // one pass without a GEMM (a.shape = b.shape = dst.shape ++ reduced extents; stride 0
+  // broadcasts). The executor asks for it only where a GEMM would first permute-copy a large
+  // operand it reads once, and only from kernels that say has_multiply_sum(); the others get
+  // the copy and the GEMM.
+  virtual bool has_multiply_sum() const { return false; }
+  virtual void multiply_sum(const KernelView& /*a*/, const KernelView& /*b*/,
+                            const KernelView& /*dst*/, int /*reduced_rank*/) {
+    throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, "einsum",
+                "these einsum kernels have no one-pass multiply-sum");
+  }
   virtual void fill_zero(const KernelView& dst) = 0;
   // dst += src element-wise over the common shape: sums the slices of a sliced plan. Every
   // backend's kernels implement it; the default (an internal error) is for kernel sets

@@ -9,6 +9,7 @@
 #include "backends/cpu/host_parallel.hpp"
 #include "backends/cpu/strided_copy.hpp"
 #include "backends/cpu/strided_loops.hpp"
+#include "backends/cpu/strided_multiply_sum.hpp"
 #include "backends/cpu/strided_reduce.hpp"
 #include "ops/einsum/cpu/parallel_slabs.hpp"
 #include "ops/einsum/program.hpp"
@@ -82,6 +83,17 @@ void multiply_typed(const KernelView& a, const KernelView& b, const KernelView& 
       dst.shape, {dst.strides, a.strides, b.strides}, {dst.offset, a.offset, b.offset},
       [=](const std::array<std::int64_t, 3>& o) { d[o[0]] = ap[o[1]] * bp[o[2]]; },
       /*parallel=*/false, 0);
+}
+
+// dst = the sum over the trailing axes of a * b: the backend's one-pass multiply-sum (wide
+// accumulators, split over the threads by its own rule, like sum_typed).
+template <class T>
+void multiply_sum_typed(const KernelView& a, const KernelView& b, const KernelView& dst) {
+  cpu_strided::multiply_sum(reinterpret_cast<const T*>(a.buffer->host_data()),
+                            reinterpret_cast<const T*>(b.buffer->host_data()),
+                            reinterpret_cast<T*>(dst.buffer->host_data()),
+                            {a.shape, dst.shape.size(), a.strides, b.strides, dst.strides, a.offset,
+                             b.offset, dst.offset});
 }
 
 template <class T>
@@ -181,6 +193,20 @@ class CpuContractionKernels final : public ContractionKernels {
         multiply_typed<decltype(t)>(v[1], v[2], v[0]);
       });
     });
+  }
+  bool has_multiply_sum() const override { return true; }
+  void multiply_sum(const KernelView& a, const KernelView& b, const KernelView& dst,
+                    int reduced_rank) override {
+    if (is_empty(dst)) return;
+    if (a.shape != b.shape ||
+        a.shape.size() != dst.shape.size() + static_cast<std::size_t>(reduced_rank))
+      throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
+                  "internal: multiply_sum shapes do not add up");
+    require_host(a);
+    require_host(b);
+    require_host(dst);
+    count_cpu_kernel_launch();
+    visit_dtype(dst.dtype, [&](auto t) { multiply_sum_typed<decltype(t)>(a, b, dst); });
   }
   void gemm(const GemmProblem& problem) override {
     if (problem.m == 0 || problem.n == 0 || problem.batch == 0) return;
