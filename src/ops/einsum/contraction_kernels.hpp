@@ -9,6 +9,7 @@
 #include <functional>
 #include <vector>
 
+#include "tenferro/core/dim_vector.hpp"
 #include "tenferro/core/dtype.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/runtime/backend.hpp"
@@ -20,8 +21,8 @@ namespace tenferro::einsum_internal {
 struct KernelView {
   Buffer* buffer = nullptr;
   DType dtype = DType::F32;
-  std::vector<std::int64_t> shape;
-  std::vector<std::int64_t> strides;
+  DimVector shape;    // inline up to rank DimVector::kInline: the executor builds several views
+  DimVector strides;  // per step, and std::vectors made them a tenth of a warm call
   std::int64_t offset = 0;
 };
 
