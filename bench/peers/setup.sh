@@ -3,7 +3,8 @@
 # libraries the benchmark scripts compare against: numpy, scipy, opt_einsum, matplotlib,
 # cotengra with kahypar and optuna (its recommended hyper-parameter optimiser) and networkx
 # (planning_peers.py), einsum-benchmark with its generators extra (networkx, numba, quimb;
-# einsum_benchmark.py), scipy-openblas32 (the BLAS the tenferro module links), and PyTorch
+# einsum_benchmark.py), scipy-openblas32 (the BLAS the tenferro module links), TeNPy
+# (physics-tenpy; dmrg_peers.py, which also uses quimb), and PyTorch
 # (CPU use only), all from PyPI.
 #
 # PyTorch: PyPI has no CPU-only Linux wheel; the regular wheel declares the NVIDIA CUDA
@@ -24,6 +25,7 @@ py="$venv/bin/python"
 "$py" -m pip install --quiet numpy scipy opt_einsum matplotlib
 "$py" -m pip install --quiet cotengra kahypar optuna networkx
 "$py" -m pip install --quiet "einsum-benchmark[generators]==0.1.8" scipy-openblas32
+"$py" -m pip install --quiet physics-tenpy  # TeNPy, the DMRG peer (dmrg_peers.py)
 check_torch() {
   "$py" - <<'PY'
 import torch
