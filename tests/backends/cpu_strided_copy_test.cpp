@@ -19,6 +19,7 @@
 namespace tenferro {
 namespace {
 
+using testing::random_shape;
 using testing::span_of;
 using testing::strides_for;
 
@@ -37,15 +38,9 @@ void check_random_copies(std::mt19937_64& rng, std::int64_t target_elements) {
   for (int round = 0; round < 40; ++round) {
     const auto rank = static_cast<std::size_t>(rank_of(rng));
     // Extents whose product is near target_elements, some of them 1.
-    std::vector<std::int64_t> shape(rank, 1);
+    const std::vector<std::int64_t> shape = random_shape(rng, rank, target_elements, 300, 7);
     std::int64_t total = 1;
-    for (std::size_t a = 0; a < rank; ++a) {
-      const std::int64_t remaining = std::max<std::int64_t>(1, target_elements / total);
-      const std::int64_t cap = a + 1 == rank ? remaining : std::min<std::int64_t>(remaining, 300);
-      std::uniform_int_distribution<std::int64_t> extent(1, std::max<std::int64_t>(1, cap));
-      shape[a] = (rng() % 7 == 0) ? 1 : extent(rng);
-      total *= shape[a];
-    }
+    for (std::int64_t e : shape) total *= e;
     std::vector<std::size_t> dst_order(rank), src_order(rank);
     std::iota(dst_order.begin(), dst_order.end(), 0);
     std::iota(src_order.begin(), src_order.end(), 0);

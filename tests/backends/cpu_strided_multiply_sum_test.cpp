@@ -24,6 +24,7 @@
 namespace tenferro {
 namespace {
 
+using testing::random_shape;
 using testing::span_of;
 using testing::strides_for;
 
@@ -43,15 +44,9 @@ void check_random_products(std::mt19937_64& rng, std::int64_t target_elements) {
   std::uniform_int_distribution<int> rank_of(2, 5);
   for (int round = 0; round < 30; ++round) {
     const auto rank = static_cast<std::size_t>(rank_of(rng));
-    std::vector<std::int64_t> shape(rank, 1);
+    const std::vector<std::int64_t> shape = random_shape(rng, rank, target_elements, 40, 9);
     std::int64_t total = 1;
-    for (std::size_t a = 0; a < rank; ++a) {
-      const std::int64_t remaining = std::max<std::int64_t>(1, target_elements / total);
-      const std::int64_t cap = a + 1 == rank ? remaining : std::min<std::int64_t>(remaining, 40);
-      std::uniform_int_distribution<std::int64_t> extent(1, std::max<std::int64_t>(1, cap));
-      shape[a] = (rng() % 9 == 0) ? 1 : extent(rng);
-      total *= shape[a];
-    }
+    for (std::int64_t e : shape) total *= e;
     const std::size_t kept_rank = 1 + rng() % (rank - 1);  // at least one kept, one folded
     // A: every axis, compact in a random order. B: a random subset (the folded ones more
     // often), broadcast elsewhere, compact in another order.
