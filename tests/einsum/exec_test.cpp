@@ -175,6 +175,19 @@ TEST_P(EinsumSemantics, IntermediatesLaidOutForTheNextStep) {
     for (const bool strided : {false, true}) expect_case(c, GetParam(), strided, options);
 }
 
+// A matrix-vector step into an intermediate (executor.cpp, multiply_sum_step) whose smaller
+// operand has a free label of extent 1 that the larger lacks: the intermediate's labels are
+// ordered by the larger operand's strides, and that label has none there (it was read from
+// before the larger's first axis; with rank 7 its shape is on the heap, which AddressSanitizer
+// reported). Found by an adversarial run over random networks.
+TEST_P(EinsumSemantics, MatrixVectorStepWithAnExtentOneFreeLabel) {
+  EinsumOptions options;
+  options.strategy = PathStrategy::Explicit;
+  options.path = {{0, 1}, {0, 1}};
+  const Case c{"ajbdefg,jx,xc->abdefgc", {{2, 3, 2, 2, 2, 2, 2}, {3, 1}, {1, 2}}};
+  for (const bool strided : {false, true}) expect_case(c, GetParam(), strided, options);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllDTypes, EinsumSemantics,
                          ::testing::Values(DType::F32, DType::F64, DType::C32, DType::C64),
                          [](const auto& info) { return std::string(dtype_name(info.param)); });

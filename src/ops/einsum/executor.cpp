@@ -122,11 +122,13 @@ Operand allocate(Workspace& runtime, DType dtype, const Labels& labels,
   return op;
 }
 
-// The labels of `group` sorted by their stride in `op` (extents of 1 last): the order in
-// which a group is most likely to fuse in that operand.
+// The labels of `group` sorted by their stride in `op` (extents of 1, and labels `op` does not
+// carry, last): the order in which a group is most likely to fuse in that operand.
 Labels by_stride(const Operand& op, Labels group) {
   auto key = [&](Label l) {
-    const auto a = static_cast<std::size_t>(axis_of(op.labels, l));
+    const int axis = axis_of(op.labels, l);
+    if (axis < 0) return INT64_MAX;
+    const auto a = static_cast<std::size_t>(axis);
     return op.view.shape[a] <= 1 ? INT64_MAX : op.view.strides[a];
   };
   std::stable_sort(group.begin(), group.end(), [&](Label x, Label y) { return key(x) < key(y); });
@@ -450,7 +452,8 @@ bool multiply_sum_pays(const Operand& a, const Operand& b, const GemmGroups& gro
 }
 
 // The step as one multiply-sum into `out` or into a new intermediate laid out in the larger
-// operand's order of the kept labels (the order the kernel's accumulators follow).
+// operand's order of the kept labels (the order the kernel's accumulators follow; the smaller
+// operand's free labels, all of extent 1, go last).
 std::optional<Operand> multiply_sum_step(Workspace& runtime, ContractionKernels& kernels,
                                          const Operand& a, const Operand& b,
                                          const GemmGroups& groups, const Operand* out,
