@@ -2,6 +2,7 @@
 #include "backends/cuda/element_of.hpp"
 
 #include <complex>
+#include <span>
 
 #include "backends/cuda/cuda_check.hpp"
 #include "backends/cuda/strided_layout.hpp"
@@ -13,7 +14,7 @@ namespace {
 using cuda_detail::cuda_check;
 using cuda_layout::coalesce;
 
-bool is_empty(const std::vector<std::int64_t>& shape) {
+bool is_empty(std::span<const std::int64_t> shape) {
   for (auto e : shape)
     if (e == 0) return true;
   return false;
@@ -122,12 +123,9 @@ void CudaContractionKernels::sum_trailing(const KernelView& src, const KernelVie
   if (src.shape.size() != kept_rank + static_cast<std::size_t>(reduced_rank))
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum.sum",
                 "internal: source rank is not kept + reduced rank");
-  const std::vector<std::int64_t> src_kept(src.strides.begin(),
-                                           src.strides.begin() + static_cast<long>(kept_rank));
-  const std::vector<std::int64_t> reduced_shape(src.shape.begin() + static_cast<long>(kept_rank),
-                                                src.shape.end());
-  const std::vector<std::int64_t> reduced_strides(
-      src.strides.begin() + static_cast<long>(kept_rank), src.strides.end());
+  const std::span<const std::int64_t> src_kept(src.strides.data(), kept_rank);
+  const std::span<const std::int64_t> reduced_shape = std::span(src.shape).subspan(kept_rank);
+  const std::span<const std::int64_t> reduced_strides = std::span(src.strides).subspan(kept_rank);
   const auto kept = coalesce<2>(dst.shape, {dst.strides, src_kept});
   const auto reduced = coalesce<1>(reduced_shape, {reduced_strides});
   auto* d = element_at(backend_, dst, "einsum.sum");
