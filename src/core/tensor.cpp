@@ -7,6 +7,9 @@
 #include <new>
 #include <numeric>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "core/host_memory.hpp"
 
 namespace tenferro {
@@ -64,6 +67,24 @@ void copy_typed(const Tensor& src, Tensor& dst) {
                  [&](std::int64_t i, std::int64_t j) { d[j] = s[i]; });
 }
 
+// Large buffers ask the kernel for transparent huge pages (where it hands them out on request,
+// the default "madvise" mode), as NumPy does for its arrays from 4 MiB: a first touch then
+// faults once per 2 MiB instead of once per 4 KiB page, and the TLB covers the buffer. Only
+// the whole pages inside the block are advised.
+constexpr std::size_t kHugePageAdviceBytes = std::size_t{4} << 20;
+
+void advise_huge_pages(void* block, std::size_t bytes) noexcept {
+#ifdef MADV_HUGEPAGE
+  static const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto begin = (reinterpret_cast<std::uintptr_t>(block) + page - 1) & ~(page - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(block) + bytes) & ~(page - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)block;
+  (void)bytes;
+#endif
+}
+
 // Every host tensor buffer comes from here: the size is checked against what the process can
 // be given before the allocator runs (AddressSanitizer aborts on a huge request instead of
 // throwing), and an allocator failure becomes the same typed Resource error.
@@ -86,6 +107,7 @@ std::byte* allocate_host_buffer(std::size_t bytes) {
   const std::uintptr_t aligned =
       (reinterpret_cast<std::uintptr_t>(block) + kBufferAlignment) & ~(kBufferAlignment - 1);
   reinterpret_cast<void**>(aligned)[-1] = block;
+  if (bytes >= kHugePageAdviceBytes) advise_huge_pages(block, bytes + kBufferAlignment);
   return reinterpret_cast<std::byte*>(aligned);
 }
 
