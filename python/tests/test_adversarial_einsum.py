@@ -17,12 +17,18 @@ import pytest
 import tenferro as tf
 
 
+# The child takes Ctrl-C as an interactive Python does, whatever it inherited: a test command
+# started in the background by a non-interactive shell (`... &`) ignores SIGINT, and Python
+# then leaves it ignored, so neither a SIGINT nor _thread.interrupt_main would reach it.
+_DEFAULT_SIGINT = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+
+
 def run_isolated(code, timeout):
     """Runs `code` in a fresh interpreter with this one's sys.path; returns its stdout lines.
     A hang is a failure (subprocess.TimeoutExpired), not a stuck test run."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run([sys.executable, "-c", _DEFAULT_SIGINT + textwrap.dedent(code)],
+                          env=env, capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout.split("\n")
 
