@@ -119,7 +119,7 @@ const std::vector<Case>& semantic_cases() {
       {"abcde,cf->abfde", {{8, 8, 3, 2, 2}, {3, 4}}},
       // a matrix-vector step whose larger operand interleaves kept and contracted labels in
       // memory (tree networks): one multiply-sum pass instead of a permuting copy and a GEMM
-      // (executor.cpp, multiply_sum_pays), either side, into a permuted output, with a batch
+      // (executor.cpp, multiply_sum_operand), either side, into a permuted output, with a batch
       // label, and with the output's labels in the larger operand's order
       {"kpryzWq,przW->kyq", {{4, 3, 2, 5, 2, 3, 3}, {3, 2, 2, 3}}},
       {"przW,kpryzWq->qky", {{3, 2, 2, 3}, {4, 3, 2, 5, 2, 3, 3}}},

@@ -34,7 +34,7 @@ TEST(EinsumLongSums, AFloatSumCountsPastTwoToThe24) {
 }
 
 // A product summed over 2^20 terms per output through the one-pass multiply-sum (executor.cpp,
-// multiply_sum_pays): A's contracted labels j, k interleave with its kept ones, so a GEMM would
+// multiply_sum_operand): A's contracted labels j, k interleave with its kept ones, so a GEMM would
 // first permute-copy it. The launch count checks that the one pass ran. Single-precision dtypes
 // accumulate in double, so they meet the sums' tolerance (tests/support/long_sums.hpp), which a
 // float accumulator misses by far; double precision accumulates in double as a GEMM's dot

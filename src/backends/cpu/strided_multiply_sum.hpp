@@ -194,22 +194,18 @@ void multiply_sum(const T* a, const T* b, T* dst, const MultiplySumView& v) {
     }
     LoopNest<3> nest = make_nest<3>(shape, {acc_strides, v.a_strides, v.b_strides}, 1);
     if (nest.empty) return;
-    if (nest.extents.size() < 2) {
-      run_nest(nest, base,
-               [&](const std::array<std::int64_t, 3>& at, std::int64_t n,
-                   const std::array<std::int64_t, 3>& step) {
-                 multiply_sum_detail::add_run<T, W>(acc.data(), a, b, at, n, step);
-               });
-      return;
+    // The innermost axis moves into the kernel and the rest of the nest walks planes (a nest
+    // left with no axis is one plane of one row; one with none at all, one element).
+    std::int64_t n0 = 1;
+    std::array<std::int64_t, 3> step0{};
+    if (!nest.extents.empty()) {
+      n0 = nest.extents.front();
+      nest.extents.erase(nest.extents.begin());
+      for (std::size_t k = 0; k < 3; ++k) {
+        step0[k] = nest.strides[k].front();
+        nest.strides[k].erase(nest.strides[k].begin());
+      }
     }
-    // The innermost axis moves into the kernel; the rest of the nest walks planes.
-    const std::int64_t n0 = nest.extents.front();
-    std::array<std::int64_t, 3> step0;
-    for (std::size_t k = 0; k < 3; ++k) {
-      step0[k] = nest.strides[k].front();
-      nest.strides[k].erase(nest.strides[k].begin());
-    }
-    nest.extents.erase(nest.extents.begin());
     run_nest(nest, base,
              [&](const std::array<std::int64_t, 3>& at, std::int64_t n1,
                  const std::array<std::int64_t, 3>& step1) {

@@ -437,33 +437,33 @@ std::int64_t stored_of(const Operand& op) {
   return n;
 }
 
-// Whether the one-pass multiply-sum (ContractionKernels::multiply_sum) beats layout `g`. It
-// does where the step has a matrix-vector shape (the smaller operand's labels are all the
-// larger one's: a GEMM reads each element of the larger once, with no reuse to gain) and `g`
-// permute-copies the larger operand: the copy reads and writes it, the GEMM reads it again,
-// while the multiply-sum reads it once in its own memory order. tree_100's
-// `kpryzWß,przW->kyß`, whose 3.8M-element operand interleaves kept and contracted labels in
-// memory, took 10 ms as copy + GEMM (docs/perf/einsum-benchmark.md).
-bool multiply_sum_pays(const Operand& a, const Operand& b, const GemmGroups& groups,
-                       const GemmLayout& g, const std::vector<std::int64_t>& sizes) {
+// The larger operand when the one-pass multiply-sum (ContractionKernels::multiply_sum) beats
+// layout `g`, else nullptr. It does where the step has a matrix-vector shape (the smaller
+// operand's labels are all the larger one's: a GEMM reads each element of the larger once,
+// with no reuse to gain) and `g` permute-copies the larger operand: the copy reads and writes
+// it, the GEMM reads it again, while the multiply-sum reads it once in its own memory order.
+// tree_100's `kpryzWß,przW->kyß`, whose 3.8M-element operand interleaves kept and contracted
+// labels in memory, took 10 ms as copy + GEMM (docs/perf/einsum-benchmark.md).
+const Operand* multiply_sum_operand(const Operand& a, const Operand& b, const GemmGroups& groups,
+                                    const GemmLayout& g, const std::vector<std::int64_t>& sizes) {
   const bool a_larger = stored_of(a) >= stored_of(b);
   const bool larger_copied = a_larger ? !g.a_ok : !g.b_ok;
-  return larger_copied && group_size(a_larger ? groups.right : groups.left, sizes) == 1;
+  if (!larger_copied || group_size(a_larger ? groups.right : groups.left, sizes) != 1)
+    return nullptr;
+  return a_larger ? &a : &b;
 }
 
-// The step as one multiply-sum into `out` or into a new intermediate laid out in the larger
-// operand's order of the kept labels (the order the kernel's accumulators follow; the smaller
-// operand's free labels, all of extent 1, go last).
+// The step as one multiply-sum into `out` or into a new intermediate laid out in `larger`'s
+// order of the kept labels (the order the kernel's accumulators follow; the smaller operand's
+// free labels, all of extent 1, go last).
 std::optional<Operand> multiply_sum_step(Workspace& runtime, ContractionKernels& kernels,
-                                         const Operand& a, const Operand& b,
+                                         const Operand& a, const Operand& b, const Operand& larger,
                                          const GemmGroups& groups, const Operand* out,
                                          const std::vector<std::int64_t>& sizes) {
   std::optional<Operand> result;
   if (!out)
     result = allocate(runtime, a.view.dtype,
-                      by_stride(stored_of(a) >= stored_of(b) ? a : b,
-                                concat(groups.left, groups.right, groups.batch)),
-                      sizes);
+                      by_stride(larger, concat(groups.left, groups.right, groups.batch)), sizes);
   const Operand& dst = out ? *out : *result;
   const Labels order = concat(dst.labels, groups.contracted);
   kernels.multiply_sum(view_in_order(a, order, sizes), view_in_order(b, order, sizes), dst.view,
@@ -513,8 +513,8 @@ std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& ker
   }
   if (g.cost > 0 && kernels.has_multiply_sum()) {
     const GemmGroups now = classify(a, b, needed);  // with any batch split above
-    if (multiply_sum_pays(a, b, now, g, sizes))
-      return multiply_sum_step(runtime, kernels, a, b, now, out, sizes);
+    if (const Operand* larger = multiply_sum_operand(a, b, now, g, sizes))
+      return multiply_sum_step(runtime, kernels, a, b, *larger, now, out, sizes);
   }
   if (!g.a_ok) a = compact_copy(runtime, kernels, a, concat(g.left, g.contracted, g.batch), sizes);
   if (!g.b_ok) b = compact_copy(runtime, kernels, b, concat(g.contracted, g.right, g.batch), sizes);
