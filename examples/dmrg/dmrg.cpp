@@ -11,6 +11,7 @@
 //
 // Transfers: the MPO is uploaded once; the energy is a host double from eigsh's counted scalar
 // reads; the discarded weight is read once per sweep (one 0-d download). Nothing else moves.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -26,12 +27,31 @@ using namespace tenferro;
 
 namespace {
 
+// The local eigensolver's default relative residual tolerance in float64, reached from the
+// fourth sweep on (sweep_tolerance). A residual r moves
+// the local energy by about r^2 / gap, so 1e-7 leaves it ~1e-13 relative, far below the
+// truncation error (discarded weights ~1e-9 at D=64): at L=100, D=64 the final energy agrees
+// with 1e-10's to 1e-11 after 4 sweeps, with half the matvecs and a third of the time per late
+// sweep. Much looser stalls: at 1e-5 the previous sweep's state already passes the test, eigsh
+// returns it unchanged and the energy stops 1.3e-8 above the converged one.
+constexpr double kLocalTolF64 = 1e-7;
+
+// The tolerance of the sweep numbered `sweep` (from 0): loose while the state is far from the
+// ground state, 100x tighter each sweep down to `final_tol`. From a random MPS the first sweep's
+// local problems are far from converged anyway (their environments are those of a random
+// state), and solving them to 1e-7 cost 25x a later sweep at D=128. With the schedule, L=100
+// ends at the same energies (to 1e-11) in 0.6x the time of four sweeps at D=64 and 0.57x at
+// D=128.
+double sweep_tolerance(int sweep, double final_tol) {
+  return std::max(final_tol, 1e-2 * std::pow(1e-2, sweep));
+}
+
 struct Args {
   int sites = 100;
   std::int64_t bond = 64;
   int sweeps = 4;
   std::string backend = "cpu";
-  double tol = 0;  // eigsh tolerance; 0: 1e-10 (float64) or 1e-5 (float32)
+  double tol = 0;  // eigsh's final tolerance; 0: kLocalTolF64 (float64) or 1e-5 (float32)
   bool check = false;
   double expect = 0, rtol = 1e-8;
 };
@@ -75,7 +95,7 @@ int run(const Args& args) {
   const bool gpu = args.backend == "webgpu";
   auto rt = gpu ? EagerRuntime::webgpu() : EagerRuntime::cpu();
   const DType dtype = gpu ? DType::F32 : DType::F64;
-  const double tol = args.tol > 0 ? args.tol : (gpu ? 1e-5 : 1e-10);
+  const double tol = args.tol > 0 ? args.tol : (gpu ? 1e-5 : kLocalTolF64);
   const int n = args.sites;
 
   const EagerTensor w = dmrg::heisenberg_mpo(rt, dtype);
@@ -100,6 +120,7 @@ int run(const Args& args) {
   for (int sweep = 0; sweep < args.sweeps; ++sweep) {
     const auto start = std::chrono::steady_clock::now();
     const bool rightward = sweep % 2 == 0;
+    eig.tol = sweep_tolerance(sweep, tol);
     EagerTensor worst = prims::zeros(rt, gpu ? DType::F32 : DType::F64, {});
     for (int step = 0; step + 1 < n; ++step) {
       const auto i = static_cast<std::size_t>(rightward ? step : n - 2 - step);
