@@ -2,6 +2,7 @@
 // dtypes, checked against the naive reference (tests/support/einsum_reference).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 #include <random>
 
@@ -24,23 +25,62 @@ struct Case {
   std::vector<Shape> shapes;
 };
 
-// Runs `c` with random operands (compact and, when `strided`, permuted views) and compares
-// with the reference.
-void expect_case(const Case& c, DType dtype, bool strided = false,
+enum class Operands { Compact, Permuted, COrdered };
+
+// `host` as NumPy's C-ordered array of its shape: row-major compact (a column-major upload of
+// the reversed axes, viewed with the axes reversed back).
+EagerTensor upload_c_ordered(const std::shared_ptr<EagerRuntime>& runtime, const Tensor& host) {
+  std::vector<std::int64_t> reversed(static_cast<std::size_t>(host.rank()));
+  for (std::size_t i = 0; i < reversed.size(); ++i)
+    reversed[i] = static_cast<std::int64_t>(reversed.size() - 1 - i);
+  return runtime->upload(host.permute(reversed).clone()).permute(reversed);
+}
+
+// Axes longer than 1.
+int long_axes(const Shape& shape) {
+  return static_cast<int>(std::count_if(shape.begin(), shape.end(), [](auto e) { return e > 1; }));
+}
+
+// Runs `c` with random operands (compact, permuted views, or C-ordered) and compares with the
+// reference. On C-ordered operands the result is C-ordered too (NumPy's order) whenever an
+// operand and the output have two axes longer than 1 (executor.hpp, result_strides), else
+// column-major; both compact.
+void expect_case(const Case& c, DType dtype, Operands layout = Operands::Compact,
                  const EinsumOptions& options = {}) {
   auto runtime = EagerRuntime::cpu();
   std::mt19937_64 rng(std::hash<std::string>{}(c.subscripts) + static_cast<unsigned>(dtype));
   std::vector<Tensor> hosts;
   std::vector<EagerTensor> eager;
+  bool ordered_operand = false;
   for (const auto& shape : c.shapes) {
     hosts.push_back(random_tensor(rng, dtype, shape));
-    eager.push_back(upload_maybe_strided(runtime, hosts.back(), rng, strided));
+    if (layout == Operands::COrdered) {
+      eager.push_back(upload_c_ordered(runtime, hosts.back()));
+      ordered_operand = ordered_operand || long_axes(shape) >= 2;
+    } else {
+      eager.push_back(
+          upload_maybe_strided(runtime, hosts.back(), rng, layout == Operands::Permuted));
+    }
   }
   const auto want = reference_einsum(c.subscripts, hosts);
-  const Tensor got = einsum(c.subscripts, eager, options).download();
-  const auto agreement = compare_with_reference(got, want);
-  EXPECT_TRUE(agreement.ok) << c.subscripts << " " << dtype_name(dtype)
-                            << (strided ? " strided: " : ": ") << agreement.detail;
+  const EagerTensor result = einsum(c.subscripts, eager, options);
+  const char* what = layout == Operands::Compact    ? ": "
+                     : layout == Operands::Permuted ? " strided: "
+                                                    : " C-ordered: ";
+  if (result.numel() > 0) {
+    const bool c_order = ordered_operand && long_axes(result.shape()) >= 2;
+    const Strides row_major = row_major_strides(result.shape());
+    const Strides col_major = col_major_strides(result.shape());
+    if (layout == Operands::Permuted) {  // a random permutation may be either order
+      EXPECT_TRUE(result.strides() == row_major || result.strides() == col_major)
+          << c.subscripts << " " << dtype_name(dtype) << what << "a result that is not compact";
+    } else {
+      EXPECT_EQ(result.strides(), c_order ? row_major : col_major)
+          << c.subscripts << " " << dtype_name(dtype) << what << "result strides";
+    }
+  }
+  const auto agreement = compare_with_reference(result.download(), want);
+  EXPECT_TRUE(agreement.ok) << c.subscripts << " " << dtype_name(dtype) << what << agreement.detail;
 }
 
 const std::vector<Case>& semantic_cases() {
@@ -149,13 +189,21 @@ TEST_P(EinsumSemantics, MatchesReferenceOnCompactOperands) {
 }
 
 TEST_P(EinsumSemantics, MatchesReferenceOnPermutedViews) {
-  for (const auto& c : semantic_cases()) expect_case(c, GetParam(), /*strided=*/true);
+  for (const auto& c : semantic_cases()) expect_case(c, GetParam(), Operands::Permuted);
+}
+
+// NumPy's arrays: the result comes back C-ordered, and the values are the same.
+TEST_P(EinsumSemantics, MatchesReferenceOnCOrderedOperands) {
+  for (const auto& c : semantic_cases()) expect_case(c, GetParam(), Operands::COrdered);
+  EinsumOptions options;
+  options.allow_direct_binary = false;
+  for (const auto& c : semantic_cases()) expect_case(c, GetParam(), Operands::COrdered, options);
 }
 
 TEST_P(EinsumSemantics, NaryPathMatchesWithoutDirectBinary) {
   EinsumOptions options;
   options.allow_direct_binary = false;
-  for (const auto& c : semantic_cases()) expect_case(c, GetParam(), false, options);
+  for (const auto& c : semantic_cases()) expect_case(c, GetParam(), Operands::Compact, options);
 }
 
 // Intermediates laid out for the step that consumes them (executor.cpp, next_contracted): the
@@ -172,7 +220,8 @@ TEST_P(EinsumSemantics, IntermediatesLaidOutForTheNextStep) {
       {"cba,ced,bd->ae", {{4, 8, 32}, {4, 32, 8}, {8, 8}}},
   };
   for (const auto& c : cases)
-    for (const bool strided : {false, true}) expect_case(c, GetParam(), strided, options);
+    for (const Operands layout : {Operands::Compact, Operands::Permuted, Operands::COrdered})
+      expect_case(c, GetParam(), layout, options);
 }
 
 // A matrix-vector step into an intermediate (executor.cpp, multiply_sum_step) whose smaller
@@ -185,7 +234,8 @@ TEST_P(EinsumSemantics, MatrixVectorStepWithAnExtentOneFreeLabel) {
   options.strategy = PathStrategy::Explicit;
   options.path = {{0, 1}, {0, 1}};
   const Case c{"ajbdefg,jx,xc->abdefgc", {{2, 3, 2, 2, 2, 2, 2}, {3, 1}, {1, 2}}};
-  for (const bool strided : {false, true}) expect_case(c, GetParam(), strided, options);
+  for (const Operands layout : {Operands::Compact, Operands::Permuted, Operands::COrdered})
+    expect_case(c, GetParam(), layout, options);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDTypes, EinsumSemantics,
@@ -253,12 +303,12 @@ TEST(EinsumOptionsTest, ExplicitGreedyAndOptimalPathsAgree) {
   for (auto strategy : {PathStrategy::Auto, PathStrategy::Greedy, PathStrategy::Optimal}) {
     EinsumOptions o;
     o.strategy = strategy;
-    expect_case(chain, DType::F64, false, o);
+    expect_case(chain, DType::F64, Operands::Compact, o);
   }
   EinsumOptions explicit_path;
   explicit_path.strategy = PathStrategy::Explicit;
   explicit_path.path = {{2, 3}, {0, 2}, {0, 1}};
-  expect_case(chain, DType::F64, false, explicit_path);
+  expect_case(chain, DType::F64, Operands::Compact, explicit_path);
 }
 
 TEST(EinsumLabelsForm, MatchesSubscripts) {

@@ -21,6 +21,7 @@
 
 #include "ops/einsum/workspace.hpp"
 #include "tenferro/core/error.hpp"
+#include "tenferro/core/shape.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro::einsum_internal {
@@ -555,11 +556,52 @@ Operand output_operand(const EagerTensor& out, const EinsumPlan& plan) {
                        out.layout().offset, plan.expr.output, plan.sizes);
 }
 
+// Axes longer than 1: a tensor with fewer than two has no memory order of its own.
+int long_axes(const Shape& shape) {
+  int n = 0;
+  for (std::int64_t e : shape) n += e > 1 ? 1 : 0;
+  return n;
+}
+
+bool row_major_compact(const Shape& shape, const Strides& strides) {
+  std::int64_t step = 1;
+  for (std::size_t a = shape.size(); a-- > 0;) {
+    if (shape[a] == 0) return true;  // empty: trivially compact
+    if (shape[a] != 1 && strides[a] != step) return false;
+    step *= shape[a];
+  }
+  return true;
+}
+
+// Whether the operands are in NumPy's C order: at least one is a row-major compact block with
+// two axes longer than 1, and none is a column-major one.
+bool c_ordered(std::span<const EagerTensor> inputs) {
+  bool any = false;
+  for (const EagerTensor& t : inputs) {
+    if (long_axes(t.shape()) < 2) continue;
+    if (is_col_major_compact(t.shape(), t.strides())) return false;
+    any = any || row_major_compact(t.shape(), t.strides());
+  }
+  return any;
+}
+
 }  // namespace
+
+Strides result_strides(const EinsumPlan& plan, std::span<const EagerTensor> inputs) {
+  if (long_axes(plan.output_shape) >= 2 && c_ordered(inputs))
+    return row_major_strides(plan.output_shape);
+  return col_major_strides(plan.output_shape);
+}
 
 EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
                         std::span<const EagerTensor> inputs) {
   EagerTensor result = runtime.empty(plan.dtype, plan.output_shape);
+  Strides strides = result_strides(plan, inputs);
+  if (strides != result.strides()) {  // the same compact buffer, walked in C order
+    TensorLayout layout = result.layout();
+    layout.strides = std::move(strides);
+    result = EagerTensor(result.runtime(), result.buffer(), std::move(layout));
+  }
   run_program_into(runtime, kernels, plan, inputs, result);
   return result;
 }
@@ -618,7 +660,7 @@ bool direct_binary_applicable(const EinsumPlan& plan, std::span<const EagerTenso
   if (!plan.direct_candidate || inputs.size() != 2) return false;
   const Operand a = input_operand(inputs[0], plan.expr.inputs[0], plan.sizes);
   const Operand b = input_operand(inputs[1], plan.expr.inputs[1], plan.sizes);
-  const Strides out_strides = col_major_strides(plan.output_shape);
+  const Strides out_strides = result_strides(plan, inputs);
   const Operand out = labelled_view(nullptr, plan.dtype, plan.output_shape, out_strides, 0,
                                     plan.expr.output, plan.sizes);
   const GemmGroups groups = classify(a, b, plan.in_output);

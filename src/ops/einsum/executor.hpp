@@ -13,8 +13,14 @@
 
 namespace tenferro::einsum_internal {
 
+// The strides of run_program's result: NumPy's C order when the operands are C-ordered blocks
+// (a NumPy user's arrays, whose results then keep their order, as NumPy's einsum returns them,
+// and whose last GEMM writes the result in place instead of through a transposing copy),
+// column-major otherwise. Both are compact.
+Strides result_strides(const EinsumPlan& plan, std::span<const EagerTensor> inputs);
+
 // Evaluates `plan` for `inputs` (shapes and dtype already checked against the plan) and
-// returns a fresh compact output of `runtime`.
+// returns a fresh compact output of `runtime`, laid out by result_strides.
 EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
                         std::span<const EagerTensor> inputs);
 
