@@ -612,18 +612,14 @@ void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const 
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
                 "internal: operand count differs from the plan");
   Workspace workspace(runtime);  // declared first: its buffers return after the operands die
-  // Every operand, inputs then one result per step, stays in its slot; `live` lists the slots
-  // of the operands not yet consumed, in the path's order (a step consumes two positions of it
-  // and appends its result). Erasing from a list of Operands moved every operand behind the
-  // two on each step: a quarter of a warm call on a 200-tensor network.
+  // Every operand, inputs then one result per step, stays in its slot: step s reads the two
+  // slots the plan names (ProgramStep::lhs_slot, rhs_slot) and its result is slot n + s.
+  // Erasing from a list of Operands moved every operand behind the two on each step: a quarter
+  // of a warm call on a 200-tensor network, and O(n^2) on 200000 operands.
   std::vector<Operand> slots;
   slots.reserve(inputs.size() + plan.steps.size());
-  std::vector<std::size_t> live;
-  live.reserve(inputs.size());
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
+  for (std::size_t i = 0; i < inputs.size(); ++i)
     slots.push_back(input_operand(inputs[i], plan.expr.inputs[i], plan.sizes));
-    live.push_back(i);
-  }
 
   const Operand out = output_operand(result, plan);
   if (plan.output_has_repeats) {  // i->ii: only the diagonal is written below
@@ -637,23 +633,23 @@ void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const 
   for (std::size_t s = 0; s < plan.steps.size(); ++s) {
     const ProgramStep& step = plan.steps[s];
     const bool last = s + 1 == plan.steps.size();
-    Operand a = std::move(slots[live[static_cast<std::size_t>(step.lhs)]]);
-    Operand b = std::move(slots[live[static_cast<std::size_t>(step.rhs)]]);
-    live.erase(live.begin() + std::max(step.lhs, step.rhs));
-    live.erase(live.begin() + std::min(step.lhs, step.rhs));
+    Operand a = std::move(slots[static_cast<std::size_t>(step.lhs_slot)]);
+    Operand b = std::move(slots[static_cast<std::size_t>(step.rhs_slot)]);
+    const Buffer* consumed_a = a.storage.buffer().get();  // null for inputs
+    const Buffer* consumed_b = b.storage.buffer().get();
     auto r = contract_pair(workspace, kernels, std::move(a), std::move(b), step.needed_after,
                            step.next_contracted, last ? &out : nullptr, plan.sizes);
     if (r) {
-      live.push_back(slots.size());
-      slots.push_back(std::move(*r));
+      slots.push_back(std::move(*r));  // slot n + s
     } else {
-      written = true;
+      written = true;  // the last step wrote into the output
     }
     // The CPU kernels are done when they return: this step's consumed intermediates and
     // temporaries can serve the next steps (device queues keep them to the call's end).
-    if (release_early) workspace.release_unused();
+    if (release_early) workspace.release_unused({consumed_a, consumed_b});
   }
-  if (!written) finalize(kernels, slots[live.front()], out, plan.sizes);
+  // What is left: the last step's result (or the one input of a path without steps).
+  if (!written) finalize(kernels, slots.back(), out, plan.sizes);
 }
 
 bool direct_binary_applicable(const EinsumPlan& plan, std::span<const EagerTensor> inputs) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "ops/einsum/live_order.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::einsum_internal {
@@ -79,49 +80,61 @@ EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, Ei
       !why.empty())
     throw_validation("einsum", "output " + why);
 
-  // Simulate the operand list of the path to know, per step, which labels stay needed.
-  std::vector<std::vector<Label>> live;
-  std::vector<int> made_by;  // per live operand: the step that produced it, or -1 (an input)
+  // Simulate the operand list of the path to know, per step, which labels stay needed. Terms
+  // by slot (inputs, then one per step); `live` maps the list's positions to slots and
+  // `holders[label]` counts the live terms carrying the label, so a step costs O(its labels +
+  // log n + all labels), not a scan of every live term (O(n^2) on 200000 operands).
+  const int n = static_cast<int>(plan.expr.inputs.size());
+  std::vector<std::vector<Label>> terms;
+  terms.reserve(plan.expr.inputs.size() + plan.path.steps.size());
+  std::vector<int> made_by;  // per slot: the step that produced it, or -1 (an input)
+  std::vector<int> holders(num_labels, 0);
   for (const auto& in : plan.expr.inputs) {
-    live.push_back(unique_labels(in));
+    terms.push_back(unique_labels(in));
     made_by.push_back(-1);
+    for (Label l : terms.back()) ++holders[static_cast<std::size_t>(l)];
   }
+  LiveOrder live(n + static_cast<int>(plan.path.steps.size()), n);
   for (const auto& [i, j] : plan.path.steps) {
-    const int n = static_cast<int>(live.size());
-    if (i < 0 || j < 0 || i >= n || j >= n || i == j)
+    const int current = live.size();
+    if (i < 0 || j < 0 || i >= current || j >= current || i == j)
       throw_validation("einsum", "path step (" + std::to_string(i) + ", " + std::to_string(j) +
-                                     ") does not name two of the " + std::to_string(n) +
+                                     ") does not name two of the " + std::to_string(current) +
                                      " current operands");
     ProgramStep step;
     step.lhs = i;
     step.rhs = j;
+    step.lhs_slot = live.slot_at(i);
+    step.rhs_slot = live.slot_at(j);
+    const std::vector<Label>& a = terms[static_cast<std::size_t>(step.lhs_slot)];
+    const std::vector<Label>& b = terms[static_cast<std::size_t>(step.rhs_slot)];
+    for (const auto* side : {&a, &b})
+      for (Label l : *side) --holders[static_cast<std::size_t>(l)];
     step.needed_after = plan.in_output;
-    for (int k = 0; k < n; ++k)
-      if (k != i && k != j)
-        for (Label l : live[static_cast<std::size_t>(k)])
-          step.needed_after[static_cast<std::size_t>(l)] = 1;
+    for (std::size_t l = 0; l < num_labels; ++l)
+      if (holders[l] > 0) step.needed_after[l] = 1;
     std::vector<Label> result;
-    for (const auto* side :
-         {&live[static_cast<std::size_t>(i)], &live[static_cast<std::size_t>(j)]})
+    for (const auto* side : {&a, &b})
       for (Label l : *side)
         if (step.needed_after[static_cast<std::size_t>(l)] && !contains(result, l))
           result.push_back(l);
     // This step contracts, of an intermediate it consumes, the labels it shares with the other
     // operand that no one needs afterwards: tell the step that made it.
-    for (const auto& [mine, other] : {std::pair{i, j}, std::pair{j, i}}) {
+    for (const auto& [mine, other] :
+         {std::pair{step.lhs_slot, step.rhs_slot}, std::pair{step.rhs_slot, step.lhs_slot}}) {
       const int maker = made_by[static_cast<std::size_t>(mine)];
       if (maker < 0) continue;
       std::vector<Label>& next = plan.steps[static_cast<std::size_t>(maker)].next_contracted;
-      for (Label l : live[static_cast<std::size_t>(mine)])
-        if (contains(live[static_cast<std::size_t>(other)], l) &&
+      for (Label l : terms[static_cast<std::size_t>(mine)])
+        if (contains(terms[static_cast<std::size_t>(other)], l) &&
             !step.needed_after[static_cast<std::size_t>(l)])
           next.push_back(l);
     }
-    live.erase(live.begin() + std::max(i, j));
-    live.erase(live.begin() + std::min(i, j));
-    made_by.erase(made_by.begin() + std::max(i, j));
-    made_by.erase(made_by.begin() + std::min(i, j));
-    live.push_back(std::move(result));
+    for (Label l : result) ++holders[static_cast<std::size_t>(l)];
+    live.remove(step.lhs_slot);
+    live.remove(step.rhs_slot);
+    live.add(static_cast<int>(terms.size()));
+    terms.push_back(std::move(result));
     made_by.push_back(static_cast<int>(plan.steps.size()));
     plan.steps.push_back(std::move(step));
   }

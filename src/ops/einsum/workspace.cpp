@@ -71,16 +71,24 @@ void reset_workspace_stats(EagerRuntime& runtime) {
 Workspace::Workspace(EagerRuntime& runtime) : runtime_(runtime), pool_(pool_of(runtime)) {}
 
 Workspace::~Workspace() {
-  pool_->give_back(held_);
+  std::vector<std::shared_ptr<Buffer>> all;
+  all.reserve(held_.size());
+  for (auto& [key, buffer] : held_) all.push_back(std::move(buffer));
+  pool_->give_back(all);
 }
 
-void Workspace::release_unused() {
+void Workspace::release_unused(std::initializer_list<const Buffer*> consumed) {
   std::vector<std::shared_ptr<Buffer>> unused;
-  std::erase_if(held_, [&](std::shared_ptr<Buffer>& b) {
-    if (b.use_count() != 1) return false;
-    unused.push_back(std::move(b));
-    return true;
-  });
+  const auto check = [&](const Buffer* b) {
+    if (b == nullptr) return;
+    const auto it = held_.find(b);
+    if (it == held_.end() || it->second.use_count() != 1) return;
+    unused.push_back(std::move(it->second));
+    held_.erase(it);
+  };
+  for (const Buffer* b : fresh_) check(b);
+  for (const Buffer* b : consumed) check(b);
+  fresh_.clear();
   if (!unused.empty()) pool_->give_back(unused);
 }
 
@@ -89,7 +97,8 @@ EagerTensor Workspace::allocate(DType dtype, const Shape& shape) {
   std::shared_ptr<Buffer> buffer = bytes > 0 ? pool_->take(bytes) : nullptr;
   if (!buffer) buffer = runtime_.empty(dtype, shape).buffer();
   if (bytes > 0) pool_->note_allocated(buffer->size_bytes());
-  held_.push_back(buffer);
+  fresh_.push_back(buffer.get());
+  held_.emplace(buffer.get(), buffer);
   return EagerTensor(runtime_.shared_from_this(), std::move(buffer),
                      TensorLayout{dtype, shape, col_major_strides(shape), 0});
 }
