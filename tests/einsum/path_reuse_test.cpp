@@ -87,6 +87,42 @@ TEST(EinsumPathReuse, NewShapesOfTheSameLabelsReuseTheSteps) {
   expect_reference(kEnvironment, complex_ops, options);
 }
 
+// An einsum call plans without the steps' report text (planning work only); einsum_path on a
+// cache hit of that plan still reports every step, the same text as a plan made by einsum_path,
+// and a plan reused across shapes by an einsum call too.
+TEST(EinsumPathReuse, APlanMadeByACallReportsItsSteps) {
+  const EinsumOptions options;
+  auto fresh = EagerRuntime::cpu();
+  const Operands ops = random_operands(fresh, environment_shapes(8, 8), DType::F64, 7);
+  const EinsumPath reference = einsum_path(kEnvironment, ops.eager, options);
+  ASSERT_EQ(reference.details.size(), 3u);
+
+  auto runtime = EagerRuntime::cpu();
+  const Operands first = random_operands(runtime, environment_shapes(8, 8), DType::F64, 7);
+  expect_reference(kEnvironment, first, options);  // plans into the cache
+  const EinsumPath hit = einsum_path(kEnvironment, first.eager, options);
+  EXPECT_EQ(hit.origin, PlanOrigin::Cached);
+  ASSERT_EQ(hit.details.size(), reference.details.size());
+  for (std::size_t s = 0; s < hit.details.size(); ++s) {
+    EXPECT_FALSE(hit.details[s].subscripts.empty()) << "step " << s;
+    EXPECT_EQ(hit.details[s].subscripts, reference.details[s].subscripts) << "step " << s;
+    EXPECT_EQ(hit.details[s].remaining, reference.details[s].remaining) << "step " << s;
+    EXPECT_EQ(hit.details[s].flops, reference.details[s].flops) << "step " << s;
+  }
+  EXPECT_EQ(hit.expression, reference.expression);
+
+  // New shapes through a call: the steps are reused there, and reported.
+  const Operands second = random_operands(runtime, environment_shapes(12, 16), DType::F64, 8);
+  expect_reference(kEnvironment, second, options);
+  const EinsumPath reused = einsum_path(kEnvironment, second.eager, options);
+  EXPECT_EQ(reused.origin, PlanOrigin::Cached);
+  EXPECT_FALSE(reused.steps_planned_for.empty());
+  for (const EinsumPathStep& step : reused.details) {
+    EXPECT_NE(step.subscripts.find("->"), std::string::npos) << reused.to_string();
+    EXPECT_NE(step.remaining.find("->"), std::string::npos) << reused.to_string();
+  }
+}
+
 // A matrix chain whose best order flips with the shapes: (A B) C is cheap for one set, A (B C)
 // for the other, so the earlier steps lose to greedy and the call plans afresh.
 TEST(EinsumPathReuse, StepsThatLoseToGreedyAreReplanned) {

@@ -124,10 +124,11 @@ std::string shapes_text(std::span<const Shape> shapes) {
 }
 
 // Plans the call. `memo`, when given, is the runtime's path memo of this equation: its path is
-// tried first (reuse_path) and a path planned afresh replaces it.
+// tried first (reuse_path) and a path planned afresh replaces it. `step_text`: whether the
+// path's steps carry their report text (einsum_path's plans; an einsum call's do not).
 PlanPtr make_plan(const Notation& n, std::vector<Shape> shapes, DType dtype,
                   const EinsumOptions& options, const einsum_internal::PlannerChoice& planner,
-                  const std::function<std::shared_ptr<PathMemo>()>& find_memo = {},
+                  bool step_text, const std::function<std::shared_ptr<PathMemo>()>& find_memo = {},
                   const std::function<void(std::shared_ptr<PathMemo>)>& store_memo = {}) {
   std::vector<std::int64_t> ranks;
   for (const auto& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
@@ -138,12 +139,12 @@ PlanPtr make_plan(const Notation& n, std::vector<Shape> shapes, DType dtype,
   std::optional<EinsumPath> path;
   if (find_memo) {
     if (const std::shared_ptr<PathMemo> memo = find_memo()) {
-      path = einsum_internal::reuse_path(expr, sizes, options, planner, memo->path);
+      path = einsum_internal::reuse_path(expr, sizes, options, planner, memo->path, step_text);
       if (path) path->steps_planned_for = memo->shapes;
     }
   }
   if (!path) {
-    path = einsum_internal::plan_path(expr, sizes, options, planner);
+    path = einsum_internal::plan_path(expr, sizes, options, planner, step_text);
     if (store_memo) store_memo(std::make_shared<PathMemo>(PathMemo{*path, shapes_text(shapes)}));
   }
   return std::make_shared<const EinsumPlan>(einsum_internal::build_plan(
@@ -195,10 +196,10 @@ EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, PlanPtr plan,
 }
 
 // The plan of a call from the runtime's plan cache, or planned into it (with the path memo's
-// help on a miss). `cached` receives whether it was a hit.
+// help on a miss). `cached` receives whether it was a hit; `step_text` as make_plan's.
 PlanPtr find_or_plan(EagerRuntime& runtime, const Notation& n,
                      std::span<const EagerTensor> operands, DType dtype,
-                     const EinsumOptions& options, bool* cached = nullptr) {
+                     const EinsumOptions& options, bool step_text, bool* cached = nullptr) {
   // Built straight from the operands, in one buffer: a warm call allocates the key and nothing
   // else here (the shapes are copied only to plan a miss).
   const einsum_internal::PlannerChoice planner = einsum_internal::choose_planner(options);
@@ -222,7 +223,7 @@ PlanPtr find_or_plan(EagerRuntime& runtime, const Notation& n,
     const CacheKeyView memo_view{einsum_family::kFamily, "path-memo", memo_key.hash(),
                                  memo_key.view()};
     made = make_plan(
-        n, std::move(shapes), dtype, options, planner,
+        n, std::move(shapes), dtype, options, planner, step_text,
         [&] { return runtime.caches().find<PathMemo>(memo_view); },
         [&](std::shared_ptr<PathMemo> memo) {
           const std::size_t bytes = sizeof(PathMemo) + memo->path.steps.size() * 8 +
@@ -230,7 +231,7 @@ PlanPtr find_or_plan(EagerRuntime& runtime, const Notation& n,
           runtime.caches().insert<PathMemo>(CacheKey::of(memo_view), std::move(memo), bytes);
         });
   } else {
-    made = make_plan(n, std::move(shapes), dtype, options, planner);
+    made = make_plan(n, std::move(shapes), dtype, options, planner, step_text);
   }
   auto plan = std::const_pointer_cast<EinsumPlan>(made);
   runtime.caches().insert<EinsumPlan>(CacheKey::of(cache_key), plan, plan->retained_bytes());
@@ -243,7 +244,8 @@ EagerTensor einsum_impl(const Notation& n, std::span<const EagerTensor> operands
       require_one_runtime("einsum", operands, operands.size());
   const RuntimeCallScope call_scope(*runtime);  // planning and the direct path included
   const DType dtype = common_dtype(operands);
-  return execute(runtime, find_or_plan(*runtime, n, operands, dtype, options), operands, options);
+  return execute(runtime, find_or_plan(*runtime, n, operands, dtype, options, /*step_text=*/false),
+                 operands, options);
 }
 
 }  // namespace
@@ -271,8 +273,9 @@ EinsumPath einsum_path(std::string_view subscripts, std::span<const EagerTensor>
   const RuntimeCallScope call_scope(*runtime);
   bool cached = false;
   const PlanPtr plan = find_or_plan(*runtime, Notation{subscripts, nullptr}, operands,
-                                    common_dtype(operands), options, &cached);
+                                    common_dtype(operands), options, /*step_text=*/true, &cached);
   EinsumPath path = plan->path;
+  einsum_internal::add_step_text(plan->expr, plan->sizes, options, path);  // a call's plan
   if (cached) path.origin = PlanOrigin::Cached;
   return path;
 }
@@ -297,7 +300,7 @@ PreparedEinsum::PreparedEinsum(std::string_view subscripts, std::span<const Tens
   }
   auto impl = std::make_shared<Impl>();
   impl->plan = make_plan(Notation{subscripts, nullptr}, std::move(shapes), operands[0].dtype,
-                         options, einsum_internal::choose_planner(options));
+                         options, einsum_internal::choose_planner(options), /*step_text=*/true);
   impl->operands.assign(operands.begin(), operands.end());
   impl->options = options;
   impl_ = std::move(impl);

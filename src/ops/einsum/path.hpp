@@ -17,7 +17,8 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
 // The same with the planner already chosen (choose_planner(options)), so that a caller that
 // keys a cache by the choice plans with exactly that choice.
 EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
-                     const EinsumOptions& options, const PlannerChoice& choice);
+                     const EinsumOptions& options, const PlannerChoice& choice,
+                     bool step_text = true);
 
 // Path reuse across shapes (EinsumOptions::reuse_path_across_shapes). Whether a path planned for
 // other shapes may stand in for `choice` at all: the option is on, a built-in search chose
@@ -30,6 +31,13 @@ bool may_reuse_path(const EinsumOptions& options, const PlannerChoice& choice,
 std::optional<EinsumPath> reuse_path(const EinsumExpression& expr,
                                      std::span<const std::int64_t> sizes,
                                      const EinsumOptions& options, const PlannerChoice& choice,
-                                     const EinsumPath& earlier);
+                                     const EinsumPath& earlier, bool step_text = true);
+
+// `step_text`: whether the steps' subscripts and remaining expressions are written
+// (evaluate_path). An einsum call plans without them; add_step_text writes them into such a
+// path (of `expr` at `sizes`) when einsum_path reports it, and leaves a path that has them.
+// It polls options.interrupt as the planner does (the text of 200000 steps takes a while).
+void add_step_text(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
+                   const EinsumOptions& options, EinsumPath& path);
 
 }  // namespace tenferro::einsum_internal

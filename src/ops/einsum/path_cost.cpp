@@ -136,7 +136,7 @@ std::vector<std::pair<int, int>> ssa_to_linear(const SsaPath& ssa, int num_opera
 }
 
 EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
-                         std::span<const std::pair<int, int>> steps) {
+                         std::span<const std::pair<int, int>> steps, bool step_text) {
   const int n = p.num_operands;
   const auto words = static_cast<std::size_t>(p.words);
   const std::size_t needed = n > 0 ? static_cast<std::size_t>(n - 1) : 0;
@@ -214,13 +214,16 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
     poll();
     const auto [i, j] = steps[s];
     const int current = live.size();
-    const std::string where = "path step " + std::to_string(s) + " (" + std::to_string(i) + ", " +
-                              std::to_string(j) + ")";
+    const auto where = [&] {  // only for an error: a string per step cost a first call
+      return "path step " + std::to_string(s) + " (" + std::to_string(i) + ", " +
+             std::to_string(j) + ")";
+    };
     if (i < 0 || j < 0 || i >= current || j >= current) {
-      throw_validation(kOp, where + " names an operand outside 0.." + std::to_string(current - 1) +
+      throw_validation(kOp, where() + " names an operand outside 0.." +
+                                std::to_string(current - 1) +
                                 " (operands left at that step: " + std::to_string(current) + ")");
     }
-    if (i == j) throw_validation(kOp, where + " contracts an operand with itself");
+    if (i == j) throw_validation(kOp, where() + " contracts an operand with itself");
     const int slot_a = live.slot_at(i), slot_b = live.slot_at(j);
     const Term& a = terms[static_cast<std::size_t>(slot_a)];
     const Term& b = terms[static_cast<std::size_t>(slot_b)];
@@ -249,7 +252,9 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
     path.largest_intermediate = std::max(path.largest_intermediate, set_size(kept, p.extents));
 
     Term result{kept, {}, -1};
-    if (current == 2) {
+    if (!step_text) {
+      // The labels' order serves the step texts only.
+    } else if (current == 2) {
       result.order = expr.output;
     } else {
       for (const Term* t : {&a, &b}) {
@@ -261,12 +266,13 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
         }
       }
     }
-    step.subscripts = text(a.order) + "," + text(b.order) + "->" + text(result.order);
+    if (step_text)
+      step.subscripts = text(a.order) + "," + text(b.order) + "->" + text(result.order);
     live.remove(slot_a);
     live.remove(slot_b);
     terms.push_back(std::move(result));  // reserved: a and b stay valid until here
     live.add(static_cast<int>(terms.size()) - 1);
-    step.remaining = expression_of(kReportTerms);
+    if (step_text) step.remaining = expression_of(kReportTerms);
     path.details.push_back(std::move(step));
   }
   return path;
