@@ -214,7 +214,9 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
     poll();
     const auto [i, j] = steps[s];
     const int current = live.size();
-    const auto where = [&] {  // only for an error: a string per step cost a first call
+    // Only for an error: a string per step cost a first call. (Structured bindings are
+    // captured by copy: clang before 16 cannot capture them.)
+    const auto where = [s, i = i, j = j] {
       return "path step " + std::to_string(s) + " (" + std::to_string(i) + ", " +
              std::to_string(j) + ")";
     };
