@@ -132,7 +132,8 @@ auto unary_op(T x) {
 //    speed in both precisions; with u35, float64 log of 2^16 elements is 1.47x NumPy's);
 //  - tanh: u35 (the u10 tanh is about 4x slower).
 // exp (SLEEF's overflows a few ulps early), sqrt and abs (instructions) are written out in
-// simd_body.inc. Only the macro is read there: the per-ISA files must not instantiate the
+// simd_body.inc. Where SLEEF was slower than NumPy, the AVX-512 kernels have their own:
+// float64 exp (cpu/simd/exp_table_avx512.hpp) and float32 tanh (tanh_table_avx512.hpp). Only the macro is read there: the per-ISA files must not instantiate the
 // inline functions of this header (see simd_body.inc, and the SimdObjectsDefineNoWeakFunction
 // test).
 #define TENFERRO_PRIMS_CPU_SLEEF_UNARY(X) \

@@ -3,7 +3,9 @@
 #include <math.h>
 #include <sleef.h>
 
+#include "ops/prims/cpu/simd/exp_table_avx512.hpp"
 #include "ops/prims/cpu/simd/simd_isa_entry.hpp"
+#include "ops/prims/cpu/simd/tanh_table_avx512.hpp"
 
 #define SIMD_SUFFIX avx512
 #define VD __m512d
@@ -38,5 +40,7 @@
 #define ANY_EQ_F(v, s) (_mm512_cmp_ps_mask(v, _mm512_set1_ps(s), _CMP_EQ_OQ) != 0)
 #define SLEEF_D(fn, u) Sleef_##fn##d8_##u##avx512f
 #define SLEEF_F(fn, u) Sleef_##fn##f16_##u##avx512f
+#define SIMD_EXP_F64 exp_table_pd
+#define SIMD_TANH_F32 tanh_table_ps
 
 #include "ops/prims/cpu/simd/simd_body.inc"
