@@ -4,7 +4,11 @@
 
 #include <nanobind/nanobind.h>
 
+#include <cstdint>
 #include <utility>
+
+#include "tenferro/runtime/backend.hpp"
+#include "tenferro/runtime/eager_tensor.hpp"
 
 namespace tenferro::python {
 
@@ -24,6 +28,28 @@ void bind_dlpack(nb::module_& m);
 // same runtime meanwhile). Exceptions leave after the GIL is taken back.
 template <class F>
 decltype(auto) released(F&& f) {
+  nb::gil_scoped_release release;
+  return std::forward<F>(f)();
+}
+
+// Element-wise work on at most this many elements of host memory runs with the GIL held: its
+// kernel takes microseconds at most, and handing the GIL over and taking it back costs 30-50 ns,
+// a tenth of such a call, more than another Python thread could gain in that time. (NumPy
+// releases it from 500 elements, but its calls are cheaper to begin with.)
+inline constexpr std::int64_t kHoldGilUpTo = std::int64_t{1} << 14;
+
+inline bool short_on_host(const EagerTensor& t) {
+  return t.buffer() != nullptr && t.buffer()->host_data() != nullptr && t.numel() <= kHoldGilUpTo;
+}
+// For a binary op: both short, and of one shape (a broadcast result can be far larger).
+inline bool short_on_host(const EagerTensor& a, const EagerTensor& b) {
+  return a.shape() == b.shape() && short_on_host(a) && short_on_host(b);
+}
+
+// `released`, but for a short element-wise call (`short_call`), which keeps the GIL.
+template <class F>
+decltype(auto) released_unless_short(bool short_call, F&& f) {
+  if (short_call) return std::forward<F>(f)();
   nb::gil_scoped_release release;
   return std::forward<F>(f)();
 }

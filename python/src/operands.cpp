@@ -52,7 +52,7 @@ EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflect
   const char* name = names[static_cast<int>(op)];
   if (std::optional<prims::Scalar> s = as_scalar(b)) {
     const prims::Scalar v = *s;
-    return released([&]() -> EagerTensor {
+    return released_unless_short(short_on_host(a), [&]() -> EagerTensor {
       switch (op) {
         case BinaryOp::Add:
           return prims::shift(a, v);
@@ -79,7 +79,7 @@ EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflect
   const EagerTensor& t = as_tensor(b, name, reflected ? 0 : 1);
   const EagerTensor& lhs = reflected ? t : a;
   const EagerTensor& rhs = reflected ? a : t;
-  return released([&]() -> EagerTensor {
+  return released_unless_short(short_on_host(lhs, rhs), [&]() -> EagerTensor {
     switch (op) {
       case BinaryOp::Add:
         return prims::add(lhs, rhs);

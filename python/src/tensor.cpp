@@ -97,7 +97,7 @@ nb::object arith(const EagerTensor& a, nb::handle b) {
 
 template <EagerTensor (*F)(const EagerTensor&)>
 EagerTensor unary(const EagerTensor& t) {
-  return released([&] { return F(t); });
+  return released_unless_short(short_on_host(t), [&] { return F(t); });
 }
 
 }  // namespace

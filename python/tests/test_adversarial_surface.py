@@ -2,8 +2,8 @@
 typed tenferro error, never a crash, a hang, a silently wrong number or an untyped
 exception. Cases that crashed the interpreter before run in a subprocess (adversarial.py)."""
 
+import sys
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -293,6 +293,29 @@ def test_creation_releases_the_gil(rt, make):
     """Another Python thread makes progress while a large fill runs: with the GIL held for
     the whole call it could not run a single bytecode meanwhile."""
     n = 1 << 25  # 256 MiB of float64: tens of milliseconds
+    steps = _other_thread_steps_during(lambda: make(rt, n))
+    assert min(steps) > 0, f"the other thread made {steps} steps during the fills"
+
+
+@pytest.mark.parametrize("op", [
+    lambda x: tf.exp(x),
+    lambda x: x + x,
+    lambda x: x * 2.0,
+    lambda x: -x,
+], ids=["exp", "add", "scale", "neg"])
+def test_large_elementwise_ops_release_the_gil(rt, op):
+    """Element-wise calls keep the GIL only when they are short (at most 2^14 elements in host
+    memory); a long one lets other threads run."""
+    x = tf.ones((1 << 24,), runtime=rt)
+    steps = _other_thread_steps_during(lambda: op(x))
+    assert min(steps) > 0, f"the other thread made {steps} steps during the calls"
+
+
+def _other_thread_steps_during(call, calls=3):
+    """The steps a counting thread makes during each of `calls` calls. The switch interval is
+    0.1 s meanwhile, so that a call of a few milliseconds that holds the GIL leaves the counter
+    no turn (unless a forced switch falls into it, about one call in twenty), while one that
+    releases it lets the waiting counter run at once."""
     progress = [0]
     running = threading.Event()
     stop = threading.Event()
@@ -302,23 +325,22 @@ def test_creation_releases_the_gil(rt, make):
         while not stop.is_set():
             progress[0] += 1
 
+    interval = sys.getswitchinterval()
     t = threading.Thread(target=count)
     t.start()
     running.wait()
+    sys.setswitchinterval(0.1)
     try:
-        during = 0
-        for _ in range(3):
+        steps = []
+        for _ in range(calls):
             before = progress[0]
-            start = time.perf_counter()
-            make(rt, n)
-            elapsed = time.perf_counter() - start
-            during = max(during, (progress[0] - before) / max(elapsed, 1e-9))
+            call()
+            steps.append(progress[0] - before)
     finally:
+        sys.setswitchinterval(interval)
         stop.set()
         t.join()
-    # With the GIL released the counter runs at Python speed (millions per second); held,
-    # it gets at most the switch interval's crumbs.
-    assert during > 1e4, f"the other thread made {during:.0f} steps/s during the fill"
+    return steps
 
 
 # --- what held before keeps holding -----------------------------------------------------------
