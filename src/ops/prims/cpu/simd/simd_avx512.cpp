@@ -5,6 +5,7 @@
 
 #include "ops/prims/cpu/simd/exp_table_avx512.hpp"
 #include "ops/prims/cpu/simd/simd_isa_entry.hpp"
+#include "ops/prims/cpu/simd/tanh_exp_avx512.hpp"
 #include "ops/prims/cpu/simd/tanh_table_avx512.hpp"
 
 #define SIMD_SUFFIX avx512
@@ -42,5 +43,6 @@
 #define SLEEF_F(fn, u) Sleef_##fn##f16_##u##avx512f
 #define SIMD_EXP_F64 exp_table_pd
 #define SIMD_TANH_F32 tanh_table_ps
+#define SIMD_TANH_F64 tanh_exp_pd
 
 #include "ops/prims/cpu/simd/simd_body.inc"

@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""Prints the tables of the AVX-512 float32 tanh (src/ops/prims/cpu/simd/tanh_table_avx512.hpp).
+"""Prints the constants of the AVX-512 tanh kernels: the float32 tables
+(src/ops/prims/cpu/simd/tanh_table_avx512.hpp) and the float64 small-argument polynomial
+(src/ops/prims/cpu/simd/tanh_exp_avx512.hpp).
+
+float32:
 
 tanh(a), a = |x| clamped to 9.1, is a polynomial of degree 6 in t = a - center on each of 16
 intervals, indexed by the bits of a above its top mantissa bit (the exponent and one mantissa
@@ -11,7 +15,11 @@ Each interval's coefficients are a near-minimax fit of the relative error (Lawso
 Chebyshev nodes, mpmath tanh at 80 bits as the reference), rounded to float; below 2^-4 it is
 tanh's Taylor series a - a^3/3 + 2a^5/15 (the next term is under 0.05 ulp there).
 
-Run with a Python that has numpy and mpmath:  python3 scripts/gen-tanh-f32-table.py
+float64: below atanh(1/2), tanh(a) = a + a^3 P(a^2) with P of degree 9, a near-minimax fit of
+the relative error of tanh (Lawson's iteration in 120-bit mpmath arithmetic), within 0.21 ulp
+before rounding; above it the kernel uses exp.
+
+Run with a Python that has numpy and mpmath:  python3 scripts/gen-tanh-tables.py
 """
 import mpmath
 import numpy as np
@@ -45,7 +53,7 @@ def fit(lo, hi, nodes=80):
     return center, c
 
 
-def main():
+def print_float32_tables():
     centers, coefs = [0.0] * 16, [[0.0] * 16 for _ in range(DEGREE + 1)]
     for v in range(245, 261):
         lo, hi = interval(v)
@@ -77,5 +85,48 @@ def float_literal(x):
     return "%sp%sf" % (mantissa, exponent)
 
 
+F64_DEGREE = 9
+
+
+def float64_small_polynomial(nodes=300, iterations=30):
+    """P(s), s = a^2 on [0, atanh(1/2)^2]: (tanh(a) - a) / a^3, weighted for tanh's relative
+    error, in mpmath arithmetic (doubles cannot hold the residuals)."""
+    with mpmath.workprec(120):
+        return _float64_small_polynomial(mpmath.mp, nodes, iterations)
+
+
+def _float64_small_polynomial(mp, nodes, iterations):
+    top = mp.atanh(mp.mpf(0.5)) ** 2
+    s = [top * (mp.cos(mp.pi * (k + mp.mpf(0.5)) / nodes) + 1) / 2 for k in range(nodes)]
+    a = [mp.sqrt(v) for v in s]
+    g = [(mp.tanh(x) - x) / x**3 for x in a]
+    w = [x**3 / mp.tanh(x) for x in a]
+    weight = [mp.mpf(1)] * nodes
+    for _ in range(iterations):
+        V = mp.matrix(nodes, F64_DEGREE + 1)
+        b = mp.matrix(nodes, 1)
+        for i in range(nodes):
+            scale = w[i] * mp.sqrt(weight[i])
+            for j in range(F64_DEGREE + 1):
+                V[i, j] = s[i] ** j * scale
+            b[i] = g[i] * scale
+        c = mp.lu_solve(V.T * V, V.T * b)
+        err = [abs(sum(c[j] * s[i] ** j for j in range(F64_DEGREE + 1)) - g[i]) * w[i]
+               for i in range(nodes)]
+        total = sum(weight[i] * err[i] for i in range(nodes))
+        weight = [weight[i] * err[i] / total for i in range(nodes)]
+    return [float(v) for v in c]
+
+
+def print_float64_polynomial():
+    c = float64_small_polynomial()
+    print("alignas(64) constexpr double kTanhSmall[%d] = {" % len(c))
+    for i in range(0, len(c), 3):
+        print("    " + ", ".join(x.hex() for x in c[i:i + 3]) + ",")
+    print("};")
+
+
 if __name__ == "__main__":
-    main()
+    print_float32_tables()
+    print()
+    print_float64_polynomial()
