@@ -8,6 +8,24 @@
 #include "ops/prims/cpu/simd/tanh_exp_avx512.hpp"
 #include "ops/prims/cpu/simd/tanh_table_avx512.hpp"
 
+namespace {
+// Square roots 256 bits at a time: AMD Zen 4 runs a 512-bit vsqrt in two halves and more
+// slowly than two 256-bit ones (0.80 against 0.74 ns a float64 on 2^16 elements; NumPy's own
+// sqrt is the 256-bit one); on Intel the two forms have the same throughput.
+inline __m512d sqrt_pd_by_halves(__m512d v) {
+  const __m256d lo = _mm256_sqrt_pd(_mm512_castpd512_pd256(v));
+  const __m256d hi = _mm256_sqrt_pd(_mm512_extractf64x4_pd(v, 1));
+  return _mm512_insertf64x4(_mm512_castpd256_pd512(lo), hi, 1);
+}
+inline __m512 sqrt_ps_by_halves(__m512 v) {
+  const __m512d bits = _mm512_castps_pd(v);
+  const __m256 lo = _mm256_sqrt_ps(_mm512_castps512_ps256(v));
+  const __m256 hi = _mm256_sqrt_ps(_mm256_castpd_ps(_mm512_extractf64x4_pd(bits, 1)));
+  return _mm512_castpd_ps(
+      _mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(lo)), _mm256_castps_pd(hi), 1));
+}
+}  // namespace
+
 #define SIMD_SUFFIX avx512
 #define VD __m512d
 #define VF __m512
@@ -23,7 +41,7 @@
 #define DIVD _mm512_div_pd
 #define MAXD _mm512_max_pd
 #define MIND _mm512_min_pd
-#define SQRTD _mm512_sqrt_pd
+#define SQRTD sqrt_pd_by_halves
 #define ABSD _mm512_abs_pd
 #define ADDF _mm512_add_ps
 #define SUBF _mm512_sub_ps
@@ -31,7 +49,7 @@
 #define DIVF _mm512_div_ps
 #define MAXF _mm512_max_ps
 #define MINF _mm512_min_ps
-#define SQRTF _mm512_sqrt_ps
+#define SQRTF sqrt_ps_by_halves
 #define ABSF _mm512_abs_ps
 #define ANY_UNORD_D(a, b) (_mm512_cmp_pd_mask(a, b, _CMP_UNORD_Q) != 0)
 #define ANY_UNORD_F(a, b) (_mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q) != 0)
