@@ -13,6 +13,23 @@ inline __m256d abs_pd(__m256d x) {
 inline __m256 abs_ps(__m256 x) {
   return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), x);
 }
+// Lane i of v in every lane.
+inline __m256d lane_pd(__m256d v, int i) {
+  const __m256i pair =
+      _mm256_setr_epi32(2 * i, 2 * i + 1, 2 * i, 2 * i + 1, 2 * i, 2 * i + 1, 2 * i, 2 * i + 1);
+  return _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), pair));
+}
+// The lane mask of a bit set (bit k: lane k).
+inline __m256d mask_pd(unsigned bits) {
+  const __m256i bit = _mm256_setr_epi64x(1, 2, 4, 8);
+  return _mm256_castsi256_pd(
+      _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x(bits), bit), bit));
+}
+inline __m256 mask_ps(unsigned bits) {
+  const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  return _mm256_castsi256_ps(
+      _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(bits)), bit), bit));
+}
 }  // namespace
 
 #define SIMD_SUFFIX avx2
@@ -46,6 +63,14 @@ inline __m256 abs_ps(__m256 x) {
 #define ANY_GT_F(v, s) (_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_set1_ps(s), _CMP_GT_OQ)) != 0)
 #define ANY_EQ_D(v, s) (_mm256_movemask_pd(_mm256_cmp_pd(v, _mm256_set1_pd(s), _CMP_EQ_OQ)) != 0)
 #define ANY_EQ_F(v, s) (_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_set1_ps(s), _CMP_EQ_OQ)) != 0)
+#define BELOW_D(v, s) \
+  static_cast<unsigned>(_mm256_movemask_pd(_mm256_cmp_pd(abs_pd(v), _mm256_set1_pd(s), _CMP_LT_OQ)))
+#define BELOW_F(v, s) \
+  static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(abs_ps(v), _mm256_set1_ps(s), _CMP_LT_OQ)))
+#define LANE_D(v, i) lane_pd(v, i)
+#define LANE_F(v, i) _mm256_permutevar8x32_ps(v, _mm256_set1_epi32(i))
+#define SELECT_D(bits, a, b) _mm256_blendv_pd(a, b, mask_pd(bits))
+#define SELECT_F(bits, a, b) _mm256_blendv_ps(a, b, mask_ps(bits))
 #define SLEEF_D(fn, u) Sleef_##fn##d4_##u##avx2
 #define SLEEF_F(fn, u) Sleef_##fn##f8_##u##avx2
 

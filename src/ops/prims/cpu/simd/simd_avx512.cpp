@@ -70,6 +70,14 @@ inline __m512 div_ps_by_halves(__m512 a, __m512 b) {
 #define ANY_GT_F(v, s) (_mm512_cmp_ps_mask(v, _mm512_set1_ps(s), _CMP_GT_OQ) != 0)
 #define ANY_EQ_D(v, s) (_mm512_cmp_pd_mask(v, _mm512_set1_pd(s), _CMP_EQ_OQ) != 0)
 #define ANY_EQ_F(v, s) (_mm512_cmp_ps_mask(v, _mm512_set1_ps(s), _CMP_EQ_OQ) != 0)
+#define BELOW_D(v, s) \
+  static_cast<unsigned>(_mm512_cmp_pd_mask(_mm512_abs_pd(v), _mm512_set1_pd(s), _CMP_LT_OQ))
+#define BELOW_F(v, s) \
+  static_cast<unsigned>(_mm512_cmp_ps_mask(_mm512_abs_ps(v), _mm512_set1_ps(s), _CMP_LT_OQ))
+#define LANE_D(v, i) _mm512_permutexvar_pd(_mm512_set1_epi64(i), v)
+#define LANE_F(v, i) _mm512_permutexvar_ps(_mm512_set1_epi32(i), v)
+#define SELECT_D(bits, a, b) _mm512_mask_blend_pd(static_cast<__mmask8>(bits), a, b)
+#define SELECT_F(bits, a, b) _mm512_mask_blend_ps(static_cast<__mmask16>(bits), a, b)
 #define SLEEF_D(fn, u) Sleef_##fn##d8_##u##avx512f
 #define SLEEF_F(fn, u) Sleef_##fn##f16_##u##avx512f
 #define SIMD_EXP_F64 exp_table_pd
