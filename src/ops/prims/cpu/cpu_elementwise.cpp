@@ -15,6 +15,9 @@ namespace {
 
 using cpu_strided::all_dense_alike;
 using cpu_strided::for_each_strided;
+using cpu_strided::LoopNest;
+using cpu_strided::make_nest;
+using cpu_strided::run_nest_range;
 
 using prims_internal::ElementwiseCall;
 using prims_internal::PrimKind;
@@ -82,6 +85,47 @@ bool with_kind(PrimKind k, F&& f) {
 constexpr std::int64_t kParallelTranscendental = std::int64_t{1} << 17;
 constexpr std::int64_t kParallelArithmetic = std::int64_t{1} << 19;
 
+// A unary op with a vector kernel on strided or broadcast operands: each run of the loop nest
+// is gathered into a block on the stack, run through the vector kernel and scattered back. Each
+// lane of a vector kernel depends on its own input only (tested), so a view's values are the
+// bits its contiguous copy would give: the scalar libm loop differed from the vector kernels in
+// the last bit of up to 45% of the values (and was 5-20x slower for exp, sin, tanh).
+template <class T>
+void run_unary_gathered(const ElementwiseCall& c, simd::Isa isa) {
+  constexpr std::int64_t kBlock = 256;
+  const T* x = data_of<T>(c.in[0]);
+  T* y = data_of<T>(c.out);
+  const LoopNest<2> nest =
+      make_nest<2>(c.out.layout.shape, {c.in[0].layout.strides, c.out.layout.strides}, 1);
+  if (nest.empty) return;
+  const auto runs = [&](std::int64_t begin, std::int64_t end) {
+    run_nest_range(nest, {c.in[0].layout.offset, c.out.layout.offset}, begin, end,
+                   [&](const std::array<std::int64_t, 2>& at, std::int64_t length,
+                       const std::array<std::int64_t, 2>& step) {
+                     T in[kBlock], out[kBlock];
+                     for (std::int64_t j0 = 0; j0 < length; j0 += kBlock) {
+                       const std::int64_t len = std::min(kBlock, length - j0);
+                       for (std::int64_t j = 0; j < len; ++j) in[j] = x[at[0] + (j0 + j) * step[0]];
+                       if (!simd::unary(isa, c.kind, in, out, len)) {
+                         throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute,
+                                     std::string(prims_internal::prim_name(c.kind)),
+                                     "the SIMD kernel refused a kind it advertised");
+                       }
+                       for (std::int64_t j = 0; j < len; ++j)
+                         y[at[1] + (j0 + j) * step[1]] = out[j];
+                     }
+                   });
+  };
+  const std::int64_t outer = nest.runs();
+  const std::int64_t elements = outer * (nest.extents.empty() ? 1 : nest.extents[0]);
+  const int threads = cpu_parallel::host_kernel_threads();
+  if (threads > 1 && outer > 1 && elements >= kParallelTranscendental) {
+    cpu_parallel::parallel_chunks(outer, threads, runs);
+  } else {
+    runs(0, outer);
+  }
+}
+
 // The SIMD path: every operand of dtype T and one compact column-major run, T real, and a
 // vector kernel for the kind. false when the caller must run the scalar loops.
 template <class T>
@@ -109,7 +153,11 @@ bool try_simd(const ElementwiseCall& c) {
         arity == 1 ? all_dense_alike<2>(shape, {c.in[0].layout.strides, c.out.layout.strides})
                    : all_dense_alike<3>(shape, {c.in[0].layout.strides, c.in[1].layout.strides,
                                                 c.out.layout.strides});
-    if (!dense) return false;
+    if (!dense) {
+      if (arity != 1) return false;
+      run_unary_gathered<T>(c, isa);
+      return true;
+    }
     std::int64_t n = 1;
     for (std::int64_t e : shape) n *= e;
     const T* x = data_of<T>(c.in[0]) + c.in[0].layout.offset;
