@@ -99,22 +99,30 @@ void run_unary_gathered(const ElementwiseCall& c, simd::Isa isa) {
       make_nest<2>(c.out.layout.shape, {c.in[0].layout.strides, c.out.layout.strides}, 1);
   if (nest.empty) return;
   const auto runs = [&](std::int64_t begin, std::int64_t end) {
-    run_nest_range(nest, {c.in[0].layout.offset, c.out.layout.offset}, begin, end,
-                   [&](const std::array<std::int64_t, 2>& at, std::int64_t length,
-                       const std::array<std::int64_t, 2>& step) {
-                     T in[kBlock], out[kBlock];
-                     for (std::int64_t j0 = 0; j0 < length; j0 += kBlock) {
-                       const std::int64_t len = std::min(kBlock, length - j0);
-                       for (std::int64_t j = 0; j < len; ++j) in[j] = x[at[0] + (j0 + j) * step[0]];
-                       if (!simd::unary(isa, c.kind, in, out, len)) {
-                         throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute,
-                                     std::string(prims_internal::prim_name(c.kind)),
-                                     "the SIMD kernel refused a kind it advertised");
-                       }
-                       for (std::int64_t j = 0; j < len; ++j)
-                         y[at[1] + (j0 + j) * step[1]] = out[j];
-                     }
-                   });
+    run_nest_range(
+        nest, {c.in[0].layout.offset, c.out.layout.offset}, begin, end,
+        [&](const std::array<std::int64_t, 2>& at, std::int64_t length,
+            const std::array<std::int64_t, 2>& step) {
+          // A side with unit step is read or written in place; only the
+          // strided side goes through the block.
+          T in[kBlock], out[kBlock];
+          for (std::int64_t j0 = 0; j0 < length; j0 += kBlock) {
+            const std::int64_t len = std::min(kBlock, length - j0);
+            const T* src = x + at[0] + j0 * step[0];
+            T* dst = y + at[1] + j0 * step[1];
+            if (step[0] != 1) {
+              for (std::int64_t j = 0; j < len; ++j, src += step[0]) in[j] = *src;
+            }
+            if (!simd::unary(isa, c.kind, step[0] == 1 ? src : in, step[1] == 1 ? dst : out, len)) {
+              throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute,
+                          std::string(prims_internal::prim_name(c.kind)),
+                          "the SIMD kernel refused a kind it advertised");
+            }
+            if (step[1] != 1) {
+              for (std::int64_t j = 0; j < len; ++j, dst += step[1]) *dst = out[j];
+            }
+          }
+        });
   };
   const std::int64_t outer = nest.runs();
   const std::int64_t elements = outer * (nest.extents.empty() ? 1 : nest.extents[0]);
