@@ -153,10 +153,13 @@ def main():
                                 str(a.passes), a.binary], capture_output=True, text=True,
                                env=env)
             if r.returncode != 0:
-                # The peers' warnings fill stderr; the error is the last line that is not one.
-                lines = [ln for ln in r.stderr.strip().splitlines()
-                         if "warn" not in ln.lower() and not ln.startswith("  ")]
-                print(f"  D={D} {party}: failed (exit {r.returncode}): {lines[-1:]}")
+                # The peers' warnings fill stderr: the error is the traceback's last line (an
+                # exception's), else the last three lines as they are. (Filtering out warning
+                # lines once left only a warning's continuation, "['max_sweeps', 'mixer']".)
+                lines = r.stderr.strip().splitlines()
+                errors = [ln for ln in lines if re.match(r"^[A-Za-z_.]*(Error|Exception)\b", ln)]
+                print(f"  D={D} {party}: failed (exit {r.returncode}): "
+                      f"{errors[-1:] if errors else lines[-3:]}")
                 continue
             rows[party] = json.loads(r.stdout.strip().splitlines()[-1])
         if not rows:
