@@ -85,6 +85,17 @@ bool with_kind(PrimKind k, F&& f) {
 constexpr std::int64_t kParallelTranscendental = std::int64_t{1} << 17;
 constexpr std::int64_t kParallelArithmetic = std::int64_t{1} << 19;
 
+constexpr std::int64_t parallel_from(PrimKind op) {
+  return is_transcendental(op) ? kParallelTranscendental : kParallelArithmetic;
+}
+
+// A vector kernel answered false for a kind it had said it runs (the zero-length probe).
+[[noreturn]] void throw_kernel_refused(PrimKind op) {
+  throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute,
+              std::string(prims_internal::prim_name(op)),
+              "the SIMD kernel refused a kind it advertised");
+}
+
 // A unary op with a vector kernel on strided or broadcast operands: each run of the loop nest
 // is gathered into a block on the stack, run through the vector kernel and scattered back. Each
 // lane of a vector kernel depends on its own input only (tested), so a view's values are the
@@ -114,9 +125,7 @@ void run_unary_gathered(const ElementwiseCall& c, simd::Isa isa) {
               for (std::int64_t j = 0; j < len; ++j, src += step[0]) in[j] = *src;
             }
             if (!simd::unary(isa, c.kind, step[0] == 1 ? src : in, step[1] == 1 ? dst : out, len)) {
-              throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute,
-                          std::string(prims_internal::prim_name(c.kind)),
-                          "the SIMD kernel refused a kind it advertised");
+              throw_kernel_refused(c.kind);
             }
             if (step[1] != 1) {
               for (std::int64_t j = 0; j < len; ++j, dst += step[1]) *dst = out[j];
@@ -127,7 +136,7 @@ void run_unary_gathered(const ElementwiseCall& c, simd::Isa isa) {
   const std::int64_t outer = nest.runs();
   const std::int64_t elements = outer * (nest.extents.empty() ? 1 : nest.extents[0]);
   const int threads = cpu_parallel::host_kernel_threads();
-  if (threads > 1 && outer > 1 && elements >= kParallelTranscendental) {
+  if (threads > 1 && outer > 1 && elements >= parallel_from(c.kind)) {
     cpu_parallel::parallel_chunks(outer, threads, runs);
   } else {
     runs(0, outer);
@@ -175,15 +184,10 @@ bool try_simd(const ElementwiseCall& c) {
       const bool ok = arity == 1
                           ? simd::unary(isa, op, x + begin, y + begin, end - begin)
                           : simd::binary(isa, op, x + begin, b + begin, y + begin, end - begin);
-      if (!ok) {
-        throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute,
-                    std::string(prims_internal::prim_name(c.kind)),
-                    "the SIMD kernel refused a kind it advertised");
-      }
+      if (!ok) throw_kernel_refused(op);
     };
-    const std::int64_t from = is_transcendental(op) ? kParallelTranscendental : kParallelArithmetic;
     const int threads = cpu_parallel::host_kernel_threads();
-    if (threads > 1 && n >= from) {
+    if (threads > 1 && n >= parallel_from(op)) {
       cpu_parallel::parallel_chunks(n, threads, run);
     } else if (n > 0) {
       run(0, n);
