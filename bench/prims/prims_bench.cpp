@@ -103,8 +103,8 @@ BENCHMARK(BM_DirectAddKernel)->Arg(kLarge)->Unit(benchmark::kMillisecond)->UseRe
 BENCHMARK(BM_EagerMul)->Arg(kLarge)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_EagerAxpby)->Arg(kLarge)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_EagerSumAxis)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_EagerAdd)->Arg(64)->UseRealTime();
-BENCHMARK(BM_DirectAddKernel)->Arg(64)->UseRealTime();
+BENCHMARK(BM_EagerAdd)->Arg(64)->Arg(1024)->UseRealTime();
+BENCHMARK(BM_DirectAddKernel)->Arg(64)->Arg(1024)->UseRealTime();
 
 }  // namespace
 

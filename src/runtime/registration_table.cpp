@@ -15,7 +15,7 @@ RegistrationTable::RegistrationTable(FamilyInfo info, std::vector<Registration> 
     : info_(std::move(info)),
       family_id_(runtime_internal::family_id(info_.family)),
       rows_(std::move(rows)),
-      dense_(info_.ops.size() * 3 * std::size(kAllDTypes), nullptr),
+      dense_(info_.ops.size() * kBackendKindCount * std::size(kAllDTypes), nullptr),
       admission_(build_admission(info_, rows_)),
       modules_(build_modules(*this)) {
   if (info_.key_of == nullptr) bad_row(info_.family, "no key function");

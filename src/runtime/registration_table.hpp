@@ -105,7 +105,7 @@ class RegistrationTable {
 
  private:
   static std::size_t slot(std::uint32_t op, BackendKind backend, DType dtype) noexcept {
-    return (op * 3 + static_cast<std::size_t>(backend)) * std::size(kAllDTypes) +
+    return (op * kBackendKindCount + static_cast<std::size_t>(backend)) * std::size(kAllDTypes) +
            static_cast<std::size_t>(dtype);
   }
   static FamilyModules build_modules(const RegistrationTable& table);

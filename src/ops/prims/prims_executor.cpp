@@ -19,6 +19,7 @@ StridedOperand operand_of(const EagerTensor& t) {
 
 // `t` seen with `shape` (NumPy broadcasting from the last axis): stride 0 on stretched axes.
 StridedOperand broadcast_operand(const EagerTensor& t, const Shape& shape) {
+  if (t.shape() == shape) return operand_of(t);  // the common case: nothing is stretched
   TensorLayout l;
   l.dtype = t.dtype();
   l.offset = t.layout().offset;
