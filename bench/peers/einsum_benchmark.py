@@ -241,6 +241,11 @@ def report_field(report, label):
     return m.group(1) if m else None
 
 
+def report_line(report, label):
+    m = re.search(re.escape(label) + r":\s*(.*)", report)
+    return m.group(1).strip() if m else ""
+
+
 def tenferro_plan(tf, eq, ops, optimize):
     """(path, flops, largest intermediate, planning seconds, method) from tenferro's
     einsum_path report."""
@@ -330,14 +335,20 @@ def string_accepted(tf, inst):
         return False
 
 
-def first_call_seconds(tf, args_of, ops, optimize="auto", fresh=3):
-    """(wall, CPU) medians of tenferro's first call of the instance's equation on a fresh
-    Runtime, whose plan cache is empty (checked: the cache is per runtime). The runtime first
-    runs one 2x2 matrix product of the same dtype, so that what is timed is the first call of
-    this equation, not the runtime's own start-up. Wall time is the latency a user waits and
-    what einsum_path's planning time is; tenferro's planner runs its hyper trials on the host's
-    threads whatever TENFERRO_NUM_THREADS says, so CPU time can exceed it."""
-    wall, cpu = [], []
+def first_call_seconds(tf, args_of, path_eq, ops, optimize="auto", fresh=3):
+    """(wall, CPU, wall less the call's own planning) medians of tenferro's first call of the
+    instance's equation on a fresh Runtime, whose plan cache is empty (checked: the cache is per
+    runtime). The runtime first runs one 2x2 matrix product of the same dtype, so that what is
+    timed is the first call of this equation, not the runtime's own start-up. Wall time is the
+    latency a user waits and what einsum_path's planning time is; tenferro's planner runs its
+    hyper trials on the host's threads whatever TENFERRO_NUM_THREADS says, so CPU time can
+    exceed it.
+
+    The planning time subtracted is the one the first call itself spent, read back from the
+    runtime's plan cache (einsum_path on the same tensors reports the cached plan and the time it
+    took): the planning of separate einsum_path calls spreads by 5-10%, more than the bound's
+    slack where planning is 30x the warm call."""
+    wall, cpu, beyond_plan = [], [], []
     for _ in range(fresh):
         rt = tf.Runtime.cpu()
         if rt.stats()["cache_entries"] != 0:
@@ -349,7 +360,14 @@ def first_call_seconds(tf, args_of, ops, optimize="auto", fresh=3):
         tf.einsum(*args_of(tops), optimize=optimize)
         cpu.append(time.process_time() - c0)
         wall.append(time.perf_counter() - w0)
-    return statistics.median(wall), statistics.median(cpu)
+        own_plan = 0.0
+        if isinstance(optimize, str):
+            _, report = tf.einsum_path(path_eq, *tops, optimize=optimize)
+            if "plan cache" not in report_line(report, "Plan"):
+                raise RuntimeError("einsum_path did not find the first call's plan in the cache")
+            own_plan = float(report_field(report, "Planning time")) / 1e3
+        beyond_plan.append(wall[-1] - own_plan)
+    return statistics.median(wall), statistics.median(cpu), statistics.median(beyond_plan)
 
 
 def rel_error(got, ref):
@@ -382,8 +400,8 @@ def measure(tf, torch, inst, cfg):
     # (a fresh runtime's empty buffer pools, first touches of memory), the first call given
     # cotengra's path, which plans nothing.
     args_of = lambda tops: tenferro_args(inst, string_ok, tops)  # noqa: E731
-    first_s, first_cpu_s = first_call_seconds(tf, args_of, ops)
-    first_ctg_s, _ = first_call_seconds(tf, args_of, ops, optimize=ctg_path)
+    first_s, first_cpu_s, first_beyond_plan_s = first_call_seconds(tf, args_of, path_eq, ops)
+    first_ctg_s, _, _ = first_call_seconds(tf, args_of, path_eq, ops, optimize=ctg_path)
 
     rt = tf.Runtime.cpu()
     targs = args_of([rt.upload(a) for a in ops])
@@ -417,7 +435,8 @@ def measure(tf, torch, inst, cfg):
             "ctg_size": ctg_size, "ctg_trials": ctg_trials, "first_ctg_s": first_ctg_s,
             "oe_ctg_flops": float(oe.contract_path(inst["eq"], *ops, optimize=ctg_path)[1].opt_cost),
             "plan_s": plan_s, "method": method, "ctg_search_s": ctg_seconds,
-            "first_s": first_s, "first_cpu_s": first_cpu_s, "err": err, "err_numpy": err_np,
+            "first_s": first_s, "first_cpu_s": first_cpu_s,
+            "first_beyond_plan_s": first_beyond_plan_s, "err": err, "err_numpy": err_np,
             "ok": err <= TOLERANCE[inst["dtype"]], **{f"t_{k}": v for k, v in times.items()}}
 
 
@@ -523,20 +542,21 @@ def plan_table(results):
     """Planning, first calls and path quality (FLOPs and largest intermediate in tenferro's
     model, einsum_path's report, for auto's path and for cotengra's)."""
     head = ["instance", "auto's method", "plan time", "first call", "first (CPU)",
-            "first / warm", "bound 2x warm + plan", "first call, ctg path", "auto FLOPs",
+            "first / warm", "first less its planning", "bound 2x warm", "first call, ctg path", "auto FLOPs",
             "ctg FLOPs", "auto / ctg FLOPs", "auto / ctg largest", "ctg trials"]
     lines = [row_line(head), "|---|---|" + "---:|" * (len(head) - 2)]
     for r in results:
         method = r["method"].split(" (")[0]
         lines.append(row_line([
             r["name"], method, fmt_t(r["plan_s"]), fmt_t(r["first_s"]), fmt_t(r["first_cpu_s"]),
-            f"{r['first_s'] / r['t_tf_auto']:.1f}", fmt_t(2 * r["t_tf_auto"] + r["plan_s"]),
+            f"{r['first_s'] / r['t_tf_auto']:.1f}", fmt_t(r["first_beyond_plan_s"]),
+            fmt_t(2 * r["t_tf_auto"]),
             fmt_t(r["first_ctg_s"]), f"{r['auto_flops']:.2e}", f"{r['ctg_flops']:.2e}",
             f"{r['auto_flops'] / r['ctg_flops']:.2f}", f"{r['auto_size'] / r['ctg_size']:.2f}",
             str(r["ctg_trials"])]))
     lines.append(row_line(
         ["**geometric mean**", "", "", "", "",
-         f"**{geo([r['first_s'] / r['t_tf_auto'] for r in results]):.1f}**", "", "", "", "",
+         f"**{geo([r['first_s'] / r['t_tf_auto'] for r in results]):.1f}**", "", "", "", "", "",
          f"**{geo([r['auto_flops'] / r['ctg_flops'] for r in results]):.2f}**",
          f"**{geo([r['auto_size'] / r['ctg_size'] for r in results]):.2f}**", ""]))
     return "\n".join(lines)
@@ -553,11 +573,11 @@ def checks(results):
     g = geo([r["t_tf_auto"] / r["t_tf_ctg"] for r in results])
     out.append(("PASS" if g <= 1.1 else "FAIL",
                 f"auto warm <= 1.1x tenferro on cotengra's path on the geometric mean ({g:.3f}x)"))
-    slow = [r for r in results if r["first_s"] > 2 * r["t_tf_auto"] + r["plan_s"]]
+    slow = [r for r in results if r["first_beyond_plan_s"] > 2 * r["t_tf_auto"]]
     out.append(("PASS" if not slow else "FAIL",
-                "first call (wall) <= 2x warm + planning time on every instance" +
+                "first call (wall) less its own planning time <= 2x warm on every instance" +
                 ("" if not slow else ": not on " + ", ".join(
-                    f"{r['name']} ({fmt_t(r['first_s'])} > {fmt_t(2 * r['t_tf_auto'] + r['plan_s'])})"
+                    f"{r['name']} ({fmt_t(r['first_beyond_plan_s'])} > {fmt_t(2 * r['t_tf_auto'])})"
                     for r in slow))))
     fams = {}
     for r in results:
