@@ -24,6 +24,14 @@ std::uint64_t process_cpu_kernel_launches() noexcept {
 CpuBuffer::CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage)
     : Buffer(placement, storage->size_bytes()), storage_(std::move(storage)) {}
 
+CpuBuffer::CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage, std::size_t bytes)
+    : Buffer(placement, bytes), storage_(std::move(storage)) {
+  if (bytes > storage_->size_bytes()) {
+    throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "cpu.allocate",
+                "a buffer larger than its storage");
+  }
+}
+
 const EngineId& CpuBackend::engine() noexcept {
   static const EngineId id("tenferro.cpu.v1");
   return id;
@@ -39,7 +47,7 @@ std::string CpuBackend::description() const {
 
 std::shared_ptr<Buffer> CpuBackend::allocate(std::size_t bytes) {
   // Backend allocations are "contents unspecified" (Backend::allocate): no zero-fill.
-  return std::make_shared<CpuBuffer>(placement_, blocks_->allocate(bytes));
+  return std::make_shared<CpuBuffer>(placement_, blocks_->allocate(bytes), bytes);
 }
 
 namespace {

@@ -14,6 +14,8 @@ namespace tenferro {
 class CpuBuffer final : public Buffer {
  public:
   CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage);
+  // The first `bytes` of `storage` (a reused block may be larger than what was asked for).
+  CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage, std::size_t bytes);
   std::byte* host_data() const noexcept override { return storage_->data(); }
   const std::shared_ptr<HostStorage>& storage() const noexcept { return storage_; }
   std::shared_ptr<HostStorage> host_storage() const noexcept override { return storage_; }

@@ -1,9 +1,15 @@
-// Reuse of a CPU backend's large host blocks. A fresh multi-megabyte allocation comes from the
-// kernel as untouched pages, and the first write to each page faults: for a memory-bound op on
-// 2^24 doubles that doubled the time of the op itself. Blocks of at least kMinBytes freed by the
-// backend's tensors come back here and are handed out again (best fit within 2x), up to
-// kMaxBlocks blocks and kMaxBytes bytes held; anything beyond is freed at once. Under
-// AddressSanitizer nothing is kept, so that a use after free of a buffer is still reported.
+// Reuse of a CPU backend's host blocks, in two ranges:
+//   - large blocks (at least kLargeMinBytes): a fresh multi-megabyte allocation comes from the
+//     kernel as untouched pages, and the first write to each page faults: for a memory-bound op
+//     on 2^24 doubles that doubled the time of the op itself. Handed out again best fit within
+//     2x, up to kLargeMaxBlocks blocks and kLargeMaxBytes bytes held.
+//   - small blocks (kSmallMinBytes up to the large range): glibc serves them from its bins, not
+//     its per-thread cache, and the malloc/free pair of an 8 KiB output was about a tenth of a
+//     warm eager add of 1024 doubles. Handed out again within 1/8 of the size asked, up to
+//     kSmallMaxBlocks blocks and kSmallMaxBytes bytes held.
+// A block comes back when the last tensor using it is gone; anything beyond the bounds is freed
+// at once. Under AddressSanitizer nothing is kept, so that a use after free of a buffer is still
+// reported.
 #pragma once
 
 #include <cstddef>
@@ -17,9 +23,14 @@ namespace tenferro::cpu_memory {
 
 class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
  public:
-  static constexpr std::size_t kMinBytes = std::size_t{1} << 20;
-  static constexpr std::size_t kMaxBlocks = 8;
-  static constexpr std::size_t kMaxBytes = std::size_t{512} << 20;
+  static constexpr std::size_t kSmallMinBytes = std::size_t{2} << 10;
+  static constexpr std::size_t kSmallMaxBlocks = 16;
+  static constexpr std::size_t kSmallMaxBytes = std::size_t{4} << 20;
+  static constexpr std::size_t kLargeMinBytes = std::size_t{1} << 20;
+  static constexpr std::size_t kLargeMaxBlocks = 8;
+  static constexpr std::size_t kLargeMaxBytes = std::size_t{512} << 20;
+
+  ~HostBlockCache();
 
   // Storage of `bytes` (contents unspecified): a reused block when one fits, else a new one
   // (a ResourceError when the host cannot provide it, as HostStorage).
@@ -28,12 +39,28 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
   std::size_t cached_blocks() const;
 
  private:
-  std::unique_ptr<HostStorage> take(std::size_t bytes);
-  void give_back(std::unique_ptr<HostStorage> block) noexcept;
+  // One size range: its free blocks (oldest first) and bounds.
+  struct Pool {
+    std::vector<HostStorage*> free;  // owned
+    std::size_t bytes = 0;
+    std::size_t max_blocks;
+    std::size_t max_bytes;
+    // A block of `size` serves a request of `bytes` when size <= bytes * num / den.
+    std::size_t fit_num;
+    std::size_t fit_den;
+  };
+  struct GiveBack {
+    std::shared_ptr<HostBlockCache> cache;
+    void operator()(HostStorage* block) const noexcept { cache->give_back(block); }
+  };
+
+  Pool& pool_for(std::size_t bytes) noexcept { return bytes < kLargeMinBytes ? small_ : large_; }
+  HostStorage* take(std::size_t bytes);
+  void give_back(HostStorage* block) noexcept;
 
   mutable std::mutex mutex_;
-  std::vector<std::unique_ptr<HostStorage>> free_;  // oldest first
-  std::size_t cached_bytes_ = 0;
+  Pool small_{{}, 0, kSmallMaxBlocks, kSmallMaxBytes, 9, 8};
+  Pool large_{{}, 0, kLargeMaxBlocks, kLargeMaxBytes, 2, 1};
 };
 
 // Whether this build keeps blocks at all (false under AddressSanitizer).

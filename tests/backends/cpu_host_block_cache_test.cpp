@@ -1,0 +1,109 @@
+// The CPU backend's block cache: which freed blocks come back, which never do, and its bounds.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "backends/cpu/host_block_cache.hpp"
+
+namespace tenferro {
+namespace {
+
+using cpu_memory::HostBlockCache;
+
+class HostBlockCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!cpu_memory::host_block_cache_enabled()) {
+      GTEST_SKIP() << "this build keeps no blocks (AddressSanitizer): nothing to reuse";
+    }
+  }
+  std::shared_ptr<HostBlockCache> cache_ = std::make_shared<HostBlockCache>();
+};
+
+TEST_F(HostBlockCacheTest, AFreedSmallBlockServesTheSameSizeAgain) {
+  const std::size_t bytes = 8192 + 64;
+  std::byte* first = nullptr;
+  {
+    auto block = cache_->allocate(bytes);
+    first = block->data();
+    EXPECT_EQ(cache_->cached_blocks(), 0u);
+  }
+  EXPECT_EQ(cache_->cached_blocks(), 1u);
+  EXPECT_EQ(cache_->cached_bytes(), bytes);
+  auto again = cache_->allocate(bytes);
+  EXPECT_EQ(again->data(), first);
+  EXPECT_EQ(cache_->cached_blocks(), 0u);
+}
+
+TEST_F(HostBlockCacheTest, ABlockServesOnlyRequestsItFitsClosely) {
+  { auto block = cache_->allocate(16384); }
+  // Within 1/8 of the size asked: reused (and at least as large as asked).
+  auto close = cache_->allocate(15000);
+  EXPECT_EQ(close->size_bytes(), 16384u);
+  close.reset();
+  // Half the size: a new block, the cached one stays.
+  auto smaller = cache_->allocate(8192);
+  EXPECT_EQ(smaller->size_bytes(), 8192u);
+  EXPECT_EQ(cache_->cached_blocks(), 1u);
+  // Larger than any cached block: a new block.
+  auto larger = cache_->allocate(20000);
+  EXPECT_EQ(larger->size_bytes(), 20000u);
+}
+
+TEST_F(HostBlockCacheTest, LiveBlocksAreNeverHandedOut) {
+  std::vector<std::shared_ptr<HostStorage>> live;
+  for (int i = 0; i < 40; ++i) {
+    live.push_back(cache_->allocate(4096));
+    std::memset(live.back()->data(), i, 4096);
+    if (i % 3 == 0) live.erase(live.begin());  // some come back meanwhile
+  }
+  for (std::size_t i = 0; i < live.size(); ++i) {
+    for (std::size_t j = i + 1; j < live.size(); ++j) EXPECT_NE(live[i]->data(), live[j]->data());
+  }
+}
+
+TEST_F(HostBlockCacheTest, TheCacheKeepsWithinItsBounds) {
+  {
+    std::vector<std::shared_ptr<HostStorage>> small;
+    for (int i = 0; i < 40; ++i) small.push_back(cache_->allocate(256 << 10));
+  }
+  EXPECT_LE(cache_->cached_blocks(), HostBlockCache::kSmallMaxBlocks);
+  EXPECT_LE(cache_->cached_bytes(), HostBlockCache::kSmallMaxBytes);
+  EXPECT_GT(cache_->cached_blocks(), 0u);
+  {
+    std::vector<std::shared_ptr<HostStorage>> large;
+    for (int i = 0; i < 12; ++i) large.push_back(cache_->allocate(std::size_t{1} << 20));
+  }
+  EXPECT_LE(cache_->cached_blocks(),
+            HostBlockCache::kSmallMaxBlocks + HostBlockCache::kLargeMaxBlocks);
+  EXPECT_LE(cache_->cached_bytes(),
+            HostBlockCache::kSmallMaxBytes + HostBlockCache::kLargeMaxBytes);
+  // Below the small range nothing is kept (glibc's own per-thread cache serves those).
+  const std::size_t before = cache_->cached_blocks();
+  { auto tiny = cache_->allocate(512); }
+  EXPECT_EQ(cache_->cached_blocks(), before);
+}
+
+TEST_F(HostBlockCacheTest, BlocksOutliveTheCacheOwner) {
+  auto block = cache_->allocate(8192);
+  std::weak_ptr<HostBlockCache> weak = cache_;
+  cache_.reset();
+  EXPECT_FALSE(weak.expired());  // the block keeps the cache alive to come back to it
+  std::memset(block->data(), 1, 8192);
+  block.reset();
+  EXPECT_TRUE(weak.expired());
+}
+
+TEST_F(HostBlockCacheTest, ACpuBufferKeepsTheSizeAskedForOnALargerBlock) {
+  CpuBackend backend;
+  { auto b = backend.allocate(16384); }
+  auto reused = backend.allocate(15000);
+  EXPECT_EQ(reused->size_bytes(), 15000u);
+  EXPECT_EQ(backend.block_cache().cached_blocks(), 0u);  // it was the cached block
+}
+
+}  // namespace
+}  // namespace tenferro
