@@ -24,6 +24,18 @@ void bind_krylov(nb::module_& m);
 void bind_prims(nb::module_& m);
 void bind_dlpack(nb::module_& m);
 
+// The Python object of a Tensor result, built straight in the Tensor type: nb::cast looks the
+// C++ type up by its typeid on every call, a tenth of a short element-wise call. (Set up by
+// bind_tensor.)
+using TensorObject = nb::typed<nb::object, EagerTensor>;  // a stub says "Tensor"
+TensorObject tensor_object(EagerTensor&& t);
+// `h` is a tenferro.Tensor (the exact type, or a subclass through nanobind's check).
+bool is_tensor(nb::handle h) noexcept;
+// The tensor inside `h`, which is_tensor said is one.
+inline const EagerTensor& tensor_of(nb::handle h) noexcept {
+  return *nb::inst_ptr<EagerTensor>(h);
+}
+
 // Runs `f` with the GIL released (the call may take long and other Python threads may use the
 // same runtime meanwhile). Exceptions leave after the GIL is taken back.
 template <class F>

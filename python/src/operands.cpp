@@ -15,7 +15,7 @@
 namespace tenferro::python {
 
 std::optional<prims::Scalar> as_scalar(nb::handle obj) {
-  if (nb::isinstance<EagerTensor>(obj)) return std::nullopt;
+  if (is_tensor(obj)) return std::nullopt;
   PyObject* p = obj.ptr();
   static nb::object* numpy_generic =
       new nb::object(nb::module_::import_("numpy").attr("generic"));  // leaked on purpose
@@ -32,6 +32,7 @@ std::optional<prims::Scalar> as_scalar(nb::handle obj) {
 }
 
 const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand) {
+  if (is_tensor(obj)) return tensor_of(obj);
   EagerTensor* t = nullptr;
   if (nb::try_cast(obj, t) && t != nullptr) return *t;
   const std::string type = nb::cast<std::string>(nb::str(nb::handle(Py_TYPE(obj.ptr()))));

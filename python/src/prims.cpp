@@ -23,14 +23,14 @@ namespace {
 template <EagerTensor (*F)(const EagerTensor&)>
 void def_unary(nb::module_& p, const char* name) {
   p.def(name, [](const EagerTensor& x) {
-    return released_unless_short(short_on_host(x), [&] { return F(x); });
+    return tensor_object(released_unless_short(short_on_host(x), [&] { return F(x); }));
   });
 }
 
 template <EagerTensor (*F)(const EagerTensor&, const EagerTensor&)>
 void def_binary(nb::module_& p, const char* name) {
   p.def(name, [](const EagerTensor& a, const EagerTensor& b) {
-    return released_unless_short(short_on_host(a, b), [&] { return F(a, b); });
+    return tensor_object(released_unless_short(short_on_host(a, b), [&] { return F(a, b); }));
   });
 }
 

@@ -92,7 +92,7 @@ EagerTensor reduce(const EagerTensor& t, nb::handle axis, bool keepdims) {
 template <BinaryOp Op, bool Reflected>
 nb::object arith(const EagerTensor& a, nb::handle b) {
   if (is_tracer(b)) return nb::borrow(Py_NotImplemented);
-  return nb::cast(binary(a, b, Op, Reflected));
+  return tensor_object(binary(a, b, Op, Reflected));
 }
 
 template <EagerTensor (*F)(const EagerTensor&)>
@@ -100,7 +100,20 @@ EagerTensor unary(const EagerTensor& t) {
   return released_unless_short(short_on_host(t), [&] { return F(t); });
 }
 
+PyTypeObject* g_tensor_type = nullptr;  // tenferro.Tensor, once bound
+
 }  // namespace
+
+TensorObject tensor_object(EagerTensor&& t) {
+  nb::object o = nb::inst_alloc(nb::handle(reinterpret_cast<PyObject*>(g_tensor_type)));
+  new (nb::inst_ptr<EagerTensor>(o)) EagerTensor(std::move(t));
+  nb::inst_mark_ready(o);
+  return nb::steal<TensorObject>(o.release());
+}
+
+bool is_tensor(nb::handle h) noexcept {
+  return Py_TYPE(h.ptr()) == g_tensor_type || nb::isinstance<EagerTensor>(h);
+}
 
 void bind_tensor(nb::module_& m) {
   using BO = BinaryOp;
@@ -108,6 +121,7 @@ void bind_tensor(nb::module_& m) {
       m, "Tensor",
       "A tensor living in one tenferro.Runtime (logical C-order shape, as "
       "NumPy). Move data only with runtime.upload() and tensor.download().");
+  g_tensor_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   cls.def_prop_ro("shape", &shape_tuple)
       .def_prop_ro("ndim", [](const EagerTensor& t) { return t.rank(); })
       .def_prop_ro("size", [](const EagerTensor& t) { return t.numel(); })
