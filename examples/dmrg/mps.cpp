@@ -122,11 +122,11 @@ void right_canonicalize(std::vector<EagerTensor>& mps, Factorizer how) {
 }
 
 EagerTensor grow_left(const EagerTensor& l, const EagerTensor& a, const EagerTensor& w) {
-  return einsum("xay,xtp,abst,ysq->pbq", {l, a, w, bra(a)});
+  return einsum("yax,xtp,abst,ysq->qbp", {l, a, w, bra(a)});
 }
 
 EagerTensor grow_right(const EagerTensor& r, const EagerTensor& a, const EagerTensor& w) {
-  return einsum("xtp,abst,ysq,pbq->xay", {a, w, bra(a), r});
+  return einsum("xtp,abst,ysq,qbp->yax", {a, w, bra(a), r});
 }
 
 EagerTensor two_site(const EagerTensor& a, const EagerTensor& b) {
@@ -135,7 +135,7 @@ EagerTensor two_site(const EagerTensor& a, const EagerTensor& b) {
 
 EagerTensor apply_two_site_hamiltonian(const EagerTensor& l, const EagerTensor& w,
                                        const EagerTensor& r, const EagerTensor& theta) {
-  return einsum("xay,abst,bcuv,pcq,xtvp->ysuq", {l, w, w, r, theta});
+  return einsum("yax,abst,bcuv,qcp,xtvp->ysuq", {l, w, w, r, theta});
 }
 
 Split split_two_site(const EagerTensor& theta, std::int64_t max_bond, bool centre_right,

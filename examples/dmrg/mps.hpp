@@ -7,8 +7,12 @@
 // Index conventions (einsum labels in the .cpp):
 //   MPS tensor  A[x, s, p]     left bond, physical (2: up, down), right bond
 //   MPO tensor  W[a, b, s, t]  left bond, right bond, out (bra) spin, in (ket) spin
-//   left env    L[x, a, y]     ket bond, MPO bond, bra bond (sites left of the block)
-//   right env   R[p, b, q]     the same for the sites to the right
+//   left env    L[y, a, x]     bra bond, MPO bond, ket bond (sites left of the block)
+//   right env   R[q, b, p]     the same for the sites to the right
+// The environments hold the bra bond first: in memory (column-major) the bra bond is then the
+// fastest axis, and the effective Hamiltonian's contraction with the ket's bond runs as a GEMM
+// with no permuting copy of the environment; with the ket bond first it copied, and a matvec at
+// D=64 took 18% longer.
 #pragma once
 
 #include <cstdint>

@@ -4,7 +4,8 @@ twin of examples/dmrg/dmrg.cpp, with the same index conventions and sweep schedu
     python dmrg.py --L 40 --D 32 --sweeps 4 [--backend cpu|webgpu]
 
 MPS tensors A[x, s, p] (left bond, spin, right bond) and the MPO tensor W[a, b, s, t] (left,
-right, out, in) live in one runtime; environments are grown by einsum, the local ground state
+right, out, in) live in one runtime; the environments L[y, a, x] and R[q, b, p] (bra bond
+first, then the MPO's and the ket's, as in the C++ example) are grown by einsum, the local ground state
 comes from tf.krylov.eigsh on the effective Hamiltonian as a callable, and tf.linalg.svd with
 max_rank truncates (tf.krylov.svds on WebGPU, which has no tf.linalg). The MPO and the random start are the only uploads; each sweep reads one scalar (the largest
 discarded weight); the energies are host floats from eigsh.
@@ -50,11 +51,11 @@ def right_canonicalize(mps):
 
 
 def grow_left(env, a, w):
-    return tf.einsum("xay,xtp,abst,ysq->pbq", env, a, w, a)
+    return tf.einsum("yax,xtp,abst,ysq->qbp", env, a, w, a)
 
 
 def grow_right(env, a, w):
-    return tf.einsum("xtp,abst,ysq,pbq->xay", a, w, a, env)
+    return tf.einsum("xtp,abst,ysq,qbp->yax", a, w, a, env)
 
 
 def split(theta, d_max, centre_right):
@@ -105,7 +106,7 @@ def dmrg(n, d_max, sweeps, rt, dtype=np.float64, tol=1e-7, seed=1234, verbose=Tr
             l, r = left[i], right[i + 2]
 
             def heff(x, l=l, r=r):
-                return tf.einsum("xay,abst,bcuv,pcq,xtvp->ysuq", l, w, w, r, x)
+                return tf.einsum("yax,abst,bcuv,qcp,xtvp->ysuq", l, w, w, r, x)
 
             theta = tf.einsum("xsq,qup->xsup", mps[i], mps[i + 1])
             e, v = tf.krylov.eigsh(heff, k=1, which="SA", v0=theta,
