@@ -29,7 +29,8 @@ void bind_dlpack(nb::module_& m);
 // bind_tensor.)
 using TensorObject = nb::typed<nb::object, EagerTensor>;  // a stub says "Tensor"
 TensorObject tensor_object(EagerTensor&& t);
-// `h` is a tenferro.Tensor (the exact type, or a subclass through nanobind's check).
+// `h` is an initialised tenferro.Tensor (the exact type, or a subclass through nanobind's
+// check).
 bool is_tensor(nb::handle h) noexcept;
 // The tensor inside `h`, which is_tensor said is one.
 inline const EagerTensor& tensor_of(nb::handle h) noexcept {

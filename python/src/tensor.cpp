@@ -112,7 +112,10 @@ TensorObject tensor_object(EagerTensor&& t) {
 }
 
 bool is_tensor(nb::handle h) noexcept {
-  return Py_TYPE(h.ptr()) == g_tensor_type || nb::isinstance<EagerTensor>(h);
+  // Ready: an instance made by Tensor.__new__ alone, or by a subclass that never initialised
+  // it, holds no EagerTensor (nanobind's own casts refuse it too).
+  return (Py_TYPE(h.ptr()) == g_tensor_type || nb::isinstance<EagerTensor>(h)) &&
+         nb::inst_ready(h);
 }
 
 void bind_tensor(nb::module_& m) {

@@ -67,6 +67,32 @@ def test_former_crashes_are_typed_errors(name):
     assert_raises_isolated(snippet, error)
 
 
+# A Tensor instance that holds no tensor: made by Tensor.__new__ alone, or by a subclass whose
+# __init__ never initialised it. As an operand it is refused (nanobind's TypeError or a typed
+# tenferro error), never read: the operators' fast paths once took it for a tensor and crashed.
+UNINITIALISED = {
+    "Tensor.__new__": "s = tf.Tensor.__new__(tf.Tensor)",
+    "subclass without init": "class Sub(tf.Tensor):\n    def __init__(self):\n        pass\ns = Sub()",
+}
+UNINITIALISED_USES = {
+    "x + s": "result = x + s",
+    "s + x": "result = s + x",
+    "x * s": "result = x * s",
+    "concatenate": "result = tf.concatenate([x, s])",
+    "maximum": "result = tf.maximum(x, s)",
+    "exp": "result = tf.exp(s)",
+}
+
+
+@pytest.mark.parametrize("made", sorted(UNINITIALISED))
+@pytest.mark.parametrize("use", sorted(UNINITIALISED_USES))
+def test_an_uninitialised_tensor_is_refused(made, use):
+    snippet = "x = rt.upload(np.arange(6.0))\n" + UNINITIALISED[made] + "\n" + UNINITIALISED_USES[use]
+    out = run_isolated(snippet)
+    assert "raised" in out, f"no error from {use} on an uninitialised Tensor: {out}"
+    assert out["raised"] in ("TypeError", "NoInputIngressError", "ValidationError"), out
+
+
 # Odd but legal memory: copied (copy=None), values exactly NumPy's.
 ODD_ARRAYS = {
     "misaligned float64 view": "np.arange(81, dtype=np.uint8)[1:81].view(np.float64)",
