@@ -81,6 +81,9 @@ UNINITIALISED_USES = {
     "concatenate": "result = tf.concatenate([x, s])",
     "maximum": "result = tf.maximum(x, s)",
     "exp": "result = tf.exp(s)",
+    "einsum": "result = tf.einsum('i,i->', x, s)",
+    "where": "result = tf.where(x > 1, x, s)",
+    "stack": "result = tf.stack([x, s])",
 }
 
 
