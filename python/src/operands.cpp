@@ -33,8 +33,6 @@ std::optional<prims::Scalar> as_scalar(nb::handle obj) {
 
 const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand) {
   if (is_tensor(obj)) return tensor_of(obj);
-  EagerTensor* t = nullptr;
-  if (nb::try_cast(obj, t) && t != nullptr) return *t;
   const std::string type = nb::cast<std::string>(nb::str(nb::handle(Py_TYPE(obj.ptr()))));
   if (nb::hasattr(obj, "__dlpack__") || nb::hasattr(obj, "__array_interface__")) {
     throw Error(ErrorKind::NoInputIngress, ErrorPhase::Input, op,

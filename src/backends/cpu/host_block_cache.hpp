@@ -30,8 +30,6 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
   static constexpr std::size_t kLargeMaxBlocks = 8;
   static constexpr std::size_t kLargeMaxBytes = std::size_t{512} << 20;
 
-  ~HostBlockCache();
-
   // Storage of `bytes` (contents unspecified): a reused block when one fits, else a new one
   // (a ResourceError when the host cannot provide it, as HostStorage).
   std::shared_ptr<HostStorage> allocate(std::size_t bytes);
@@ -41,13 +39,12 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
  private:
   // One size range: its free blocks (oldest first) and bounds.
   struct Pool {
-    std::vector<HostStorage*> free;  // owned
+    std::vector<std::unique_ptr<HostStorage>> free;
     std::size_t bytes = 0;
     std::size_t max_blocks;
     std::size_t max_bytes;
-    // A block of `size` serves a request of `bytes` when size <= bytes * num / den.
-    std::size_t fit_num;
-    std::size_t fit_den;
+    // A block of `size` serves a request of `bytes` when bytes <= size <= bytes + (bytes >> slack).
+    unsigned slack;
   };
   struct GiveBack {
     std::shared_ptr<HostBlockCache> cache;
@@ -55,12 +52,12 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
   };
 
   Pool& pool_for(std::size_t bytes) noexcept { return bytes < kLargeMinBytes ? small_ : large_; }
-  HostStorage* take(std::size_t bytes);
+  std::unique_ptr<HostStorage> take(std::size_t bytes);
   void give_back(HostStorage* block) noexcept;
 
   mutable std::mutex mutex_;
-  Pool small_{{}, 0, kSmallMaxBlocks, kSmallMaxBytes, 9, 8};
-  Pool large_{{}, 0, kLargeMaxBlocks, kLargeMaxBytes, 2, 1};
+  Pool small_{{}, 0, kSmallMaxBlocks, kSmallMaxBytes, 3};  // within 1/8
+  Pool large_{{}, 0, kLargeMaxBlocks, kLargeMaxBytes, 0};  // within 2x
 };
 
 // Whether this build keeps blocks at all (false under AddressSanitizer).

@@ -17,17 +17,18 @@ StridedOperand operand_of(const EagerTensor& t) {
   return {t.buffer().get(), t.layout()};
 }
 
-// `t` seen with `shape` (NumPy broadcasting from the last axis): stride 0 on stretched axes.
-// Written into `o` in place (a temporary layout moved in cost a tenth of a warm small add).
-void set_broadcast_operand(StridedOperand& o, const EagerTensor& t, const Shape& shape) {
+// operand_of written into `o` in place (a temporary moved in cost a tenth of a warm small add).
+void set_operand(StridedOperand& o, const EagerTensor& t) {
   o.buffer = t.buffer().get();
-  if (t.shape() == shape) {  // the common case: nothing is stretched
-    o.layout = t.layout();
-    return;
-  }
-  TensorLayout& l = o.layout;
-  l.dtype = t.dtype();
-  l.offset = t.layout().offset;
+  o.layout = t.layout();
+}
+
+// `t` seen with `shape` (NumPy broadcasting from the last axis): stride 0 on stretched axes.
+// Written into `o` in place, as set_operand.
+void set_broadcast_operand(StridedOperand& o, const EagerTensor& t, const Shape& shape) {
+  set_operand(o, t);
+  if (t.shape() == shape) return;  // the common case: nothing is stretched
+  TensorLayout& l = o.layout;      // dtype and offset stay t's
   l.shape = shape;
   l.strides.assign(shape.size(), 0);
   const std::size_t lead = shape.size() - t.shape().size();
@@ -65,8 +66,7 @@ void run_elementwise(const PrimsKernels& k, const ExecutionContext& ctx, const P
   call.arity = static_cast<int>(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i)
     set_broadcast_operand(call.in[i], inputs[i], out.shape());
-  call.out.buffer = out.buffer().get();
-  call.out.layout = out.layout();
+  set_operand(call.out, out);
   call.alpha = p.alpha;
   call.beta = p.beta;
   ctx.record_kernel_launch();
