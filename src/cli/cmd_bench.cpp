@@ -42,9 +42,11 @@ int run_bench(CommandArgs& args) {
   if (args.take_flag("help")) {
     std::cout
         << "usage: tenferro bench [--backend cpu|cuda|webgpu|all] [--repeat N] [--json FILE]\n"
-           "                      [--cases einsum,qr,svd,fft] [--matrix N] [--fft-length N]\n"
+           "                      [--cases einsum,qr,svd,eigh,fft] [--matrix N]\n"
+           "                      [--fft-length N]\n"
            "                      [--quiet]\n"
-           "  --matrix N      extent of the einsum operands and the QR/SVD inputs (default 64)\n"
+           "  --matrix N      extent of the einsum operands and the QR/SVD/eigh inputs (default "
+           "64)\n"
            "  --fft-length N  length of the FFT input (default 4096); tiny sizes (--matrix 4\n"
            "                  --fft-length 16) isolate the eager overhead from the kernels\n"
            "exit status: 0 gate passed, 1 typed error, 2 usage error, 3 gate failed\n";
@@ -63,7 +65,7 @@ int run_bench(CommandArgs& args) {
     for (const std::string& c : options.cases) {
       if (std::find(bench::all_case_names().begin(), bench::all_case_names().end(), c) ==
           bench::all_case_names().end()) {
-        throw UsageError("unknown case '" + c + "' (einsum, qr, svd, fft)");
+        throw UsageError("unknown case '" + c + "' (einsum, qr, svd, eigh, fft)");
       }
     }
   }

@@ -178,7 +178,7 @@ TEST_F(Cli, BenchJsonSchemaAndZeroInstallGate) {
     EXPECT_TRUE(c["residency_ok"].boolean());
     EXPECT_TRUE(c["check_ok"].boolean());
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"einsum", "qr", "svd", "fft"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"einsum", "qr", "svd", "eigh", "fft"}));
 }
 
 TEST_F(Cli, AnUnwritableBenchJsonIsATypedErrorNotAGateFailure) {

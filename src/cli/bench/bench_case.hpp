@@ -18,7 +18,7 @@ namespace tenferro::cli::bench {
 using EagerCall = std::function<std::vector<EagerTensor>(std::span<const EagerTensor>)>;
 
 struct BenchCase {
-  std::string name;         // "einsum", "qr", "svd", "fft"
+  std::string name;         // "einsum", "qr", "svd", "eigh", "fft"
   std::string description;  // e.g. "ij,jk,kl->il, 3 x 64x64"
   DType dtype = DType::F64;
   // The family table and op name that say whether a backend runs this case: an Unsupported

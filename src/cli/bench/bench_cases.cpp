@@ -1,5 +1,5 @@
 // The cases of `tenferro bench`: a three-operand einsum chain (cannot take the direct binary
-// path), QR, SVD and a complex FFT. Checks compare against host references or reconstruct the
+// path), QR, SVD, eigh and a complex FFT. Checks compare against host references or reconstruct the
 // input; they run outside the timed loops.
 #include <cmath>
 #include <complex>
@@ -174,6 +174,51 @@ BenchCase svd_case(DType dtype, std::int64_t n) {
   return c;
 }
 
+BenchCase eigh_case(DType dtype, std::int64_t n) {
+  BenchCase c;
+  c.name = "eigh";
+  c.admission = &linalg_family::admission_table();
+  c.admission_op = "eigh";
+  c.description = "eigh of a symmetric " + std::to_string(n) + "x" + std::to_string(n) + " matrix";
+  c.dtype = dtype;
+  // A + A^T, made on the host (the case times eigh alone).
+  Tensor a = random_of(dtype, {n, n}, 51);
+  visit_dtype(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    T* p = a.data<T>();
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i <= j; ++i) {
+        const T sum = p[i + j * n] + p[j + i * n];
+        p[i + j * n] = sum;
+        p[j + i * n] = sum;
+      }
+  });
+  c.inputs.push_back(std::move(a));
+  c.eager = [](std::span<const EagerTensor> in) {
+    auto r = linalg::eigh(in[0]);
+    return outputs_of(std::move(r.w), std::move(r.v));
+  };
+  c.prepare_direct = [](const std::shared_ptr<EagerRuntime>& rt) {
+    using namespace linalg_internal;
+    return direct_executor_call(std::make_shared<LinalgOp>(LinalgKind::Eigh), linalg_module_for,
+                                rt);
+  };
+  c.check = [dtype, n](std::span<const Tensor> in, std::span<const Tensor> out) {
+    // V diag(w) V^T against the input.
+    const Matrix w = to_matrix(out[0]);
+    const Matrix v = to_matrix(out[1]);
+    Matrix vw = v, vt(v.size());
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t i = 0; i < n; ++i) {
+        vw[static_cast<std::size_t>(i + j * n)] *= w[static_cast<std::size_t>(j)];
+        vt[static_cast<std::size_t>(j + i * n)] = v[static_cast<std::size_t>(i + j * n)];
+      }
+    const double err = relative_error(matmul(vw, vt, n, n, n), to_matrix(in[0]));
+    require(err < tolerance(dtype), "eigh reconstruction error " + std::to_string(err));
+  };
+  return c;
+}
+
 BenchCase fft_case(DType dtype, std::int64_t length) {
   BenchCase c;
   c.name = "fft";
@@ -215,7 +260,7 @@ BenchCase fft_case(DType dtype, std::int64_t length) {
 }  // namespace
 
 const std::vector<std::string>& all_case_names() {
-  static const std::vector<std::string> names{"einsum", "qr", "svd", "fft"};
+  static const std::vector<std::string> names{"einsum", "qr", "svd", "eigh", "fft"};
   return names;
 }
 
@@ -230,6 +275,7 @@ std::vector<BenchCase> make_cases(BackendKind backend, const std::vector<std::st
     if (name == "einsum") cases.push_back(einsum_case(real, sizes.matrix));
     if (name == "qr") cases.push_back(qr_case(real, sizes.matrix));
     if (name == "svd") cases.push_back(svd_case(real, sizes.matrix));
+    if (name == "eigh") cases.push_back(eigh_case(real, sizes.matrix));
     if (name == "fft") cases.push_back(fft_case(complex, sizes.fft_length));
   }
   return cases;
