@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
 # GPU check: on a machine with an NVIDIA GPU (H200 target: sm_90) and NO package registry,
-#   1. builds the CUDA configuration (Release; only the library, tenferro_cuda_tests and the
-#      tenferro command) in build-gpu/,
-#   2. runs the CUDA tests with TENFERRO_REQUIRE_CUDA=1 (a missing device is a failure there,
-#      never a skip),
-#   3. runs the GPU part of the benchmarks when the CLI has it (`tenferro bench --backend cuda`),
+#   1. takes the executables from .gpu-bundle/bundle.tar.xz (scripts/gpu-bundle.sh builds and
+#      packs them on a CPU machine; carry ".gpu-bundle"), or, without a bundle, builds the
+#      CUDA configuration here (the library, every test executable and the tenferro command);
+#   2. starts the Python package's CUDA build in the background (the GPU machine's python3, with
+#      nanobind, numpy, pytest and PyTorch already there),
+#   3. runs every test executable with TENFERRO_REQUIRE_CUDA=1 (a missing device is a failure,
+#      never a skip): tests/cuda and the device halves of the other suites (AD, prims, sliced
+#      einsum, dispatch), several executables at once,
+#   4. the CLI smoke (einsum and rfft via `tenferro --backend cuda` against `--backend cpu`),
+#   5. `tenferro bench --backend cuda` (phases and eager-over-direct ratios of einsum, QR, SVD,
+#      eigh, FFT) at 64 and at 512, and tenferro_cuda_peers (GEMM against cuBLAS, batched
+#      SVD/eigh against cuSOLVER) when the bundle has it,
+#   6. the Python CUDA tests (test_cuda.py, test_torch.py, test_dlpack.py, test_errors.py) with
+#      TENFERRO_REQUIRE_CUDA=1 and TENFERRO_REQUIRE_TORCH=1,
 # and writes report.md plus every log into OUTDIR. Usage: scripts/gpu-check.sh OUTDIR
-# Finishes in under 8 minutes: each phase runs under `timeout` with what is left of the budget
-# (TENFERRO_GPU_CHECK_BUDGET seconds, default 450).
+# Each phase runs under `timeout` with what is left of the budget (TENFERRO_GPU_CHECK_BUDGET
+# seconds, default 420).
 #
-# Needs: CMake >= 3.25, Ninja, a C++20 compiler, the CUDA toolkit (nvcc, cuBLAS, cuSOLVER,
-# cuFFT; /usr/local/cuda or nvcc on PATH) and a driver. The Debian packages the build needs
-# beyond that (OpenBLAS, LAPACKE, FFTW3, GoogleTest), when the machine lacks them, are carried
-# as .deb files in .debs/ at the repository root: scripts/fetch-gpu-debs.sh downloads them on
-# a machine with a registry (its list is the one place that names them).
-# They are unpacked with `dpkg -x` into a private prefix (build-gpu/prefix, nothing is
-# installed system-wide) and CMake and the loader are pointed at it. Debian's alternatives
-# symlinks (libopenblas.so, liblapack.so.3) are not in the .debs, so the OpenBLAS library
-# directory is added to the search paths directly.
+# Without a bundle it needs CMake >= 3.25, Ninja, a C++20 compiler and the CUDA toolkit (nvcc,
+# cuBLAS, cuSOLVER, cuFFT; /usr/local/cuda or nvcc on PATH); the Debian packages the build
+# needs beyond that (OpenBLAS, LAPACKE, FFTW3, SLEEF, GoogleTest) come as .deb files in .debs/
+# (scripts/fetch-gpu-debs.sh), unpacked with `dpkg -x` into build-gpu/prefix (nothing is
+# installed system-wide).
 set -uo pipefail
 if [[ $# -ne 1 ]]; then
   echo "usage: $0 OUTDIR" >&2
@@ -26,9 +31,10 @@ fi
 cd "$(dirname "$0")/.."
 root=$PWD
 mkdir -p "$1"
+rm -f "$1"/*.log "$1"/*.rc "$1"/*.xml "$1"/suites.txt "$1"/skipped.txt  # a rerun into the same folder
 out=$(cd "$1" && pwd)
 build=$root/build-gpu
-budget=${TENFERRO_GPU_CHECK_BUDGET:-450}
+budget=${TENFERRO_GPU_CHECK_BUDGET:-420}
 start=$SECONDS
 left() { echo $((budget - (SECONDS - start))); }
 report=$out/report.md
@@ -51,49 +57,64 @@ nvcc=$(command -v nvcc || true)
   [[ -n $nvcc ]] && "$nvcc" --version | tail -n 2
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv
   command -v cmake >/dev/null && cmake --version | head -n 1
+  command -v python3 >/dev/null && python3 -c 'import sys; print("python", sys.version.split()[0])'
   git -C "$root" log -1 --oneline 2>/dev/null
 } >"$out/machine.txt" 2>&1
 log "machine: $(tr '\n' ' ' <"$out/machine.txt" | cut -c1-300)"
-if [[ -z $nvcc ]]; then
-  record toolchain FAILED "no nvcc on PATH or in /usr/local/cuda/bin"
-fi
 
-# --- Carried Debian packages -------------------------------------------------------------
-cmake_extra=()
-if compgen -G "$root/.debs/*.deb" >/dev/null; then
-  prefix=$build/prefix
-  mkdir -p "$prefix"
-  for deb in "$root"/.debs/*.deb; do
-    dpkg -x "$deb" "$prefix" >>"$out/debs.log" 2>&1 || log "dpkg -x failed for $deb"
-  done
-  multi=$prefix/usr/lib/x86_64-linux-gnu
-  inc_paths="$prefix/usr/include;$prefix/usr/include/x86_64-linux-gnu;$prefix/usr/include/x86_64-linux-gnu/openblas-pthread"
-  lib_paths="$multi;$multi/openblas-pthread;$multi/lapack;$multi/blas"
-  cmake_extra=("-DCMAKE_PREFIX_PATH=$prefix/usr" "-DCMAKE_INCLUDE_PATH=$inc_paths"
-               "-DCMAKE_LIBRARY_PATH=$lib_paths" "-DCMAKE_BUILD_RPATH=${lib_paths//;/:}")
-  export LD_LIBRARY_PATH="${lib_paths//;/:}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  record debs ok "$(ls "$root"/.debs/*.deb | wc -l) .deb unpacked into $prefix"
-else
-  record debs skipped "no .debs/ folder: using the system's packages"
-fi
+# The CUDA libraries of the machine's toolkit, for the bundle's executables and the tests.
+for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+  [[ -d $d ]] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+done
 
-# The default BLAS (scipy-openblas32 in .deps/, scripts/setup-blas.sh) when the run carried
-# it (`carry: [".deps/scipy-openblas32"]`), else Debian's OpenBLAS from the carried .debs.
-if [[ ! -f $root/.deps/scipy-openblas32/lib/libscipy_openblas.so ]]; then
-  cmake_extra+=(-DTENFERRO_BLAS=system)
-fi
-
-# --- Build ---------------------------------------------------------------------------------
+# --- The executables: the bundle, or a build here ---------------------------------------------
 built=0
-if [[ -n $nvcc ]]; then
-  log "configure (left $(left)s)"
+py_cmake=()  # how the Python build finds SLEEF, FFTW and the BLAS
+if [[ -f $root/.gpu-bundle/bundle.tar.xz ]]; then
+  rm -rf "$build" && mkdir -p "$build"
+  if tar -xJf "$root/.gpu-bundle/bundle.tar.xz" -C "$build"; then
+    export LD_LIBRARY_PATH="$build/lib:$LD_LIBRARY_PATH"
+    # The paths compiled into the tests (their corpus, the command) as links, where missing.
+    for pair in "source_dir:$root" "binary_dir:$build"; do
+      want=$(cat "$build/${pair%%:*}")
+      if [[ ! -e $want ]]; then mkdir -p "$(dirname "$want")" && ln -s "${pair#*:}" "$want"; fi
+    done
+    py_cmake=("-DTENFERRO_SCIPY_OPENBLAS_ROOT=$build/scipy-openblas32"
+              "-DCMAKE_INCLUDE_PATH=$build/include" "-DCMAKE_LIBRARY_PATH=$build/lib")
+    built=1
+    record executables ok "from .gpu-bundle/bundle.tar.xz ($(ls "$build/tests" | wc -l) test executables)"
+  else
+    record executables FAILED "could not unpack .gpu-bundle/bundle.tar.xz"
+  fi
+elif [[ -z $nvcc ]]; then
+  record toolchain FAILED "no bundle and no nvcc on PATH or in /usr/local/cuda/bin"
+else
+  cmake_extra=()
+  if compgen -G "$root/.debs/*.deb" >/dev/null; then
+    prefix=$build/prefix
+    mkdir -p "$prefix"
+    for deb in "$root"/.debs/*.deb; do
+      dpkg -x "$deb" "$prefix" >>"$out/debs.log" 2>&1 || log "dpkg -x failed for $deb"
+    done
+    multi=$prefix/usr/lib/x86_64-linux-gnu
+    inc_paths="$prefix/usr/include;$prefix/usr/include/x86_64-linux-gnu;$prefix/usr/include/x86_64-linux-gnu/openblas-pthread"
+    lib_paths="$multi;$multi/openblas-pthread;$multi/lapack;$multi/blas"
+    cmake_extra=("-DCMAKE_PREFIX_PATH=$prefix/usr" "-DCMAKE_INCLUDE_PATH=$inc_paths"
+                 "-DCMAKE_LIBRARY_PATH=$lib_paths" "-DCMAKE_BUILD_RPATH=${lib_paths//;/:}")
+    export LD_LIBRARY_PATH="${lib_paths//;/:}:$LD_LIBRARY_PATH"
+  fi
+  # The default BLAS (scipy-openblas32 in .deps/) when carried, else Debian's OpenBLAS.
+  [[ -f $root/.deps/scipy-openblas32/lib/libscipy_openblas.so ]] || cmake_extra+=(-DTENFERRO_BLAS=system)
+  py_cmake=("${cmake_extra[@]}")
+  log "configure and build (left $(left)s)"
   t0=$SECONDS
   if timeout "$(left)" cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DTENFERRO_WITH_CUDA=ON "-DCMAKE_CUDA_COMPILER=$nvcc" -DTENFERRO_BUILD_TESTS=ON \
-      -DTENFERRO_BUILD_CLI=ON -DTENFERRO_BUILD_BENCH=OFF -DTENFERRO_BUILD_EXAMPLES=OFF \
-      "${cmake_extra[@]}" >"$out/configure.log" 2>&1; then
-    log "build tenferro tenferro_cuda_tests tenferro_cli (left $(left)s)"
-    if timeout "$(left)" ninja -C "$build" -j"$(nproc)" tenferro tenferro_cuda_tests tenferro_cli \
+      -DTENFERRO_WITH_CUDA=ON "-DCMAKE_CUDA_COMPILER=$nvcc" -DTENFERRO_WITH_WEBGPU=OFF \
+      -DTENFERRO_BUILD_TESTS=ON -DTENFERRO_BUILD_CLI=ON -DTENFERRO_BUILD_BENCH=OFF \
+      -DTENFERRO_BUILD_EXAMPLES=OFF "${cmake_extra[@]}" >"$out/configure.log" 2>&1; then
+    mapfile -t targets < <(ninja -C "$build" -t targets all | grep -oE '^tests/tenferro_[a-z]+_tests' |
+                           sed 's|^tests/||' | grep -v webgpu | sort -u)
+    if timeout "$(left)" ninja -C "$build" -j"$(nproc)" "${targets[@]}" tenferro_cli \
         >"$out/build.log" 2>&1; then
       built=1
       record build ok "$((SECONDS - t0))s"
@@ -107,33 +128,75 @@ if [[ -n $nvcc ]]; then
   fi
 fi
 
-# --- Tests ---------------------------------------------------------------------------------
+# --- The Python package's CUDA build, in the background ---------------------------------------
+py=$(command -v python3 || true)
+py_pid=""
+site=$build/python-site
+if ((built)) && [[ -n $nvcc && -n $py ]] && "$py" -c "import nanobind, numpy, pytest" 2>/dev/null; then
+  log "Python build started in the background"
+  (
+    set -e
+    timeout "$(left)" cmake -S "$root" -B "$build/python" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DTENFERRO_BUILD_PYTHON=ON -DTENFERRO_WITH_CUDA=ON "-DCMAKE_CUDA_COMPILER=$nvcc" \
+      -DTENFERRO_WITH_WEBGPU=OFF -DTENFERRO_BUILD_TESTS=OFF -DTENFERRO_BUILD_CLI=OFF \
+      -DTENFERRO_BUILD_BENCH=OFF -DTENFERRO_BUILD_EXAMPLES=OFF "-DPython_EXECUTABLE=$py" \
+      "${py_cmake[@]}"
+    # Fewer jobs than cores: the test executables run beside it.
+    timeout "$(left)" nice ninja -C "$build/python" -j"$(($(nproc) * 3 / 4))" _tenferro
+    mkdir -p "$site/tenferro"
+    cp "$root"/python/tenferro/*.py "$root/python/tenferro/py.typed" "$site/tenferro/"
+    cmake --install "$build/python" --component python --prefix "$site"
+  ) >"$out/python-build.log" 2>&1 &
+  py_pid=$!
+elif ((built)); then
+  record python-build skipped "no python3 with nanobind, numpy and pytest here"
+fi
+
+# --- C++ tests: every executable, several at once -------------------------------------------
+cli=$build/src/cli/tenferro
 if ((built)); then
-  "$build/src/cli/tenferro" info >"$out/info.txt" 2>&1
+  "$cli" info >"$out/info.txt" 2>&1
   log "info: $(grep -i cuda "$out/info.txt" | head -n 3 | tr '\n' ' ')"
-  log "CUDA tests (left $(left)s)"
+  log "C++ test executables (left $(left)s)"
   t0=$SECONDS
-  TENFERRO_REQUIRE_CUDA=1 timeout "$(($(left) > 60 ? $(left) - 45 : 15))" \
-    "$build/tests/tenferro_cuda_tests" "--gtest_output=xml:$out/cuda-tests.xml" \
-    >"$out/cuda-tests.log" 2>&1
-  rc=$?
-  # GoogleTest's totals: "[  PASSED  ] N tests.", "[  SKIPPED ] N tests," and "N FAILED TESTS".
-  summary=$(grep -E '^\[  (PASSED|SKIPPED) +\] [0-9]+ tests?[.,]|^ *[0-9]+ FAILED TESTS?' \
-    "$out/cuda-tests.log" | tr -s ' \n' ' ')
-  if [[ $rc -eq 0 ]]; then
-    record cuda-tests ok "$summary($((SECONDS - t0))s)"
+  suite_limit=$(($(left) > 200 ? $(left) - 150 : 50))
+  pids=()
+  for exe in "$build"/tests/tenferro_*_tests; do
+    name=$(basename "$exe")
+    while (($(jobs -rp | wc -l) >= 6)); do wait -n; done
+    (
+      cd "$build/tests" || exit 1
+      TENFERRO_REQUIRE_CUDA=1 TENFERRO_CLI=$cli timeout "$suite_limit" "$exe" \
+        "--gtest_output=xml:$out/$name.xml" >"$out/$name.log" 2>&1
+      echo $? >"$out/$name.rc"
+    ) &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  passed=0 failed_suites=()
+  for exe in "$build"/tests/tenferro_*_tests; do
+    name=$(basename "$exe")
+    n=$(grep -oE '^\[  PASSED  \] [0-9]+' "$out/$name.log" | grep -oE '[0-9]+$' || echo 0)
+    s=$(grep -oE '^\[  SKIPPED \] [0-9]+ tests?,' "$out/$name.log" | grep -oE '[0-9]+' || echo 0)
+    passed=$((passed + ${n:-0}))
+    echo "$name: exit $(cat "$out/$name.rc" 2>/dev/null || echo '?'), ${n:-0} passed, ${s:-0} skipped" \
+      >>"$out/suites.txt"
+    [[ $(cat "$out/$name.rc" 2>/dev/null) == 0 ]] || failed_suites+=("$name")
+  done
+  grep -h -E '^\[  SKIPPED \] [A-Za-z][^ ]*$' "$out"/tenferro_*_tests.log | sort -u >"$out/skipped.txt"
+  if ((${#failed_suites[@]} == 0)); then
+    record cpp-tests ok "$passed passed, $(wc -l <"$out/skipped.txt") skipped (WebGPU, not built; skipped.txt) ($((SECONDS - t0))s)"
   else
-    record cuda-tests FAILED "exit $rc: $summary"
-    grep -E '^\[  FAILED' "$out/cuda-tests.log" | head -n 30
+    record cpp-tests FAILED "${failed_suites[*]} (suites.txt, their .log)"
+    grep -h -E '^\[  FAILED  \] [A-Za-z]' "$out"/tenferro_*_tests.log | sort -u | head -n 40
   fi
 
   # --- CLI smoke: einsum and fft on CUDA vs CPU through the tenferro command -----------------
-  if command -v python3 >/dev/null; then
-    log "CLI smoke (left $(left)s)"
-    smoke=$out/cli-smoke
-    mkdir -p "$smoke"
-    # .npy files without numpy: a v1.0 header and little-endian column-major float64 data.
-    python3 - "$smoke" <<'PY' >"$out/cli-smoke.log" 2>&1
+  log "CLI smoke (left $(left)s)"
+  smoke=$out/cli-smoke
+  mkdir -p "$smoke"
+  # .npy files without numpy: a v1.0 header and little-endian column-major float64 data.
+  python3 - "$smoke" <<'PY' >"$out/cli-smoke.log" 2>&1
 import random, struct, sys
 d = sys.argv[1]
 def write(name, shape):
@@ -148,17 +211,16 @@ def write(name, shape):
         f.write(struct.pack(f"<{n}d", *[random.uniform(-1, 1) for _ in range(n)]))
 write("a", (40, 50)); write("b", (50, 60)); write("c", (60, 30)); write("x", (64, 8))
 PY
-    cli=$build/src/cli/tenferro
-    smoke_ok=1
-    for backend in cpu cuda; do
-      "$cli" --stats einsum "ij,jk,kl->il" "$smoke/a.npy" "$smoke/b.npy" "$smoke/c.npy" \
-        -o "$smoke/einsum-$backend.npy" --backend $backend --repeat 100 \
-        >>"$out/cli-smoke.log" 2>"$smoke/einsum-$backend.stats.json" || smoke_ok=0
-      "$cli" fft rfft "$smoke/x.npy" -o "$smoke/rfft-$backend.npy" --backend $backend --axis 0 \
-        >>"$out/cli-smoke.log" 2>&1 || smoke_ok=0
-    done
-    # Same values from both backends (relative 1e-10), read back without numpy.
-    python3 - "$smoke" <<'PY' >>"$out/cli-smoke.log" 2>&1 || smoke_ok=0
+  smoke_ok=1
+  for backend in cpu cuda; do
+    "$cli" --stats einsum "ij,jk,kl->il" "$smoke/a.npy" "$smoke/b.npy" "$smoke/c.npy" \
+      -o "$smoke/einsum-$backend.npy" --backend $backend --repeat 100 \
+      >>"$out/cli-smoke.log" 2>"$smoke/einsum-$backend.stats.json" || smoke_ok=0
+    "$cli" fft rfft "$smoke/x.npy" -o "$smoke/rfft-$backend.npy" --backend $backend --axis 0 \
+      >>"$out/cli-smoke.log" 2>&1 || smoke_ok=0
+  done
+  # Same values from both backends (relative 1e-10), read back without numpy.
+  python3 - "$smoke" <<'PY' >>"$out/cli-smoke.log" 2>&1 || smoke_ok=0
 import struct, sys
 d = sys.argv[1]
 def read(path):
@@ -173,26 +235,55 @@ for name in ("einsum", "rfft"):
     print(f"{name}: {len(a)} values, max |cpu - cuda| = {worst:.3e} (scale {scale:.3e})")
     assert len(a) == len(b) and worst <= 1e-10 * scale, name
 PY
-    if ((smoke_ok)); then
-      record cli-smoke ok "einsum (100 repeats) and rfft via tenferro --backend cuda match cpu"
-    else
-      record cli-smoke FAILED "see cli-smoke.log"
-    fi
+  if ((smoke_ok)); then
+    record cli-smoke ok "einsum (100 repeats) and rfft via tenferro --backend cuda match cpu"
   else
-    record cli-smoke skipped "no python3 to write the .npy inputs"
+    record cli-smoke FAILED "see cli-smoke.log"
   fi
 
-  # --- GPU benchmarks (when the CLI has them) -----------------------------------------------
-  if "$build/src/cli/tenferro" --help 2>&1 | grep -qE '^\s+bench\b'; then
-    log "bench --backend cuda (left $(left)s)"
-    if timeout "$(($(left) > 20 ? $(left) - 10 : 5))" "$build/src/cli/tenferro" bench --backend cuda \
-        >"$out/bench-cuda.txt" 2>&1; then
-      record bench ok "bench-cuda.txt"
+  # --- GPU benchmarks -------------------------------------------------------------------------
+  for matrix in 64 512; do
+    log "bench --backend cuda --matrix $matrix (left $(left)s)"
+    if timeout "$(($(left) > 90 ? 60 : 10))" "$cli" bench --backend cuda --matrix $matrix \
+        --repeat 100 --quiet --json "$out/bench-cuda-$matrix.json" >"$out/bench-cuda-$matrix.txt" 2>&1; then
+      record "bench $matrix" ok "bench-cuda-$matrix.txt"
     else
-      record bench FAILED "exit $? (bench-cuda.txt)"
+      record "bench $matrix" FAILED "exit $? (bench-cuda-$matrix.txt)"
+    fi
+  done
+  if [[ -x $build/bench/tenferro_cuda_peers ]]; then
+    log "tenferro_cuda_peers (left $(left)s)"
+    if timeout "$(($(left) > 90 ? 60 : 10))" "$build/bench/tenferro_cuda_peers" --repeat 30 \
+        >"$out/cuda-peers.txt" 2>"$out/cuda-peers.err"; then
+      record cuda-peers ok "cuda-peers.txt"
+    else
+      record cuda-peers FAILED "exit $? (cuda-peers.err)"
     fi
   else
-    record bench skipped "this build's tenferro command has no 'bench' sub-command"
+    record cuda-peers skipped "no tenferro_cuda_peers (a build here has no Google Benchmark)"
+  fi
+
+  # --- Python CUDA tests ----------------------------------------------------------------------
+  if [[ -n $py_pid ]]; then
+    log "waiting for the Python build (left $(left)s)"
+    if wait "$py_pid"; then
+      t0=$SECONDS
+      log "Python CUDA tests (left $(left)s)"
+      (cd "$root/python/tests" && PYTHONPATH=$site TENFERRO_REQUIRE_CUDA=1 TENFERRO_REQUIRE_TORCH=1 \
+        timeout "$(($(left) > 30 ? $(left) - 10 : 20))" "$py" -m pytest -p no:cacheprovider -q -rs \
+        test_cuda.py test_torch.py test_dlpack.py test_errors.py) >"$out/python-tests.log" 2>&1
+      rc=$?
+      summary=$(tail -n 1 "$out/python-tests.log")
+      if [[ $rc -eq 0 ]]; then
+        record python-tests ok "$summary ($((SECONDS - t0))s)"
+      else
+        record python-tests FAILED "exit $rc: $summary"
+        grep -E '^(FAILED|ERROR)' "$out/python-tests.log" | head -n 20
+      fi
+    else
+      record python-build FAILED "see python-build.log"
+      tail -n 30 "$out/python-build.log"
+    fi
   fi
 fi
 
@@ -210,18 +301,19 @@ fi
   echo "| phase | status | detail |"
   echo "|---|---|---|"
   printf '%s\n' "${status_lines[@]}"
-  if [[ -f $out/cuda-tests.log ]]; then
+  for f in suites.txt bench-cuda-64.txt bench-cuda-512.txt cuda-peers.txt; do
+    [[ -f $out/$f ]] || continue
     echo
-    echo "## CUDA tests (tail)"
+    echo "## $f"
     echo '```'
-    tail -n 25 "$out/cuda-tests.log"
+    cat "$out/$f"
     echo '```'
-  fi
-  if [[ -f $out/bench-cuda.txt ]]; then
+  done
+  if [[ -f $out/python-tests.log ]]; then
     echo
-    echo "## tenferro bench --backend cuda"
+    echo "## Python tests (tail)"
     echo '```'
-    cat "$out/bench-cuda.txt"
+    tail -n 15 "$out/python-tests.log"
     echo '```'
   fi
 } >"$report"

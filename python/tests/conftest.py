@@ -25,6 +25,19 @@ def gpu_rt():
 
 
 @pytest.fixture
+def cuda_rt():
+    """A CUDA runtime; skipped (with the reason) where the build or machine has none.
+    TENFERRO_REQUIRE_CUDA=1 (scripts/gpu-check.sh sets it on the GPU machine) turns a missing
+    CUDA runtime into a failure instead of a skip."""
+    try:
+        return tf.Runtime.cuda(0)
+    except (tf.UnsupportedError, tf.BackendError) as e:
+        if os.environ.get("TENFERRO_REQUIRE_CUDA") == "1":
+            raise
+        pytest.skip(f"no CUDA runtime here: {e}")
+
+
+@pytest.fixture
 def rng():
     return np.random.default_rng(1234)
 
