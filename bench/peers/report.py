@@ -6,6 +6,7 @@ import platform
 import re
 import statistics
 import subprocess
+from pathlib import Path
 
 import common
 
@@ -221,6 +222,24 @@ def reading_notes(families, summaries, run, m):
     return "Reading the figures:\n\n" + "\n".join(notes) + "\n"
 
 
+CUDA_RECORD = Path(__file__).resolve().parents[2] / "docs" / "perf" / "cuda.md"
+
+
+def cuda_section():
+    """The CUDA figures. This script runs on the CPU machine; the GPU run (scripts/gpu-check.sh)
+    is recorded in docs/perf/cuda.md, carried here with its headings one level down."""
+    if not CUDA_RECORD.exists():
+        return "## CUDA\n\nNo GPU run is recorded (docs/perf/cuda.md).\n"
+    lines = CUDA_RECORD.read_text().splitlines()
+    body, in_code = [], False
+    for line in lines[1:]:
+        in_code ^= line.startswith("```")
+        body.append("#" + line if line.startswith("#") and not in_code else line)
+    return "\n".join(["#" + lines[0], "", "Recorded in [perf/cuda.md](perf/cuda.md) (not rerun "
+                       "by this script)."] + body).replace("(cuda-h200-tests.txt)",
+                                                          "(perf/cuda-h200-tests.txt)") + "\n"
+
+
 def markdown(families, summaries, run, png_rel):
     m = machine()
     threads = run["threads"]
@@ -266,7 +285,7 @@ def markdown(families, summaries, run, png_rel):
         w(f"- {name}: {ver}")
     w("")
     w("## Geometric means (peer time / tenferro time)\n")
-    w("`gate` = the four `tenferro bench` cases; `all cases` = every case of every group where "
+    w("`gate` = the `tenferro bench` cases; `all cases` = every case of every group where "
       "the peer ran (opt_einsum: einsum cases only; SciPy: no einsum).\n")
     w("| group | threads | " + " | ".join(PEER_ORDER) + " |")
     w("|---|---:|" + "---:|" * len(PEER_ORDER))
@@ -312,4 +331,5 @@ def markdown(families, summaries, run, png_rel):
     for f in families[1:]:
         w(titles.get(f.TITLE, f"## {f.TITLE}\n"))
         w(common.markdown_tables(f, summaries[f.TITLE], f.clock_note))
+    w(cuda_section())
     return "\n".join(out) + "\n"
