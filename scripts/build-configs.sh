@@ -4,9 +4,10 @@
 #   cuda        build-cfg-cuda         library + tenferro_cuda_tests (then runs them: on a
 #                                      machine without a GPU the device tests skip and the
 #                                      hardware-independent factory/admission tests run)
+#                                      + tenferro_cuda_peers
 #   webgpu      build-cfg-webgpu       library only                (needs .deps/wgpu)
 #   cuda-webgpu build-cfg-cuda-webgpu  library + tenferro_cuda_tests (needs .deps/wgpu)
-# Release, no benchmarks/CLI/examples, tests only where CUDA is on: the point is that every
+# Release, no CLI/examples, no benchmarks but the CUDA peers, tests only where CUDA is on: the point is that every
 # configuration compiles and links, cheaply. Usage: scripts/build-configs.sh [CONFIG...]
 # (default: all). A configuration whose toolchain is absent (no nvcc, no .deps/wgpu) is
 # reported as skipped, unless TENFERRO_REQUIRE_CUDA_BUILD=1 makes a missing nvcc a failure.
@@ -37,7 +38,10 @@ build_config() {  # build_config NAME
   local name=$1 dir=$root/build-cfg-$1 args=() targets=(tenferro) needs_cuda=0 needs_wgpu=0
   case $name in
     cpu) args=(-DTENFERRO_WITH_CUDA=OFF -DTENFERRO_WITH_WEBGPU=OFF -DTENFERRO_BUILD_TESTS=OFF) ;;
-    cuda) needs_cuda=1; args=("${cuda_on[@]}" -DTENFERRO_WITH_WEBGPU=OFF) ;;
+    # The CUDA-only configuration also builds tenferro_cuda_peers (bench/cuda), which only the
+    # GPU check runs: compiled here, it cannot rot between GPU machines.
+    cuda) needs_cuda=1; args=("${cuda_on[@]}" -DTENFERRO_WITH_WEBGPU=OFF -DTENFERRO_BUILD_BENCH=ON)
+          targets+=(tenferro_cuda_peers) ;;
     webgpu) needs_wgpu=1; args=(-DTENFERRO_WITH_CUDA=OFF "${webgpu_on[@]}" -DTENFERRO_BUILD_TESTS=OFF) ;;
     cuda-webgpu) needs_cuda=1; needs_wgpu=1; args=("${cuda_on[@]}" "${webgpu_on[@]}") ;;
     *) echo "unknown configuration '$name' (cpu, cuda, webgpu, cuda-webgpu)"; failed=1; return ;;

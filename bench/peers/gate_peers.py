@@ -12,6 +12,8 @@ Peers, the same computations on the same sizes and dtypes:
           torch.linalg.qr
   svd     thin SVD of a 64x64 float64: numpy.linalg.svd / scipy.linalg.svd /
           torch.linalg.svd with full_matrices=False (all three call LAPACK's gesdd)
+  eigh    eigh of a symmetric 64x64 float64: numpy.linalg.eigh, scipy.linalg.eigh,
+          torch.linalg.eigh
   fft     complex128 FFT of length 4096: numpy.fft.fft, scipy.fft.fft(workers=threads),
           torch.fft.fft
 Clock: wall time per individually timed call, median over the calls, for both sides (that is
@@ -31,7 +33,7 @@ import common  # noqa: E402
 
 TITLE = "gate"
 PEERS = ["numpy", "opt_einsum", "scipy", "torch"]
-CASES = ["einsum", "qr", "svd", "fft"]
+CASES = ["einsum", "qr", "svd", "eigh", "fft"]
 MATRIX, FFT_LENGTH = 64, 4096
 
 
@@ -83,7 +85,8 @@ def peer_calls(threads):
     np_path = np.einsum_path(subs, *mats, optimize="optimal")[0]
     expr = oe.contract_expression(subs, *[m.shape for m in mats], optimize="auto")
     tmats = [torch.from_numpy(m) for m in mats]
-    ta, tx = torch.from_numpy(a), torch.from_numpy(x)
+    sym = a + a.T
+    ta, tx, tsym = torch.from_numpy(a), torch.from_numpy(x), torch.from_numpy(sym)
     return {
         "einsum": {"numpy": lambda: np.einsum(subs, *mats, optimize=np_path),
                    "opt_einsum": lambda: expr(*mats),
@@ -94,6 +97,9 @@ def peer_calls(threads):
         "svd": {"numpy": lambda: np.linalg.svd(a, full_matrices=False),
                 "scipy": lambda: sl.svd(a, full_matrices=False),
                 "torch": lambda: torch.linalg.svd(ta, full_matrices=False)},
+        "eigh": {"numpy": lambda: np.linalg.eigh(sym),
+                 "scipy": lambda: sl.eigh(sym),
+                 "torch": lambda: torch.linalg.eigh(tsym)},
         "fft": {"numpy": lambda: np.fft.fft(x),
                 "scipy": lambda: scipy.fft.fft(x, workers=threads),
                 "torch": lambda: torch.fft.fft(tx)},
