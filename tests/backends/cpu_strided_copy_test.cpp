@@ -1,9 +1,9 @@
 // The CPU backend's strided copy (src/backends/cpu/strided_copy.hpp), under einsum's permuting
-// copies and prims' same-dtype casts: random shapes of rank 1 to 4, the destination compact in
-// one axis order and the source in another (with gaps between its elements, zero strides on
-// extent-1 axes), small and above the threading threshold, against a naive per-element copy.
-// CTest runs this suite once more with TENFERRO_NUM_THREADS=3 (extra.cmake), so the split over
-// threads (uneven chunks, tiles and runs) runs on any machine.
+// copies and prims' same-dtype casts: random shapes of rank 1 to 4 (and 4 to 8 of small extents),
+// the destination compact in one axis order and the source in another (with gaps between its
+// elements, zero strides on extent-1 axes), small and above the threading threshold, against a
+// naive per-element copy. CTest runs this suite once more with TENFERRO_NUM_THREADS=3
+// (extra.cmake), so the split over threads (uneven chunks, tiles and runs) runs on any machine.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -33,12 +33,13 @@ T value_at(std::int64_t i) {
 }
 
 template <class T>
-void check_random_copies(std::mt19937_64& rng, std::int64_t target_elements) {
-  std::uniform_int_distribution<int> rank_of(1, 4);
+void check_random_copies(std::mt19937_64& rng, std::int64_t target_elements, int min_rank = 1,
+                         int max_rank = 4, std::int64_t cap = 300) {
+  std::uniform_int_distribution<int> rank_of(min_rank, max_rank);
   for (int round = 0; round < 40; ++round) {
     const auto rank = static_cast<std::size_t>(rank_of(rng));
-    // Extents whose product is near target_elements, some of them 1.
-    const std::vector<std::int64_t> shape = random_shape(rng, rank, target_elements, 300, 7);
+    // Extents whose product is near target_elements, each but the last at most `cap`, some 1.
+    const std::vector<std::int64_t> shape = random_shape(rng, rank, target_elements, cap, 7);
     std::int64_t total = 1;
     for (std::int64_t e : shape) total *= e;
     std::vector<std::size_t> dst_order(rank), src_order(rank);
@@ -79,6 +80,18 @@ TEST(CpuStridedCopy, RandomLayoutsMatchTheNaiveCopy) {
     check_random_copies<float>(rng, elements);
     check_random_copies<double>(rng, elements);
     check_random_copies<std::complex<double>>(rng, elements);
+  }
+}
+
+// Permutations of many small axes (hypernetworks' intermediates: short runs on both sides), the
+// layouts the composite-block copy takes.
+TEST(CpuStridedCopy, PermutationsOfManySmallAxesMatchTheNaiveCopy) {
+  std::mt19937_64 rng(11);
+  for (const std::int64_t elements : {std::int64_t{3000}, std::int64_t{1} << 18}) {
+    SCOPED_TRACE(elements);
+    check_random_copies<float>(rng, elements, 4, 8, 12);
+    check_random_copies<double>(rng, elements, 4, 8, 12);
+    check_random_copies<std::complex<double>>(rng, elements, 4, 8, 12);
   }
 }
 

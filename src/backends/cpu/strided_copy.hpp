@@ -1,8 +1,10 @@
 // The CPU backend's strided copy, under einsum's permuting copies and prims' same-dtype casts
 // (contiguous, concatenate): dst = src over one shape, each with its own strides. When the two
 // views' fastest axes differ (a transpose), the copy walks 32 x 32 tiles of those two axes, so
-// both the reads and the writes stay within a few cache lines per tile; otherwise it copies run
-// by run (memcpy where both runs are contiguous). Large copies are split over the host threads.
+// both the reads and the writes stay within a few cache lines per tile. When either view's runs
+// are short (permutations of many small axes: hypernetworks' intermediates), it walks blocks of
+// two composite axes instead (copy_blocks). Otherwise it copies run by run (memcpy where both
+// runs are contiguous). Large copies are split over the host threads.
 #pragma once
 
 #include <algorithm>
@@ -10,7 +12,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 #include <span>
+#include <vector>
 
 #include "backends/cpu/host_parallel.hpp"
 #include "backends/cpu/strided_loops.hpp"
@@ -22,6 +26,83 @@ inline constexpr std::int64_t kCopyTile = 32;
 
 // dst[i] = src[i] for every multi-index i of `shape` (offsets already applied to the pointers;
 // strides in elements). The views must not overlap.
+// Block sides of copy_blocks, in elements: up to 256 x 64 elements per block (64 KiB of
+// float32, within L2 for every dtype).
+inline constexpr std::int64_t kBlockDst = 256, kBlockSrc = 64;
+
+// The offsets of every multi-index of `axes` (first fastest) in both operands of `nest`.
+struct AxisTable {
+  std::vector<std::int64_t> dst, src;
+};
+inline AxisTable axis_table(const LoopNest<2>& nest, std::span<const std::size_t> axes) {
+  AxisTable t{{0}, {0}};
+  for (const std::size_t a : axes) {
+    const std::size_t n = t.dst.size();
+    for (std::int64_t i = 1; i < nest.extents[a]; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        t.dst.push_back(t.dst[j] + i * nest.strides[0][a]);
+        t.src.push_back(t.src[j] + i * nest.strides[1][a]);
+      }
+  }
+  return t;
+}
+
+// A permutation with short runs on either side, as hypernetworks' intermediates have (seven
+// axes of extents 2-15, the source's fastest one among the destination's slowest): copying run
+// by run reads each source cache line once per element, and the 2-D tiles need two axes of 8 or
+// more. Instead, two composite axes: D, the destination's fastest axes (product up to
+// kBlockDst), and S, the source's fastest among the others (up to kBlockSrc), each flattened
+// through an offset table, walked block by block for every index of the remaining (outer) axes.
+// The writes go along D and each block's reads stay within S's few cache lines. Returns false
+// (nothing copied) when the layout has no such pair of axes.
+template <class T>
+bool copy_blocks(const LoopNest<2>& nest, T* dst, const T* src, int threads) {
+  const std::size_t rank = nest.extents.size();
+  if (rank < 3) return false;
+  std::vector<std::size_t> d_axes{0};
+  std::int64_t d_size = nest.extents[0];
+  while (d_axes.size() < rank && d_size * nest.extents[d_axes.size()] <= kBlockDst)
+    d_size *= nest.extents[d_axes.size()], d_axes.push_back(d_axes.size());
+  std::vector<std::size_t> rest(rank - d_axes.size());
+  std::iota(rest.begin(), rest.end(), d_axes.size());
+  std::stable_sort(rest.begin(), rest.end(), [&](std::size_t x, std::size_t y) {
+    return std::abs(nest.strides[1][x]) < std::abs(nest.strides[1][y]);
+  });
+  std::size_t s_count = 0;
+  std::int64_t s_size = 1;
+  while (s_count < rest.size() && s_size * nest.extents[rest[s_count]] <= kBlockSrc)
+    s_size *= nest.extents[rest[s_count++]];
+  // No S, no outer axis to split the work by, or blocks too small to pay for their tables.
+  if (s_count == 0 || s_count == rest.size() || d_size * s_size < 64) return false;
+  const std::vector<std::size_t> s_axes(rest.begin(), rest.begin() + s_count);
+  const std::vector<std::size_t> outer(rest.begin() + s_count, rest.end());
+  const AxisTable td = axis_table(nest, d_axes), ts = axis_table(nest, s_axes);
+  std::int64_t outer_count = 1;
+  for (const std::size_t a : outer) outer_count *= nest.extents[a];
+  const auto items = [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t w = begin; w < end; ++w) {
+      std::int64_t rest_index = w, d = 0, s = 0;
+      for (const std::size_t a : outer) {
+        const std::int64_t i = rest_index % nest.extents[a];
+        rest_index /= nest.extents[a];
+        d += i * nest.strides[0][a];
+        s += i * nest.strides[1][a];
+      }
+      for (std::size_t j = 0; j < ts.dst.size(); ++j) {
+        T* out = dst + d + ts.dst[j];
+        const T* in = src + s + ts.src[j];
+        for (std::size_t i = 0; i < td.dst.size(); ++i) out[td.dst[i]] = in[td.src[i]];
+      }
+    }
+  };
+  if (threads > 1 && outer_count > 1) {
+    cpu_parallel::parallel_chunks(outer_count, threads, items);
+  } else {
+    items(0, outer_count);
+  }
+  return true;
+}
+
 template <class T>
 void copy(std::span<const std::int64_t> shape, T* dst, std::span<const std::int64_t> dst_strides,
           const T* src, std::span<const std::int64_t> src_strides) {
@@ -38,6 +119,8 @@ void copy(std::span<const std::int64_t> shape, T* dst, std::span<const std::int6
     const auto sa = std::abs(nest.strides[1][a]);
     if (sa != 0 && (nest.strides[1][p] == 0 || sa < std::abs(nest.strides[1][p]))) p = a;
   }
+  const bool short_runs = rank > 0 && (nest.extents[0] < 8 || (p != 0 && nest.extents[p] < 8));
+  if (short_runs && copy_blocks(nest, dst, src, threads)) return;
   if (p == 0 || nest.extents[0] < 8 || nest.extents[p] < 8) {
     const auto runs = [&](std::int64_t begin, std::int64_t end) {
       run_nest_range<2>(nest, {0, 0}, begin, end, [&](auto off, std::int64_t n, auto st) {
