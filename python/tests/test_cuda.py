@@ -1,5 +1,5 @@
 """The Python package on a CUDA runtime: einsum, linalg, FFT, prims and gradients run on the
-device and agree with NumPy; nothing moves between devices unless the caller asks (upload,
+device and agree with NumPy (the Krylov solvers too); nothing moves between devices unless the caller asks (upload,
 download and the counted transfers prove it); a CPU tensor meeting a CUDA tensor, NumPy's host
 views, DLPack towards another device and PyTorch's CUDA tensors (whose zero-copy exchange is not
 implemented) are typed errors that leave every tensor usable.
@@ -100,6 +100,33 @@ def test_gradients_on_the_device_match_the_cpu_runtime(cuda_rt, rt, rng):
     for gd, gc in zip(g_cuda, g_cpu):
         assert gd.device == "cuda:0"
         np.testing.assert_allclose(gd.download(), gc.download(), rtol=1e-10, atol=1e-12)
+
+
+def test_krylov_solvers_on_the_device_move_no_tensor(cuda_rt, rng):
+    # eigsh, expm_multiply and gmres in float64 on CUDA: the only transfers are the uploads and
+    # downloads made here; the solvers' scalars are counted apart.
+    import scipy.linalg
+
+    n = 60
+    q, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    a = (q * np.linspace(-3.0, 5.0, n)) @ q.T
+    m = cuda_rt.upload(a)
+    v0 = cuda_rt.upload(rng.standard_normal(n))
+    b = cuda_rt.upload(rng.standard_normal(n))
+    general = cuda_rt.upload(np.eye(n) * 4 + rng.standard_normal((n, n)) / np.sqrt(n))
+    before = cuda_rt.stats()
+    w, v = tf.krylov.eigsh(lambda x: tf.einsum("ij,j->i", m, x), k=3, which="SA", v0=v0,
+                           tol=1e-12)
+    x = tf.krylov.expm_multiply(m, v0, -0.5, tol=1e-13)
+    y, info = tf.krylov.gmres(general, b, rtol=1e-12, restart=30)
+    after = cuda_rt.stats()
+    assert (after["uploads"], after["downloads"]) == (before["uploads"], before["downloads"])
+    assert v.device == x.device == y.device == "cuda:0" and info == 0
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(a)[:3], atol=1e-10)
+    ref = scipy.linalg.expm(-0.5 * a) @ v0.download()
+    np.testing.assert_allclose(x.download(), ref, atol=1e-11 * np.linalg.norm(ref))
+    np.testing.assert_allclose(y.download(), np.linalg.solve(general.download(), b.download()),
+                               rtol=1e-9, atol=1e-10)
 
 
 def test_a_cpu_tensor_meeting_a_cuda_tensor_is_a_typed_error(cuda_rt, rt):
