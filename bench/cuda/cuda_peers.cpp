@@ -191,118 +191,124 @@ std::vector<T> sorted_runs(std::vector<T> v, std::int64_t k) {
   return v;
 }
 
+// cuSOLVER's batched Jacobi solvers for batch square n x n matrices, one overload per precision
+// (U and V, eigenvectors: computed, as tenferro computes them).
+constexpr auto kVectors = CUSOLVER_EIG_MODE_VECTOR;
+constexpr auto kLower = CUBLAS_FILL_MODE_LOWER;
+cusolverStatus_t gesvdj_size(cusolverDnHandle_t h, int n, float* a, float* s, float* u, float* v,
+                             int* lwork, gesvdjInfo_t p, int batch) {
+  return cusolverDnSgesvdjBatched_bufferSize(h, kVectors, n, n, a, n, s, u, n, v, n, lwork, p,
+                                             batch);
+}
+cusolverStatus_t gesvdj_size(cusolverDnHandle_t h, int n, double* a, double* s, double* u,
+                             double* v, int* lwork, gesvdjInfo_t p, int batch) {
+  return cusolverDnDgesvdjBatched_bufferSize(h, kVectors, n, n, a, n, s, u, n, v, n, lwork, p,
+                                             batch);
+}
+cusolverStatus_t gesvdj(cusolverDnHandle_t h, int n, float* a, float* s, float* u, float* v,
+                        float* work, int lwork, int* info, gesvdjInfo_t p, int batch) {
+  return cusolverDnSgesvdjBatched(h, kVectors, n, n, a, n, s, u, n, v, n, work, lwork, info, p,
+                                  batch);
+}
+cusolverStatus_t gesvdj(cusolverDnHandle_t h, int n, double* a, double* s, double* u, double* v,
+                        double* work, int lwork, int* info, gesvdjInfo_t p, int batch) {
+  return cusolverDnDgesvdjBatched(h, kVectors, n, n, a, n, s, u, n, v, n, work, lwork, info, p,
+                                  batch);
+}
+cusolverStatus_t syevj_size(cusolverDnHandle_t h, int n, float* a, float* w, int* lwork,
+                            syevjInfo_t p, int batch) {
+  return cusolverDnSsyevjBatched_bufferSize(h, kVectors, kLower, n, a, n, w, lwork, p, batch);
+}
+cusolverStatus_t syevj_size(cusolverDnHandle_t h, int n, double* a, double* w, int* lwork,
+                            syevjInfo_t p, int batch) {
+  return cusolverDnDsyevjBatched_bufferSize(h, kVectors, kLower, n, a, n, w, lwork, p, batch);
+}
+cusolverStatus_t syevj(cusolverDnHandle_t h, int n, float* a, float* w, float* work, int lwork,
+                       int* info, syevjInfo_t p, int batch) {
+  return cusolverDnSsyevjBatched(h, kVectors, kLower, n, a, n, w, work, lwork, info, p, batch);
+}
+cusolverStatus_t syevj(cusolverDnHandle_t h, int n, double* a, double* w, double* work, int lwork,
+                       int* info, syevjInfo_t p, int batch) {
+  return cusolverDnDsyevjBatched(h, kVectors, kLower, n, a, n, w, work, lwork, info, p, batch);
+}
+
+// One batched decomposition both ways on 64 matrices of 32 x 32: `tenferro` returns its values
+// (singular values or eigenvalues) on the device; `direct(input)` runs cuSOLVER on a device copy
+// of the input (the solvers overwrite it; tenferro's executor copies its input too) and returns
+// the device array of its values. The values are compared, then the two sides are timed.
+template <class T, class Tenferro, class Direct>
+void solver_pair(const std::string& what, const std::vector<T>& a, int repeat,
+                 const std::shared_ptr<EagerRuntime>& rt, Tenferro tenferro, Direct direct) {
+  constexpr std::int64_t n = 32, batch = 64;
+  const EagerTensor ta = rt->upload(Tensor::from_col_major<T>({n, n, batch}, a));
+  DeviceArray<T> input(a), scratch(a.size());
+  EagerTensor values;
+  const DeviceArray<T>* direct_values = nullptr;
+  auto tenferro_call = [&] {
+    values = tenferro(ta);
+    rt->synchronize();
+  };
+  auto direct_call = [&] {
+    check_cuda(
+        cudaMemcpyAsync(scratch.ptr, input.ptr, a.size() * sizeof(T), cudaMemcpyDeviceToDevice),
+        "copy");
+    direct_values = &direct(scratch.ptr);
+    check_cuda(cudaDeviceSynchronize(), "synchronize");
+  };
+  tenferro_call();
+  direct_call();
+  const std::string label = what + " " + std::string(dtype_name(dtype_v<T>));
+  require_close(max_relative_difference(sorted_runs(values.download().template to_vector<T>(), n),
+                                        sorted_runs(direct_values->download(), n)),
+                tolerance_v<T> * 100, label);
+  row(label, time_pair(repeat, tenferro_call, direct_call), 0);
+}
+
 template <class T>
 void svd_pair(const std::shared_ptr<EagerRuntime>& rt, cusolverDnHandle_t solver, int repeat) {
-  constexpr std::int64_t n = 32, batch = 64;
-  const std::vector<T> a = random_values<T>(n * n * batch, 3);
-  const EagerTensor ta = rt->upload(Tensor::from_col_major<T>({n, n, batch}, a));
-  DeviceArray<T> input(a), work_a(a.size()), s(n * batch), u(a.size()), v(a.size());
+  constexpr int n = 32, batch = 64;
+  DeviceArray<T> s(n * batch), u(n * n * batch), v(n * n * batch);
   DeviceArray<int> info(batch);
   gesvdjInfo_t params = nullptr;
   check_solver(cusolverDnCreateGesvdjInfo(&params), "cusolverDnCreateGesvdjInfo");
   int lwork = 0;
-  const int in = n, ib = batch;
-  if constexpr (std::is_same_v<T, float>) {
-    check_solver(
-        cusolverDnSgesvdjBatched_bufferSize(solver, CUSOLVER_EIG_MODE_VECTOR, in, in, work_a.ptr,
-                                            in, s.ptr, u.ptr, in, v.ptr, in, &lwork, params, ib),
-        "gesvdjBatched_bufferSize");
-  } else {
-    check_solver(
-        cusolverDnDgesvdjBatched_bufferSize(solver, CUSOLVER_EIG_MODE_VECTOR, in, in, work_a.ptr,
-                                            in, s.ptr, u.ptr, in, v.ptr, in, &lwork, params, ib),
-        "gesvdjBatched_bufferSize");
-  }
-  DeviceArray<T> work(static_cast<std::size_t>(std::max(lwork, 1)));
-  linalg::SvdResult result;
-  auto tenferro_call = [&] {
-    result = linalg::svd(ta);
-    rt->synchronize();
-  };
-  // gesvdjBatched overwrites its input: the direct side restores it by a device copy first
-  // (tenferro's executor copies its input too).
-  auto direct_call = [&] {
-    check_cuda(
-        cudaMemcpyAsync(work_a.ptr, input.ptr, a.size() * sizeof(T), cudaMemcpyDeviceToDevice),
-        "copy");
-    if constexpr (std::is_same_v<T, float>) {
-      check_solver(
-          cusolverDnSgesvdjBatched(solver, CUSOLVER_EIG_MODE_VECTOR, in, in, work_a.ptr, in, s.ptr,
-                                   u.ptr, in, v.ptr, in, work.ptr, lwork, info.ptr, params, ib),
-          "gesvdjBatched");
-    } else {
-      check_solver(
-          cusolverDnDgesvdjBatched(solver, CUSOLVER_EIG_MODE_VECTOR, in, in, work_a.ptr, in, s.ptr,
-                                   u.ptr, in, v.ptr, in, work.ptr, lwork, info.ptr, params, ib),
-          "gesvdjBatched");
-    }
-    check_cuda(cudaDeviceSynchronize(), "synchronize");
-  };
-  tenferro_call();
-  direct_call();
-  require_close(max_relative_difference(sorted_runs(result.s.download().template to_vector<T>(), n),
-                                        sorted_runs(s.download(), n)),
-                tolerance_v<T> * 100,
-                std::string("svd singular values ") + std::string(dtype_name(dtype_v<T>)));
-  const PairTiming p = time_pair(repeat, tenferro_call, direct_call);
+  DeviceArray<T> probe(n * n * batch);
+  check_solver(gesvdj_size(solver, n, probe.ptr, s.ptr, u.ptr, v.ptr, &lwork, params, batch),
+               "gesvdjBatched_bufferSize");
+  DeviceArray<T> workspace(static_cast<std::size_t>(std::max(lwork, 1)));
+  solver_pair<T>(
+      "svd 64 x (32x32) / gesvdjBatched", random_values<T>(n * n * batch, 3), repeat, rt,
+      [](const EagerTensor& x) { return linalg::svd(x).s; },
+      [&](T* a) -> const DeviceArray<T>& {
+        check_solver(gesvdj(solver, n, a, s.ptr, u.ptr, v.ptr, workspace.ptr, lwork, info.ptr,
+                            params, batch),
+                     "gesvdjBatched");
+        return s;
+      });
   cusolverDnDestroyGesvdjInfo(params);
-  row(std::string("svd 64 x (32x32) ") + std::string(dtype_name(dtype_v<T>)) + " / gesvdjBatched",
-      p, 0);
 }
 
 template <class T>
 void eigh_pair(const std::shared_ptr<EagerRuntime>& rt, cusolverDnHandle_t solver, int repeat) {
-  constexpr std::int64_t n = 32, batch = 64;
-  const std::vector<T> a = symmetrised(random_values<T>(n * n * batch, 4), n, batch);
-  const EagerTensor ta = rt->upload(Tensor::from_col_major<T>({n, n, batch}, a));
-  DeviceArray<T> input(a), work_a(a.size()), w(n * batch);
+  constexpr int n = 32, batch = 64;
+  DeviceArray<T> w(n * batch);
   DeviceArray<int> info(batch);
   syevjInfo_t params = nullptr;
   check_solver(cusolverDnCreateSyevjInfo(&params), "cusolverDnCreateSyevjInfo");
   int lwork = 0;
-  const int in = n, ib = batch;
-  const auto jobz = CUSOLVER_EIG_MODE_VECTOR;
-  const auto lower = CUBLAS_FILL_MODE_LOWER;
-  if constexpr (std::is_same_v<T, float>) {
-    check_solver(cusolverDnSsyevjBatched_bufferSize(solver, jobz, lower, in, work_a.ptr, in, w.ptr,
-                                                    &lwork, params, ib),
-                 "syevjBatched_bufferSize");
-  } else {
-    check_solver(cusolverDnDsyevjBatched_bufferSize(solver, jobz, lower, in, work_a.ptr, in, w.ptr,
-                                                    &lwork, params, ib),
-                 "syevjBatched_bufferSize");
-  }
-  DeviceArray<T> work(static_cast<std::size_t>(std::max(lwork, 1)));
-  linalg::EighResult result;
-  auto tenferro_call = [&] {
-    result = linalg::eigh(ta);
-    rt->synchronize();
-  };
-  auto direct_call = [&] {
-    check_cuda(
-        cudaMemcpyAsync(work_a.ptr, input.ptr, a.size() * sizeof(T), cudaMemcpyDeviceToDevice),
-        "copy");
-    if constexpr (std::is_same_v<T, float>) {
-      check_solver(cusolverDnSsyevjBatched(solver, jobz, lower, in, work_a.ptr, in, w.ptr, work.ptr,
-                                           lwork, info.ptr, params, ib),
-                   "syevjBatched");
-    } else {
-      check_solver(cusolverDnDsyevjBatched(solver, jobz, lower, in, work_a.ptr, in, w.ptr, work.ptr,
-                                           lwork, info.ptr, params, ib),
-                   "syevjBatched");
-    }
-    check_cuda(cudaDeviceSynchronize(), "synchronize");
-  };
-  tenferro_call();
-  direct_call();
-  require_close(max_relative_difference(sorted_runs(result.w.download().template to_vector<T>(), n),
-                                        sorted_runs(w.download(), n)),
-                tolerance_v<T> * 100,
-                std::string("eigh eigenvalues ") + std::string(dtype_name(dtype_v<T>)));
-  const PairTiming p = time_pair(repeat, tenferro_call, direct_call);
+  DeviceArray<T> probe(n * n * batch);
+  check_solver(syevj_size(solver, n, probe.ptr, w.ptr, &lwork, params, batch),
+               "syevjBatched_bufferSize");
+  DeviceArray<T> workspace(static_cast<std::size_t>(std::max(lwork, 1)));
+  solver_pair<T>(
+      "eigh 64 x (32x32) / syevjBatched", symmetrised(random_values<T>(n * n * batch, 4), n, batch),
+      repeat, rt, [](const EagerTensor& x) { return linalg::eigh(x).w; },
+      [&](T* a) -> const DeviceArray<T>& {
+        check_solver(syevj(solver, n, a, w.ptr, workspace.ptr, lwork, info.ptr, params, batch),
+                     "syevjBatched");
+        return w;
+      });
   cusolverDnDestroySyevjInfo(params);
-  row(std::string("eigh 64 x (32x32) ") + std::string(dtype_name(dtype_v<T>)) + " / syevjBatched",
-      p, 0);
 }
 
 }  // namespace

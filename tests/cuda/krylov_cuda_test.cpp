@@ -83,11 +83,7 @@ TEST_F(KrylovCuda, EigshFindsTheLowestLaplacianModesOnTheDevice) {
 TEST_F(KrylovCuda, EigsOfANonNormalOperatorMatchesItsKnownSpectrum) {
   // tests/krylov/eigen_test.cpp's CPU case, on the device.
   const std::int64_t n = 80;
-  std::vector<cplx> spectrum;
-  for (std::int64_t i = 0; i < n; ++i)
-    spectrum.emplace_back(std::cos(0.7 * double(i)), 0.8 * std::sin(1.3 * double(i)));
-  spectrum[17] = {2.5, 0.5};
-  spectrum[33] = {-2.2, -1.0};
+  const std::vector<cplx> spectrum = krylov_test::non_normal_test_spectrum(n);
   const EagerTensor a = matrix_with_spectrum(runtime_, DType::C64, spectrum, 21, /*upper=*/0.05);
   const EagerTensor v0 = runtime_->upload(random_tensor(DType::C64, Shape{n}, 4));
   const auto r =

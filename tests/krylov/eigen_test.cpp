@@ -107,11 +107,7 @@ TEST(Eigsh, LargestMagnitudeOnTensorShapedVectors) {
 TEST(Eigs, FindsEigenvaluesOfANonNormalOperator) {
   auto rt = EagerRuntime::cpu();
   const std::int64_t n = 80;
-  std::vector<cplx> spectrum;
-  for (std::int64_t i = 0; i < n; ++i)
-    spectrum.emplace_back(std::cos(0.7 * double(i)), 0.8 * std::sin(1.3 * double(i)));
-  spectrum[17] = {2.5, 0.5};
-  spectrum[33] = {-2.2, -1.0};
+  const std::vector<cplx> spectrum = non_normal_test_spectrum(n);
   const EagerTensor a = matrix_with_spectrum(rt, DType::C64, spectrum, 21, /*upper=*/0.05);
   const auto op = matvec(a);
   const EagerTensor v0 = rt->upload(testing::random_tensor(DType::C64, Shape{n}, 4));

@@ -3,6 +3,7 @@
 // the eigenvalues are T's diagonal exactly, independent of any eigensolver.
 #pragma once
 
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <memory>
@@ -73,6 +74,17 @@ inline EagerTensor matrix_with_spectrum(const std::shared_ptr<EagerRuntime>& rt,
     }
   }
   return einsum("ij,jk,lk->il", {q, rt->upload(t), prims::conj(q)});
+}
+
+// The eigs tests' spectrum: n values on an ellipse, two of them (2.5 + 0.5i, -2.2 - i) the
+// largest in magnitude by a clear margin.
+inline std::vector<cplx> non_normal_test_spectrum(std::int64_t n) {
+  std::vector<cplx> spectrum;
+  for (std::int64_t i = 0; i < n; ++i)
+    spectrum.emplace_back(std::cos(0.7 * double(i)), 0.8 * std::sin(1.3 * double(i)));
+  spectrum[17] = {2.5, 0.5};
+  spectrum[33] = {-2.2, -1.0};
+  return spectrum;
 }
 
 inline krylov::LinearOperator matvec(const EagerTensor& a) {

@@ -122,21 +122,35 @@ BenchCase einsum_case(DType dtype, std::int64_t n) {
   return c;
 }
 
-BenchCase qr_case(DType dtype, std::int64_t n) {
+// A linalg case on one n x n input: its name (the admission table's op), what it computes,
+// and the LinalgOp its direct side calls; the eager call and the check are the case's own.
+BenchCase linalg_case(const char* name, linalg_internal::LinalgKind kind, DType dtype,
+                      std::string description, Tensor input) {
   BenchCase c;
-  c.name = "qr";
+  c.name = name;
   c.admission = &linalg_family::admission_table();
-  c.admission_op = "qr";
-  c.description = "reduced QR of a " + std::to_string(n) + "x" + std::to_string(n) + " matrix";
+  c.admission_op = name;
+  c.description = std::move(description);
   c.dtype = dtype;
-  c.inputs.push_back(random_of(dtype, {n, n}, 21));
+  c.inputs.push_back(std::move(input));
+  c.prepare_direct = [kind](const std::shared_ptr<EagerRuntime>& rt) {
+    return direct_executor_call(std::make_shared<linalg_internal::LinalgOp>(kind),
+                                linalg_internal::linalg_module_for, rt);
+  };
+  return c;
+}
+
+std::string square(std::int64_t n) {
+  return std::to_string(n) + "x" + std::to_string(n);
+}
+
+BenchCase qr_case(DType dtype, std::int64_t n) {
+  BenchCase c =
+      linalg_case("qr", linalg_internal::LinalgKind::Qr, dtype,
+                  "reduced QR of a " + square(n) + " matrix", random_of(dtype, {n, n}, 21));
   c.eager = [](std::span<const EagerTensor> in) {
     auto [q, r] = linalg::qr(in[0]);
     return outputs_of(std::move(q), std::move(r));
-  };
-  c.prepare_direct = [](const std::shared_ptr<EagerRuntime>& rt) {
-    using namespace linalg_internal;
-    return direct_executor_call(std::make_shared<LinalgOp>(LinalgKind::Qr), linalg_module_for, rt);
   };
   c.check = [dtype, n](std::span<const Tensor> in, std::span<const Tensor> out) {
     const double err =
@@ -147,20 +161,11 @@ BenchCase qr_case(DType dtype, std::int64_t n) {
 }
 
 BenchCase svd_case(DType dtype, std::int64_t n) {
-  BenchCase c;
-  c.name = "svd";
-  c.admission = &linalg_family::admission_table();
-  c.admission_op = "svd";
-  c.description = "thin SVD of a " + std::to_string(n) + "x" + std::to_string(n) + " matrix";
-  c.dtype = dtype;
-  c.inputs.push_back(random_of(dtype, {n, n}, 31));
+  BenchCase c = linalg_case("svd", linalg_internal::LinalgKind::Svd, dtype,
+                            "thin SVD of a " + square(n) + " matrix", random_of(dtype, {n, n}, 31));
   c.eager = [](std::span<const EagerTensor> in) {
     auto r = linalg::svd(in[0]);
     return outputs_of(std::move(r.u), std::move(r.s), std::move(r.vh));
-  };
-  c.prepare_direct = [](const std::shared_ptr<EagerRuntime>& rt) {
-    using namespace linalg_internal;
-    return direct_executor_call(std::make_shared<LinalgOp>(LinalgKind::Svd), linalg_module_for, rt);
   };
   c.check = [dtype, n](std::span<const Tensor> in, std::span<const Tensor> out) {
     Matrix us = to_matrix(out[0]);
@@ -175,12 +180,6 @@ BenchCase svd_case(DType dtype, std::int64_t n) {
 }
 
 BenchCase eigh_case(DType dtype, std::int64_t n) {
-  BenchCase c;
-  c.name = "eigh";
-  c.admission = &linalg_family::admission_table();
-  c.admission_op = "eigh";
-  c.description = "eigh of a symmetric " + std::to_string(n) + "x" + std::to_string(n) + " matrix";
-  c.dtype = dtype;
   // A + A^T, made on the host (the case times eigh alone).
   Tensor a = random_of(dtype, {n, n}, 51);
   visit_dtype(dtype, [&](auto zero) {
@@ -193,15 +192,11 @@ BenchCase eigh_case(DType dtype, std::int64_t n) {
         p[j + i * n] = sum;
       }
   });
-  c.inputs.push_back(std::move(a));
+  BenchCase c = linalg_case("eigh", linalg_internal::LinalgKind::Eigh, dtype,
+                            "eigh of a symmetric " + square(n) + " matrix", std::move(a));
   c.eager = [](std::span<const EagerTensor> in) {
     auto r = linalg::eigh(in[0]);
     return outputs_of(std::move(r.w), std::move(r.v));
-  };
-  c.prepare_direct = [](const std::shared_ptr<EagerRuntime>& rt) {
-    using namespace linalg_internal;
-    return direct_executor_call(std::make_shared<LinalgOp>(LinalgKind::Eigh), linalg_module_for,
-                                rt);
   };
   c.check = [dtype, n](std::span<const Tensor> in, std::span<const Tensor> out) {
     // V diag(w) V^T against the input.
