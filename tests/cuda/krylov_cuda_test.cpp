@@ -5,6 +5,9 @@
 // device; scripts/gpu-check.sh runs it with TENFERRO_REQUIRE_CUDA=1.
 #include <gtest/gtest.h>
 
+#include "tenferro/config.hpp"
+#if TENFERRO_HAS_CUDA
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -168,3 +171,5 @@ TEST_F(KrylovCuda, GroundEnergyGradientFollowsHellmannFeynmanOnTheDevice) {
 
 }  // namespace
 }  // namespace tenferro::cuda_test
+
+#endif  // TENFERRO_HAS_CUDA
