@@ -7,7 +7,7 @@
 #                                      + tenferro_cuda_peers
 #   webgpu      build-cfg-webgpu       library only                (needs .deps/wgpu)
 #   cuda-webgpu build-cfg-cuda-webgpu  library + tenferro_cuda_tests (needs .deps/wgpu)
-# Release, no CLI/examples, no benchmarks but the CUDA peers, tests only where CUDA is on: the point is that every
+# Release, no CLI/examples/benchmarks (the CUDA peers aside), tests only where CUDA is on: the point is that every
 # configuration compiles and links, cheaply. Usage: scripts/build-configs.sh [CONFIG...]
 # (default: all). A configuration whose toolchain is absent (no nvcc, no .deps/wgpu) is
 # reported as skipped, unless TENFERRO_REQUIRE_CUDA_BUILD=1 makes a missing nvcc a failure.
@@ -40,7 +40,7 @@ build_config() {  # build_config NAME
     cpu) args=(-DTENFERRO_WITH_CUDA=OFF -DTENFERRO_WITH_WEBGPU=OFF -DTENFERRO_BUILD_TESTS=OFF) ;;
     # The CUDA-only configuration also builds tenferro_cuda_peers (bench/cuda), which only the
     # GPU check runs: compiled here, it cannot rot between GPU machines.
-    cuda) needs_cuda=1; args=("${cuda_on[@]}" -DTENFERRO_WITH_WEBGPU=OFF -DTENFERRO_BUILD_BENCH=ON)
+    cuda) needs_cuda=1; args=("${cuda_on[@]}" -DTENFERRO_WITH_WEBGPU=OFF -DTENFERRO_BUILD_CUDA_PEERS=ON)
           targets+=(tenferro_cuda_peers) ;;
     webgpu) needs_wgpu=1; args=(-DTENFERRO_WITH_CUDA=OFF "${webgpu_on[@]}" -DTENFERRO_BUILD_TESTS=OFF) ;;
     cuda-webgpu) needs_cuda=1; needs_wgpu=1; args=("${cuda_on[@]}" "${webgpu_on[@]}") ;;

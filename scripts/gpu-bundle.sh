@@ -5,15 +5,16 @@
 # free. Carry it with `carry: [".gpu-bundle"]`; gpu-check.sh finds it and skips its own build.
 #
 # The bundle holds:
-#   tests/, src/cli/, bench/  every test executable but WebGPU's (CUDA on, Release, sm_90), the
-#                             tenferro command and tenferro_cuda_peers;
-#   lib/                      the shared libraries they need beyond glibc, libstdc++ and CUDA's
-#                             own (SLEEF, FFTW, scipy-openblas), with their link names, so the
-#                             GPU machine's Python build links against them too;
-#   include/                  sleef.h and fftw3.h, for that Python build;
-#   scipy-openblas32/         the BLAS package (headers and library) for that Python build;
-#   source_dir, binary_dir    the paths compiled into the tests (their corpus and the command),
-#                             which gpu-check.sh recreates as links when the machine lacks them.
+#   tests/, src/cli/, bench/cuda/  every test executable but WebGPU's (CUDA on, Release, sm_90),
+#                                  the tenferro command and tenferro_cuda_peers;
+#   lib/                           the shared libraries they need beyond glibc, libstdc++ and
+#                                  CUDA's own (SLEEF, FFTW, scipy-openblas), with their link
+#                                  names, so the GPU machine's Python build links against them;
+#   include/                       sleef.h and fftw3.h, for that Python build;
+#   scipy-openblas32/              the BLAS package (headers and library) for that build;
+#   source_dir, binary_dir         the paths compiled into the tests (their corpus, the command),
+#                                  which gpu-check.sh recreates as links where they are missing;
+#   tree                           the tree it was built from (scripts/tree-fingerprint.sh).
 # Usage: scripts/gpu-bundle.sh [BUILD_DIR]   (default build-gpu-local)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,22 +32,24 @@ if command -v ccache >/dev/null; then
 fi
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTENFERRO_WITH_CUDA=ON \
   "-DCMAKE_CUDA_COMPILER=$nvcc" -DTENFERRO_WITH_WEBGPU=OFF -DTENFERRO_BUILD_TESTS=ON \
-  -DTENFERRO_BUILD_CLI=ON -DTENFERRO_BUILD_BENCH=ON -DTENFERRO_BUILD_EXAMPLES=OFF >/dev/null
+  -DTENFERRO_BUILD_CLI=ON -DTENFERRO_BUILD_BENCH=OFF -DTENFERRO_BUILD_CUDA_PEERS=ON \
+  -DTENFERRO_BUILD_EXAMPLES=OFF >/dev/null
 # Every area's test executable (tests/CMakeLists.txt makes one per folder) but WebGPU's, which
 # this CUDA-only build would only skip.
 mapfile -t tests < <(ninja -C "$build" -t targets all | grep -oE '^tests/tenferro_[a-z]+_tests' |
                      sed 's|^tests/||' | grep -v '^tenferro_webgpu_tests$' | sort -u)
+((${#tests[@]})) || { echo "gpu-bundle: no test executables in $build" >&2; exit 1; }
 ninja -C "$build" "${tests[@]}" tenferro_cli tenferro_cuda_peers
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage"/{tests,src/cli,bench,lib,include}
+mkdir -p "$stage"/{tests,src/cli,bench/cuda,lib,include}
 for t in "${tests[@]}"; do cp "$build/tests/$t" "$stage/tests/"; done
 cp "$build/src/cli/tenferro" "$stage/src/cli/"
-cp "$build/bench/tenferro_cuda_peers" "$stage/bench/"
+cp "$build/bench/cuda/tenferro_cuda_peers" "$stage/bench/cuda/"
 # The libraries the executables load from outside the C/C++ runtime and CUDA, each under its
 # soname and its link name (libfoo.so) for the Python build's find_library.
-ldd "$stage"/tests/* "$stage"/src/cli/tenferro "$stage"/bench/* |
+ldd "$stage"/tests/* "$stage"/src/cli/tenferro "$stage"/bench/cuda/* |
   awk '/=> \// {print $1, $3}' | sort -u |
   grep -vE '^(libc|libm|libdl|libpthread|librt|libgcc_s|libstdc\+\+)\.so|/cuda' |
   while read -r soname path; do
@@ -57,6 +60,7 @@ cp "$(find /usr/include -name sleef.h | head -n 1)" /usr/include/fftw3.h "$stage
 cp -r .deps/scipy-openblas32 "$stage/"
 echo "$root" >"$stage/source_dir"
 echo "$build" >"$stage/binary_dir"
+scripts/tree-fingerprint.sh >"$stage/tree"  # gpu-check refuses a bundle of another tree
 mkdir -p .gpu-bundle
 tar -cJf .gpu-bundle/bundle.tar.xz -C "$stage" .
 echo "gpu-bundle: $(du -h .gpu-bundle/bundle.tar.xz | cut -f1) in .gpu-bundle/bundle.tar.xz" \

@@ -6,14 +6,15 @@
 #   2. starts the Python package's CUDA build in the background (the GPU machine's python3, with
 #      nanobind, numpy, pytest and PyTorch already there),
 #   3. runs every test executable with TENFERRO_REQUIRE_CUDA=1 (a missing device is a failure,
-#      never a skip): tests/cuda and the device halves of the other suites (AD, prims, sliced
-#      einsum, dispatch), several executables at once,
+#      never a skip; so is any skip but the expected ones): tests/cuda and the device halves of
+#      the other suites (AD, prims, sliced einsum, dispatch), several executables at once,
 #   4. the CLI smoke (einsum and rfft via `tenferro --backend cuda` against `--backend cpu`),
 #   5. `tenferro bench --backend cuda` (phases and eager-over-direct ratios of einsum, QR, SVD,
 #      eigh, FFT) at 64 and at 512, and tenferro_cuda_peers (GEMM against cuBLAS, batched
-#      SVD/eigh against cuSOLVER) when the bundle has it,
+#      SVD/eigh against cuSOLVER),
 #   6. the Python CUDA tests (test_cuda.py, test_torch.py, test_dlpack.py, test_errors.py) with
-#      TENFERRO_REQUIRE_CUDA=1 and TENFERRO_REQUIRE_TORCH=1,
+#      TENFERRO_REQUIRE_CUDA=1 and TENFERRO_REQUIRE_TORCH=1 (a machine without the Python pieces
+#      fails the check, unless TENFERRO_GPU_CHECK_NO_PYTHON=1),
 # and writes report.md plus every log into OUTDIR. Usage: scripts/gpu-check.sh OUTDIR
 # Each phase runs under `timeout` with what is left of the budget (TENFERRO_GPU_CHECK_BUDGET
 # seconds, default 420).
@@ -31,12 +32,15 @@ fi
 cd "$(dirname "$0")/.."
 root=$PWD
 mkdir -p "$1"
-rm -f "$1"/*.log "$1"/*.rc "$1"/*.xml "$1"/suites.txt "$1"/skipped.txt  # a rerun into the same folder
+rm -f "$1"/*.log "$1"/*.rc "$1"/*.xml "$1"/*.txt "$1"/*.json  # a rerun into the same folder
 out=$(cd "$1" && pwd)
 build=$root/build-gpu
 budget=${TENFERRO_GPU_CHECK_BUDGET:-420}
 start=$SECONDS
-left() { echo $((budget - (SECONDS - start))); }
+left() {  # seconds left of the budget, at least 1 (`timeout 0` would mean no limit)
+  local l=$((budget - (SECONDS - start)))
+  echo $((l > 1 ? l : 1))
+}
 report=$out/report.md
 status_lines=()
 overall=0
@@ -72,7 +76,11 @@ built=0
 py_cmake=()  # how the Python build finds SLEEF, FFTW and the BLAS
 if [[ -f $root/.gpu-bundle/bundle.tar.xz ]]; then
   rm -rf "$build" && mkdir -p "$build"
-  if tar -xJf "$root/.gpu-bundle/bundle.tar.xz" -C "$build"; then
+  if ! tar -xJf "$root/.gpu-bundle/bundle.tar.xz" -C "$build"; then
+    record executables FAILED "could not unpack .gpu-bundle/bundle.tar.xz"
+  elif [[ $(cat "$build/tree") != "$(scripts/tree-fingerprint.sh)" ]]; then
+    record executables FAILED "the bundle was built from another tree ($(cat "$build/tree")): rerun scripts/gpu-bundle.sh"
+  else
     export LD_LIBRARY_PATH="$build/lib:$LD_LIBRARY_PATH"
     # The paths compiled into the tests (their corpus, the command) as links, where missing.
     for pair in "source_dir:$root" "binary_dir:$build"; do
@@ -83,8 +91,6 @@ if [[ -f $root/.gpu-bundle/bundle.tar.xz ]]; then
               "-DCMAKE_INCLUDE_PATH=$build/include" "-DCMAKE_LIBRARY_PATH=$build/lib")
     built=1
     record executables ok "from .gpu-bundle/bundle.tar.xz ($(ls "$build/tests" | wc -l) test executables)"
-  else
-    record executables FAILED "could not unpack .gpu-bundle/bundle.tar.xz"
   fi
 elif [[ -z $nvcc ]]; then
   record toolchain FAILED "no bundle and no nvcc on PATH or in /usr/local/cuda/bin"
@@ -111,10 +117,11 @@ else
   if timeout "$(left)" cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DTENFERRO_WITH_CUDA=ON "-DCMAKE_CUDA_COMPILER=$nvcc" -DTENFERRO_WITH_WEBGPU=OFF \
       -DTENFERRO_BUILD_TESTS=ON -DTENFERRO_BUILD_CLI=ON -DTENFERRO_BUILD_BENCH=OFF \
-      -DTENFERRO_BUILD_EXAMPLES=OFF "${cmake_extra[@]}" >"$out/configure.log" 2>&1; then
+      -DTENFERRO_BUILD_CUDA_PEERS=ON -DTENFERRO_BUILD_EXAMPLES=OFF "${cmake_extra[@]}" \
+      >"$out/configure.log" 2>&1; then
     mapfile -t targets < <(ninja -C "$build" -t targets all | grep -oE '^tests/tenferro_[a-z]+_tests' |
                            sed 's|^tests/||' | grep -v webgpu | sort -u)
-    if timeout "$(left)" ninja -C "$build" -j"$(nproc)" "${targets[@]}" tenferro_cli \
+    if timeout "$(left)" ninja -C "$build" -j"$(nproc)" "${targets[@]}" tenferro_cli tenferro_cuda_peers \
         >"$out/build.log" 2>&1; then
       built=1
       record build ok "$((SECONDS - t0))s"
@@ -149,7 +156,16 @@ if ((built)) && [[ -n $nvcc && -n $py ]] && "$py" -c "import nanobind, numpy, py
   ) >"$out/python-build.log" 2>&1 &
   py_pid=$!
 elif ((built)); then
-  record python-build skipped "no python3 with nanobind, numpy and pytest here"
+  # The Python CUDA tests are part of the check: a machine that cannot run them fails it,
+  # unless the caller says so (TENFERRO_GPU_CHECK_NO_PYTHON=1).
+  why="no nvcc"
+  [[ -n $nvcc ]] && why="no python3"
+  [[ -n $nvcc && -n $py ]] && why="$py lacks nanobind, numpy or pytest"
+  if [[ ${TENFERRO_GPU_CHECK_NO_PYTHON:-0} == 1 ]]; then
+    record python-build skipped "$why (TENFERRO_GPU_CHECK_NO_PYTHON=1)"
+  else
+    record python-build FAILED "$why (TENFERRO_GPU_CHECK_NO_PYTHON=1 skips the Python tests)"
+  fi
 fi
 
 # --- C++ tests: every executable, several at once -------------------------------------------
@@ -184,8 +200,15 @@ if ((built)); then
     [[ $(cat "$out/$name.rc" 2>/dev/null) == 0 ]] || failed_suites+=("$name")
   done
   grep -h -E '^\[  SKIPPED \] [A-Za-z][^ ]*$' "$out"/tenferro_*_tests.log | sort -u >"$out/skipped.txt"
+  # The skips this build expects: WebGPU's cases (not built) and two tests whose premise a GPU
+  # machine lacks (a machine without a device; a device without linalg). Any other skip fails.
+  expected_skips='WebGpu|webgpu|CudaRuntimeWithoutDevice\.|RulesOfOpsTheDeviceLacksFailTypedWithoutTransfer/Cuda'
+  grep -v -E "$expected_skips" "$out/skipped.txt" >"$out/unexpected-skips.txt"
+  if [[ -s $out/unexpected-skips.txt ]]; then
+    failed_suites+=("unexpected skips: $(tr '\n' ' ' <"$out/unexpected-skips.txt" | sed 's/\[  SKIPPED \] //g')")
+  fi
   if ((${#failed_suites[@]} == 0)); then
-    record cpp-tests ok "$passed passed, $(wc -l <"$out/skipped.txt") skipped (WebGPU, not built; skipped.txt) ($((SECONDS - t0))s)"
+    record cpp-tests ok "$passed passed, $(wc -l <"$out/skipped.txt") skipped as expected (skipped.txt) ($((SECONDS - t0))s)"
   else
     record cpp-tests FAILED "${failed_suites[*]} (suites.txt, their .log)"
     grep -h -E '^\[  FAILED  \] [A-Za-z]' "$out"/tenferro_*_tests.log | sort -u | head -n 40
@@ -251,16 +274,16 @@ PY
       record "bench $matrix" FAILED "exit $? (bench-cuda-$matrix.txt)"
     fi
   done
-  if [[ -x $build/bench/tenferro_cuda_peers ]]; then
+  if [[ -x $build/bench/cuda/tenferro_cuda_peers ]]; then
     log "tenferro_cuda_peers (left $(left)s)"
-    if timeout "$(($(left) > 90 ? 60 : 10))" "$build/bench/tenferro_cuda_peers" --repeat 30 \
+    if timeout "$(($(left) > 90 ? 60 : 10))" "$build/bench/cuda/tenferro_cuda_peers" --repeat 30 \
         >"$out/cuda-peers.txt" 2>"$out/cuda-peers.err"; then
       record cuda-peers ok "cuda-peers.txt"
     else
       record cuda-peers FAILED "exit $? (cuda-peers.err)"
     fi
   else
-    record cuda-peers skipped "no tenferro_cuda_peers (a build here has no Google Benchmark)"
+    record cuda-peers FAILED "no tenferro_cuda_peers in $build/bench/cuda"
   fi
 
   # --- Python CUDA tests ----------------------------------------------------------------------

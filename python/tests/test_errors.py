@@ -47,7 +47,8 @@ def test_unsupported_dtype_is_a_validation_error(rt):
 def test_absent_backends_are_typed_errors():
     # No CUDA on this machine or in this build: a typed error, not a crash or a CPU stand-in.
     if os.environ.get("TENFERRO_REQUIRE_CUDA") == "1":
-        pytest.skip("this machine must have CUDA (TENFERRO_REQUIRE_CUDA=1): test_cuda.py runs it")
+        pytest.skip("this machine must have CUDA (TENFERRO_REQUIRE_CUDA=1), so the absent-backend "
+                    "error cannot happen here; test_cuda.py runs the backend that is present")
     with pytest.raises((tf.UnsupportedError, tf.BackendError)) as info:
         tf.Runtime.cuda(0)
     assert info.value.kind in ("Unsupported", "Backend")

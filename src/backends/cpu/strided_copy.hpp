@@ -24,8 +24,6 @@ namespace tenferro::cpu_strided {
 
 inline constexpr std::int64_t kCopyTile = 32;
 
-// dst[i] = src[i] for every multi-index i of `shape` (offsets already applied to the pointers;
-// strides in elements). The views must not overlap.
 // Block sides of copy_blocks, in elements: up to 256 x 64 elements per block (64 KiB of
 // float32, within L2 for every dtype).
 inline constexpr std::int64_t kBlockDst = 256, kBlockSrc = 64;
@@ -103,6 +101,8 @@ bool copy_blocks(const LoopNest<2>& nest, T* dst, const T* src, int threads) {
   return true;
 }
 
+// dst[i] = src[i] for every multi-index i of `shape` (offsets already applied to the pointers;
+// strides in elements). The views must not overlap.
 template <class T>
 void copy(std::span<const std::int64_t> shape, T* dst, std::span<const std::int64_t> dst_strides,
           const T* src, std::span<const std::int64_t> src_strides) {
