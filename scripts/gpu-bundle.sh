@@ -34,10 +34,7 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTENFERRO_WITH
   "-DCMAKE_CUDA_COMPILER=$nvcc" -DTENFERRO_WITH_WEBGPU=OFF -DTENFERRO_BUILD_TESTS=ON \
   -DTENFERRO_BUILD_CLI=ON -DTENFERRO_BUILD_BENCH=OFF -DTENFERRO_BUILD_CUDA_PEERS=ON \
   -DTENFERRO_BUILD_EXAMPLES=OFF >/dev/null
-# Every area's test executable (tests/CMakeLists.txt makes one per folder) but WebGPU's, which
-# this CUDA-only build would only skip.
-mapfile -t tests < <(ninja -C "$build" -t targets all | grep -oE '^tests/tenferro_[a-z]+_tests' |
-                     sed 's|^tests/||' | grep -v '^tenferro_webgpu_tests$' | sort -u)
+mapfile -t tests < <(scripts/gpu-test-targets.sh "$build")
 ((${#tests[@]})) || { echo "gpu-bundle: no test executables in $build" >&2; exit 1; }
 ninja -C "$build" "${tests[@]}" tenferro_cli tenferro_cuda_peers
 
@@ -56,7 +53,11 @@ ldd "$stage"/tests/* "$stage"/src/cli/tenferro "$stage"/bench/cuda/* |
     cp -L "$path" "$stage/lib/$soname"
     [[ $soname == "${soname%%.so*}.so" ]] || ln -sf "$soname" "$stage/lib/${soname%%.so*}.so"
   done
-cp "$(find /usr/include -name sleef.h | head -n 1)" /usr/include/fftw3.h "$stage/include/"
+# The headers the build itself found (its CMake cache).
+for var in TENFERRO_SLEEF_INCLUDE_DIR:sleef.h TENFERRO_FFTW_INCLUDE_DIR:fftw3.h; do
+  dir=$(grep -E "^${var%%:*}:" "$build/CMakeCache.txt" | cut -d= -f2-)
+  cp "$dir/${var#*:}" "$stage/include/"
+done
 cp -r .deps/scipy-openblas32 "$stage/"
 echo "$root" >"$stage/source_dir"
 echo "$build" >"$stage/binary_dir"

@@ -119,8 +119,7 @@ else
       -DTENFERRO_BUILD_TESTS=ON -DTENFERRO_BUILD_CLI=ON -DTENFERRO_BUILD_BENCH=OFF \
       -DTENFERRO_BUILD_CUDA_PEERS=ON -DTENFERRO_BUILD_EXAMPLES=OFF "${cmake_extra[@]}" \
       >"$out/configure.log" 2>&1; then
-    mapfile -t targets < <(ninja -C "$build" -t targets all | grep -oE '^tests/tenferro_[a-z]+_tests' |
-                           sed 's|^tests/||' | grep -v webgpu | sort -u)
+    mapfile -t targets < <(scripts/gpu-test-targets.sh "$build")
     if timeout "$(left)" ninja -C "$build" -j"$(nproc)" "${targets[@]}" tenferro_cli tenferro_cuda_peers \
         >"$out/build.log" 2>&1; then
       built=1

@@ -119,9 +119,12 @@ void copy(std::span<const std::int64_t> shape, T* dst, std::span<const std::int6
     const auto sa = std::abs(nest.strides[1][a]);
     if (sa != 0 && (nest.strides[1][p] == 0 || sa < std::abs(nest.strides[1][p]))) p = a;
   }
-  const bool short_runs = rank > 0 && (nest.extents[0] < 8 || (p != 0 && nest.extents[p] < 8));
-  if (short_runs && copy_blocks(nest, dst, src, threads)) return;
-  if (p == 0 || nest.extents[0] < 8 || nest.extents[p] < 8) {
+  // Two axes of 8 or more, fastest in each view: 2-D tiles (below). Otherwise run by run, when
+  // both views' runs are that one long axis; blocks of composite axes where runs are short.
+  const bool tiles = p != 0 && nest.extents[0] >= 8 && nest.extents[p] >= 8;
+  const bool long_runs = p == 0 && rank > 0 && nest.extents[0] >= 8;
+  if (!tiles && !long_runs && copy_blocks(nest, dst, src, threads)) return;
+  if (!tiles) {
     const auto runs = [&](std::int64_t begin, std::int64_t end) {
       run_nest_range<2>(nest, {0, 0}, begin, end, [&](auto off, std::int64_t n, auto st) {
         T* dp = dst + off[0];

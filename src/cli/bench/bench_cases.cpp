@@ -140,14 +140,14 @@ BenchCase linalg_case(const char* name, linalg_internal::LinalgKind kind, DType 
   return c;
 }
 
-std::string square(std::int64_t n) {
+std::string n_by_n(std::int64_t n) {
   return std::to_string(n) + "x" + std::to_string(n);
 }
 
 BenchCase qr_case(DType dtype, std::int64_t n) {
   BenchCase c =
       linalg_case("qr", linalg_internal::LinalgKind::Qr, dtype,
-                  "reduced QR of a " + square(n) + " matrix", random_of(dtype, {n, n}, 21));
+                  "reduced QR of a " + n_by_n(n) + " matrix", random_of(dtype, {n, n}, 21));
   c.eager = [](std::span<const EagerTensor> in) {
     auto [q, r] = linalg::qr(in[0]);
     return outputs_of(std::move(q), std::move(r));
@@ -162,7 +162,7 @@ BenchCase qr_case(DType dtype, std::int64_t n) {
 
 BenchCase svd_case(DType dtype, std::int64_t n) {
   BenchCase c = linalg_case("svd", linalg_internal::LinalgKind::Svd, dtype,
-                            "thin SVD of a " + square(n) + " matrix", random_of(dtype, {n, n}, 31));
+                            "thin SVD of a " + n_by_n(n) + " matrix", random_of(dtype, {n, n}, 31));
   c.eager = [](std::span<const EagerTensor> in) {
     auto r = linalg::svd(in[0]);
     return outputs_of(std::move(r.u), std::move(r.s), std::move(r.vh));
@@ -193,7 +193,7 @@ BenchCase eigh_case(DType dtype, std::int64_t n) {
       }
   });
   BenchCase c = linalg_case("eigh", linalg_internal::LinalgKind::Eigh, dtype,
-                            "eigh of a symmetric " + square(n) + " matrix", std::move(a));
+                            "eigh of a symmetric " + n_by_n(n) + " matrix", std::move(a));
   c.eager = [](std::span<const EagerTensor> in) {
     auto r = linalg::eigh(in[0]);
     return outputs_of(std::move(r.w), std::move(r.v));
