@@ -11,30 +11,29 @@ def rt():
     return tf.Runtime.cpu()
 
 
+def device_runtime(make, name, require_variable):
+    """make(), or a skip naming why there is no such runtime here; with require_variable=1 in
+    the environment, the missing runtime is a failure instead."""
+    try:
+        return make()
+    except (tf.UnsupportedError, tf.BackendError) as e:
+        if os.environ.get(require_variable) == "1":
+            raise
+        pytest.skip(f"no {name} runtime here: {e}")
+
+
 @pytest.fixture
 def gpu_rt():
-    """A WebGPU runtime; skipped (with the reason) where the build or machine has none.
-    TENFERRO_REQUIRE_WEBGPU=1 (scripts/test-env.sh sets it when wgpu-native is installed)
-    turns a missing WebGPU runtime into a failure instead of a skip."""
-    try:
-        return tf.Runtime.webgpu()
-    except (tf.UnsupportedError, tf.BackendError) as e:
-        if os.environ.get("TENFERRO_REQUIRE_WEBGPU") == "1":
-            raise
-        pytest.skip(f"no WebGPU runtime here: {e}")
+    """A WebGPU runtime (TENFERRO_REQUIRE_WEBGPU=1: scripts/test-env.sh sets it when
+    wgpu-native is installed)."""
+    return device_runtime(tf.Runtime.webgpu, "WebGPU", "TENFERRO_REQUIRE_WEBGPU")
 
 
 @pytest.fixture
 def cuda_rt():
-    """A CUDA runtime; skipped (with the reason) where the build or machine has none.
-    TENFERRO_REQUIRE_CUDA=1 (scripts/gpu-check.sh sets it on the GPU machine) turns a missing
-    CUDA runtime into a failure instead of a skip."""
-    try:
-        return tf.Runtime.cuda(0)
-    except (tf.UnsupportedError, tf.BackendError) as e:
-        if os.environ.get("TENFERRO_REQUIRE_CUDA") == "1":
-            raise
-        pytest.skip(f"no CUDA runtime here: {e}")
+    """A CUDA runtime (TENFERRO_REQUIRE_CUDA=1: scripts/gpu-check.sh sets it on the GPU
+    machine)."""
+    return device_runtime(lambda: tf.Runtime.cuda(0), "CUDA", "TENFERRO_REQUIRE_CUDA")
 
 
 @pytest.fixture
