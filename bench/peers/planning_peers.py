@@ -170,7 +170,7 @@ def main():
     suite = []
     for n in ([40, 100] if quick else [40, 60, 100, 150, 200]):
         suite.append((f"rrg3-{n}", *network(*regular_graph(n, 3, seed=n))))
-    for n in ([40] if quick else [40, 60, 100]):
+    for n in ([40] if quick else [40, 60, 100, 150, 200]):
         suite.append((f"rrg4-{n}", *network(*regular_graph(n, 4, seed=n + 1))))
     for side in ([6] if quick else [6, 8, 10, 12]):
         suite.append((f"lattice{side}x{side}", *network(*lattice(side, side))))

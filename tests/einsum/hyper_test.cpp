@@ -113,6 +113,7 @@ TEST(EinsumHyper, BisectionTreesAreCompleteAndSplitComponentsFirst) {
       params.seed = seed;
       params.imbalance = 0.1 * static_cast<double>(seed);
       params.cutoff = 3 + static_cast<int>(seed);
+      params.imbalance_decay = static_cast<double>(seed) - 3;  // looser, then tighter below
       const SsaPath ssa = partition_path(problem, params);
       ASSERT_EQ(ssa.size(), static_cast<std::size_t>(n - 1));
       std::vector<int> uses(static_cast<std::size_t>(2 * n - 1), 0);

@@ -231,6 +231,31 @@ TEST(EinsumPath, OptimalHandlesMoreThan64Labels) {
   EXPECT_NEAR(path.flops, brute_force_min_flops(net), 1e-9 * path.flops);
 }
 
+TEST(EinsumPath, OptimalOnFewLabelsSpreadOverManyWordsMatchesBruteForce) {
+  // The parts of a large network the DP sees hold a few of its many labels (ids up to
+  // hundreds): it renumbers them into one word. The same random networks with their label ids
+  // spread 40 apart (up to five words; the unused ids have extent 1 and no holder) must plan to
+  // the brute-force optimum, as the dense ones do.
+  std::mt19937 rng(20261204);
+  for (int trial = 0; trial < 40; ++trial) {
+    const Network dense = random_network(rng, 2 + trial % 5, 3 + trial % 6);
+    Network spread;
+    spread.expr = dense.expr;
+    auto widen = [](Label l) { return static_cast<Label>(40 * l + 3); };
+    for (auto& in : spread.expr.inputs) std::transform(in.begin(), in.end(), in.begin(), widen);
+    std::transform(spread.expr.output.begin(), spread.expr.output.end(), spread.expr.output.begin(),
+                   widen);
+    spread.sizes.assign(40 * dense.sizes.size() + 3, 1);
+    for (std::size_t l = 0; l < dense.sizes.size(); ++l)
+      spread.sizes[static_cast<std::size_t>(widen(static_cast<Label>(l)))] = dense.sizes[l];
+    const EinsumPath path = plan(spread, PathStrategy::Optimal);
+    SCOPED_TRACE(path.to_string());
+    expect_valid_and_costed(spread, path);
+    const double best = brute_force_min_flops(dense);
+    EXPECT_NEAR(path.flops, best, 1e-9 * best) << "trial " << trial;
+  }
+}
+
 TEST(EinsumPath, PrivateLabelsAreSummedBeforeTheirFirstStep) {
   // x only in operand 0: it is summed first (2 * 2*3*10), then ij,jk->ik (2 * 2*3*4).
   const Network net = from_subscripts("ijx,jk->ik", {{2, 3, 10}, {3, 4}});

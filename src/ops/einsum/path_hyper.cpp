@@ -2,18 +2,21 @@
 // reconfiguration of the best ones.
 //
 // Sampling runs in rounds of kRoundTrials trials. Odd trials build recursive-bisection trees
-// (path_partition.cpp, our own multilevel partitioner) with a sampled imbalance, cutoff and
-// coarsest level (later rounds: half perturb the best bisection's, half explore); the others are
-// randomised greedy trees. A greedy trial's parameters (the cost's operand weight alpha and the
-// Boltzmann temperature) come from a generator seeded by (seed, i) and from the best greedy
-// parameters of the rounds before it: half the trials of a later round perturb the best so far,
-// half explore uniformly (a small cross-entropy-style tuner in place of cotengra's Bayesian one). A
-// round's trials are independent and run on the machine's threads; results are compared by (score,
-// trial index), so the outcome does not depend on which thread ran what or when. Trial 0 is
-// greedy_path itself, so Hyper never scores worse than greedy. Above kMaxBisectionOperands
-// operands every trial is a greedy one: the partitioner's FM passes scan every node per move
-// (O(n^2) per level), and on a label shared by all n operands one bisection trial took longer
-// than the whole default budget (docs/reliability.md, "Planning bounds").
+// (path_partition.cpp, our own multilevel partitioner) with a sampled imbalance, its decay with
+// depth, cutoff and coarsest level (later rounds: half perturb the best bisection's, half
+// explore). The decay is what cotengra's partition trees have and ours lacked: on random
+// 4-regular graphs of 100-200 tensors it halved the FLOPs of the best tree found in 1 s
+// (docs/perf/planning.md). The others are randomised greedy trees. A greedy trial's parameters
+// (the cost's operand weight alpha and the Boltzmann temperature) come from a generator seeded by
+// (seed, i) and from the best greedy parameters of the rounds before it: half the trials of a
+// later round perturb the best so far, half explore uniformly (a small cross-entropy-style tuner
+// in place of cotengra's Bayesian one). A round's trials are independent and run on the
+// machine's threads; results are compared by (score, trial index), so the outcome does not
+// depend on which thread ran what or when. Trial 0 is greedy_path itself, so Hyper never scores
+// worse than greedy. Above kMaxBisectionOperands operands every trial is a greedy one: the
+// partitioner's FM passes scan every node per move (O(n^2) per level), and on a label shared by
+// all n operands one bisection trial took longer than the whole default budget
+// (docs/reliability.md, "Planning bounds").
 //
 // The time budget: sampling starts no new trial after `sample_share` of it (trial 0 always runs)
 // and reconfiguration (refine_path with the exact DP on subtrees of up to refine_frontier leaves)
@@ -77,17 +80,18 @@ Sampled sample_params(std::uint64_t seed, int trial, const Sampled* best,
   if (bisect && trial % 2 == 1) {
     s.partition = true;
     s.partition_params.seed = s.params.seed;
+    PartitionParams& pp = s.partition_params;
     if (best_partition != nullptr && d.uniform() < 0.5) {
       const PartitionParams& b = best_partition->partition_params;
-      s.partition_params.imbalance = std::clamp(b.imbalance + 0.08 * d.normal(), 0.01, 0.6);
-      s.partition_params.cutoff =
-          std::clamp(b.cutoff + static_cast<int>(std::lround(d.normal())), 3, 8);
-      s.partition_params.coarsest =
-          std::clamp(b.coarsest + static_cast<int>(std::lround(6 * d.normal())), 12, 48);
+      pp.imbalance = std::clamp(b.imbalance + 0.08 * d.normal(), 0.01, 0.9);
+      pp.imbalance_decay = std::clamp(b.imbalance_decay + 0.5 * d.normal(), -5.0, 5.0);
+      pp.cutoff = std::clamp(b.cutoff + static_cast<int>(std::lround(d.normal())), 3, 8);
+      pp.coarsest = std::clamp(b.coarsest + static_cast<int>(std::lround(6 * d.normal())), 12, 48);
     } else {
-      s.partition_params.imbalance = 0.02 + 0.5 * d.uniform();
-      s.partition_params.cutoff = 3 + static_cast<int>(6 * d.uniform());      // 3..8
-      s.partition_params.coarsest = 12 + static_cast<int>(37 * d.uniform());  // 12..48
+      pp.imbalance = 0.01 + 0.89 * d.uniform();
+      pp.imbalance_decay = -5 + 10 * d.uniform();
+      pp.cutoff = 3 + static_cast<int>(6 * d.uniform());      // 3..8
+      pp.coarsest = 12 + static_cast<int>(37 * d.uniform());  // 12..48
     }
     return s;
   }
@@ -226,8 +230,10 @@ SsaPath hyper_path(const PathProblem& p, const HyperSettings& s, std::string* no
     char buf[160];
     if (winner.sampled.partition) {
       std::snprintf(buf, sizeof buf,
-                    "%d trials on %d threads, best #%d (bisection, imbalance %.2f, cutoff %d)", ran,
-                    threads, winner.index, winner.sampled.partition_params.imbalance,
+                    "%d trials on %d threads, best #%d (bisection, imbalance %.2f, decay %.1f, "
+                    "cutoff %d)",
+                    ran, threads, winner.index, winner.sampled.partition_params.imbalance,
+                    winner.sampled.partition_params.imbalance_decay,
                     winner.sampled.partition_params.cutoff);
     } else {
       std::snprintf(buf, sizeof buf,

@@ -15,12 +15,52 @@
 #include "ops/einsum/path_search.hpp"
 
 namespace tenferro::einsum_internal {
+namespace {
 
-std::optional<SsaPath> optimal_path(const PathProblem& p,
-                                    std::chrono::steady_clock::time_point deadline,
-                                    double write_weight) {
+// The problems the DP sees are mostly parts of a large network (the leaves of a bisection tree,
+// a reconfigured subtree): a few of its hundreds of labels. Renumbered densely they fit one word,
+// and every set operation of the 3^n split loop is one instruction instead of a loop over the
+// network's words. nullopt: already one word, or more than 64 labels in the problem.
+std::optional<PathProblem> with_dense_labels(const PathProblem& p) {
+  const auto words = static_cast<std::size_t>(p.words);
+  if (words == 1) return std::nullopt;
+  std::vector<Word> used(p.output);
+  for (int k = 0; k < p.num_operands; ++k) {
+    const auto in = p.input(k);
+    for (std::size_t w = 0; w < words; ++w) used[w] |= in[w];
+  }
+  if (set_count(used) > 64) return std::nullopt;
+  std::vector<int> dense(static_cast<std::size_t>(p.num_labels), -1);
+  PathProblem c;
+  c.num_operands = p.num_operands;
+  c.words = 1;
+  c.interrupt = p.interrupt;
+  for (std::size_t w = 0; w < words; ++w) {
+    for (Word bits = used[w]; bits; bits &= bits - 1) {
+      const std::size_t l = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
+      dense[l] = c.num_labels++;
+      c.extents.push_back(p.extents.empty() ? 1 : p.extents[l]);
+      c.search_extents.push_back(p.search_extents[l]);
+    }
+  }
+  auto compact = [&](std::span<const Word> set) {
+    Word out = 0;
+    for (std::size_t w = 0; w < words; ++w)
+      for (Word bits = set[w]; bits; bits &= bits - 1)
+        out |= Word{1} << dense[w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))];
+    return out;
+  };
+  c.output = {compact(p.output)};
+  for (int k = 0; k < p.num_operands; ++k) c.inputs.push_back(compact(p.input(k)));
+  c.full_inputs = c.inputs;
+  c.reduction_flops.assign(static_cast<std::size_t>(p.num_operands), 0);
+  return c;
+}
+
+std::optional<SsaPath> optimal_dp(const PathProblem& p,
+                                  std::chrono::steady_clock::time_point deadline,
+                                  double write_weight) {
   const int n = p.num_operands;
-  if (n < 2) return SsaPath{};
   const auto words = static_cast<std::size_t>(p.words);
   const std::uint32_t full = (std::uint32_t{1} << n) - 1;
   const std::size_t subsets = std::size_t{full} + 1;
@@ -104,6 +144,16 @@ std::optional<SsaPath> optimal_path(const PathProblem& p,
   };
   emit(emit, full);
   return path;
+}
+
+}  // namespace
+
+std::optional<SsaPath> optimal_path(const PathProblem& p,
+                                    std::chrono::steady_clock::time_point deadline,
+                                    double write_weight) {
+  if (p.num_operands < 2) return SsaPath{};
+  if (const auto dense = with_dense_labels(p)) return optimal_dp(*dense, deadline, write_weight);
+  return optimal_dp(p, deadline, write_weight);
 }
 
 }  // namespace tenferro::einsum_internal

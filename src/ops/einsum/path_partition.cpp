@@ -105,6 +105,14 @@ class Bisection {
     return ids.back();
   }
 
+  // The imbalance of a split of `size` operands (PartitionParams::imbalance_decay).
+  double imbalance_at(std::size_t size) const {
+    const double s = static_cast<double>(size) / p_.num_operands;
+    const double d = params_.imbalance_decay;
+    return d >= 0 ? std::pow(s, d) * params_.imbalance
+                  : 1 - std::pow(s, -d) * (1 - params_.imbalance);
+  }
+
   void mark(const std::vector<int>& part, int side) {
     for (int k : part) in_part_[static_cast<std::size_t>(k)] = side;
   }
@@ -134,7 +142,7 @@ class Bisection {
     ++visit_;
     unmark(part);
     BisectionParams bp;
-    bp.imbalance = params_.imbalance;
+    bp.imbalance = imbalance_at(part.size());
     bp.passes = params_.passes;
     bp.cycles = params_.starts;
     bp.coarsest = params_.coarsest;

@@ -109,9 +109,10 @@ SsaPath refine_path(const PathProblem& p, const SsaPath& ssa, int max_frontier, 
     std::vector<Word> sets = node_sets(p, t);
     for (int v = n; v < static_cast<int>(t.left.size()); ++v) {
       poll();
-      // Each node's work is bounded (a DP over <= max_frontier tensors), so checking the clock
-      // every 64 nodes keeps the overrun small without a system call per node.
-      if ((v & 63) == 0 && std::chrono::steady_clock::now() > deadline) {
+      // Each node's work is bounded (a DP over <= max_frontier tensors) but reaches a
+      // millisecond on networks of hundreds of labels: checking every 64 nodes overran a 1 s
+      // budget by 90 ms on a 200-tensor 4-regular graph, every 8 nodes by 3 ms.
+      if ((v & 7) == 0 && std::chrono::steady_clock::now() > deadline) {
         out_of_time = true;
         break;
       }

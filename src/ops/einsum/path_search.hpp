@@ -130,7 +130,11 @@ SsaPath refine_path(const PathProblem& problem, const SsaPath& ssa, int max_fron
 // partitioner (hypergraph_bisection.hpp), recursively; parts of up to
 // `cutoff` operands are contracted by the exact DP (<= 8) or greedy.
 struct PartitionParams {
-  double imbalance = 0.2;
+  double imbalance = 0.2;  // at the top split; see imbalance_decay
+  // How the imbalance changes with depth, as cotengra's partition trees do: a part holding the
+  // fraction s of all operands is split with s^d * imbalance for d >= 0 (tighter below), and
+  // 1 - s^-d * (1 - imbalance) for d < 0 (looser below). 0: the same at every depth.
+  double imbalance_decay = 0;
   int cutoff = 6;
   int passes = 4;     // Fiduccia-Mattheyses passes per level of a split
   int starts = 3;     // independent multilevel cycles per split, the lightest cut kept
