@@ -350,10 +350,12 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
 
 void add_step_text(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
                    const EinsumOptions& options, EinsumPath& path) {
-  if (path.details.empty() || !path.details.front().subscripts.empty()) return;
+  const bool steps_lack_text = !path.details.empty() && path.details.front().subscripts.empty();
+  if (!steps_lack_text && !path.expression.empty()) return;
   PathProblem problem = make_path_problem(expr, sizes);
   if (options.interrupt) problem.interrupt = &options.interrupt;
   const EinsumPath full = evaluate_path(expr, problem, path.steps);
+  path.expression = full.expression;
   for (std::size_t s = 0; s < path.details.size() && s < full.details.size(); ++s) {
     path.details[s].subscripts = full.details[s].subscripts;
     path.details[s].remaining = full.details[s].remaining;

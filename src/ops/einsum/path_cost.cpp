@@ -145,7 +145,10 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
                               std::to_string(n) + " operand(s) need exactly " +
                               std::to_string(needed));
   }
-  const auto symbols = report_symbols(expr, p.num_labels);
+  // The report's symbols, expression and label orders serve the text only: an einsum call's
+  // plan has none (on 200 operands they were a third of planning an explicit path).
+  const auto symbols =
+      step_text ? report_symbols(expr, p.num_labels) : std::vector<std::string>{};
   auto text = [&](const std::vector<Label>& labels) {
     std::string s;
     for (Label l : labels) s += symbols[static_cast<std::size_t>(l)];
@@ -158,8 +161,9 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
   for (int k = 0; k < n; ++k) {
     poll();
     const auto in = p.input(k);  // reduced; the reduction is charged when the operand is used
-    terms.push_back(
-        {std::vector<Word>(in.begin(), in.end()), expr.inputs[static_cast<std::size_t>(k)], k});
+    terms.push_back({std::vector<Word>(in.begin(), in.end()),
+                     step_text ? expr.inputs[static_cast<std::size_t>(k)] : std::vector<Label>{},
+                     k});
   }
   LiveOrder live(2 * n, n);
   auto expression_of = [&](int limit) {
@@ -175,7 +179,7 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
 
   EinsumPath path;
   path.steps.assign(steps.begin(), steps.end());
-  path.expression = expression_of(n);
+  if (step_text) path.expression = expression_of(n);
 
   // Naive cost: one loop nest over every label (opt_einsum's naive_cost).
   std::vector<Word> all(words, 0);

