@@ -1,0 +1,165 @@
+// Where a first einsum call's time goes beyond its planning (issue #33's first-call bound). A
+// network in plan_network's text form (stdin) is contracted on fresh CPU runtimes, each first
+// running one 2x2 product so that the runtime's own start-up is not counted. Medians over
+// `runs` runtimes, in microseconds:
+//   cold    the network three times with one explicit path (greedy's): the first call plans
+//           nothing but parses, builds its program and runs on a fresh runtime; the third is warm;
+//   pause   the same first call after a 10 ms busy wait on registers alone (no memory traffic):
+//           what the caches lose to the machine's other work while a program waits (or plans);
+//   replan  a runtime warm with that path, then a call under a new cache key (another seed):
+//           parsing and building a program on a warm runtime;
+//   auto    the first call with `auto`, less the planning time it reports (einsum_path reads
+//           it back from the runtime's plan cache).
+// Then the plan's parts alone: parse, path evaluation, program.
+//   build/bench/first_call_probe [runs=31] [mode=cold|pause|replan|auto] < network.txt
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "einsum/benchmark_networks.hpp"
+#include "einsum/planning_input.hpp"
+#include "ops/einsum/path.hpp"
+#include "ops/einsum/program.hpp"
+#include "tenferro/einsum.hpp"
+#include "tenferro/tenferro.hpp"
+
+namespace {
+using namespace tenferro;
+using Clock = std::chrono::steady_clock;
+
+double micros_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+std::vector<Tensor> random_operands(const std::vector<Shape>& shapes) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> uniform(0.3, 0.7);
+  std::vector<Tensor> host;
+  for (const Shape& s : shapes) {
+    std::int64_t n = 1;
+    for (auto e : s) n *= e;
+    std::vector<double> data(static_cast<std::size_t>(n));
+    for (double& x : data) x = uniform(rng);
+    host.push_back(Tensor::from_col_major<double>(s, std::span<const double>(data)));
+  }
+  return host;
+}
+
+// The subscripts form (einsum_path reports a runtime's cached plan for it): one CJK ideograph
+// per label, U+4E00 on, in UTF-8.
+std::string subscripts_of(const EinsumLabels& labels) {
+  auto symbol = [](int l) {
+    const unsigned cp = 0x4E00u + static_cast<unsigned>(l);
+    return std::string{static_cast<char>(0xE0 | (cp >> 12)),
+                       static_cast<char>(0x80 | ((cp >> 6) & 0x3F)),
+                       static_cast<char>(0x80 | (cp & 0x3F))};
+  };
+  std::string s;
+  for (std::size_t k = 0; k < labels.inputs.size(); ++k) {
+    if (k) s += ",";
+    for (int l : labels.inputs[k]) s += symbol(l);
+  }
+  s += "->";
+  for (int l : labels.output) s += symbol(l);
+  return s;
+}
+
+void print_plan_parts(const bench::BenchNetwork& net, const EinsumOptions& options, int runs) {
+  const std::vector<Shape> shapes = net.shapes();
+  std::vector<double> parse, path, program;
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = Clock::now();
+    std::vector<std::int64_t> ranks;
+    for (const Shape& sh : shapes) ranks.push_back(static_cast<std::int64_t>(sh.size()));
+    auto expr = einsum_internal::from_labels(net.labels, ranks);
+    auto sizes = einsum_internal::label_sizes(expr, shapes);
+    parse.push_back(micros_since(t0));
+    const auto t1 = Clock::now();
+    auto p = einsum_internal::plan_path(expr, sizes, options,
+                                        einsum_internal::choose_planner(options), false);
+    path.push_back(micros_since(t1));
+    const auto t2 = Clock::now();
+    (void)einsum_internal::build_plan(std::move(expr), std::move(sizes), std::move(p), DType::F64,
+                                      shapes);
+    program.push_back(micros_since(t2));
+  }
+  std::printf("plan parts: parse %.1f, path %.1f, program %.1f\n", median(parse), median(path),
+              median(program));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int runs = argc > 1 ? std::atoi(argv[1]) : 31;
+  const std::string mode = argc > 2 ? argv[2] : "cold";
+  const bench::BenchNetwork net = bench::read_network(std::cin);
+  const std::vector<Tensor> host = random_operands(net.shapes());
+  const std::string subscripts = subscripts_of(net.labels);
+  EinsumOptions explicit_path;
+  {
+    const bench::PlanningInput input = bench::planning_input(net);
+    EinsumOptions greedy;
+    greedy.strategy = PathStrategy::Greedy;
+    explicit_path.strategy = PathStrategy::Explicit;
+    explicit_path.path = einsum_internal::plan_path(input.expr, input.sizes, greedy).steps;
+  }
+  const std::vector<double> two{1, 2, 3, 4};
+  const Tensor small = Tensor::from_col_major<double>(Shape{2, 2}, std::span<const double>(two));
+
+  std::vector<double> first, second, warm, planning;
+  for (int r = 0; r < runs; ++r) {
+    auto rt = EagerRuntime::cpu();
+    const EagerTensor s = rt->upload(small);
+    (void)einsum("ij,jk->ik", {s, s}).download();
+    std::vector<EagerTensor> ops;
+    for (const Tensor& t : host) ops.push_back(rt->upload(t));
+    auto timed = [&](std::vector<double>& into, const EinsumOptions& options) {
+      const auto t0 = Clock::now();
+      (void)einsum(net.labels, ops, options);
+      into.push_back(micros_since(t0));
+    };
+    if (mode == "auto") {
+      const auto t0 = Clock::now();
+      (void)einsum(subscripts, ops);
+      const double call = micros_since(t0);
+      planning.push_back(einsum_path(subscripts, ops).planning_seconds * 1e6);
+      first.push_back(call - planning.back());
+      continue;
+    }
+    if (mode == "replan") {
+      for (int k = 0; k < 3; ++k) (void)einsum(net.labels, ops, explicit_path);
+      EinsumOptions other = explicit_path;
+      other.seed = static_cast<std::uint64_t>(r) + 1;  // part of the cache key
+      timed(first, other);
+      timed(warm, explicit_path);
+      continue;
+    }
+    if (mode == "pause") {
+      const auto until = Clock::now() + std::chrono::milliseconds(10);
+      while (Clock::now() < until) {
+      }
+    }
+    timed(first, explicit_path);
+    timed(second, explicit_path);
+    timed(warm, explicit_path);
+  }
+  if (mode == "auto") {
+    std::printf("auto: first call less its planning %.1f (planning %.1f)\n", median(first),
+                median(planning));
+  } else {
+    std::printf("%s: first %.1f, second %.1f, warm %.1f\n", mode.c_str(), median(first),
+                median(second), median(warm));
+  }
+  print_plan_parts(net, explicit_path, runs);
+}
