@@ -256,6 +256,38 @@ TEST(EinsumPath, OptimalOnFewLabelsSpreadOverManyWordsMatchesBruteForce) {
   }
 }
 
+TEST(EinsumPath, CostsBeyondTheDoubleRangeStillGiveValidPaths) {
+  // A ring of tensors joined by 15 labels of extent 2^40 each: every tensor holds 2^1200
+  // elements, beyond the double range, so every cost the planners compare is inf (or NaN). The
+  // exact DP took no split then and its tree walk recursed until the stack overflowed (found on
+  // a 3000-tensor bond-2 random regular graph, whose subtrees auto reconfigures exactly). Each
+  // strategy must still return a valid path; its cost is inf.
+  for (const int operands : {6, 14, 40}) {
+    Network net;
+    net.expr.inputs.resize(static_cast<std::size_t>(operands));
+    Label next = 0;
+    for (int k = 0; k < operands; ++k)
+      for (int b = 0; b < 15; ++b, ++next) {
+        net.expr.inputs[static_cast<std::size_t>(k)].push_back(next);
+        net.expr.inputs[static_cast<std::size_t>((k + 1) % operands)].push_back(next);
+      }
+    net.sizes.assign(static_cast<std::size_t>(next), std::int64_t{1} << 40);
+    for (const PathStrategy strategy :
+         {PathStrategy::Optimal, PathStrategy::Auto, PathStrategy::Greedy}) {
+      SCOPED_TRACE(testing::Message()
+                   << operands << " operands, strategy " << static_cast<int>(strategy));
+      const EinsumPath path = plan(net, strategy);
+      ASSERT_EQ(path.steps.size(), static_cast<std::size_t>(operands - 1));
+      std::size_t live = static_cast<std::size_t>(operands);
+      for (const auto& [i, j] : path.steps) {
+        ASSERT_TRUE(i >= 0 && j >= 0 && i != j && static_cast<std::size_t>(std::max(i, j)) < live);
+        --live;
+      }
+      EXPECT_TRUE(std::isinf(path.flops)) << path.flops;
+    }
+  }
+}
+
 TEST(EinsumPath, PrivateLabelsAreSummedBeforeTheirFirstStep) {
   // x only in operand 0: it is summed first (2 * 2*3*10), then ij,jk->ik (2 * 2*3*4).
   const Network net = from_subscripts("ijx,jk->ik", {{2, 3, 10}, {3, 4}});

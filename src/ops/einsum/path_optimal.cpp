@@ -106,7 +106,10 @@ std::optional<SsaPath> optimal_dp(const PathProblem& p,
       // The step loops over at least each operand's and the result's labels: a lower bound
       // that rejects most splits before their label sets are looked at.
       const double bound = children + std::max({tensor_size[a], tensor_size[b], tensor_size[s]});
-      if (bound < best[s]) {
+      // split[s] == 0: no split taken yet. Sizes beyond the double range make every cost inf (or
+      // NaN: inf / inf), which no comparison prefers; s still needs a split, or the walk below
+      // would recurse into s forever. (A 3000-tensor bond-2 graph crashed auto's planner so.)
+      if (bound < best[s] || split[s] == 0) {
         const Word* ta = row(tensor, a);
         const Word* tb = row(tensor, b);
         double shared = 1;
@@ -119,7 +122,7 @@ std::optional<SsaPath> optimal_dp(const PathProblem& p,
         }
         const double step = tensor_size[a] * tensor_size[b] / shared * (sums ? 2 : 1) +
                             write_weight * tensor_size[s];
-        if (children + step < best[s]) {
+        if (children + step < best[s] || split[s] == 0) {
           best[s] = children + step;
           split[s] = a;
         }
