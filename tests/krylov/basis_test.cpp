@@ -69,6 +69,51 @@ TEST_F(KrylovBasis, OrthogonalizeAgainstTheWrittenColumns) {
   for (std::size_t i = 0; i < rest.size(); ++i) EXPECT_NEAR(rest[i], expected[i], 1e-15) << i;
 }
 
+// The Lanczos step (w = A v_j for a Hermitian A: alpha v_j and beta v_{j-1} first, then one
+// CGS pass) gives the same projection as CGS2 in one scalar read. The basis is (e0, e2, e3)
+// with v_{j-1} = e2 appended with norm 2.5.
+TEST_F(KrylovBasis, LanczosStepGivesTheFullProjectionInOneRead) {
+  krylov_internal::Basis basis(space, 4);
+  basis.reset(unit(0));
+  basis.append(unit(2));
+  basis.append(unit(3));
+  const EagerTensor w = rt->upload(host_vector(DType::F64, {1, 2, 3, 4, 5, 0, 0}));
+  const std::uint64_t reads = rt->stats().scalar_reads;
+  const krylov_internal::Projection p = basis.orthogonalize_lanczos(w, 2.5);
+  EXPECT_EQ(rt->stats().scalar_reads - reads, 1u);
+  ASSERT_EQ(p.h.size(), 3u);
+  EXPECT_NEAR(p.h[0].real(), 1.0, 1e-15);
+  EXPECT_NEAR(p.h[1].real(), 3.0, 1e-15);  // 2.5 from the recurrence, 0.5 from the pass
+  EXPECT_NEAR(p.h[2].real(), 4.0, 1e-15);
+  EXPECT_NEAR(p.beta, std::sqrt(4.0 + 25.0), 1e-14);
+  const std::vector<double> rest = values_of(p.w);
+  const std::vector<double> expected{0, 2, 0, 0, 5, 0, 0};
+  for (std::size_t i = 0; i < rest.size(); ++i) EXPECT_NEAR(rest[i], expected[i], 1e-15) << i;
+}
+
+// When the recurrence leaves most of w on older columns (an operator that is not Hermitian, or
+// lost orthogonality), the one pass removes most of the norm and DGKS asks for a second pass:
+// the projection is still exact, in two reads.
+TEST_F(KrylovBasis, LanczosStepTakesASecondPassWhenTheRecurrenceMissedMost) {
+  krylov_internal::Basis basis(space, 4);
+  basis.reset(unit(0));
+  basis.append(unit(2));
+  basis.append(unit(3));
+  // 100 on e0, which the recurrence (alpha on e3, 0.5 on e2) does not see.
+  const EagerTensor w = rt->upload(host_vector(DType::F64, {100, 0, 0.5, 7, 1e-3, 0, 2e-3}));
+  const std::uint64_t reads = rt->stats().scalar_reads;
+  const krylov_internal::Projection p = basis.orthogonalize_lanczos(w, 0.5);
+  EXPECT_EQ(rt->stats().scalar_reads - reads, 2u);
+  ASSERT_EQ(p.h.size(), 3u);
+  EXPECT_NEAR(p.h[0].real(), 100.0, 1e-13);
+  EXPECT_NEAR(p.h[1].real(), 0.5, 1e-15);
+  EXPECT_NEAR(p.h[2].real(), 7.0, 1e-15);
+  EXPECT_NEAR(p.beta, std::sqrt(1e-6 + 4e-6), 1e-15);
+  const std::vector<double> rest = values_of(p.w);
+  const std::vector<double> expected{0, 0, 0, 0, 1e-3, 0, 2e-3};
+  for (std::size_t i = 0; i < rest.size(); ++i) EXPECT_NEAR(rest[i], expected[i], 1e-15) << i;
+}
+
 TEST_F(KrylovBasis, HandedOutColumnsSurviveRotationAndLaterAppends) {
   krylov_internal::Basis basis(space, 3);
   basis.reset(unit(0));

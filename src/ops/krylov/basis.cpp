@@ -97,26 +97,74 @@ bool Projection::invariant(double eps) const {
   return beta <= 10 * eps * std::sqrt(norm2);
 }
 
+namespace {
+
+// h = V^H w, computed as conj(w^H V) so that only the vector (not the basis) is conjugated.
+EagerTensor coefficients(const VectorSpace& space, const EagerTensor& v, const EagerTensor& w) {
+  if (!space.complex()) return einsum("n,nj->j", {w, v});
+  return prims::conj(einsum("n,nj->j", {prims::conj(w), v}));
+}
+
+// ||w|| as a one-entry tensor of the space's dtype, to be read with the coefficients.
+EagerTensor norm_entry(const VectorSpace& space, const EagerTensor& w) {
+  return prims::reshape(prims::cast(prims::norm(w), space.dtype()), Shape{1});
+}
+
+}  // namespace
+
 Projection Basis::orthogonalize(const EagerTensor& w0) const {
   const EagerTensor v = leading(size_);
-  // h = V^H w, computed as conj(w^H V) so that only the vector (not the basis) is conjugated.
-  auto coefficients = [&](const EagerTensor& w) {
-    if (!space_.complex()) return einsum("n,nj->j", {w, v});
-    return prims::conj(einsum("n,nj->j", {prims::conj(w), v}));
-  };
   EagerTensor w = w0;
-  const EagerTensor h1 = coefficients(w);
+  const EagerTensor h1 = coefficients(space_, v, w);
   w = w - einsum("nj,j->n", {v, h1});
-  const EagerTensor h2 = coefficients(w);
+  const EagerTensor h2 = coefficients(space_, v, w);
   w = w - einsum("nj,j->n", {v, h2});
-  const EagerTensor h = h1 + h2;
-  const EagerTensor beta = prims::reshape(prims::cast(prims::norm(w), space_.dtype()), Shape{1});
-  const std::array<EagerTensor, 2> parts{h, beta};
+  const std::array<EagerTensor, 2> parts{h1 + h2, norm_entry(space_, w)};
   std::vector<cplx> values = space_.read(prims::concatenate(parts, 0));
   Projection out;
   out.beta = values.back().real();
   values.pop_back();
   out.h = std::move(values);
+  out.w = w;
+  return out;
+}
+
+Projection Basis::orthogonalize_lanczos(const EagerTensor& w0, double previous_beta) const {
+  const std::int64_t j = size_ - 1;
+  const EagerTensor vj = column(j);
+  // alpha = v_j^H w and the recurrence's two terms, on the device.
+  const EagerTensor alpha =
+      space_.complex() ? einsum("n,n->", {prims::conj(vj), w0}) : einsum("n,n->", {vj, w0});
+  EagerTensor w = w0 - einsum("n,->n", {vj, alpha});
+  if (j >= 1 && previous_beta != 0) w = w - prims::scale(column(j - 1), previous_beta);
+  // One CGS pass takes out what the recurrence left on the whole basis (rounding, lost
+  // orthogonality); DGKS: a second pass only when that pass removed more than 1 - 1/sqrt(2) of
+  // the norm, which a recurrence that did its job never does.
+  const EagerTensor v = leading(size_);
+  const EagerTensor before = norm_entry(space_, w);
+  EagerTensor h = coefficients(space_, v, w);
+  w = w - einsum("nj,j->n", {v, h});
+  const std::array<EagerTensor, 4> parts{h, prims::reshape(alpha, Shape{1}), before,
+                                         norm_entry(space_, w)};
+  std::vector<cplx> values = space_.read(prims::concatenate(parts, 0));
+  double beta = values.back().real();
+  const double norm_before = values[values.size() - 2].real();
+  const cplx alpha_value = values[values.size() - 3];
+  values.resize(static_cast<std::size_t>(size_));
+  if (beta < norm_before * 0.7071067811865476) {
+    const EagerTensor h2 = coefficients(space_, v, w);
+    w = w - einsum("nj,j->n", {v, h2});
+    const std::array<EagerTensor, 2> again{h2, norm_entry(space_, w)};
+    const std::vector<cplx> more = space_.read(prims::concatenate(again, 0));
+    for (std::int64_t i = 0; i < size_; ++i)
+      values[static_cast<std::size_t>(i)] += more[static_cast<std::size_t>(i)];
+    beta = more.back().real();
+  }
+  values[static_cast<std::size_t>(j)] += alpha_value;
+  if (j >= 1) values[static_cast<std::size_t>(j - 1)] += previous_beta;
+  Projection out;
+  out.h = std::move(values);
+  out.beta = beta;
   out.w = w;
   return out;
 }

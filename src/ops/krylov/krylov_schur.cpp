@@ -98,7 +98,13 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
     std::int64_t size = m;
     bool invariant = false;
     for (std::int64_t j = kept; j < m; ++j) {
-      const Projection pr = basis.orthogonalize(space.apply(basis.column(j)));
+      // Past the first column after a (re)start the Hermitian basis follows the three-term
+      // recurrence; that first column's product has large components on every kept vector
+      // (the arrowhead), so it gets the full CGS2.
+      const EagerTensor av = space.apply(basis.column(j));
+      const Projection pr = hermitian && j > kept
+                                ? basis.orthogonalize_lanczos(av, h(j, j - 1).real())
+                                : basis.orthogonalize(av);
       for (std::int64_t i = 0; i <= j; ++i) h(i, j) = pr.h[static_cast<std::size_t>(i)];
       if (!pr.invariant(space.eps())) {
         h(j + 1, j) = pr.beta;
