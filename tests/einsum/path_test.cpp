@@ -288,6 +288,39 @@ TEST(EinsumPath, CostsBeyondTheDoubleRangeStillGiveValidPaths) {
   }
 }
 
+TEST(EinsumPath, OptimalKeepsAFiniteSplitBesideOverflowingOnes) {
+  // Operand 0 keeps `big` output labels of extent 2^e; operands 1 and 2 share `shared` other
+  // labels. Contracting 1 and 2 first costs a finite amount; any order that touches operand 0
+  // first overflows (inf, or NaN as 0 * inf in the DP's write term). The DP must still find the
+  // finite order, as greedy does. (Found by review: a NaN first split blocked every later one;
+  // and |0| |1| overflowed before the division by the shared labels.)
+  struct Case {
+    int big, shared, log2_extent;
+  };
+  for (const Case c : {Case{30, 25, 20}, Case{20, 20, 40}}) {
+    Network net;
+    net.expr.inputs.resize(3);
+    Label next = 0;
+    for (int i = 0; i < c.big; ++i) {
+      net.expr.inputs[0].push_back(next);
+      net.expr.output.push_back(next++);
+    }
+    for (int i = 0; i < c.shared; ++i) {
+      net.expr.inputs[1].push_back(next);
+      net.expr.inputs[2].push_back(next++);
+    }
+    net.sizes.assign(static_cast<std::size_t>(next), std::int64_t{1} << c.log2_extent);
+    const EinsumPath greedy = plan(net, PathStrategy::Greedy);
+    ASSERT_TRUE(std::isfinite(greedy.flops)) << greedy.flops;
+    for (const PathStrategy strategy : {PathStrategy::Optimal, PathStrategy::Auto}) {
+      const EinsumPath path = plan(net, strategy);
+      SCOPED_TRACE(path.to_string());
+      EXPECT_TRUE(std::isfinite(path.flops)) << path.flops;
+      EXPECT_LE(path.flops, greedy.flops * (1 + 1e-12));
+    }
+  }
+}
+
 TEST(EinsumPath, PrivateLabelsAreSummedBeforeTheirFirstStep) {
   // x only in operand 0: it is summed first (2 * 2*3*10), then ij,jk->ik (2 * 2*3*4).
   const Network net = from_subscripts("ijx,jk->ik", {{2, 3, 10}, {3, 4}});

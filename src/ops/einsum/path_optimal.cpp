@@ -9,6 +9,7 @@
 // writing its result costs write_weight per element on top (every split of S writes the same
 // tensor, so the bound stays a lower bound).
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "ops/einsum/interrupt_poll.hpp"
@@ -120,10 +121,16 @@ std::optional<SsaPath> optimal_dp(const PathProblem& p,
           }
           sums |= ((ta[w] | tb[w]) & ~ts[w]) != 0;
         }
-        const double step = tensor_size[a] * tensor_size[b] / shared * (sums ? 2 : 1) +
+        // The loop nest's size, |a| |b| / |shared|, divided first: |a| / |shared| is finite
+        // whenever |a| is, so a finite step is not lost to an overflowing product.
+        const double step = tensor_size[a] / shared * tensor_size[b] * (sums ? 2 : 1) +
                             write_weight * tensor_size[s];
-        if (children + step < best[s] || split[s] == 0) {
-          best[s] = children + step;
+        // Past the double range a cost is inf or NaN (inf / inf, 0 * inf): NaN counts as inf,
+        // so that a finite split found later still replaces it.
+        double cost = children + step;
+        if (std::isnan(cost)) cost = std::numeric_limits<double>::infinity();
+        if (cost < best[s] || split[s] == 0) {
+          best[s] = cost;
           split[s] = a;
         }
       }
