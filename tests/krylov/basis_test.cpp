@@ -43,6 +43,17 @@ std::vector<double> unit_values(std::int64_t i) {
   return v;
 }
 
+// A projection's coefficients, norm and orthogonalised vector against the expected ones.
+void expect_projection(const krylov_internal::Projection& p, const std::vector<double>& h,
+                       double beta, const std::vector<double>& w, double h_tol = 1e-15) {
+  ASSERT_EQ(p.h.size(), h.size());
+  for (std::size_t i = 0; i < h.size(); ++i) EXPECT_NEAR(p.h[i].real(), h[i], h_tol) << i;
+  EXPECT_NEAR(p.beta, beta, 1e-14);
+  const std::vector<double> rest = values_of(p.w);
+  ASSERT_EQ(rest.size(), w.size());
+  for (std::size_t i = 0; i < rest.size(); ++i) EXPECT_NEAR(rest[i], w[i], 1e-15) << i;
+}
+
 TEST_F(KrylovBasis, ColumnsReadBackPastTheCapacity) {
   krylov_internal::Basis basis(space, 2);  // appends beyond 2 columns grow the storage
   basis.reset(unit(0));
@@ -59,14 +70,7 @@ TEST_F(KrylovBasis, OrthogonalizeAgainstTheWrittenColumns) {
   basis.reset(unit(0));
   basis.append(unit(2));
   const EagerTensor w = rt->upload(host_vector(DType::F64, {1, 2, 3, 4, 0, 0, 0}));
-  const krylov_internal::Projection p = basis.orthogonalize(w);
-  ASSERT_EQ(p.h.size(), 2u);
-  EXPECT_NEAR(p.h[0].real(), 1.0, 1e-15);
-  EXPECT_NEAR(p.h[1].real(), 3.0, 1e-15);
-  EXPECT_NEAR(p.beta, std::sqrt(4.0 + 16.0), 1e-14);
-  const std::vector<double> rest = values_of(p.w);
-  const std::vector<double> expected{0, 2, 0, 4, 0, 0, 0};
-  for (std::size_t i = 0; i < rest.size(); ++i) EXPECT_NEAR(rest[i], expected[i], 1e-15) << i;
+  expect_projection(basis.orthogonalize(w), {1, 3}, std::sqrt(4.0 + 16.0), {0, 2, 0, 4, 0, 0, 0});
 }
 
 // The Lanczos step (w = A v_j for a Hermitian A: alpha v_j and beta v_{j-1} first, then one
@@ -81,14 +85,8 @@ TEST_F(KrylovBasis, LanczosStepGivesTheFullProjectionInOneRead) {
   const std::uint64_t reads = rt->stats().scalar_reads;
   const krylov_internal::Projection p = basis.orthogonalize_lanczos(w, 2.5);
   EXPECT_EQ(rt->stats().scalar_reads - reads, 1u);
-  ASSERT_EQ(p.h.size(), 3u);
-  EXPECT_NEAR(p.h[0].real(), 1.0, 1e-15);
-  EXPECT_NEAR(p.h[1].real(), 3.0, 1e-15);  // 2.5 from the recurrence, 0.5 from the pass
-  EXPECT_NEAR(p.h[2].real(), 4.0, 1e-15);
-  EXPECT_NEAR(p.beta, std::sqrt(4.0 + 25.0), 1e-14);
-  const std::vector<double> rest = values_of(p.w);
-  const std::vector<double> expected{0, 2, 0, 0, 5, 0, 0};
-  for (std::size_t i = 0; i < rest.size(); ++i) EXPECT_NEAR(rest[i], expected[i], 1e-15) << i;
+  // h[1]: 2.5 from the recurrence, 0.5 from the pass.
+  expect_projection(p, {1, 3, 4}, std::sqrt(4.0 + 25.0), {0, 2, 0, 0, 5, 0, 0});
 }
 
 // When the recurrence leaves most of w on older columns (an operator that is not Hermitian, or
@@ -104,14 +102,8 @@ TEST_F(KrylovBasis, LanczosStepTakesASecondPassWhenTheRecurrenceMissedMost) {
   const std::uint64_t reads = rt->stats().scalar_reads;
   const krylov_internal::Projection p = basis.orthogonalize_lanczos(w, 0.5);
   EXPECT_EQ(rt->stats().scalar_reads - reads, 2u);
-  ASSERT_EQ(p.h.size(), 3u);
-  EXPECT_NEAR(p.h[0].real(), 100.0, 1e-13);
-  EXPECT_NEAR(p.h[1].real(), 0.5, 1e-15);
-  EXPECT_NEAR(p.h[2].real(), 7.0, 1e-15);
   EXPECT_NEAR(p.beta, std::sqrt(1e-6 + 4e-6), 1e-15);
-  const std::vector<double> rest = values_of(p.w);
-  const std::vector<double> expected{0, 0, 0, 0, 1e-3, 0, 2e-3};
-  for (std::size_t i = 0; i < rest.size(); ++i) EXPECT_NEAR(rest[i], expected[i], 1e-15) << i;
+  expect_projection(p, {100, 0.5, 7}, std::sqrt(1e-6 + 4e-6), {0, 0, 0, 0, 1e-3, 0, 2e-3}, 1e-13);
 }
 
 TEST_F(KrylovBasis, HandedOutColumnsSurviveRotationAndLaterAppends) {
