@@ -98,6 +98,25 @@ void print_plan_parts(const bench::BenchNetwork& net, const EinsumOptions& optio
               median(program));
 }
 
+// A busy wait on registers alone: no memory traffic of ours while it lasts.
+void busy_wait(Clock::duration d) {
+  const auto until = Clock::now() + d;
+  while (Clock::now() < until) {
+  }
+}
+
+// Operands on a fresh CPU runtime that has run one 2x2 product (its own start-up done).
+std::vector<EagerTensor> fresh_runtime_operands(const std::vector<Tensor>& host) {
+  const std::shared_ptr<EagerRuntime> rt = EagerRuntime::cpu();
+  const std::vector<double> two{1, 2, 3, 4};
+  const EagerTensor s =
+      rt->upload(Tensor::from_col_major<double>(Shape{2, 2}, std::span<const double>(two)));
+  (void)einsum("ij,jk->ik", {s, s}).download();
+  std::vector<EagerTensor> ops;
+  for (const Tensor& t : host) ops.push_back(rt->upload(t));
+  return ops;  // the tensors keep their runtime alive
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -114,16 +133,10 @@ int main(int argc, char** argv) {
     explicit_path.strategy = PathStrategy::Explicit;
     explicit_path.path = einsum_internal::plan_path(input.expr, input.sizes, greedy).steps;
   }
-  const std::vector<double> two{1, 2, 3, 4};
-  const Tensor small = Tensor::from_col_major<double>(Shape{2, 2}, std::span<const double>(two));
 
   std::vector<double> first, second, warm, planning;
   for (int r = 0; r < runs; ++r) {
-    auto rt = EagerRuntime::cpu();
-    const EagerTensor s = rt->upload(small);
-    (void)einsum("ij,jk->ik", {s, s}).download();
-    std::vector<EagerTensor> ops;
-    for (const Tensor& t : host) ops.push_back(rt->upload(t));
+    const std::vector<EagerTensor> ops = fresh_runtime_operands(host);
     auto timed = [&](std::vector<double>& into, const EinsumOptions& options) {
       const auto t0 = Clock::now();
       (void)einsum(net.labels, ops, options);
@@ -138,18 +151,11 @@ int main(int argc, char** argv) {
       first.push_back(call - planning.back());
       // auto's own path given explicitly on another fresh runtime, after a busy wait as long
       // as the planning: what the same path costs cold, without the planner.
-      auto rt2 = EagerRuntime::cpu();
-      const EagerTensor s2 = rt2->upload(small);
-      (void)einsum("ij,jk->ik", {s2, s2}).download();
-      std::vector<EagerTensor> ops2;
-      for (const Tensor& t : host) ops2.push_back(rt2->upload(t));
+      const std::vector<EagerTensor> ops2 = fresh_runtime_operands(host);
       EinsumOptions given;
       given.strategy = PathStrategy::Explicit;
       given.path = planned.steps;
-      const auto until =
-          Clock::now() + std::chrono::microseconds(static_cast<long>(planning.back()));
-      while (Clock::now() < until) {
-      }
+      busy_wait(std::chrono::microseconds(static_cast<long>(planning.back())));
       const auto t1 = Clock::now();
       (void)einsum(subscripts, ops2, given);
       second.push_back(micros_since(t1));
@@ -167,11 +173,7 @@ int main(int argc, char** argv) {
       timed(warm, explicit_path);
       continue;
     }
-    if (mode == "pause") {
-      const auto until = Clock::now() + std::chrono::milliseconds(10);
-      while (Clock::now() < until) {
-      }
-    }
+    if (mode == "pause") busy_wait(std::chrono::milliseconds(10));
     timed(first, explicit_path);
     timed(second, explicit_path);
     timed(warm, explicit_path);
@@ -181,6 +183,8 @@ int main(int argc, char** argv) {
         "auto: first call less its planning %.1f (planning %.1f); its path given on a fresh "
         "runtime after as long a busy wait %.1f, warm %.1f\n",
         median(first), median(planning), median(second), median(warm));
+  } else if (mode == "replan") {
+    std::printf("replan: first %.1f, warm %.1f\n", median(first), median(warm));
   } else {
     std::printf("%s: first %.1f, second %.1f, warm %.1f\n", mode.c_str(), median(first),
                 median(second), median(warm));

@@ -40,7 +40,7 @@ std::optional<PathProblem> with_dense_labels(const PathProblem& p) {
     for (Word bits = used[w]; bits; bits &= bits - 1) {
       const std::size_t l = w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits));
       dense[l] = c.num_labels++;
-      c.extents.push_back(p.extents.empty() ? 1 : p.extents[l]);
+      c.extents.push_back(p.extents[l]);
       c.search_extents.push_back(p.search_extents[l]);
     }
   }

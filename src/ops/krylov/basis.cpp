@@ -99,10 +99,13 @@ bool Projection::invariant(double eps) const {
 
 namespace {
 
-// h = V^H w, computed as conj(w^H V) so that only the vector (not the basis) is conjugated.
-EagerTensor coefficients(const VectorSpace& space, const EagerTensor& v, const EagerTensor& w) {
-  if (!space.complex()) return einsum("n,nj->j", {w, v});
-  return prims::conj(einsum("n,nj->j", {prims::conj(w), v}));
+// One classical Gram-Schmidt pass: w less V h for h = V^H w, returned. h is computed as
+// conj(w^H V) so that only the vector (not the basis) is conjugated.
+EagerTensor project_out(const VectorSpace& space, const EagerTensor& v, EagerTensor& w) {
+  const EagerTensor h = space.complex() ? prims::conj(einsum("n,nj->j", {prims::conj(w), v}))
+                                        : einsum("n,nj->j", {w, v});
+  w = w - einsum("nj,j->n", {v, h});
+  return h;
 }
 
 // ||w|| as a one-entry tensor of the space's dtype, to be read with the coefficients.
@@ -110,15 +113,16 @@ EagerTensor norm_entry(const VectorSpace& space, const EagerTensor& w) {
   return prims::reshape(prims::cast(prims::norm(w), space.dtype()), Shape{1});
 }
 
+// DGKS: a pass that leaves less than this fraction of the norm it found calls for another.
+const double kDgksRatio = 1 / std::sqrt(2.0);
+
 }  // namespace
 
 Projection Basis::orthogonalize(const EagerTensor& w0) const {
   const EagerTensor v = leading(size_);
   EagerTensor w = w0;
-  const EagerTensor h1 = coefficients(space_, v, w);
-  w = w - einsum("nj,j->n", {v, h1});
-  const EagerTensor h2 = coefficients(space_, v, w);
-  w = w - einsum("nj,j->n", {v, h2});
+  const EagerTensor h1 = project_out(space_, v, w);
+  const EagerTensor h2 = project_out(space_, v, w);
   const std::array<EagerTensor, 2> parts{h1 + h2, norm_entry(space_, w)};
   std::vector<cplx> values = space_.read(prims::concatenate(parts, 0));
   Projection out;
@@ -131,29 +135,24 @@ Projection Basis::orthogonalize(const EagerTensor& w0) const {
 
 Projection Basis::orthogonalize_lanczos(const EagerTensor& w0, double previous_beta) const {
   const std::int64_t j = size_ - 1;
-  const EagerTensor vj = column(j);
-  // alpha = v_j^H w and the recurrence's two terms, on the device.
-  const EagerTensor alpha =
-      space_.complex() ? einsum("n,n->", {prims::conj(vj), w0}) : einsum("n,n->", {vj, w0});
-  EagerTensor w = w0 - einsum("n,->n", {vj, alpha});
+  // The recurrence's two terms: alpha = v_j^H w (a pass over v_j alone) and previous_beta.
+  EagerTensor w = w0;
+  const EagerTensor alpha = project_out(space_, columns(storage_, j, 1), w);
   if (j >= 1 && previous_beta != 0) w = w - prims::scale(column(j - 1), previous_beta);
   // One CGS pass takes out what the recurrence left on the whole basis (rounding, lost
-  // orthogonality); DGKS: a second pass only when that pass removed more than 1 - 1/sqrt(2) of
-  // the norm, which a recurrence that did its job never does.
+  // orthogonality); a second only when DGKS asks, which a recurrence that did its job never
+  // makes it do.
   const EagerTensor v = leading(size_);
   const EagerTensor before = norm_entry(space_, w);
-  EagerTensor h = coefficients(space_, v, w);
-  w = w - einsum("nj,j->n", {v, h});
-  const std::array<EagerTensor, 4> parts{h, prims::reshape(alpha, Shape{1}), before,
-                                         norm_entry(space_, w)};
-  std::vector<cplx> values = space_.read(prims::concatenate(parts, 0));
+  const EagerTensor h = project_out(space_, v, w);
+  const std::array<EagerTensor, 4> parts{h, alpha, before, norm_entry(space_, w)};
+  std::vector<cplx> values = space_.read(prims::concatenate(parts, 0));  // h, alpha, before, beta
   double beta = values.back().real();
   const double norm_before = values[values.size() - 2].real();
   const cplx alpha_value = values[values.size() - 3];
   values.resize(static_cast<std::size_t>(size_));
-  if (beta < norm_before * 0.7071067811865476) {
-    const EagerTensor h2 = coefficients(space_, v, w);
-    w = w - einsum("nj,j->n", {v, h2});
+  if (beta < kDgksRatio * norm_before) {
+    const EagerTensor h2 = project_out(space_, v, w);
     const std::array<EagerTensor, 2> again{h2, norm_entry(space_, w)};
     const std::vector<cplx> more = space_.read(prims::concatenate(again, 0));
     for (std::int64_t i = 0; i < size_; ++i)
