@@ -35,12 +35,13 @@ const std::shared_ptr<EagerRuntime>& require_one_runtime(std::string_view op,
 namespace {
 
 // Steps 2-6 of the contract, for a runtime whose inputs passed step 1. `family_id` is the
-// op family's dense id (runtime_internal::family_id(op.family())). `resolve` is steps 4-5:
-// the family's module for the target and the executor the runtime has installed for it.
-template <class ResolveExecutor>
+// op family's dense id (runtime_internal::family_id(op.family())). `resolve` is steps 4-5: it
+// answers admission and ensures the family's module, and returns what step 6 calls as
+// run(context, op, inputs) (the installed executor, or the kernel it would index).
+template <class Resolve>
 std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtime,
                                      const ExtensionOp& op, std::span<const EagerTensor> inputs,
-                                     std::uint32_t family_id, ResolveExecutor&& resolve) {
+                                     std::uint32_t family_id, Resolve&& resolve) {
   Backend& backend = runtime->backend();
   const RuntimeCallScope call_scope(*runtime);
 
@@ -64,7 +65,7 @@ std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtim
   // 4-5. Module and ensure. The executor may belong to a module only this snapshot holds: the
   //      snapshot stays alive until the call ends, even if another thread installs meanwhile.
   const runtime_internal::SnapshotReadScope snapshot_reads(*runtime);
-  const ExtensionExecutor& executor = resolve(*target);
+  const auto run = resolve(*target);
 
   // 6. Execute inside the runtime's backend session.
   std::unique_lock<std::mutex> session(backend.session_mutex(), std::defer_lock);
@@ -72,7 +73,7 @@ std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtim
   //    Allocation failures inside become ResourceErrors naming the op (resource_boundary.hpp).
   const ExecutionContext context(runtime, op.family(), family_id);
   backend.note_queued_work(op.name());
-  return runtime_internal::at_op_boundary(op.name(), [&] { return executor(context, op, inputs); });
+  return runtime_internal::at_op_boundary(op.name(), [&] { return run(context, op, inputs); });
 }
 
 // Steps 4-5 for any module factory: the factory picks the module for this target (its errors,
@@ -81,16 +82,15 @@ std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtim
 std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtime,
                                      const ExtensionOp& op, std::span<const EagerTensor> inputs,
                                      ModuleFactoryRef module_factory, std::uint32_t family_id) {
-  return dispatch_on(runtime, op, inputs, family_id,
-                     [&](const EagerExtensionTarget& target) -> const ExtensionExecutor& {
-                       const ModulePtr module = module_factory(target);
-                       if (!module) {
-                         throw_error(ErrorKind::RuntimeState, ErrorPhase::Module,
-                                     std::string(op.name()), "module factory returned no module");
-                       }
-                       return runtime_internal::RuntimeAccess::ensure_family(
-                           *runtime, module, family_id, op.family(), target.engine_id);
-                     });
+  return dispatch_on(runtime, op, inputs, family_id, [&](const EagerExtensionTarget& target) {
+    const ModulePtr module = module_factory(target);
+    if (!module) {
+      throw_error(ErrorKind::RuntimeState, ErrorPhase::Module, std::string(op.name()),
+                  "module factory returned no module");
+    }
+    return std::cref(runtime_internal::RuntimeAccess::ensure_family(*runtime, module, family_id,
+                                                                    op.family(), target.engine_id));
+  });
 }
 
 // Step 1 of apply_eager_on_runtime: the named runtime, the op's arity, every input of it.
@@ -138,25 +138,40 @@ std::vector<EagerTensor> dispatch(const ExtensionOp& op, std::span<const EagerTe
   return dispatch_on(runtime, op, inputs, module_factory, family_id);
 }
 
+namespace {
+
+// Step 6 of a table's call: the kernel the installed module's executor would index (warm), or
+// that executor itself (the call that installed it).
+struct TableRun {
+  Kernel kernel = nullptr;
+  const ExtensionExecutor* executor = nullptr;
+  std::vector<EagerTensor> operator()(const ExecutionContext& ctx, const ExtensionOp& op,
+                                      std::span<const EagerTensor> inputs) const {
+    return kernel != nullptr ? kernel(ctx, op, inputs) : (*executor)(ctx, op, inputs);
+  }
+};
+
+}  // namespace
+
 std::vector<EagerTensor> dispatch_table(const std::shared_ptr<EagerRuntime>& runtime,
                                         const ExtensionOp& op, std::span<const EagerTensor> inputs,
                                         const RegistrationTable& table, OpKey key) {
   const std::uint32_t family_id = table.family_id();
-  return dispatch_on(runtime, op, inputs, family_id,
-                     [&](const EagerExtensionTarget& target) -> const ExtensionExecutor& {
-                       // 4. The table's admission answer (Unsupported before anything is
-                       // installed), and the
-                       //    module already built for this engine, held without a reference count.
-                       const ExtensionModule* built = table.admitted_module(target, key);
-                       // 5. Warm: the family's slot holds exactly that module. Cold: build and
-                       // install.
-                       if (const ExtensionExecutor* warm =
-                               RuntimeAccess::warm_family_executor(*runtime, family_id, built))
-                         return *warm;
-                       return RuntimeAccess::ensure_family(*runtime, table.module_for(target, key),
-                                                           family_id, op.family(),
-                                                           target.engine_id);
-                     });
+  return dispatch_on(runtime, op, inputs, family_id, [&](const EagerExtensionTarget& target) {
+    // Warm: the family's slot holds one of the table's modules (the one built for this
+    //    runtime's engine), so the snapshot load and one index of the table are the whole of
+    //    steps 4-5; admission answers from that index (Unsupported when it is empty).
+    if (table.built(RuntimeAccess::installed_family_module(*runtime, family_id))) {
+      const Kernel kernel = table.admitted_kernel(key, target.backend_kind);
+      RuntimeAccess::count_ensure_fast_path_hit(*runtime);
+      return TableRun{kernel, nullptr};
+    }
+    // 4. Cold: the table's admission answer (Unsupported before anything is installed) and the
+    //    module built for this engine; 5. its install.
+    return TableRun{
+        nullptr, &RuntimeAccess::ensure_family(*runtime, table.module_for(target, key), family_id,
+                                               op.family(), target.engine_id)};
+  });
 }
 
 std::vector<EagerTensor> dispatch_on_runtime(const std::shared_ptr<EagerRuntime>& runtime,

@@ -46,9 +46,12 @@ ModulePtr ModuleCache::find(const EagerExtensionTarget& target) const noexcept {
   return s ? s->module : nullptr;
 }
 
-const ExtensionModule* ModuleCache::find_raw(const EagerExtensionTarget& target) const noexcept {
-  const Slot* s = lookup(target);
-  return s ? s->module.get() : nullptr;
+bool ModuleCache::holds(const ExtensionModule* module) const noexcept {
+  if (module == nullptr) return false;
+  for (const Slot* s = head_.load(std::memory_order_acquire); s != nullptr; s = s->next) {
+    if (s->module.get() == module) return true;
+  }
+  return false;
 }
 
 std::size_t ModuleCache::size() const noexcept {

@@ -29,11 +29,10 @@ class FamilyModules {
   // The module for the target's engine, or Unsupported (phase Module) when the family has no
   // executor for the target's backend kind.
   ModulePtr module_for(const EagerExtensionTarget& target) const;
-  // The module module_for would return, when it was already built (else nullptr), without a
-  // reference count: the warm path's pointer compare needs no ownership.
-  const ExtensionModule* built_module(const EagerExtensionTarget& target) const noexcept {
-    return cache_.find_raw(target);
-  }
+  // Whether `module` is one of the modules built here (for any engine): a runtime's slot of
+  // the family holds the module built for its own engine, so this answers the warm call's
+  // "is the installed module ours" with pointer compares.
+  bool built(const ExtensionModule* module) const noexcept { return cache_.holds(module); }
   bool implements(BackendKind kind) const noexcept;
   const std::string& family() const noexcept { return family_; }
 

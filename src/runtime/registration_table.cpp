@@ -99,13 +99,6 @@ ModulePtr RegistrationTable::module_for(const EagerExtensionTarget& target, OpKe
   return modules_.module_for(target);
 }
 
-const ExtensionModule* RegistrationTable::admitted_module(const EagerExtensionTarget& target,
-                                                          OpKey key) const {
-  if (!runs_on(target.backend_kind)) return modules_.module_for(target).get();  // throws
-  check(key, target.backend_kind);
-  return modules_.built_module(target);
-}
-
 std::vector<EagerTensor> RegistrationTable::execute(BackendKind backend,
                                                     const ExecutionContext& ctx,
                                                     const ExtensionOp& op,

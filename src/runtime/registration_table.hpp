@@ -86,9 +86,17 @@ class RegistrationTable {
   // The module factory step for one call: Unsupported (phase Module, before anything is
   // installed) unless the target's backend runs `key`; else the module of the target's engine.
   ModulePtr module_for(const EagerExtensionTarget& target, OpKey key) const;
-  // The same admission answer (the same errors), then the module already built for the
-  // target's engine without a reference count, or nullptr before the first module_for.
-  const ExtensionModule* admitted_module(const EagerExtensionTarget& target, OpKey key) const;
+  // The warm call's two steps, once `module` (the runtime's installed module of this family)
+  // is one this table built: whether it is (a pointer compare per engine built, no string
+  // compare), and the kernel of `key` on `backend`, with the admission answer (the same
+  // Unsupported errors as module_for) when there is none. The kernel is what the module's
+  // executor would index, so the call skips that executor's std::function and second key read.
+  bool built(const ExtensionModule* module) const noexcept { return modules_.built(module); }
+  Kernel admitted_kernel(OpKey key, BackendKind backend) const {
+    const Kernel k = kernel(key.op, backend, key.dtype);
+    if (k == nullptr || (key.to && !admits(key.op, backend, *key.to))) check(key, backend);
+    return k;
+  }
   // The module of the target's engine without an admission check (tests, benchmarks).
   ModulePtr module_for(const EagerExtensionTarget& target) const {
     return modules_.module_for(target);

@@ -177,14 +177,14 @@ const ExtensionExecutor& EagerRuntime::ensure_family(const ModulePtr& module,
   return ensure_extension_module_for_engine(module, family, engine);
 }
 
-const ExtensionExecutor* EagerRuntime::warm_family_executor(
-    std::uint32_t family_id, const ExtensionModule* module) noexcept {
+const ExtensionModule* EagerRuntime::installed_family_module(
+    std::uint32_t family_id) const noexcept {
   const ExtensionSnapshot* snap = snapshot();
-  if (snap == nullptr || module == nullptr) return nullptr;
-  const ExtensionSnapshot::Slot& slot = snap->slot(family_id);
-  if (slot.module != module) return nullptr;
+  return snap == nullptr ? nullptr : snap->slot(family_id).module;
+}
+
+void EagerRuntime::count_ensure_fast_path_hit() noexcept {
   ensure_fast_path_hits_.fetch_add(1, std::memory_order_relaxed);
-  return slot.executor;
 }
 
 const ExtensionExecutor& EagerRuntime::ensure_extension_module_for_engine(const ModulePtr& module,

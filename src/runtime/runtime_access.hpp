@@ -42,9 +42,12 @@ struct RuntimeAccess {
                                                 const EngineId& engine) {
     return rt.ensure_family(module, family_id, family, engine);
   }
-  static const ExtensionExecutor* warm_family_executor(EagerRuntime& rt, std::uint32_t family_id,
-                                                       const ExtensionModule* module) noexcept {
-    return rt.warm_family_executor(family_id, module);
+  static const ExtensionModule* installed_family_module(const EagerRuntime& rt,
+                                                        std::uint32_t family_id) noexcept {
+    return rt.installed_family_module(family_id);
+  }
+  static void count_ensure_fast_path_hit(EagerRuntime& rt) noexcept {
+    rt.count_ensure_fast_path_hit();
   }
   static void begin_snapshot_read(const EagerRuntime& rt) noexcept { rt.begin_snapshot_read(); }
   static void end_snapshot_read(const EagerRuntime& rt) noexcept { rt.end_snapshot_read(); }

@@ -143,9 +143,8 @@ class ModuleCache {
     return insert(target, build());
   }
   ModulePtr find(const EagerExtensionTarget& target) const noexcept;
-  // The same module without taking a reference (no atomic increment): valid while the cache
-  // lives, since it never drops a module it built.
-  const ExtensionModule* find_raw(const EagerExtensionTarget& target) const noexcept;
+  // Whether `module` is one this cache built (pointer compares, no reference taken).
+  bool holds(const ExtensionModule* module) const noexcept;
   std::size_t size() const noexcept;
 
  private:

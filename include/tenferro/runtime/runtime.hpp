@@ -100,10 +100,11 @@ class EagerRuntime : public std::enable_shared_from_this<EagerRuntime> {
   // at install) answers with one pointer compare; anything else takes the ensure above.
   const ExtensionExecutor& ensure_family(const ModulePtr& module, std::uint32_t family_id,
                                          std::string_view family, const EngineId& engine);
-  // That pointer compare alone, for a caller holding the module without a reference: the
-  // executor when `module` is the one installed in the slot of `family_id`, else nullptr.
-  const ExtensionExecutor* warm_family_executor(std::uint32_t family_id,
-                                                const ExtensionModule* module) noexcept;
+  // The warm path of a registration table: the module in the snapshot's slot of `family_id`
+  // (nullptr before the first install), which the table recognises as one of its own with a
+  // pointer compare; the table then counts the hit and indexes its kernel itself.
+  const ExtensionModule* installed_family_module(std::uint32_t family_id) const noexcept;
+  void count_ensure_fast_path_hit() noexcept;
 
   // Counters the backends, executors and caches feed (through runtime_internal::RuntimeAccess).
   void count_upload(std::size_t bytes) noexcept;
