@@ -297,6 +297,24 @@ TEST_P(PrimsViews, ElementwiseResultsFollowTheInputsMemoryOrder) {
   }
 }
 
+TEST_P(PrimsViews, ConcatenateOfMorePiecesThanTheOpKeepsInlineKeepsEveryPiece) {
+  // The op keeps the metas of its first three inputs inline and the rest on the heap: seven
+  // pieces of different extents and dtypes cross that boundary in both kinds of slot.
+  const std::vector<DType> ds = dtypes();
+  std::vector<Ref> refs;
+  std::vector<EagerTensor> pieces;
+  DType out = ds[0];
+  for (int i = 0; i < 7; ++i) {
+    const DType d = ds[static_cast<std::size_t>(i) % ds.size()];
+    out = promote_ref(out, d);
+    refs.push_back(random_ref(d, {i % 3 + 1, 2}, 300u + static_cast<unsigned>(i)));
+    pieces.push_back(up(refs.back()));
+  }
+  const EagerTensor c = prims::concatenate(pieces, 0);
+  EXPECT_EQ(c.dtype(), out);
+  EXPECT_TRUE(identical(down(c), concat_ref(refs, 0, out)));
+}
+
 TEST_P(PrimsViews, ConcatenatePromotesAndAcceptsZeroSizePieces) {
   const std::vector<DType> ds = dtypes();
   for (DType da : ds) {

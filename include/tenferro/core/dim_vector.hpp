@@ -186,8 +186,14 @@ class SmallVector {
     *this = std::move(tmp);
   }
 
+  // A plain loop: std::equal calls memcmp for integers, whose call cost more than comparing
+  // the few extents of a shape (five shape compares were 2 % of a warm 1024-element add).
   friend bool operator==(const SmallVector& a, const SmallVector& b) noexcept {
-    return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
+    if (a.size_ != b.size_) return false;
+    for (size_type i = 0; i < a.size_; ++i) {
+      if (!(a.data_[i] == b.data_[i])) return false;
+    }
+    return true;
   }
   friend std::strong_ordering operator<=>(const SmallVector& a, const SmallVector& b) noexcept {
     return std::lexicographical_compare_three_way(a.begin(), a.end(), b.begin(), b.end());

@@ -75,11 +75,12 @@ EagerTensor where(const EagerTensor& cond, const EagerTensor& x, const EagerTens
   }
   const EagerTensor in[] = {prims_internal::cast_to(c, dtype), prims_internal::cast_to(x, dtype),
                             prims_internal::cast_to(y, dtype)};
-  PrimsPayload p;
-  p.kind = PrimKind::Where;
-  p.inputs = prims_internal::metas_of(in);
-  p.out = {dtype, shape};
-  return prims_internal::run(PrimsOp(std::move(p)), in);
+  const PrimsOp op([&](PrimsPayload& p) {
+    p.kind = PrimKind::Where;
+    p.inputs.assign(in);
+    p.out = {dtype, shape};
+  });
+  return prims_internal::run(op, in);
 }
 
 EagerTensor isfinite(const EagerTensor& x) {

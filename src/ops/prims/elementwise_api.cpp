@@ -25,11 +25,13 @@ void require_dtype_allowed(PrimKind kind, DType dtype, std::string_view what) {
 }
 
 EagerTensor unary(PrimKind kind, const EagerTensor& x) {
-  PrimsPayload p;
-  p.kind = kind;
-  p.inputs = prims_internal::metas_of(std::span(&x, 1));
-  p.out = {prims_internal::kernel_output_dtype(kind, x.dtype()), x.shape()};
-  return prims_internal::run(PrimsOp(std::move(p)), std::span(&x, 1));
+  const PrimsOp op([&](PrimsPayload& p) {
+    p.kind = kind;
+    p.inputs.assign(std::span(&x, 1));
+    p.out.dtype = prims_internal::kernel_output_dtype(kind, x.dtype());
+    p.out.shape = x.shape();
+  });
+  return prims_internal::run(op, std::span(&x, 1));
 }
 
 EagerTensor binary_as(PrimKind kind, const EagerTensor& a, const EagerTensor& b, DType dtype,
@@ -58,13 +60,15 @@ EagerTensor affine(const EagerTensor& x, Scalar alpha, Scalar beta) {
                           ? complex_dtype(x.dtype())
                           : x.dtype();
   const EagerTensor in[] = {x.defined() ? prims_internal::cast_to(x, dtype) : x};
-  PrimsPayload p;
-  p.kind = PrimKind::Affine;
-  p.inputs = prims_internal::metas_of(in);
-  p.out = {dtype, x.shape()};
-  p.alpha = alpha;
-  p.beta = beta;
-  return prims_internal::run(PrimsOp(std::move(p)), in);
+  const PrimsOp op([&](PrimsPayload& p) {
+    p.kind = PrimKind::Affine;
+    p.inputs.assign(in);
+    p.out.dtype = dtype;
+    p.out.shape = x.shape();
+    p.alpha = alpha;
+    p.beta = beta;
+  });
+  return prims_internal::run(op, in);
 }
 
 }  // namespace
@@ -103,11 +107,13 @@ EagerTensor cast(const EagerTensor& x, DType to) {
                                  " would drop the imaginary part; call prims::real() or "
                                  "prims::abs() to say which real value you want");
   }
-  PrimsPayload p;
-  p.kind = PrimKind::Cast;
-  p.inputs = prims_internal::metas_of(std::span(&x, 1));
-  p.out = {to, x.shape()};
-  return prims_internal::run(PrimsOp(std::move(p)), std::span(&x, 1));
+  const PrimsOp op([&](PrimsPayload& p) {
+    p.kind = PrimKind::Cast;
+    p.inputs.assign(std::span(&x, 1));
+    p.out.dtype = to;
+    p.out.shape = x.shape();
+  });
+  return prims_internal::run(op, std::span(&x, 1));
 }
 
 }  // namespace tenferro::prims
@@ -124,15 +130,17 @@ EagerTensor elementwise_binary(PrimKind kind, const EagerTensor& a, const EagerT
     throw ContextMismatchError(std::string(name), 1, a.runtime()->id(),
                                b.runtime() ? b.runtime()->id() : 0);
   }
-  const Shape shape = broadcast_shapes(name, a.shape(), b.shape());
+  Shape shape = broadcast_shapes(name, a.shape(), b.shape());
   const EagerTensor in[] = {cast_to(a, dtype), cast_to(b, dtype)};
-  PrimsPayload p;
-  p.kind = kind;
-  p.inputs = metas_of(in);
-  p.out = {kernel_output_dtype(kind, dtype), shape};
-  p.alpha = alpha;
-  p.beta = beta;
-  return run(PrimsOp(std::move(p)), in);
+  const PrimsOp op([&](PrimsPayload& p) {
+    p.kind = kind;
+    p.inputs.assign(in);
+    p.out.dtype = kernel_output_dtype(kind, dtype);
+    p.out.shape = std::move(shape);
+    p.alpha = alpha;
+    p.beta = beta;
+  });
+  return run(op, in);
 }
 
 }  // namespace tenferro::prims_internal

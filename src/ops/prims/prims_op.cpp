@@ -37,13 +37,6 @@ bool same_payload(const PrimsPayload& x, const PrimsPayload& y) {
 
 }  // namespace
 
-std::vector<TensorMeta> metas_of(std::span<const EagerTensor> inputs) {
-  std::vector<TensorMeta> metas;
-  metas.reserve(inputs.size());
-  for (const EagerTensor& t : inputs) metas.push_back(t.meta());
-  return metas;
-}
-
 PrimsOp::PrimsOp(PrimsPayload payload) : payload_(std::move(payload)) {}
 
 // Computed when asked (the contract tests ask; an eager call does not): hashing the payload,
@@ -51,7 +44,7 @@ PrimsOp::PrimsOp(PrimsPayload payload) : payload_(std::move(payload)) {}
 std::uint64_t PrimsOp::payload_hash() const noexcept {
   Hasher h;
   h.add(static_cast<std::uint64_t>(payload_.kind));
-  for (const TensorMeta& m : payload_.inputs) h.add(m);
+  for (std::size_t i = 0; i < payload_.inputs.size(); ++i) h.add(payload_.inputs[i]);
   h.add(payload_.out);
   h.add(static_cast<std::uint64_t>(payload_.axis));
   for (std::uint8_t r : payload_.reduced) h.add(std::uint64_t{r});

@@ -49,7 +49,7 @@ EagerTensor reduce(PrimKind kind, const EagerTensor& x, const std::optional<Axes
     throw_validation(name, name + " over zero elements has no identity (the reduced axes of " +
                                shape_to_string(x.shape()) + " are empty)");
   }
-  p.inputs = prims_internal::metas_of(std::span(&x, 1));
+  p.inputs.assign(std::span(&x, 1));
   p.out = {prims_internal::kernel_output_dtype(kind, x.dtype()), kept};
   EagerTensor out = prims_internal::run(prims_internal::PrimsOp(std::move(p)), std::span(&x, 1));
   return keepdims ? out : out.reshape(std::move(dropped));
