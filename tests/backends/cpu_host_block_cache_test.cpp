@@ -97,6 +97,29 @@ TEST_F(HostBlockCacheTest, BlocksOutliveTheCacheOwner) {
   EXPECT_TRUE(weak.expired());
 }
 
+TEST_F(HostBlockCacheTest, AHostViewOfABufferKeepsItsBlockUntilTheViewIsGone) {
+  // A CPU buffer owns its block alone; a host view of it (what host_view() and DLPack export
+  // share) keeps the buffer, and so the block, alive after the buffer's last eager owner.
+  CpuBackend backend;
+  std::shared_ptr<HostStorage> view;
+  std::byte* data = nullptr;
+  {
+    std::shared_ptr<Buffer> buffer = backend.allocate(16384);
+    data = buffer->host_data();
+    std::memset(data, 7, 16384);
+    view = buffer->host_storage();
+    ASSERT_NE(view, nullptr);
+    EXPECT_EQ(view->data(), data);
+  }
+  EXPECT_EQ(backend.block_cache().cached_blocks(), 0u);  // still in use by the view
+  EXPECT_EQ(static_cast<int>(view->data()[16383]), 7);
+  auto other = backend.allocate(16384);
+  EXPECT_NE(other->host_data(), data);  // never handed out while the view lives
+  other.reset();
+  view.reset();
+  EXPECT_EQ(backend.block_cache().cached_blocks(), 2u);
+}
+
 TEST_F(HostBlockCacheTest, ACpuBufferKeepsTheSizeAskedForOnALargerBlock) {
   CpuBackend backend;
   { auto b = backend.allocate(16384); }

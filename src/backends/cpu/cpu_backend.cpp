@@ -22,14 +22,22 @@ std::uint64_t process_cpu_kernel_launches() noexcept {
 }
 
 CpuBuffer::CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage)
-    : Buffer(placement, storage->size_bytes()), storage_(std::move(storage)) {}
+    : Buffer(placement, storage->size_bytes()),
+      shared_(std::move(storage)),
+      data_(shared_->data()) {}
 
-CpuBuffer::CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage, std::size_t bytes)
-    : Buffer(placement, bytes), storage_(std::move(storage)) {
-  if (bytes > storage_->size_bytes()) {
+CpuBuffer::CpuBuffer(Placement placement, cpu_memory::CachedBlock block, std::size_t bytes)
+    : Buffer(placement, bytes), block_(std::move(block)), data_(block_.get()->data()) {
+  if (bytes > block_.get()->size_bytes()) {
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "cpu.allocate",
                 "a buffer larger than its storage");
   }
+}
+
+std::shared_ptr<HostStorage> CpuBuffer::host_storage() const noexcept {
+  if (shared_) return shared_;
+  // Every CpuBuffer is made by make_shared, so the lock succeeds while anyone calls this.
+  return std::shared_ptr<HostStorage>(weak_from_this().lock(), block_.get());
 }
 
 const EngineId& CpuBackend::engine() noexcept {
@@ -47,7 +55,7 @@ std::string CpuBackend::description() const {
 
 std::shared_ptr<Buffer> CpuBackend::allocate(std::size_t bytes) {
   // Backend allocations are "contents unspecified" (Backend::allocate): no zero-fill.
-  return std::make_shared<CpuBuffer>(placement_, blocks_->allocate(bytes), bytes);
+  return std::make_shared<CpuBuffer>(placement_, blocks_->take_block(bytes), bytes);
 }
 
 namespace {
@@ -75,7 +83,7 @@ Tensor host_tensor_of(const EagerTensor& value) {
         ErrorKind::HostAccess, ErrorPhase::Execute, "host_view",
         "value in " + value.placement().to_string() + " is not host memory; call download()");
   }
-  return Tensor::view_of(cpu->storage(), value.layout());
+  return Tensor::view_of(cpu->host_storage(), value.layout());
 }
 
 EagerTensor adopt_host_tensor(const std::shared_ptr<EagerRuntime>& runtime, Tensor tensor) {

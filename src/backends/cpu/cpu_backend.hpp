@@ -11,17 +11,22 @@
 
 namespace tenferro {
 
-class CpuBuffer final : public Buffer {
+// A CPU runtime's buffer: host storage shared with others (an adopted or uploaded host
+// tensor), or a block of the backend's cache owned by the buffer alone (every allocation).
+class CpuBuffer final : public Buffer, public std::enable_shared_from_this<CpuBuffer> {
  public:
   CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage);
-  // The first `bytes` of `storage` (a reused block may be larger than what was asked for).
-  CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage, std::size_t bytes);
-  std::byte* host_data() const noexcept override { return storage_->data(); }
-  const std::shared_ptr<HostStorage>& storage() const noexcept { return storage_; }
-  std::shared_ptr<HostStorage> host_storage() const noexcept override { return storage_; }
+  // The first `bytes` of `block` (a reused block may be larger than what was asked for).
+  CpuBuffer(Placement placement, cpu_memory::CachedBlock block, std::size_t bytes);
+  std::byte* host_data() const noexcept override { return data_; }
+  // The shared storage, or the owned block as a storage that keeps this buffer alive (host
+  // views of it outlive the eager tensors; the block goes back to the cache after the last).
+  std::shared_ptr<HostStorage> host_storage() const noexcept override;
 
  private:
-  std::shared_ptr<HostStorage> storage_;
+  std::shared_ptr<HostStorage> shared_;
+  cpu_memory::CachedBlock block_;
+  std::byte* data_;
 };
 
 class CpuBackend final : public Backend {

@@ -31,6 +31,34 @@ std::shared_ptr<HostStorage> HostBlockCache::allocate(std::size_t bytes) {
   return std::shared_ptr<HostStorage>(block.release(), GiveBack{shared_from_this()});
 }
 
+CachedBlock HostBlockCache::take_block(std::size_t bytes) {
+  if (bytes < kSmallMinBytes || !host_block_cache_enabled()) {
+    return CachedBlock(std::make_unique<HostStorage>(bytes, HostStorage::Uninitialized{}), nullptr);
+  }
+  std::unique_ptr<HostStorage> block = take(bytes);
+  if (!block) block = std::make_unique<HostStorage>(bytes, HostStorage::Uninitialized{});
+  return CachedBlock(std::move(block), shared_from_this());
+}
+
+CachedBlock& CachedBlock::operator=(CachedBlock&& other) noexcept {
+  if (this != &other) {
+    give_back();
+    block_ = std::move(other.block_);
+    cache_ = std::move(other.cache_);
+  }
+  return *this;
+}
+
+CachedBlock::~CachedBlock() {
+  give_back();
+}
+
+void CachedBlock::give_back() noexcept {
+  if (block_ && cache_) cache_->give_back(block_.release());
+  block_.reset();
+  cache_.reset();
+}
+
 std::unique_ptr<HostStorage> HostBlockCache::take(std::size_t bytes) {
   Pool& pool = pool_for(bytes);
   std::lock_guard lock(mutex_);

@@ -21,6 +21,28 @@
 
 namespace tenferro::cpu_memory {
 
+class HostBlockCache;
+
+// One block out of a cache, owned alone: given back to its cache when the handle dies (freed
+// at once past the cache's bounds, or when it came from no cache). What a CPU buffer holds, so
+// that a buffer and its block cost one allocation between them (a shared HostStorage with a
+// give-back deleter cost a control block of its own on every output).
+class CachedBlock {
+ public:
+  CachedBlock() = default;
+  CachedBlock(std::unique_ptr<HostStorage> block, std::shared_ptr<HostBlockCache> cache) noexcept
+      : block_(std::move(block)), cache_(std::move(cache)) {}
+  CachedBlock(CachedBlock&&) noexcept = default;
+  CachedBlock& operator=(CachedBlock&& other) noexcept;
+  ~CachedBlock();
+  HostStorage* get() const noexcept { return block_.get(); }
+
+ private:
+  void give_back() noexcept;
+  std::unique_ptr<HostStorage> block_;
+  std::shared_ptr<HostBlockCache> cache_;  // empty: the block is freed, not kept
+};
+
 class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
  public:
   static constexpr std::size_t kSmallMinBytes = std::size_t{2} << 10;
@@ -33,6 +55,8 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
   // Storage of `bytes` (contents unspecified): a reused block when one fits, else a new one
   // (a ResourceError when the host cannot provide it, as HostStorage).
   std::shared_ptr<HostStorage> allocate(std::size_t bytes);
+  // The same block as a handle of one owner (a CPU buffer's).
+  CachedBlock take_block(std::size_t bytes);
   std::size_t cached_bytes() const;
   std::size_t cached_blocks() const;
 
@@ -46,6 +70,7 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
     // A block of `size` serves a request of `bytes` when bytes <= size <= bytes + (bytes >> slack).
     unsigned slack;
   };
+  friend class CachedBlock;
   struct GiveBack {
     std::shared_ptr<HostBlockCache> cache;
     void operator()(HostStorage* block) const noexcept { cache->give_back(block); }
