@@ -346,6 +346,50 @@ void check_binary_all() {
   }
 }
 
+// maximum/minimum on every pair of signed zeros, NaNs of two payloads, infinities and ones:
+// the scalar rule bit for bit (IEEE's -0 < +0; the first NaN operand, payload included).
+template <class R>
+void check_max_min_order() {
+  using Bits = std::conditional_t<sizeof(R) == 4, std::uint32_t, std::uint64_t>;
+  using L = std::numeric_limits<R>;
+  const Bits quiet = std::bit_cast<Bits>(L::quiet_NaN());
+  const R vals[] = {R(0),
+                    -R(0),
+                    std::bit_cast<R>(quiet | 1),
+                    std::bit_cast<R>(quiet | 2),
+                    L::infinity(),
+                    -L::infinity(),
+                    R(1),
+                    R(-1)};
+  std::vector<R> a, b;
+  for (R x : vals) {
+    for (R y : vals) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  }
+  for (Isa isa : vector_isas()) {
+    for (Op op : {Op::Maximum, Op::Minimum}) {
+      std::vector<R> y(a.size());
+      ASSERT_TRUE(
+          simd::binary(isa, op, a.data(), b.data(), y.data(), static_cast<std::int64_t>(a.size())));
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(std::bit_cast<Bits>(y[i]), std::bit_cast<Bits>(scalar_binary(op, a[i], b[i])))
+            << op_name(op) << " on " << isa_name(isa) << " of " << a[i] << " (bits "
+            << std::bit_cast<Bits>(a[i]) << "), " << b[i] << " (bits " << std::bit_cast<Bits>(b[i])
+            << ")";
+      }
+    }
+  }
+}
+
+TEST(PrimsUlpSweep, MaximumAndMinimumOrderSignedZerosAndKeepTheFirstNaNFloat32) {
+  check_max_min_order<float>();
+}
+TEST(PrimsUlpSweep, MaximumAndMinimumOrderSignedZerosAndKeepTheFirstNaNFloat64) {
+  check_max_min_order<double>();
+}
+
 TEST(PrimsUlpSweep, BinaryKindsExactFloat32) {
   check_binary_all<float>();
 }

@@ -30,6 +30,31 @@ inline __m256 mask_ps(unsigned bits) {
   return _mm256_castsi256_ps(
       _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(bits)), bit), bit));
 }
+// maximum/minimum as the scalar nan_max/nan_min, without a branch (simd_avx512.cpp says how).
+inline __m256d nan_max_pd(__m256d a, __m256d b) {
+  __m256d m = _mm256_max_pd(b, a);
+  m = _mm256_blendv_pd(m, _mm256_and_pd(a, b), _mm256_cmp_pd(a, b, _CMP_EQ_OQ));
+  m = _mm256_blendv_pd(m, b, _mm256_cmp_pd(b, b, _CMP_UNORD_Q));
+  return _mm256_blendv_pd(m, a, _mm256_cmp_pd(a, a, _CMP_UNORD_Q));
+}
+inline __m256d nan_min_pd(__m256d a, __m256d b) {
+  __m256d m = _mm256_min_pd(b, a);
+  m = _mm256_blendv_pd(m, _mm256_or_pd(a, b), _mm256_cmp_pd(a, b, _CMP_EQ_OQ));
+  m = _mm256_blendv_pd(m, b, _mm256_cmp_pd(b, b, _CMP_UNORD_Q));
+  return _mm256_blendv_pd(m, a, _mm256_cmp_pd(a, a, _CMP_UNORD_Q));
+}
+inline __m256 nan_max_ps(__m256 a, __m256 b) {
+  __m256 m = _mm256_max_ps(b, a);
+  m = _mm256_blendv_ps(m, _mm256_and_ps(a, b), _mm256_cmp_ps(a, b, _CMP_EQ_OQ));
+  m = _mm256_blendv_ps(m, b, _mm256_cmp_ps(b, b, _CMP_UNORD_Q));
+  return _mm256_blendv_ps(m, a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+}
+inline __m256 nan_min_ps(__m256 a, __m256 b) {
+  __m256 m = _mm256_min_ps(b, a);
+  m = _mm256_blendv_ps(m, _mm256_or_ps(a, b), _mm256_cmp_ps(a, b, _CMP_EQ_OQ));
+  m = _mm256_blendv_ps(m, b, _mm256_cmp_ps(b, b, _CMP_UNORD_Q));
+  return _mm256_blendv_ps(m, a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+}
 }  // namespace
 
 #define SIMD_SUFFIX avx2
@@ -61,8 +86,10 @@ inline __m256 mask_ps(unsigned bits) {
 #define ANY_UNORD_F(a, b) (_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_UNORD_Q)) != 0)
 #define ANY_GT_D(v, s) (_mm256_movemask_pd(_mm256_cmp_pd(v, _mm256_set1_pd(s), _CMP_GT_OQ)) != 0)
 #define ANY_GT_F(v, s) (_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_set1_ps(s), _CMP_GT_OQ)) != 0)
-#define ANY_EQ_D(v, s) (_mm256_movemask_pd(_mm256_cmp_pd(v, _mm256_set1_pd(s), _CMP_EQ_OQ)) != 0)
-#define ANY_EQ_F(v, s) (_mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_set1_ps(s), _CMP_EQ_OQ)) != 0)
+#define NAN_MAX_D nan_max_pd
+#define NAN_MIN_D nan_min_pd
+#define NAN_MAX_F nan_max_ps
+#define NAN_MIN_F nan_min_ps
 #define BELOW_D(v, s) \
   static_cast<unsigned>(_mm256_movemask_pd(_mm256_cmp_pd(abs_pd(v), _mm256_set1_pd(s), _CMP_LT_OQ)))
 #define BELOW_F(v, s) \

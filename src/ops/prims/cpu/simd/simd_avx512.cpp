@@ -37,6 +37,40 @@ inline __m512 div_ps_by_halves(__m512 a, __m512 b) {
   return _mm512_castpd_ps(
       _mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(lo)), _mm256_castps_pd(hi), 1));
 }
+// maximum/minimum as the scalar nan_max/nan_min, without a branch: the vector max/min (which
+// returns its second operand, a, on a NaN or a pair of zeros), then equal operands by their
+// bits ANDed for the maximum and ORed for the minimum (+0 and -0 give +0 and -0, IEEE's order;
+// equal nonzero values are unchanged), then b where b is NaN, then a where a is NaN (the first
+// NaN wins). Branching on "any NaN" and "any zero" per vector ran maximum of 2^16 float32 at
+// 0.77x NumPy, add at 0.93x.
+inline __m512d nan_max_pd(__m512d a, __m512d b) {
+  __m512d m = _mm512_max_pd(b, a);
+  const __m512i ab = _mm512_and_si512(_mm512_castpd_si512(a), _mm512_castpd_si512(b));
+  m = _mm512_mask_mov_pd(m, _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ), _mm512_castsi512_pd(ab));
+  m = _mm512_mask_mov_pd(m, _mm512_cmp_pd_mask(b, b, _CMP_UNORD_Q), b);
+  return _mm512_mask_mov_pd(m, _mm512_cmp_pd_mask(a, a, _CMP_UNORD_Q), a);
+}
+inline __m512d nan_min_pd(__m512d a, __m512d b) {
+  __m512d m = _mm512_min_pd(b, a);
+  const __m512i ab = _mm512_or_si512(_mm512_castpd_si512(a), _mm512_castpd_si512(b));
+  m = _mm512_mask_mov_pd(m, _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ), _mm512_castsi512_pd(ab));
+  m = _mm512_mask_mov_pd(m, _mm512_cmp_pd_mask(b, b, _CMP_UNORD_Q), b);
+  return _mm512_mask_mov_pd(m, _mm512_cmp_pd_mask(a, a, _CMP_UNORD_Q), a);
+}
+inline __m512 nan_max_ps(__m512 a, __m512 b) {
+  __m512 m = _mm512_max_ps(b, a);
+  const __m512i ab = _mm512_and_si512(_mm512_castps_si512(a), _mm512_castps_si512(b));
+  m = _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ), _mm512_castsi512_ps(ab));
+  m = _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask(b, b, _CMP_UNORD_Q), b);
+  return _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), a);
+}
+inline __m512 nan_min_ps(__m512 a, __m512 b) {
+  __m512 m = _mm512_min_ps(b, a);
+  const __m512i ab = _mm512_or_si512(_mm512_castps_si512(a), _mm512_castps_si512(b));
+  m = _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ), _mm512_castsi512_ps(ab));
+  m = _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask(b, b, _CMP_UNORD_Q), b);
+  return _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), a);
+}
 }  // namespace
 
 #define SIMD_SUFFIX avx512
@@ -68,8 +102,10 @@ inline __m512 div_ps_by_halves(__m512 a, __m512 b) {
 #define ANY_UNORD_F(a, b) (_mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q) != 0)
 #define ANY_GT_D(v, s) (_mm512_cmp_pd_mask(v, _mm512_set1_pd(s), _CMP_GT_OQ) != 0)
 #define ANY_GT_F(v, s) (_mm512_cmp_ps_mask(v, _mm512_set1_ps(s), _CMP_GT_OQ) != 0)
-#define ANY_EQ_D(v, s) (_mm512_cmp_pd_mask(v, _mm512_set1_pd(s), _CMP_EQ_OQ) != 0)
-#define ANY_EQ_F(v, s) (_mm512_cmp_ps_mask(v, _mm512_set1_ps(s), _CMP_EQ_OQ) != 0)
+#define NAN_MAX_D nan_max_pd
+#define NAN_MIN_D nan_min_pd
+#define NAN_MAX_F nan_max_ps
+#define NAN_MIN_F nan_min_ps
 #define BELOW_D(v, s) \
   static_cast<unsigned>(_mm512_cmp_pd_mask(_mm512_abs_pd(v), _mm512_set1_pd(s), _CMP_LT_OQ))
 #define BELOW_F(v, s) \
