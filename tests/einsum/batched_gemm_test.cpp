@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "backends/cpu/blas.hpp"
+#include "backends/cpu/cpu_isa.hpp"
+#include "backends/cpu/small_gemm.hpp"
 
 namespace {
 
@@ -44,8 +46,20 @@ struct Case {
 
 // C_i = op(A_i) op(B_i), the definition written out: op(A)[r, l] is A[l + r * lda] when
 // transposed (A stored k x m), else A[r + l * lda].
-template <class T>
-void check(const Case& c, std::mt19937_64& rng) {
+// The batch as gemm_batch runs it (small real products in our vector code on the best ISA,
+// the rest through BLAS).
+struct ThroughGemmBatch {
+  template <class T>
+  void operator()(const Case& c, const T* a, std::int64_t lda, std::int64_t sa, const T* b,
+                  std::int64_t ldb, std::int64_t sb, T* out, std::int64_t ldc,
+                  std::int64_t sc) const {
+    gemm_batch<T>(c.trans_a, c.trans_b, c.m, c.n, c.k, a, lda, sa, b, ldb, sb, out, ldc, sc,
+                  c.batch);
+  }
+};
+
+template <class T, class Run = ThroughGemmBatch>
+void check(const Case& c, std::mt19937_64& rng, Run run = {}) {
   const std::int64_t a_rows = c.trans_a ? c.k : c.m, a_cols = c.trans_a ? c.m : c.k;
   const std::int64_t b_rows = c.trans_b ? c.n : c.k, b_cols = c.trans_b ? c.k : c.n;
   // BLAS wants leading dimensions of at least 1, even for empty matrices.
@@ -60,8 +74,7 @@ void check(const Case& c, std::mt19937_64& rng) {
   for (T& v : b) v = random_value<T>(rng);
   const T sentinel = random_value<T>(rng);
   for (T& v : out) v = sentinel;  // padding must keep it
-  gemm_batch<T>(c.trans_a, c.trans_b, c.m, c.n, c.k, a.data(), lda, sa, b.data(), ldb, sb,
-                out.data(), ldc, sc, c.batch);
+  run(c, a.data(), lda, sa, b.data(), ldb, sb, out.data(), ldc, sc);
   const double eps =
       std::is_same_v<T, float> || std::is_same_v<T, std::complex<float>> ? 1e-5 : 1e-13;
   for (std::int64_t i = 0; i < c.batch; ++i) {
@@ -120,6 +133,64 @@ TYPED_TEST(CpuBatchedGemm, ManySmallMatricesAndOneLarge) {
   check<TypeParam>({true, false, 32, 32, 32, 64, 0, 0, false}, rng);
   check<TypeParam>({false, true, 3, 5, 300, 9, 1, 2, false}, rng);  // long K
   check<TypeParam>({false, false, 70, 65, 66, 2, 0, 0, false}, rng);
+}
+
+// The small-product kernels on every vector ISA this CPU has (gemm_batch takes only the best
+// one): every m, n, k up to kSmallGemmMax, padded leading dimensions and batch strides, batch
+// sizes 0, 1 and many, against the same per-matrix reference.
+template <class T>
+void check_small_products_on(tenferro::cpu_isa::Isa isa) {
+  std::mt19937_64 rng(20261204);
+  std::uniform_int_distribution<std::int64_t> pad(0, 3);
+  const std::int64_t batches[] = {0, 1, 5};
+  int trial = 0;
+  const std::int64_t top = tenferro::cpu_blas::kSmallGemmMax;
+  for (std::int64_t m = 1; m <= top; ++m) {
+    for (std::int64_t n = 1; n <= top; n += 3) {
+      for (std::int64_t k = 0; k <= top; k += 4, ++trial) {
+        const Case c{false, false, m, n, k, batches[trial % 3], pad(rng), pad(rng), trial % 5 == 2};
+        check<T>(
+            c, rng,
+            [isa](const Case& cc, const T* a, std::int64_t lda, std::int64_t sa, const T* b,
+                  std::int64_t ldb, std::int64_t sb, T* out, std::int64_t ldc, std::int64_t sc) {
+              ASSERT_TRUE(tenferro::cpu_blas::small_gemm_batch<T>(isa, false, false, cc.m, cc.n,
+                                                                  cc.k, a, lda, sa, b, ldb, sb, out,
+                                                                  ldc, sc, cc.batch));
+            });
+      }
+    }
+  }
+}
+
+TEST(CpuSmallGemm, AgreesWithPerMatrixProductsOnEveryVectorIsa) {
+  using tenferro::cpu_isa::Isa;
+  int isas = 0;
+  for (Isa isa : {Isa::Avx2, Isa::Avx512}) {
+    if (!tenferro::cpu_isa::isa_available(isa)) continue;
+    ++isas;
+    SCOPED_TRACE(isa == Isa::Avx2 ? "AVX2" : "AVX-512");
+    check_small_products_on<float>(isa);
+    check_small_products_on<double>(isa);
+  }
+  if (isas == 0) GTEST_SKIP() << "this CPU has neither AVX2 nor AVX-512: no small-GEMM kernels";
+}
+
+TEST(CpuSmallGemm, DeclinesWhatItDoesNotRun) {
+  // Transposes, sizes past kSmallGemmMax and empty products go to BLAS: nothing is written.
+  using tenferro::cpu_blas::small_gemm_batch;
+  const tenferro::cpu_isa::Isa isa = tenferro::cpu_isa::best_isa();
+  std::vector<double> a(40 * 40, 1.0), out(40 * 40, -3.0);
+  EXPECT_FALSE(small_gemm_batch<double>(isa, true, false, 4, 4, 4, a.data(), 4, 16, a.data(), 4, 16,
+                                        out.data(), 4, 16, 1));
+  EXPECT_FALSE(small_gemm_batch<double>(isa, false, true, 4, 4, 4, a.data(), 4, 16, a.data(), 4, 16,
+                                        out.data(), 4, 16, 1));
+  EXPECT_FALSE(small_gemm_batch<double>(isa, false, false, 17, 4, 4, a.data(), 17, 0, a.data(), 4,
+                                        0, out.data(), 17, 0, 1));
+  EXPECT_FALSE(small_gemm_batch<double>(isa, false, false, 4, 4, 17, a.data(), 4, 0, a.data(), 17,
+                                        0, out.data(), 4, 0, 1));
+  EXPECT_FALSE(small_gemm_batch<double>(isa, false, false, 0, 4, 4, a.data(), 1, 0, a.data(), 4, 0,
+                                        out.data(), 1, 0, 1));
+  for (double v : out) ASSERT_EQ(v, -3.0);
 }
 
 }  // namespace

@@ -1,9 +1,6 @@
-// Picks the vector kernels for this CPU once: AVX-512F, else AVX2 with FMA, else none (the
-// callers' scalar loops). SLEEF's own dispatchers only choose within one vector width, so the
-// width is chosen here from __builtin_cpu_supports.
-#include <cstdlib>
-#include <string_view>
-
+// Routes each call to the kernels of the ISA the caller names (backends/cpu/cpu_isa.hpp picks
+// the best one for this CPU; without one the callers run their scalar loops). SLEEF's own
+// dispatchers only choose within one vector width, so the width is chosen from that check.
 #include "ops/prims/cpu/simd/simd_ops.hpp"
 
 #if defined(TENFERRO_HAS_SLEEF) && TENFERRO_HAS_SLEEF
@@ -14,51 +11,6 @@
 #endif
 
 namespace tenferro::prims_cpu::simd {
-namespace {
-
-Isa detect() {
-#if TENFERRO_SIMD_X86
-  __builtin_cpu_init();
-  Isa isa = Isa::None;
-  if (__builtin_cpu_supports("avx512f")) {
-    isa = Isa::Avx512;
-  } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    isa = Isa::Avx2;
-  }
-  if (const char* cap = std::getenv("TENFERRO_SIMD")) {
-    const std::string_view v(cap);
-    if (v == "off" || v == "none") isa = Isa::None;
-    if (v == "avx2" && isa == Isa::Avx512) isa = Isa::Avx2;
-  }
-  return isa;
-#else
-  return Isa::None;
-#endif
-}
-
-}  // namespace
-
-Isa best_isa() {
-  static const Isa isa = detect();
-  return isa;
-}
-
-bool isa_available(Isa isa) {
-#if TENFERRO_SIMD_X86
-  __builtin_cpu_init();
-  switch (isa) {
-    case Isa::Avx512:
-      return __builtin_cpu_supports("avx512f");
-    case Isa::Avx2:
-      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    case Isa::None:
-      return true;
-  }
-#else
-  (void)isa;
-#endif
-  return isa == Isa::None;
-}
 
 #if TENFERRO_SIMD_X86
 #define TENFERRO_SIMD_ROUTE(name, ...)        \

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "backends/cpu/cpu_isa.hpp"
 #include "ops/prims/prim_kind_enum.hpp"
 
 namespace tenferro::prims_cpu::simd {
@@ -19,13 +20,10 @@ namespace tenferro::prims_cpu::simd {
 // other op they return false, also for n == 0, which is how a caller asks.
 using Op = prims_internal::PrimKind;
 
-enum class Isa : std::uint8_t { None, Avx2, Avx512 };
-
-// The best ISA this CPU runs (None off x86-64 or without SLEEF). TENFERRO_SIMD=off|avx2 in the
-// environment caps it (read once), for comparisons and debugging.
-Isa best_isa();
-// Whether this CPU can run `isa` (the tests sweep every available one, not just the best).
-bool isa_available(Isa isa);
+// The CPU check is the CPU backend's (backends/cpu/cpu_isa.hpp), shared with its small GEMMs.
+using cpu_isa::best_isa;
+using cpu_isa::Isa;
+using cpu_isa::isa_available;
 
 // y[i] = op(x[i]) (unary) or y[i] = op(a[i], b[i]) (binary) for i < n, on `isa` (which must be
 // available). false when `op` has no vector kernel of that arity: the caller runs its scalar
