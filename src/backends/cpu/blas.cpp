@@ -86,6 +86,14 @@ void gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64
           std::int64_t lda, const T* b, std::int64_t ldb, T* c, std::int64_t ldc) {
   if (m == 0 || n == 0) return;
   count_cpu_kernel_launch();
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    // A small product alone, as one of a batch (small_gemm.hpp): the tiny contractions of a
+    // network with small bonds spent most of their time in OpenBLAS's setup.
+    if (small_gemm_batch<T>(cpu_isa::best_isa(), trans_a, trans_b, m, n, k, a, lda, 0, b, ldb, 0, c,
+                            ldc, 0, 1)) {
+      return;
+    }
+  }
   gemm_uncounted<T>(trans_a, trans_b, m, n, k, a, lda, b, ldb, c, ldc);
 }
 
