@@ -31,30 +31,18 @@ inline __m256 mask_ps(unsigned bits) {
       _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(bits)), bit), bit));
 }
 // maximum/minimum as the scalar nan_max/nan_min, without a branch (simd_avx512.cpp says how).
-inline __m256d nan_max_pd(__m256d a, __m256d b) {
-  __m256d m = _mm256_max_pd(b, a);
-  m = _mm256_blendv_pd(m, _mm256_and_pd(a, b), _mm256_cmp_pd(a, b, _CMP_EQ_OQ));
-  m = _mm256_blendv_pd(m, b, _mm256_cmp_pd(b, b, _CMP_UNORD_Q));
-  return _mm256_blendv_pd(m, a, _mm256_cmp_pd(a, a, _CMP_UNORD_Q));
-}
-inline __m256d nan_min_pd(__m256d a, __m256d b) {
-  __m256d m = _mm256_min_pd(b, a);
-  m = _mm256_blendv_pd(m, _mm256_or_pd(a, b), _mm256_cmp_pd(a, b, _CMP_EQ_OQ));
-  m = _mm256_blendv_pd(m, b, _mm256_cmp_pd(b, b, _CMP_UNORD_Q));
-  return _mm256_blendv_pd(m, a, _mm256_cmp_pd(a, a, _CMP_UNORD_Q));
-}
-inline __m256 nan_max_ps(__m256 a, __m256 b) {
-  __m256 m = _mm256_max_ps(b, a);
-  m = _mm256_blendv_ps(m, _mm256_and_ps(a, b), _mm256_cmp_ps(a, b, _CMP_EQ_OQ));
-  m = _mm256_blendv_ps(m, b, _mm256_cmp_ps(b, b, _CMP_UNORD_Q));
-  return _mm256_blendv_ps(m, a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
-}
-inline __m256 nan_min_ps(__m256 a, __m256 b) {
-  __m256 m = _mm256_min_ps(b, a);
-  m = _mm256_blendv_ps(m, _mm256_or_ps(a, b), _mm256_cmp_ps(a, b, _CMP_EQ_OQ));
-  m = _mm256_blendv_ps(m, b, _mm256_cmp_ps(b, b, _CMP_UNORD_Q));
-  return _mm256_blendv_ps(m, a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
-}
+#define NAN_PICK(name, V, PICK, BITS, CMP, BLEND)    \
+  inline V name(V a, V b) {                          \
+    V m = PICK(b, a);                                \
+    m = BLEND(m, BITS(a, b), CMP(a, b, _CMP_EQ_OQ)); \
+    m = BLEND(m, b, CMP(b, b, _CMP_UNORD_Q));        \
+    return BLEND(m, a, CMP(a, a, _CMP_UNORD_Q));     \
+  }
+NAN_PICK(nan_max_pd, __m256d, _mm256_max_pd, _mm256_and_pd, _mm256_cmp_pd, _mm256_blendv_pd)
+NAN_PICK(nan_min_pd, __m256d, _mm256_min_pd, _mm256_or_pd, _mm256_cmp_pd, _mm256_blendv_pd)
+NAN_PICK(nan_max_ps, __m256, _mm256_max_ps, _mm256_and_ps, _mm256_cmp_ps, _mm256_blendv_ps)
+NAN_PICK(nan_min_ps, __m256, _mm256_min_ps, _mm256_or_ps, _mm256_cmp_ps, _mm256_blendv_ps)
+#undef NAN_PICK
 }  // namespace
 
 #define SIMD_SUFFIX avx2

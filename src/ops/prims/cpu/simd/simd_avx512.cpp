@@ -43,34 +43,22 @@ inline __m512 div_ps_by_halves(__m512 a, __m512 b) {
 // equal nonzero values are unchanged), then b where b is NaN, then a where a is NaN (the first
 // NaN wins). Branching on "any NaN" and "any zero" per vector ran maximum of 2^16 float32 at
 // 0.77x NumPy, add at 0.93x.
-inline __m512d nan_max_pd(__m512d a, __m512d b) {
-  __m512d m = _mm512_max_pd(b, a);
-  const __m512i ab = _mm512_and_si512(_mm512_castpd_si512(a), _mm512_castpd_si512(b));
-  m = _mm512_mask_mov_pd(m, _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ), _mm512_castsi512_pd(ab));
-  m = _mm512_mask_mov_pd(m, _mm512_cmp_pd_mask(b, b, _CMP_UNORD_Q), b);
-  return _mm512_mask_mov_pd(m, _mm512_cmp_pd_mask(a, a, _CMP_UNORD_Q), a);
-}
-inline __m512d nan_min_pd(__m512d a, __m512d b) {
-  __m512d m = _mm512_min_pd(b, a);
-  const __m512i ab = _mm512_or_si512(_mm512_castpd_si512(a), _mm512_castpd_si512(b));
-  m = _mm512_mask_mov_pd(m, _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ), _mm512_castsi512_pd(ab));
-  m = _mm512_mask_mov_pd(m, _mm512_cmp_pd_mask(b, b, _CMP_UNORD_Q), b);
-  return _mm512_mask_mov_pd(m, _mm512_cmp_pd_mask(a, a, _CMP_UNORD_Q), a);
-}
-inline __m512 nan_max_ps(__m512 a, __m512 b) {
-  __m512 m = _mm512_max_ps(b, a);
-  const __m512i ab = _mm512_and_si512(_mm512_castps_si512(a), _mm512_castps_si512(b));
-  m = _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ), _mm512_castsi512_ps(ab));
-  m = _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask(b, b, _CMP_UNORD_Q), b);
-  return _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), a);
-}
-inline __m512 nan_min_ps(__m512 a, __m512 b) {
-  __m512 m = _mm512_min_ps(b, a);
-  const __m512i ab = _mm512_or_si512(_mm512_castps_si512(a), _mm512_castps_si512(b));
-  m = _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ), _mm512_castsi512_ps(ab));
-  m = _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask(b, b, _CMP_UNORD_Q), b);
-  return _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), a);
-}
+#define NAN_PICK(name, V, PICK, BITS, CMP, MOV, TO_INT, FROM_INT)            \
+  inline V name(V a, V b) {                                                  \
+    V m = PICK(b, a);                                                        \
+    m = MOV(m, CMP(a, b, _CMP_EQ_OQ), FROM_INT(BITS(TO_INT(a), TO_INT(b)))); \
+    m = MOV(m, CMP(b, b, _CMP_UNORD_Q), b);                                  \
+    return MOV(m, CMP(a, a, _CMP_UNORD_Q), a);                               \
+  }
+NAN_PICK(nan_max_pd, __m512d, _mm512_max_pd, _mm512_and_si512, _mm512_cmp_pd_mask,
+         _mm512_mask_mov_pd, _mm512_castpd_si512, _mm512_castsi512_pd)
+NAN_PICK(nan_min_pd, __m512d, _mm512_min_pd, _mm512_or_si512, _mm512_cmp_pd_mask,
+         _mm512_mask_mov_pd, _mm512_castpd_si512, _mm512_castsi512_pd)
+NAN_PICK(nan_max_ps, __m512, _mm512_max_ps, _mm512_and_si512, _mm512_cmp_ps_mask,
+         _mm512_mask_mov_ps, _mm512_castps_si512, _mm512_castsi512_ps)
+NAN_PICK(nan_min_ps, __m512, _mm512_min_ps, _mm512_or_si512, _mm512_cmp_ps_mask, _mm512_mask_mov_ps,
+         _mm512_castps_si512, _mm512_castsi512_ps)
+#undef NAN_PICK
 }  // namespace
 
 #define SIMD_SUFFIX avx512
