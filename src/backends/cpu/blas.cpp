@@ -63,11 +63,11 @@ void gemm_batch(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std:
   if (m == 0 || n == 0 || batch == 0) return;
   // One counted launch: small real products in our own vector code (small_gemm.hpp), the rest
   // one BLAS call per matrix, on the calling thread (the caller splits a large batch over the
-  // host pool). OpenBLAS's cblas_?gemm_batch_strided was measured here
-  // and not used: on small matrices it hands the batch to its own threads, 30x slower than
-  // this loop at OPENBLAS_NUM_THREADS=2 on a busy 2-core machine (256 8x8: 1.3-1.7 ms against
-  // 41-57 us) and no faster at one thread; its complex entry points also count the batch
-  // strides in real scalars, not in elements.
+  // host pool). OpenBLAS's cblas_?gemm_batch_strided was measured here and not used: on small
+  // matrices it hands the batch to its own threads, 30x slower than this loop at
+  // OPENBLAS_NUM_THREADS=2 on a busy 2-core machine (256 8x8: 1.3-1.7 ms against 41-57 us) and
+  // no faster at one thread; its complex entry points also count the batch strides in real
+  // scalars, not in elements.
   count_cpu_kernel_launch();
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     if (small_gemm_batch<T>(cpu_isa::best_isa(), trans_a, trans_b, m, n, k, a, lda, stride_a, b,

@@ -19,16 +19,11 @@ bool host_block_cache_enabled() noexcept {
 }
 
 std::shared_ptr<HostStorage> HostBlockCache::allocate(std::size_t bytes) {
-  if (bytes < kSmallMinBytes || !host_block_cache_enabled()) {
-    return std::make_shared<HostStorage>(bytes, HostStorage::Uninitialized{});
-  }
-  std::unique_ptr<HostStorage> block = take(bytes);
-  if (!block) block = std::make_unique<HostStorage>(bytes, HostStorage::Uninitialized{});
-  // The block goes back to this cache when the last tensor using it is gone (also when the
-  // control block cannot be allocated: shared_ptr then calls the deleter); the cache stays alive
-  // as long as any of its blocks is out. A reused block may be larger than `bytes`: the CPU
-  // buffer around it keeps the size that was asked for.
-  return std::shared_ptr<HostStorage>(block.release(), GiveBack{shared_from_this()});
+  // The block goes back to this cache when the last sharer is gone (also when the holder cannot
+  // be allocated: the handle then gives it back as it unwinds); the cache stays alive as long
+  // as any of its blocks is out.
+  auto holder = std::make_shared<CachedBlock>(take_block(bytes));
+  return std::shared_ptr<HostStorage>(holder, holder->get());
 }
 
 CachedBlock HostBlockCache::take_block(std::size_t bytes) {

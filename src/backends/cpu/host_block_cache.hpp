@@ -53,10 +53,11 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
   static constexpr std::size_t kLargeMaxBytes = std::size_t{512} << 20;
 
   // Storage of `bytes` (contents unspecified): a reused block when one fits, else a new one
-  // (a ResourceError when the host cannot provide it, as HostStorage).
-  std::shared_ptr<HostStorage> allocate(std::size_t bytes);
-  // The same block as a handle of one owner (a CPU buffer's).
+  // (a ResourceError when the host cannot provide it, as HostStorage), held by one owner (a CPU
+  // buffer). A reused block may be larger than `bytes`: the buffer keeps the size asked for.
   CachedBlock take_block(std::size_t bytes);
+  // The same block shared (given back after the last sharer).
+  std::shared_ptr<HostStorage> allocate(std::size_t bytes);
   std::size_t cached_bytes() const;
   std::size_t cached_blocks() const;
 
@@ -70,11 +71,7 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
     // A block of `size` serves a request of `bytes` when bytes <= size <= bytes + (bytes >> slack).
     unsigned slack;
   };
-  friend class CachedBlock;
-  struct GiveBack {
-    std::shared_ptr<HostBlockCache> cache;
-    void operator()(HostStorage* block) const noexcept { cache->give_back(block); }
-  };
+  friend class CachedBlock;  // gives its block back
 
   Pool& pool_for(std::size_t bytes) noexcept { return bytes < kLargeMinBytes ? small_ : large_; }
   std::unique_ptr<HostStorage> take(std::size_t bytes);

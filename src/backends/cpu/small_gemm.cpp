@@ -18,25 +18,21 @@ bool small_gemm_batch(cpu_isa::Isa isa, bool trans_a, bool trans_b, std::int64_t
     return false;
   }
 #if defined(__x86_64__)
-  using Batch =
-      void (*)(std::int64_t, std::int64_t, std::int64_t, const T*, std::int64_t, std::int64_t,
-               const T*, std::int64_t, std::int64_t, T*, std::int64_t, std::int64_t, std::int64_t);
+  if (isa == cpu_isa::Isa::None) return false;
   const bool wide = isa == cpu_isa::Isa::Avx512;
-  Batch run = nullptr;
-  if (isa != cpu_isa::Isa::None) {
-    if constexpr (std::is_same_v<T, float>) {
-      run = wide ? &cpu_blas::isa::small_gemm_f32_avx512 : &cpu_blas::isa::small_gemm_f32_avx2;
-    } else {
-      run = wide ? &cpu_blas::isa::small_gemm_f64_avx512 : &cpu_blas::isa::small_gemm_f64_avx2;
-    }
-    run(m, n, k, a, lda, stride_a, b, ldb, stride_b, c, ldc, stride_c, batch);
-    return true;
+  if constexpr (std::is_same_v<T, float>) {
+    (wide ? &cpu_blas::isa::small_gemm_f32_avx512 : &cpu_blas::isa::small_gemm_f32_avx2)(
+        m, n, k, a, lda, stride_a, b, ldb, stride_b, c, ldc, stride_c, batch);
+  } else {
+    (wide ? &cpu_blas::isa::small_gemm_f64_avx512 : &cpu_blas::isa::small_gemm_f64_avx2)(
+        m, n, k, a, lda, stride_a, b, ldb, stride_b, c, ldc, stride_c, batch);
   }
+  return true;
 #else
   (void)isa, (void)a, (void)lda, (void)stride_a, (void)b, (void)ldb, (void)stride_b, (void)c;
   (void)ldc, (void)stride_c;
-#endif
   return false;
+#endif
 }
 
 template bool small_gemm_batch<float>(cpu_isa::Isa, bool, bool, std::int64_t, std::int64_t,

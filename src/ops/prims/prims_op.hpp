@@ -25,22 +25,11 @@ class InputMetas {
     size_ = 0;
     more_.clear();
     for (const EagerTensor& t : inputs) {
-      if (size_ < kInline) {
-        inline_[size_].dtype = t.dtype();
-        inline_[size_].shape = t.shape();
-      } else {
-        more_.push_back(t.meta());
-      }
+      TensorMeta& slot = size_ < kInline ? inline_[size_] : more_.emplace_back();
+      slot.dtype = t.dtype();
+      slot.shape = t.shape();
       ++size_;
     }
-  }
-  void push_back(TensorMeta meta) {
-    if (size_ < kInline) {
-      inline_[size_] = std::move(meta);
-    } else {
-      more_.push_back(std::move(meta));
-    }
-    ++size_;
   }
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }

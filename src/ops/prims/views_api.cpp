@@ -248,7 +248,7 @@ EagerTensor concatenate(std::span<const EagerTensor> xs, std::int64_t axis) {
   for (const EagerTensor& x : xs) in.push_back(prims_internal::cast_to(x, dtype));
   prims_internal::PrimsPayload p;
   p.kind = prims_internal::PrimKind::Cast;
-  for (const EagerTensor& x : in) p.inputs.push_back(x.meta());
+  p.inputs.assign(in);
   p.out = {dtype, out};
   p.axis = static_cast<std::int64_t>(ax);
   if (in.size() == 1) p.axis = 0;  // one input: a plain copy (the executor's single-input form)
