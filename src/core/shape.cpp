@@ -7,19 +7,25 @@
 namespace tenferro {
 
 std::int64_t checked_numel(std::span<const std::int64_t> shape) {
+  // One pass: the product and whether it overflowed, a negative extent or a zero read off
+  // the same loop (every op asks for its output's count, so this runs several times a call).
   std::int64_t n = 1;
-  bool has_zero = false;
+  bool overflow = false, negative = false, zero = false;
   for (std::int64_t d : shape) {
-    if (d < 0)
-      throw_validation("shape",
-                       "negative extent " + std::to_string(d) + " in " + shape_to_string(shape));
-    if (d == 0) has_zero = true;
+    negative |= d < 0;
+    zero |= d == 0;
+    overflow |= __builtin_mul_overflow(n, d, &n);
   }
-  if (has_zero) return 0;
-  for (std::int64_t d : shape) {
-    if (__builtin_mul_overflow(n, d, &n)) {
-      throw_validation("shape", "element count of " + shape_to_string(shape) + " overflows int64");
+  if (negative) {
+    for (std::int64_t d : shape) {
+      if (d < 0)
+        throw_validation("shape",
+                         "negative extent " + std::to_string(d) + " in " + shape_to_string(shape));
     }
+  }
+  if (zero) return 0;  // a zero extent makes any product of the others empty, overflow or not
+  if (overflow) {
+    throw_validation("shape", "element count of " + shape_to_string(shape) + " overflows int64");
   }
   return n;
 }

@@ -28,6 +28,19 @@ EagerTensor::EagerTensor(std::shared_ptr<EagerRuntime> runtime, std::shared_ptr<
   }
 }
 
+EagerTensor EagerTensor::fresh(std::shared_ptr<EagerRuntime> runtime, Backend& backend, DType dtype,
+                               Shape shape) {
+  const std::size_t bytes = checked_bytes(checked_numel(shape), dtype_size(dtype));
+  EagerTensor t(std::move(runtime), backend.allocate(bytes));
+  if (!t.buffer_) throw_empty("allocate");  // a backend's defect, not the caller's
+  // Member by member: a braced TensorLayout temporary was zero-filled first (a `rep stos` of
+  // 160 bytes, the dearest instruction of a small op's allocation).
+  t.layout_.dtype = dtype;
+  t.layout_.strides = col_major_strides(shape);
+  t.layout_.shape = std::move(shape);
+  return t;
+}
+
 const Placement& EagerTensor::placement() const {
   if (!buffer_) throw_empty("placement");
   return buffer_->placement();

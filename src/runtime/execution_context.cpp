@@ -22,7 +22,9 @@ void ExecutionContext::record_kernel_launch(std::uint64_t count) const noexcept 
 }
 
 EagerTensor ExecutionContext::allocate(DType dtype, Shape shape) const {
-  return runtime_->empty(dtype, std::move(shape));
+  // The context's own reference to the runtime: shared_from_this() (runtime_->empty) would
+  // lock a weak pointer, a compare-and-swap loop, on every output.
+  return EagerTensor::fresh(runtime_, runtime_->backend(), dtype, std::move(shape));
 }
 
 void ExecutionContext::throw_backend_type_mismatch() const {

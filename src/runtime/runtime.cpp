@@ -115,10 +115,7 @@ EagerTensor EagerRuntime::upload(const Tensor& host) {
 }
 
 EagerTensor EagerRuntime::empty(DType dtype, Shape shape) {
-  const std::size_t bytes = checked_bytes(checked_numel(shape), dtype_size(dtype));
-  Strides strides = col_major_strides(shape);
-  return EagerTensor(shared_from_this(), backend_->allocate(bytes),
-                     TensorLayout{dtype, std::move(shape), std::move(strides), 0});
+  return EagerTensor::fresh(shared_from_this(), *backend_, dtype, std::move(shape));
 }
 
 RuntimeStats EagerRuntime::stats() const {

@@ -57,6 +57,36 @@ TEST(DispatchConcurrency, EightThreadsOnASerializingDeviceRuntime) {
   EXPECT_EQ(rt->stats().kernel_launches_for("tenferro.test.scale.v1@cuda"), 1600u);
 }
 
+// The process-wide CPU kernel counter is kept per thread (a locked add per kernel on one shared
+// counter was a cache line every thread running small ops fought over): its reads must still
+// sum every launch, of threads running and of threads gone.
+TEST(DispatchConcurrency, ProcessCpuKernelCounterSumsLiveAndExitedThreads) {
+  auto rt = EagerRuntime::cpu();
+  const EagerTensor x = rt->upload(Tensor::from_col_major<double>({3}, {1.0, 2.0, 3.0}));
+  std::uint64_t before = process_cpu_kernel_launches();
+  (void)prims::add(x, x);
+  const std::uint64_t per_add = process_cpu_kernel_launches() - before;
+  ASSERT_GE(per_add, 1u);
+
+  constexpr int kThreads = 4, kCalls = 250;
+  std::barrier done(kThreads + 1), release(kThreads + 1);
+  std::vector<std::thread> pool;
+  before = process_cpu_kernel_launches();
+  for (int t = 0; t < kThreads; ++t) {
+    pool.emplace_back([&] {
+      for (int i = 0; i < kCalls; ++i) (void)prims::add(x, x);
+      done.arrive_and_wait();     // counted, still running
+      release.arrive_and_wait();  // then gone
+    });
+  }
+  done.arrive_and_wait();
+  const std::uint64_t expected = per_add * kThreads * kCalls;
+  EXPECT_EQ(process_cpu_kernel_launches() - before, expected) << "while the threads run";
+  release.arrive_and_wait();
+  for (auto& th : pool) th.join();
+  EXPECT_EQ(process_cpu_kernel_launches() - before, expected) << "after the threads exited";
+}
+
 TEST(DispatchConcurrency, CacheStoreUnderContention) {
   ExtensionCacheStore store(CacheLimits{16, 1 << 20});
   std::vector<std::thread> pool;

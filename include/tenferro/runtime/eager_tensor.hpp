@@ -12,6 +12,7 @@
 namespace tenferro {
 
 class EagerRuntime;
+class ExecutionContext;
 
 // Metadata an op can infer without touching data.
 struct TensorMeta {
@@ -51,6 +52,16 @@ class EagerTensor {
   EagerTensor reshape(Shape new_shape) const;  // compact values only
 
  private:
+  friend class EagerRuntime;      // empty()
+  friend class ExecutionContext;  // allocate()
+  // A compact column-major tensor of `shape` in a buffer `runtime`'s backend allocates for it
+  // now. Built in place, without the public constructor's checks of a layout against a buffer
+  // it did not size: every output of every op comes through here.
+  static EagerTensor fresh(std::shared_ptr<EagerRuntime> runtime, Backend& backend, DType dtype,
+                           Shape shape);
+  EagerTensor(std::shared_ptr<EagerRuntime> runtime, std::shared_ptr<Buffer> buffer) noexcept
+      : runtime_(std::move(runtime)), buffer_(std::move(buffer)) {}
+
   // Declared first so it is destroyed last: a buffer may need its backend to free itself.
   std::shared_ptr<EagerRuntime> runtime_;
   std::shared_ptr<Buffer> buffer_;

@@ -1,7 +1,10 @@
 #include "backends/cpu/cpu_backend.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 #include "tenferro/runtime/runtime.hpp"
 #include "tenferro/runtime/stats.hpp"
@@ -9,16 +12,52 @@
 namespace tenferro {
 
 namespace {
+
 // Every CPU compute kernel in the process (the counter tests read to prove that a device
-// runtime ran no CPU kernel).
-std::atomic<std::uint64_t> g_cpu_kernel_launches{0};
+// runtime ran no CPU kernel), counted per thread: each thread adds to a counter only it writes,
+// by a load and a store (no locked instruction), and a reader sums the live threads' counters
+// and what exited threads left. One shared atomic took a locked add per kernel, on a cache line
+// that moved between the cores of every thread running small ops.
+struct LaunchCounters {
+  std::mutex mutex;
+  std::vector<const std::atomic<std::uint64_t>*> live;
+  std::uint64_t exited = 0;
+};
+
+LaunchCounters& launch_counters() {
+  static auto* counters = new LaunchCounters;  // never freed: threads may exit after main
+  return *counters;
+}
+
+struct ThreadLaunchCounter {
+  std::atomic<std::uint64_t> value{0};
+  ThreadLaunchCounter() {
+    LaunchCounters& c = launch_counters();
+    const std::lock_guard lock(c.mutex);
+    c.live.push_back(&value);
+  }
+  ~ThreadLaunchCounter() {
+    LaunchCounters& c = launch_counters();
+    const std::lock_guard lock(c.mutex);
+    c.exited += value.load(std::memory_order_relaxed);
+    c.live.erase(std::find(c.live.begin(), c.live.end(), &value));
+  }
+};
+
+thread_local ThreadLaunchCounter t_cpu_kernel_launches;
+
 }  // namespace
 
 void count_cpu_kernel_launch(std::uint64_t count) noexcept {
-  g_cpu_kernel_launches.fetch_add(count, std::memory_order_relaxed);
+  std::atomic<std::uint64_t>& v = t_cpu_kernel_launches.value;
+  v.store(v.load(std::memory_order_relaxed) + count, std::memory_order_relaxed);  // one writer
 }
 std::uint64_t process_cpu_kernel_launches() noexcept {
-  return g_cpu_kernel_launches.load();
+  LaunchCounters& c = launch_counters();
+  const std::lock_guard lock(c.mutex);
+  std::uint64_t total = c.exited;
+  for (const std::atomic<std::uint64_t>* v : c.live) total += v->load(std::memory_order_relaxed);
+  return total;
 }
 
 CpuBuffer::CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage)
@@ -55,7 +94,8 @@ std::string CpuBackend::description() const {
 
 std::shared_ptr<Buffer> CpuBackend::allocate(std::size_t bytes) {
   // Backend allocations are "contents unspecified" (Backend::allocate): no zero-fill.
-  return std::make_shared<CpuBuffer>(placement_, blocks_->take_block(bytes), bytes);
+  return std::make_shared<CpuBuffer>(placement_,
+                                     cpu_memory::HostBlockCache::take_block(blocks_, bytes), bytes);
 }
 
 namespace {

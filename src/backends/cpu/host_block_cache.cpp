@@ -26,13 +26,14 @@ std::shared_ptr<HostStorage> HostBlockCache::allocate(std::size_t bytes) {
   return std::shared_ptr<HostStorage>(holder, holder->get());
 }
 
-CachedBlock HostBlockCache::take_block(std::size_t bytes) {
+CachedBlock HostBlockCache::take_block(const std::shared_ptr<HostBlockCache>& cache,
+                                       std::size_t bytes) {
   if (bytes < kSmallMinBytes || !host_block_cache_enabled()) {
     return CachedBlock(std::make_unique<HostStorage>(bytes, HostStorage::Uninitialized{}), nullptr);
   }
-  std::unique_ptr<HostStorage> block = take(bytes);
+  std::unique_ptr<HostStorage> block = cache->take(bytes);
   if (!block) block = std::make_unique<HostStorage>(bytes, HostStorage::Uninitialized{});
-  return CachedBlock(std::move(block), shared_from_this());
+  return CachedBlock(std::move(block), cache);
 }
 
 CachedBlock& CachedBlock::operator=(CachedBlock&& other) noexcept {

@@ -8,6 +8,7 @@
 namespace tenferro::prims_internal {
 
 Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& b) {
+  if (a == b) return a;  // the common case, one compare
   const std::size_t rank = std::max(a.size(), b.size());
   Shape out(rank);
   for (std::size_t j = 0; j < rank; ++j) {
