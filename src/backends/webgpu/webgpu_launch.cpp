@@ -28,4 +28,24 @@ std::vector<std::int64_t> compact_strides(std::span<const std::int64_t> shape, s
   return strides;
 }
 
+Loop merge_axes(std::span<const std::int64_t> shape,
+                std::span<const std::span<const std::int64_t>> strides) {
+  Loop loop;
+  loop.strides.resize(strides.size());
+  for (std::size_t a = 0; a < shape.size(); ++a) {
+    if (shape[a] == 1) continue;
+    bool merges = !loop.shape.empty();
+    for (std::size_t o = 0; merges && o < strides.size(); ++o) {
+      merges = strides[o][a] == loop.strides[o].back() * loop.shape.back();
+    }
+    if (merges) {
+      loop.shape.back() *= shape[a];
+      continue;
+    }
+    loop.shape.push_back(shape[a]);
+    for (std::size_t o = 0; o < strides.size(); ++o) loop.strides[o].push_back(strides[o][a]);
+  }
+  return loop;
+}
+
 }  // namespace tenferro::webgpu_launch

@@ -50,6 +50,16 @@ inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
+// A strided loop over `shape` shared by several operands, with size-1 axes dropped and
+// neighbouring axes merged wherever every operand steps through them as through one axis
+// (column-major: stride[a + 1] == stride[a] * shape[a]).
+struct Loop {
+  std::vector<std::int64_t> shape;
+  std::vector<std::vector<std::int64_t>> strides;  // per operand
+};
+Loop merge_axes(std::span<const std::int64_t> shape,
+                std::span<const std::span<const std::int64_t>> strides);
+
 // Column-major strides of a compact tensor of `shape`, each multiplied by `scale`.
 std::vector<std::int64_t> compact_strides(std::span<const std::int64_t> shape,
                                           std::int64_t scale = 1);

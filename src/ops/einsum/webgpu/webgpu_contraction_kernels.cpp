@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/webgpu/webgpu_strided_map.hpp"
 #include "ops/einsum/webgpu/webgpu_kernel_launch.hpp"
 #include "ops/einsum/webgpu/webgpu_reduction.hpp"
 #include "ops/einsum/webgpu/wgsl_contraction_kernels.hpp"
@@ -173,13 +174,10 @@ void WebGpuContractionKernels::copy(const KernelView& src, const KernelView& dst
   check_extent(out, dst.dtype, dst.offset, dst.shape, dst.strides, op, "destination");
   check_extent(in, dst.dtype, src.offset, dst.shape, src_strides, op, "source");
 
-  Params params;
-  params.i32(n).i32(static_cast<std::int64_t>(dst.shape.size())).i32(src.offset).i32(dst.offset);
-  params.i32(dst.shape).i32(src_strides).i32(dst.strides);
   AliasGuard guard(backend_, out);
-  const WebGpuBuffer* buffers[] = {guard.input(in), &out};
-  backend_.dispatch(backend_.pipeline(wgsl::source(dst.dtype, wgsl::kCopyEntry), wgsl::kCopyEntry),
-                    params.words(), buffers, linear_groups(n));
+  const webgpu_map::Operand inputs[] = {{guard.input(in), src.offset, src_strides}};
+  webgpu_map::dispatch(backend_, wgsl::map_source(dst.dtype, wgsl::MapOp::Copy), dst.shape,
+                       {&out, dst.offset, dst.strides}, inputs);
 }
 
 void WebGpuContractionKernels::fill_zero(const KernelView& dst) {
@@ -191,13 +189,8 @@ void WebGpuContractionKernels::fill_zero(const KernelView& dst) {
   check_count(n, op);
   check_extent(out, dst.dtype, dst.offset, dst.shape, dst.strides, op, "destination");
 
-  Params params;
-  params.i32(n).i32(static_cast<std::int64_t>(dst.shape.size())).i32(dst.offset);
-  params.i32(dst.shape).i32(dst.strides);
-  const WebGpuBuffer* buffers[] = {&out};
-  backend_.dispatch(
-      backend_.pipeline(wgsl::source(dst.dtype, wgsl::kFillZeroEntry), wgsl::kFillZeroEntry),
-      params.words(), buffers, linear_groups(n));
+  webgpu_map::dispatch(backend_, wgsl::map_source(dst.dtype, wgsl::MapOp::FillZero), dst.shape,
+                       {&out, dst.offset, dst.strides}, {});
 }
 
 void WebGpuContractionKernels::multiply(const KernelView& a, const KernelView& b,
@@ -216,18 +209,11 @@ void WebGpuContractionKernels::multiply(const KernelView& a, const KernelView& b
   check_extent(lhs, dst.dtype, a.offset, dst.shape, a_strides, op, "left operand");
   check_extent(rhs, dst.dtype, b.offset, dst.shape, b_strides, op, "right operand");
 
-  Params params;
-  params.i32(n)
-      .i32(static_cast<std::int64_t>(dst.shape.size()))
-      .i32(a.offset)
-      .i32(b.offset)
-      .i32(dst.offset);
-  params.i32(dst.shape).i32(a_strides).i32(b_strides).i32(dst.strides);
   AliasGuard guard(backend_, out);
-  const WebGpuBuffer* buffers[] = {guard.input(lhs), guard.input(rhs), &out};
-  backend_.dispatch(
-      backend_.pipeline(wgsl::source(dst.dtype, wgsl::kMultiplyEntry), wgsl::kMultiplyEntry),
-      params.words(), buffers, linear_groups(n));
+  const webgpu_map::Operand inputs[] = {{guard.input(lhs), a.offset, a_strides},
+                                        {guard.input(rhs), b.offset, b_strides}};
+  webgpu_map::dispatch(backend_, wgsl::map_source(dst.dtype, wgsl::MapOp::Multiply), dst.shape,
+                       {&out, dst.offset, dst.strides}, inputs);
 }
 
 void WebGpuContractionKernels::sum_trailing(const KernelView& src, const KernelView& dst,

@@ -48,6 +48,7 @@
 #include <string>
 #include <string_view>
 
+#include "backends/webgpu/webgpu_strided_map.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::einsum_internal::wgsl {
@@ -76,78 +77,14 @@ fn linear_index(wid: vec3<u32>, lid: vec3<u32>, groups: vec3<u32>) -> i32 {
 }
 )";
 
-// p = [n, rank, src_offset, dst_offset, shape[rank], src_strides[rank], dst_strides[rank]]
-constexpr std::string_view kCopy = R"(
-@group(0) @binding(1) var<storage, read> src: array<T>;
-@group(0) @binding(2) var<storage, read_write> dst: array<T>;
-@compute @workgroup_size(256)
-fn copy_strided(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
-                @builtin(num_workgroups) groups: vec3<u32>) {
-  let i = linear_index(wid, lid, groups);
-  if (i >= p[0]) { return; }
-  let rank = p[1];
-  var rest = i;
-  var s = p[2];
-  var d = p[3];
-  for (var a = 0; a < rank; a++) {
-    let extent = p[4 + a];
-    let c = rest % extent;
-    rest = rest / extent;
-    s += c * p[4 + rank + a];
-    d += c * p[4 + 2 * rank + a];
-  }
-  dst[d] = src[s];
-}
-)";
-
-// p = [n, rank, dst_offset, shape[rank], dst_strides[rank]]
-constexpr std::string_view kFillZero = R"(
-@group(0) @binding(1) var<storage, read_write> dst: array<T>;
-@compute @workgroup_size(256)
-fn fill_zero(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
-             @builtin(num_workgroups) groups: vec3<u32>) {
-  let i = linear_index(wid, lid, groups);
-  if (i >= p[0]) { return; }
-  let rank = p[1];
-  var rest = i;
-  var d = p[2];
-  for (var a = 0; a < rank; a++) {
-    let extent = p[3 + a];
-    let c = rest % extent;
-    rest = rest / extent;
-    d += c * p[3 + rank + a];
-  }
-  dst[d] = zero();
-}
-)";
-
-// p = [n, rank, a_offset, b_offset, dst_offset, shape[rank], a_strides[rank],
-//      b_strides[rank], dst_strides[rank]]
-constexpr std::string_view kMultiply = R"(
-@group(0) @binding(1) var<storage, read> lhs: array<T>;
-@group(0) @binding(2) var<storage, read> rhs: array<T>;
-@group(0) @binding(3) var<storage, read_write> dst: array<T>;
-@compute @workgroup_size(256)
-fn multiply(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
-            @builtin(num_workgroups) groups: vec3<u32>) {
-  let i = linear_index(wid, lid, groups);
-  if (i >= p[0]) { return; }
-  let rank = p[1];
-  var rest = i;
-  var x = p[2];
-  var y = p[3];
-  var d = p[4];
-  for (var a = 0; a < rank; a++) {
-    let extent = p[5 + a];
-    let c = rest % extent;
-    rest = rest / extent;
-    x += c * p[5 + rank + a];
-    y += c * p[5 + 2 * rank + a];
-    d += c * p[5 + 3 * rank + a];
-  }
-  dst[d] = mul(lhs[x], rhs[y]);
-}
-)";
+// The element-wise kernels are the backend layer's strided map (backends/webgpu/
+// webgpu_strided_map) with these ops, indexed by MapOp.
+constexpr std::array<std::string_view, 3> kMapOps = {
+    "fn op(x: TI) -> TO { return x; }\n",                 // Copy
+    "fn op() -> TO { return zero(); }\n",                 // FillZero
+    "fn op(x: TI, y: TI) -> TO { return mul(x, y); }\n",  // Multiply
+};
+constexpr std::array<int, 3> kMapArity = {1, 0, 2};
 
 // The sums are the backend layer's reduction kernels (backends/webgpu/webgpu_reduction_passes)
 // with these hooks. Output element o (a linear index over outer_shape) and chunk c of its
@@ -323,10 +260,7 @@ struct Kernel {
   std::string_view source;
   bool reduction = false;
 };
-constexpr std::array<Kernel, 7> kKernels = {{
-    {"copy_strided", kCopy},
-    {"fill_zero", kFillZero},
-    {"multiply", kMultiply},
+constexpr std::array<Kernel, 4> kKernels = {{
     {webgpu_reduction::kSerialEntry, kSumHooks, true},
     {webgpu_reduction::kTreeEntry, kSumHooks, true},
     {"gemm", kGemm},
@@ -343,25 +277,47 @@ std::string compose(std::string_view prelude, const Kernel& kernel) {
                                    : std::string(kernel.source));
 }
 
+std::string compose_map(std::string_view prelude, std::size_t op) {
+  std::string s;
+  s.append(prelude).append(kCommon).append("alias TI = T;\nalias TO = T;\n");
+  return s.append(kMapOps[op]).append(webgpu_map::wgsl_map(kMapArity[op]));
+}
+
 struct Sources {
   std::array<std::string, kKernels.size()> f32, c32;
+  std::array<std::string, kMapOps.size()> map_f32, map_c32;
   Sources() {
     for (std::size_t i = 0; i < kKernels.size(); ++i) {
       f32[i] = compose(kF32Prelude, kKernels[i]);
       c32[i] = compose(kC32Prelude, kKernels[i]);
     }
+    for (std::size_t i = 0; i < kMapOps.size(); ++i) {
+      map_f32[i] = compose_map(kF32Prelude, i);
+      map_c32[i] = compose_map(kC32Prelude, i);
+    }
   }
 };
 
-}  // namespace
-
-const std::string& source(DType dtype, const char* entry) {
+const Sources& sources_for(DType dtype) {
   static const Sources sources;
   if (dtype != DType::F32 && dtype != DType::C32) {
     throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, "einsum",
                 "WebGPU einsum kernels support F32 and C32 only (WGSL has no f64), not " +
                     std::string(dtype_name(dtype)));
   }
+  return sources;
+}
+
+}  // namespace
+
+const std::string& map_source(DType dtype, MapOp op) {
+  const Sources& sources = sources_for(dtype);
+  const auto i = static_cast<std::size_t>(op);
+  return dtype == DType::F32 ? sources.map_f32[i] : sources.map_c32[i];
+}
+
+const std::string& source(DType dtype, const char* entry) {
+  const Sources& sources = sources_for(dtype);
   for (std::size_t i = 0; i < kKernels.size(); ++i) {
     if (kKernels[i].entry == entry) return dtype == DType::F32 ? sources.f32[i] : sources.c32[i];
   }

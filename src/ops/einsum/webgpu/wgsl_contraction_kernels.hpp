@@ -11,9 +11,6 @@
 
 namespace tenferro::einsum_internal::wgsl {
 
-inline constexpr const char* kCopyEntry = "copy_strided";
-inline constexpr const char* kFillZeroEntry = "fill_zero";
-inline constexpr const char* kMultiplyEntry = "multiply";
 // The sums run the backend layer's reduction kernels.
 inline constexpr const char* kSumSerialEntry = webgpu_reduction::kSerialEntry;
 inline constexpr const char* kSumTreeEntry = webgpu_reduction::kTreeEntry;
@@ -21,7 +18,7 @@ inline constexpr const char* kGemmEntry = "gemm";
 inline constexpr const char* kDotTreeEntry = "dot_tree";
 
 // Workgroup sizes the sources are written for.
-inline constexpr unsigned kLinearWorkgroup = 256;  // element-wise kernels
+inline constexpr unsigned kLinearWorkgroup = 256;  // one-dimensional kernels
 inline constexpr unsigned kGemmBlock = 64;  // GEMM: one workgroup computes a 64 x 64 block of C
 
 // Bounds on the work of one invocation (see the design note in the .cpp): the reductions' are
@@ -35,6 +32,11 @@ inline constexpr std::int64_t kGemmSplitDepth = 1024;  // 64 steps of 16
 // tiles, whose one workgroup per batch then covers all of K in a few steps.
 inline constexpr std::int64_t kDotTreeMaxOutputs = 64;
 inline constexpr std::int64_t kDotTreeMinDepth = kLinearWorkgroup;
+
+// The element-wise kernels: the backend layer's strided map (entry webgpu_map::kEntry) with
+// dst = src, dst = 0 or dst = a * b (the plain complex product, no conjugation).
+enum class MapOp { Copy, FillZero, Multiply };
+const std::string& map_source(DType dtype, MapOp op);
 
 // The WGSL module holding the entry point `entry` for `dtype` (F32 or C32; Unsupported else).
 // The returned string is the same object for the same arguments, so the backend's pipeline

@@ -1,10 +1,10 @@
-// Host side of the WebGPU element-wise kernel: checks the operands, merges axes, packs the
-// parameter block (wgsl_prims_sources.cpp documents it) and dispatches one invocation per
-// output element.
+// Host side of the WebGPU element-wise prims: checks the operands and hands them, with the op's
+// module and scalars, to the backend layer's strided map (backends/webgpu/webgpu_strided_map).
 #include <array>
+#include <bit>
 #include <span>
-#include <vector>
 
+#include "backends/webgpu/webgpu_strided_map.hpp"
 #include "ops/prims/webgpu/webgpu_prims_kernels.hpp"
 #include "ops/prims/webgpu/webgpu_prims_launch.hpp"
 #include "ops/prims/webgpu/wgsl_prims_sources.hpp"
@@ -23,51 +23,35 @@ void elementwise(const ExecutionContext& ctx, const ElementwiseCall& call) {
   }
   const TensorLayout& out = call.out.layout;
   const WebGpuBuffer& out_buffer = checked_buffer(call.out, kind, "the output");
-  std::array<const WebGpuBuffer*, 4> buffers{};
+  std::array<webgpu_map::Operand, webgpu_map::kMaxArity> inputs{};
   for (int i = 0; i < arity; ++i) {
     const auto& in = call.in[static_cast<std::size_t>(i)];
-    buffers[static_cast<std::size_t>(i)] = &checked_buffer(in, kind,
-                                                           i == 0   ? "operand 0"
-                                                           : i == 1 ? "operand 1"
-                                                                    : "operand 2");
+    const char* name = i == 0 ? "operand 0" : i == 1 ? "operand 1" : "operand 2";
+    inputs[static_cast<std::size_t>(i)] = {&checked_buffer(in, kind, name), in.layout.offset,
+                                           in.layout.strides};
     if (in.layout.shape != out.shape) {
       fail(ErrorKind::RuntimeState, kind, "an operand not broadcast to the output's shape");
     }
     // WebGPU forbids one buffer bound read-only and writable in one dispatch; the executor
     // always writes a fresh output, so this is a wiring defect, never user input.
-    if (buffers[static_cast<std::size_t>(i)] == &out_buffer) {
+    if (inputs[static_cast<std::size_t>(i)].buffer == &out_buffer) {
       fail(ErrorKind::RuntimeState, kind, "an operand shares its buffer with the output");
     }
   }
-  buffers[static_cast<std::size_t>(arity)] = &out_buffer;
-  const std::int64_t n = out.numel();
-  if (n == 0) return;
+  if (out.numel() == 0) return;
 
-  // Unused operand slots repeat operand 0 (merging axes for it changes nothing).
-  const std::span<const std::int64_t> strides[4] = {out.strides, call.in[0].layout.strides,
-                                                    call.in[arity >= 2 ? 1 : 0].layout.strides,
-                                                    call.in[arity == 3 ? 2 : 0].layout.strides};
-  const Loop loop = merge_axes(out.shape, strides);
-  const auto rank = static_cast<std::int64_t>(loop.shape.size());
   const std::complex<double> alpha = call.alpha, beta = call.beta;
   std::int32_t flags = 0;
   if (beta != 0.0) flags |= wgsl::kFlagBetaNonzero;
   if (alpha.imag() == 0.0) flags |= wgsl::kFlagAlphaReal;
   if (beta.imag() == 0.0) flags |= wgsl::kFlagBetaReal;
-  Params params;
-  params.i32(n).i32(rank).i32(out.offset).i32(call.in[0].layout.offset);
-  params.i32(arity >= 2 ? call.in[1].layout.offset : 0);
-  params.f32(static_cast<float>(alpha.real())).f32(static_cast<float>(alpha.imag()));
-  params.f32(static_cast<float>(beta.real())).f32(static_cast<float>(beta.imag()));
-  params.i32(flags);
-  params.i32(loop.shape).i32(loop.strides[0]).i32(loop.strides[1]).i32(loop.strides[2]);
-  if (arity == 3) params.i32(loop.strides[3]).i32(call.in[2].layout.offset);
-
-  auto& backend = ctx.backend_as<WebGpuBackend>();
-  const std::string& source = wgsl::elementwise_source(kind, call.in[0].layout.dtype, out.dtype);
-  backend.dispatch(backend.pipeline(source, wgsl::kElementwiseEntry), params.words(),
-                   std::span(buffers.data(), static_cast<std::size_t>(arity) + 1),
-                   linear_groups(n));
+  const auto bits = [](double x) { return std::bit_cast<std::uint32_t>(static_cast<float>(x)); };
+  const std::uint32_t words[] = {bits(alpha.real()), bits(alpha.imag()), bits(beta.real()),
+                                 bits(beta.imag()), static_cast<std::uint32_t>(flags)};
+  webgpu_map::dispatch(ctx.backend_as<WebGpuBackend>(),
+                       wgsl::elementwise_source(kind, call.in[0].layout.dtype, out.dtype),
+                       out.shape, {&out_buffer, out.offset, out.strides},
+                       std::span(inputs.data(), static_cast<std::size_t>(arity)), words);
 }
 
 }  // namespace tenferro::prims_webgpu

@@ -1,7 +1,5 @@
 #include "ops/prims/webgpu/webgpu_prims_launch.hpp"
 
-#include <algorithm>
-
 #include "ops/prims/webgpu/wgsl_prims_sources.hpp"
 #include "tenferro/core/error.hpp"
 
@@ -54,26 +52,6 @@ const WebGpuBuffer& checked_buffer(const prims_internal::StridedOperand& o, Prim
   }
   check_count(hi, op, std::string(operand) + "'s element indices");
   return buffer;
-}
-
-Loop merge_axes(std::span<const std::int64_t> shape,
-                std::span<const std::span<const std::int64_t>> strides) {
-  Loop loop;
-  loop.strides.resize(strides.size());
-  for (std::size_t a = 0; a < shape.size(); ++a) {
-    if (shape[a] == 1) continue;
-    bool merges = !loop.shape.empty();
-    for (std::size_t o = 0; merges && o < strides.size(); ++o) {
-      merges = strides[o][a] == loop.strides[o].back() * loop.shape.back();
-    }
-    if (merges) {
-      loop.shape.back() *= shape[a];
-      continue;
-    }
-    loop.shape.push_back(shape[a]);
-    for (std::size_t o = 0; o < strides.size(); ++o) loop.strides[o].push_back(strides[o][a]);
-  }
-  return loop;
 }
 
 }  // namespace tenferro::prims_webgpu

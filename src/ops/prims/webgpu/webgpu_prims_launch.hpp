@@ -1,6 +1,6 @@
 // What the host side of every WebGPU prims kernel shares: typed errors, the backend layer's
-// parameter block and grid sizes, operand checks against the 32-bit indices of WGSL, and merging of
-// axes that a strided loop can walk as one.
+// parameter block, grid sizes and axis merging, and operand checks against the 32-bit indices
+// of WGSL.
 #pragma once
 
 #include <cstdint>
@@ -34,14 +34,8 @@ void check_count(std::int64_t n, prims_internal::PrimKind op, std::string_view w
 const WebGpuBuffer& checked_buffer(const prims_internal::StridedOperand& o,
                                    prims_internal::PrimKind op, std::string_view operand);
 
-// A strided loop over `shape` shared by several operands, with size-1 axes dropped and
-// neighbouring axes merged wherever every operand steps through them as through one axis
-// (column-major: stride[a + 1] == stride[a] * shape[a]).
-struct Loop {
-  std::vector<std::int64_t> shape;
-  std::vector<std::vector<std::int64_t>> strides;  // per operand
-};
-Loop merge_axes(std::span<const std::int64_t> shape,
-                std::span<const std::span<const std::int64_t>> strides);
+// The backend layer's axis merging (backends/webgpu/webgpu_launch.hpp).
+using webgpu_launch::Loop;
+using webgpu_launch::merge_axes;
 
 }  // namespace tenferro::prims_webgpu

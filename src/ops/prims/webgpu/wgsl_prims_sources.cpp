@@ -1,5 +1,6 @@
-// Kernel skeletons of the WebGPU prims and the composition of each module:
-// math library + types + per-op functions (wgsl_prims_ops.cpp) + skeleton.
+// The composition of each WebGPU prims module: math library + types + per-op functions
+// (wgsl_prims_ops.cpp) + a kernel skeleton (the backend layer's map and reductions; creation's
+// own).
 //
 // Every kernel works on strided views: offsets and strides arrive as i32 parameters (the host
 // checks that indices fit in 32 bits) and a linear index is decoded column-major (first axis
@@ -17,6 +18,7 @@
 #include <tuple>
 
 #include "backends/webgpu/webgpu_reduction_passes.hpp"
+#include "backends/webgpu/webgpu_strided_map.hpp"
 #include "ops/prims/webgpu/wgsl_prims_math.hpp"
 #include "ops/prims/webgpu/wgsl_prims_ops.hpp"
 
@@ -37,101 +39,18 @@ fn linear_index(wid: vec3<u32>, lid: vec3<u32>, groups: vec3<u32>) -> i32 {
 fn v(i: i32) -> f32 { return bitcast<f32>(p[i]); }
 )";
 
-// p = [n, rank, out_offset, in0_offset, in1_offset, alpha.re, alpha.im, beta.re, beta.im,
-//      flags, shape[rank], out_strides[rank], in0_strides[rank], in1_strides[rank]]
+// The element-wise kernels are the backend layer's strided map (backends/webgpu/
+// webgpu_strided_map) with the op's `fn op` and these scalars, the map's family words:
+// [alpha.re, alpha.im, beta.re, beta.im (f32 bits), flags].
 constexpr std::string_view kElementwiseScalars = R"(
-const H: i32 = 10;
 const FLAG_BETA_NONZERO: i32 = 1;
 const FLAG_ALPHA_REAL: i32 = 2;
 const FLAG_BETA_REAL: i32 = 4;
-fn alpha() -> C { return C(v(5), v(6)); }
-fn beta() -> C { return C(v(7), v(8)); }
-fn flag(bit: i32) -> bool { return (p[9] & bit) != 0; }
+fn alpha() -> C { return C(map_f32(0), map_f32(1)); }
+fn beta() -> C { return C(map_f32(2), map_f32(3)); }
+fn flag(bit: i32) -> bool { return (map_word(4) & bit) != 0; }
 // s * x, a real s scaling each part (so 1 * (inf + 0i) stays inf + 0i).
 fn scaled(s: C, x: C, real_bit: i32) -> C { return select(c_mul(x, s), x * s.x, flag(real_bit)); }
-)";
-
-constexpr std::string_view kElementwiseUnary = R"(
-@group(0) @binding(1) var<storage, read> in0: array<TI>;
-@group(0) @binding(2) var<storage, read_write> dst: array<TO>;
-@compute @workgroup_size(256)
-fn prims_elementwise(@builtin(workgroup_id) wid: vec3<u32>,
-                     @builtin(local_invocation_id) lid: vec3<u32>,
-                     @builtin(num_workgroups) groups: vec3<u32>) {
-  let i = linear_index(wid, lid, groups);
-  if (i < 0 || i >= p[0]) { return; }
-  let rank = p[1];
-  var rest = i;
-  var d = p[2];
-  var a = p[3];
-  for (var k = 0; k < rank; k++) {
-    let extent = p[H + k];
-    let c = rest % extent;
-    rest = rest / extent;
-    d += c * p[H + rank + k];
-    a += c * p[H + 2 * rank + k];
-  }
-  dst[d] = op(in0[a]);
-}
-)";
-
-constexpr std::string_view kElementwiseBinary = R"(
-@group(0) @binding(1) var<storage, read> in0: array<TI>;
-@group(0) @binding(2) var<storage, read> in1: array<TI>;
-@group(0) @binding(3) var<storage, read_write> dst: array<TO>;
-@compute @workgroup_size(256)
-fn prims_elementwise(@builtin(workgroup_id) wid: vec3<u32>,
-                     @builtin(local_invocation_id) lid: vec3<u32>,
-                     @builtin(num_workgroups) groups: vec3<u32>) {
-  let i = linear_index(wid, lid, groups);
-  if (i < 0 || i >= p[0]) { return; }
-  let rank = p[1];
-  var rest = i;
-  var d = p[2];
-  var a = p[3];
-  var b = p[4];
-  for (var k = 0; k < rank; k++) {
-    let extent = p[H + k];
-    let c = rest % extent;
-    rest = rest / extent;
-    d += c * p[H + rank + k];
-    a += c * p[H + 2 * rank + k];
-    b += c * p[H + 3 * rank + k];
-  }
-  dst[d] = op(in0[a], in1[b]);
-}
-)";
-
-// Where: the binary block with a third operand whose offset and strides follow the others:
-// p[H + 4 * rank + k] in2 strides, p[H + 5 * rank] in2 offset.
-constexpr std::string_view kElementwiseTernary = R"(
-@group(0) @binding(1) var<storage, read> in0: array<TI>;
-@group(0) @binding(2) var<storage, read> in1: array<TI>;
-@group(0) @binding(3) var<storage, read> in2: array<TI>;
-@group(0) @binding(4) var<storage, read_write> dst: array<TO>;
-@compute @workgroup_size(256)
-fn prims_elementwise(@builtin(workgroup_id) wid: vec3<u32>,
-                     @builtin(local_invocation_id) lid: vec3<u32>,
-                     @builtin(num_workgroups) groups: vec3<u32>) {
-  let i = linear_index(wid, lid, groups);
-  if (i < 0 || i >= p[0]) { return; }
-  let rank = p[1];
-  var rest = i;
-  var d = p[2];
-  var a = p[3];
-  var b = p[4];
-  var e = p[H + 5 * rank];
-  for (var k = 0; k < rank; k++) {
-    let extent = p[H + k];
-    let c = rest % extent;
-    rest = rest / extent;
-    d += c * p[H + rank + k];
-    a += c * p[H + 2 * rank + k];
-    b += c * p[H + 3 * rank + k];
-    e += c * p[H + 4 * rank + k];
-  }
-  dst[d] = op(in0[a], in1[b], in2[e]);
-}
 )";
 
 // The reductions are the backend layer's kernels (backends/webgpu/webgpu_reduction_passes) with
@@ -205,11 +124,7 @@ const std::string& elementwise_source(PrimKind kind, DType in, DType out) {
     std::string s = header("alias TI = " + std::string(type_name(in)) +
                            ";\nalias TO = " + std::string(type_name(out)) + ";\n");
     s.append(kElementwiseScalars).append(elementwise_function(kind, in, out));
-    const int arity = prims_internal::info(kind).arity;
-    s.append(arity == 3   ? kElementwiseTernary
-             : arity == 2 ? kElementwiseBinary
-                          : kElementwiseUnary);
-    return s;
+    return s.append(webgpu_map::wgsl_map(prims_internal::info(kind).arity));
   });
 }
 

@@ -16,23 +16,20 @@
 
 namespace tenferro::prims_webgpu::wgsl {
 
-inline constexpr const char* kElementwiseEntry = "prims_elementwise";
 inline constexpr const char* kReduceSerialEntry = webgpu_reduction::kSerialEntry;
 inline constexpr const char* kReduceTreeEntry = webgpu_reduction::kTreeEntry;
 inline constexpr const char* kGenerateEntry = "prims_generate";
 
 inline constexpr unsigned kWorkgroup = webgpu_launch::kWorkgroupSize;  // every kernel
 
-// Element-wise parameter block: [n, rank, out_offset, in0_offset, in1_offset, alpha.re,
-// alpha.im, beta.re, beta.im (f32 bits), flags, shape[rank], out_strides[rank],
-// in0_strides[rank], in1_strides[rank]].
-inline constexpr int kElementwiseHeader = 10;
+// The element-wise kernels' family words (backends/webgpu/webgpu_strided_map.hpp): alpha.re,
+// alpha.im, beta.re, beta.im (f32 bits), flags.
 inline constexpr std::int32_t kFlagBetaNonzero = 1, kFlagAlphaReal = 2, kFlagBetaReal = 4;
 
 // The bounds on one reduction invocation's work (lavapipe stops shader loops after 65535
 // iterations) and the passes are the backend layer's: backends/webgpu/webgpu_reduction_passes.hpp.
 
-// out = f(in0[, in1]) for `kind` with input dtype `in` and output dtype `out`.
+// out = f(in0[, in1[, in2]]) for `kind` with input dtype `in` and output dtype `out`.
 const std::string& elementwise_source(prims_internal::PrimKind kind, DType in, DType out);
 
 // One pass of a reduction of `kind` over `in`-typed elements: it reads the input itself
