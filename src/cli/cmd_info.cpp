@@ -8,6 +8,7 @@
 #include "cli/command_registry.hpp"
 #include "cli/family_tables.hpp"
 #include "cli/json.hpp"
+#include "runtime/registration_table.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/core/error.hpp"
 
@@ -22,16 +23,9 @@ struct BackendReport {
   std::string description;  // device description, or why it is unavailable
 };
 
-// Whether this build has the backend (the CPU always): the backends that are compiled out
-// answer "not compiled in" without constructing anything.
-bool compiled_in(BackendKind kind) {
-  if (kind == BackendKind::Cuda) return TENFERRO_HAS_CUDA != 0;
-  if (kind == BackendKind::WebGpu) return TENFERRO_HAS_WEBGPU != 0;
-  return true;
-}
-
+// A backend that is compiled out answers "not compiled in" without constructing anything.
 BackendReport probe(BackendKind kind) {
-  const bool compiled = compiled_in(kind);
+  const bool compiled = runtime_internal::backend_compiled_in(kind);
   BackendReport r{std::string(backend_kind_name(kind)), compiled, false, "", ""};
   if (!compiled) {
     r.description = "not compiled in";

@@ -3,6 +3,16 @@
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::runtime_internal {
+
+void note_backends_not_compiled_in(FamilyInfo& info) {
+  for (BackendKind kind : kAllBackendKinds) {
+    if (backend_compiled_in(kind)) continue;
+    const auto k = static_cast<std::size_t>(kind);
+    info.notes[k] = "not compiled in";
+    info.missing[k] = "this build has no " + std::string(backend_kind_name(kind)) + " backend";
+  }
+}
+
 namespace {
 
 [[noreturn]] void bad_row(const std::string& family, const std::string& why) {

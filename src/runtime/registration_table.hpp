@@ -59,6 +59,12 @@ struct FamilyInfo {
   std::array<std::string, kBackendKindCount> missing;
 };
 
+// Whether this build has the backend (the CPU always; runtime.cpp, beside the factory).
+bool backend_compiled_in(BackendKind kind) noexcept;
+// The notes and refusals of the backends this build lacks: "not compiled in", "this build has
+// no <kind> backend". A family calls it last, after its own notes, so that one place words them.
+void note_backends_not_compiled_in(FamilyInfo& info);
+
 class RegistrationTable {
  public:
   // Throws RuntimeState for a row with a null kernel, an unknown op, or two rows claiming the

@@ -5,6 +5,7 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "runtime/extension_snapshot.hpp"
 #include "runtime/family_ids.hpp"
+#include "runtime/registration_table.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/runtime/errors.hpp"
 #if TENFERRO_HAS_WEBGPU
@@ -74,6 +75,20 @@ std::shared_ptr<EagerRuntime> EagerRuntime::cuda(int device, RuntimeOptions opti
       "this build of tenferro has no CUDA backend (configure with -DTENFERRO_WITH_CUDA=ON)");
 #endif
 }
+
+namespace runtime_internal {
+bool backend_compiled_in(BackendKind kind) noexcept {
+  switch (kind) {
+    case BackendKind::Cpu:
+      return true;
+    case BackendKind::Cuda:
+      return TENFERRO_HAS_CUDA != 0;
+    case BackendKind::WebGpu:
+      return TENFERRO_HAS_WEBGPU != 0;
+  }
+  return false;
+}
+}  // namespace runtime_internal
 
 std::shared_ptr<EagerRuntime> EagerRuntime::of(BackendKind kind, RuntimeOptions options) {
   switch (kind) {

@@ -62,20 +62,8 @@ runtime_internal::FamilyInfo family_info() {
   info.family = std::string(einsum_family::kFamily);
   info.ops = {"einsum"};
   info.key_of = &key_of;
-  constexpr auto kCuda = static_cast<std::size_t>(BackendKind::Cuda);
-  constexpr auto kWebGpu = static_cast<std::size_t>(BackendKind::WebGpu);
-#if TENFERRO_HAS_WEBGPU
-  info.notes[kWebGpu] = "WGSL has no f64";
-#else
-  info.notes[kWebGpu] = "not compiled in";
-  info.missing[kWebGpu] = "this build has no WebGPU backend";
-#endif
-#if !TENFERRO_HAS_CUDA
-  info.notes[kCuda] = "not compiled in";
-  info.missing[kCuda] = "this build has no CUDA backend";
-#else
-  (void)kCuda;
-#endif
+  info.notes[static_cast<std::size_t>(BackendKind::WebGpu)] = "WGSL has no f64";
+  runtime_internal::note_backends_not_compiled_in(info);
   return info;
 }
 

@@ -28,7 +28,6 @@ runtime_internal::FamilyInfo family_info() {
   for (FftOpKind k : kOps) info.ops.emplace_back(op_kind_name(k));
   info.key_of = &key_of;
   constexpr auto kCpu = static_cast<std::size_t>(BackendKind::Cpu);
-  constexpr auto kCuda = static_cast<std::size_t>(BackendKind::Cuda);
   constexpr auto kWebGpu = static_cast<std::size_t>(BackendKind::WebGpu);
 #if !TENFERRO_HAS_FFTW
   info.notes[kCpu] = "built without FFTW (TENFERRO_WITH_FFTW=OFF)";
@@ -38,14 +37,9 @@ runtime_internal::FamilyInfo family_info() {
 #else
   (void)kCpu;
 #endif
-#if !TENFERRO_HAS_CUDA
-  info.notes[kCuda] = "not compiled in";
-  info.missing[kCuda] = "this tenferro was built without CUDA";
-#else
-  (void)kCuda;
-#endif
   info.notes[kWebGpu] = "no WebGPU FFT";
   info.missing[kWebGpu] = "there is no WebGPU FFT implementation";
+  runtime_internal::note_backends_not_compiled_in(info);
   return info;
 }
 

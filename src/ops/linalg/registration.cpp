@@ -24,18 +24,14 @@ runtime_internal::FamilyInfo family_info() {
   for (std::size_t k = 0; k < kLinalgKindCount; ++k)
     info.ops.emplace_back(kind_name(static_cast<LinalgKind>(k)));
   info.key_of = &key_of;
-#if TENFERRO_HAS_CUDA
   info.notes[static_cast<std::size_t>(BackendKind::Cuda)] =
       "cuSOLVER; eig: cuSOLVER has no dense non-symmetric eigensolver; lstsq from the device "
       "SVD (rank-revealing, as the CPU's gelsd)";
-#else
-  info.notes[static_cast<std::size_t>(BackendKind::Cuda)] = "not compiled in";
-  info.missing[static_cast<std::size_t>(BackendKind::Cuda)] = "this build has no CUDA backend";
-#endif
   info.notes[static_cast<std::size_t>(BackendKind::WebGpu)] = "linalg has no WebGPU implementation";
   info.missing[static_cast<std::size_t>(BackendKind::WebGpu)] =
       "linalg has no WebGPU implementation; download() the inputs and upload() them to a CPU "
       "runtime to factorise there";
+  runtime_internal::note_backends_not_compiled_in(info);
   return info;
 }
 

@@ -83,19 +83,9 @@ runtime_internal::FamilyInfo family_info() {
   info.family = std::string(prims_family::kFamily);
   for (const PrimInfo& p : kPrimInfo) info.ops.emplace_back(p.name);
   info.key_of = &key_of_op;
-  constexpr auto kCuda = static_cast<std::size_t>(BackendKind::Cuda);
-  constexpr auto kWebGpu = static_cast<std::size_t>(BackendKind::WebGpu);
-#if TENFERRO_HAS_WEBGPU
-  info.notes[kWebGpu] = "WGSL has no f64: F32/C32 only";
-#else
-  info.notes[kWebGpu] = "not compiled in";
-#endif
-#if !TENFERRO_HAS_CUDA
-  info.notes[kCuda] = "not compiled in";
-#else
-  (void)kCuda;
-#endif
+  info.notes[static_cast<std::size_t>(BackendKind::WebGpu)] = "WGSL has no f64: F32/C32 only";
   for (std::string& why : info.missing) why = "this build has no prims kernels for this backend";
+  runtime_internal::note_backends_not_compiled_in(info);
   return info;
 }
 
