@@ -8,6 +8,16 @@ Params& Params::f32(float v) {
   return u32(std::bit_cast<std::uint32_t>(v));
 }
 
+const WebGpuBuffer* AliasGuard::input(const WebGpuBuffer& in) {
+  if (&in != &output_) return &in;
+  if (!copy_) {
+    copy_ = backend_.allocate(in.size_bytes());
+    backend_.copy_buffer(in, 0, WebGpuBackend::buffer_of(*copy_, "webgpu.alias_copy"), 0,
+                         in.padded_bytes());
+  }
+  return &WebGpuBackend::buffer_of(*copy_, "webgpu.alias_copy");
+}
+
 WorkgroupCount workgroup_grid(std::int64_t count) {
   const auto x =
       static_cast<std::uint32_t>(std::clamp<std::int64_t>(count, 1, kMaxGroupsPerDimension));

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,21 @@ class Params {
 
  private:
   std::vector<std::uint32_t> words_;
+};
+
+// A read-only binding may not be the buffer the same dispatch writes (WebGPU forbids the
+// conflicting usages), so an input that aliases the output is read from a device-side copy,
+// made once per guard.
+class AliasGuard {
+ public:
+  AliasGuard(WebGpuBackend& backend, const WebGpuBuffer& output)
+      : backend_(backend), output_(output) {}
+  const WebGpuBuffer* input(const WebGpuBuffer& in);
+
+ private:
+  WebGpuBackend& backend_;
+  const WebGpuBuffer& output_;
+  std::shared_ptr<Buffer> copy_;
 };
 
 // `count` workgroups folded into x/y (one dimension holds at most 65535), for kernels that

@@ -22,7 +22,7 @@ const std::string& wgsl_bounds() {
 namespace {
 
 // Indexing of the parameter block, then the two kernels (see the header and the design note
-// in ops/einsum/webgpu/wgsl_contraction_kernels.cpp on bounded loops).
+// in wgsl_strided_kernels.cpp on bounded loops).
 constexpr std::string_view kIndexing = R"(
 const REDUCE_PARAMS: i32 = 9;
 @group(0) @binding(1) var<storage, read> src: array<S>;

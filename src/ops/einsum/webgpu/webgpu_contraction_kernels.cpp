@@ -1,5 +1,6 @@
-// Host side of the WebGPU contraction kernels: validates views against their buffers, packs
-// the i32 parameter block each WGSL entry point expects and submits the dispatch.
+// einsum's contraction primitives on WebGPU: each validates its views against their buffers
+// (typed errors naming einsum's kernel) and queues the backend's strided kernels
+// (backends/webgpu: the map, the sums, GEMM).
 #include "ops/einsum/webgpu/webgpu_contraction_kernels.hpp"
 
 #include <algorithm>
@@ -7,16 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "backends/webgpu/webgpu_gemm.hpp"
 #include "backends/webgpu/webgpu_strided_map.hpp"
+#include "backends/webgpu/webgpu_strided_sum.hpp"
+#include "backends/webgpu/wgsl_strided_kernels.hpp"
 #include "ops/einsum/webgpu/webgpu_kernel_launch.hpp"
-#include "ops/einsum/webgpu/webgpu_reduction.hpp"
-#include "ops/einsum/webgpu/wgsl_contraction_kernels.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/core/shape.hpp"
 
 namespace tenferro::einsum_internal {
 
 using namespace webgpu_launch;
+using tenferro::webgpu_launch::AliasGuard;
+namespace wgsl = webgpu_kernels::wgsl;
 
 namespace {
 
@@ -95,42 +99,11 @@ std::vector<std::int64_t> broadcast_strides(const KernelView& view,
   return strides;
 }
 
-// One round of split-K GEMM: `splits` consecutive splits from `split_begin`, each writing its
-// partial product to `c` at c_offset + batch * c_stride_batch + split * c_stride_split.
-struct GemmRound {
-  const WebGpuBuffer* c = nullptr;
-  std::int64_t c_offset = 0, c_stride_m = 0, c_stride_n = 0, c_stride_batch = 0, c_stride_split = 0;
-  std::int64_t splits = 1, split_begin = 0;
-  bool accumulate = false;
-};
-
 }  // namespace
-
-// A read-only binding may not be the buffer the same dispatch writes (WebGPU forbids the
-// conflicting usages), so an input that aliases the output is read from a device-side copy.
-class AliasGuard {
- public:
-  AliasGuard(WebGpuBackend& backend, const WebGpuBuffer& output)
-      : backend_(backend), output_(output) {}
-  const WebGpuBuffer* input(const WebGpuBuffer& in) {
-    if (&in != &output_) return &in;
-    if (!copy_) {
-      copy_ = backend_.allocate(in.size_bytes());
-      backend_.copy_buffer(in, 0, WebGpuBackend::buffer_of(*copy_, "einsum.webgpu"), 0,
-                           in.padded_bytes());
-    }
-    return &WebGpuBackend::buffer_of(*copy_, "einsum.webgpu");
-  }
-
- private:
-  WebGpuBackend& backend_;
-  const WebGpuBuffer& output_;
-  std::shared_ptr<Buffer> copy_;
-};
 
 namespace {
 
-// The Reduction both sum_trailing and accumulate run, from views the caller has matched:
+// The sum both sum_trailing and accumulate run, from views the caller has matched:
 // src is dst's shape followed by `reduced_rank` summed axes (none for accumulate). One place
 // checks the extents, guards an aliasing source and splits src's strides into outer and
 // reduced ones.
@@ -145,7 +118,7 @@ void run_view_reduction(WebGpuBackend& backend, const WebGpuBuffer& in, const Ke
   check_extent(in, dst.dtype, src.offset, src.shape, src.strides, op, "source");
 
   AliasGuard guard(backend, out);
-  Reduction r;
+  webgpu_kernels::Sum r;
   r.dtype = dst.dtype;
   r.source.outer_shape = dst.shape;
   r.source.src = guard.input(in);
@@ -157,7 +130,7 @@ void run_view_reduction(WebGpuBackend& backend, const WebGpuBuffer& in, const Ke
   r.dst_offset = dst.offset;
   r.dst_strides = dst.strides;
   r.accumulate = accumulate;
-  run_reduction(backend, std::move(r));
+  webgpu_kernels::run_sum(backend, std::move(r), "einsum.webgpu." + std::string(op));
 }
 
 }  // namespace
@@ -255,47 +228,6 @@ void WebGpuContractionKernels::accumulate(const KernelView& src, const KernelVie
   run_view_reduction(backend_, in, src, out, dst, 0, /*accumulate=*/true, op);
 }
 
-// Few elements of C, long K: one workgroup per (element, chunk of kTreeReduceChunk depths);
-// more than one chunk leaves partial sums (chunk-fastest) for run_reduction to add into C.
-void WebGpuContractionKernels::dot_tree(const GemmProblem& g, const WebGpuBuffer& a,
-                                        const WebGpuBuffer& b, const WebGpuBuffer& c) {
-  constexpr std::string_view op = "gemm";
-  const std::int64_t outputs = g.m * g.n * g.batch;
-  const std::int64_t chunks = ceil_div(g.k, wgsl::kTreeReduceChunk);
-  check_count(outputs * chunks, op);
-  std::shared_ptr<Buffer> scratch;
-  const WebGpuBuffer* target = &c;
-  std::int64_t c_offset = g.c_offset, c_stride_m = g.c_stride_m, c_stride_n = g.c_stride_n,
-               c_stride_batch = g.c_stride_batch, c_stride_chunk = 0;
-  if (chunks > 1) {
-    scratch = backend_.allocate(static_cast<std::size_t>(outputs * chunks) * dtype_size(g.dtype));
-    target = &WebGpuBackend::buffer_of(*scratch, "einsum.webgpu.gemm");
-    c_offset = 0, c_stride_chunk = 1;
-    c_stride_m = chunks, c_stride_n = chunks * g.m, c_stride_batch = chunks * g.m * g.n;
-  }
-  Params params;
-  params.i32(g.m).i32(g.n).i32(g.k).i32(g.batch).i32(chunks);
-  params.i32(g.a_offset).i32(g.a_stride_m).i32(g.a_stride_k).i32(g.a_stride_batch);
-  params.i32(g.b_offset).i32(g.b_stride_k).i32(g.b_stride_n).i32(g.b_stride_batch);
-  params.i32(c_offset).i32(c_stride_m).i32(c_stride_n).i32(c_stride_batch).i32(c_stride_chunk);
-  const WebGpuBuffer* buffers[] = {&a, &b, target};
-  backend_.dispatch(
-      backend_.pipeline(wgsl::source(g.dtype, wgsl::kDotTreeEntry), wgsl::kDotTreeEntry),
-      params.words(), buffers, workgroup_grid(outputs * chunks));
-  if (chunks == 1) return;
-  Reduction r;
-  r.dtype = g.dtype;
-  r.source.outer_shape = {g.m, g.n, g.batch};
-  r.source.src = target;
-  r.source.src_outer_strides = {c_stride_m, c_stride_n, c_stride_batch};
-  r.source.reduced_shape = {chunks};
-  r.source.src_reduced_strides = {1};
-  r.dst = &c;
-  r.dst_offset = g.c_offset;
-  r.dst_strides = {g.c_stride_m, g.c_stride_n, g.c_stride_batch};
-  run_reduction(backend_, std::move(r));
-}
-
 void WebGpuContractionKernels::gemm(const GemmProblem& g) {
   constexpr std::string_view op = "gemm";
   check_dtype(g.dtype, op);
@@ -318,97 +250,16 @@ void WebGpuContractionKernels::gemm(const GemmProblem& g) {
     check_extent(a, g.dtype, g.a_offset, a_ext, a_str, op, "A");
     check_extent(b, g.dtype, g.b_offset, b_ext, b_str, op, "B");
   }
-  const std::int64_t tile = wgsl::kGemmBlock;
-  const std::int64_t groups_m = (g.m + tile - 1) / tile, groups_n = (g.n + tile - 1) / tile;
-  if (groups_m > kMaxGroupsPerDimension || groups_n > kMaxGroupsPerDimension || g.k > kMaxI32) {
-    fail(ErrorKind::Unsupported, op,
-         "GEMM of " + std::to_string(g.m) + "x" + std::to_string(g.n) + "x" + std::to_string(g.k) +
-             " exceeds the WebGPU dispatch limits");
-  }
-
-  AliasGuard guard(backend_, c);
-  const WebGpuBuffer* a_in = guard.input(a);
-  const WebGpuBuffer* b_in = guard.input(b);
-  if (g.m * g.n <= wgsl::kDotTreeMaxOutputs && g.k >= wgsl::kDotTreeMinDepth) {
-    dot_tree(g, *a_in, *b_in, c);
-    return;
-  }
-  auto* pipeline = backend_.pipeline(wgsl::source(g.dtype, wgsl::kGemmEntry), wgsl::kGemmEntry);
-  const auto run_round = [&](const GemmRound& round) {
-    const WebGpuBuffer* buffers[] = {a_in, b_in, round.c};
-    // z enumerates (batch, split) pairs; more than one dimension's limit go in several dispatches.
-    const std::int64_t total_z = g.batch * round.splits;
-    check_count(total_z, op);
-    for (std::int64_t base = 0; base < total_z; base += kMaxGroupsPerDimension) {
-      const std::int64_t count = std::min<std::int64_t>(kMaxGroupsPerDimension, total_z - base);
-      Params params;
-      params.i32(g.m).i32(g.n).i32(g.k).i32(base);
-      params.i32(round.splits).i32(round.split_begin).i32(wgsl::kGemmSplitDepth);
-      params.i32(round.accumulate ? 1 : 0);
-      params.i32(g.a_offset).i32(g.a_stride_m).i32(g.a_stride_k).i32(g.a_stride_batch);
-      params.i32(g.b_offset).i32(g.b_stride_k).i32(g.b_stride_n).i32(g.b_stride_batch);
-      params.i32(round.c_offset).i32(round.c_stride_m).i32(round.c_stride_n);
-      params.i32(round.c_stride_batch).i32(round.c_stride_split);
-      backend_.dispatch(pipeline, params.words(), buffers,
-                        {static_cast<std::uint32_t>(groups_m), static_cast<std::uint32_t>(groups_n),
-                         static_cast<std::uint32_t>(count)});
-    }
-  };
-  GemmRound direct;
-  direct.c = &c;
-  direct.c_offset = g.c_offset, direct.c_stride_m = g.c_stride_m, direct.c_stride_n = g.c_stride_n;
-  direct.c_stride_batch = g.c_stride_batch;
-
-  // Split-K: no workgroup covers more than kGemmSplitDepth of K (see the kernels' design note).
-  const std::int64_t splits = std::max<std::int64_t>(1, ceil_div(g.k, wgsl::kGemmSplitDepth));
-  if (splits == 1) {
-    run_round(direct);
-    return;
-  }
-  // Partial products go to scratch, `group` splits at a time, as much as the budget and one
-  // binding allow; each group is then summed pairwise into C (added after the first group).
-  const std::int64_t c_elements = g.m * g.n * g.batch;
-  check_count(c_elements, op);
-  const std::uint64_t per_split = static_cast<std::uint64_t>(c_elements) * dtype_size(g.dtype);
-  const std::uint64_t budget =
-      std::min<std::uint64_t>(scratch_budget_bytes_, backend_.max_storage_binding_bytes());
-  const std::int64_t group = std::min<std::int64_t>(
-      {splits, static_cast<std::int64_t>(budget / per_split), kMaxI32 / c_elements});
-  if (group < 2) {
-    // C alone fills the budget: every split adds its partial product into C in turn.
-    for (std::int64_t s = 0; s < splits; ++s) {
-      GemmRound round = direct;
-      round.split_begin = s;
-      round.accumulate = s > 0;
-      run_round(round);
-    }
-    return;
-  }
-  std::shared_ptr<Buffer> scratch = backend_.allocate(static_cast<std::size_t>(per_split * group));
-  const WebGpuBuffer& partials = WebGpuBackend::buffer_of(*scratch, "einsum.webgpu.gemm");
-  for (std::int64_t s0 = 0; s0 < splits; s0 += group) {
-    const std::int64_t count = std::min(group, splits - s0);
-    // Partial (i, j, split, batch) at i + m j + m n split + m n count batch.
-    GemmRound round;
-    round.c = &partials;
-    round.c_stride_m = 1, round.c_stride_n = g.m, round.c_stride_split = g.m * g.n;
-    round.c_stride_batch = g.m * g.n * count;
-    round.splits = count;
-    round.split_begin = s0;
-    run_round(round);
-    Reduction r;
-    r.dtype = g.dtype;
-    r.source.outer_shape = {g.m, g.n, g.batch};
-    r.source.src = &partials;
-    r.source.src_outer_strides = {1, g.m, g.m * g.n * count};
-    r.source.reduced_shape = {count};
-    r.source.src_reduced_strides = {g.m * g.n};
-    r.dst = &c;
-    r.dst_offset = g.c_offset;
-    r.dst_strides = {g.c_stride_m, g.c_stride_n, g.c_stride_batch};
-    r.accumulate = s0 > 0;
-    run_reduction(backend_, std::move(r));
-  }
+  webgpu_kernels::GemmProblem p;
+  p.dtype = g.dtype;
+  p.m = g.m, p.n = g.n, p.k = g.k, p.batch = g.batch;
+  p.a = &a, p.a_offset = g.a_offset, p.a_stride_m = g.a_stride_m, p.a_stride_k = g.a_stride_k;
+  p.a_stride_batch = g.a_stride_batch;
+  p.b = &b, p.b_offset = g.b_offset, p.b_stride_k = g.b_stride_k, p.b_stride_n = g.b_stride_n;
+  p.b_stride_batch = g.b_stride_batch;
+  p.c = &c, p.c_offset = g.c_offset, p.c_stride_m = g.c_stride_m, p.c_stride_n = g.c_stride_n;
+  p.c_stride_batch = g.c_stride_batch;
+  webgpu_kernels::gemm(backend_, p, scratch_budget_bytes_, "einsum.webgpu.gemm");
 }
 
 }  // namespace tenferro::einsum_internal

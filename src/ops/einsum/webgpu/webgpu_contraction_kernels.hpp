@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "backends/webgpu/webgpu_backend.hpp"
+#include "backends/webgpu/webgpu_gemm.hpp"
 #include "ops/einsum/contraction_kernels.hpp"
 
 namespace tenferro::einsum_internal {
@@ -15,7 +16,8 @@ class WebGpuContractionKernels final : public ContractionKernels {
  public:
   // Most scratch memory one GEMM uses for split-K partial products (also capped by one
   // storage binding); beyond it the splits run in rounds.
-  static constexpr std::size_t kDefaultScratchBudgetBytes = std::size_t{256} << 20;
+  static constexpr std::size_t kDefaultScratchBudgetBytes =
+      webgpu_kernels::kDefaultGemmScratchBytes;
 
   // Kernels run on `backend`'s queue; pipelines come from its cache (built once per backend).
   // Tests pass a small `scratch_budget_bytes` to exercise the GEMM's rounds.
@@ -31,11 +33,6 @@ class WebGpuContractionKernels final : public ContractionKernels {
   void accumulate(const KernelView& src, const KernelView& dst) override;
 
  private:
-  // gemm() for few elements of C and a long K (see wgsl::kDotTreeMaxOutputs); a and b are
-  // the operands after AliasGuard.
-  void dot_tree(const GemmProblem& problem, const WebGpuBuffer& a, const WebGpuBuffer& b,
-                const WebGpuBuffer& c);
-
   WebGpuBackend& backend_;
   std::size_t scratch_budget_bytes_;
 };

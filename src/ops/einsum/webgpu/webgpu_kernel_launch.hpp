@@ -9,7 +9,6 @@
 
 #include "backends/webgpu/webgpu_backend.hpp"
 #include "backends/webgpu/webgpu_launch.hpp"
-#include "ops/einsum/webgpu/wgsl_contraction_kernels.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::einsum_internal::webgpu_launch {

@@ -6,7 +6,7 @@
 // checks that indices fit in 32 bits) and a linear index is decoded column-major (first axis
 // fastest). One invocation per element for element-wise and creation kernels; reductions run
 // in passes whose work per invocation is bounded, like einsum's (see the design note in
-// ops/einsum/webgpu/wgsl_contraction_kernels.cpp): serial chunks of 32 or workgroup trees over
+// backends/webgpu/wgsl_strided_kernels.cpp): serial chunks of 32 or workgroup trees over
 // chunks of 2048, partial accumulators in scratch buffers between passes, so that a long
 // reduction is a pairwise sum (error growing like log n, not n) and no loop runs long enough
 // for lavapipe to cut it short.

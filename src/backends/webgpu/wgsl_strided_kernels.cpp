@@ -1,4 +1,5 @@
-// WGSL for einsum's contraction primitives. Every kernel works on strided views: element
+// WGSL of the WebGPU backend's strided kernels (copy, fill and product maps, sums, GEMM), the
+// work einsum's contractions are made of. Every kernel works on strided views: element
 // offsets and strides arrive as i32 parameters (the host checks that indices fit in 32 bits),
 // and a linear element index is decoded column-major (first axis fastest) against the shape.
 //
@@ -41,7 +42,7 @@
 // lavapipe, see tests/webgpu/long_reductions_webgpu_test.cpp.) GEMM adds the 16 products of
 // each step into a fresh register tile and only then into the running tile, so a split of
 // 1024 terms is 64 running additions of block sums; the splits are then summed as above.
-#include "ops/einsum/webgpu/wgsl_contraction_kernels.hpp"
+#include "backends/webgpu/wgsl_strided_kernels.hpp"
 
 #include <array>
 #include <cstring>
@@ -51,7 +52,7 @@
 #include "backends/webgpu/webgpu_strided_map.hpp"
 #include "tenferro/core/error.hpp"
 
-namespace tenferro::einsum_internal::wgsl {
+namespace tenferro::webgpu_kernels::wgsl {
 namespace {
 
 // The element type and its arithmetic. Complex numbers are interleaved (re, im) pairs, and
@@ -77,8 +78,8 @@ fn linear_index(wid: vec3<u32>, lid: vec3<u32>, groups: vec3<u32>) -> i32 {
 }
 )";
 
-// The element-wise kernels are the backend layer's strided map (backends/webgpu/
-// webgpu_strided_map) with these ops, indexed by MapOp.
+// The element-wise kernels are the strided map (webgpu_strided_map.hpp) with these ops,
+// indexed by MapOp.
 constexpr std::array<std::string_view, 3> kMapOps = {
     "fn op(x: TI) -> TO { return x; }\n",                 // Copy
     "fn op() -> TO { return zero(); }\n",                 // FillZero
@@ -86,7 +87,7 @@ constexpr std::array<std::string_view, 3> kMapOps = {
 };
 constexpr std::array<int, 3> kMapArity = {1, 0, 2};
 
-// The sums are the backend layer's reduction kernels (backends/webgpu/webgpu_reduction_passes)
+// The sums are the reduction passes' kernels (webgpu_reduction_passes.hpp)
 // with these hooks. Output element o (a linear index over outer_shape) and chunk c of its
 // reduced block are written to dst[dst_offset + sum_a o_a * dst_strides[a] + c *
 // dst_chunk_stride], plus the value already there when word 8 of the parameters (accumulate)
@@ -254,7 +255,7 @@ fn dot_tree(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id)
 )";
 
 // Entry point and its source after the prelude and kCommon: the kernel itself, or for the
-// sums the hooks handed to the backend layer's reduction kernels.
+// sums the hooks handed to the reduction passes' kernels.
 struct Kernel {
   std::string_view entry;
   std::string_view source;
@@ -270,7 +271,7 @@ constexpr std::array<Kernel, 4> kKernels = {{
 std::string compose(std::string_view prelude, const Kernel& kernel) {
   std::string s;
   s.append(prelude).append(kCommon);
-  // The backend layer's reduction bounds (CHUNK, SERIAL_CHUNK, PER_INVOCATION; dot_tree folds
+  // The reduction passes' bounds (CHUNK, SERIAL_CHUNK, PER_INVOCATION; dot_tree folds
   // chunks of K the same way).
   s.append(webgpu_reduction::wgsl_bounds());
   return s.append(kernel.reduction ? webgpu_reduction::wgsl_reduction(kernel.source)
@@ -301,8 +302,8 @@ struct Sources {
 const Sources& sources_for(DType dtype) {
   static const Sources sources;
   if (dtype != DType::F32 && dtype != DType::C32) {
-    throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, "einsum",
-                "WebGPU einsum kernels support F32 and C32 only (WGSL has no f64), not " +
+    throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, "webgpu",
+                "the WebGPU strided kernels support F32 and C32 only (WGSL has no f64), not " +
                     std::string(dtype_name(dtype)));
   }
   return sources;
@@ -321,8 +322,8 @@ const std::string& source(DType dtype, const char* entry) {
   for (std::size_t i = 0; i < kKernels.size(); ++i) {
     if (kKernels[i].entry == entry) return dtype == DType::F32 ? sources.f32[i] : sources.c32[i];
   }
-  throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
+  throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "webgpu",
               "no WGSL kernel named " + std::string(entry));
 }
 
-}  // namespace tenferro::einsum_internal::wgsl
+}  // namespace tenferro::webgpu_kernels::wgsl

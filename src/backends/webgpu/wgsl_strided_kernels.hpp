@@ -1,6 +1,7 @@
-// WGSL sources of einsum's contraction primitives on WebGPU, one per dtype (F32, and C32 as
-// interleaved vec2<f32>). Each entry point reads its parameters from binding 0, a read-only
-// array<i32> whose layout is documented beside the kernel in the .cpp.
+// WGSL of the WebGPU backend's strided kernels over plain elements (F32, and C32 as interleaved
+// vec2<f32>): copy, fill and product maps, sums and GEMM, the work einsum's contractions are
+// made of. Each entry point reads its parameters from binding 0, a read-only array<i32> whose
+// layout is documented beside the kernel in the .cpp.
 #pragma once
 
 #include <cstdint>
@@ -9,9 +10,9 @@
 #include "backends/webgpu/webgpu_reduction_passes.hpp"
 #include "tenferro/core/dtype.hpp"
 
-namespace tenferro::einsum_internal::wgsl {
+namespace tenferro::webgpu_kernels::wgsl {
 
-// The sums run the backend layer's reduction kernels.
+// The sums run the reduction passes' kernels (webgpu_reduction_passes.hpp).
 inline constexpr const char* kSumSerialEntry = webgpu_reduction::kSerialEntry;
 inline constexpr const char* kSumTreeEntry = webgpu_reduction::kTreeEntry;
 inline constexpr const char* kGemmEntry = "gemm";
@@ -22,8 +23,8 @@ inline constexpr unsigned kLinearWorkgroup = 256;  // one-dimensional kernels
 inline constexpr unsigned kGemmBlock = 64;  // GEMM: one workgroup computes a 64 x 64 block of C
 
 // Bounds on the work of one invocation (see the design note in the .cpp): the reductions' are
-// the backend layer's (backends/webgpu/webgpu_reduction_passes.hpp; dot_tree folds chunks of
-// kTreeReduceChunk of K as sum_tree does), one GEMM workgroup covers at most kGemmSplitDepth of K.
+// the passes' (webgpu_reduction_passes.hpp; dot_tree folds chunks of kTreeReduceChunk of K as
+// sum_tree does), one GEMM workgroup covers at most kGemmSplitDepth of K.
 inline constexpr std::int64_t kTreeReduceChunk = webgpu_reduction::kTreeReduceChunk;
 inline constexpr std::int64_t kGemmSplitDepth = 1024;  // 64 steps of 16
 // GEMMs with at most kDotTreeMaxOutputs elements of C per batch and a K of at least
@@ -33,8 +34,8 @@ inline constexpr std::int64_t kGemmSplitDepth = 1024;  // 64 steps of 16
 inline constexpr std::int64_t kDotTreeMaxOutputs = 64;
 inline constexpr std::int64_t kDotTreeMinDepth = kLinearWorkgroup;
 
-// The element-wise kernels: the backend layer's strided map (entry webgpu_map::kEntry) with
-// dst = src, dst = 0 or dst = a * b (the plain complex product, no conjugation).
+// The element-wise kernels: the strided map (entry webgpu_map::kEntry) with dst = src,
+// dst = 0 or dst = a * b (the plain complex product, no conjugation).
 enum class MapOp { Copy, FillZero, Multiply };
 const std::string& map_source(DType dtype, MapOp op);
 
@@ -43,4 +44,4 @@ const std::string& map_source(DType dtype, MapOp op);
 // cache sees a stable key.
 const std::string& source(DType dtype, const char* entry);
 
-}  // namespace tenferro::einsum_internal::wgsl
+}  // namespace tenferro::webgpu_kernels::wgsl
