@@ -4,6 +4,8 @@
 // (checked on WebGPU by AdDeviceTest). `tenferro info` prints the table.
 #include <string>
 
+#include "ops/fft/fft_spec.hpp"
+#include "ops/linalg/linalg_op.hpp"
 #include "ops/prims/prim_kind.hpp"
 #include "tenferro/ad.hpp"
 
@@ -47,9 +49,14 @@ const std::vector<DifferentiableOp>& differentiable_ops() {
         {"permute", "transpose", "reshape", "slice", "diagonal", "broadcast_to", "contiguous",
          "concatenate", "stack"},
         "add");
-    add(linalg_family::kFamily, {"qr", "svd", "eigh", "eig", "lu", "cholesky", "solve",
-                                 "triangular_solve", "lstsq", "inv", "det", "slogdet"});
-    add(fft_family::kFamily, {"fft", "ifft", "rfft", "irfft", "fftn", "ifftn", "rfftn", "irfftn"});
+    // linalg and FFT: every op of their lists (linalg_op.hpp, fft_spec.hpp).
+    std::vector<std::string> linalg, fft;
+    for (std::size_t k = 0; k < linalg_internal::kLinalgKindCount; ++k)
+      linalg.emplace_back(linalg_internal::kind_name(static_cast<linalg_internal::LinalgKind>(k)));
+    for (std::size_t k = 0; k < fft_internal::kFftOpKindCount; ++k)
+      fft.emplace_back(fft_internal::op_kind_name(static_cast<fft_internal::FftOpKind>(k)));
+    add(linalg_family::kFamily, std::move(linalg));
+    add(fft_family::kFamily, std::move(fft));
     return v;
   }();
   return ops;

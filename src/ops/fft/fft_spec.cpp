@@ -11,8 +11,10 @@
 namespace tenferro::fft_internal {
 namespace {
 
-constexpr std::array<std::string_view, 8> kOpNames = {"fft",  "ifft",  "rfft",  "irfft",
-                                                      "fftn", "ifftn", "rfftn", "irfftn"};
+#define TENFERRO_FFT_NAME(Kind, name) #name,
+constexpr std::array<std::string_view, kFftOpKindCount> kOpNames = {
+    TENFERRO_FFT_OPS(TENFERRO_FFT_NAME)};
+#undef TENFERRO_FFT_NAME
 
 bool is_n_axis(FftOpKind k) {
   return static_cast<int>(k) >= static_cast<int>(FftOpKind::Fftn);

@@ -16,7 +16,26 @@
 
 namespace tenferro::fft_internal {
 
-enum class FftOpKind : std::uint8_t { Fft, Ifft, Rfft, Irfft, Fftn, Ifftn, Rfftn, Irfftn };
+// The FFT ops, one row each (enumerator, name): the enum, the op names (admission table,
+// errors) and the AD registry's FFT rows come from it. The one-axis ops come first, then their
+// n-axis forms in the same order (is_n_axis relies on it).
+#define TENFERRO_FFT_OPS(X) \
+  X(Fft, fft)               \
+  X(Ifft, ifft)             \
+  X(Rfft, rfft)             \
+  X(Irfft, irfft)           \
+  X(Fftn, fftn)             \
+  X(Ifftn, ifftn)           \
+  X(Rfftn, rfftn)           \
+  X(Irfftn, irfftn)
+enum class FftOpKind : std::uint8_t {
+#define TENFERRO_FFT_ENUMERATOR(Kind, name) Kind,
+  TENFERRO_FFT_OPS(TENFERRO_FFT_ENUMERATOR)
+#undef TENFERRO_FFT_ENUMERATOR
+};
+#define TENFERRO_FFT_COUNT(Kind, name) +1
+inline constexpr std::size_t kFftOpKindCount = 0 TENFERRO_FFT_OPS(TENFERRO_FFT_COUNT);
+#undef TENFERRO_FFT_COUNT
 std::string_view op_kind_name(FftOpKind kind);  // "fft", ..., "irfftn"
 bool parse_op_kind(std::string_view text, FftOpKind& out);
 

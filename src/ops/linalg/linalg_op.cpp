@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -105,66 +106,23 @@ void check_truncation(const LinalgOp& op, const linalg::SvdOptions& o) {
   }
 }
 
+#define TENFERRO_LINALG_NAME(Kind, name) #name,
+constexpr std::string_view kKindNames[] = {TENFERRO_LINALG_OPS(TENFERRO_LINALG_NAME)};
+#undef TENFERRO_LINALG_NAME
+#define TENFERRO_LINALG_ERROR_NAME(Kind, name) "linalg." #name,
+constexpr std::string_view kErrorNames[] = {TENFERRO_LINALG_OPS(TENFERRO_LINALG_ERROR_NAME)};
+#undef TENFERRO_LINALG_ERROR_NAME
+static_assert(std::size(kKindNames) == kLinalgKindCount);
 }  // namespace
 
 std::string_view kind_name(LinalgKind kind) noexcept {
-  switch (kind) {
-    case LinalgKind::Qr:
-      return "qr";
-    case LinalgKind::Svd:
-      return "svd";
-    case LinalgKind::Eigh:
-      return "eigh";
-    case LinalgKind::Eig:
-      return "eig";
-    case LinalgKind::Lu:
-      return "lu";
-    case LinalgKind::Cholesky:
-      return "cholesky";
-    case LinalgKind::Solve:
-      return "solve";
-    case LinalgKind::TriangularSolve:
-      return "triangular_solve";
-    case LinalgKind::Lstsq:
-      return "lstsq";
-    case LinalgKind::Inv:
-      return "inv";
-    case LinalgKind::Det:
-      return "det";
-    case LinalgKind::Slogdet:
-      return "slogdet";
-  }
-  return "unknown";
+  const auto k = static_cast<std::size_t>(kind);
+  return k < kLinalgKindCount ? kKindNames[k] : "unknown";
 }
 
 std::string_view error_op_name(LinalgKind kind) noexcept {
-  switch (kind) {
-    case LinalgKind::Qr:
-      return "linalg.qr";
-    case LinalgKind::Svd:
-      return "linalg.svd";
-    case LinalgKind::Eigh:
-      return "linalg.eigh";
-    case LinalgKind::Eig:
-      return "linalg.eig";
-    case LinalgKind::Lu:
-      return "linalg.lu";
-    case LinalgKind::Cholesky:
-      return "linalg.cholesky";
-    case LinalgKind::Solve:
-      return "linalg.solve";
-    case LinalgKind::TriangularSolve:
-      return "linalg.triangular_solve";
-    case LinalgKind::Lstsq:
-      return "linalg.lstsq";
-    case LinalgKind::Inv:
-      return "linalg.inv";
-    case LinalgKind::Det:
-      return "linalg.det";
-    case LinalgKind::Slogdet:
-      return "linalg.slogdet";
-  }
-  return "linalg.unknown";
+  const auto k = static_cast<std::size_t>(kind);
+  return k < kLinalgKindCount ? kErrorNames[k] : "linalg.unknown";
 }
 
 std::size_t LinalgOp::arity() const noexcept {

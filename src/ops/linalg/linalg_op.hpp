@@ -13,21 +13,30 @@
 
 namespace tenferro::linalg_internal {
 
+// The linalg ops, one row each (enumerator, name): the enum, the admission table's op names,
+// the names errors carry ("linalg.<name>") and the AD registry's linalg rows come from it.
+#define TENFERRO_LINALG_OPS(X)         \
+  X(Qr, qr)                            \
+  X(Svd, svd)                          \
+  X(Eigh, eigh)                        \
+  X(Eig, eig)                          \
+  X(Lu, lu)                            \
+  X(Cholesky, cholesky)                \
+  X(Solve, solve)                      \
+  X(TriangularSolve, triangular_solve) \
+  X(Lstsq, lstsq)                      \
+  X(Inv, inv)                          \
+  X(Det, det)                          \
+  X(Slogdet, slogdet)
+
 enum class LinalgKind : std::uint8_t {
-  Qr,
-  Svd,
-  Eigh,
-  Eig,
-  Lu,
-  Cholesky,
-  Solve,
-  TriangularSolve,
-  Lstsq,
-  Inv,
-  Det,
-  Slogdet,
+#define TENFERRO_LINALG_ENUMERATOR(Kind, name) Kind,
+  TENFERRO_LINALG_OPS(TENFERRO_LINALG_ENUMERATOR)
+#undef TENFERRO_LINALG_ENUMERATOR
 };
-inline constexpr std::size_t kLinalgKindCount = static_cast<std::size_t>(LinalgKind::Slogdet) + 1;
+#define TENFERRO_LINALG_COUNT(Kind, name) +1
+inline constexpr std::size_t kLinalgKindCount = 0 TENFERRO_LINALG_OPS(TENFERRO_LINALG_COUNT);
+#undef TENFERRO_LINALG_COUNT
 
 // The admission-table name ("qr", "triangular_solve", ...).
 std::string_view kind_name(LinalgKind kind) noexcept;
