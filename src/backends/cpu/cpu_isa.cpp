@@ -13,11 +13,19 @@
 namespace tenferro::cpu_isa {
 namespace {
 
+#if TENFERRO_CPU_ISA_X86
+// AVX-512 with its DQ extension (every AVX-512 CPU since Skylake-SP; the Xeon Phi had F alone):
+// the vector kernels' maximum and minimum use VRANGE.
+bool has_avx512() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+}
+#endif
+
 Isa detect() {
 #if TENFERRO_CPU_ISA_X86
   __builtin_cpu_init();
   Isa isa = Isa::None;
-  if (__builtin_cpu_supports("avx512f")) {
+  if (has_avx512()) {
     isa = Isa::Avx512;
   } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
     isa = Isa::Avx2;
@@ -45,7 +53,7 @@ bool isa_available(Isa isa) {
   __builtin_cpu_init();
   switch (isa) {
     case Isa::Avx512:
-      return __builtin_cpu_supports("avx512f");
+      return has_avx512();
     case Isa::Avx2:
       return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     case Isa::None:

@@ -9,7 +9,8 @@ namespace tenferro::cpu_isa {
 
 enum class Isa : std::uint8_t { None, Avx2, Avx512 };
 
-// The best ISA this CPU runs: AVX-512F, else AVX2 with FMA, else None (also off x86-64).
+// The best ISA this CPU runs: AVX-512F with DQ, else AVX2 with FMA, else None (also off
+// x86-64).
 // TENFERRO_SIMD=off|avx2 in the environment caps it (read once), for comparisons and debugging.
 Isa best_isa();
 // Whether this CPU can run `isa` (the tests sweep every available one, not just the best).
