@@ -100,7 +100,7 @@ TEST_F(HostBlockCacheTest, BlocksOutliveTheCacheOwner) {
 TEST_F(HostBlockCacheTest, AHostViewOfABufferKeepsItsBlockUntilTheViewIsGone) {
   // A CPU buffer owns its block alone; a host view of it (what host_view() and DLPack export
   // share) keeps the buffer, and so the block, alive after the buffer's last eager owner.
-  CpuBackend backend;
+  CpuBackend backend(std::make_shared<HostBlockCache>());  // counts of this test's blocks only
   std::shared_ptr<HostStorage> view;
   std::byte* data = nullptr;
   {
@@ -121,11 +121,27 @@ TEST_F(HostBlockCacheTest, AHostViewOfABufferKeepsItsBlockUntilTheViewIsGone) {
 }
 
 TEST_F(HostBlockCacheTest, ACpuBufferKeepsTheSizeAskedForOnALargerBlock) {
-  CpuBackend backend;
+  CpuBackend backend(std::make_shared<HostBlockCache>());  // counts of this test's blocks only
   { auto b = backend.allocate(16384); }
   auto reused = backend.allocate(15000);
   EXPECT_EQ(reused->size_bytes(), 15000u);
   EXPECT_EQ(backend.block_cache().cached_blocks(), 0u);  // it was the cached block
+}
+
+// Every CPU runtime of the process takes its blocks from one cache, as malloc's free lists
+// serve every caller: a runtime's first calls reuse what runtimes before it freed instead of
+// faulting fresh pages in.
+TEST_F(HostBlockCacheTest, EveryCpuBackendOfTheProcessSharesOneCache) {
+  CpuBackend first, second;
+  EXPECT_EQ(&first.block_cache(), &second.block_cache());
+  const std::size_t bytes = 24576 + 192;  // a size no other block of this process has
+  std::byte* data = nullptr;
+  {
+    auto block = first.allocate(bytes);
+    data = block->host_data();
+  }
+  auto again = second.allocate(bytes);
+  EXPECT_EQ(again->host_data(), data);  // the block the first backend freed
 }
 
 }  // namespace

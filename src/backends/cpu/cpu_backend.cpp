@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "tenferro/runtime/runtime.hpp"
@@ -84,9 +85,20 @@ const EngineId& CpuBackend::engine() noexcept {
   return id;
 }
 
-CpuBackend::CpuBackend()
+namespace {
+const std::shared_ptr<cpu_memory::HostBlockCache>& process_block_cache() {
+  // Blocks out at exit hold their own reference, so the cache outlives them.
+  static const auto cache = std::make_shared<cpu_memory::HostBlockCache>();
+  return cache;
+}
+}  // namespace
+
+CpuBackend::CpuBackend() : CpuBackend(process_block_cache()) {}
+
+CpuBackend::CpuBackend(std::shared_ptr<cpu_memory::HostBlockCache> blocks)
     : engine_(engine()),
-      placement_{MemoryKind::Host, BackendKind::Cpu, 0, next_allocation_domain()} {}
+      placement_{MemoryKind::Host, BackendKind::Cpu, 0, next_allocation_domain()},
+      blocks_(std::move(blocks)) {}
 
 std::string CpuBackend::description() const {
   return "host CPU (OpenBLAS, LAPACKE)";
