@@ -32,7 +32,14 @@ EagerTensor EagerTensor::fresh(std::shared_ptr<EagerRuntime> runtime, Backend& b
                                Shape shape) {
   const std::size_t bytes = checked_bytes(checked_numel(shape), dtype_size(dtype));
   EagerTensor t(std::move(runtime), backend.allocate(bytes));
-  if (!t.buffer_) throw_empty("allocate");  // a backend's defect, not the caller's
+  // A backend's defects, not the caller's: no buffer, or one smaller than asked for (a backend
+  // adopted through with_backend is anyone's code; its kernels would write past the end).
+  if (!t.buffer_) throw_empty("allocate");
+  if (t.buffer_->size_bytes() < bytes) {
+    throw_validation("EagerTensor", "layout reaches outside its buffer (the backend allocated " +
+                                        std::to_string(t.buffer_->size_bytes()) + " of " +
+                                        std::to_string(bytes) + " bytes)");
+  }
   // Member by member: a braced TensorLayout temporary was zero-filled first (a `rep stos` of
   // 160 bytes, the dearest instruction of a small op's allocation).
   t.layout_.dtype = dtype;

@@ -14,6 +14,8 @@
 // is built from the prims list, which tests cannot extend).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -189,7 +191,7 @@ class ToyHostBackend final : public Backend {
   bool serializes_sessions() const noexcept override { return false; }
   std::shared_ptr<Buffer> allocate(std::size_t bytes) override {
     ++allocations;
-    return std::make_shared<ToyHostBuffer>(placement_, bytes);
+    return std::make_shared<ToyHostBuffer>(placement_, bytes - std::min(bytes, short_by));
   }
   void write(Buffer& dst, std::size_t offset, std::span<const std::byte> src) override {
     if (!src.empty()) std::memcpy(dst.host_data() + offset, src.data(), src.size());
@@ -198,6 +200,7 @@ class ToyHostBackend final : public Backend {
     if (!dst.empty()) std::memcpy(dst.data(), src.host_data() + offset, dst.size());
   }
   int allocations = 0;
+  std::size_t short_by = 0;  // a defective backend: buffers this many bytes short
 
  private:
   EngineId engine_;
@@ -303,6 +306,21 @@ TEST(RecipeToyFamily, AToyHostBackendRunsTheRowsOfItsKindWithItsOwnModule) {
   auto cpu = EagerRuntime::cpu();
   const EagerTensor other = cpu->upload(x);
   EXPECT_EQ(testing::kind_of([&] { prims::add(tx, other); }), ErrorKind::ContextMismatch);
+}
+
+// An op's output is built without the public constructor's layout check, so the runtime
+// checks the size of what the backend returned: a backend (anyone's code, through
+// with_backend) that hands out a buffer too small gets a typed error, not writes past its end.
+TEST(RecipeToyFamily, ABackendThatAllocatesTooLittleIsRefusedBeforeAKernelWrites) {
+  auto owned = std::make_unique<ToyHostBackend>();
+  ToyHostBackend* backend = owned.get();
+  auto rt = EagerRuntime::with_backend(std::move(owned));
+  const EagerTensor tx = rt->upload(ramp(DType::F64, {6, 4}));
+  backend->short_by = 8;
+  EXPECT_EQ(testing::kind_of([&] { prims::add(tx, tx); }), ErrorKind::Validation);
+  EXPECT_EQ(testing::kind_of([&] { toy_apply(ToyOp::Cube, tx); }), ErrorKind::Validation);
+  backend->short_by = 0;
+  EXPECT_NO_THROW(prims::add(tx, tx));  // the runtime stays usable
 }
 
 }  // namespace

@@ -86,10 +86,20 @@ const EngineId& CpuBackend::engine() noexcept {
 }
 
 namespace {
-const std::shared_ptr<cpu_memory::HostBlockCache>& process_block_cache() {
-  // Blocks out at exit hold their own reference, so the cache outlives them.
-  static const auto cache = std::make_shared<cpu_memory::HostBlockCache>();
-  return cache;
+// The cache lives while any CPU backend or any of its blocks does (each holds a reference):
+// when the last is gone its blocks are freed, as a runtime's own cache was, instead of being
+// kept until exit. The weak reference and its mutex are never destroyed, so a backend built
+// during static destruction (a detached thread, a static's destructor) still finds them.
+std::shared_ptr<cpu_memory::HostBlockCache> process_block_cache() {
+  static auto* mutex = new std::mutex;
+  static auto* cache = new std::weak_ptr<cpu_memory::HostBlockCache>;
+  const std::lock_guard lock(*mutex);
+  std::shared_ptr<cpu_memory::HostBlockCache> live = cache->lock();
+  if (!live) {
+    live = std::make_shared<cpu_memory::HostBlockCache>();
+    *cache = live;
+  }
+  return live;
 }
 }  // namespace
 

@@ -44,11 +44,11 @@ class CpuBackend final : public Backend {
   bool serializes_sessions() const noexcept override { return false; }
 
   static const EngineId& engine() noexcept;  // "tenferro.cpu.v1"
-  // Freed blocks kept for reuse (host_block_cache.hpp): one cache for every CPU runtime of the
+  // Freed blocks kept for reuse (host_block_cache.hpp): one cache for the CPU runtimes of the
   // process, as malloc's free lists are, so a new runtime's first calls reuse the memory of
-  // runtimes gone before instead of faulting fresh pages in (a first einsum call on a fresh
+  // runtimes gone before it instead of faulting fresh pages in (a first einsum call on a fresh
   // runtime took 1.6x its warm time on a 5x5 lattice), and many runtimes keep one cache's
-  // bounded bytes between them, not one each.
+  // bounded bytes between them, not one each. It is freed with the last CPU backend and block.
   const cpu_memory::HostBlockCache& block_cache() const noexcept { return *blocks_; }
 
  private:

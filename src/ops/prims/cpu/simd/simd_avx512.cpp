@@ -1,4 +1,5 @@
-// The AVX-512F kernels (compiled with -mavx512f -mfma; run only when the CPU reports avx512f).
+// The AVX-512 kernels (compiled with -mavx512f -mavx512dq -mfma; run only when the CPU reports
+// avx512f and avx512dq: cpu_isa.hpp).
 #include <immintrin.h>
 #include <math.h>
 #include <sleef.h>
