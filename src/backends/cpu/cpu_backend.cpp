@@ -1,11 +1,9 @@
 #include "backends/cpu/cpu_backend.hpp"
 
-#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
 #include <utility>
-#include <vector>
 
 #include "tenferro/runtime/runtime.hpp"
 #include "tenferro/runtime/stats.hpp"
@@ -19,9 +17,13 @@ namespace {
 // by a load and a store (no locked instruction), and a reader sums the live threads' counters
 // and what exited threads left. One shared atomic took a locked add per kernel, on a cache line
 // that moved between the cores of every thread running small ops.
+// The live threads' counters form a list threaded through the counters themselves, so that a
+// thread's first kernel allocates nothing (a vector's growth could throw inside the noexcept
+// count below).
+struct ThreadLaunchCounter;
 struct LaunchCounters {
   std::mutex mutex;
-  std::vector<const std::atomic<std::uint64_t>*> live;
+  ThreadLaunchCounter* live = nullptr;
   std::uint64_t exited = 0;
 };
 
@@ -32,17 +34,24 @@ LaunchCounters& launch_counters() {
 
 struct ThreadLaunchCounter {
   std::atomic<std::uint64_t> value{0};
+  ThreadLaunchCounter* prev = nullptr;
+  ThreadLaunchCounter* next = nullptr;
   ThreadLaunchCounter() {
     LaunchCounters& c = launch_counters();
     const std::lock_guard lock(c.mutex);
-    c.live.push_back(&value);
+    next = c.live;
+    if (next != nullptr) next->prev = this;
+    c.live = this;
   }
   ~ThreadLaunchCounter() {
     LaunchCounters& c = launch_counters();
     const std::lock_guard lock(c.mutex);
     c.exited += value.load(std::memory_order_relaxed);
-    c.live.erase(std::find(c.live.begin(), c.live.end(), &value));
+    (prev != nullptr ? prev->next : c.live) = next;
+    if (next != nullptr) next->prev = prev;
   }
+  ThreadLaunchCounter(const ThreadLaunchCounter&) = delete;
+  ThreadLaunchCounter& operator=(const ThreadLaunchCounter&) = delete;
 };
 
 thread_local ThreadLaunchCounter t_cpu_kernel_launches;
@@ -57,7 +66,8 @@ std::uint64_t process_cpu_kernel_launches() noexcept {
   LaunchCounters& c = launch_counters();
   const std::lock_guard lock(c.mutex);
   std::uint64_t total = c.exited;
-  for (const std::atomic<std::uint64_t>* v : c.live) total += v->load(std::memory_order_relaxed);
+  for (const ThreadLaunchCounter* t = c.live; t != nullptr; t = t->next)
+    total += t->value.load(std::memory_order_relaxed);
   return total;
 }
 
