@@ -13,32 +13,16 @@
 namespace tenferro::cpu_isa {
 namespace {
 
-#if TENFERRO_CPU_ISA_X86
-// AVX-512 with its DQ extension (every AVX-512 CPU since Skylake-SP; the Xeon Phi had F alone):
-// the vector kernels' maximum and minimum use VRANGE.
-bool has_avx512() {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-}
-#endif
-
 Isa detect() {
-#if TENFERRO_CPU_ISA_X86
-  __builtin_cpu_init();
-  Isa isa = Isa::None;
-  if (has_avx512()) {
-    isa = Isa::Avx512;
-  } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    isa = Isa::Avx2;
-  }
+  Isa isa = isa_available(Isa::Avx512) ? Isa::Avx512
+            : isa_available(Isa::Avx2) ? Isa::Avx2
+                                       : Isa::None;
   if (const char* cap = std::getenv("TENFERRO_SIMD")) {
     const std::string_view v(cap);
     if (v == "off" || v == "none") isa = Isa::None;
     if (v == "avx2" && isa == Isa::Avx512) isa = Isa::Avx2;
   }
   return isa;
-#else
-  return Isa::None;
-#endif
 }
 
 }  // namespace
@@ -53,7 +37,9 @@ bool isa_available(Isa isa) {
   __builtin_cpu_init();
   switch (isa) {
     case Isa::Avx512:
-      return has_avx512();
+      // With its DQ extension (every AVX-512 CPU since Skylake-SP; the Xeon Phi had F alone):
+      // the vector kernels' maximum and minimum use VRANGE.
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
     case Isa::Avx2:
       return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     case Isa::None:

@@ -22,7 +22,7 @@ std::shared_ptr<HostStorage> HostBlockCache::allocate(std::size_t bytes) {
   // The block goes back to this cache when the last sharer is gone (also when the holder cannot
   // be allocated: the handle then gives it back as it unwinds); the cache stays alive as long
   // as any of its blocks is out.
-  auto holder = std::make_shared<CachedBlock>(take_block(bytes));
+  auto holder = std::make_shared<CachedBlock>(take_block(shared_from_this(), bytes));
   return std::shared_ptr<HostStorage>(holder, holder->get());
 }
 

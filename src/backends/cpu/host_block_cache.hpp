@@ -55,9 +55,8 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
   // Storage of `bytes` (contents unspecified): a reused block when one fits, else a new one
   // (a ResourceError when the host cannot provide it, as HostStorage), held by one owner (a CPU
   // buffer). A reused block may be larger than `bytes`: the buffer keeps the size asked for.
-  CachedBlock take_block(std::size_t bytes) { return take_block(shared_from_this(), bytes); }
-  // The same for an owner that holds the cache (a CPU backend, for every output it allocates):
-  // the block copies the owner's pointer instead of locking a weak one (a compare-and-swap).
+  // Called with the owner's pointer to the cache (a CPU backend, for every output it allocates):
+  // the block copies it instead of locking a weak one (a compare-and-swap per output).
   static CachedBlock take_block(const std::shared_ptr<HostBlockCache>& cache, std::size_t bytes);
   // The same block shared (given back after the last sharer).
   std::shared_ptr<HostStorage> allocate(std::size_t bytes);

@@ -21,13 +21,7 @@ using webgpu_launch::kMaxI32;
 using webgpu_launch::Params;
 using webgpu_launch::workgroup_grid;
 
-[[noreturn]] void fail(std::string_view op, const std::string& message) {
-  throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, std::string(op), message);
-}
-
-void check_count(std::int64_t n, std::string_view op) {
-  if (n > kMaxI32) fail(op, "more than 2^31-1 elements in one WebGPU kernel");
-}
+using webgpu_launch::check_count;
 
 // One round of split-K GEMM: `splits` consecutive splits from `split_begin`, each writing its
 // partial product to `c` at c_offset + batch * c_stride_batch + split * c_stride_split.
@@ -86,8 +80,9 @@ void gemm(WebGpuBackend& backend, const GemmProblem& g, std::size_t scratch_budg
   const std::int64_t tile = wgsl::kGemmBlock;
   const std::int64_t groups_m = (g.m + tile - 1) / tile, groups_n = (g.n + tile - 1) / tile;
   if (groups_m > kMaxGroupsPerDimension || groups_n > kMaxGroupsPerDimension || g.k > kMaxI32) {
-    fail(op, "GEMM of " + std::to_string(g.m) + "x" + std::to_string(g.n) + "x" +
-                 std::to_string(g.k) + " exceeds the WebGPU dispatch limits");
+    throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, std::string(op),
+                "GEMM of " + std::to_string(g.m) + "x" + std::to_string(g.n) + "x" +
+                    std::to_string(g.k) + " exceeds the WebGPU dispatch limits");
   }
 
   AliasGuard guard(backend, c);

@@ -2,10 +2,18 @@
 
 #include <algorithm>
 #include <bit>
+#include <string>
+
+#include "tenferro/core/error.hpp"
 
 namespace tenferro::webgpu_launch {
 Params& Params::f32(float v) {
   return u32(std::bit_cast<std::uint32_t>(v));
+}
+
+void throw_beyond_i32(std::string_view op) {
+  throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, std::string(op),
+              "more than 2^31-1 elements in one WebGPU kernel");
 }
 
 const WebGpuBuffer* AliasGuard::input(const WebGpuBuffer& in) {

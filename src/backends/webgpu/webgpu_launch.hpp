@@ -41,6 +41,13 @@ class Params {
   std::vector<std::uint32_t> words_;
 };
 
+// Unsupported naming `op`: more than 2^31-1 elements or invocations in one kernel, beyond the
+// reach of WGSL's 32-bit indices.
+[[noreturn]] void throw_beyond_i32(std::string_view op);
+inline void check_count(std::int64_t n, std::string_view op) {
+  if (n > kMaxI32) throw_beyond_i32(op);
+}
+
 // A read-only binding may not be the buffer the same dispatch writes (WebGPU forbids the
 // conflicting usages), so an input that aliases the output is read from a device-side copy,
 // made once per guard.

@@ -24,12 +24,7 @@ void run_sum(WebGpuBackend& backend, Sum sum, std::string_view op) {
     backend.dispatch(backend.pipeline(wgsl::source(dtype, entry), entry), params.words(), buffers,
                      webgpu_reduction::pass_groups(b, pass, t.chunks));
   };
-  const auto check_count = [&](std::int64_t n) {
-    if (n > webgpu_launch::kMaxI32) {
-      throw_error(ErrorKind::Unsupported, ErrorPhase::Execute, std::string(op),
-                  "more than 2^31-1 elements in one WebGPU kernel");
-    }
-  };
+  const auto check_count = [&](std::int64_t n) { webgpu_launch::check_count(n, op); };
   webgpu_reduction::run_passes(backend, std::move(sum.source), *sum.dst, sum.dst_offset,
                                sum.dst_strides, dtype_size(dtype), dispatch, check_count);
 }

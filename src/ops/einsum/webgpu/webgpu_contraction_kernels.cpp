@@ -99,10 +99,6 @@ std::vector<std::int64_t> broadcast_strides(const KernelView& view,
   return strides;
 }
 
-}  // namespace
-
-namespace {
-
 // The sum both sum_trailing and accumulate run, from views the caller has matched:
 // src is dst's shape followed by `reduced_rank` summed axes (none for accumulate). One place
 // checks the extents, guards an aliasing source and splits src's strides into outer and

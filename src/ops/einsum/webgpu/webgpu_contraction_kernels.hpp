@@ -1,5 +1,6 @@
-// einsum's contraction primitives on WebGPU: WGSL compute kernels over the backend's storage
-// buffers. F32 and C32 (interleaved complex) only; any other dtype is Unsupported. Holds no
+// einsum's contraction primitives on WebGPU: checks of einsum's views over the backend's
+// strided kernels (backends/webgpu). F32 and C32 (interleaved complex) only; any other dtype
+// is Unsupported. Holds no
 // state besides its backend, so one object per backend serves every call (see
 // webgpu_contraction_kernels() in ops/einsum/registration.hpp).
 #pragma once

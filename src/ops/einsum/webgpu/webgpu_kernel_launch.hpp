@@ -26,8 +26,7 @@ using tenferro::webgpu_launch::workgroup_grid;
 }
 
 inline void check_count(std::int64_t n, std::string_view op) {
-  if (n > kMaxI32)
-    fail(ErrorKind::Unsupported, op, "more than 2^31-1 elements in one WebGPU kernel");
+  if (n > kMaxI32) tenferro::webgpu_launch::throw_beyond_i32("einsum.webgpu." + std::string(op));
 }
 
 }  // namespace tenferro::einsum_internal::webgpu_launch
