@@ -141,6 +141,54 @@ TEST_P(PrimsContract, OutputsStayInTheRuntimeAndNothingMoves) {
   }
 }
 
+// The element-wise ops hand their operands to the dispatch as borrowed (non-owning) handles
+// when no cast is needed (runtime_internal::BorrowedTensor). Their outputs must still own their
+// runtime and buffer: each output here outlives every operand and the test's runtime pointer,
+// then reads back the values computed while they lived. Fails when a borrowed handle's runtime
+// or buffer reaches an output (a non-owning pointer has use_count() 0; ASan reports its use).
+TEST_P(PrimsContract, OutputsOwnTheirRuntimeWhenOperandsAndRuntimeAreGone) {
+  const DType r = DType::F32, z = DType::C32;
+  struct Case {
+    std::string what;
+    std::function<EagerTensor(const EagerTensor&, const EagerTensor&, const EagerTensor&)> op;
+  };
+  const std::vector<Case> cases = {
+      {"add", [](auto& x, auto& y, auto&) { return prims::add(x, y); }},
+      {"mul promoting", [](auto& x, auto&, auto& c) { return prims::mul(c, x); }},
+      {"axpby", [](auto& x, auto& y, auto&) { return prims::axpby(2.0, x, -1.0, y); }},
+      {"affine", [](auto& x, auto&, auto&) { return x * 3.0; }},
+      {"affine promoting", [](auto& x, auto&, auto&) { return x * C(0.0, 2.0); }},
+      {"where", [](auto& x, auto& y, auto&) { return prims::where(prims::greater(x, y), x, y); }},
+      {"concatenate",
+       [](auto& x, auto& y, auto&) {
+         const EagerTensor xs[] = {x, y};
+         return prims::concatenate(xs, 0);
+       }},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    std::shared_ptr<EagerRuntime> rt = rt_;
+    const std::weak_ptr<EagerRuntime> runtime_alive = rt;
+    Ref before;
+    EagerTensor out;
+    {
+      const EagerTensor x = up(random_ref(r, {4, 3}, 117, 0.5, 2.0));
+      const EagerTensor y = up(random_ref(r, {4, 3}, 118, 0.5, 2.0));
+      const EagerTensor w = up(random_ref(z, {4, 3}, 119));
+      out = c.op(x, y, w);
+      before = down(out);
+    }
+    EXPECT_GT(out.runtime().use_count(), 0) << "the output's runtime pointer owns nothing";
+    EXPECT_GT(out.buffer().use_count(), 0) << "the output's buffer pointer owns nothing";
+    rt_.reset();
+    rt.reset();
+    ASSERT_FALSE(runtime_alive.expired()) << "the output does not keep its runtime alive";
+    EXPECT_TRUE(identical(down(out), before));
+    rt_ = out.runtime();
+    out = EagerTensor();
+  }
+}
+
 // Views are metadata (no kernel, same buffer); each scalar form is exactly one kernel.
 TEST_P(PrimsContract, ViewsLaunchNothingAndFusedFormsLaunchOnce) {
   const EagerTensor x = up(random_ref(DType::F32, {4, 6}, 117));

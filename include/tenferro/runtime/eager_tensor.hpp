@@ -13,6 +13,9 @@ namespace tenferro {
 
 class EagerRuntime;
 class ExecutionContext;
+namespace runtime_internal {
+struct BorrowedTensor;
+}
 
 // Metadata an op can infer without touching data.
 struct TensorMeta {
@@ -52,8 +55,9 @@ class EagerTensor {
   EagerTensor reshape(Shape new_shape) const;  // compact values only
 
  private:
-  friend class EagerRuntime;      // empty()
-  friend class ExecutionContext;  // allocate()
+  friend class EagerRuntime;                       // empty()
+  friend class ExecutionContext;                   // allocate()
+  friend struct runtime_internal::BorrowedTensor;  // a call's non-owning input handles
   // A compact column-major tensor of `shape` in a buffer `runtime`'s backend allocates for it
   // now. Built in place, without the public constructor's checks of a layout against a buffer
   // it did not size: every output of every op comes through here.

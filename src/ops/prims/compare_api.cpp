@@ -7,6 +7,7 @@
 
 #include "ops/prims/registration.hpp"
 #include "ops/prims/resolve.hpp"
+#include "runtime/borrowed_tensor.hpp"
 #include "tenferro/prims.hpp"
 
 namespace tenferro::prims {
@@ -62,8 +63,11 @@ EagerTensor not_equal(const EagerTensor& a, const EagerTensor& b) {
 }
 
 EagerTensor where(const EagerTensor& cond, const EagerTensor& x, const EagerTensor& y) {
-  const EagerTensor all[] = {cond, x, y};
-  const auto& rt = require_one_runtime("where", all, 3);  // ContextMismatch before any kernel
+  const EagerTensor all[] = {runtime_internal::BorrowedTensor::of(cond),
+                             runtime_internal::BorrowedTensor::of(x),
+                             runtime_internal::BorrowedTensor::of(y)};
+  require_one_runtime("where", all, 3);                      // ContextMismatch before any kernel
+  const std::shared_ptr<EagerRuntime>& rt = cond.runtime();  // the caller's: owning
   const DType dtype = prims_internal::promote(x.dtype(), y.dtype());
   const Shape shape = prims_internal::broadcast_shapes(
       "where", prims_internal::broadcast_shapes("where", cond.shape(), x.shape()), y.shape());
@@ -73,14 +77,15 @@ EagerTensor where(const EagerTensor& cond, const EagerTensor& x, const EagerTens
   if (is_complex(c.dtype()) && !is_complex(dtype)) {
     c = not_equal(c, zeros(rt, c.dtype(), {}));
   }
-  const EagerTensor in[] = {prims_internal::cast_to(c, dtype), prims_internal::cast_to(x, dtype),
-                            prims_internal::cast_to(y, dtype)};
+  const EagerTensor in[] = {prims_internal::kernel_operand(c, dtype),
+                            prims_internal::kernel_operand(x, dtype),
+                            prims_internal::kernel_operand(y, dtype)};
   const PrimsOp op([&](PrimsPayload& p) {
     p.kind = PrimKind::Where;
     p.inputs.assign(in);
     p.out = {dtype, shape};
   });
-  return prims_internal::run(op, in);
+  return prims_internal::run_operands(rt, op, in);
 }
 
 EagerTensor isfinite(const EagerTensor& x) {

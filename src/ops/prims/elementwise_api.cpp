@@ -59,7 +59,7 @@ EagerTensor affine(const EagerTensor& x, Scalar alpha, Scalar beta) {
   const DType dtype = (has_imag(alpha) || has_imag(beta)) && !is_complex(x.dtype())
                           ? complex_dtype(x.dtype())
                           : x.dtype();
-  const EagerTensor in[] = {x.defined() ? prims_internal::cast_to(x, dtype) : x};
+  const EagerTensor in[] = {x.defined() ? prims_internal::kernel_operand(x, dtype) : x};
   const PrimsOp op([&](PrimsPayload& p) {
     p.kind = PrimKind::Affine;
     p.inputs.assign(in);
@@ -68,7 +68,7 @@ EagerTensor affine(const EagerTensor& x, Scalar alpha, Scalar beta) {
     p.alpha = alpha;
     p.beta = beta;
   });
-  return prims_internal::run(op, in);
+  return prims_internal::run_operands(x.runtime(), op, in);
 }
 
 }  // namespace
@@ -131,7 +131,7 @@ EagerTensor elementwise_binary(PrimKind kind, const EagerTensor& a, const EagerT
                                b.runtime() ? b.runtime()->id() : 0);
   }
   Shape shape = broadcast_shapes(name, a.shape(), b.shape());
-  const EagerTensor in[] = {cast_to(a, dtype), cast_to(b, dtype)};
+  const EagerTensor in[] = {kernel_operand(a, dtype), kernel_operand(b, dtype)};
   const PrimsOp op([&](PrimsPayload& p) {
     p.kind = kind;
     p.inputs.assign(in);
@@ -140,7 +140,7 @@ EagerTensor elementwise_binary(PrimKind kind, const EagerTensor& a, const EagerT
     p.alpha = alpha;
     p.beta = beta;
   });
-  return run(op, in);
+  return run_operands(a.runtime(), op, in);
 }
 
 }  // namespace tenferro::prims_internal

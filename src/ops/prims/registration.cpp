@@ -9,6 +9,8 @@
 #include "runtime/op_cast.hpp"
 #include "tenferro/config.hpp"
 #include "tenferro/prims.hpp"
+#include "tenferro/runtime/errors.hpp"
+#include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro::prims_internal {
 namespace {
@@ -111,6 +113,19 @@ EagerTensor run(const PrimsOp& op, std::span<const EagerTensor> inputs) {
   const std::shared_ptr<EagerRuntime>& runtime = require_one_runtime(op.name(), inputs, op.arity());
   return std::move(
       runtime_internal::dispatch_table(runtime, op, inputs, registration_table(), key_of(op))
+          .at(0));
+}
+
+EagerTensor run_operands(const std::shared_ptr<EagerRuntime>& runtime, const PrimsOp& op,
+                         std::span<const EagerTensor> operands) {
+  // The checks of require_one_runtime, which would hand back operand 0's (maybe borrowed)
+  // pointer.
+  if (require_one_runtime(op.name(), operands, op.arity()).get() != runtime.get()) {
+    throw ContextMismatchError(std::string(op.name()), 0, runtime ? runtime->id() : 0,
+                               operands[0].runtime()->id());
+  }
+  return std::move(
+      runtime_internal::dispatch_table(runtime, op, operands, registration_table(), key_of(op))
           .at(0));
 }
 

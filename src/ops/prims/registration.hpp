@@ -28,6 +28,11 @@ ModulePtr prims_module_for(const EagerExtensionTarget& target);
 // contract, with admission answered by the table before anything is installed. Returns the
 // single output.
 EagerTensor run(const PrimsOp& op, std::span<const EagerTensor> inputs);
+// The same for operands from kernel_operand, which may be borrowed handles: the call runs on
+// `runtime`, one of the caller's own pointers (its outputs keep that runtime alive), and every
+// operand must belong to it (ContextMismatch; a null `runtime` too).
+EagerTensor run_operands(const std::shared_ptr<EagerRuntime>& runtime, const PrimsOp& op,
+                         std::span<const EagerTensor> operands);
 EagerTensor run_on(const std::shared_ptr<EagerRuntime>& runtime, const PrimsOp& op);
 
 // The body of every backend's rows, bound to that backend's kernel set.

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "runtime/borrowed_tensor.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/prims.hpp"
 
@@ -48,8 +49,8 @@ std::int64_t normalize_axis(std::string_view op, std::int64_t axis, std::int64_t
   return axis < 0 ? axis + rank : axis;
 }
 
-EagerTensor cast_to(const EagerTensor& x, DType dtype) {
-  return x.dtype() == dtype ? x : prims::cast(x, dtype);
+EagerTensor kernel_operand(const EagerTensor& x, DType dtype) {
+  return x.dtype() == dtype ? runtime_internal::BorrowedTensor::of(x) : prims::cast(x, dtype);
 }
 
 void check_shape(std::string_view op, const Shape& shape, DType dtype) {

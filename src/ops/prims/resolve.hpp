@@ -26,8 +26,11 @@ std::int64_t normalize_axis(std::string_view op, std::int64_t axis, std::int64_t
 EagerTensor elementwise_binary(PrimKind kind, const EagerTensor& a, const EagerTensor& b,
                                DType dtype, std::complex<double> alpha = 1.0,
                                std::complex<double> beta = 0.0);
-// `x` converted to `dtype` on its own runtime (a kernel, not a transfer), or x itself.
-EagerTensor cast_to(const EagerTensor& x, DType dtype);
+// `x` as an operand of `dtype` for one call: x itself borrowed (runtime_internal::BorrowedTensor,
+// no reference count touched) when it has that dtype, else x converted on its own runtime (a
+// kernel, not a transfer). Only for the array a call hands to run_operands, with the caller's
+// own runtime pointer.
+EagerTensor kernel_operand(const EagerTensor& x, DType dtype);
 // Validation unless `shape` can be the shape of a tensor of `dtype`.
 void check_shape(std::string_view op, const Shape& shape, DType dtype);
 

@@ -245,14 +245,14 @@ EagerTensor concatenate(std::span<const EagerTensor> xs, std::int64_t axis) {
   prims_internal::check_shape("concatenate", out, dtype);
   std::vector<EagerTensor> in;
   in.reserve(xs.size());
-  for (const EagerTensor& x : xs) in.push_back(prims_internal::cast_to(x, dtype));
+  for (const EagerTensor& x : xs) in.push_back(prims_internal::kernel_operand(x, dtype));
   prims_internal::PrimsPayload p;
   p.kind = prims_internal::PrimKind::Cast;
   p.inputs.assign(in);
   p.out = {dtype, out};
   p.axis = static_cast<std::int64_t>(ax);
   if (in.size() == 1) p.axis = 0;  // one input: a plain copy (the executor's single-input form)
-  return prims_internal::run(prims_internal::PrimsOp(std::move(p)), in);
+  return prims_internal::run_operands(xs[0].runtime(), prims_internal::PrimsOp(std::move(p)), in);
 }
 
 EagerTensor stack(std::span<const EagerTensor> xs, std::int64_t axis) {
