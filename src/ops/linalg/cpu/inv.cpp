@@ -11,7 +11,7 @@ template <class T>
 std::vector<Tensor> inv_typed(const CpuCall& call, const Tensor& a) {
   const auto d = linalg_internal::matrix_dims(a.shape());
   const std::int64_t n = d.rows;
-  Tensor out = a.clone();  // getrf/getri work in place
+  Tensor out = host_clone(call, a);  // getrf/getri work in place
   check_finite_batch(call, out.data<T>(), n * n, d.batch, d.batch_shape, "A");
   if (n == 0 || d.batch == 0) return {out};
   std::vector<lapack::lint> ipiv(static_cast<std::size_t>(n));
@@ -43,7 +43,7 @@ std::vector<Tensor> inv_typed(const CpuCall& call, const Tensor& a) {
 }  // namespace
 
 std::vector<Tensor> run_inv(const CpuCall& call, Inputs inputs) {
-  const Tensor a = compact_host(inputs[0]);
+  const Tensor a = compact_host(call, inputs[0]);
   return visit_dtype(a.dtype(), [&](auto zero) { return inv_typed<decltype(zero)>(call, a); });
 }
 

@@ -21,10 +21,10 @@ std::vector<Tensor> lstsq_typed(const CpuCall& call, const Tensor& a, const Tens
   const bool vector = b_in.rank() + 1 == a.rank();
   const std::int64_t nrhs = vector ? 1 : b_in.shape()[1];
   const DType real = real_dtype(a.dtype());
-  Tensor x = Tensor::zeros(a.dtype(),
-                           vector ? concat({n}, d.batch_shape) : concat({n, nrhs}, d.batch_shape));
-  Tensor rank = Tensor::zeros(real, d.batch_shape);
-  Tensor s = Tensor::zeros(real, concat({k}, d.batch_shape));
+  Tensor x = host_zeros(call, a.dtype(),
+                        vector ? concat({n}, d.batch_shape) : concat({n, nrhs}, d.batch_shape));
+  Tensor rank = host_zeros(call, real, d.batch_shape);
+  Tensor s = host_zeros(call, real, concat({k}, d.batch_shape));
   const T* in = a.data<T>();
   const T* rhs = b_in.data<T>();
   check_finite_batch(call, in, m * n, d.batch, d.batch_shape, "A");
@@ -87,8 +87,8 @@ std::vector<Tensor> lstsq_typed(const CpuCall& call, const Tensor& a, const Tens
 }  // namespace
 
 std::vector<Tensor> run_lstsq(const CpuCall& call, Inputs inputs) {
-  const Tensor a = compact_host(inputs[0]);
-  const Tensor b = compact_host(inputs[1]);
+  const Tensor a = compact_host(call, inputs[0]);
+  const Tensor b = compact_host(call, inputs[1]);
   return visit_dtype(a.dtype(), [&](auto zero) { return lstsq_typed<decltype(zero)>(call, a, b); });
 }
 

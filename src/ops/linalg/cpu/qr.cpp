@@ -16,8 +16,8 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
   const std::int64_t m = d.rows, n = d.cols, k = std::min(m, n);
   const bool complete = call.op.payload().qr.mode == linalg::QrMode::Complete;
   const std::int64_t q_cols = complete ? m : k, r_rows = complete ? m : k;
-  Tensor q = Tensor::zeros(a.dtype(), concat({m, q_cols}, d.batch_shape));
-  Tensor r = Tensor::zeros(a.dtype(), concat({r_rows, n}, d.batch_shape));
+  Tensor q = host_zeros(call, a.dtype(), concat({m, q_cols}, d.batch_shape));
+  Tensor r = host_zeros(call, a.dtype(), concat({r_rows, n}, d.batch_shape));
   const T* in = a.data<T>();
   check_finite_batch(call, in, m * n, d.batch, d.batch_shape, "A");
   if (m == 0 || d.batch == 0) return {q, r};
@@ -80,7 +80,7 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
 }  // namespace
 
 std::vector<Tensor> run_qr(const CpuCall& call, Inputs inputs) {
-  const Tensor a = compact_host(inputs[0]);
+  const Tensor a = compact_host(call, inputs[0]);
   return visit_dtype(a.dtype(), [&](auto zero) { return qr_typed<decltype(zero)>(call, a); });
 }
 

@@ -12,7 +12,7 @@ std::vector<Tensor> solve_typed(const CpuCall& call, const Tensor& a, const Tens
   const std::int64_t n = d.rows;
   const bool vector = b_in.rank() + 1 == a.rank();
   const std::int64_t nrhs = vector ? 1 : b_in.shape()[1];
-  Tensor x = b_in.clone();  // getrs overwrites B with X
+  Tensor x = host_clone(call, b_in);  // getrs overwrites B with X
   const T* in = a.data<T>();
   check_finite_batch(call, in, n * n, d.batch, d.batch_shape, "A");
   check_finite_batch(call, x.data<T>(), n * nrhs, d.batch, d.batch_shape, "B");
@@ -41,8 +41,8 @@ std::vector<Tensor> solve_typed(const CpuCall& call, const Tensor& a, const Tens
 }  // namespace
 
 std::vector<Tensor> run_solve(const CpuCall& call, Inputs inputs) {
-  const Tensor a = compact_host(inputs[0]);
-  const Tensor b = compact_host(inputs[1]);
+  const Tensor a = compact_host(call, inputs[0]);
+  const Tensor b = compact_host(call, inputs[1]);
   return visit_dtype(a.dtype(), [&](auto zero) { return solve_typed<decltype(zero)>(call, a, b); });
 }
 

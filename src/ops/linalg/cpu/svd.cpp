@@ -66,8 +66,10 @@ lapack::lint gesvd_run(Workspace<T>& ws, const SvdShape& s, T* a, Real<T>* sv, T
                        ld(s.vt_rows), ws.work.data(), ws.lwork(), ws.rwork.data());
 }
 
+// The whole matrix: the scratch it is written into holds anything.
 template <class T>
 void set_identity(T* dst, std::int64_t size) {
+  std::fill_n(dst, size * size, T(0));
   for (std::int64_t i = 0; i < size; ++i) dst[i + i * size] = T(1);
 }
 
@@ -105,8 +107,10 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
 
   // Untruncated factors of every batch entry (the common rank needs all of S first).
   std::vector<R> sv(static_cast<std::size_t>(k * batch));
-  std::vector<T> u = checked_buffer<T>(uv ? m * s.u_cols * batch : 0, call.op.name());
-  std::vector<T> vt = checked_buffer<T>(uv ? s.vt_rows * n * batch : 0, call.op.name());
+  Tensor u_scratch = host_scratch<T>(call, uv ? m * s.u_cols * batch : 0);
+  Tensor vt_scratch = host_scratch<T>(call, uv ? s.vt_rows * n * batch : 0);
+  T* const u = u_scratch.data<T>();
+  T* const vt = vt_scratch.data<T>();
   if (k > 0) {
     // One column of slack: Debian's OpenBLAS 0.3.21 zgemv_n kernel (reached through gesdd ->
     // gebrd -> larf) reads 16 bytes past the end of a 4 x 3 complex matrix (valgrind: "Invalid
@@ -117,8 +121,8 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
     WorkspaceLease<T> gesdd_lease = gesdd_workspace<T>(call, s);
     for (std::int64_t b = 0; b < batch; ++b) {
       R* sb = sv.data() + b * k;
-      T* ub = uv ? u.data() + b * m * s.u_cols : &dummy;
-      T* vb = uv ? vt.data() + b * s.vt_rows * n : &dummy;
+      T* ub = uv ? u + b * m * s.u_cols : &dummy;
+      T* vb = uv ? vt + b * s.vt_rows * n : &dummy;
       std::copy_n(in + b * m * n, m * n, work_a.data());
       lapack::lint info = gesdd_run<T>(gesdd_lease.get(), s, work_a.data(), sb, ub, vb);
       if (info > 0) {
@@ -136,8 +140,8 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
     }
   } else if (uv && full) {
     for (std::int64_t b = 0; b < batch; ++b) {
-      set_identity(u.data() + b * m * m, m);
-      set_identity(vt.data() + b * n * n, n);
+      set_identity(u + b * m * m, m);
+      set_identity(vt + b * n * n, n);
     }
   }
 
@@ -147,8 +151,8 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
     rank = linalg_internal::common_rank(values, k, batch, opt.truncation);
   }
   const DType real = dtype_of_v<R>;
-  Tensor s_out = Tensor::zeros(real, concat({rank}, d.batch_shape));
-  Tensor weight = Tensor::zeros(real, d.batch_shape);
+  Tensor s_out = host_zeros(call, real, concat({rank}, d.batch_shape));
+  Tensor weight = host_zeros(call, real, d.batch_shape);
   for (std::int64_t b = 0; b < batch; ++b) {
     std::copy_n(sv.data() + b * k, rank, s_out.data<R>() + b * rank);
     double dropped = 0;
@@ -159,11 +163,11 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
   if (!uv) return {s_out, weight};
 
   const std::int64_t u_out_cols = full ? m : rank, vt_out_rows = full ? n : rank;
-  Tensor u_out = Tensor::zeros(a.dtype(), concat({m, u_out_cols}, d.batch_shape));
-  Tensor vt_out = Tensor::zeros(a.dtype(), concat({vt_out_rows, n}, d.batch_shape));
+  Tensor u_out = host_zeros(call, a.dtype(), concat({m, u_out_cols}, d.batch_shape));
+  Tensor vt_out = host_zeros(call, a.dtype(), concat({vt_out_rows, n}, d.batch_shape));
   for (std::int64_t b = 0; b < batch; ++b) {
-    T* ub = u.data() + b * m * s.u_cols;
-    T* vb = vt.data() + b * s.vt_rows * n;
+    T* ub = u + b * m * s.u_cols;
+    T* vb = vt + b * s.vt_rows * n;
     if (opt.gauge == linalg::SvdGauge::Canonical) canonical_gauge(ub, m, vb, s.vt_rows, n, rank);
     std::copy_n(ub, m * u_out_cols, u_out.data<T>() + b * m * u_out_cols);
     T* vo = vt_out.data<T>() + b * vt_out_rows * n;
@@ -177,7 +181,7 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
 }  // namespace
 
 std::vector<Tensor> run_svd(const CpuCall& call, Inputs inputs) {
-  const Tensor a = compact_host(inputs[0]);
+  const Tensor a = compact_host(call, inputs[0]);
   return visit_dtype(a.dtype(), [&](auto zero) { return svd_typed<decltype(zero)>(call, a); });
 }
 

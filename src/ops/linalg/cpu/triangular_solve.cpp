@@ -31,7 +31,7 @@ std::vector<Tensor> triangular_solve_typed(const CpuCall& call, const Tensor& a,
   const bool vector = b_in.rank() + 1 == a.rank();
   // k right-hand sides: columns of B (left) or rows of B (right).
   const std::int64_t k = vector ? 1 : (opt.left ? b_in.shape()[1] : b_in.shape()[0]);
-  Tensor x = b_in.clone();
+  Tensor x = host_clone(call, b_in);
   const T* in = a.data<T>();
   for (std::int64_t b = 0; b < d.batch; ++b) {
     check_finite_triangle(call, in + b * n * n, n, opt.lower, !opt.unit_diagonal, b, d.batch_shape,
@@ -96,8 +96,8 @@ std::vector<Tensor> triangular_solve_typed(const CpuCall& call, const Tensor& a,
 }  // namespace
 
 std::vector<Tensor> run_triangular_solve(const CpuCall& call, Inputs inputs) {
-  const Tensor a = compact_host(inputs[0]);
-  const Tensor b = compact_host(inputs[1]);
+  const Tensor a = compact_host(call, inputs[0]);
+  const Tensor b = compact_host(call, inputs[1]);
   return visit_dtype(a.dtype(),
                      [&](auto zero) { return triangular_solve_typed<decltype(zero)>(call, a, b); });
 }
