@@ -30,4 +30,29 @@ TEST(LinalgResource, FullSvdOfAnEmptyWideMatrixIsAResourceError) {
   EXPECT_EQ(la::svd(a).s.download().to_vector<double>(), (std::vector<double>{3, 2}));
 }
 
+// CPU linalg outputs come from the runtime's block cache, whose block may be larger than the
+// output (a block within 1/8 of the size asked is reused). The output's buffer must still end
+// where its data does: the public EagerTensor constructor holds other views of a buffer to its
+// size, and a view reaching past the data would read an earlier tensor's bytes. A freed 36 KiB
+// block is left for Q (64 x 64 doubles, 32 KiB) to reuse; fails when the adopted buffer takes
+// the block's size (checked).
+TEST(LinalgResource, OutputsFromCachedBlocksEndWhereTheirDataEnds) {
+  auto rt = tenferro::EagerRuntime::cpu();
+  const EagerTensor a = rt->upload(random_tensor(DType::F64, {64, 64}, 7));
+  { const EagerTensor seed = rt->upload(Tensor::zeros(DType::F64, {36 * 128})); }
+  const la::QrResult qr = la::qr(a);
+  for (const EagerTensor* out : {&qr.q, &qr.r}) {
+    EXPECT_EQ(out->buffer()->size_bytes(), static_cast<std::size_t>(out->numel()) * 8);
+    tenferro::TensorLayout past = out->layout();
+    past.shape = Shape{out->numel() + 1};
+    past.strides = tenferro::Strides{1};
+    try {
+      (void)EagerTensor(rt, out->buffer(), past);
+      ADD_FAILURE() << "a view one element past the output was accepted";
+    } catch (const tenferro::Error& e) {
+      EXPECT_EQ(e.kind(), tenferro::ErrorKind::Validation) << e.what();
+    }
+  }
+}
+
 }  // namespace

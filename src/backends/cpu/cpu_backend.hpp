@@ -16,6 +16,8 @@ namespace tenferro {
 class CpuBuffer final : public Buffer, public std::enable_shared_from_this<CpuBuffer> {
  public:
   CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage);
+  // The first `bytes` of `storage` (RuntimeState error when it is shorter).
+  CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage, std::size_t bytes);
   // The first `bytes` of `block` (a reused block may be larger than what was asked for).
   CpuBuffer(Placement placement, cpu_memory::CachedBlock block, std::size_t bytes);
   std::byte* host_data() const noexcept override { return data_; }
