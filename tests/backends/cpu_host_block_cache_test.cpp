@@ -128,6 +128,24 @@ TEST_F(HostBlockCacheTest, ACpuBufferKeepsTheSizeAskedForOnALargerBlock) {
   EXPECT_EQ(backend.block_cache().cached_blocks(), 0u);  // it was the cached block
 }
 
+// A host view of a buffer on a larger cached block has the buffer's size, not the block's: a
+// layout reaching past the buffer's data is refused there as on the buffer itself (it would
+// read an earlier tensor's bytes). Fails when the view is the whole block (checked).
+TEST_F(HostBlockCacheTest, AHostViewOfABufferOnALargerBlockHasTheBuffersSize) {
+  CpuBackend backend(std::make_shared<HostBlockCache>());  // counts of this test's blocks only
+  { auto b = backend.allocate(16384); }
+  auto reused = backend.allocate(15000);
+  ASSERT_EQ(backend.block_cache().cached_blocks(), 0u);  // it is the 16 KiB block
+  const std::shared_ptr<HostStorage> view = reused->host_storage();
+  ASSERT_NE(view, nullptr);
+  EXPECT_EQ(view->size_bytes(), 15000u);
+  EXPECT_EQ(view->data(), reused->host_data());
+  TensorLayout past{DType::F64, Shape{1875 + 1}, Strides{1}, 0};  // 15000 bytes = 1875 doubles
+  EXPECT_THROW((void)Tensor::view_of(view, past), Error);
+  past.shape = Shape{1875};
+  EXPECT_NO_THROW((void)Tensor::view_of(view, past));
+}
+
 // Every CPU runtime of the process takes its blocks from one cache, as malloc's free lists
 // serve every caller: a runtime's first calls reuse what runtimes before it freed instead of
 // faulting fresh pages in.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "backends/cpu/host_block_cache.hpp"
 #include "tenferro/core/tensor.hpp"
@@ -21,14 +22,21 @@ class CpuBuffer final : public Buffer, public std::enable_shared_from_this<CpuBu
   // The first `bytes` of `block` (a reused block may be larger than what was asked for).
   CpuBuffer(Placement placement, cpu_memory::CachedBlock block, std::size_t bytes);
   std::byte* host_data() const noexcept override { return data_; }
-  // The shared storage, or the owned block as a storage that keeps this buffer alive (host
-  // views of it outlive the eager tensors; the block goes back to the cache after the last).
+  // The shared storage, or for an owned block a storage of this buffer's size (not the block's,
+  // which may be larger: a view reaching past the data would read an earlier tensor's bytes)
+  // that keeps this buffer alive (host views of it outlive the eager tensors; the block goes
+  // back to the cache after the last).
   std::shared_ptr<HostStorage> host_storage() const noexcept override;
 
  private:
   std::shared_ptr<HostStorage> shared_;
   cpu_memory::CachedBlock block_;
   std::byte* data_;
+  // An owned block's bytes as this buffer's size, for host_storage(): memory it does not free
+  // (the block is block_'s), made without an allocation of its own. Its "owner" is a non-null
+  // pointer (this buffer's address) with no control block; what keeps the bytes alive is the
+  // pointer host_storage() returns, which shares ownership of this buffer.
+  mutable std::optional<HostStorage> block_view_;
 };
 
 class CpuBackend final : public Backend {
