@@ -87,6 +87,34 @@ TEST(DispatchConcurrency, ProcessCpuKernelCounterSumsLiveAndExitedThreads) {
   EXPECT_EQ(process_cpu_kernel_launches() - before, expected) << "after the threads exited";
 }
 
+// A CPU buffer builds its exact-size host storage on the first host view (CpuBuffer's
+// call_once): threads racing that first view of one tensor all get the same storage, of the
+// tensor's size, over its data.
+TEST(DispatchConcurrency, HostViewsOfOneTensorRacingTheirFirstAgree) {
+  auto rt = EagerRuntime::cpu();
+  std::vector<double> values(2048);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i);
+  for (int round = 0; round < 20; ++round) {
+    const EagerTensor x = rt->upload(Tensor::from_col_major<double>({2048}, values));
+    std::barrier start(8);
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> pool;
+    std::vector<const HostStorage*> seen(8, nullptr);
+    for (int t = 0; t < 8; ++t) {
+      pool.emplace_back([&, t] {
+        start.arrive_and_wait();
+        const Tensor view = x.host_view();
+        seen[static_cast<std::size_t>(t)] = view.storage().get();
+        if (view.storage()->size_bytes() != 2048 * sizeof(double)) ++wrong;
+        if (view.data<double>()[2047] != 2047.0) ++wrong;
+      });
+    }
+    for (auto& th : pool) th.join();
+    EXPECT_EQ(wrong.load(), 0);
+    for (const HostStorage* s : seen) EXPECT_EQ(s, seen[0]);
+  }
+}
+
 TEST(DispatchConcurrency, CacheStoreUnderContention) {
   ExtensionCacheStore store(CacheLimits{16, 1 << 20});
   std::vector<std::thread> pool;

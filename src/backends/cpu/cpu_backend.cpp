@@ -90,11 +90,15 @@ CpuBuffer::CpuBuffer(Placement placement, cpu_memory::CachedBlock block, std::si
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "cpu.allocate",
                 "a buffer larger than its storage");
   }
-  block_view_.emplace(data_, bytes, std::shared_ptr<void>(std::shared_ptr<void>(), this));
 }
 
 std::shared_ptr<HostStorage> CpuBuffer::host_storage() const noexcept {
   if (shared_) return shared_;
+  std::call_once(block_view_once_, [this] {
+    block_view_.emplace(
+        data_, size_bytes(),
+        std::shared_ptr<void>(std::shared_ptr<void>(), const_cast<CpuBuffer*>(this)));
+  });
   // Every CpuBuffer is made by make_shared, so the lock succeeds while anyone calls this.
   return std::shared_ptr<HostStorage>(weak_from_this().lock(), &*block_view_);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "backends/cpu/host_block_cache.hpp"
@@ -33,9 +34,12 @@ class CpuBuffer final : public Buffer, public std::enable_shared_from_this<CpuBu
   cpu_memory::CachedBlock block_;
   std::byte* data_;
   // An owned block's bytes as this buffer's size, for host_storage(): memory it does not free
-  // (the block is block_'s), made without an allocation of its own. Its "owner" is a non-null
-  // pointer (this buffer's address) with no control block; what keeps the bytes alive is the
-  // pointer host_storage() returns, which shares ownership of this buffer.
+  // (the block is block_'s), made without an allocation of its own, on the first host view (an
+  // op's output rarely gets one: building it for every output cost 2% of a small Python op).
+  // Its "owner" is a non-null pointer (this buffer's address) with no control block; what
+  // keeps the bytes alive is the pointer host_storage() returns, which shares ownership of
+  // this buffer.
+  mutable std::once_flag block_view_once_;
   mutable std::optional<HostStorage> block_view_;
 };
 
