@@ -34,8 +34,8 @@ TEST(LinalgResource, FullSvdOfAnEmptyWideMatrixIsAResourceError) {
 // output (a block within 1/8 of the size asked is reused). The output's buffer must still end
 // where its data does: the public EagerTensor constructor holds other views of a buffer to its
 // size, and a view reaching past the data would read an earlier tensor's bytes. A freed 36 KiB
-// block is left for Q (64 x 64 doubles, 32 KiB) to reuse; fails when the adopted buffer takes
-// the block's size (checked).
+// block is left for Q (64 x 64 doubles, 32 KiB) to reuse; fails when the host storage the
+// output is adopted from is the whole block (checked).
 TEST(LinalgResource, OutputsFromCachedBlocksEndWhereTheirDataEnds) {
   auto rt = tenferro::EagerRuntime::cpu();
   const EagerTensor a = rt->upload(random_tensor(DType::F64, {64, 64}, 7));

@@ -76,14 +76,6 @@ CpuBuffer::CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage)
       shared_(std::move(storage)),
       data_(shared_->data()) {}
 
-CpuBuffer::CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage, std::size_t bytes)
-    : Buffer(placement, bytes), shared_(std::move(storage)), data_(shared_->data()) {
-  if (bytes > shared_->size_bytes()) {
-    throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "cpu.adopt",
-                "a buffer larger than its storage");
-  }
-}
-
 CpuBuffer::CpuBuffer(Placement placement, cpu_memory::CachedBlock block, std::size_t bytes)
     : Buffer(placement, bytes), block_(std::move(block)), data_(block_.get()->data()) {
   if (bytes > block_.get()->size_bytes()) {
@@ -171,20 +163,23 @@ Tensor host_tensor_of(const EagerTensor& value) {
   return Tensor::view_of(cpu->host_storage(), value.layout());
 }
 
+Tensor host_empty(const ExecutionContext& ctx, DType dtype, Shape shape) {
+  return host_tensor_of(ctx.allocate(dtype, std::move(shape)));
+}
+
+Tensor host_zeros(const ExecutionContext& ctx, DType dtype, Shape shape) {
+  Tensor t = host_empty(ctx, dtype, std::move(shape));
+  if (t.nbytes() > 0) std::memset(t.raw_data(), 0, t.nbytes());
+  return t;
+}
+
 EagerTensor adopt_host_tensor(const std::shared_ptr<EagerRuntime>& runtime, Tensor tensor) {
   auto* cpu = dynamic_cast<CpuBackend*>(&runtime->backend());
   if (cpu == nullptr) {
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "adopt_host_tensor",
                 "a host result can only be adopted by a CPU runtime");
   }
-  // The buffer ends where the tensor's data does: its storage may be a cached block larger
-  // than the data (CPU linalg outputs come from the block cache, and a host view of a block
-  // sees the whole block), and a buffer's size is what the layouts of other views of it are
-  // checked against (a view reaching past the data would read an earlier tensor's bytes).
-  const std::int64_t end = tensor.layout().extent().second;
-  const std::size_t bytes =
-      static_cast<std::size_t>(end > 0 ? end : 0) * dtype_size(tensor.dtype());
-  auto buffer = std::make_shared<CpuBuffer>(cpu->placement(), tensor.storage(), bytes);
+  auto buffer = std::make_shared<CpuBuffer>(cpu->placement(), tensor.storage());
   return EagerTensor(runtime, std::move(buffer), tensor.layout());
 }
 

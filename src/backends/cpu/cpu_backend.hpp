@@ -18,8 +18,6 @@ namespace tenferro {
 class CpuBuffer final : public Buffer, public std::enable_shared_from_this<CpuBuffer> {
  public:
   CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage);
-  // The first `bytes` of `storage` (RuntimeState error when it is shorter).
-  CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage, std::size_t bytes);
   // The first `bytes` of `block` (a reused block may be larger than what was asked for).
   CpuBuffer(Placement placement, cpu_memory::CachedBlock block, std::size_t bytes);
   std::byte* host_data() const noexcept override { return data_; }
@@ -35,7 +33,8 @@ class CpuBuffer final : public Buffer, public std::enable_shared_from_this<CpuBu
   std::byte* data_;
   // An owned block's bytes as this buffer's size, for host_storage(): memory it does not free
   // (the block is block_'s), made without an allocation of its own, on the first host view (an
-  // op's output rarely gets one: building it for every output cost 2% of a small Python op).
+  // op's output rarely gets one, and building it for every output showed in a small op's
+  // profile).
   // Its "owner" is a non-null pointer (this buffer's address) with no control block; what
   // keeps the bytes alive is the pointer host_storage() returns, which shares ownership of
   // this buffer.
@@ -77,6 +76,13 @@ void count_cpu_kernel_launch(std::uint64_t count = 1) noexcept;
 
 // The host tensor behind a host-resident eager value (no copy; shares storage).
 Tensor host_tensor_of(const EagerTensor& value);
+// A compact host tensor of `shape` for a CPU executor's outputs and scratch: a block of the
+// runtime's block cache (ExecutionContext::allocate), not a fresh allocation, whose pages would
+// fault in on every call (glibc hands a large one back on free). The tensor shares the block,
+// which goes back to the cache after the last holder (an output adopted from it included).
+// host_empty leaves the contents unspecified; host_zeros zeroes them.
+Tensor host_empty(const ExecutionContext& ctx, DType dtype, Shape shape);
+Tensor host_zeros(const ExecutionContext& ctx, DType dtype, Shape shape);
 // Wraps a host tensor computed by a CPU executor as a value of `runtime` (no copy, not a
 // transfer). `runtime` must be a CPU runtime (RuntimeState error otherwise).
 EagerTensor adopt_host_tensor(const std::shared_ptr<EagerRuntime>& runtime, Tensor tensor);

@@ -109,11 +109,19 @@ ModulePtr prims_module_for(const EagerExtensionTarget& target) {
   return registration_table().module_for(target);
 }
 
-EagerTensor run(const PrimsOp& op, std::span<const EagerTensor> inputs) {
-  const std::shared_ptr<EagerRuntime>& runtime = require_one_runtime(op.name(), inputs, op.arity());
+namespace {
+
+EagerTensor dispatch(const std::shared_ptr<EagerRuntime>& runtime, const PrimsOp& op,
+                     std::span<const EagerTensor> inputs) {
   return std::move(
       runtime_internal::dispatch_table(runtime, op, inputs, registration_table(), key_of(op))
           .at(0));
+}
+
+}  // namespace
+
+EagerTensor run(const PrimsOp& op, std::span<const EagerTensor> inputs) {
+  return dispatch(require_one_runtime(op.name(), inputs, op.arity()), op, inputs);
 }
 
 EagerTensor run_operands(const std::shared_ptr<EagerRuntime>& runtime, const PrimsOp& op,
@@ -124,9 +132,7 @@ EagerTensor run_operands(const std::shared_ptr<EagerRuntime>& runtime, const Pri
     throw ContextMismatchError(std::string(op.name()), 0, runtime ? runtime->id() : 0,
                                operands[0].runtime()->id());
   }
-  return std::move(
-      runtime_internal::dispatch_table(runtime, op, operands, registration_table(), key_of(op))
-          .at(0));
+  return dispatch(runtime, op, operands);
 }
 
 EagerTensor run_on(const std::shared_ptr<EagerRuntime>& runtime, const PrimsOp& op) {

@@ -2,7 +2,6 @@
 // guru64 plans (any strides, any batch dims, no copy); a staging copy is made only when the
 // transform cannot read the input directly: zero-padding/truncation, real->complex promotion,
 // and every complex-to-real transform (FFTW's c2r overwrites its input).
-#include <cstring>
 #include <string>
 
 #include "backends/cpu/cpu_backend.hpp"
@@ -55,10 +54,8 @@ void execute_spec(const ExecutionContext& ctx, const FftSpec& spec, const Tensor
   Tensor src = input;
   if (spec.transform == Transform::C2R || input.dtype() != spec.staged_dtype ||
       input.shape() != spec.staged_shape) {
-    // Staged in a block of the runtime's cache, zeroed for the padding: a fresh allocation
-    // faulted its pages in on every call.
-    src = host_tensor_of(ctx.allocate(spec.staged_dtype, spec.staged_shape));
-    if (src.nbytes() > 0) std::memset(src.raw_data(), 0, src.nbytes());
+    // Zeroed for the padding.
+    src = host_zeros(ctx, spec.staged_dtype, spec.staged_shape);
     copy_overlap(input, src);
     count_cpu_kernel_launch();
   }

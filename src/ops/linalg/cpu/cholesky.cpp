@@ -10,7 +10,7 @@ template <class T>
 std::vector<Tensor> cholesky_typed(const CpuCall& call, const Tensor& a) {
   const auto d = linalg_internal::matrix_dims(a.shape());
   const std::int64_t n = d.rows;
-  Tensor l = host_zeros(call, a.dtype(), a.shape());
+  Tensor l = host_zeros(call.ctx, a.dtype(), a.shape());
   const T* in = a.data<T>();
   for (std::int64_t b = 0; b < d.batch; ++b) {
     check_finite_triangle(call, in + b * n * n, n, true, true, b, d.batch_shape, "A");

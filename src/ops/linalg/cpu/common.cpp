@@ -1,24 +1,12 @@
 #include "ops/linalg/cpu/common.hpp"
 
-#include <cstring>
-
 #include "backends/cpu/cpu_backend.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::linalg_cpu {
 
-Tensor host_empty(const CpuCall& call, DType dtype, Shape shape) {
-  return host_tensor_of(call.ctx.allocate(dtype, std::move(shape)));
-}
-
-Tensor host_zeros(const CpuCall& call, DType dtype, Shape shape) {
-  Tensor t = host_empty(call, dtype, std::move(shape));
-  if (t.nbytes() > 0) std::memset(t.raw_data(), 0, t.nbytes());
-  return t;
-}
-
 Tensor host_clone(const CpuCall& call, const Tensor& t) {
-  Tensor out = host_empty(call, t.dtype(), t.shape());
+  Tensor out = host_empty(call.ctx, t.dtype(), t.shape());
   copy_into(t, out);
   return out;
 }

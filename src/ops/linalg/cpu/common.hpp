@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "backends/cpu/cpu_backend.hpp"
 #include "core/host_memory.hpp"
 #include "core/real_type.hpp"
 #include "ops/linalg/cpu/lapack.hpp"
@@ -46,15 +47,9 @@ struct CpuCall {
   std::string op_name() const { return std::string(op.name()); }
 };
 
-// Host memory for a call's outputs and input copies: blocks of the CPU runtime's block cache
-// (ExecutionContext::allocate), not fresh allocations. A fresh allocation of many pages faulted
-// each page in on every call and glibc handed it back on free: the kernel's page faults were
-// 10-16% of a batched svd or eigh of 64 32x32 matrices. The tensors share their block, which
-// goes back to the cache after the last of them (the output adopted from it included).
-Tensor host_zeros(const CpuCall& call, DType dtype, Shape shape);
-// The same without the zeros (contents unspecified): scratch every element of which the call
-// writes before it reads.
-Tensor host_empty(const CpuCall& call, DType dtype, Shape shape);
+// Outputs and input copies live in blocks of the CPU runtime's cache (host_zeros / host_empty of
+// backends/cpu): fresh allocations faulted their pages in on every call, 10-16% of a batched
+// svd or eigh of 64 32x32 matrices.
 // A compact copy of `t` in such a block (for LAPACK routines that overwrite their operand).
 Tensor host_clone(const CpuCall& call, const Tensor& t);
 // A host input as compact column-major data: the value itself, or when it is strided a copy in
@@ -131,11 +126,11 @@ std::vector<T> checked_buffer(std::int64_t count, std::string_view op) {
 }
 
 // The same in a block of the runtime's cache (contents unspecified), for scratch as large as
-// the outputs (see host_zeros). The tensor owns the block; data<T>() is the buffer.
+// the outputs. The tensor owns the block; data<T>() is the buffer.
 template <class T>
 Tensor host_scratch(const CpuCall& call, std::int64_t count) {
   host_memory::check_allocation(static_cast<std::uint64_t>(count), sizeof(T), call.op.name());
-  return host_empty(call, dtype_of_v<T>, Shape{count});
+  return host_empty(call.ctx, dtype_of_v<T>, Shape{count});
 }
 
 // Counts one LAPACK call as a CPU kernel launch.

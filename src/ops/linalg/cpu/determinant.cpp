@@ -59,7 +59,7 @@ std::vector<Tensor> det_typed(const CpuCall& call, const Tensor& a) {
   std::vector<Real<T>> logabs;
   factor_determinants(call, a, det, sign, logabs);
   const auto d = linalg_internal::matrix_dims(a.shape());
-  Tensor out = host_zeros(call, a.dtype(), d.batch_shape);
+  Tensor out = host_zeros(call.ctx, a.dtype(), d.batch_shape);
   std::copy(det.begin(), det.end(), out.data<T>());
   return {out};
 }
@@ -71,8 +71,8 @@ std::vector<Tensor> slogdet_typed(const CpuCall& call, const Tensor& a) {
   std::vector<R> logabs;
   factor_determinants(call, a, det, sign, logabs);
   const auto d = linalg_internal::matrix_dims(a.shape());
-  Tensor s = host_zeros(call, a.dtype(), d.batch_shape);
-  Tensor l = host_zeros(call, dtype_of_v<R>, d.batch_shape);
+  Tensor s = host_zeros(call.ctx, a.dtype(), d.batch_shape);
+  Tensor l = host_zeros(call.ctx, dtype_of_v<R>, d.batch_shape);
   std::copy(sign.begin(), sign.end(), s.data<T>());
   std::copy(logabs.begin(), logabs.end(), l.data<R>());
   return {s, l};

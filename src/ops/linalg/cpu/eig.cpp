@@ -17,8 +17,8 @@ std::vector<Tensor> eig_typed(const CpuCall& call, const Tensor& a) {
   const auto d = linalg_internal::matrix_dims(a.shape());
   const std::int64_t n = d.rows;
   const DType cdtype = dtype_of_v<C>;
-  Tensor w = host_zeros(call, cdtype, concat({n}, d.batch_shape));
-  Tensor v = host_zeros(call, cdtype, concat({n, n}, d.batch_shape));
+  Tensor w = host_zeros(call.ctx, cdtype, concat({n}, d.batch_shape));
+  Tensor v = host_zeros(call.ctx, cdtype, concat({n, n}, d.batch_shape));
   const T* in = a.data<T>();
   check_finite_batch(call, in, n * n, d.batch, d.batch_shape, "A");
   if (n == 0 || d.batch == 0) return {w, v};

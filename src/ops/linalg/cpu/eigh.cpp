@@ -16,8 +16,8 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
   const std::int64_t n = d.rows;
   const bool values_only = call.op.payload().eigh.values_only;
   const char job = values_only ? 'N' : 'V';
-  Tensor w = host_zeros(call, dtype_of_v<R>, concat({n}, d.batch_shape));
-  Tensor v = host_zeros(call, a.dtype(), concat({n, n}, d.batch_shape));
+  Tensor w = host_zeros(call.ctx, dtype_of_v<R>, concat({n}, d.batch_shape));
+  Tensor v = host_zeros(call.ctx, a.dtype(), concat({n, n}, d.batch_shape));
   const T* in = a.data<T>();
   for (std::int64_t b = 0; b < d.batch; ++b) {
     check_finite_triangle(call, in + b * n * n, n, true, true, b, d.batch_shape, "A");

@@ -21,10 +21,10 @@ std::vector<Tensor> lstsq_typed(const CpuCall& call, const Tensor& a, const Tens
   const bool vector = b_in.rank() + 1 == a.rank();
   const std::int64_t nrhs = vector ? 1 : b_in.shape()[1];
   const DType real = real_dtype(a.dtype());
-  Tensor x = host_zeros(call, a.dtype(),
+  Tensor x = host_zeros(call.ctx, a.dtype(),
                         vector ? concat({n}, d.batch_shape) : concat({n, nrhs}, d.batch_shape));
-  Tensor rank = host_zeros(call, real, d.batch_shape);
-  Tensor s = host_zeros(call, real, concat({k}, d.batch_shape));
+  Tensor rank = host_zeros(call.ctx, real, d.batch_shape);
+  Tensor s = host_zeros(call.ctx, real, concat({k}, d.batch_shape));
   const T* in = a.data<T>();
   const T* rhs = b_in.data<T>();
   check_finite_batch(call, in, m * n, d.batch, d.batch_shape, "A");

@@ -13,9 +13,9 @@ template <class T>
 std::vector<Tensor> lu_typed(const CpuCall& call, const Tensor& a) {
   const auto d = linalg_internal::matrix_dims(a.shape());
   const std::int64_t m = d.rows, n = d.cols, k = std::min(m, n);
-  Tensor p = host_zeros(call, a.dtype(), concat({m, m}, d.batch_shape));
-  Tensor l = host_zeros(call, a.dtype(), concat({m, k}, d.batch_shape));
-  Tensor u = host_zeros(call, a.dtype(), concat({k, n}, d.batch_shape));
+  Tensor p = host_zeros(call.ctx, a.dtype(), concat({m, m}, d.batch_shape));
+  Tensor l = host_zeros(call.ctx, a.dtype(), concat({m, k}, d.batch_shape));
+  Tensor u = host_zeros(call.ctx, a.dtype(), concat({k, n}, d.batch_shape));
   const T* in = a.data<T>();
   check_finite_batch(call, in, m * n, d.batch, d.batch_shape, "A");
 

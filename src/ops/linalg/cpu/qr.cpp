@@ -16,8 +16,8 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
   const std::int64_t m = d.rows, n = d.cols, k = std::min(m, n);
   const bool complete = call.op.payload().qr.mode == linalg::QrMode::Complete;
   const std::int64_t q_cols = complete ? m : k, r_rows = complete ? m : k;
-  Tensor q = host_zeros(call, a.dtype(), concat({m, q_cols}, d.batch_shape));
-  Tensor r = host_zeros(call, a.dtype(), concat({r_rows, n}, d.batch_shape));
+  Tensor q = host_zeros(call.ctx, a.dtype(), concat({m, q_cols}, d.batch_shape));
+  Tensor r = host_zeros(call.ctx, a.dtype(), concat({r_rows, n}, d.batch_shape));
   const T* in = a.data<T>();
   check_finite_batch(call, in, m * n, d.batch, d.batch_shape, "A");
   if (m == 0 || d.batch == 0) return {q, r};

@@ -151,8 +151,8 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
     rank = linalg_internal::common_rank(values, k, batch, opt.truncation);
   }
   const DType real = dtype_of_v<R>;
-  Tensor s_out = host_zeros(call, real, concat({rank}, d.batch_shape));
-  Tensor weight = host_zeros(call, real, d.batch_shape);
+  Tensor s_out = host_zeros(call.ctx, real, concat({rank}, d.batch_shape));
+  Tensor weight = host_zeros(call.ctx, real, d.batch_shape);
   for (std::int64_t b = 0; b < batch; ++b) {
     std::copy_n(sv.data() + b * k, rank, s_out.data<R>() + b * rank);
     double dropped = 0;
@@ -163,8 +163,8 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
   if (!uv) return {s_out, weight};
 
   const std::int64_t u_out_cols = full ? m : rank, vt_out_rows = full ? n : rank;
-  Tensor u_out = host_zeros(call, a.dtype(), concat({m, u_out_cols}, d.batch_shape));
-  Tensor vt_out = host_zeros(call, a.dtype(), concat({vt_out_rows, n}, d.batch_shape));
+  Tensor u_out = host_zeros(call.ctx, a.dtype(), concat({m, u_out_cols}, d.batch_shape));
+  Tensor vt_out = host_zeros(call.ctx, a.dtype(), concat({vt_out_rows, n}, d.batch_shape));
   for (std::int64_t b = 0; b < batch; ++b) {
     T* ub = u + b * m * s.u_cols;
     T* vb = vt + b * s.vt_rows * n;
