@@ -46,7 +46,10 @@ std::string blas_json(const cpu_blas::BlasInfo& b) {
   return "{\"vendor\": " + json_string(b.vendor) + ", \"version\": " + json_string(b.version) +
          ", \"core\": " + json_string(b.core) + ", \"config\": " + json_string(b.config) +
          ", \"cpu_isa\": " + json_string(b.cpu_isa) +
-         ", \"generic_kernel\": " + (b.generic_kernel ? "true" : "false") + "}";
+         ", \"kernel_isa\": " + json_string(b.kernel_isa) + ", \"coretype_env\": " +
+         (b.coretype_env.empty() ? std::string("null") : json_string(b.coretype_env)) +
+         ", \"generic_kernel\": " + (b.generic_kernel ? "true" : "false") +
+         ", \"forced_below_cpu\": " + (b.forced_below_cpu ? "true" : "false") + "}";
 }
 
 int run_info(CommandArgs& args) {

@@ -135,6 +135,35 @@ TEST_F(Cli, InfoAndBenchWarnInOneLineOnAGenericKernel) {
   EXPECT_NE(bench.out.find("warning: OpenBLAS"), std::string::npos) << bench.out << bench.err;
 }
 
+// OPENBLAS_CORETYPE=Haswell on an AVX-512 CPU (this CI machine's own environment sets it) holds
+// OpenBLAS to AVX2: not generic, but a user should hear it in one line, in info and bench.
+TEST_F(Cli, InfoAndBenchNoteAKernelHeldBelowTheCpu) {
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx512f"))
+    GTEST_SKIP() << "this CPU has no AVX-512: OpenBLAS's Haswell kernel is as wide as it goes";
+  const auto json = run_with_coretype("Haswell", "info --json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto blas = parse_json(json.out)["blas"];
+  EXPECT_EQ(blas["core"].string(), "Haswell");
+  EXPECT_EQ(blas["kernel_isa"].string(), "AVX2");
+  EXPECT_EQ(blas["coretype_env"].string(), "Haswell");
+  EXPECT_FALSE(blas["generic_kernel"].boolean());
+  EXPECT_TRUE(blas["forced_below_cpu"].boolean());
+  const auto text = run_with_coretype("Haswell", "info");
+  const auto at = text.out.find("note: OPENBLAS_CORETYPE=Haswell holds OpenBLAS");
+  ASSERT_NE(at, std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("on a CPU with AVX-512", at), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("warning: OpenBLAS"), std::string::npos) << text.out;
+  const auto bench =
+      run_with_coretype("Haswell", "bench --backend cpu --repeat 1 --matrix 4 --fft-length 16");
+  EXPECT_NE(bench.out.find("note: OPENBLAS_CORETYPE=Haswell"), std::string::npos)
+      << bench.out << bench.err;
+  // Unset, OpenBLAS picks by itself and nothing is noted.
+  const auto own = parse_json(run_with_coretype(nullptr, "info --json").out)["blas"];
+  EXPECT_FALSE(own["forced_below_cpu"].boolean());
+  EXPECT_TRUE(std::holds_alternative<std::nullptr_t>(own["coretype_env"].value));
+}
+
 TEST_F(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(run_cli("no-such-command").status, 2);
   EXPECT_EQ(run_cli("--no-such-flag").status, 2);

@@ -13,11 +13,36 @@ extern "C" char* TENFERRO_BLAS_NAME(openblas_get_corename)(void);
 namespace tenferro::cpu_blas {
 namespace {
 
-// OpenBLAS's kernel sets that use neither AVX2 nor AVX-512 (its x86-64 DYNAMIC_ARCH list).
+// OpenBLAS's x86-64 DYNAMIC_ARCH kernel sets by the best vector ISA they use.
 constexpr std::array<std::string_view, 16> kPreAvx2Cores = {
     "Prescott",   "Core2",        "Penryn",    "Dunnington", "Nehalem",     "Atom",
     "Opteron",    "Opteron_SSE3", "Barcelona", "Bobcat",     "Sandybridge", "Bulldozer",
     "Piledriver", "Steamroller",  "Excavator", "Katmai"};
+constexpr std::array<std::string_view, 2> kAvx2Cores = {"Haswell", "Zen"};
+constexpr std::array<std::string_view, 3> kAvx512Cores = {"SkylakeX", "Cooperlake",
+                                                          "SapphireRapids"};
+
+template <std::size_t N>
+bool one_of(const std::array<std::string_view, N>& names, const std::string& core) {
+  for (std::string_view n : names)
+    if (core == n) return true;
+  return false;
+}
+
+std::string kernel_isa(const std::string& core) {
+  if (one_of(kAvx512Cores, core)) return "AVX-512";
+  if (one_of(kAvx2Cores, core)) return "AVX2";
+  if (one_of(kPreAvx2Cores, core)) return "pre-AVX2";
+  return "unknown";
+}
+
+// Orders ISAs, kernels' and CPUs' alike; -1 for "unknown".
+int isa_rank(const std::string& isa) {
+  if (isa == "AVX-512") return 3;
+  if (isa == "AVX2") return 2;
+  if (isa == "unknown") return -1;
+  return 1;  // "pre-AVX2", "AVX", "SSE"
+}
 
 std::string cpu_isa() {
   __builtin_cpu_init();
@@ -40,17 +65,26 @@ BlasInfo blas_info() {
   std::string name;
   words >> name >> info.version;
   info.cpu_isa = cpu_isa();
-  bool pre_avx2 = false;
-  for (std::string_view c : kPreAvx2Cores) pre_avx2 = pre_avx2 || info.core == c;
-  info.generic_kernel = pre_avx2 && (info.cpu_isa == "AVX2" || info.cpu_isa == "AVX-512");
+  info.kernel_isa = kernel_isa(info.core);
+  const char* forced = std::getenv("OPENBLAS_CORETYPE");
+  info.coretype_env = forced ? forced : "";
+  const int kernel = isa_rank(info.kernel_isa), cpu = isa_rank(info.cpu_isa);
+  info.generic_kernel = info.kernel_isa == "pre-AVX2" && cpu >= isa_rank("AVX2");
+  info.forced_below_cpu = forced && !info.generic_kernel && kernel >= 0 && kernel < cpu;
   return info;
 }
 
 std::string blas_warning(const BlasInfo& info) {
+  if (info.forced_below_cpu) {
+    return "note: OPENBLAS_CORETYPE=" + info.coretype_env + " holds " + info.vendor + " " +
+           info.version + " to its " + info.core + " kernel (" + info.kernel_isa +
+           ") on a CPU with " + info.cpu_isa +
+           ": GEMM and LAPACK leave the CPU's widest vectors unused (unset it, unless this "
+           "machine needs it, and OpenBLAS picks its kernel by itself)";
+  }
   if (!info.generic_kernel) return {};
-  const char* forced = std::getenv("OPENBLAS_CORETYPE");
   const std::string fix =
-      forced ? std::string("OPENBLAS_CORETYPE=") + forced + " forces it: unset it"
+      !info.coretype_env.empty() ? "OPENBLAS_CORETYPE=" + info.coretype_env + " forces it: unset it"
       : TENFERRO_BLAS_SCIPY
           ? "OpenBLAS does not recognise this CPU: set OPENBLAS_CORETYPE (e.g. Haswell or "
             "SkylakeX) for this library"

@@ -112,6 +112,8 @@ std::string render_json(const std::vector<BackendResult>& results, const BenchOp
       ", \"openblas_num_threads\": " + json_string(env_or("OPENBLAS_NUM_THREADS", "unset")) +
       ", \"blas_core\": " + json_string(cpu_blas::blas_info().core) +
       ", \"blas_generic_kernel\": " + (cpu_blas::blas_info().generic_kernel ? "true" : "false") +
+      ", \"blas_forced_below_cpu\": " +
+      (cpu_blas::blas_info().forced_below_cpu ? "true" : "false") +
       ", \"gate_passed\": " + (gate_passed(results) ? "true" : "false") + ", \"backends\": [";
   for (std::size_t i = 0; i < results.size(); ++i) {
     const BackendResult& b = results[i];
