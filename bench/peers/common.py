@@ -6,6 +6,13 @@ programs and the Python peer workers in subprocesses whose environment sets
 OPENBLAS_NUM_THREADS, OMP_NUM_THREADS, MKL_NUM_THREADS (BLAS libraries read them when they
 load) and TENFERRO_NUM_THREADS (tenferro's own kernels and FFTW plans), and the Python worker calls torch.set_num_threads(n) and passes workers=n to scipy.fft.
 
+BLAS tuning. The figures are what a user gets, so no variable that picks or tunes OpenBLAS's
+kernels reaches a benchmark process: thread_env and drop_blas_tuning remove OPENBLAS_CORETYPE and
+OPENBLAS_L2_SIZE. Some machines' environments set them for older OpenBLAS builds (this CI
+machine's sets OPENBLAS_CORETYPE=Haswell on its AVX-512 CPU, which holds every party's GEMM to
+about 0.6x of the kernel OpenBLAS 0.3.34 picks by itself); a fresh install has neither.
+blas_tuning_note() says in one line what was removed, for each table's header.
+
 Clocks. With 1 thread a family that can measure process CPU time on both sides does so
 (CLOCK_PROCESS_CPUTIME_ID in C++, time.process_time in Python): on a shared machine it does not
 count time spent descheduled. With several threads CPU time adds up the threads, so wall time
@@ -22,6 +29,9 @@ import time
 
 THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
                "TENFERRO_NUM_THREADS")
+BLAS_TUNING_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+# What this process's environment held before drop_blas_tuning, for blas_tuning_note.
+_DROPPED = {}
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -32,11 +42,32 @@ def all_cores():
 
 
 def thread_env(threads):
-    """The environment of a subprocess that must use `threads` threads."""
+    """The environment of a subprocess that must use `threads` threads, without BLAS tuning."""
     env = dict(os.environ)
+    for var in BLAS_TUNING_VARS:
+        env.pop(var, None)
     for var in THREAD_VARS:
         env[var] = str(threads)
     return env
+
+
+def drop_blas_tuning():
+    """Removes the BLAS tuning variables from this process's environment; call it before numpy,
+    tenferro or torch is imported (OpenBLAS reads them when it loads)."""
+    for var in BLAS_TUNING_VARS:
+        if var in os.environ:
+            _DROPPED.setdefault(var, os.environ.pop(var))
+
+
+def blas_tuning_note():
+    """One line for a table's header: which BLAS variables the benchmark processes ran without."""
+    held = dict(_DROPPED)
+    held.update({v: os.environ[v] for v in BLAS_TUNING_VARS if v in os.environ})
+    if not held:
+        return "BLAS tuning variables: none set (OpenBLAS picks its kernels by itself)"
+    return ("BLAS tuning variables: removed from the benchmark processes (this machine's "
+            "environment sets " + ", ".join(f"{k}={v}" for k, v in sorted(held.items())) +
+            "; a fresh install has none, and OpenBLAS picks its kernels by itself)")
 
 
 def set_python_threads(threads):

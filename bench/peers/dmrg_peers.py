@@ -33,7 +33,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from common import thread_env  # noqa: E402
+from common import blas_tuning_note, thread_env  # noqa: E402
 
 EIG_TOL = 1e-7
 
@@ -146,6 +146,7 @@ def main():
     env = thread_env(a.threads)
     print(f"L={a.L}, passes={a.passes}, threads={a.threads}, wall time per pass "
           f"(median of passes 2..{a.passes}; first pass apart)")
+    print(blas_tuning_note())
     for D in a.D:
         rows = {}
         for party in a.parties:  # one after another, interleaved per D

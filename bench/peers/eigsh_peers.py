@@ -13,10 +13,15 @@ the whole solve, the time per matvec and the ground energies.
 import argparse
 import os
 import statistics
+import sys
 import time
 
 for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "TENFERRO_NUM_THREADS"):
     os.environ.setdefault(var, "1")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402  (standard library only: imports no BLAS)
+
+common.drop_blas_tuning()  # before numpy and tenferro load OpenBLAS
 
 import numpy as np  # noqa: E402
 import scipy.sparse.linalg as sla  # noqa: E402
@@ -62,6 +67,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     rt = tf.Runtime.cpu()
+    print(common.blas_tuning_note() + "\n")
     print(f"| D | party | matvecs | median solve (s) | per matvec (ms) | E0 | vs tenferro |")
     print("|---|---|---|---|---|---|---|")
     for d in args.D:

@@ -59,6 +59,7 @@ sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 # One thread for every BLAS and for tenferro: thread-count variables only, read when the
 # libraries load, so they are set before numpy, tenferro or torch is imported.
 os.environ.update(common.thread_env(1))
+common.drop_blas_tuning()  # the figures are what a user gets (common.py says why)
 
 import argparse  # noqa: E402
 import math  # noqa: E402
@@ -638,6 +639,7 @@ def main():
             f"{cfg['min_time']} s; cotengra HyperOptimizer(greedy+kahypar, flops), best of "
             f"{cfg['ctg_searches']} x {cfg['ctg_seconds']} s per instance; {versions}; ratios are peer / tenferro on cotengra's path (above 1: "
             f"tenferro faster) and auto / tenferro on cotengra's path (below 1: auto faster).",
+            common.blas_tuning_note() + ".",
             "", time_table(results, torch is not None), "", plan_table(results), ""]
     for verdict, line in checks(results):
         text.append(f"- {verdict}: {line}")

@@ -166,7 +166,7 @@ def blas_line():
     build = os.path.join(common.REPO, "build", "src", "cli", "tenferro")
     if os.path.exists(build):
         info = json.loads(subprocess.run([build, "info", "--json"], capture_output=True,
-                                         text=True).stdout)["blas"]
+                                         text=True, env=common.thread_env(1)).stdout)["blas"]
         return f"{info['vendor']} {info['version']}, kernel {info['core']} (CPU {info['cpu_isa']})"
     return "unknown (build/src/cli/tenferro not built)"
 
@@ -195,11 +195,11 @@ def main():
     lines.append("| **all** | **geometric mean** | " +
                  " | ".join(f"**{m:.2f}x**" for m in means) + " |")
     table = "\n".join(lines)
-    print(f"tenferro BLAS: {blas_line()}\n")
+    print(f"tenferro BLAS: {blas_line()}\n{common.blas_tuning_note()}\n")
     print(table)
     if args.markdown:
         with open(args.markdown, "w") as f:
-            f.write(table + "\n")
+            f.write(common.blas_tuning_note() + "\n\n" + table + "\n")
 
 
 if __name__ == "__main__":

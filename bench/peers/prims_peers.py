@@ -11,10 +11,15 @@ needs the tenferro Python package (scripts/test-python.sh installs it in build-p
 import argparse
 import os
 import statistics
+import sys
 import time
 
 for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "TENFERRO_NUM_THREADS"):
     os.environ[var] = "1"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402  (standard library only: imports no BLAS)
+
+common.drop_blas_tuning()  # before numpy and tenferro load OpenBLAS
 
 import numpy as np  # noqa: E402
 import tenferro as tf  # noqa: E402
@@ -51,6 +56,7 @@ def main():
         ("sum axis 0 of 4096^2", m.nbytes, lambda: m.sum(axis=0), lambda: tm.sum(axis=0)),
         ("sum axis 1 of 4096^2", m.nbytes, lambda: m.sum(axis=1), lambda: tm.sum(axis=1)),
     ]
+    print(common.blas_tuning_note())
     print(f"copy bandwidth (numpy copyto, 2 x {a.nbytes >> 20} MiB): {copy_bw / 1e9:.2f} GB/s")
     print(f"{'case':24} {'numpy ms':>9} {'tenferro ms':>12} {'tenferro/numpy':>15} "
           f"{'tenferro GB/s':>14} {'of copy bw':>11}")

@@ -47,7 +47,7 @@ def machine():
     flags = _run(["grep", "-m1", "-o", "-w", "avx512f", "/proc/cpuinfo"])
     return {"cpu": cpu, "cores": common.all_cores(), "mem_gib": mem_gib,
             "avx512": bool(flags), "kernel": platform.release(),
-            "coretype": os.environ.get("OPENBLAS_CORETYPE", "unset (OpenBLAS autodetects)")}
+            "blas_tuning": common.blas_tuning_note()}
 
 
 def versions(build):
@@ -210,9 +210,9 @@ def reading_notes(families, summaries, run, m):
                                                                           "none") +
                 ". Those ratios measure the shared machine as much as the libraries, and they "
                 "change from run to run; the 1-thread figures are the comparison to quote.")
-    notes.append("- NumPy and SciPy load their own OpenBLAS builds (0.3.3x, which know this CPU); "
-                 "tenferro uses Debian's OpenBLAS 0.3.21 with OPENBLAS_CORETYPE set. Large dense "
-                 "GEMM cases therefore compare BLAS builds more than the libraries around them.")
+    notes.append("- NumPy and SciPy load their own OpenBLAS builds; tenferro loads PyPI's "
+                 "scipy-openblas32 (0.3.34). Large dense GEMM cases therefore compare BLAS builds "
+                 "more than the libraries around them.")
     notes.append("- tenferro plans transforms of at least 2^17 points with FFTW's threads "
                  "(TENFERRO_NUM_THREADS) and smaller ones on one thread, where FFTW's thread "
                  "start costs more than the transform; NumPy's FFT is single-threaded.")
@@ -259,9 +259,7 @@ def markdown(families, summaries, run, png_rel):
       f"`{run['commit']}`{' (with uncommitted changes)' if run['dirty'] else ''}, "
       f"{run['rounds']} round(s){quick}.")
     w(f"- Machine: {m['cpu']}, {m['cores']} logical cores, {m['mem_gib']:.1f} GiB memory, "
-      f"Linux {m['kernel']}; OPENBLAS_CORETYPE={m['coretype']} (no tuning variable is set by "
-      "the scripts: tenferro's scipy-openblas32 and the wheels' OpenBLAS pick their kernels "
-      "from the CPU's features).")
+      f"Linux {m['kernel']}; {m['blas_tuning']}.")
     w(f"- Load average (`uptime`): before the run {load_average(run['load_before'])}, after "
       f"{load_average(run['load_after'])}. The machine is shared; the load is other people's "
       "work, so treat wall-time figures, and every figure with more than one thread, with "
