@@ -23,6 +23,7 @@ void bind_fft(nb::module_& m);
 void bind_krylov(nb::module_& m);
 void bind_prims(nb::module_& m);
 void bind_dlpack(nb::module_& m);
+void bind_config(nb::module_& m);
 
 // The Python object of a Tensor result, built straight in the Tensor type: nb::cast looks the
 // C++ type up by its typeid on every call, a tenth of a short element-wise call. (Set up by

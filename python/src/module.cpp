@@ -8,6 +8,7 @@ NB_MODULE(_tenferro, m) {
   using namespace tenferro::python;
   m.doc() = "tenferro C++ runtime bindings (use the `tenferro` package, not this module)";
   bind_errors(m);
+  bind_config(m);
   bind_runtime(m);
   bind_tensor(m);
   bind_dlpack(m);

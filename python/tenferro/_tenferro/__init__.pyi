@@ -14,6 +14,11 @@ from tenferro._tenferro import (
 )
 
 
+def blas_info() -> dict:
+    """
+    The BLAS/LAPACK tenferro's CPU backend links and the kernel it runs on this CPU, as `tenferro info` reports them; 'warning' is its one-line warning or note, or empty.
+    """
+
 class Runtime:
     """
     One backend (CPU, WebGPU or CUDA device) and the tensors that live on it. Data moves in and out only through upload() and download().
