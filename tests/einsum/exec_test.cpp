@@ -10,6 +10,7 @@
 #include "support/einsum_reference.hpp"
 #include "support/random_einsum.hpp"
 #include "tenferro/einsum.hpp"
+#include "tenferro/prims.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 namespace tenferro {
@@ -268,6 +269,62 @@ TEST(EinsumExact, ComplexIsNotConjugated) {
   const auto a = rt->upload(Tensor::from_col_major<C>({2}, {C(1, 2), C(0, 1)}));
   // (1+2i)^2 + i^2 = -3+4i - 1 = -4+4i
   EXPECT_EQ(einsum("i,i->", {a, a}).download().to_vector<C>(), std::vector<C>{C(-4, 4)});
+}
+
+// A plan's DirectGemm (direct_gemm.hpp) is chosen by the operands' strides alone: operands that
+// are compact blocks of a larger tensor (a slice along its last axis, column-major, or its
+// first, C-ordered) match it with an offset, which the GEMM must honour. Every dtype, warm and
+// cold, against the reference of the slices themselves.
+TEST(EinsumExact, DirectGemmOfCompactSlicesHonoursTheirOffsets) {
+  struct Sliced {
+    const char* subscripts;
+    Shape a, b;
+  };
+  const Sliced cases[] = {{"ij,jk->ik", {3, 4}, {4, 5}},
+                          {"ij,kj->ik", {3, 4}, {5, 4}},
+                          {"ijb,jkb->ikb", {3, 4, 2}, {4, 5, 2}},
+                          {"ij,j->i", {3, 4}, {4}},
+                          {"abc,cd->abd", {2, 3, 4}, {4, 1}}};
+  for (DType dtype : {DType::F32, DType::F64, DType::C32, DType::C64}) {
+    for (const bool c_order : {false, true}) {
+      auto rt = EagerRuntime::cpu();
+      std::mt19937_64 rng(7 + static_cast<unsigned>(dtype));
+      // Block `pick` of three stacked copies: the last axis (column-major) or the first
+      // (C order) of a larger tensor, so the slice is compact with a nonzero offset.
+      const auto slice_of = [&](const Shape& shape, Tensor& host) {
+        Shape big = shape;
+        if (c_order) {
+          big.insert(big.begin(), 3);
+        } else {
+          big.push_back(3);
+        }
+        const Tensor whole = random_tensor(rng, dtype, big);
+        const EagerTensor up = c_order ? upload_c_ordered(rt, whole) : rt->upload(whole);
+        std::vector<prims::Slice> s;
+        for (std::int64_t e : big) s.push_back({0, e, 1});
+        s[c_order ? 0 : s.size() - 1] = {1, 2, 1};
+        EagerTensor piece = prims::reshape(prims::slice(up, s), shape);
+        host = piece.download();
+        return piece;
+      };
+      for (const Sliced& c : cases) {
+        Tensor ha, hb;
+        const EagerTensor a = slice_of(c.a, ha), b = slice_of(c.b, hb);
+        ASSERT_GT(a.layout().offset, 0) << c.subscripts;
+        const Strides want_a = c_order ? row_major_strides(c.a) : col_major_strides(c.a);
+        ASSERT_EQ(a.strides(), want_a) << c.subscripts << ": the slice is not a compact view";
+        const std::vector<Tensor> hosts{ha, hb};
+        const auto want = reference_einsum(c.subscripts, hosts);
+        for (int call = 0; call < 2; ++call) {  // the first plans, the second is warm
+          const auto agreement =
+              compare_with_reference(einsum(c.subscripts, {a, b}).download(), want);
+          EXPECT_TRUE(agreement.ok) << c.subscripts << " " << dtype_name(dtype)
+                                    << (c_order ? " C-ordered" : " column-major") << " call "
+                                    << call << ": " << agreement.detail;
+        }
+      }
+    }
+  }
 }
 
 // Enough small GEMMs that the CPU kernels split the batch over threads (when OpenBLAS may

@@ -19,6 +19,7 @@
 #include <span>
 #include <utility>
 
+#include "ops/einsum/direct_gemm.hpp"
 #include "ops/einsum/workspace.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/core/shape.hpp"
@@ -573,28 +574,46 @@ bool row_major_compact(const Shape& shape, const Strides& strides) {
   return true;
 }
 
-// Whether the operands are in NumPy's C order: at least one is a row-major compact block with
-// two axes longer than 1, and none is a column-major one.
-bool c_ordered(std::span<const EagerTensor> inputs) {
-  bool any = false;
-  for (const EagerTensor& t : inputs) {
-    if (long_axes(t.shape()) < 2) continue;
-    if (is_col_major_compact(t.shape(), t.strides())) return false;
-    any = any || row_major_compact(t.shape(), t.strides());
+// Whether the operands (input i of shape_of(i) and strides_of(i)) are in NumPy's C order: at
+// least one is a row-major compact block with two axes longer than 1, and none is a
+// column-major one; and so the strides of the result (see result_strides).
+template <class ShapeOf, class StridesOf>
+Strides result_strides_by(const EinsumPlan& plan, std::size_t count, ShapeOf shape_of,
+                          StridesOf strides_of) {
+  bool c_ordered = false;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Shape& shape = shape_of(i);
+    if (long_axes(shape) < 2) continue;
+    const Strides& strides = strides_of(i);
+    if (is_col_major_compact(shape, strides)) {
+      c_ordered = false;
+      break;
+    }
+    c_ordered = c_ordered || row_major_compact(shape, strides);
   }
-  return any;
+  if (long_axes(plan.output_shape) >= 2 && c_ordered) return row_major_strides(plan.output_shape);
+  return col_major_strides(plan.output_shape);
 }
 
 }  // namespace
 
+Strides result_strides_for(const EinsumPlan& plan, std::span<const Strides> input_strides) {
+  return result_strides_by(
+      plan, input_strides.size(),
+      [&](std::size_t i) -> const Shape& { return plan.input_shapes[i]; },
+      [&](std::size_t i) -> const Strides& { return input_strides[i]; });
+}
+
 Strides result_strides(const EinsumPlan& plan, std::span<const EagerTensor> inputs) {
-  if (long_axes(plan.output_shape) >= 2 && c_ordered(inputs))
-    return row_major_strides(plan.output_shape);
-  return col_major_strides(plan.output_shape);
+  return result_strides_by(
+      plan, inputs.size(), [&](std::size_t i) -> const Shape& { return inputs[i].shape(); },
+      [&](std::size_t i) -> const Strides& { return inputs[i].strides(); });
 }
 
 EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
                         std::span<const EagerTensor> inputs) {
+  if (const DirectGemm* direct = matching_direct_gemm(plan, inputs))
+    return run_direct_gemm(runtime, kernels, plan, *direct, inputs);
   EagerTensor result = runtime.empty(plan.dtype, plan.output_shape);
   Strides strides = result_strides(plan, inputs);
   if (strides != result.strides()) {  // the same compact buffer, walked in C order
@@ -652,15 +671,33 @@ void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const 
   if (!written) finalize(kernels, slots.back(), out, plan.sizes);
 }
 
-bool direct_binary_applicable(const EinsumPlan& plan, std::span<const EagerTensor> inputs) {
-  if (!plan.direct_candidate || inputs.size() != 2) return false;
-  const Operand a = input_operand(inputs[0], plan.expr.inputs[0], plan.sizes);
-  const Operand b = input_operand(inputs[1], plan.expr.inputs[1], plan.sizes);
-  const Strides out_strides = result_strides(plan, inputs);
+std::optional<GemmProblem> single_gemm(const EinsumPlan& plan,
+                                       std::span<const Strides> input_strides,
+                                       const Strides& out_strides) {
+  if (!plan.direct_candidate || plan.steps.size() != 1 || input_strides.size() != 2)
+    return std::nullopt;
+  // contract_pair's last step on these operands, without buffers: the pre-sums do nothing
+  // (direct_candidate), the layout search is the same, and a layout that copies nothing is
+  // the GEMM it would run.
+  const ProgramStep& step = plan.steps[0];
+  const auto operand = [&](int slot) {
+    const auto i = static_cast<std::size_t>(slot);
+    return labelled_view(nullptr, plan.dtype, plan.input_shapes[i], input_strides[i], 0,
+                         plan.expr.inputs[i], plan.sizes);
+  };
+  const Operand a = operand(step.lhs_slot), b = operand(step.rhs_slot);
   const Operand out = labelled_view(nullptr, plan.dtype, plan.output_shape, out_strides, 0,
                                     plan.expr.output, plan.sizes);
-  const GemmGroups groups = classify(a, b, plan.in_output);
-  return choose_layout(a, b, &out, groups, {}, plan.sizes).cost == 0;
+  const GemmGroups groups = classify(a, b, step.needed_after);
+  const GemmLayout g = choose_layout(a, b, &out, groups, step.next_contracted, plan.sizes);
+  if (g.cost != 0 || !g.a_ok || !g.b_ok || !g.c_ok) return std::nullopt;
+  return gemm_problem(a, b, out, g);
+}
+
+bool direct_binary_applicable(const EinsumPlan& plan, std::span<const EagerTensor> inputs) {
+  if (!plan.direct_candidate || inputs.size() != 2) return false;
+  const Strides strides[] = {inputs[0].strides(), inputs[1].strides()};
+  return single_gemm(plan, strides, result_strides_for(plan, strides)).has_value();
 }
 
 }  // namespace tenferro::einsum_internal

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "ops/einsum/contraction_kernels.hpp"
@@ -18,6 +19,8 @@ namespace tenferro::einsum_internal {
 // and whose last GEMM writes the result in place instead of through a transposing copy),
 // column-major otherwise. Both are compact.
 Strides result_strides(const EinsumPlan& plan, std::span<const EagerTensor> inputs);
+// The same for operands of the plan's input shapes and these strides.
+Strides result_strides_for(const EinsumPlan& plan, std::span<const Strides> input_strides);
 
 // Evaluates `plan` for `inputs` (shapes and dtype already checked against the plan) and
 // returns a fresh compact output of `runtime`, laid out by result_strides.
@@ -65,6 +68,14 @@ int slice_workers(const EinsumPlan& plan, std::int64_t slices, int threads);
 EagerTensor run_sliced_program(EagerRuntime& runtime, ContractionKernels& kernels,
                                const EinsumPlan& plan, std::span<const EagerTensor> inputs,
                                SliceRange range = {}, int workers = 0);
+
+// The two-operand plan as the one GEMM run_program would hand its kernels, for operands of the
+// plan's shapes with `input_strides` (any offsets) and an output with `out_strides`: buffers
+// null and offsets 0, to be filled per call. Nothing when the call needs more than that GEMM
+// (a permute-copy, a pre-sum, a diagonal).
+std::optional<GemmProblem> single_gemm(const EinsumPlan& plan,
+                                       std::span<const Strides> input_strides,
+                                       const Strides& out_strides);
 
 // The direct binary-dot path's test: a two-operand plan that one GEMM computes with no copy,
 // no pre-sum and no diagonal, given the operands' actual strides and a fresh compact output.

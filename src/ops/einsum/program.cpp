@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "ops/einsum/direct_gemm.hpp"
 #include "ops/einsum/live_order.hpp"
 #include "tenferro/core/error.hpp"
 
@@ -56,6 +57,7 @@ std::size_t EinsumPlan::retained_bytes() const {
   for (const auto& s : input_shapes) bytes += s.size() * 8 + 32;
   for (const auto& s : steps)
     bytes += s.needed_after.size() + s.next_contracted.size() * sizeof(Label) + sizeof(ProgramStep);
+  bytes += direct_gemms.size() * sizeof(DirectGemm);
   return bytes + path.steps.size() * sizeof(std::pair<int, int>);
 }
 
@@ -146,6 +148,7 @@ EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, Ei
     throw_validation("einsum", "the contraction path leaves " + std::to_string(live.size()) +
                                    " operands; it must reduce them to one");
   plan.direct_candidate = is_direct_candidate(plan);
+  plan.direct_gemms = plan_direct_gemms(plan);
   return plan;
 }
 

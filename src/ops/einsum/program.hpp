@@ -3,13 +3,16 @@
 // which labels are still needed afterwards). Built once, cached in the runtime's
 // ExtensionCacheStore, and run by run_program (executor.hpp) on any backend's
 // ContractionKernels. Stride-dependent choices (zero-copy matricization or a permute-copy)
-// are made at run time, because views of the same shape may have any strides.
+// are made at run time, because views of the same shape may have any strides; only a
+// two-operand plan's single GEMM is also worked out ahead, for the two memory orders callers
+// hand in most (DirectGemm).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "ops/einsum/contraction_kernels.hpp"
 #include "ops/einsum/expression.hpp"
 #include "tenferro/core/dtype.hpp"
 #include "tenferro/core/shape.hpp"
@@ -38,6 +41,18 @@ struct ProgramStep {
   std::vector<Label> next_contracted;
 };
 
+// A two-operand call as the one GEMM that computes it, for operands with exactly these strides
+// (column-major compact, or row-major compact: what C++ users and NumPy users hand in) and a
+// fresh output with `out_strides` (result_strides' choice for them). A warm call whose operands
+// match runs it at once (direct_gemm.hpp): the layout search it skips cost more than a 4x4
+// product itself.
+struct DirectGemm {
+  Strides input_strides[2];
+  Strides out_strides;
+  GemmProblem problem;  // buffers null, offsets 0
+  int a_input = 0;      // the input that is the problem's A (the step's lhs); the other is B
+};
+
 struct EinsumPlan {
   EinsumExpression expr;
   std::vector<std::int64_t> sizes;  // per label
@@ -50,6 +65,7 @@ struct EinsumPlan {
   bool output_has_repeats = false;
   // Shape-level precondition of the direct binary-dot path (see direct_binary_applicable).
   bool direct_candidate = false;
+  std::vector<DirectGemm> direct_gemms;  // at most two; empty unless direct_candidate
 
   std::size_t retained_bytes() const;
 };
