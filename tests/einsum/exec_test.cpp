@@ -37,15 +37,42 @@ EagerTensor upload_c_ordered(const std::shared_ptr<EagerRuntime>& runtime, const
   return runtime->upload(host.permute(reversed).clone()).permute(reversed);
 }
 
+// `host`'s values in `runtime` as a tensor with exactly `like`'s strides (a permutation of a
+// compact block, as upload_maybe_strided and upload_c_ordered make): `like`'s axes ordered by
+// stride give the column-major block to upload, which is then viewed back.
+EagerTensor with_layout_of(const std::shared_ptr<EagerRuntime>& runtime, const Tensor& host,
+                           const EagerTensor& like) {
+  const std::size_t rank = like.shape().size();
+  std::vector<std::int64_t> order(rank);  // axes from the smallest stride up
+  for (std::size_t i = 0; i < rank; ++i) order[i] = static_cast<std::int64_t>(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) {
+    return like.strides()[static_cast<std::size_t>(x)] <
+           like.strides()[static_cast<std::size_t>(y)];
+  });
+  std::vector<std::int64_t> back(rank);
+  for (std::size_t i = 0; i < rank; ++i) back[static_cast<std::size_t>(order[i])] = std::int64_t(i);
+  const EagerTensor t = runtime->upload(host.permute(order).clone()).permute(back);
+  // Axes of extent 1 may carry any stride; take `like`'s, which address the same elements.
+  TensorLayout layout = t.layout();
+  for (std::size_t a = 0; a < rank; ++a) {
+    if (layout.shape[a] == 1) layout.strides[a] = like.strides()[a];
+  }
+  EXPECT_EQ(layout.strides, like.strides())
+      << "the warm call's operand is not laid out as the first's";
+  return EagerTensor(runtime, t.buffer(), layout);
+}
+
 // Axes longer than 1.
 int long_axes(const Shape& shape) {
   return static_cast<int>(std::count_if(shape.begin(), shape.end(), [](auto e) { return e > 1; }));
 }
 
 // Runs `c` with random operands (compact, permuted views, or C-ordered) and compares with the
-// reference. On C-ordered operands the result is C-ordered too (NumPy's order) whenever an
-// operand and the output have two axes longer than 1 (executor.hpp, result_strides), else
-// column-major; both compact.
+// reference, twice: the second call of a plan plays back the kernel calls the first recorded
+// (replay.hpp), on other operands of the same strides (the first call's, shifted by an offset
+// where the operand is a compact block). On C-ordered operands the result is C-ordered too (NumPy's
+// order) whenever an operand and the output have two axes longer than 1 (executor.hpp,
+// result_strides), else column-major; both compact.
 void expect_case(const Case& c, DType dtype, Operands layout = Operands::Compact,
                  const EinsumOptions& options = {}) {
   auto runtime = EagerRuntime::cpu();
@@ -82,6 +109,22 @@ void expect_case(const Case& c, DType dtype, Operands layout = Operands::Compact
   }
   const auto agreement = compare_with_reference(result.download(), want);
   EXPECT_TRUE(agreement.ok) << c.subscripts << " " << dtype_name(dtype) << what << agreement.detail;
+
+  // The warm call, on fresh operands of the same strides and new values.
+  std::vector<Tensor> hosts2;
+  std::vector<EagerTensor> eager2;
+  for (std::size_t i = 0; i < c.shapes.size(); ++i) {
+    hosts2.push_back(random_tensor(rng, dtype, c.shapes[i]));
+    // Same strides as the first call's operand: upload the values laid out as that operand is.
+    const EagerTensor& first = eager[i];
+    eager2.push_back(first.numel() == 0 ? first : with_layout_of(runtime, hosts2.back(), first));
+  }
+  const auto want2 = reference_einsum(c.subscripts, hosts2);
+  const EagerTensor result2 = einsum(c.subscripts, eager2, options);
+  EXPECT_EQ(result2.strides(), result.strides()) << c.subscripts << what << "warm call's strides";
+  const auto agreement2 = compare_with_reference(result2.download(), want2);
+  EXPECT_TRUE(agreement2.ok) << c.subscripts << " " << dtype_name(dtype) << what
+                             << "warm call: " << agreement2.detail;
 }
 
 const std::vector<Case>& semantic_cases() {

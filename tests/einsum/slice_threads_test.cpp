@@ -250,5 +250,42 @@ TEST(EinsumThreads, ConcurrentSlicedCallsShareTheWorkspacePool) {
   EXPECT_TRUE(agreement.ok) << agreement.worst;
 }
 
+// One plan's replay (replay.hpp) shared by callers on several threads: the first calls record
+// and publish it while others play it back, each on its own operands of the same strides and
+// into its own output. Every call's bits are its single-threaded result's.
+TEST(EinsumThreads, ConcurrentWarmCallsShareOnePlansReplay) {
+  auto rt = EagerRuntime::cpu();
+  constexpr int kCallers = 4;
+  const char* subscripts = "ab,bc,cd,de->ae";
+  const std::vector<Shape> shapes{{5, 6}, {6, 7}, {7, 3}, {3, 4}};
+  std::mt19937_64 rng(17);
+  std::vector<std::vector<EagerTensor>> operands(kCallers);
+  std::vector<Tensor> want(kCallers);
+  {
+    auto reference_rt = EagerRuntime::cpu();  // a runtime of its own: no replay there yet
+    for (int t = 0; t < kCallers; ++t) {
+      std::vector<Tensor> hosts;
+      for (const Shape& s : shapes) hosts.push_back(testing::random_tensor(rng, DType::F64, s));
+      operands[static_cast<std::size_t>(t)] = upload_all(*rt, hosts);
+      EinsumOptions searched;
+      want[static_cast<std::size_t>(t)] =
+          einsum(subscripts, upload_all(*reference_rt, hosts), searched).download();
+      const auto agreement = testing::compare_with_reference(
+          want[static_cast<std::size_t>(t)], testing::reference_einsum(subscripts, hosts));
+      EXPECT_TRUE(agreement.ok) << agreement.detail;
+    }
+  }
+  std::vector<int> mismatches(kCallers, 0);
+  std::vector<std::thread> callers;
+  for (int t = 0; t < kCallers; ++t)
+    callers.emplace_back([&, t] {
+      const auto i = static_cast<std::size_t>(t);
+      for (int call = 0; call < 20; ++call)
+        mismatches[i] += !same_bits(want[i], einsum(subscripts, operands[i]).download());
+    });
+  for (auto& caller : callers) caller.join();
+  for (int t = 0; t < kCallers; ++t) EXPECT_EQ(mismatches[static_cast<std::size_t>(t)], 0) << t;
+}
+
 }  // namespace
 }  // namespace tenferro

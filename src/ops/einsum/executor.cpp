@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "ops/einsum/direct_gemm.hpp"
+#include "ops/einsum/replay.hpp"
 #include "ops/einsum/workspace.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/core/shape.hpp"
@@ -625,12 +626,12 @@ EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, cons
   return result;
 }
 
-void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
-                      std::span<const EagerTensor> inputs, const EagerTensor& result) {
-  if (inputs.size() != plan.expr.inputs.size())
-    throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
-                "internal: operand count differs from the plan");
-  Workspace workspace(runtime);  // declared first: its buffers return after the operands die
+namespace {
+
+// The program with its layout search, step by step (the calls a Replay records).
+void search_and_run(Workspace& workspace, ContractionKernels& kernels, const EinsumPlan& plan,
+                    std::span<const EagerTensor> inputs, const EagerTensor& result,
+                    bool release_early) {
   // Every operand, inputs then one result per step, stays in its slot: step s reads the two
   // slots the plan names (ProgramStep::lhs_slot, rhs_slot) and its result is slot n + s.
   // Erasing from a list of Operands moved every operand behind the two on each step: a quarter
@@ -647,7 +648,6 @@ void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const 
     kernels.fill_zero(whole);
   }
 
-  const bool release_early = runtime.backend_kind() == BackendKind::Cpu;
   bool written = false;
   for (std::size_t s = 0; s < plan.steps.size(); ++s) {
     const ProgramStep& step = plan.steps[s];
@@ -669,6 +669,34 @@ void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const 
   }
   // What is left: the last step's result (or the one input of a path without steps).
   if (!written) finalize(kernels, slots.back(), out, plan.sizes);
+}
+
+}  // namespace
+
+void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
+                      std::span<const EagerTensor> inputs, const EagerTensor& result) {
+  if (inputs.size() != plan.expr.inputs.size())
+    throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
+                "internal: operand count differs from the plan");
+  Workspace workspace(runtime);  // declared first: its buffers return after the operands die
+  // The CPU kernels are done when they return: a step's consumed intermediates and temporaries
+  // can serve the next steps (device queues keep them to the call's end).
+  const bool release_early = runtime.backend_kind() == BackendKind::Cpu;
+  if (!plan.replay) {
+    search_and_run(workspace, kernels, plan, inputs, result, release_early);
+    return;
+  }
+  if (const std::shared_ptr<const Replay> replay = plan.replay->get();
+      replay && replay->matches(kernels, inputs, result)) {
+    replay->play(workspace, kernels, inputs, result, release_early);
+    return;
+  }
+  ReplayRecorder recorder(kernels, inputs, result);
+  workspace.observe(&recorder);
+  search_and_run(workspace, recorder, plan, inputs, result, release_early);
+  workspace.observe(nullptr);
+  if (std::shared_ptr<const Replay> recorded = recorder.finish())
+    plan.replay->set(std::move(recorded));
 }
 
 std::optional<GemmProblem> single_gemm(const EinsumPlan& plan,

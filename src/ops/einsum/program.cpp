@@ -6,6 +6,7 @@
 
 #include "ops/einsum/direct_gemm.hpp"
 #include "ops/einsum/live_order.hpp"
+#include "ops/einsum/replay.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::einsum_internal {
@@ -58,6 +59,9 @@ std::size_t EinsumPlan::retained_bytes() const {
   for (const auto& s : steps)
     bytes += s.needed_after.size() + s.next_contracted.size() * sizeof(Label) + sizeof(ProgramStep);
   bytes += direct_gemms.size() * sizeof(DirectGemm);
+  // A replay is recorded later, outside the cache's count: charged here ahead, at about four
+  // kernel calls and allocations per step.
+  if (replay) bytes += (steps.size() * 4 + 2) * sizeof(ReplayCall);
   return bytes + path.steps.size() * sizeof(std::pair<int, int>);
 }
 
@@ -149,6 +153,7 @@ EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, Ei
                                    " operands; it must reduce them to one");
   plan.direct_candidate = is_direct_candidate(plan);
   plan.direct_gemms = plan_direct_gemms(plan);
+  if (plan.steps.size() <= kMaxReplaySteps) plan.replay = std::make_shared<ReplaySlot>();
   return plan;
 }
 

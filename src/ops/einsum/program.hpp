@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,8 @@ struct ProgramStep {
 // fresh output with `out_strides` (result_strides' choice for them). A warm call whose operands
 // match runs it at once (direct_gemm.hpp): the layout search it skips cost more than a 4x4
 // product itself.
+class ReplaySlot;  // replay.hpp
+
 struct DirectGemm {
   Strides input_strides[2];
   Strides out_strides;
@@ -66,9 +69,15 @@ struct EinsumPlan {
   // Shape-level precondition of the direct binary-dot path (see direct_binary_applicable).
   bool direct_candidate = false;
   std::vector<DirectGemm> direct_gemms;  // at most two; empty unless direct_candidate
+  // The kernel calls of a run, played back by runs with the same operand strides (replay.hpp);
+  // null for programs of more than kMaxReplaySteps steps, whose recording would outweigh the
+  // plan (each call's views are kept).
+  std::shared_ptr<ReplaySlot> replay;
 
   std::size_t retained_bytes() const;
 };
+
+inline constexpr std::size_t kMaxReplaySteps = 1024;
 
 // Builds the program for an already validated expression, its label sizes and a path.
 EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, EinsumPath path,

@@ -20,6 +20,7 @@
 #include <algorithm>
 
 #include "ops/einsum/executor.hpp"
+#include "ops/einsum/replay.hpp"
 #include "ops/einsum/workspace.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/runtime/runtime.hpp"
@@ -67,6 +68,8 @@ SlicedProgram sliced_program(const EinsumPlan& plan) {
     if (!plan.in_output[static_cast<std::size_t>(l)]) p.sliced.push_back(l);
 
   p.slice = plan;
+  p.slice.direct_gemms.clear();  // worked out for the whole plan's shapes, not a slice's
+  if (p.slice.replay) p.slice.replay = std::make_shared<ReplaySlot>();  // the slice's own
   for (int l : p.sliced) p.slice.sizes[static_cast<std::size_t>(l)] = 1;
   for (std::size_t i = 0; i < p.slice.input_shapes.size(); ++i)
     for (std::size_t axis = 0; axis < p.slice.input_shapes[i].size(); ++axis)

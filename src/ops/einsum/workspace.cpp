@@ -99,8 +99,10 @@ EagerTensor Workspace::allocate(DType dtype, const Shape& shape) {
   if (bytes > 0) pool_->note_allocated(buffer->size_bytes());
   fresh_.push_back(buffer.get());
   held_.emplace(buffer.get(), buffer);
-  return EagerTensor(runtime_.shared_from_this(), std::move(buffer),
-                     TensorLayout{dtype, shape, col_major_strides(shape), 0});
+  EagerTensor scratch(runtime_.shared_from_this(), std::move(buffer),
+                      TensorLayout{dtype, shape, col_major_strides(shape), 0});
+  if (observer_) observer_->allocated(scratch);
+  return scratch;
 }
 
 }  // namespace tenferro::einsum_internal

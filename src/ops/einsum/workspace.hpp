@@ -43,6 +43,13 @@ class WorkspacePool {
 
 // The intermediates of one einsum call: compact tensors of `runtime` whose buffers return
 // to the runtime's pool when the call ends.
+// Told of every buffer a Workspace hands out (the replay recorder, replay.hpp, names them).
+class WorkspaceObserver {
+ public:
+  virtual ~WorkspaceObserver() = default;
+  virtual void allocated(const EagerTensor& scratch) = 0;
+};
+
 class Workspace {
  public:
   explicit Workspace(EagerRuntime& runtime);
@@ -58,9 +65,11 @@ class Workspace {
   // backends whose kernels have finished when they return (the CPU): a device queue may still
   // be reading such a buffer.
   void release_unused(std::initializer_list<const Buffer*> consumed);
+  void observe(WorkspaceObserver* observer) { observer_ = observer; }
 
  private:
   EagerRuntime& runtime_;
+  WorkspaceObserver* observer_ = nullptr;
   std::shared_ptr<WorkspacePool> pool_;
   std::unordered_map<const Buffer*, std::shared_ptr<Buffer>> held_;
   std::vector<const Buffer*> fresh_;  // allocated since the last release_unused

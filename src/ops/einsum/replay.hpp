@@ -1,0 +1,130 @@
+// A program's kernel calls, recorded on one call and played back by the next calls whose
+// operands have the same shapes and strides (any offsets). Every layout choice of the executor
+// (executor.cpp: labelled views, pre-sums, stride sorts, candidate orders, batching, copies)
+// depends on the plan and on those strides alone, and an intermediate's strides follow from
+// the choices before it; so the calls of one run are the calls of every such run, with other
+// buffers. On a warm call of a network of small tensors the search was about 40% of the time.
+//
+// The recorder sits between the executor and the backend's kernels (it forwards every call,
+// so the recording call computes its result as before) and watches the workspace's
+// allocations; a call it cannot name every buffer of (inputs sharing a buffer, a scratch of
+// zero bytes) is not recorded. Play-back allocates the same scratch in the same order from the
+// same workspace and returns each to it after its last use (CPU) or at the call's end.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "ops/einsum/contraction_kernels.hpp"
+#include "ops/einsum/workspace.hpp"
+#include "tenferro/runtime/eager_tensor.hpp"
+
+namespace tenferro::einsum_internal {
+
+// Which operand a recorded view reads or writes: input `index`, scratch `index` (in the order
+// allocated) or the output.
+struct OperandRef {
+  enum class Kind : std::uint8_t { Input, Scratch, Output };
+  Kind kind = Kind::Input;
+  int index = 0;
+};
+
+struct ReplayCall {
+  enum class Op : std::uint8_t {
+    Allocate,
+    Copy,
+    SumTrailing,
+    Multiply,
+    Gemm,
+    MultiplySum,
+    FillZero,
+    Accumulate
+  };
+  Op op = Op::Copy;
+  int reduced_rank = 0;
+  // Allocate: scratch `refs[0].index` of `dtype` and `shape`.
+  DType dtype = DType::F32;
+  Shape shape;
+  // The views (buffer null, offset relative to the operand's own) and whose they are; a GEMM's
+  // A, B, C in `gemm` (buffers null, offsets relative) with refs[0..2].
+  KernelView views[3];
+  OperandRef refs[3];
+  GemmProblem gemm;
+  std::vector<int> last_use;  // scratch whose last use is this call
+};
+
+struct Replay {
+  // The kernels it was recorded on: the calls are another backend's choices (a multiply-sum
+  // only some kernels offer), so only those kernels play it back.
+  const ContractionKernels* kernels = nullptr;
+  std::vector<Shape> input_shapes;
+  std::vector<Strides> input_strides;
+  Shape output_shape;
+  Strides output_strides;
+  std::vector<ReplayCall> calls;
+  int scratch = 0;
+
+  bool matches(const ContractionKernels& kernels, std::span<const EagerTensor> inputs,
+               const EagerTensor& result) const;
+  // Runs the calls on `inputs` into `result`; the scratch comes from `workspace`, and each goes
+  // back to it after its last use when `release_early` (kernels done on return: the CPU).
+  void play(Workspace& workspace, ContractionKernels& kernels, std::span<const EagerTensor> inputs,
+            const EagerTensor& result, bool release_early) const;
+};
+
+// A plan's latest replay (one per plan: a plan is one shape of one equation, and its callers
+// mostly hand in one memory order). Shared, so that a copied plan (a slice's) gets its own.
+class ReplaySlot {
+ public:
+  std::shared_ptr<const Replay> get() const;
+  void set(std::shared_ptr<const Replay> replay);
+
+ private:
+  mutable std::mutex mutex_;
+  std::shared_ptr<const Replay> replay_;
+};
+
+class ReplayRecorder final : public ContractionKernels, public WorkspaceObserver {
+ public:
+  ReplayRecorder(ContractionKernels& kernels, std::span<const EagerTensor> inputs,
+                 const EagerTensor& result);
+  // The recording, or null when a buffer could not be named.
+  std::shared_ptr<const Replay> finish();
+
+  void allocated(const EagerTensor& scratch) override;
+  void copy(const KernelView& src, const KernelView& dst) override;
+  void sum_trailing(const KernelView& src, const KernelView& dst, int reduced_rank) override;
+  void multiply(const KernelView& a, const KernelView& b, const KernelView& dst) override;
+  void gemm(const GemmProblem& problem) override;
+  bool has_multiply_sum() const override { return kernels_.has_multiply_sum(); }
+  void multiply_sum(const KernelView& a, const KernelView& b, const KernelView& dst,
+                    int reduced_rank) override;
+  void fill_zero(const KernelView& dst) override;
+  void accumulate(const KernelView& src, const KernelView& dst) override;
+  int slice_threads() override { return kernels_.slice_threads(); }
+  void run_parts(int parts, const std::function<void(int)>& body) override {
+    kernels_.run_parts(parts, body);
+  }
+
+ private:
+  struct Named {
+    OperandRef ref;
+    std::int64_t base_offset = 0;
+  };
+  // `view` with its buffer named and its offset made relative; false when it cannot be named.
+  bool name(KernelView& view, OperandRef& ref);
+  bool name(Buffer*& buffer, std::int64_t& offset, OperandRef& ref);
+  void record(ReplayCall::Op op, std::initializer_list<KernelView> views, int reduced_rank = 0);
+
+  ContractionKernels& kernels_;
+  std::unique_ptr<Replay> replay_;
+  std::unordered_map<const Buffer*, Named> names_;
+  bool ok_ = true;
+};
+
+}  // namespace tenferro::einsum_internal
