@@ -40,6 +40,17 @@ const DirectGemm* matching_direct_gemm(const EinsumPlan& plan,
   return nullptr;
 }
 
+GemmProblem on_operands(GemmProblem p, const EagerTensor& a, const EagerTensor& b,
+                        const EagerTensor& c) {
+  p.a = a.buffer().get();
+  p.a_offset += a.layout().offset;
+  p.b = b.buffer().get();
+  p.b_offset += b.layout().offset;
+  p.c = c.buffer().get();
+  p.c_offset += c.layout().offset;
+  return p;
+}
+
 EagerTensor run_direct_gemm(EagerRuntime& runtime, ContractionKernels& kernels,
                             const EinsumPlan& plan, const DirectGemm& direct,
                             std::span<const EagerTensor> inputs) {
@@ -51,14 +62,7 @@ EagerTensor run_direct_gemm(EagerRuntime& runtime, ContractionKernels& kernels,
   }
   const EagerTensor& a = inputs[static_cast<std::size_t>(direct.a_input)];
   const EagerTensor& b = inputs[static_cast<std::size_t>(1 - direct.a_input)];
-  GemmProblem p = direct.problem;
-  p.a = a.buffer().get();
-  p.a_offset += a.layout().offset;
-  p.b = b.buffer().get();
-  p.b_offset += b.layout().offset;
-  p.c = result.buffer().get();
-  p.c_offset += result.layout().offset;
-  kernels.gemm(p);
+  kernels.gemm(on_operands(direct.problem, a, b, result));
   return result;
 }
 

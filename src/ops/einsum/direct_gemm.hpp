@@ -21,6 +21,10 @@ std::vector<DirectGemm> plan_direct_gemms(const EinsumPlan& plan);
 // The DirectGemm whose strides are the inputs' own, or nullptr.
 const DirectGemm* matching_direct_gemm(const EinsumPlan& plan, std::span<const EagerTensor> inputs);
 
+// `problem` (buffers null, offsets relative to each operand's own) on these operands.
+GemmProblem on_operands(GemmProblem problem, const EagerTensor& a, const EagerTensor& b,
+                        const EagerTensor& c);
+
 // Runs it: a fresh output of `runtime` with the DirectGemm's strides, written by one GEMM.
 EagerTensor run_direct_gemm(EagerRuntime& runtime, ContractionKernels& kernels,
                             const EinsumPlan& plan, const DirectGemm& direct,

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "ops/einsum/direct_gemm.hpp"
+
 namespace tenferro::einsum_internal {
 
 bool Replay::matches(const ContractionKernels& kernels, std::span<const EagerTensor> inputs,
@@ -62,19 +64,10 @@ void Replay::play(Workspace& workspace, ContractionKernels& kernels,
       case ReplayCall::Op::Accumulate:
         kernels.accumulate(bind(c.views[0], c.refs[0]), bind(c.views[1], c.refs[1]));
         break;
-      case ReplayCall::Op::Gemm: {
-        GemmProblem p = c.gemm;
-        const EagerTensor &a = operand(c.refs[0]), &b = operand(c.refs[1]),
-                          &out = operand(c.refs[2]);
-        p.a = a.buffer().get();
-        p.a_offset += a.layout().offset;
-        p.b = b.buffer().get();
-        p.b_offset += b.layout().offset;
-        p.c = out.buffer().get();
-        p.c_offset += out.layout().offset;
-        kernels.gemm(p);
+      case ReplayCall::Op::Gemm:
+        kernels.gemm(
+            on_operands(c.gemm, operand(c.refs[0]), operand(c.refs[1]), operand(c.refs[2])));
         break;
-      }
     }
     if (!release_early) continue;
     for (int s : c.last_use) {
