@@ -15,6 +15,7 @@
 #include "ops/einsum/executor.hpp"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <span>
 #include <utility>
@@ -127,6 +128,8 @@ Operand allocate(Workspace& runtime, DType dtype, const Labels& labels,
 
 // The labels of `group` sorted by their stride in `op` (extents of 1, and labels `op` does not
 // carry, last): the order in which a group is most likely to fuse in that operand.
+// An insertion sort: groups hold a few labels, and std::stable_sort takes a temporary buffer from
+// the heap on every call (the layout search sorts a dozen groups per step).
 Labels by_stride(const Operand& op, Labels group) {
   auto key = [&](Label l) {
     const int axis = axis_of(op.labels, l);
@@ -134,7 +137,24 @@ Labels by_stride(const Operand& op, Labels group) {
     const auto a = static_cast<std::size_t>(axis);
     return op.view.shape[a] <= 1 ? INT64_MAX : op.view.strides[a];
   };
-  std::stable_sort(group.begin(), group.end(), [&](Label x, Label y) { return key(x) < key(y); });
+  std::int64_t keys[64];
+  const std::size_t n = group.size();
+  if (n > std::size(keys)) {
+    std::stable_sort(group.begin(), group.end(), [&](Label x, Label y) { return key(x) < key(y); });
+    return group;
+  }
+  for (std::size_t i = 0; i < n; ++i) keys[i] = key(group[i]);
+  for (std::size_t i = 1; i < n; ++i) {
+    const Label l = group[i];
+    const std::int64_t k = keys[i];
+    std::size_t j = i;
+    for (; j > 0 && keys[j - 1] > k; --j) {
+      group[j] = group[j - 1];
+      keys[j] = keys[j - 1];
+    }
+    group[j] = l;
+    keys[j] = k;
+  }
   return group;
 }
 
@@ -185,11 +205,25 @@ bool matrix_ok(const Operand& op, const Labels& rows, const Labels& cols, const 
   return r.ok && c.ok && fuse(op, batch).ok && blas_matrix(r.size, c.size, r.stride, c.stride).ok;
 }
 
-// Candidate orders of one group, without duplicates.
-void add_candidate(std::vector<Labels>& list, Labels order) {
+// Candidate orders of one group, without duplicates: at most one from each operand and the
+// output, and two gathered forms of each of those (choose_layout), so a fixed array holds them
+// (a std::vector per group was four heap allocations per step).
+struct Candidates {
+  std::array<Labels, 12> items;
+  std::size_t count = 0;
+  std::size_t size() const { return count; }
+  const Labels& operator[](std::size_t i) const { return items[i]; }
+  const Labels* begin() const { return items.data(); }
+  const Labels* end() const { return items.data() + count; }
+};
+
+void add_candidate(Candidates& list, Labels order) {
   for (const auto& existing : list)
     if (existing == order) return;
-  list.push_back(std::move(order));
+  if (list.count == list.items.size())
+    throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "einsum",
+                "internal: more layout candidates than choose_layout makes");
+  list.items[list.count++] = std::move(order);
 }
 
 // What permute-copying `op` into the compact order `order` costs: its elements times the runs
@@ -272,7 +306,7 @@ constexpr std::int64_t kMinTransposedRows = 32;
 GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
                          const GemmGroups& groups, std::span<const Label> next,
                          const std::vector<std::int64_t>& sizes) {
-  std::vector<Labels> left, right, contracted, batch;
+  Candidates left, right, contracted, batch;
   add_candidate(left, by_stride(a, groups.left));
   add_candidate(right, by_stride(b, groups.right));
   add_candidate(contracted, by_stride(a, groups.contracted));
