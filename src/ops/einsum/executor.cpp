@@ -720,8 +720,7 @@ void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const 
     search_and_run(workspace, kernels, plan, inputs, result, release_early);
     return;
   }
-  if (const std::shared_ptr<const Replay> replay = plan.replay->get();
-      replay && replay->matches(kernels, inputs, result)) {
+  if (const std::shared_ptr<const Replay> replay = plan.replay->find(kernels, inputs, result)) {
     replay->play(workspace, kernels, inputs, result, release_early);
     return;
   }
@@ -730,7 +729,7 @@ void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const 
   search_and_run(workspace, recorder, plan, inputs, result, release_early);
   workspace.observe(nullptr);
   if (std::shared_ptr<const Replay> recorded = recorder.finish())
-    plan.replay->set(std::move(recorded));
+    plan.replay->add(std::move(recorded));
 }
 
 std::optional<GemmProblem> single_gemm(const EinsumPlan& plan,

@@ -61,7 +61,8 @@ std::size_t EinsumPlan::retained_bytes() const {
   bytes += direct_gemms.size() * sizeof(DirectGemm);
   // A replay is recorded later, outside the cache's count: charged here ahead, at about four
   // kernel calls and allocations per step.
-  if (replay) bytes += (steps.size() * 4 + 2) * sizeof(ReplayCall);
+  const std::size_t slots = (replay ? 1 : 0) + (slice_replay ? 1 : 0);
+  bytes += slots * ReplaySlot::kKept * (steps.size() * 4 + 2) * sizeof(ReplayCall);
   return bytes + path.steps.size() * sizeof(std::pair<int, int>);
 }
 
@@ -153,7 +154,10 @@ EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, Ei
                                    " operands; it must reduce them to one");
   plan.direct_candidate = is_direct_candidate(plan);
   plan.direct_gemms = plan_direct_gemms(plan);
-  if (plan.steps.size() <= kMaxReplaySteps) plan.replay = std::make_shared<ReplaySlot>();
+  if (plan.steps.size() <= kMaxReplaySteps) {
+    plan.replay = std::make_shared<ReplaySlot>();
+    if (!plan.path.sliced_labels.empty()) plan.slice_replay = std::make_shared<ReplaySlot>();
+  }
   return plan;
 }
 

@@ -73,6 +73,9 @@ struct EinsumPlan {
   // null for programs of more than kMaxReplaySteps steps, whose recording would outweigh the
   // plan (each call's views are kept).
   std::shared_ptr<ReplaySlot> replay;
+  // The same for the program of one slice of a sliced plan (sliced_executor.cpp), kept here so
+  // that it outlives one call; null when the plan is not sliced or keeps no replay.
+  std::shared_ptr<ReplaySlot> slice_replay;
 
   std::size_t retained_bytes() const;
 };

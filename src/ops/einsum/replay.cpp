@@ -79,14 +79,27 @@ void Replay::play(Workspace& workspace, ContractionKernels& kernels,
   }
 }
 
-std::shared_ptr<const Replay> ReplaySlot::get() const {
+std::shared_ptr<const Replay> ReplaySlot::find(const ContractionKernels& kernels,
+                                               std::span<const EagerTensor> inputs,
+                                               const EagerTensor& result) {
   std::lock_guard lock(mutex_);
-  return replay_;
+  for (std::size_t i = 0; i < kKept; ++i) {
+    if (!replays_[i] || !replays_[i]->matches(kernels, inputs, result)) continue;
+    for (std::size_t j = i; j > 0; --j) std::swap(replays_[j], replays_[j - 1]);
+    return replays_[0];
+  }
+  return nullptr;
 }
 
-void ReplaySlot::set(std::shared_ptr<const Replay> replay) {
+void ReplaySlot::add(std::shared_ptr<const Replay> replay) {
   std::lock_guard lock(mutex_);
-  replay_ = std::move(replay);
+  for (std::size_t j = kKept - 1; j > 0; --j) replays_[j] = std::move(replays_[j - 1]);
+  replays_[0] = std::move(replay);
+}
+
+std::shared_ptr<const Replay> ReplaySlot::get() const {
+  std::lock_guard lock(mutex_);
+  return replays_[0];
 }
 
 ReplayRecorder::ReplayRecorder(ContractionKernels& kernels, std::span<const EagerTensor> inputs,

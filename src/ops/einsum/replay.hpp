@@ -77,16 +77,23 @@ struct Replay {
             const EagerTensor& result, bool release_early) const;
 };
 
-// A plan's latest replay (one per plan: a plan is one shape of one equation, and its callers
-// mostly hand in one memory order). Shared, so that a copied plan (a slice's) gets its own.
+// A plan's two most recently used replays: a plan is one shape of one equation, and its
+// callers hand in one memory order or two (a sliced program writes a slice's result into a
+// view of the output or into a compact partial sum, of other strides).
 class ReplaySlot {
  public:
-  std::shared_ptr<const Replay> get() const;
-  void set(std::shared_ptr<const Replay> replay);
+  static constexpr std::size_t kKept = 2;
+  // The replay that plays `inputs` into `result` on `kernels` (now the most recently used), or
+  // null.
+  std::shared_ptr<const Replay> find(const ContractionKernels& kernels,
+                                     std::span<const EagerTensor> inputs,
+                                     const EagerTensor& result);
+  void add(std::shared_ptr<const Replay> replay);  // the least recently used one goes
+  std::shared_ptr<const Replay> get() const;       // the most recently used
 
  private:
   mutable std::mutex mutex_;
-  std::shared_ptr<const Replay> replay_;
+  std::shared_ptr<const Replay> replays_[kKept];
 };
 
 class ReplayRecorder final : public ContractionKernels, public WorkspaceObserver {

@@ -68,8 +68,9 @@ SlicedProgram sliced_program(const EinsumPlan& plan) {
     if (!plan.in_output[static_cast<std::size_t>(l)]) p.sliced.push_back(l);
 
   p.slice = plan;
-  p.slice.direct_gemms.clear();  // worked out for the whole plan's shapes, not a slice's
-  if (p.slice.replay) p.slice.replay = std::make_shared<ReplaySlot>();  // the slice's own
+  p.slice.direct_gemms.clear();        // worked out for the whole plan's shapes, not a slice's
+  p.slice.replay = plan.slice_replay;  // the slices' own, kept by the plan across calls
+  p.slice.slice_replay = nullptr;
   for (int l : p.sliced) p.slice.sizes[static_cast<std::size_t>(l)] = 1;
   for (std::size_t i = 0; i < p.slice.input_shapes.size(); ++i)
     for (std::size_t axis = 0; axis < p.slice.input_shapes[i].size(); ++axis)
