@@ -23,11 +23,13 @@ void bind_config(nb::module_& m) {
                                                    : nb::object(nb::str(b.coretype_env.c_str()));
         d["generic_kernel"] = b.generic_kernel;
         d["forced_below_cpu"] = b.forced_below_cpu;
+        d["line"] = cpu_blas::blas_line(b);
         d["warning"] = cpu_blas::blas_warning(b);
         return d;
       },
       "The BLAS/LAPACK tenferro's CPU backend links and the kernel it runs on this CPU, as "
-      "`tenferro info` reports them; 'warning' is its one-line warning or note, or empty.");
+      "`tenferro info` reports them; 'line' is its BLAS line, 'warning' its one-line warning or "
+      "note, or empty.");
 }
 
 }  // namespace tenferro::python

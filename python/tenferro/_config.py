@@ -10,14 +10,15 @@ def show_config(mode="stdout"):
     """Prints the BLAS/LAPACK vendor and version, the kernel set it runs and the CPU's best
     vector ISA, with a one-line warning when the kernel is generic (pre-AVX2 on an AVX2 or
     AVX-512 CPU) or a note when OPENBLAS_CORETYPE holds it below the CPU. ``mode="dicts"``
-    returns ``{"blas": {...}}`` instead (keys as `tenferro info --json`'s, plus "warning")."""
+    returns ``{"blas": {...}}`` instead (keys as `tenferro info --json`'s, plus "line" and
+    "warning")."""
     info = {"blas": _tenferro.blas_info()}
     if mode == "dicts":
         return info
     if mode != "stdout":
         raise ValueError(f"show_config: mode must be 'stdout' or 'dicts', not {mode!r}")
     b = info["blas"]
-    print(f"BLAS/LAPACK: {b['vendor']} {b['version']}, kernel {b['core']} (CPU: {b['cpu_isa']})")
+    print(b["line"])
     if b["warning"]:
         print(b["warning"])
     return None

@@ -92,7 +92,9 @@ def test_interrupt_main_during_einsum_planning_is_a_keyboard_interrupt():
         import _thread, threading, time
         import numpy as np, tenferro as tf
         rt = tf.Runtime.cpu()
-        n = 200000
+        # Large enough that planning outlasts the timer: at 200000 operands the whole call took
+        # 0.52 s here once the executor's layout search got cheaper, and the interrupt came after.
+        n = 600000
         a = rt.upload(np.ones(1))
         s = ",".join(["i"] * n) + "->"
         threading.Timer(0.5, _thread.interrupt_main).start()

@@ -92,8 +92,7 @@ int run_info(CommandArgs& args) {
   std::cout << "  FFTW (CPU FFT provider, GPL): " << (TENFERRO_HAS_FFTW ? "on" : "off") << "\n";
   std::cout << "  host kernel threads: " << cpu_parallel::host_kernel_threads()
             << " (TENFERRO_NUM_THREADS; default: OpenBLAS's thread count)\n";
-  std::cout << "  BLAS/LAPACK: " << blas.vendor << " " << blas.version << ", kernel " << blas.core
-            << " (CPU: " << blas.cpu_isa << ")\n";
+  std::cout << "  " << cpu_blas::blas_line(blas) << "\n";
   if (const std::string w = cpu_blas::blas_warning(blas); !w.empty())
     std::cout << "  " << w << "\n";
   std::cout << "\ncapabilities (op x backend -> dtypes):\n";

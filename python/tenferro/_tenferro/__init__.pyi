@@ -16,7 +16,7 @@ from tenferro._tenferro import (
 
 def blas_info() -> dict:
     """
-    The BLAS/LAPACK tenferro's CPU backend links and the kernel it runs on this CPU, as `tenferro info` reports them; 'warning' is its one-line warning or note, or empty.
+    The BLAS/LAPACK tenferro's CPU backend links and the kernel it runs on this CPU, as `tenferro info` reports them; 'line' is its BLAS line, 'warning' its one-line warning or note, or empty.
     """
 
 class Runtime:

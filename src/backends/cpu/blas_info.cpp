@@ -66,12 +66,19 @@ BlasInfo blas_info() {
   words >> name >> info.version;
   info.cpu_isa = cpu_isa();
   info.kernel_isa = kernel_isa(info.core);
+  // Set but empty, OpenBLAS finds no such core and picks its own, as when unset.
   const char* forced = std::getenv("OPENBLAS_CORETYPE");
   info.coretype_env = forced ? forced : "";
   const int kernel = isa_rank(info.kernel_isa), cpu = isa_rank(info.cpu_isa);
   info.generic_kernel = info.kernel_isa == "pre-AVX2" && cpu >= isa_rank("AVX2");
-  info.forced_below_cpu = forced && !info.generic_kernel && kernel >= 0 && kernel < cpu;
+  info.forced_below_cpu =
+      !info.coretype_env.empty() && !info.generic_kernel && kernel >= 0 && kernel < cpu;
   return info;
+}
+
+std::string blas_line(const BlasInfo& info) {
+  return "BLAS/LAPACK: " + info.vendor + " " + info.version + ", kernel " + info.core +
+         " (CPU: " + info.cpu_isa + ")";
 }
 
 std::string blas_warning(const BlasInfo& info) {

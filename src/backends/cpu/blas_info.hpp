@@ -23,6 +23,9 @@ struct BlasInfo {
 };
 
 BlasInfo blas_info();
+// "BLAS/LAPACK: <vendor> <version>, kernel <core> (CPU: <isa>)", the line info, bench and
+// Python's show_config print.
+std::string blas_line(const BlasInfo& info);
 // One line, empty when the kernel fits the CPU: a warning for a generic kernel, a note for a
 // kernel that OPENBLAS_CORETYPE holds below the CPU.
 std::string blas_warning(const BlasInfo& info);

@@ -53,8 +53,7 @@ std::string render_table(const std::vector<BackendResult>& results, const BenchO
          " hardware threads, OPENBLAS_NUM_THREADS=" + env_or("OPENBLAS_NUM_THREADS", "unset") +
          "\n";
   const cpu_blas::BlasInfo blas = cpu_blas::blas_info();
-  out += "BLAS/LAPACK: " + blas.vendor + " " + blas.version + ", kernel " + blas.core +
-         " (CPU: " + blas.cpu_isa + ")\n";
+  out += cpu_blas::blas_line(blas) + "\n";
   if (const std::string w = cpu_blas::blas_warning(blas); !w.empty()) out += w + "\n";
   out +=
       "times in microseconds per call (median [p10, p90]); 'direct' is the backend executor "

@@ -54,12 +54,7 @@ GemmProblem on_operands(GemmProblem p, const EagerTensor& a, const EagerTensor& 
 EagerTensor run_direct_gemm(EagerRuntime& runtime, ContractionKernels& kernels,
                             const EinsumPlan& plan, const DirectGemm& direct,
                             std::span<const EagerTensor> inputs) {
-  EagerTensor result = runtime.empty(plan.dtype, plan.output_shape);
-  if (direct.out_strides != result.strides()) {  // the same compact buffer, walked in C order
-    TensorLayout layout = result.layout();
-    layout.strides = direct.out_strides;
-    result = EagerTensor(result.runtime(), result.buffer(), std::move(layout));
-  }
+  const EagerTensor result = fresh_output(runtime, plan, direct.out_strides);
   const EagerTensor& a = inputs[static_cast<std::size_t>(direct.a_input)];
   const EagerTensor& b = inputs[static_cast<std::size_t>(1 - direct.a_input)];
   kernels.gemm(on_operands(direct.problem, a, b, result));

@@ -19,7 +19,6 @@
 #include <string>
 #include <type_traits>
 
-#include "ops/einsum/direct_gemm.hpp"
 #include "ops/einsum/einsum_op.hpp"
 #include "ops/einsum/executor.hpp"
 #include "ops/einsum/expression.hpp"
@@ -180,9 +179,7 @@ EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, PlanPtr plan,
       inputs_enter(*runtime, operands)) {
     einsum_internal::ContractionKernels* kernels =
         einsum_internal::contraction_kernels_for(*runtime);
-    // A DirectGemm of the plan is run_program's first choice; other strides ask the search.
-    if (kernels && (einsum_internal::matching_direct_gemm(*plan, operands) ||
-                    einsum_internal::direct_binary_applicable(*plan, operands))) {
+    if (kernels && einsum_internal::direct_binary_applicable(*plan, operands)) {
       return einsum_internal::run_on_own_kernels(*runtime, "einsum", [&] {
         return einsum_internal::run_program(*runtime, *kernels, *plan, operands);
       });

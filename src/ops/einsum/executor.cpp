@@ -137,14 +137,9 @@ Labels by_stride(const Operand& op, Labels group) {
     const auto a = static_cast<std::size_t>(axis);
     return op.view.shape[a] <= 1 ? INT64_MAX : op.view.strides[a];
   };
-  std::int64_t keys[64];
-  const std::size_t n = group.size();
-  if (n > std::size(keys)) {
-    std::stable_sort(group.begin(), group.end(), [&](Label x, Label y) { return key(x) < key(y); });
-    return group;
-  }
-  for (std::size_t i = 0; i < n; ++i) keys[i] = key(group[i]);
-  for (std::size_t i = 1; i < n; ++i) {
+  SmallVector<std::int64_t, 8> keys;
+  for (Label l : group) keys.push_back(key(l));
+  for (std::size_t i = 1; i < group.size(); ++i) {
     const Label l = group[i];
     const std::int64_t k = keys[i];
     std::size_t j = i;
@@ -645,17 +640,19 @@ Strides result_strides(const EinsumPlan& plan, std::span<const EagerTensor> inpu
       [&](std::size_t i) -> const Strides& { return inputs[i].strides(); });
 }
 
+EagerTensor fresh_output(EagerRuntime& runtime, const EinsumPlan& plan, const Strides& strides) {
+  EagerTensor result = runtime.empty(plan.dtype, plan.output_shape);
+  if (strides == result.strides()) return result;
+  TensorLayout layout = result.layout();  // the same compact buffer, walked in C order
+  layout.strides = strides;
+  return EagerTensor(result.runtime(), result.buffer(), std::move(layout));
+}
+
 EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,
                         std::span<const EagerTensor> inputs) {
   if (const DirectGemm* direct = matching_direct_gemm(plan, inputs))
     return run_direct_gemm(runtime, kernels, plan, *direct, inputs);
-  EagerTensor result = runtime.empty(plan.dtype, plan.output_shape);
-  Strides strides = result_strides(plan, inputs);
-  if (strides != result.strides()) {  // the same compact buffer, walked in C order
-    TensorLayout layout = result.layout();
-    layout.strides = std::move(strides);
-    result = EagerTensor(result.runtime(), result.buffer(), std::move(layout));
-  }
+  const EagerTensor result = fresh_output(runtime, plan, result_strides(plan, inputs));
   run_program_into(runtime, kernels, plan, inputs, result);
   return result;
 }
@@ -757,6 +754,7 @@ std::optional<GemmProblem> single_gemm(const EinsumPlan& plan,
 
 bool direct_binary_applicable(const EinsumPlan& plan, std::span<const EagerTensor> inputs) {
   if (!plan.direct_candidate || inputs.size() != 2) return false;
+  if (matching_direct_gemm(plan, inputs)) return true;  // worked out when the plan was built
   const Strides strides[] = {inputs[0].strides(), inputs[1].strides()};
   return single_gemm(plan, strides, result_strides_for(plan, strides)).has_value();
 }

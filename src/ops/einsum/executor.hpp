@@ -22,6 +22,10 @@ Strides result_strides(const EinsumPlan& plan, std::span<const EagerTensor> inpu
 // The same for operands of the plan's input shapes and these strides.
 Strides result_strides_for(const EinsumPlan& plan, std::span<const Strides> input_strides);
 
+// A new compact output of the plan's shape and dtype in `runtime`, with `strides` (column- or
+// row-major compact, as result_strides gives).
+EagerTensor fresh_output(EagerRuntime& runtime, const EinsumPlan& plan, const Strides& strides);
+
 // Evaluates `plan` for `inputs` (shapes and dtype already checked against the plan) and
 // returns a fresh compact output of `runtime`, laid out by result_strides.
 EagerTensor run_program(EagerRuntime& runtime, ContractionKernels& kernels, const EinsumPlan& plan,

@@ -42,13 +42,13 @@ struct ProgramStep {
   std::vector<Label> next_contracted;
 };
 
+class ReplaySlot;  // replay.hpp
+
 // A two-operand call as the one GEMM that computes it, for operands with exactly these strides
 // (column-major compact, or row-major compact: what C++ users and NumPy users hand in) and a
 // fresh output with `out_strides` (result_strides' choice for them). A warm call whose operands
 // match runs it at once (direct_gemm.hpp): the layout search it skips cost more than a 4x4
 // product itself.
-class ReplaySlot;  // replay.hpp
-
 struct DirectGemm {
   Strides input_strides[2];
   Strides out_strides;

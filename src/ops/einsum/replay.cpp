@@ -152,10 +152,6 @@ bool ReplayRecorder::name(Buffer*& buffer, std::int64_t& offset, OperandRef& ref
   return true;
 }
 
-bool ReplayRecorder::name(KernelView& view, OperandRef& ref) {
-  return name(view.buffer, view.offset, ref);
-}
-
 void ReplayRecorder::record(ReplayCall::Op op, std::initializer_list<KernelView> views,
                             int reduced_rank) {
   if (!ok_) return;
@@ -165,7 +161,7 @@ void ReplayRecorder::record(ReplayCall::Op op, std::initializer_list<KernelView>
   int v = 0;
   for (const KernelView& view : views) {
     call.views[v] = view;
-    if (!name(call.views[v], call.refs[v])) return;
+    if (!name(call.views[v].buffer, call.views[v].offset, call.refs[v])) return;
     ++v;
   }
   replay_->calls.push_back(std::move(call));

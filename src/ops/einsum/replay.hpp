@@ -123,8 +123,8 @@ class ReplayRecorder final : public ContractionKernels, public WorkspaceObserver
     OperandRef ref;
     std::int64_t base_offset = 0;
   };
-  // `view` with its buffer named and its offset made relative; false when it cannot be named.
-  bool name(KernelView& view, OperandRef& ref);
+  // Names `buffer` (then null) and makes `offset` relative to its operand's; false (and the
+  // recording given up) when it cannot be named.
   bool name(Buffer*& buffer, std::int64_t& offset, OperandRef& ref);
   void record(ReplayCall::Op op, std::initializer_list<KernelView> views, int reduced_rank = 0);
 

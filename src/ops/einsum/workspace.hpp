@@ -41,8 +41,6 @@ class WorkspacePool {
   std::size_t retained_ = 0;
 };
 
-// The intermediates of one einsum call: compact tensors of `runtime` whose buffers return
-// to the runtime's pool when the call ends.
 // Told of every buffer a Workspace hands out (the replay recorder, replay.hpp, names them).
 class WorkspaceObserver {
  public:
@@ -50,6 +48,8 @@ class WorkspaceObserver {
   virtual void allocated(const EagerTensor& scratch) = 0;
 };
 
+// The intermediates of one einsum call: compact tensors of `runtime` whose buffers return
+// to the runtime's pool when the call ends.
 class Workspace {
  public:
   explicit Workspace(EagerRuntime& runtime);
