@@ -194,10 +194,11 @@ struct GemmLayout {
   std::int64_t next_cost = 0;  // next_copy_cost of the result (0 without a look-ahead)
 };
 
-bool matrix_ok(const Operand& op, const Labels& rows, const Labels& cols, const Labels& batch) {
-  const Fused r = fuse(op, rows), c = fuse(op, cols);
-  if (r.size == 0 || c.size == 0) return true;  // an empty matrix is never read or written
-  return r.ok && c.ok && fuse(op, batch).ok && blas_matrix(r.size, c.size, r.stride, c.stride).ok;
+// Whether an operand whose row, column and batch groups fuse as given is a BLAS matrix (batch).
+bool matrix_ok(const Fused& rows, const Fused& cols, const Fused& batch) {
+  if (rows.size == 0 || cols.size == 0) return true;  // an empty matrix is never read or written
+  return rows.ok && cols.ok && batch.ok &&
+         blas_matrix(rows.size, cols.size, rows.stride, cols.stride).ok;
 }
 
 // Candidate orders of one group, without duplicates: at most one from each operand and the
@@ -227,16 +228,17 @@ void add_candidate(Candidates& list, Labels order) {
 // or so). Measured on tree_100's 3.8M-element step (docs/perf/einsum-benchmark.md): the order of
 // the small operand's contracted labels made the copy of the large one 3x slower (7 runs
 // against 5).
-std::int64_t copy_cost(const Operand& op, const Labels& order) {
+std::int64_t copy_cost(const Operand& op, std::initializer_list<const Labels*> order) {
   std::int64_t runs = 0, expected = -1;
-  for (Label l : order) {
-    const auto a = static_cast<std::size_t>(axis_of(op.labels, l));
-    const std::int64_t n = op.view.shape[a];
-    if (n == 1) continue;
-    const std::int64_t stride = op.view.strides[a];
-    if (stride != expected) ++runs;
-    expected = stride * n;
-  }
+  for (const Labels* part : order)
+    for (Label l : *part) {
+      const auto a = static_cast<std::size_t>(axis_of(op.labels, l));
+      const std::int64_t n = op.view.shape[a];
+      if (n == 1) continue;
+      const std::int64_t stride = op.view.strides[a];
+      if (stride != expected) ++runs;
+      expected = stride * n;
+    }
   return numel_of(op) * std::max<std::int64_t>(runs, 1);
 }
 
@@ -273,18 +275,19 @@ Labels gathered(const Labels& order, std::span<const Label> next, bool to_end) {
 
 // What the consuming step would pay to permute-copy an intermediate laid out in `order` because
 // the labels it contracts (`next`) are not together (copy_cost's measure), or 0 when they are.
-std::int64_t next_copy_cost(const Labels& order, std::span<const Label> next,
+std::int64_t next_copy_cost(std::initializer_list<const Labels*> order, std::span<const Label> next,
                             const std::vector<std::int64_t>& sizes) {
   std::int64_t numel = 1, runs = 0;
   bool in_run = false;
-  for (Label l : order) {
-    const std::int64_t n = sizes[static_cast<std::size_t>(l)];
-    numel *= n;
-    if (n == 1) continue;
-    const bool is_next = has(next, l);
-    if (is_next && !in_run) ++runs;
-    in_run = is_next;
-  }
+  for (const Labels* part : order)
+    for (Label l : *part) {
+      const std::int64_t n = sizes[static_cast<std::size_t>(l)];
+      numel *= n;
+      if (n == 1) continue;
+      const bool is_next = has(next, l);
+      if (is_next && !in_run) ++runs;
+      in_run = is_next;
+    }
   return runs > 1 ? numel * runs : 0;
 }
 
@@ -333,38 +336,70 @@ GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
     for (std::size_t i = 0; i < plain_batch; ++i)
       add_candidate(batch, gathered(batch[i], next, false));
   }
-  GemmLayout plain, together;  // the plain choice; the best that puts `next` together
-  plain.cost = together.cost = -1;
+  // Each candidate order's fusion in each operand that carries its group, worked out once: the
+  // loops below meet every order in up to a hundred combinations, and a first call (which
+  // searches; later ones play back) spent a fifth of its time here.
+  using Fusions = std::array<Fused, std::tuple_size_v<decltype(Candidates::items)>>;
+  const auto fusions = [](const Operand* op, const Candidates& list) {
+    Fusions f{};
+    if (op)
+      for (std::size_t i = 0; i < list.size(); ++i) f[i] = fuse(*op, list[i]);
+    return f;
+  };
+  const Fusions a_left = fusions(&a, left), a_contracted = fusions(&a, contracted),
+                a_batch = fusions(&a, batch), b_contracted = fusions(&b, contracted),
+                b_right = fusions(&b, right), b_batch = fusions(&b, batch),
+                c_left = fusions(out, left), c_right = fusions(out, right),
+                c_batch = fusions(out, batch);
+  // A layout by its candidates' indices; the orders are copied once, for the one returned.
+  struct Pick {
+    std::size_t bi = 0, ki = 0, li = 0, ri = 0;
+    bool a_ok = false, b_ok = false, c_ok = false, right_first = false;
+    std::int64_t cost = -1, next_cost = 0;
+  };
+  const auto layout_of = [&](const Pick& p) {
+    return GemmLayout{left[p.li], right[p.ri], contracted[p.ki], batch[p.bi], p.a_ok,
+                      p.b_ok,     p.c_ok,      p.right_first,    p.cost,      p.next_cost};
+  };
+  Pick plain, together;  // the plain choice; the best that puts `next` together
   for (const bool right_first : {false, true}) {
     if (right_first && !may_transpose) break;
     for (std::size_t bi = 0; bi < batch.size(); ++bi)
-      for (const auto& ko : contracted)
+      for (std::size_t ki = 0; ki < contracted.size(); ++ki)
         for (std::size_t li = 0; li < left.size(); ++li)
           for (std::size_t ri = 0; ri < right.size(); ++ri) {
-            const Labels &bo = batch[bi], &lo = left[li], &ro = right[ri];
+            const Labels &bo = batch[bi], &ko = contracted[ki], &lo = left[li], &ro = right[ri];
             const bool is_plain =
                 !right_first && bi < plain_batch && li < plain_left && ri < plain_right;
             if (!is_plain && !ahead) continue;
-            const bool a_ok = matrix_ok(a, lo, ko, bo), b_ok = matrix_ok(b, ko, ro, bo);
-            const bool c_ok = out == nullptr || matrix_ok(*out, lo, ro, bo);
-            const std::int64_t cost = (a_ok ? 0 : copy_cost(a, concat(lo, ko, bo))) +
-                                      (b_ok ? 0 : copy_cost(b, concat(ko, ro, bo))) +
-                                      (c_ok ? 0 : (out ? copy_cost(*out, concat(lo, ro, bo)) : 0));
-            const std::int64_t next_cost =
-                ahead ? next_copy_cost(right_first ? concat(ro, lo, bo) : concat(lo, ro, bo), next,
-                                       sizes)
+            Pick p{bi,
+                   ki,
+                   li,
+                   ri,
+                   matrix_ok(a_left[li], a_contracted[ki], a_batch[bi]),
+                   matrix_ok(b_contracted[ki], b_right[ri], b_batch[bi]),
+                   out == nullptr || matrix_ok(c_left[li], c_right[ri], c_batch[bi]),
+                   right_first};
+            p.cost = (p.a_ok ? 0 : copy_cost(a, {&lo, &ko, &bo})) +
+                     (p.b_ok ? 0 : copy_cost(b, {&ko, &ro, &bo})) +
+                     (p.c_ok || !out ? 0 : copy_cost(*out, {&lo, &ro, &bo}));
+            p.next_cost =
+                ahead ? next_copy_cost(right_first
+                                           ? std::initializer_list<const Labels*>{&ro, &lo, &bo}
+                                           : std::initializer_list<const Labels*>{&lo, &ro, &bo},
+                                       next, sizes)
                       : 0;
-            const GemmLayout layout{lo, ro, ko, bo, a_ok, b_ok, c_ok, right_first, cost, next_cost};
-            if (is_plain && (plain.cost < 0 || cost < plain.cost)) {
-              plain = layout;
-              if (cost == 0 && next_cost == 0) return plain;
+            if (is_plain && (plain.cost < 0 || p.cost < plain.cost)) {
+              plain = p;
+              if (p.cost == 0 && p.next_cost == 0) return layout_of(plain);
             }
-            if (ahead && next_cost == 0 && (together.cost < 0 || cost < together.cost))
-              together = layout;
+            if (ahead && p.next_cost == 0 && (together.cost < 0 || p.cost < together.cost))
+              together = p;
           }
   }
-  if (together.cost >= 0 && together.cost < plain.cost + plain.next_cost) return together;
-  return plain;
+  if (together.cost >= 0 && together.cost < plain.cost + plain.next_cost)
+    return layout_of(together);
+  return layout_of(plain);
 }
 
 GemmGroups classify(const Operand& a, const Operand& b, const std::vector<char>& needed) {
@@ -721,7 +756,7 @@ void run_program_into(EagerRuntime& runtime, ContractionKernels& kernels, const 
     replay->play(workspace, kernels, inputs, result, release_early);
     return;
   }
-  ReplayRecorder recorder(kernels, inputs, result);
+  ReplayRecorder recorder(kernels, inputs, result, plan.steps.size());
   workspace.observe(&recorder);
   search_and_run(workspace, recorder, plan, inputs, result, release_early);
   workspace.observe(nullptr);

@@ -59,10 +59,9 @@ std::size_t EinsumPlan::retained_bytes() const {
   for (const auto& s : steps)
     bytes += s.needed_after.size() + s.next_contracted.size() * sizeof(Label) + sizeof(ProgramStep);
   bytes += direct_gemms.size() * sizeof(DirectGemm);
-  // A replay is recorded later, outside the cache's count: charged here ahead, at about four
-  // kernel calls and allocations per step.
+  // A replay is recorded later, outside the cache's count: charged here ahead.
   const std::size_t slots = (replay ? 1 : 0) + (slice_replay ? 1 : 0);
-  bytes += slots * ReplaySlot::kKept * (steps.size() * 4 + 2) * sizeof(ReplayCall);
+  bytes += slots * ReplaySlot::kKept * Replay::bytes_estimate(steps.size());
   return bytes + path.steps.size() * sizeof(std::pair<int, int>);
 }
 

@@ -17,6 +17,12 @@ bool Replay::matches(const ContractionKernels& kernels, std::span<const EagerTen
   return true;
 }
 
+std::size_t Replay::bytes_estimate(std::size_t steps) {
+  const std::size_t calls = steps * 4 + 2;
+  return sizeof(Replay) + calls * (sizeof(ReplayCall) + 16 * sizeof(std::int64_t)) +
+         calls / 2 * sizeof(GemmProblem);
+}
+
 void Replay::play(Workspace& workspace, ContractionKernels& kernels,
                   std::span<const EagerTensor> inputs, const EagerTensor& result,
                   bool release_early) const {
@@ -32,46 +38,55 @@ void Replay::play(Workspace& workspace, ContractionKernels& kernels,
     }
     return result;
   };
-  const auto bind = [&](KernelView view, const OperandRef& ref) {
-    const EagerTensor& t = operand(ref);
+  // The kernel views of the call at hand, rebuilt in place (their inline dims are reused).
+  KernelView views[3];
+  const auto bind = [&](const ReplayCall& c, int v) -> const KernelView& {
+    const RecordedView& r = c.views[v];
+    const EagerTensor& t = operand(c.refs[v]);
+    KernelView& view = views[v];
+    const std::int64_t* d = dims.data() + r.dims_at;
     view.buffer = t.buffer().get();
-    view.offset += t.layout().offset;
+    view.dtype = r.dtype;
+    view.shape.assign(d, d + r.rank);
+    view.strides.assign(d + r.rank, d + 2 * r.rank);
+    view.offset = r.offset + t.layout().offset;
     return view;
   };
   for (const ReplayCall& c : calls) {
     switch (c.op) {
-      case ReplayCall::Op::Allocate:
-        scratch[static_cast<std::size_t>(c.refs[0].index)] = workspace.allocate(c.dtype, c.shape);
+      case ReplayCall::Op::Allocate: {
+        const RecordedView& r = c.views[0];
+        const std::int64_t* d = dims.data() + r.dims_at;
+        scratch[static_cast<std::size_t>(c.refs[0].index)] =
+            workspace.allocate(r.dtype, Shape(d, d + r.rank));
         break;
+      }
       case ReplayCall::Op::Copy:
-        kernels.copy(bind(c.views[0], c.refs[0]), bind(c.views[1], c.refs[1]));
+        kernels.copy(bind(c, 0), bind(c, 1));
         break;
       case ReplayCall::Op::SumTrailing:
-        kernels.sum_trailing(bind(c.views[0], c.refs[0]), bind(c.views[1], c.refs[1]),
-                             c.reduced_rank);
+        kernels.sum_trailing(bind(c, 0), bind(c, 1), c.reduced_rank);
         break;
       case ReplayCall::Op::Multiply:
-        kernels.multiply(bind(c.views[0], c.refs[0]), bind(c.views[1], c.refs[1]),
-                         bind(c.views[2], c.refs[2]));
+        kernels.multiply(bind(c, 0), bind(c, 1), bind(c, 2));
         break;
       case ReplayCall::Op::MultiplySum:
-        kernels.multiply_sum(bind(c.views[0], c.refs[0]), bind(c.views[1], c.refs[1]),
-                             bind(c.views[2], c.refs[2]), c.reduced_rank);
+        kernels.multiply_sum(bind(c, 0), bind(c, 1), bind(c, 2), c.reduced_rank);
         break;
       case ReplayCall::Op::FillZero:
-        kernels.fill_zero(bind(c.views[0], c.refs[0]));
+        kernels.fill_zero(bind(c, 0));
         break;
       case ReplayCall::Op::Accumulate:
-        kernels.accumulate(bind(c.views[0], c.refs[0]), bind(c.views[1], c.refs[1]));
+        kernels.accumulate(bind(c, 0), bind(c, 1));
         break;
       case ReplayCall::Op::Gemm:
         kernels.gemm(
-            on_operands(c.gemm, operand(c.refs[0]), operand(c.refs[1]), operand(c.refs[2])));
+            on_operands(gemms[c.gemm], operand(c.refs[0]), operand(c.refs[1]), operand(c.refs[2])));
         break;
     }
     if (!release_early) continue;
-    for (int s : c.last_use) {
-      EagerTensor& t = scratch[static_cast<std::size_t>(s)];
+    for (std::uint32_t u = c.last_use_begin; u < c.last_use_end; ++u) {
+      EagerTensor& t = scratch[static_cast<std::size_t>(last_uses[u])];
       const Buffer* buffer = t.buffer().get();
       t = EagerTensor();
       workspace.release_unused({buffer});
@@ -103,9 +118,12 @@ std::shared_ptr<const Replay> ReplaySlot::get() const {
 }
 
 ReplayRecorder::ReplayRecorder(ContractionKernels& kernels, std::span<const EagerTensor> inputs,
-                               const EagerTensor& result)
+                               const EagerTensor& result, std::size_t steps)
     : kernels_(kernels), replay_(std::make_unique<Replay>()) {
   replay_->kernels = &kernels;
+  replay_->calls.reserve(steps * 4 + 2);
+  replay_->dims.reserve(steps * 24);
+  replay_->gemms.reserve(steps);
   const auto add = [&](const EagerTensor& t, OperandRef ref) {
     // Two operands on one buffer could not be told apart in the calls.
     if (!names_.emplace(t.buffer().get(), Named{ref, t.layout().offset}).second) ok_ = false;
@@ -132,12 +150,15 @@ void ReplayRecorder::allocated(const EagerTensor& scratch) {
   }
   ReplayCall call;
   call.op = ReplayCall::Op::Allocate;
-  call.dtype = scratch.dtype();
-  call.shape = scratch.shape();
+  const Shape& shape = scratch.shape();
+  call.views[0].dims_at = static_cast<std::uint32_t>(replay_->dims.size());
+  call.views[0].rank = static_cast<std::uint8_t>(shape.size());
+  call.views[0].dtype = scratch.dtype();
+  replay_->dims.insert(replay_->dims.end(), shape.begin(), shape.end());
   call.refs[0] = {OperandRef::Kind::Scratch, replay_->scratch++};
   // A buffer handed out again after its release names the new scratch from now on.
   names_[buffer] = Named{call.refs[0], scratch.layout().offset};
-  replay_->calls.push_back(std::move(call));
+  replay_->calls.push_back(call);
 }
 
 bool ReplayRecorder::name(Buffer*& buffer, std::int64_t& offset, OperandRef& ref) {
@@ -152,6 +173,18 @@ bool ReplayRecorder::name(Buffer*& buffer, std::int64_t& offset, OperandRef& ref
   return true;
 }
 
+RecordedView ReplayRecorder::keep(const KernelView& view, std::int64_t offset) {
+  RecordedView r;
+  r.dims_at = static_cast<std::uint32_t>(replay_->dims.size());
+  r.rank = static_cast<std::uint8_t>(view.shape.size());
+  r.dtype = view.dtype;
+  r.offset = offset;
+  std::vector<std::int64_t>& dims = replay_->dims;
+  dims.insert(dims.end(), view.shape.begin(), view.shape.end());
+  dims.insert(dims.end(), view.strides.begin(), view.strides.end());
+  return r;
+}
+
 void ReplayRecorder::record(ReplayCall::Op op, std::initializer_list<KernelView> views,
                             int reduced_rank) {
   if (!ok_) return;
@@ -160,11 +193,12 @@ void ReplayRecorder::record(ReplayCall::Op op, std::initializer_list<KernelView>
   call.reduced_rank = reduced_rank;
   int v = 0;
   for (const KernelView& view : views) {
-    call.views[v] = view;
-    if (!name(call.views[v].buffer, call.views[v].offset, call.refs[v])) return;
-    ++v;
+    Buffer* buffer = view.buffer;
+    std::int64_t offset = view.offset;
+    if (!name(buffer, offset, call.refs[v])) return;
+    call.views[v++] = keep(view, offset);
   }
-  replay_->calls.push_back(std::move(call));
+  replay_->calls.push_back(call);
 }
 
 void ReplayRecorder::copy(const KernelView& src, const KernelView& dst) {
@@ -203,25 +237,38 @@ void ReplayRecorder::gemm(const GemmProblem& problem) {
   if (!ok_) return;
   ReplayCall call;
   call.op = ReplayCall::Op::Gemm;
-  call.gemm = problem;
-  if (!name(call.gemm.a, call.gemm.a_offset, call.refs[0]) ||
-      !name(call.gemm.b, call.gemm.b_offset, call.refs[1]) ||
-      !name(call.gemm.c, call.gemm.c_offset, call.refs[2]))
+  GemmProblem g = problem;
+  if (!name(g.a, g.a_offset, call.refs[0]) || !name(g.b, g.b_offset, call.refs[1]) ||
+      !name(g.c, g.c_offset, call.refs[2]))
     return;
-  replay_->calls.push_back(std::move(call));
+  call.gemm = static_cast<std::uint32_t>(replay_->gemms.size());
+  replay_->gemms.push_back(g);
+  replay_->calls.push_back(call);
 }
 
 std::shared_ptr<const Replay> ReplayRecorder::finish() {
   if (!ok_) return nullptr;
-  // Each scratch's last use: play-back returns it to the workspace right after.
+  // Each scratch's last use: play-back returns it to the workspace right after. Grouped by
+  // that call (a counting sort), each call's own in increasing scratch order.
+  std::vector<ReplayCall>& calls = replay_->calls;
   std::vector<int> last(static_cast<std::size_t>(replay_->scratch), -1);
-  for (std::size_t i = 0; i < replay_->calls.size(); ++i) {
-    const ReplayCall& c = replay_->calls[i];
-    for (const OperandRef& r : c.refs)
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    for (const OperandRef& r : calls[i].refs)
       if (r.kind == OperandRef::Kind::Scratch) last[static_cast<std::size_t>(r.index)] = int(i);
+  for (int call : last)
+    if (call >= 0) ++calls[static_cast<std::size_t>(call)].last_use_end;
+  std::uint32_t at = 0;
+  for (ReplayCall& c : calls) {
+    const std::uint32_t count = c.last_use_end;
+    c.last_use_begin = c.last_use_end = at;
+    at += count;
   }
-  for (std::size_t s = 0; s < last.size(); ++s)
-    if (last[s] >= 0) replay_->calls[static_cast<std::size_t>(last[s])].last_use.push_back(int(s));
+  replay_->last_uses.resize(at);
+  for (std::size_t s = 0; s < last.size(); ++s) {
+    if (last[s] < 0) continue;
+    ReplayCall& c = calls[static_cast<std::size_t>(last[s])];
+    replay_->last_uses[c.last_use_end++] = static_cast<int>(s);
+  }
   return std::shared_ptr<const Replay>(std::move(replay_));
 }
 

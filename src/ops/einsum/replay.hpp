@@ -34,6 +34,18 @@ struct OperandRef {
   int index = 0;
 };
 
+// A kernel view as recorded: its shape and strides are `rank` entries each at `dims_at` in the
+// replay's `dims` (shape first), its offset relative to its operand's own. Views are kept out
+// of line because a KernelView holds both inline (168 bytes): a call of three of them and a
+// GEMM was 800 bytes, and a first call's recording of a 60-tensor network grew a vector past
+// malloc's mmap threshold, a tenth of that call in page faults.
+struct RecordedView {
+  std::uint32_t dims_at = 0;
+  std::uint8_t rank = 0;
+  DType dtype = DType::F32;
+  std::int64_t offset = 0;
+};
+
 struct ReplayCall {
   enum class Op : std::uint8_t {
     Allocate,
@@ -47,15 +59,13 @@ struct ReplayCall {
   };
   Op op = Op::Copy;
   int reduced_rank = 0;
-  // Allocate: scratch `refs[0].index` of `dtype` and `shape`.
-  DType dtype = DType::F32;
-  Shape shape;
-  // The views (buffer null, offset relative to the operand's own) and whose they are; a GEMM's
-  // A, B, C in `gemm` (buffers null, offsets relative) with refs[0..2].
-  KernelView views[3];
+  // The views and whose they are. Allocate: scratch `refs[0].index` of views[0]'s dtype and
+  // shape (no strides). Gemm: refs[0..2] are A, B, C of `gemms[gemm]`.
+  RecordedView views[3];
   OperandRef refs[3];
-  GemmProblem gemm;
-  std::vector<int> last_use;  // scratch whose last use is this call
+  std::uint32_t gemm = 0;
+  // The scratch whose last use is this call: last_uses[last_use_begin, last_use_end).
+  std::uint32_t last_use_begin = 0, last_use_end = 0;
 };
 
 struct Replay {
@@ -67,7 +77,14 @@ struct Replay {
   Shape output_shape;
   Strides output_strides;
   std::vector<ReplayCall> calls;
+  std::vector<std::int64_t> dims;  // the views' shapes and strides
+  std::vector<GemmProblem> gemms;  // buffers null, offsets relative to their operands'
+  std::vector<int> last_uses;
   int scratch = 0;
+
+  // What a plan is charged ahead for a replay of `steps` program steps (program.cpp): about
+  // four calls per step, two views of rank four each, a GEMM every other call.
+  static std::size_t bytes_estimate(std::size_t steps);
 
   bool matches(const ContractionKernels& kernels, std::span<const EagerTensor> inputs,
                const EagerTensor& result) const;
@@ -98,8 +115,9 @@ class ReplaySlot {
 
 class ReplayRecorder final : public ContractionKernels, public WorkspaceObserver {
  public:
+  // `steps`: the program's, to size the recording once.
   ReplayRecorder(ContractionKernels& kernels, std::span<const EagerTensor> inputs,
-                 const EagerTensor& result);
+                 const EagerTensor& result, std::size_t steps);
   // The recording, or null when a buffer could not be named.
   std::shared_ptr<const Replay> finish();
 
@@ -126,6 +144,8 @@ class ReplayRecorder final : public ContractionKernels, public WorkspaceObserver
   // Names `buffer` (then null) and makes `offset` relative to its operand's; false (and the
   // recording given up) when it cannot be named.
   bool name(Buffer*& buffer, std::int64_t& offset, OperandRef& ref);
+  // `view`'s shape and strides appended to the replay's dims, its offset as given.
+  RecordedView keep(const KernelView& view, std::int64_t offset);
   void record(ReplayCall::Op op, std::initializer_list<KernelView> views, int reduced_rank = 0);
 
   ContractionKernels& kernels_;
