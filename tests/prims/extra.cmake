@@ -1,9 +1,10 @@
 # The per-ISA SIMD objects define no weak function (check_isa_objects.cmake says why). Their
-# objects are those of the library's object target whose source is simd_avx*.cpp; where the
+# objects are those of the library's object target whose source is simd_avx*.cpp or in
+# backends/cpu/isa (small GEMMs, small QR); where the
 # SIMD kernels are not built (not x86-64) there is nothing to check.
 if(TENFERRO_HAS_SLEEF)
   add_test(NAME Prims.SimdObjectsDefineNoWeakFunction
            COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM}
-                   "-DOBJECTS=$<FILTER:$<TARGET_OBJECTS:tenferro_objects>,INCLUDE,simd_avx>"
+                   "-DOBJECTS=$<FILTER:$<TARGET_OBJECTS:tenferro_objects>,INCLUDE,simd_avx|cpu/isa/>"
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/prims/check_isa_objects.cmake)
 endif()

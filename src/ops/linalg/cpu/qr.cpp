@@ -1,7 +1,11 @@
-// QR via geqrf + orgqr/ungqr, with the optional positive-diagonal gauge.
+// QR via geqrf + orgqr/ungqr, with the optional positive-diagonal gauge; real matrices of up to
+// 128 rows and columns through the CPU backend's own kernels of the same algorithm
+// (backends/cpu/householder_qr.hpp), LAPACK where those decline one.
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
+#include "backends/cpu/householder_qr.hpp"
 #include "ops/linalg/cpu/kernels.hpp"
 #include "ops/linalg/cpu/workspace.hpp"
 
@@ -39,13 +43,22 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
   });
   Workspace<T>& ws = lease.get();
   const bool positive = call.op.payload().qr.gauge == linalg::QrGauge::PositiveDiagonal;
+  const cpu_isa::Isa isa = cpu_isa::best_isa();
+  const bool small = std::is_floating_point_v<T> && cpu_blas::householder_qr_applies(isa, m, n);
 
   for (std::int64_t b = 0; b < d.batch; ++b) {
     T* qb = q.data<T>() + b * m * q_cols;
     T* buf = in_place ? qb : scratch.data();
     std::copy_n(in + b * m * n, m * n, buf);
+    bool ours = false;
+    if constexpr (std::is_floating_point_v<T>) {
+      ours = small && cpu_blas::householder_qr(isa, m, n, buf, tau.data());
+      if (small) count_lapack_call();  // a kernel call like geqrf's, counted the same way
+      // Declined (a column norm out of its range): LAPACK starts again from A.
+      if (small && !ours) std::copy_n(in + b * m * n, m * n, buf);
+    }
     lapack::lint info = 0;
-    if (k > 0) {
+    if (k > 0 && !ours) {
       info = lapack::geqrf(li(m), li(n), buf, ld(m), tau.data(), ws.work.data(), ws.lwork());
       count_lapack_call();
       if (info < 0) throw_lapack_argument(call, "geqrf", info);
@@ -55,10 +68,18 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
       for (std::int64_t i = 0; i <= std::min(j, r_rows - 1); ++i)
         rb[i + j * r_rows] = buf[i + j * m];
     }
-    info =
-        lapack::orgqr(li(m), li(q_cols), li(k), buf, ld(m), tau.data(), ws.work.data(), ws.lwork());
-    count_lapack_call();
-    if (info < 0) throw_lapack_argument(call, "orgqr/ungqr", info);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (ours) {
+        cpu_blas::householder_q(isa, m, q_cols, k, buf, tau.data());
+        count_lapack_call();
+      }
+    }
+    if (!ours) {
+      info = lapack::orgqr(li(m), li(q_cols), li(k), buf, ld(m), tau.data(), ws.work.data(),
+                           ws.lwork());
+      count_lapack_call();
+      if (info < 0) throw_lapack_argument(call, "orgqr/ungqr", info);
+    }
     if (!in_place) std::copy_n(buf, m * q_cols, qb);
 
     if (positive) {

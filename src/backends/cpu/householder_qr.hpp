@@ -1,0 +1,39 @@
+// QR of small real matrices in vector code of our own, the algorithm of LAPACK's unblocked
+// geqr2 and org2r (which geqrf and orgqr run below 128 columns anyway) with each reflector
+// applied to a column as one fused dot product and update: LAPACK reaches them through a
+// dgemv and a dger per column, and their call overhead was most of a small QR's time (an 8x8
+// factorisation and its Q took 1.3 us through OpenBLAS, 0.4 us here; 32x32 13 us against 7).
+// The kernels live in backends/cpu/isa/householder_qr_avx2.cpp.
+#pragma once
+
+#include <cstdint>
+
+#include "backends/cpu/cpu_isa.hpp"
+
+namespace tenferro::cpu_blas {
+
+// Past this many rows or columns LAPACK's blocked code (GEMM updates) is as fast or faster.
+inline constexpr std::int64_t kHouseholderQrMax = 128;
+
+// Whether the kernels below run an m x n QR on `isa`: T float or double, 1 <= m, n <=
+// kHouseholderQrMax, an x86-64 CPU with AVX2 and FMA (isa not None).
+bool householder_qr_applies(cpu_isa::Isa isa, std::int64_t m, std::int64_t n);
+
+// geqr2 on the column-major m x n matrix `a` (leading dimension m), when householder_qr_applies:
+// R on and above the diagonal, the Householder vectors below it (their unit first entries
+// implied), tau[0, min(m, n)) their scales, with LAPACK's conventions (beta = -sign(alpha) *
+// norm). Returns false, `a` then partly overwritten, when a column's squared norm or its
+// diagonal entry's square falls outside [min/eps^2, eps^2/min] (T's normal minimum and epsilon):
+// there the plain sum of squares this kernel uses could underflow or overflow, where LAPACK
+// rescales. The caller then runs LAPACK on the original matrix.
+template <class T>
+bool householder_qr(cpu_isa::Isa isa, std::int64_t m, std::int64_t n, T* a, T* tau);
+
+// org2r: overwrites the first q_cols columns of `a` (m x q_cols, leading dimension m; k <=
+// q_cols <= m) holding householder_qr's k = min(m, n) reflectors with the first q_cols columns
+// of Q = H(0) H(1) ... H(k-1), when householder_qr_applies(isa, m, q_cols).
+template <class T>
+void householder_q(cpu_isa::Isa isa, std::int64_t m, std::int64_t q_cols, std::int64_t k, T* a,
+                   const T* tau);
+
+}  // namespace tenferro::cpu_blas
