@@ -118,7 +118,7 @@ if build tsan build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=cl
     tenferro_ad_tests; then
   # OPENBLAS_NUM_THREADS=1 (test-env.sh): OpenBLAS's own uninstrumented thread pool would
   # otherwise show up as races TSan cannot see into.
-  TSAN_OPTIONS=halt_on_error=1 run_ctest tsan build-tsan -R 'Concurren|EinsumThreads|FftThreads'
+  TSAN_OPTIONS=halt_on_error=1 run_ctest tsan build-tsan -R 'Concurren|EinsumThreads|FftThreads|LinalgThreadsSplit'
 fi
 end_stage "3  TSan build + tests"
 

@@ -40,7 +40,9 @@ TEST(LinalgSvdRetry, GesvdTakesOverAndIsCounted) {
 TEST(LinalgSvdRetry, BothDriversFailingIsNumerical) {
   ResetInjection reset;
   auto rt = tenferro::EagerRuntime::cpu();
-  const EagerTensor a = rt->upload(random_tensor(DType::F64, {4, 4, 2}, 5));
+  // One batch entry: the injected failures go to the next driver calls in time, and a batch
+  // split over threads (LinalgThreadsSplit) makes "next" any entry's.
+  const EagerTensor a = rt->upload(random_tensor(DType::F64, {4, 4, 1}, 5));
   inject_gesdd_failures_for_testing(1);
   inject_gesvd_failures_for_testing(1);
   const tenferro::Error e = expect_error([&] { la::svd(a); }, tenferro::ErrorKind::Numerical);
@@ -48,6 +50,19 @@ TEST(LinalgSvdRetry, BothDriversFailingIsNumerical) {
   EXPECT_NE(std::string(e.what()).find("batch entry 0"), std::string::npos) << e.what();
   EXPECT_NE(std::string(e.what()).find("did not converge"), std::string::npos) << e.what();
   EXPECT_EQ(rt->stats().numerical_retries, 1u);
+}
+
+// Every entry failing both drivers: the error names the first, as the sequential loop would,
+// however the batch is split over threads (ops/linalg/cpu/batch_chunks.hpp).
+TEST(LinalgSvdRetry, EveryEntryFailingNamesTheFirst) {
+  ResetInjection reset;
+  auto rt = tenferro::EagerRuntime::cpu();
+  const EagerTensor a = rt->upload(random_tensor(DType::F64, {4, 4, 7}, 6));
+  inject_gesdd_failures_for_testing(7);
+  inject_gesvd_failures_for_testing(7);
+  const tenferro::Error e = expect_error([&] { la::svd(a); }, tenferro::ErrorKind::Numerical);
+  EXPECT_NE(std::string(e.what()).find("batch entry 0 "), std::string::npos) << e.what();
+  EXPECT_GE(rt->stats().numerical_retries, 1u);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Hermitian eigen-decomposition via syevd/heevd (lower triangle read), eigenvalues ascending.
 #include <algorithm>
 
+#include "ops/linalg/cpu/batch_chunks.hpp"
 #include "ops/linalg/cpu/kernels.hpp"
 #include "ops/linalg/cpu/workspace.hpp"
 
@@ -22,19 +23,23 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
   for (std::int64_t b = 0; b < d.batch; ++b) {
     check_finite_triangle(call, in + b * n * n, n, true, true, b, d.batch_shape, "A");
   }
-  if (n > 0 && d.batch > 0) {
-    WorkspaceLease<T> lease(call, "eigh|" + std::to_string(n) + "|" + job, [&] {
-      T query{}, scratch{};
-      R rquery{}, wscratch{};
-      lapack::lint iquery = 0;
-      lapack::syevd(job, 'L', li(n), &scratch, ld(n), &wscratch, &query, -1, &rquery, -1, &iquery,
-                    -1);
-      WorkspaceSizes sizes{queried_size(query), 1, iquery};
-      if constexpr (kIsComplex<T>) sizes.rwork = queried_size(rquery);
-      return sizes;
-    });
-    Workspace<T>& ws = lease.get();
-    for (std::int64_t b = 0; b < d.batch; ++b) {
+  if (n == 0 || d.batch == 0)
+    return values_only ? std::vector<Tensor>{w} : std::vector<Tensor>{w, v};
+  WorkspaceLease<T> lease(call, "eigh|" + std::to_string(n) + "|" + job, [&] {
+    T query{}, scratch{};
+    R rquery{}, wscratch{};
+    lapack::lint iquery = 0;
+    lapack::syevd(job, 'L', li(n), &scratch, ld(n), &wscratch, &query, -1, &rquery, -1, &iquery,
+                  -1);
+    WorkspaceSizes sizes{queried_size(query), 1, iquery};
+    if constexpr (kIsComplex<T>) sizes.rwork = queried_size(rquery);
+    return sizes;
+  });
+  // Batch entries [first, last), with this chunk's own workspace.
+  const auto run_chunk = [&](std::int64_t first, std::int64_t last) {
+    ChunkWorkspace<T> chunk_workspace(lease, first);
+    Workspace<T>& ws = chunk_workspace.get();
+    for (std::int64_t b = first; b < last; ++b) {
       T* vb = v.data<T>() + b * n * n;
       std::copy_n(in + b * n * n, n * n, vb);  // syevd overwrites A with the eigenvectors
       count_lapack_call();
@@ -45,7 +50,8 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
       if (info > 0)
         throw_numerical(call, b, d.batch_shape, "the eigensolver (syevd/heevd) did not converge");
     }
-  }
+  };
+  for_each_batch_chunk(d.batch, n, run_chunk);
   if (values_only) return {w};
   return {w, v};
 }

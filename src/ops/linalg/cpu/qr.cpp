@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "backends/cpu/householder_qr.hpp"
+#include "ops/linalg/cpu/batch_chunks.hpp"
 #include "ops/linalg/cpu/kernels.hpp"
 #include "ops/linalg/cpu/workspace.hpp"
 
@@ -30,71 +31,77 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
   // at least n columns that buffer is Q's own storage, so Q needs no copy; only a wide reduced
   // QR (Q [m, m] with m < n) needs scratch space.
   const bool in_place = q_cols >= n;
-  std::vector<T> scratch(in_place ? 0 : static_cast<std::size_t>(m * n));
-  std::vector<T> tau(static_cast<std::size_t>(std::max<std::int64_t>(k, 1)));
   const std::string key =
       "qr|" + std::to_string(m) + "x" + std::to_string(n) + "|" + std::to_string(q_cols);
-  WorkspaceLease<T> lease(call, key, [&] {
-    T q1{}, q2{};
-    T* probe = in_place ? q.data<T>() : scratch.data();
-    lapack::geqrf(li(m), li(n), probe, ld(m), tau.data(), &q1, -1);
-    lapack::orgqr(li(m), li(q_cols), li(k), probe, ld(m), tau.data(), &q2, -1);
-    return WorkspaceSizes{std::max(queried_size(q1), queried_size(q2)), 1, 1};
-  });
-  Workspace<T>& ws = lease.get();
   const bool positive = call.op.payload().qr.gauge == linalg::QrGauge::PositiveDiagonal;
   const cpu_isa::Isa isa = cpu_isa::best_isa();
   const bool small = std::is_floating_point_v<T> && cpu_blas::householder_qr_applies(isa, m, n);
 
-  for (std::int64_t b = 0; b < d.batch; ++b) {
-    T* qb = q.data<T>() + b * m * q_cols;
-    T* buf = in_place ? qb : scratch.data();
-    std::copy_n(in + b * m * n, m * n, buf);
-    bool ours = false;
-    if constexpr (std::is_floating_point_v<T>) {
-      ours = small && cpu_blas::householder_qr(isa, m, n, buf, tau.data());
-      if (small) count_lapack_call();  // a kernel call like geqrf's, counted the same way
-      // Declined (a column norm out of its range): LAPACK starts again from A.
-      if (small && !ours) std::copy_n(in + b * m * n, m * n, buf);
-    }
-    lapack::lint info = 0;
-    if (k > 0 && !ours) {
-      info = lapack::geqrf(li(m), li(n), buf, ld(m), tau.data(), ws.work.data(), ws.lwork());
-      count_lapack_call();
-      if (info < 0) throw_lapack_argument(call, "geqrf", info);
-    }
-    T* rb = r.data<T>() + b * r_rows * n;
-    for (std::int64_t j = 0; j < n; ++j) {
-      for (std::int64_t i = 0; i <= std::min(j, r_rows - 1); ++i)
-        rb[i + j * r_rows] = buf[i + j * m];
-    }
-    if constexpr (std::is_floating_point_v<T>) {
-      if (ours) {
-        cpu_blas::householder_q(isa, m, q_cols, k, buf, tau.data());
-        count_lapack_call();
-      }
-    }
-    if (!ours) {
-      info = lapack::orgqr(li(m), li(q_cols), li(k), buf, ld(m), tau.data(), ws.work.data(),
-                           ws.lwork());
-      count_lapack_call();
-      if (info < 0) throw_lapack_argument(call, "orgqr/ungqr", info);
-    }
-    if (!in_place) std::copy_n(buf, m * q_cols, qb);
+  std::vector<T> query_tau(static_cast<std::size_t>(std::max<std::int64_t>(k, 1)));
+  WorkspaceLease<T> lease(call, key, [&] {  // the queries read no matrix
+    T q1{}, q2{};
+    lapack::geqrf(li(m), li(n), q.data<T>(), ld(m), query_tau.data(), &q1, -1);
+    lapack::orgqr(li(m), li(q_cols), li(k), q.data<T>(), ld(m), query_tau.data(), &q2, -1);
+    return WorkspaceSizes{std::max(queried_size(q1), queried_size(q2)), 1, 1};
+  });
 
-    if (positive) {
-      // R row j times conj(phase), Q column j times phase: Q R is unchanged.
-      for (std::int64_t j = 0; j < k; ++j) {
-        const T diag = rb[j + j * r_rows];
-        const Real<T> mag = std::abs(diag);
-        if (mag == 0) continue;
-        const T phase = diag / mag;
-        for (std::int64_t c = j; c < n; ++c) rb[j + c * r_rows] *= conj_of(phase);
-        rb[j + j * r_rows] = mag;
-        for (std::int64_t i = 0; i < m; ++i) qb[i + j * m] *= phase;
+  // Batch entries [first, last), with this chunk's own scratch, tau and workspace.
+  const auto run_chunk = [&](std::int64_t first, std::int64_t last) {
+    std::vector<T> scratch(in_place ? 0 : static_cast<std::size_t>(m * n));
+    std::vector<T> tau(static_cast<std::size_t>(std::max<std::int64_t>(k, 1)));
+    ChunkWorkspace<T> chunk_workspace(lease, first);
+    Workspace<T>& ws = chunk_workspace.get();
+    for (std::int64_t b = first; b < last; ++b) {
+      T* qb = q.data<T>() + b * m * q_cols;
+      T* buf = in_place ? qb : scratch.data();
+      std::copy_n(in + b * m * n, m * n, buf);
+      bool ours = false;
+      if constexpr (std::is_floating_point_v<T>) {
+        ours = small && cpu_blas::householder_qr(isa, m, n, buf, tau.data());
+        if (small) count_lapack_call();  // a kernel call like geqrf's, counted the same way
+        // Declined (a column norm out of its range): LAPACK starts again from A.
+        if (small && !ours) std::copy_n(in + b * m * n, m * n, buf);
+      }
+      lapack::lint info = 0;
+      if (k > 0 && !ours) {
+        info = lapack::geqrf(li(m), li(n), buf, ld(m), tau.data(), ws.work.data(), ws.lwork());
+        count_lapack_call();
+        if (info < 0) throw_lapack_argument(call, "geqrf", info);
+      }
+      T* rb = r.data<T>() + b * r_rows * n;
+      for (std::int64_t j = 0; j < n; ++j) {
+        for (std::int64_t i = 0; i <= std::min(j, r_rows - 1); ++i)
+          rb[i + j * r_rows] = buf[i + j * m];
+      }
+      if constexpr (std::is_floating_point_v<T>) {
+        if (ours) {
+          cpu_blas::householder_q(isa, m, q_cols, k, buf, tau.data());
+          count_lapack_call();
+        }
+      }
+      if (!ours) {
+        info = lapack::orgqr(li(m), li(q_cols), li(k), buf, ld(m), tau.data(), ws.work.data(),
+                             ws.lwork());
+        count_lapack_call();
+        if (info < 0) throw_lapack_argument(call, "orgqr/ungqr", info);
+      }
+      if (!in_place) std::copy_n(buf, m * q_cols, qb);
+
+      if (positive) {
+        // R row j times conj(phase), Q column j times phase: Q R is unchanged.
+        for (std::int64_t j = 0; j < k; ++j) {
+          const T diag = rb[j + j * r_rows];
+          const Real<T> mag = std::abs(diag);
+          if (mag == 0) continue;
+          const T phase = diag / mag;
+          for (std::int64_t c = j; c < n; ++c) rb[j + c * r_rows] *= conj_of(phase);
+          rb[j + j * r_rows] = mag;
+          for (std::int64_t i = 0; i < m; ++i) qb[i + j * m] *= phase;
+        }
       }
     }
-  }
+  };
+  for_each_batch_chunk(d.batch, std::max(m, n), run_chunk);
   return {q, r};
 }
 

@@ -2,6 +2,7 @@
 // common rank per batch), discarded weight and the optional canonical gauge.
 #include <algorithm>
 
+#include "ops/linalg/cpu/batch_chunks.hpp"
 #include "ops/linalg/cpu/kernels.hpp"
 #include "ops/linalg/cpu/svd_fault_injection.hpp"
 #include "ops/linalg/cpu/workspace.hpp"
@@ -112,32 +113,39 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
   T* const u = u_scratch.data<T>();
   T* const vt = vt_scratch.data<T>();
   if (k > 0) {
-    // One column of slack: Debian's OpenBLAS 0.3.21 zgemv_n kernel (reached through gesdd ->
-    // gebrd -> larf) reads 16 bytes past the end of a 4 x 3 complex matrix (valgrind: "Invalid
-    // read of size 16 ... 16 bytes after a block of size 192"); under ASan that read can land on
-    // an unmapped page. The slack is never part of the matrix LAPACK is given.
-    std::vector<T> work_a(static_cast<std::size_t>(m * n + m));
-    T dummy{};
     WorkspaceLease<T> gesdd_lease = gesdd_workspace<T>(call, s);
-    for (std::int64_t b = 0; b < batch; ++b) {
-      R* sb = sv.data() + b * k;
-      T* ub = uv ? u + b * m * s.u_cols : &dummy;
-      T* vb = uv ? vt + b * s.vt_rows * n : &dummy;
-      std::copy_n(in + b * m * n, m * n, work_a.data());
-      lapack::lint info = gesdd_run<T>(gesdd_lease.get(), s, work_a.data(), sb, ub, vb);
-      if (info > 0) {
-        // gesdd's divide and conquer failed to converge: retry with the QR-iteration driver.
-        runtime_internal::RuntimeAccess::count_numerical_retry(call.ctx.runtime());
+    // Batch entries [first, last), with this chunk's own copy of A and workspace.
+    const auto run_chunk = [&](std::int64_t first, std::int64_t last) {
+      // One column of slack: Debian's OpenBLAS 0.3.21 zgemv_n kernel (reached through gesdd ->
+      // gebrd -> larf) reads 16 bytes past the end of a 4 x 3 complex matrix (valgrind: "Invalid
+      // read of size 16 ... 16 bytes after a block of size 192"); under ASan that read can land on
+      // an unmapped page. The slack is never part of the matrix LAPACK is given.
+      std::vector<T> work_a(static_cast<std::size_t>(m * n + m));
+      T dummy{};
+      ChunkWorkspace<T> gesdd_workspace_of_chunk(gesdd_lease, first);
+      for (std::int64_t b = first; b < last; ++b) {
+        R* sb = sv.data() + b * k;
+        T* ub = uv ? u + b * m * s.u_cols : &dummy;
+        T* vb = uv ? vt + b * s.vt_rows * n : &dummy;
         std::copy_n(in + b * m * n, m * n, work_a.data());
-        WorkspaceLease<T> gesvd_lease = gesvd_workspace<T>(call, s);
-        info = gesvd_run<T>(gesvd_lease.get(), s, work_a.data(), sb, ub, vb);
+        lapack::lint info =
+            gesdd_run<T>(gesdd_workspace_of_chunk.get(), s, work_a.data(), sb, ub, vb);
         if (info > 0) {
-          throw_numerical(call, b, d.batch_shape,
-                          "the SVD did not converge (gesdd, then gesvd after an automatic retry)");
+          // gesdd's divide and conquer failed to converge: retry with the QR-iteration driver.
+          runtime_internal::RuntimeAccess::count_numerical_retry(call.ctx.runtime());
+          std::copy_n(in + b * m * n, m * n, work_a.data());
+          WorkspaceLease<T> gesvd_lease = gesvd_workspace<T>(call, s);
+          info = gesvd_run<T>(gesvd_lease.get(), s, work_a.data(), sb, ub, vb);
+          if (info > 0) {
+            throw_numerical(
+                call, b, d.batch_shape,
+                "the SVD did not converge (gesdd, then gesvd after an automatic retry)");
+          }
         }
+        if (info < 0) throw_lapack_argument(call, "gesdd/gesvd", info);
       }
-      if (info < 0) throw_lapack_argument(call, "gesdd/gesvd", info);
-    }
+    };
+    for_each_batch_chunk(batch, std::max(m, n), run_chunk);
   } else if (uv && full) {
     for (std::int64_t b = 0; b < batch; ++b) {
       set_identity(u + b * m * m, m);

@@ -68,6 +68,27 @@ class WorkspaceLease {
   std::unique_ptr<Workspace<T>> private_;
 };
 
+// The workspace of one chunk of a batch split over threads (batch_chunks.hpp): the call's lease
+// for the chunk that starts the batch, a private one of the same sizes for the others, so that
+// a call looks the cache up once however its batch is split.
+template <class T>
+class ChunkWorkspace {
+ public:
+  ChunkWorkspace(WorkspaceLease<T>& lease, std::int64_t first) {
+    if (first == 0) {
+      workspace_ = &lease.get();
+    } else {
+      private_ = std::make_unique<Workspace<T>>(lease.get().sizes);
+      workspace_ = private_.get();
+    }
+  }
+  Workspace<T>& get() { return *workspace_; }
+
+ private:
+  std::unique_ptr<Workspace<T>> private_;
+  Workspace<T>* workspace_ = nullptr;
+};
+
 // LAPACK reports the optimal lwork in work[0] (a float for real/complex types).
 template <class T>
 std::int64_t queried_size(T value) {

@@ -1,0 +1,37 @@
+#include "ops/linalg/cpu/batch_chunks.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <vector>
+
+#include "backends/cpu/host_parallel.hpp"
+
+namespace tenferro::linalg_cpu {
+
+void for_each_batch_chunk(std::int64_t batch, std::int64_t largest_dim,
+                          const std::function<void(std::int64_t, std::int64_t)>& body) {
+  const int threads = cpu_parallel::host_kernel_threads();
+  const bool split =
+      threads > 1 && batch > 1 && (largest_dim <= kBatchSplitMaxDim || batch >= threads);
+  if (!split) {
+    if (batch > 0) body(0, batch);
+    return;
+  }
+  const auto parts = static_cast<int>(std::min<std::int64_t>(threads, batch));
+  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(parts));
+  // One matrix per LAPACK call on each thread: OpenBLAS's own threads would oversubscribe.
+  const cpu_parallel::SingleThreadedBlas single_threaded_blas;
+  cpu_parallel::parallel_chunks(parts, parts, [&](std::int64_t first, std::int64_t last) {
+    for (std::int64_t p = first; p < last; ++p) {
+      try {
+        body(batch * p / parts, batch * (p + 1) / parts);
+      } catch (...) {
+        failures[static_cast<std::size_t>(p)] = std::current_exception();
+      }
+    }
+  });
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace tenferro::linalg_cpu
