@@ -8,6 +8,11 @@ sample by sample in one worker process and reports medians; ratio = NumPy time /
 kernels (`tenferro info` prints tenferro's). The worker runs once at 1 thread and once at all
 cores (thread variables: common.py).
 
+Above one thread the worker waits SETTLE_SECONDS before each sample: NumPy and tenferro each
+load their own OpenBLAS, whose idle threads spin for about 0.1 s after a call, and a sample
+taken in that time measures the other library's spinners (bench/peers/two_blas_pools.py
+measures that effect itself; docs/perf/everyday.md).
+
     python bench/peers/everyday_peers.py [--quick] [--threads 1,2] [--markdown FILE]
 (run with a Python that has tenferro and NumPy installed)
 """
@@ -124,9 +129,13 @@ def _download(np, rt):
     return (lambda: np.copy(x)), (lambda: t.download())
 
 
-def _time(fn, min_seconds):
-    """Seconds per call: enough calls to last min_seconds, after one warm-up call."""
+def _time(fn, min_seconds, warm_seconds=0.0):
+    """Seconds per call: enough calls to last min_seconds, after one warm-up call (and more for
+    warm_seconds: after a pause, worker threads and this VM's second vCPU need waking)."""
+    warm = time.perf_counter()
     fn()
+    while time.perf_counter() - warm < warm_seconds:
+        fn()
     calls, start = 0, time.perf_counter()
     while True:
         fn()
@@ -136,7 +145,10 @@ def _time(fn, min_seconds):
             return elapsed / calls
 
 
-def worker(quick, samples):
+SETTLE_SECONDS = 0.3
+
+
+def worker(quick, samples, settle):
     import numpy as np
     import tenferro as tf
 
@@ -146,8 +158,10 @@ def worker(quick, samples):
         np_fn, tf_fn = setup(np, tf, rt)
         np_t, tf_t = [], []
         for _ in range(samples):  # alternating, so drift hits both alike
-            np_t.append(_time(np_fn, 0.02))
-            tf_t.append(_time(tf_fn, 0.02))
+            time.sleep(settle)
+            np_t.append(_time(np_fn, 0.02, settle / 30))
+            time.sleep(settle)
+            tf_t.append(_time(tf_fn, 0.02, settle / 30))
         results.append({"group": group, "case": name, "numpy_s": statistics.median(np_t),
                         "tenferro_s": statistics.median(tf_t)})
     print(json.dumps(results))
@@ -155,7 +169,9 @@ def worker(quick, samples):
 
 def run(threads, quick, samples):
     env = common.thread_env(threads)
-    out = subprocess.run([sys.executable, __file__, "--worker", "--samples", str(samples)] +
+    settle = SETTLE_SECONDS if threads > 1 else 0
+    out = subprocess.run([sys.executable, __file__, "--worker", "--samples", str(samples),
+                          "--settle", str(settle)] +
                          (["--quick"] if quick else []), env=env, capture_output=True,
                          text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -176,11 +192,12 @@ def main():
     p.add_argument("--worker", action="store_true")
     p.add_argument("--quick", action="store_true")
     p.add_argument("--samples", type=int, default=5)
+    p.add_argument("--settle", type=float, default=0.0)
     p.add_argument("--threads", default=f"1,{common.all_cores()}")
     p.add_argument("--markdown")
     args = p.parse_args()
     if args.worker:
-        return worker(args.quick, args.samples)
+        return worker(args.quick, args.samples, args.settle)
     lines = ["| group | case | " + " | ".join(
         f"NumPy/tenferro {t} thr" for t in args.threads.split(",")) + " |",
         "|---|---|" + "---:|" * len(args.threads.split(","))]
