@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "ops/linalg/cpu/batch_chunks.hpp"
 #include "ops/linalg/cpu/kernels.hpp"
 #include "ops/linalg/cpu/workspace.hpp"
 
@@ -40,47 +41,55 @@ std::vector<Tensor> lstsq_typed(const CpuCall& call, const Tensor& a, const Tens
   const std::int64_t cols = std::max<std::int64_t>(nrhs, 1);
   // One column of slack in A: OpenBLAS 0.3.21's zgemv_n (gelsd -> gebrd/gelqf -> larf) reads
   // 16 bytes past the matrix (valgrind), as in svd.cpp. LAPACK is given only the m x n part.
-  std::vector<T> work_a(static_cast<std::size_t>(m * n + m)),
-      work_b(static_cast<std::size_t>(ldb * cols));
-  std::vector<R> sv(static_cast<std::size_t>(k));
+  const auto scratch_a = [&] { return std::vector<T>(static_cast<std::size_t>(m * n + m)); };
+  const auto scratch_b = [&] { return std::vector<T>(static_cast<std::size_t>(ldb * cols)); };
+  const auto scratch_s = [&] { return std::vector<R>(static_cast<std::size_t>(k)); };
   WorkspaceLease<T> lease(
       call, "lstsq|" + std::to_string(m) + "x" + std::to_string(n) + "|" + std::to_string(nrhs),
       [&] {
         T query{};
         R rquery{};
         lapack::lint iquery = 0, rank_out = 0;
+        std::vector<T> qa = scratch_a(), qb = scratch_b();
+        std::vector<R> qs = scratch_s();
         const lapack::lint info =
-            lapack::gelsd(li(m), li(n), li(cols), work_a.data(), ld(m), work_b.data(), ld(ldb),
-                          sv.data(), rcond, &rank_out, &query, -1, &rquery, &iquery);
+            lapack::gelsd(li(m), li(n), li(cols), qa.data(), ld(m), qb.data(), ld(ldb), qs.data(),
+                          rcond, &rank_out, &query, -1, &rquery, &iquery);
         if (info < 0) throw_lapack_argument(call, "gelsd", info);
         WorkspaceSizes sizes{queried_size(query), 1, std::max<std::int64_t>(iquery, 1)};
         if constexpr (kIsComplex<T>) sizes.rwork = queried_size(rquery);
         return sizes;
       });
-  Workspace<T>& ws = lease.get();
-  for (std::int64_t b = 0; b < d.batch; ++b) {
-    std::copy_n(in + b * m * n, m * n, work_a.data());
-    std::fill(work_b.begin(), work_b.end(), T{});
-    for (std::int64_t j = 0; j < nrhs; ++j) {
-      std::copy_n(rhs + b * m * nrhs + j * m, m, work_b.data() + j * ldb);
+  const auto run_chunk = [&](std::int64_t first, std::int64_t last) {
+    ChunkWorkspace<T> chunk_workspace(lease, first);
+    Workspace<T>& ws = chunk_workspace.get();
+    std::vector<T> work_a = scratch_a(), work_b = scratch_b();
+    std::vector<R> sv = scratch_s();
+    for (std::int64_t b = first; b < last; ++b) {
+      std::copy_n(in + b * m * n, m * n, work_a.data());
+      std::fill(work_b.begin(), work_b.end(), T{});
+      for (std::int64_t j = 0; j < nrhs; ++j) {
+        std::copy_n(rhs + b * m * nrhs + j * m, m, work_b.data() + j * ldb);
+      }
+      count_lapack_call();
+      lapack::lint rank_out = 0;
+      const lapack::lint info = lapack::gelsd(
+          li(m), li(n), li(cols), work_a.data(), ld(m), work_b.data(), ld(ldb), sv.data(), rcond,
+          &rank_out, ws.work.data(), ws.lwork(), ws.rwork.data(), ws.iwork.data());
+      if (info < 0) throw_lapack_argument(call, "gelsd", info);
+      if (info > 0) {
+        throw_numerical(call, b, d.batch_shape,
+                        "the SVD inside gelsd did not converge (" + std::to_string(info) +
+                            " off-diagonal elements of an intermediate bidiagonal form did not "
+                            "converge to zero)");
+      }
+      T* xb = x.data<T>() + b * n * nrhs;
+      for (std::int64_t j = 0; j < nrhs; ++j) std::copy_n(work_b.data() + j * ldb, n, xb + j * n);
+      rank.data<R>()[b] = static_cast<R>(rank_out);
+      std::copy_n(sv.data(), k, s.data<R>() + b * k);
     }
-    count_lapack_call();
-    lapack::lint rank_out = 0;
-    const lapack::lint info = lapack::gelsd(
-        li(m), li(n), li(cols), work_a.data(), ld(m), work_b.data(), ld(ldb), sv.data(), rcond,
-        &rank_out, ws.work.data(), ws.lwork(), ws.rwork.data(), ws.iwork.data());
-    if (info < 0) throw_lapack_argument(call, "gelsd", info);
-    if (info > 0) {
-      throw_numerical(call, b, d.batch_shape,
-                      "the SVD inside gelsd did not converge (" + std::to_string(info) +
-                          " off-diagonal elements of an intermediate bidiagonal form did not "
-                          "converge to zero)");
-    }
-    T* xb = x.data<T>() + b * n * nrhs;
-    for (std::int64_t j = 0; j < nrhs; ++j) std::copy_n(work_b.data() + j * ldb, n, xb + j * n);
-    rank.data<R>()[b] = static_cast<R>(rank_out);
-    std::copy_n(sv.data(), k, s.data<R>() + b * k);
-  }
+  };
+  for_each_batch_chunk(d.batch, std::max(m, n), run_chunk);
   return {x, rank, s};
 }
 
