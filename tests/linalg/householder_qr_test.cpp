@@ -52,40 +52,49 @@ std::vector<T> random_matrix(std::int64_t m, std::int64_t n, std::uint64_t seed,
 // first q_cols columns, through the kernels or through LAPACK.
 template <class T>
 struct Factors {
-  std::vector<T> r, q;  // r: min(m, q_cols-rows) x n as stored (ld m), q: m x q_cols
-  bool ours = true;
+  std::vector<T> r, q;   // r: min(m, q_cols-rows) x n as stored (ld m), q: m x q_cols
+  bool factored = true;  // false: the kernels declined
 };
 
-template <class T>
-Factors<T> through_kernels(const std::vector<T>& a, std::int64_t m, std::int64_t n,
-                           std::int64_t q_cols) {
-  const std::int64_t k = std::min(m, n);
+// A factored by factor(buffer, tau) (false: declined, nothing else filled in), then Q formed by
+// form_q(buffer, tau); the buffer has max(n, q_cols) columns: A, the reflectors, then Q.
+template <class T, class Factor, class FormQ>
+Factors<T> factored(const std::vector<T>& a, std::int64_t m, std::int64_t n, std::int64_t q_cols,
+                    Factor factor, FormQ form_q) {
   std::vector<T> buf(static_cast<std::size_t>(m * std::max(n, q_cols)));
   std::copy(a.begin(), a.end(), buf.begin());
-  std::vector<T> tau(static_cast<std::size_t>(k));
+  std::vector<T> tau(static_cast<std::size_t>(std::min(m, n)));
   Factors<T> f;
-  f.ours = cpu_blas::householder_qr(available_isa(), m, n, buf.data(), tau.data());
-  if (!f.ours) return f;
+  f.factored = factor(buf.data(), tau.data());
+  if (!f.factored) return f;
   f.r.assign(buf.begin(), buf.begin() + m * n);
-  cpu_blas::householder_q(available_isa(), m, q_cols, k, buf.data(), tau.data());
+  form_q(buf.data(), tau.data());
   f.q.assign(buf.begin(), buf.begin() + m * q_cols);
   return f;
 }
 
 template <class T>
+Factors<T> through_kernels(const std::vector<T>& a, std::int64_t m, std::int64_t n,
+                           std::int64_t q_cols) {
+  return factored(
+      a, m, n, q_cols,
+      [&](T* buf, T* tau) { return cpu_blas::householder_qr(available_isa(), m, n, buf, tau); },
+      [&](T* buf, T* tau) {
+        cpu_blas::householder_q(available_isa(), m, q_cols, std::min(m, n), buf, tau);
+      });
+}
+
+template <class T>
 Factors<T> through_lapack(const std::vector<T>& a, std::int64_t m, std::int64_t n,
                           std::int64_t q_cols) {
-  const std::int64_t k = std::min(m, n);
-  std::vector<T> buf(static_cast<std::size_t>(m * std::max(n, q_cols)));
-  std::copy(a.begin(), a.end(), buf.begin());
-  std::vector<T> tau(static_cast<std::size_t>(k)), work(static_cast<std::size_t>(64 * (m + n)));
+  std::vector<T> work(static_cast<std::size_t>(64 * (m + n)));
   const auto lw = static_cast<lapack::lint>(work.size());
-  EXPECT_EQ(lapack::geqrf(m, n, buf.data(), m, tau.data(), work.data(), lw), 0);
-  Factors<T> f;
-  f.r.assign(buf.begin(), buf.begin() + m * n);
-  EXPECT_EQ(lapack::orgqr(m, q_cols, k, buf.data(), m, tau.data(), work.data(), lw), 0);
-  f.q.assign(buf.begin(), buf.begin() + m * q_cols);
-  return f;
+  return factored(
+      a, m, n, q_cols,
+      [&](T* buf, T* tau) { return lapack::geqrf(m, n, buf, m, tau, work.data(), lw) == 0; },
+      [&](T* buf, T* tau) {
+        EXPECT_EQ(lapack::orgqr(m, q_cols, std::min(m, n), buf, m, tau, work.data(), lw), 0);
+      });
 }
 
 // |x - y| over the largest |y| entry, R compared on and above the diagonal only.
@@ -142,7 +151,7 @@ void check_against_lapack(std::int64_t m, std::int64_t n, std::int64_t q_cols,
                           const std::vector<T>& a) {
   SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + " q_cols " + std::to_string(q_cols));
   const Factors<T> ours = through_kernels(a, m, n, q_cols);
-  ASSERT_TRUE(ours.ours);
+  ASSERT_TRUE(ours.factored);
   const Factors<T> ref = through_lapack(a, m, n, q_cols);
   // Same reflectors, same signs: the two differ by rounding (their sums run in other orders).
   const double tol = 30.0 * double(std::max(m, n)) * std::numeric_limits<T>::epsilon();
@@ -190,7 +199,7 @@ TEST(CpuHouseholderQr, ZeroColumnsTriangularAndRankDeficientMatrices) {
           0.5 * double(j) * rank2[static_cast<std::size_t>(i)] -
           rank2[static_cast<std::size_t>(i + m)];
   const Factors<double> f = through_kernels(rank2, m, n, n);
-  ASSERT_TRUE(f.ours);
+  ASSERT_TRUE(f.factored);
   const auto [recon, orth] = residuals(rank2, f, m, n, n);
   EXPECT_LE(recon, 1e-14);
   EXPECT_LE(orth, 1e-14);
@@ -210,8 +219,8 @@ TEST(CpuHouseholderQr, DeclinesColumnNormsOutOfRangeAndLinalgQrStillFactors) {
     SCOPED_TRACE("scale " + std::to_string(s.scale));
     const std::vector<double> a = random_matrix<double>(m, n, 21, s.scale);
     const Factors<double> f = through_kernels(a, m, n, n);
-    EXPECT_EQ(!f.ours, s.declined);
-    if (f.ours) {
+    EXPECT_EQ(!f.factored, s.declined);
+    if (f.factored) {
       const auto [recon, orth] = residuals(a, f, m, n, n);
       EXPECT_LE(recon, 1e-14);
       EXPECT_LE(orth, 1e-14);
@@ -220,8 +229,8 @@ TEST(CpuHouseholderQr, DeclinesColumnNormsOutOfRangeAndLinalgQrStillFactors) {
   // A column of order 1 above the diagonal and 1e-170 below: the squares underflow to zero.
   std::vector<double> tiny_below = random_matrix<double>(m, n, 22, 1.0);
   for (std::int64_t i = 1; i < m; ++i) tiny_below[static_cast<std::size_t>(i)] = 1e-170;
-  EXPECT_FALSE(through_kernels(tiny_below, m, n, n).ours);
-  EXPECT_FALSE(through_kernels(random_matrix<float>(m, n, 23, 1e-20), m, n, n).ours);
+  EXPECT_FALSE(through_kernels(tiny_below, m, n, n).factored);
+  EXPECT_FALSE(through_kernels(random_matrix<float>(m, n, 23, 1e-20), m, n, n).factored);
 
   // linalg::qr on those (reduced: Q m x n, R n x n): A = Q R and Q^T Q = I to double
   // precision, relative to A, in long double (1e200^2 overflows a double).

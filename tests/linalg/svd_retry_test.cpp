@@ -37,15 +37,22 @@ TEST(LinalgSvdRetry, GesvdTakesOverAndIsCounted) {
   }
 }
 
+// la::svd of `batch` random 4x4 matrices with the next `failures` calls of both drivers failing.
+tenferro::Error svd_with_both_drivers_failing(const std::shared_ptr<tenferro::EagerRuntime>& rt,
+                                              std::int64_t batch, int failures,
+                                              std::uint32_t seed) {
+  const EagerTensor a = rt->upload(random_tensor(DType::F64, {4, 4, batch}, seed));
+  inject_gesdd_failures_for_testing(failures);
+  inject_gesvd_failures_for_testing(failures);
+  return expect_error([&] { la::svd(a); }, tenferro::ErrorKind::Numerical);
+}
+
 TEST(LinalgSvdRetry, BothDriversFailingIsNumerical) {
   ResetInjection reset;
   auto rt = tenferro::EagerRuntime::cpu();
   // One batch entry: the injected failures go to the next driver calls in time, and a batch
   // split over threads (LinalgThreadsSplit) makes "next" any entry's.
-  const EagerTensor a = rt->upload(random_tensor(DType::F64, {4, 4, 1}, 5));
-  inject_gesdd_failures_for_testing(1);
-  inject_gesvd_failures_for_testing(1);
-  const tenferro::Error e = expect_error([&] { la::svd(a); }, tenferro::ErrorKind::Numerical);
+  const tenferro::Error e = svd_with_both_drivers_failing(rt, 1, 1, 5);
   EXPECT_EQ(e.op(), "linalg.svd");
   EXPECT_NE(std::string(e.what()).find("batch entry 0"), std::string::npos) << e.what();
   EXPECT_NE(std::string(e.what()).find("did not converge"), std::string::npos) << e.what();
@@ -57,10 +64,7 @@ TEST(LinalgSvdRetry, BothDriversFailingIsNumerical) {
 TEST(LinalgSvdRetry, EveryEntryFailingNamesTheFirst) {
   ResetInjection reset;
   auto rt = tenferro::EagerRuntime::cpu();
-  const EagerTensor a = rt->upload(random_tensor(DType::F64, {4, 4, 7}, 6));
-  inject_gesdd_failures_for_testing(7);
-  inject_gesvd_failures_for_testing(7);
-  const tenferro::Error e = expect_error([&] { la::svd(a); }, tenferro::ErrorKind::Numerical);
+  const tenferro::Error e = svd_with_both_drivers_failing(rt, 7, 7, 6);
   EXPECT_NE(std::string(e.what()).find("batch entry 0 "), std::string::npos) << e.what();
   EXPECT_GE(rt->stats().numerical_retries, 1u);
 }
