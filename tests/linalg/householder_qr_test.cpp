@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "backends/cpu/cpu_isa.hpp"
@@ -36,16 +38,38 @@ const std::vector<Size>& sizes() {
 
 Isa available_isa() {
   const Isa isa = tenferro::cpu_isa::best_isa();
-  return cpu_blas::householder_qr_applies(isa, 1, 1) ? isa : Isa::None;
+  return cpu_blas::householder_qr_applies(isa, 1, 1, false) ? isa : Isa::None;
 }
 
+template <class T>
+constexpr bool kComplex = !std::is_floating_point_v<T>;
+template <class T>
+using RealOf = decltype(std::abs(T{}));
+
+// Entries uniform in [-scale, scale], complex ones with an imaginary part of that range too.
 template <class T>
 std::vector<T> random_matrix(std::int64_t m, std::int64_t n, std::uint64_t seed, double scale) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<T> a(static_cast<std::size_t>(m * n));
-  for (T& x : a) x = static_cast<T>(u(rng) * scale);
+  for (T& x : a) {
+    if constexpr (kComplex<T>) {
+      const double re = u(rng) * scale;
+      x = T(static_cast<RealOf<T>>(re), static_cast<RealOf<T>>(u(rng) * scale));
+    } else {
+      x = static_cast<T>(u(rng) * scale);
+    }
+  }
   return a;
+}
+
+// An entry in long double complex, for the residuals.
+template <class T>
+std::complex<long double> wide(T x) {
+  if constexpr (kComplex<T>)
+    return {static_cast<long double>(x.real()), static_cast<long double>(x.imag())};
+  else
+    return {static_cast<long double>(x), 0.0L};
 }
 
 // What linalg::qr's CPU executor hands on: R (upper part of the factored matrix) and Q's
@@ -105,8 +129,8 @@ double upper_difference(const std::vector<T>& x, const std::vector<T>& y, std::i
   for (std::int64_t j = 0; j < n; ++j)
     for (std::int64_t i = 0; i <= std::min(j, m - 1); ++i) {
       const auto at = static_cast<std::size_t>(i + j * m);
-      diff = std::max(diff, std::abs(double(x[at]) - double(y[at])));
-      norm = std::max(norm, std::abs(double(y[at])));
+      diff = std::max(diff, double(std::abs(wide(x[at]) - wide(y[at]))));
+      norm = std::max(norm, double(std::abs(wide(y[at]))));
     }
   return norm == 0 ? diff : diff / norm;
 }
@@ -115,33 +139,33 @@ template <class T>
 double difference(const std::vector<T>& x, const std::vector<T>& y) {
   double diff = 0;
   for (std::size_t i = 0; i < x.size(); ++i)
-    diff = std::max(diff, std::abs(double(x[i]) - double(y[i])));
+    diff = std::max(diff, double(std::abs(wide(x[i]) - wide(y[i]))));
   return diff;
 }
 
-// max |A - Q R| / max |A| and max |Q^T Q - I|, in long double.
+// max |A - Q R| / max |A| and max |Q^H Q - I|, in long double.
 template <class T>
 std::pair<double, double> residuals(const std::vector<T>& a, const Factors<T>& f, std::int64_t m,
                                     std::int64_t n, std::int64_t q_cols) {
   const std::int64_t k = std::min(m, n);
   double recon = 0, amax = 0, orth = 0;
+  const auto q = [&](std::int64_t i, std::int64_t j) {
+    return wide(f.q[static_cast<std::size_t>(i + j * m)]);
+  };
   for (std::int64_t j = 0; j < n; ++j)
     for (std::int64_t i = 0; i < m; ++i) {
-      long double s = 0;
+      std::complex<long double> s = 0;
       for (std::int64_t l = 0; l <= std::min(j, k - 1); ++l)
-        s += static_cast<long double>(f.q[static_cast<std::size_t>(i + l * m)]) *
-             f.r[static_cast<std::size_t>(l + j * m)];
-      const double aij = a[static_cast<std::size_t>(i + j * m)];
-      recon = std::max(recon, std::abs(double(s - aij)));
-      amax = std::max(amax, std::abs(aij));
+        s += q(i, l) * wide(f.r[static_cast<std::size_t>(l + j * m)]);
+      const std::complex<long double> aij = wide(a[static_cast<std::size_t>(i + j * m)]);
+      recon = std::max(recon, double(std::abs(s - aij)));
+      amax = std::max(amax, double(std::abs(aij)));
     }
   for (std::int64_t c = 0; c < q_cols; ++c)
     for (std::int64_t d = 0; d < q_cols; ++d) {
-      long double s = 0;
-      for (std::int64_t i = 0; i < m; ++i)
-        s += static_cast<long double>(f.q[static_cast<std::size_t>(i + c * m)]) *
-             f.q[static_cast<std::size_t>(i + d * m)];
-      orth = std::max(orth, std::abs(double(s - (c == d ? 1 : 0))));
+      std::complex<long double> s = 0;
+      for (std::int64_t i = 0; i < m; ++i) s += std::conj(q(i, c)) * q(i, d);
+      orth = std::max(orth, double(std::abs(s - std::complex<long double>(c == d ? 1 : 0))));
     }
   return {amax == 0 ? recon : recon / amax, orth};
 }
@@ -154,7 +178,7 @@ void check_against_lapack(std::int64_t m, std::int64_t n, std::int64_t q_cols,
   ASSERT_TRUE(ours.factored);
   const Factors<T> ref = through_lapack(a, m, n, q_cols);
   // Same reflectors, same signs: the two differ by rounding (their sums run in other orders).
-  const double tol = 30.0 * double(std::max(m, n)) * std::numeric_limits<T>::epsilon();
+  const double tol = 30.0 * double(std::max(m, n)) * std::numeric_limits<RealOf<T>>::epsilon();
   EXPECT_LE(upper_difference(ours.r, ref.r, m, n), tol) << "R";
   EXPECT_LE(difference(ours.q, ref.q), tol) << "Q";
   const auto [recon, orth] = residuals(a, ours, m, n, q_cols);
@@ -166,6 +190,7 @@ template <class T>
 void check_sizes() {
   std::uint64_t seed = 1;
   for (const Size& s : sizes()) {
+    if (!cpu_blas::householder_qr_applies(available_isa(), s.m, s.n, kComplex<T>)) continue;
     const std::int64_t k = std::min(s.m, s.n);
     const std::vector<T> a = random_matrix<T>(s.m, s.n, seed++, 1.0);
     check_against_lapack<T>(s.m, s.n, k, a);    // reduced
@@ -177,6 +202,24 @@ TEST(CpuHouseholderQr, AgreesWithLapackAndTheDefinitionAtEverySize) {
   if (available_isa() == Isa::None) GTEST_SKIP() << "no AVX2+FMA on this CPU: no small-QR kernels";
   check_sizes<float>();
   check_sizes<double>();
+  check_sizes<std::complex<float>>();
+  check_sizes<std::complex<double>>();
+}
+
+// Complex columns with nothing below the diagonal still need a reflector when their diagonal
+// entry is not real (zlarfg): R's diagonal is real either way.
+TEST(CpuHouseholderQr, ComplexTriangularMatricesGetRealDiagonals) {
+  if (available_isa() == Isa::None) GTEST_SKIP() << "no AVX2+FMA on this CPU: no small-QR kernels";
+  using C = std::complex<double>;
+  const std::int64_t m = 7, n = 5;
+  std::vector<C> upper = random_matrix<C>(m, n, 31, 1.0);
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = j + 1; i < m; ++i) upper[static_cast<std::size_t>(i + j * m)] = 0;
+  upper[0] = C(0.0, 2.0);  // purely imaginary: alphr = 0
+  check_against_lapack<C>(m, n, m, upper);
+  const Factors<C> f = through_kernels(upper, m, n, n);
+  for (std::int64_t j = 0; j < n; ++j)
+    EXPECT_EQ(f.r[static_cast<std::size_t>(j + j * m)].imag(), 0.0);
 }
 
 TEST(CpuHouseholderQr, ZeroColumnsTriangularAndRankDeficientMatrices) {

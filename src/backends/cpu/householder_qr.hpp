@@ -1,9 +1,10 @@
-// QR of small real matrices in vector code of our own, the algorithm of LAPACK's unblocked
-// geqr2 and org2r (which geqrf and orgqr run below 128 columns anyway) with each reflector
-// applied to a column as one fused dot product and update: LAPACK reaches them through a
-// dgemv and a dger per column, and their call overhead was most of a small QR's time (an 8x8
-// factorisation and its Q took 1.3 us through OpenBLAS, 0.4 us here; 32x32 13 us against 7).
-// The kernels live in backends/cpu/isa/householder_qr_avx2.cpp.
+// QR of small matrices in vector code of our own, the algorithm of LAPACK's unblocked geqr2 and
+// org2r (zgeqr2 and zung2r for complex; geqrf and orgqr run them below 128 columns anyway) with
+// each reflector applied to a column as one fused dot product and update: LAPACK reaches them
+// through a gemv and a ger per column, and their call overhead was most of a small QR's time
+// (an 8x8 float64 factorisation and its Q took 1.3 us through OpenBLAS, 0.4 us here; 32x32
+// 13 us against 7; complex128 32x32 26 us against 16). The kernels live in
+// backends/cpu/isa/householder_qr_avx2.cpp.
 #pragma once
 
 #include <cstdint>
@@ -12,20 +13,23 @@
 
 namespace tenferro::cpu_blas {
 
-// Past this many rows or columns LAPACK's blocked code (GEMM updates) is as fast or faster.
+// Past this many rows or columns LAPACK is as fast or faster: real matrices (its blocked code's
+// GEMM updates) and complex ones (its zgemv and zgerc, at 64x64 complex128 already).
 inline constexpr std::int64_t kHouseholderQrMax = 128;
+inline constexpr std::int64_t kHouseholderQrComplexMax = 48;
 
-// Whether the kernels below run an m x n QR on `isa`: T float or double, 1 <= m, n <=
-// kHouseholderQrMax, an x86-64 CPU with AVX2 and FMA (isa not None).
-bool householder_qr_applies(cpu_isa::Isa isa, std::int64_t m, std::int64_t n);
+// Whether the kernels below run an m x n QR on `isa`: 1 <= m, n <= kHouseholderQrMax (real) or
+// kHouseholderQrComplexMax (complex entries), on an x86-64 CPU with AVX2 and FMA (isa not None).
+bool householder_qr_applies(cpu_isa::Isa isa, std::int64_t m, std::int64_t n, bool complex);
 
-// geqr2 on the column-major m x n matrix `a` (leading dimension m), when householder_qr_applies:
+// geqr2 on the column-major m x n matrix `a` (leading dimension m), when householder_qr_applies
+// (T float, double or their complex):
 // R on and above the diagonal, the Householder vectors below it (their unit first entries
 // implied), tau[0, min(m, n)) their scales, with LAPACK's conventions (beta = -sign(alpha) *
-// norm). Returns false, `a` then partly overwritten, when a column's squared norm or its
-// diagonal entry's square falls outside [min/eps^2, eps^2/min] (T's normal minimum and epsilon):
-// there the plain sum of squares this kernel uses could underflow or overflow, where LAPACK
-// rescales. The caller then runs LAPACK on the original matrix.
+// norm; complex as zgeqr2: beta real, H(i)^H applied). Returns false, `a` then partly overwritten,
+// when a column's squared norm or its diagonal entry's square falls outside [min/eps^2, eps^2/min]
+// (T's normal minimum and epsilon): there the plain sum of squares this kernel uses could underflow
+// or overflow, where LAPACK rescales. The caller then runs LAPACK on the original matrix.
 template <class T>
 bool householder_qr(cpu_isa::Isa isa, std::int64_t m, std::int64_t n, T* a, T* tau);
 

@@ -1,9 +1,8 @@
-// QR via geqrf + orgqr/ungqr, with the optional positive-diagonal gauge; real matrices of up to
-// 128 rows and columns through the CPU backend's own kernels of the same algorithm
-// (backends/cpu/householder_qr.hpp), LAPACK where those decline one.
+// QR via geqrf + orgqr/ungqr, with the optional positive-diagonal gauge; small matrices (up to
+// 128 rows and columns real, 48 complex) through the CPU backend's own kernels of the same
+// algorithm (backends/cpu/householder_qr.hpp), LAPACK where those decline one.
 #include <algorithm>
 #include <cstring>
-#include <type_traits>
 
 #include "backends/cpu/householder_qr.hpp"
 #include "ops/linalg/cpu/batch_chunks.hpp"
@@ -35,7 +34,7 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
       "qr|" + std::to_string(m) + "x" + std::to_string(n) + "|" + std::to_string(q_cols);
   const bool positive = call.op.payload().qr.gauge == linalg::QrGauge::PositiveDiagonal;
   const cpu_isa::Isa isa = cpu_isa::best_isa();
-  const bool small = std::is_floating_point_v<T> && cpu_blas::householder_qr_applies(isa, m, n);
+  const bool small = cpu_blas::householder_qr_applies(isa, m, n, kIsComplex<T>);
 
   std::vector<T> query_tau(static_cast<std::size_t>(std::max<std::int64_t>(k, 1)));
   WorkspaceLease<T> lease(call, key, [&] {  // the queries read no matrix
@@ -55,13 +54,10 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
       T* qb = q.data<T>() + b * m * q_cols;
       T* buf = in_place ? qb : scratch.data();
       std::copy_n(in + b * m * n, m * n, buf);
-      bool ours = false;
-      if constexpr (std::is_floating_point_v<T>) {
-        ours = small && cpu_blas::householder_qr(isa, m, n, buf, tau.data());
-        if (small) count_lapack_call();  // a kernel call like geqrf's, counted the same way
-        // Declined (a column norm out of its range): LAPACK starts again from A.
-        if (small && !ours) std::copy_n(in + b * m * n, m * n, buf);
-      }
+      const bool ours = small && cpu_blas::householder_qr(isa, m, n, buf, tau.data());
+      if (small) count_lapack_call();  // a kernel call like geqrf's, counted the same way
+      // Declined (a column norm out of its range): LAPACK starts again from A.
+      if (small && !ours) std::copy_n(in + b * m * n, m * n, buf);
       lapack::lint info = 0;
       if (k > 0 && !ours) {
         info = lapack::geqrf(li(m), li(n), buf, ld(m), tau.data(), ws.work.data(), ws.lwork());
@@ -73,11 +69,9 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
         for (std::int64_t i = 0; i <= std::min(j, r_rows - 1); ++i)
           rb[i + j * r_rows] = buf[i + j * m];
       }
-      if constexpr (std::is_floating_point_v<T>) {
-        if (ours) {
-          cpu_blas::householder_q(isa, m, q_cols, k, buf, tau.data());
-          count_lapack_call();
-        }
+      if (ours) {
+        cpu_blas::householder_q(isa, m, q_cols, k, buf, tau.data());
+        count_lapack_call();
       }
       if (!ours) {
         info = lapack::orgqr(li(m), li(q_cols), li(k), buf, ld(m), tau.data(), ws.work.data(),
