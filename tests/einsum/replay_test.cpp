@@ -338,6 +338,38 @@ TEST(EinsumReplay, WarmCallsOnViewsAtOtherOffsets) {
 // The same plan called with layouts that alternate: each change of strides must be recorded
 // again, never played back from the other layout's recording; with and without the direct
 // binary path.
+// Views of more axes than a recorded view's rank field held once (255): an elementwise product
+// of two rank-300 operands (extent 2 on three axes, 1 on the rest), called three times with
+// fresh values, each against the product computed here.
+TEST(EinsumReplay, OperandsOfHundredsOfAxes) {
+  auto rt = EagerRuntime::cpu();
+  constexpr int kRank = 300;
+  Shape shape(kRank, 1);
+  shape[0] = shape[150] = shape[299] = 2;
+  EinsumLabels labels;
+  std::vector<int> all(kRank);
+  std::iota(all.begin(), all.end(), 0);
+  labels.inputs = {all, all};
+  labels.output = all;
+  for (int call = 0; call < 3; ++call) {
+    std::vector<double> a(8), b(8);
+    for (int i = 0; i < 8; ++i) {
+      a[static_cast<std::size_t>(i)] = 1.0 + i + 10.0 * call;
+      b[static_cast<std::size_t>(i)] = 0.5 - i;
+    }
+    const EagerTensor ta =
+        rt->upload(Tensor::from_col_major<double>(shape, std::span<const double>(a)));
+    const EagerTensor tb =
+        rt->upload(Tensor::from_col_major<double>(shape, std::span<const double>(b)));
+    const Tensor got = einsum(labels, std::vector<EagerTensor>{ta, tb}).download().contiguous();
+    ASSERT_EQ(got.numel(), 8);
+    for (int i = 0; i < 8; ++i)
+      EXPECT_EQ(got.data<double>()[i],
+                a[static_cast<std::size_t>(i)] * b[static_cast<std::size_t>(i)])
+          << "call " << call << ", element " << i;
+  }
+}
+
 TEST(EinsumReplay, AlternatingLayoutsAreRecordedAgain) {
   const Kind sequence[] = {Kind::ColCompact, Kind::RowCompact, Kind::ColCompact, Kind::Strided,
                            Kind::ColCompact, Kind::Padded,     Kind::StridedC,   Kind::Strided,

@@ -134,6 +134,10 @@ int host_kernel_threads() {
   return threads;
 }
 
+bool in_parallel_part() {
+  return t_in_split;
+}
+
 void parallel_chunks(std::int64_t count, int threads,
                      const std::function<void(std::int64_t, std::int64_t)>& body) {
   const int parts = static_cast<int>(std::min<std::int64_t>(std::max(threads, 1), count));

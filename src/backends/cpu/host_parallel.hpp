@@ -20,6 +20,10 @@ int host_kernel_threads();
 void parallel_chunks(std::int64_t count, int threads,
                      const std::function<void(std::int64_t, std::int64_t)>& body);
 
+// Whether this thread is running a part of a split now (the caller's own part included): false
+// when parallel_chunks ran the whole range on its caller (one part, a busy pool).
+bool in_parallel_part();
+
 // While at least one of these lives, OpenBLAS runs every call on its calling thread, so that
 // work already spread over the host threads (the slices of a sliced einsum) does not have each
 // GEMM start OpenBLAS's own threads as well. OpenBLAS's thread count is process-wide: other

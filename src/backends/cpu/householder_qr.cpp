@@ -45,7 +45,8 @@ bool householder_qr(cpu_isa::Isa isa, std::int64_t m, std::int64_t n, T* a, T* t
 template <class T>
 void householder_q(cpu_isa::Isa isa, std::int64_t m, std::int64_t q_cols, std::int64_t k, T* a,
                    const T* tau) {
-  if (!householder_qr_applies(isa, m, q_cols, !std::is_floating_point_v<T>) || k > q_cols || k < 0)
+  if (!householder_qr_applies(isa, m, q_cols, !std::is_floating_point_v<T>) || k > q_cols ||
+      k < 0 || q_cols > m)
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "linalg.qr",
                 "internal: householder_q called where it does not apply");
 #if defined(__x86_64__)

@@ -23,13 +23,13 @@ inline constexpr std::int64_t kHouseholderQrComplexMax = 48;
 bool householder_qr_applies(cpu_isa::Isa isa, std::int64_t m, std::int64_t n, bool complex);
 
 // geqr2 on the column-major m x n matrix `a` (leading dimension m), when householder_qr_applies
-// (T float, double or their complex):
-// R on and above the diagonal, the Householder vectors below it (their unit first entries
-// implied), tau[0, min(m, n)) their scales, with LAPACK's conventions (beta = -sign(alpha) *
-// norm; complex as zgeqr2: beta real, H(i)^H applied). Returns false, `a` then partly overwritten,
-// when a column's squared norm or its diagonal entry's square falls outside [min/eps^2, eps^2/min]
-// (T's normal minimum and epsilon): there the plain sum of squares this kernel uses could underflow
-// or overflow, where LAPACK rescales. The caller then runs LAPACK on the original matrix.
+// (T float, double or their complex): R on and above the diagonal, the Householder vectors
+// below it (their unit first entries implied), tau[0, min(m, n)) their scales, with LAPACK's
+// conventions (beta = -sign(alpha) * norm; complex as zgeqr2: beta real, H(i)^H applied).
+// Returns false, `a` then partly overwritten, when a column's squares leave the range the plain
+// sum of squares carries (T's normal minimum over eps^2 up to its inverse; the sum below the
+// diagonal at both ends, the whole column's at the top), where LAPACK rescales: the caller then
+// runs LAPACK on the original matrix.
 template <class T>
 bool householder_qr(cpu_isa::Isa isa, std::int64_t m, std::int64_t n, T* a, T* tau);
 

@@ -1,5 +1,6 @@
 #include "ops/einsum/replay.hpp"
 
+#include <cstdint>
 #include <utility>
 
 #include "ops/einsum/direct_gemm.hpp"
@@ -148,11 +149,12 @@ void ReplayRecorder::allocated(const EagerTensor& scratch) {
     ok_ = false;
     return;
   }
+  const Shape& shape = scratch.shape();
+  if (!fits(shape.size())) return;
   ReplayCall call;
   call.op = ReplayCall::Op::Allocate;
-  const Shape& shape = scratch.shape();
   call.views[0].dims_at = static_cast<std::uint32_t>(replay_->dims.size());
-  call.views[0].rank = static_cast<std::uint8_t>(shape.size());
+  call.views[0].rank = static_cast<std::uint16_t>(shape.size());
   call.views[0].dtype = scratch.dtype();
   replay_->dims.insert(replay_->dims.end(), shape.begin(), shape.end());
   call.refs[0] = {OperandRef::Kind::Scratch, replay_->scratch++};
@@ -173,10 +175,15 @@ bool ReplayRecorder::name(Buffer*& buffer, std::int64_t& offset, OperandRef& ref
   return true;
 }
 
+bool ReplayRecorder::fits(std::size_t rank) {
+  if (rank > RecordedView::kMaxRank || replay_->dims.size() + 2 * rank > UINT32_MAX) ok_ = false;
+  return ok_;
+}
+
 RecordedView ReplayRecorder::keep(const KernelView& view, std::int64_t offset) {
   RecordedView r;
   r.dims_at = static_cast<std::uint32_t>(replay_->dims.size());
-  r.rank = static_cast<std::uint8_t>(view.shape.size());
+  r.rank = static_cast<std::uint16_t>(view.shape.size());
   r.dtype = view.dtype;
   r.offset = offset;
   std::vector<std::int64_t>& dims = replay_->dims;
@@ -195,7 +202,7 @@ void ReplayRecorder::record(ReplayCall::Op op, std::initializer_list<KernelView>
   for (const KernelView& view : views) {
     Buffer* buffer = view.buffer;
     std::int64_t offset = view.offset;
-    if (!name(buffer, offset, call.refs[v])) return;
+    if (!name(buffer, offset, call.refs[v]) || !fits(view.shape.size())) return;
     call.views[v++] = keep(view, offset);
   }
   replay_->calls.push_back(call);

@@ -40,8 +40,9 @@ struct OperandRef {
 // GEMM was 800 bytes, and a first call's recording of a 60-tensor network grew a vector past
 // malloc's mmap threshold, a tenth of that call in page faults.
 struct RecordedView {
+  static constexpr std::size_t kMaxRank = 65535;  // a view of more axes is not recorded
   std::uint32_t dims_at = 0;
-  std::uint8_t rank = 0;
+  std::uint16_t rank = 0;
   DType dtype = DType::F32;
   std::int64_t offset = 0;
 };
@@ -144,6 +145,8 @@ class ReplayRecorder final : public ContractionKernels, public WorkspaceObserver
   // Names `buffer` (then null) and makes `offset` relative to its operand's; false (and the
   // recording given up) when it cannot be named.
   bool name(Buffer*& buffer, std::int64_t& offset, OperandRef& ref);
+  // Whether a view of `rank` axes can be recorded (the recording is given up when not).
+  bool fits(std::size_t rank);
   // `view`'s shape and strides appended to the replay's dims, its offset as given.
   RecordedView keep(const KernelView& view, std::int64_t offset);
   void record(ReplayCall::Op op, std::initializer_list<KernelView> views, int reduced_rank = 0);

@@ -1,7 +1,9 @@
 #include "ops/linalg/cpu/batch_chunks.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
+#include <optional>
 #include <vector>
 
 #include "backends/cpu/host_parallel.hpp"
@@ -19,14 +21,23 @@ void for_each_batch_chunk(std::int64_t batch, std::int64_t largest_dim,
   }
   const auto parts = static_cast<int>(std::min<std::int64_t>(threads, batch));
   std::vector<std::exception_ptr> failures(static_cast<std::size_t>(parts));
-  // One matrix per LAPACK call on each thread: OpenBLAS's own threads would oversubscribe.
-  const cpu_parallel::SingleThreadedBlas single_threaded_blas;
+  // Parts after a failed one are skipped (the error names the lowest failing entry, and a part
+  // run after it on the same thread would only waste LAPACK calls and count retries).
+  std::atomic<int> lowest_failed{parts};
   cpu_parallel::parallel_chunks(parts, parts, [&](std::int64_t first, std::int64_t last) {
-    for (std::int64_t p = first; p < last; ++p) {
+    for (auto p = static_cast<int>(first); p < last && p < lowest_failed.load(); ++p) {
+      // One matrix per LAPACK call on each thread: OpenBLAS's own threads would oversubscribe.
+      // Only while the parts really run side by side: when the pool was busy and the whole
+      // batch runs on this thread, LAPACK keeps OpenBLAS's threads.
+      std::optional<cpu_parallel::SingleThreadedBlas> single_threaded_blas;
+      if (cpu_parallel::in_parallel_part()) single_threaded_blas.emplace();
       try {
         body(batch * p / parts, batch * (p + 1) / parts);
       } catch (...) {
         failures[static_cast<std::size_t>(p)] = std::current_exception();
+        int seen = lowest_failed.load();
+        while (p < seen && !lowest_failed.compare_exchange_weak(seen, p)) {
+        }
       }
     }
   });

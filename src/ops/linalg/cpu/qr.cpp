@@ -55,7 +55,7 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
       T* buf = in_place ? qb : scratch.data();
       std::copy_n(in + b * m * n, m * n, buf);
       const bool ours = small && cpu_blas::householder_qr(isa, m, n, buf, tau.data());
-      if (small) count_lapack_call();  // a kernel call like geqrf's, counted the same way
+      if (ours) count_lapack_call();  // a kernel call like geqrf's, counted the same way
       // Declined (a column norm out of its range): LAPACK starts again from A.
       if (small && !ours) std::copy_n(in + b * m * n, m * n, buf);
       lapack::lint info = 0;
