@@ -83,11 +83,18 @@ void reflect(const T* x, T tau, T* a, std::int64_t m, std::int64_t j, std::int64
   }
 }
 
+// The sums of squares the kernels form without rescaling: from T's normal minimum over eps^2
+// (squares that underflow lose less than eps^2 of such a sum) up to its inverse.
+template <class T>
+struct Squares {
+  static constexpr T kEps = std::numeric_limits<T>::epsilon();
+  static constexpr T kTiny = std::numeric_limits<T>::min() / (kEps * kEps);
+  static constexpr T kHuge = 1 / kTiny;
+  static bool carried(T sum) { return sum >= kTiny && sum <= kHuge; }  // false for NaN
+};
+
 template <class T>
 bool factor(std::int64_t m, std::int64_t n, T* a, T* tau) {
-  constexpr T kEps = std::numeric_limits<T>::epsilon();
-  constexpr T kTiny = std::numeric_limits<T>::min() / (kEps * kEps);
-  constexpr T kHuge = 1 / kTiny;
   const std::int64_t k = m < n ? m : n;
   for (std::int64_t j = 0; j < k; ++j) {
     T* x = a + j + j * m;
@@ -103,7 +110,7 @@ bool factor(std::int64_t m, std::int64_t n, T* a, T* tau) {
       continue;
     }
     const T alpha2 = alpha * alpha;
-    if (!(below >= kTiny && below <= kHuge && alpha2 <= kHuge)) return false;
+    if (!Squares<T>::carried(below) || !(alpha2 <= Squares<T>::kHuge)) return false;
     const T beta = -with_sign_of(square_root(alpha2 + below), alpha);
     tau[j] = (beta - alpha) / beta;
     const T scale = 1 / (alpha - beta);
@@ -269,9 +276,6 @@ void reflect_complex(const R* x, R tr, R ti, R* a, std::int64_t m, std::int64_t 
 
 template <class R>
 bool factor_complex(std::int64_t m, std::int64_t n, R* a, R* tau) {
-  constexpr R kEps = std::numeric_limits<R>::epsilon();
-  constexpr R kTiny = std::numeric_limits<R>::min() / (kEps * kEps);
-  constexpr R kHuge = 1 / kTiny;
   const std::int64_t k = m < n ? m : n;
   for (std::int64_t j = 0; j < k; ++j) {
     R* x = a + 2 * (j + j * m);
@@ -287,7 +291,7 @@ bool factor_complex(std::int64_t m, std::int64_t n, R* a, R* tau) {
       }
     }
     const R norm2 = alphr * alphr + alphi * alphi + below;
-    if (!(norm2 >= kTiny && norm2 <= kHuge)) return false;
+    if (!Squares<R>::carried(norm2)) return false;
     const R beta = -with_sign_of(square_root(norm2), alphr);
     const R tr = (beta - alphr) / beta, ti = -alphi / beta;
     tau[2 * j] = tr;
@@ -327,33 +331,21 @@ void form_q_complex(std::int64_t m, std::int64_t q_cols, std::int64_t k, R* a, c
 
 #undef TENFERRO_QR_INLINE
 
-bool householder_qr_f32_avx2(std::int64_t m, std::int64_t n, float* a, float* tau) {
-  return factor(m, n, a, tau);
-}
-bool householder_qr_f64_avx2(std::int64_t m, std::int64_t n, double* a, double* tau) {
-  return factor(m, n, a, tau);
-}
-void householder_q_f32_avx2(std::int64_t m, std::int64_t q_cols, std::int64_t k, float* a,
-                            const float* tau) {
-  form_q(m, q_cols, k, a, tau);
-}
-void householder_q_f64_avx2(std::int64_t m, std::int64_t q_cols, std::int64_t k, double* a,
-                            const double* tau) {
-  form_q(m, q_cols, k, a, tau);
-}
-bool householder_qr_c64_avx2(std::int64_t m, std::int64_t n, float* a, float* tau) {
-  return factor_complex(m, n, a, tau);
-}
-bool householder_qr_c128_avx2(std::int64_t m, std::int64_t n, double* a, double* tau) {
-  return factor_complex(m, n, a, tau);
-}
-void householder_q_c64_avx2(std::int64_t m, std::int64_t q_cols, std::int64_t k, float* a,
-                            const float* tau) {
-  form_q_complex(m, q_cols, k, a, tau);
-}
-void householder_q_c128_avx2(std::int64_t m, std::int64_t q_cols, std::int64_t k, double* a,
-                             const double* tau) {
-  form_q_complex(m, q_cols, k, a, tau);
-}
+#define TENFERRO_HOUSEHOLDER_QR_DEFINE(suffix, R, complex)                                      \
+  bool householder_qr_##suffix##_avx2(std::int64_t m, std::int64_t n, R* a, R* tau) {           \
+    if constexpr (complex)                                                                      \
+      return factor_complex(m, n, a, tau);                                                      \
+    else                                                                                        \
+      return factor(m, n, a, tau);                                                              \
+  }                                                                                             \
+  void householder_q_##suffix##_avx2(std::int64_t m, std::int64_t q_cols, std::int64_t k, R* a, \
+                                     const R* tau) {                                            \
+    if constexpr (complex)                                                                      \
+      form_q_complex(m, q_cols, k, a, tau);                                                     \
+    else                                                                                        \
+      form_q(m, q_cols, k, a, tau);                                                             \
+  }
+TENFERRO_HOUSEHOLDER_QR_KINDS(TENFERRO_HOUSEHOLDER_QR_DEFINE)
+#undef TENFERRO_HOUSEHOLDER_QR_DEFINE
 
 }  // namespace tenferro::cpu_blas::isa
