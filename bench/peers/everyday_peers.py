@@ -145,7 +145,8 @@ def _time(fn, min_seconds, warm_seconds=0.0):
             return elapsed / calls
 
 
-SETTLE_SECONDS = 0.3
+SETTLE_SECONDS = 0.3  # the wait before each sample above one thread
+WARM_SECONDS = 0.01  # the untimed calls after it
 
 
 def worker(quick, samples, settle):
@@ -159,9 +160,9 @@ def worker(quick, samples, settle):
         np_t, tf_t = [], []
         for _ in range(samples):  # alternating, so drift hits both alike
             time.sleep(settle)
-            np_t.append(_time(np_fn, 0.02, settle / 30))
+            np_t.append(_time(np_fn, 0.02, WARM_SECONDS if settle else 0.0))
             time.sleep(settle)
-            tf_t.append(_time(tf_fn, 0.02, settle / 30))
+            tf_t.append(_time(tf_fn, 0.02, WARM_SECONDS if settle else 0.0))
         results.append({"group": group, "case": name, "numpy_s": statistics.median(np_t),
                         "tenferro_s": statistics.median(tf_t)})
     print(json.dumps(results))
@@ -178,13 +179,12 @@ def run(threads, quick, samples):
 
 
 def blas_line():
-    import tenferro  # noqa: F401 - the same library the worker loads
-    build = os.path.join(common.REPO, "build", "src", "cli", "tenferro")
-    if os.path.exists(build):
-        info = json.loads(subprocess.run([build, "info", "--json"], capture_output=True,
-                                         text=True, env=common.thread_env(1)).stdout)["blas"]
-        return f"{info['vendor']} {info['version']}, kernel {info['core']} (CPU {info['cpu_isa']})"
-    return "unknown (build/src/cli/tenferro not built)"
+    """The BLAS line of the tenferro the worker loads, read in a process with the worker's
+    environment (no BLAS tuning variable: the kernel it names is the one the worker runs)."""
+    out = subprocess.run([sys.executable, "-c", "import tenferro; print(tenferro.show_config("
+                          "mode='dicts')['blas']['line'])"], env=common.thread_env(1),
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip()
 
 
 def main():
@@ -212,7 +212,7 @@ def main():
     lines.append("| **all** | **geometric mean** | " +
                  " | ".join(f"**{m:.2f}x**" for m in means) + " |")
     table = "\n".join(lines)
-    print(f"tenferro BLAS: {blas_line()}\n{common.blas_tuning_note()}\n")
+    print(f"tenferro {blas_line()}\n{common.blas_tuning_note()}\n")
     print(table)
     if args.markdown:
         with open(args.markdown, "w") as f:

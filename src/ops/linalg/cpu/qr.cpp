@@ -71,14 +71,12 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
       }
       if (ours) {
         cpu_blas::householder_q(isa, m, q_cols, k, buf, tau.data());
-        count_lapack_call();
-      }
-      if (!ours) {
+      } else {
         info = lapack::orgqr(li(m), li(q_cols), li(k), buf, ld(m), tau.data(), ws.work.data(),
                              ws.lwork());
-        count_lapack_call();
         if (info < 0) throw_lapack_argument(call, "orgqr/ungqr", info);
       }
+      count_lapack_call();
       if (!in_place) std::copy_n(buf, m * q_cols, qb);
 
       if (positive) {
