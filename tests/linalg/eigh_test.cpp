@@ -59,6 +59,30 @@ TEST(LinalgEigh, AllDtypesBatchesAndSizes) {
       }
 }
 
+// Real matrices of up to 24 x 24 run in groups of a vector's lanes (backends/cpu/jacobi_eigh.hpp),
+// a last group of fewer than half the lanes and larger matrices through LAPACK: batches around
+// the group sizes of AVX2 and AVX-512 (4, 8 and 16 lanes), each entry checked.
+TEST(LinalgEigh, SmallRealMatricesInGroupsAndTheRest) {
+  auto rt = tenferro::EagerRuntime::cpu();
+  std::uint32_t seed = 900;
+  for (DType d : {DType::F32, DType::F64})
+    for (std::int64_t batch : {1, 3, 5, 9, 17, 37})
+      for (std::int64_t n : {3, 8, 24, 25}) {
+        const Shape shape{n, n, batch};
+        SCOPED_TRACE(case_name(d, {batch}, n, n));
+        std::vector<cd> clean;
+        const EagerTensor a = rt->upload(hermitian(d, shape, seed++, clean));
+        const la::EighResult r = la::eigh(a);
+        const Mats am{n, n, batch, clean};
+        const Mats vm = matrices(r.v), wm = vectors(r.w);
+        expect_close(multiply(adjoint(vm), vm), identity(n, vm.batch), tol(d, n), 0, "V^H V = I");
+        expect_close(multiply(am, vm), scale_columns(vm, wm), tol(d, n), norm(am, 0), "A V = V w");
+        for (std::int64_t b = 0; b < wm.batch; ++b)
+          for (std::int64_t i = 1; i < n; ++i)
+            EXPECT_LE(wm.at(b, i - 1, 0).real(), wm.at(b, i, 0).real());
+      }
+}
+
 TEST(LinalgEig, AllDtypesBatchesAndSizes) {
   auto rt = tenferro::EagerRuntime::cpu();
   std::uint32_t seed = 50;

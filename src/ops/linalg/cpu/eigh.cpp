@@ -1,6 +1,12 @@
 // Hermitian eigen-decomposition via syevd/heevd (lower triangle read), eigenvalues ascending.
+// Real matrices of up to 24 x 24 go through the batched Jacobi kernels
+// (backends/cpu/jacobi_eigh.hpp), as many at once as a vector has lanes, when a chunk of the
+// batch fills at least half of them; the rest, and any group the kernels decline, through LAPACK.
 #include <algorithm>
+#include <type_traits>
 
+#include "backends/cpu/cpu_isa.hpp"
+#include "backends/cpu/jacobi_eigh.hpp"
 #include "ops/linalg/cpu/batch_chunks.hpp"
 #include "ops/linalg/cpu/kernels.hpp"
 #include "ops/linalg/cpu/workspace.hpp"
@@ -35,11 +41,31 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
     if constexpr (kIsComplex<T>) sizes.rwork = queried_size(rquery);
     return sizes;
   });
+  // Matrices the Jacobi kernels take per call (0: they do not run here).
+  int lanes = 0;
+  const cpu_isa::Isa isa = cpu_isa::best_isa();
+  if constexpr (std::is_floating_point_v<T>) {
+    if (cpu_blas::jacobi_eigh_applies(isa, n))
+      lanes = cpu_blas::jacobi_eigh_lanes(isa, std::is_same_v<T, double>);
+  }
   // Batch entries [first, last), with this chunk's own workspace.
   const auto run_chunk = [&](std::int64_t first, std::int64_t last) {
     ChunkWorkspace<T> chunk_workspace(lease, first);
     Workspace<T>& ws = chunk_workspace.get();
-    for (std::int64_t b = first; b < last; ++b) {
+    std::int64_t b = first;
+    if constexpr (std::is_floating_point_v<T>) {
+      // Groups of `lanes`, and a last group that fills at least half of them (a group costs
+      // about what a full one does).
+      while (lanes > 0 && 2 * (last - b) >= lanes) {
+        const int count = static_cast<int>(std::min<std::int64_t>(lanes, last - b));
+        if (!cpu_blas::jacobi_eigh(isa, n, count, in + b * n * n, n * n, w.data<R>() + b * n,
+                                   v.data<T>() + b * n * n, n * n, !values_only))
+          break;  // declined: this group and the rest through LAPACK
+        for (int i = 0; i < count; ++i) count_lapack_call();  // as syevd's, one per matrix
+        b += count;
+      }
+    }
+    for (; b < last; ++b) {
       T* vb = v.data<T>() + b * n * n;
       std::copy_n(in + b * n * n, n * n, vb);  // syevd overwrites A with the eigenvectors
       count_lapack_call();

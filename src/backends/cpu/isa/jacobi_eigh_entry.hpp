@@ -1,0 +1,21 @@
+// The entry points each per-ISA Jacobi file defines (jacobi_eigh_avx2.cpp,
+// jacobi_eigh_avx512.cpp); only backends/cpu/jacobi_eigh.cpp calls them, after the CPU check.
+#pragma once
+
+#include <cstdint>
+
+namespace tenferro::cpu_blas::isa {
+
+// Every (real type, suffix) the kernels come in: one list for these declarations and for the
+// definitions in jacobi_eigh_body.inc.
+#define TENFERRO_JACOBI_EIGH_KINDS(X) X(float, f32) X(double, f64)
+
+#define TENFERRO_JACOBI_EIGH_DECLARE(T, suffix, isa)                                           \
+  bool jacobi_eigh_##suffix##_##isa(int n, int count, const T* a, std::int64_t a_stride, T* w, \
+                                    T* v, std::int64_t v_stride, bool vectors);
+#define TENFERRO_JACOBI_EIGH_DECLARE_BOTH(T, suffix) \
+  TENFERRO_JACOBI_EIGH_DECLARE(T, suffix, avx2) TENFERRO_JACOBI_EIGH_DECLARE(T, suffix, avx512)
+TENFERRO_JACOBI_EIGH_KINDS(TENFERRO_JACOBI_EIGH_DECLARE_BOTH)
+#undef TENFERRO_JACOBI_EIGH_DECLARE_BOTH
+
+}  // namespace tenferro::cpu_blas::isa

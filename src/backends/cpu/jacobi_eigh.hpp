@@ -1,0 +1,38 @@
+// Eigenvalues and eigenvectors of small real symmetric matrices, many at once: cyclic Jacobi
+// with one matrix per vector lane (8 float64 or 16 float32 matrices per AVX-512 call, half as
+// many with AVX2), every lane running the same rotation sequence with its own angles. LAPACK's
+// syevd takes about 5 us for one 8x8 float64 matrix, most of it the call and setup of its
+// tridiagonal reduction; the lanes take under 1 us each. Jacobi's sweeps cost O(n^3) with a
+// larger constant than syevd, so LAPACK wins past kJacobiEighMax (one thread, float64, 64
+// matrices: 24x24 1.4 ms against 2.7 ms with AVX-512, 2.1 ms with AVX2; 28x28 even with AVX2,
+// 32x32 5.0 ms against 4.0 ms). The kernels live in backends/cpu/isa/jacobi_eigh_body.inc.
+#pragma once
+
+#include <cstdint>
+
+#include "backends/cpu/cpu_isa.hpp"
+
+namespace tenferro::cpu_blas {
+
+inline constexpr std::int64_t kJacobiEighMax = 24;
+
+// Matrices one jacobi_eigh call takes at once on `isa` (its vector lanes) for float (false) or
+// double (true) entries; 0 where the kernels do not run (no AVX2 + FMA, or not x86-64).
+int jacobi_eigh_lanes(cpu_isa::Isa isa, bool is_double);
+
+// Whether jacobi_eigh runs n x n matrices on `isa`: 1 <= n <= kJacobiEighMax and lanes > 0.
+bool jacobi_eigh_applies(cpu_isa::Isa isa, std::int64_t n);
+
+// The eigen-decompositions of `count` (1..jacobi_eigh_lanes) column-major n x n matrices
+// a + i * a_stride, of which the lower triangle is read (T float or double): ascending
+// eigenvalues into w + i * n and, when `vectors`, the orthonormal eigenvectors as the columns of
+// v + i * v_stride (n x n, leading dimension n), in the eigenvalues' order; LAPACK's contract
+// (syevd), with eigenvectors' signs of their own. Each matrix is scaled by a power of two
+// first, so neither overflow nor gradual underflow reaches the rotations. Returns false, the
+// outputs then unspecified, when an entry is not finite or a matrix is not diagonal to T's
+// precision after the sweep limit (never seen; the caller then runs LAPACK).
+template <class T>
+bool jacobi_eigh(cpu_isa::Isa isa, std::int64_t n, int count, const T* a, std::int64_t a_stride,
+                 T* w, T* v, std::int64_t v_stride, bool vectors);
+
+}  // namespace tenferro::cpu_blas
