@@ -37,11 +37,13 @@ TEST(LinalgSvdRetry, GesvdTakesOverAndIsCounted) {
   }
 }
 
-// la::svd of `batch` random 4x4 matrices with the next `failures` calls of both drivers failing.
+// la::svd of `batch` random 30x4 matrices with the next `failures` calls of both drivers failing
+// (30 rows: past the batched Jacobi kernels' 24, so that every entry goes through LAPACK's
+// drivers, which these tests are about).
 tenferro::Error svd_with_both_drivers_failing(const std::shared_ptr<tenferro::EagerRuntime>& rt,
                                               std::int64_t batch, int failures,
                                               std::uint32_t seed) {
-  const EagerTensor a = rt->upload(random_tensor(DType::F64, {4, 4, batch}, seed));
+  const EagerTensor a = rt->upload(random_tensor(DType::F64, {30, 4, batch}, seed));
   inject_gesdd_failures_for_testing(failures);
   inject_gesvd_failures_for_testing(failures);
   return expect_error([&] { la::svd(a); }, tenferro::ErrorKind::Numerical);

@@ -5,7 +5,7 @@
 #include "tenferro/core/error.hpp"
 
 #if defined(__x86_64__)
-#include "backends/cpu/isa/jacobi_eigh_entry.hpp"
+#include "backends/cpu/isa/jacobi_entry.hpp"
 #endif
 
 namespace tenferro::cpu_blas {

@@ -1,7 +1,14 @@
 // SVD via gesdd, retried through gesvd when gesdd does not converge; then truncation (one
-// common rank per batch), discarded weight and the optional canonical gauge.
+// common rank per batch), discarded weight and the optional canonical gauge. Real matrices of
+// up to 24 x 24 (thin, or square when full) go through the batched one-sided Jacobi kernels
+// (backends/cpu/jacobi_svd.hpp), as many at once as a vector has lanes, when a chunk of the
+// batch fills at least half of them; the rest, and any group the kernels decline, through LAPACK.
 #include <algorithm>
+#include <type_traits>
 
+#include "backends/cpu/cpu_isa.hpp"
+#include "backends/cpu/jacobi_eigh.hpp"
+#include "backends/cpu/jacobi_svd.hpp"
 #include "ops/linalg/cpu/batch_chunks.hpp"
 #include "ops/linalg/cpu/kernels.hpp"
 #include "ops/linalg/cpu/svd_fault_injection.hpp"
@@ -112,6 +119,13 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
   Tensor vt_scratch = host_scratch<T>(call, uv ? s.vt_rows * n * batch : 0);
   T* const u = u_scratch.data<T>();
   T* const vt = vt_scratch.data<T>();
+  // Matrices the Jacobi kernels take per call (0: they do not run here).
+  int lanes = 0;
+  const cpu_isa::Isa isa = cpu_isa::best_isa();
+  if constexpr (std::is_floating_point_v<T>) {
+    if (cpu_blas::jacobi_svd_applies(isa, m, n) && (!uv || !full || m == n))
+      lanes = cpu_blas::jacobi_eigh_lanes(isa, std::is_same_v<T, double>);
+  }
   if (k > 0) {
     WorkspaceLease<T> gesdd_lease = gesdd_workspace<T>(call, s);
     // Batch entries [first, last), with this chunk's own copy of A and workspace.
@@ -123,7 +137,20 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
       std::vector<T> work_a(static_cast<std::size_t>(m * n + m));
       T dummy{};
       ChunkWorkspace<T> gesdd_workspace_of_chunk(gesdd_lease, first);
-      for (std::int64_t b = first; b < last; ++b) {
+      std::int64_t b = first;
+      if constexpr (std::is_floating_point_v<T>) {
+        // Groups of `lanes`, and a last group that fills at least half of them.
+        while (lanes > 0 && 2 * (last - b) >= lanes) {
+          const int count = static_cast<int>(std::min<std::int64_t>(lanes, last - b));
+          if (!cpu_blas::jacobi_svd(isa, m, n, count, in + b * m * n, m * n, sv.data() + b * k,
+                                    uv ? u + b * m * s.u_cols : nullptr, m * s.u_cols,
+                                    uv ? vt + b * s.vt_rows * n : nullptr, s.vt_rows * n, uv))
+            break;  // declined: this group and the rest through LAPACK
+          for (int i = 0; i < count; ++i) count_lapack_call();  // as gesdd's, one per matrix
+          b += count;
+        }
+      }
+      for (; b < last; ++b) {
         R* sb = sv.data() + b * k;
         T* ub = uv ? u + b * m * s.u_cols : &dummy;
         T* vb = uv ? vt + b * s.vt_rows * n : &dummy;

@@ -1,0 +1,24 @@
+// The entry points each per-ISA Jacobi file defines (jacobi_avx2.cpp, jacobi_avx512.cpp); only
+// backends/cpu/jacobi_eigh.cpp and jacobi_svd.cpp call them, after the CPU check.
+#pragma once
+
+#include <cstdint>
+
+namespace tenferro::cpu_blas::isa {
+
+// Every (real type, suffix) the kernels come in: one list for these declarations and for the
+// definitions in jacobi_eigh_body.inc and jacobi_svd_body.inc.
+#define TENFERRO_JACOBI_KINDS(X) X(float, f32) X(double, f64)
+
+#define TENFERRO_JACOBI_DECLARE(T, suffix, isa)                                                \
+  bool jacobi_eigh_##suffix##_##isa(int n, int count, const T* a, std::int64_t a_stride, T* w, \
+                                    T* v, std::int64_t v_stride, bool vectors);                \
+  bool jacobi_svd_##suffix##_##isa(int m, int n, int count, const T* a, std::int64_t a_stride, \
+                                   T* s, T* u, std::int64_t u_stride, T* vt,                   \
+                                   std::int64_t vt_stride, bool vectors);
+#define TENFERRO_JACOBI_DECLARE_BOTH(T, suffix) \
+  TENFERRO_JACOBI_DECLARE(T, suffix, avx2) TENFERRO_JACOBI_DECLARE(T, suffix, avx512)
+TENFERRO_JACOBI_KINDS(TENFERRO_JACOBI_DECLARE_BOTH)
+#undef TENFERRO_JACOBI_DECLARE_BOTH
+
+}  // namespace tenferro::cpu_blas::isa
