@@ -11,15 +11,20 @@
 namespace tenferro::linalg_cpu {
 
 void for_each_batch_chunk(std::int64_t batch, std::int64_t largest_dim,
-                          const std::function<void(std::int64_t, std::int64_t)>& body) {
+                          const std::function<void(std::int64_t, std::int64_t)>& body,
+                          std::int64_t granule) {
   const int threads = cpu_parallel::host_kernel_threads();
+  granule = std::max<std::int64_t>(granule, 1);
+  const std::int64_t units = (batch + granule - 1) / granule;
   const bool split =
-      threads > 1 && batch > 1 && (largest_dim <= kBatchSplitMaxDim || batch >= threads);
+      threads > 1 && units > 1 && (largest_dim <= kBatchSplitMaxDim || batch >= threads);
   if (!split) {
     if (batch > 0) body(0, batch);
     return;
   }
-  const auto parts = static_cast<int>(std::min<std::int64_t>(threads, batch));
+  const auto parts = static_cast<int>(std::min<std::int64_t>(threads, units));
+  // Part p: units [units p / parts, units (p + 1) / parts), the last one ending at the batch's end.
+  const auto bound = [&](int p) { return std::min(batch, units * p / parts * granule); };
   std::vector<std::exception_ptr> failures(static_cast<std::size_t>(parts));
   // Parts after a failed one are skipped (the error names the lowest failing entry, and a part
   // run after it on the same thread would only waste LAPACK calls and count retries).
@@ -32,7 +37,7 @@ void for_each_batch_chunk(std::int64_t batch, std::int64_t largest_dim,
       std::optional<cpu_parallel::SingleThreadedBlas> single_threaded_blas;
       if (cpu_parallel::in_parallel_part()) single_threaded_blas.emplace();
       try {
-        body(batch * p / parts, batch * (p + 1) / parts);
+        body(bound(p), bound(p + 1));
       } catch (...) {
         failures[static_cast<std::size_t>(p)] = std::current_exception();
         int seen = lowest_failed.load();

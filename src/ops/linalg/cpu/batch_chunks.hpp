@@ -26,8 +26,12 @@ inline constexpr std::int64_t kBatchSplitMaxDim = 256;
 // has more than one matrix and `largest_dim` (the matrices' larger dimension) allows it; else
 // body(0, batch) on the calling thread. Each chunk must use its own scratch and workspace. An
 // exception is the one the lowest failing chunk threw, so that a failing batch entry is named
-// as the sequential loop would name it (each chunk stops at its own first failure).
+// as the sequential loop would name it (each chunk stops at its own first failure). Chunks
+// begin at multiples of `granule`: the batched Jacobi kernels take groups of a vector's lanes,
+// and aligned groups make which matrices go through them (and so the results' last bits) the
+// same whatever the thread count.
 void for_each_batch_chunk(std::int64_t batch, std::int64_t largest_dim,
-                          const std::function<void(std::int64_t, std::int64_t)>& body);
+                          const std::function<void(std::int64_t, std::int64_t)>& body,
+                          std::int64_t granule = 1);
 
 }  // namespace tenferro::linalg_cpu

@@ -77,7 +77,7 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
         throw_numerical(call, b, d.batch_shape, "the eigensolver (syevd/heevd) did not converge");
     }
   };
-  for_each_batch_chunk(d.batch, n, run_chunk);
+  for_each_batch_chunk(d.batch, n, run_chunk, std::max(lanes, 1));
   if (values_only) return {w};
   return {w, v};
 }

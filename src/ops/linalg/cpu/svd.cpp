@@ -172,7 +172,7 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
         if (info < 0) throw_lapack_argument(call, "gesdd/gesvd", info);
       }
     };
-    for_each_batch_chunk(batch, std::max(m, n), run_chunk);
+    for_each_batch_chunk(batch, std::max(m, n), run_chunk, std::max(lanes, 1));
   } else if (uv && full) {
     for (std::int64_t b = 0; b < batch; ++b) {
       set_identity(u + b * m * m, m);
