@@ -30,6 +30,18 @@ Mats scale_columns(const Mats& v, const Mats& w) {
   return out;
 }
 
+// V^H V = I, A V = V diag(w) and w ascending for every batch entry of `am`; returns w.
+Mats expect_eigh(DType d, const Mats& am, const la::EighResult& r) {
+  const std::int64_t n = am.rows;
+  const Mats vm = matrices(r.v), wm = vectors(r.w);
+  expect_close(multiply(adjoint(vm), vm), identity(n, vm.batch), tol(d, n), 0, "V^H V = I");
+  expect_close(multiply(am, vm), scale_columns(vm, wm), tol(d, n), norm(am, 0), "A V = V w");
+  for (std::int64_t b = 0; b < wm.batch; ++b)
+    for (std::int64_t i = 1; i < n; ++i)
+      EXPECT_LE(wm.at(b, i - 1, 0).real(), wm.at(b, i, 0).real());
+  return wm;
+}
+
 TEST(LinalgEigh, AllDtypesBatchesAndSizes) {
   auto rt = tenferro::EagerRuntime::cpu();
   std::uint32_t seed = 1;
@@ -45,12 +57,7 @@ TEST(LinalgEigh, AllDtypesBatchesAndSizes) {
         EXPECT_EQ(r.w.dtype(), tenferro::real_dtype(d));
         EXPECT_EQ(r.v.shape(), shape);
         const Mats am{n, n, product(shape, 2), clean};
-        const Mats vm = matrices(r.v), wm = vectors(r.w);
-        expect_close(multiply(adjoint(vm), vm), identity(n, vm.batch), tol(d, n), 0, "V^H V = I");
-        expect_close(multiply(am, vm), scale_columns(vm, wm), tol(d, n), norm(am, 0), "A V = V w");
-        for (std::int64_t b = 0; b < wm.batch; ++b)
-          for (std::int64_t i = 1; i < n; ++i)
-            EXPECT_LE(wm.at(b, i - 1, 0).real(), wm.at(b, i, 0).real());
+        const Mats wm = expect_eigh(d, am, r);
         la::EighOptions values_only;
         values_only.values_only = true;
         const la::EighResult v = la::eigh(a, values_only);
@@ -73,13 +80,7 @@ TEST(LinalgEigh, SmallRealMatricesInGroupsAndTheRest) {
         std::vector<cd> clean;
         const EagerTensor a = rt->upload(hermitian(d, shape, seed++, clean));
         const la::EighResult r = la::eigh(a);
-        const Mats am{n, n, batch, clean};
-        const Mats vm = matrices(r.v), wm = vectors(r.w);
-        expect_close(multiply(adjoint(vm), vm), identity(n, vm.batch), tol(d, n), 0, "V^H V = I");
-        expect_close(multiply(am, vm), scale_columns(vm, wm), tol(d, n), norm(am, 0), "A V = V w");
-        for (std::int64_t b = 0; b < wm.batch; ++b)
-          for (std::int64_t i = 1; i < n; ++i)
-            EXPECT_LE(wm.at(b, i - 1, 0).real(), wm.at(b, i, 0).real());
+        expect_eigh(d, Mats{n, n, batch, clean}, r);
       }
 }
 

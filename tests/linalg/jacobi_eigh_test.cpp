@@ -14,6 +14,7 @@
 
 #include "backends/cpu/cpu_isa.hpp"
 #include "backends/cpu/jacobi_eigh.hpp"
+#include "jacobi_test_util.hpp"
 #include "ops/linalg/cpu/lapack.hpp"
 
 namespace {
@@ -22,22 +23,9 @@ using tenferro::cpu_isa::Isa;
 namespace cpu_blas = tenferro::cpu_blas;
 namespace lapack = tenferro::linalg_cpu::lapack;
 
-std::vector<Isa> isas() {
-  std::vector<Isa> out;
-  for (Isa isa : {Isa::Avx2, Isa::Avx512})
-    if (tenferro::cpu_isa::isa_available(isa) && cpu_blas::jacobi_eigh_applies(isa, 1))
-      out.push_back(isa);
-  return out;
-}
-
-const char* name(Isa isa) {
-  return isa == Isa::Avx512 ? "AVX-512" : "AVX2";
-}
-
-template <class T>
-int lanes(Isa isa) {
-  return cpu_blas::jacobi_eigh_lanes(isa, sizeof(T) == 8);
-}
+using jacobi_test::isas;
+using jacobi_test::lanes;
+using jacobi_test::name;
 
 // `count` symmetric n x n matrices, entries uniform in [-1, 1], the strict upper triangle NaN:
 // the kernels read the lower one only.
