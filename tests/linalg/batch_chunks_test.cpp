@@ -45,4 +45,32 @@ TEST(LinalgBatchChunks, CoverTheBatchOnceAndBeginAtMultiplesOfTheGranule) {
     }
 }
 
+std::vector<std::pair<std::int64_t, int>> groups(std::int64_t first, std::int64_t last, int lanes,
+                                                 int decline_at, std::int64_t* rest) {
+  std::vector<std::pair<std::int64_t, int>> seen;
+  *rest = tenferro::linalg_cpu::for_each_lane_group(first, last, lanes,
+                                                    [&](std::int64_t begin, int count) {
+                                                      if (begin == decline_at) return false;
+                                                      seen.emplace_back(begin, count);
+                                                      return true;
+                                                    });
+  return seen;
+}
+
+using Groups = std::vector<std::pair<std::int64_t, int>>;
+
+TEST(LinalgBatchChunks, LaneGroupsTakeFullGroupsAndALastOneAtLeastHalfFull) {
+  std::int64_t rest = -1;
+  EXPECT_EQ(groups(0, 20, 8, -1, &rest), (Groups{{0, 8}, {8, 8}, {16, 4}}));
+  EXPECT_EQ(rest, 20);
+  EXPECT_EQ(groups(8, 19, 8, -1, &rest), (Groups{{8, 8}}));  // 3 left: fewer than half
+  EXPECT_EQ(rest, 16);
+  EXPECT_EQ(groups(0, 3, 8, -1, &rest), Groups{});
+  EXPECT_EQ(rest, 0);
+  EXPECT_EQ(groups(0, 24, 8, 8, &rest), (Groups{{0, 8}}));  // the second group declined
+  EXPECT_EQ(rest, 8);
+  EXPECT_EQ(groups(5, 40, 0, -1, &rest), Groups{});  // no kernel
+  EXPECT_EQ(rest, 5);
+}
+
 }  // namespace

@@ -10,7 +10,7 @@
 
 namespace tenferro::cpu_blas {
 
-int jacobi_eigh_lanes(cpu_isa::Isa isa, bool is_double) {
+int jacobi_lanes(cpu_isa::Isa isa, bool is_double) {
 #if defined(__x86_64__)
   const int bytes = isa == cpu_isa::Isa::Avx512 ? 64 : isa == cpu_isa::Isa::Avx2 ? 32 : 0;
   return bytes / (is_double ? 8 : 4);
@@ -21,14 +21,14 @@ int jacobi_eigh_lanes(cpu_isa::Isa isa, bool is_double) {
 }
 
 bool jacobi_eigh_applies(cpu_isa::Isa isa, std::int64_t n) {
-  return jacobi_eigh_lanes(isa, true) > 0 && n >= 1 && n <= kJacobiEighMax;
+  return jacobi_lanes(isa, true) > 0 && n >= 1 && n <= kJacobiEighMax;
 }
 
 template <class T>
 bool jacobi_eigh(cpu_isa::Isa isa, std::int64_t n, int count, const T* a, std::int64_t a_stride,
                  T* w, T* v, std::int64_t v_stride, bool vectors) {
   constexpr bool is_double = std::is_same_v<T, double>;
-  if (!jacobi_eigh_applies(isa, n) || count < 1 || count > jacobi_eigh_lanes(isa, is_double))
+  if (!jacobi_eigh_applies(isa, n) || count < 1 || count > jacobi_lanes(isa, is_double))
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "linalg.eigh",
                 "internal: jacobi_eigh called where it does not apply");
 #if defined(__x86_64__)

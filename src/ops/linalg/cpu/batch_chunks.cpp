@@ -50,4 +50,15 @@ void for_each_batch_chunk(std::int64_t batch, std::int64_t largest_dim,
     if (failure) std::rethrow_exception(failure);
 }
 
+std::int64_t for_each_lane_group(std::int64_t first, std::int64_t last, int lanes,
+                                 const std::function<bool(std::int64_t, int)>& group) {
+  std::int64_t b = first;
+  while (lanes > 0 && 2 * (last - b) >= lanes) {
+    const int count = static_cast<int>(std::min<std::int64_t>(lanes, last - b));
+    if (!group(b, count)) break;
+    b += count;
+  }
+  return b;
+}
+
 }  // namespace tenferro::linalg_cpu

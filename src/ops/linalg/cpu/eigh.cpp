@@ -46,7 +46,7 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
   const cpu_isa::Isa isa = cpu_isa::best_isa();
   if constexpr (std::is_floating_point_v<T>) {
     if (cpu_blas::jacobi_eigh_applies(isa, n))
-      lanes = cpu_blas::jacobi_eigh_lanes(isa, std::is_same_v<T, double>);
+      lanes = cpu_blas::jacobi_lanes(isa, std::is_same_v<T, double>);
   }
   // Batch entries [first, last), with this chunk's own workspace.
   const auto run_chunk = [&](std::int64_t first, std::int64_t last) {
@@ -54,16 +54,14 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
     Workspace<T>& ws = chunk_workspace.get();
     std::int64_t b = first;
     if constexpr (std::is_floating_point_v<T>) {
-      // Groups of `lanes`, and a last group that fills at least half of them (a group costs
-      // about what a full one does).
-      while (lanes > 0 && 2 * (last - b) >= lanes) {
-        const int count = static_cast<int>(std::min<std::int64_t>(lanes, last - b));
-        if (!cpu_blas::jacobi_eigh(isa, n, count, in + b * n * n, n * n, w.data<R>() + b * n,
-                                   v.data<T>() + b * n * n, n * n, !values_only))
-          break;  // declined: this group and the rest through LAPACK
-        for (int i = 0; i < count; ++i) count_lapack_call();  // as syevd's, one per matrix
-        b += count;
-      }
+      b = for_each_lane_group(first, last, lanes, [&](std::int64_t begin, int count) {
+        const bool done =
+            cpu_blas::jacobi_eigh(isa, n, count, in + begin * n * n, n * n, w.data<R>() + begin * n,
+                                  v.data<T>() + begin * n * n, n * n, !values_only);
+        if (done)
+          for (int i = 0; i < count; ++i) count_lapack_call();  // as syevd's, one per matrix
+        return done;
+      });
     }
     for (; b < last; ++b) {
       T* vb = v.data<T>() + b * n * n;

@@ -124,7 +124,7 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
   const cpu_isa::Isa isa = cpu_isa::best_isa();
   if constexpr (std::is_floating_point_v<T>) {
     if (cpu_blas::jacobi_svd_applies(isa, m, n) && (!uv || !full || m == n))
-      lanes = cpu_blas::jacobi_eigh_lanes(isa, std::is_same_v<T, double>);
+      lanes = cpu_blas::jacobi_lanes(isa, std::is_same_v<T, double>);
   }
   if (k > 0) {
     WorkspaceLease<T> gesdd_lease = gesdd_workspace<T>(call, s);
@@ -139,16 +139,15 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
       ChunkWorkspace<T> gesdd_workspace_of_chunk(gesdd_lease, first);
       std::int64_t b = first;
       if constexpr (std::is_floating_point_v<T>) {
-        // Groups of `lanes`, and a last group that fills at least half of them.
-        while (lanes > 0 && 2 * (last - b) >= lanes) {
-          const int count = static_cast<int>(std::min<std::int64_t>(lanes, last - b));
-          if (!cpu_blas::jacobi_svd(isa, m, n, count, in + b * m * n, m * n, sv.data() + b * k,
-                                    uv ? u + b * m * s.u_cols : nullptr, m * s.u_cols,
-                                    uv ? vt + b * s.vt_rows * n : nullptr, s.vt_rows * n, uv))
-            break;  // declined: this group and the rest through LAPACK
-          for (int i = 0; i < count; ++i) count_lapack_call();  // as gesdd's, one per matrix
-          b += count;
-        }
+        b = for_each_lane_group(first, last, lanes, [&](std::int64_t begin, int count) {
+          const bool done = cpu_blas::jacobi_svd(
+              isa, m, n, count, in + begin * m * n, m * n, sv.data() + begin * k,
+              uv ? u + begin * m * s.u_cols : nullptr, m * s.u_cols,
+              uv ? vt + begin * s.vt_rows * n : nullptr, s.vt_rows * n, uv);
+          if (done)
+            for (int i = 0; i < count; ++i) count_lapack_call();  // as gesdd's, one per matrix
+          return done;
+        });
       }
       for (; b < last; ++b) {
         R* sb = sv.data() + b * k;
