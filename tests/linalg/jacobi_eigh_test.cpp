@@ -125,7 +125,7 @@ template <class T>
 void random_matrices_agree_with_lapack() {
   for (Isa isa : isas()) {
     const int full = lanes<T>(isa);
-    for (int n : {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 24}) {
+    for (int n : {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 24, 31, 32}) {
       for (int count : {1, full / 2 + 1, full}) {
         SCOPED_TRACE(std::string(name(isa)) + " n = " + std::to_string(n) +
                      " count = " + std::to_string(count));
@@ -235,7 +235,7 @@ TEST(JacobiEigh, SpecialMatrices) {
       EXPECT_NEAR(d.w[1], 1.0, 1e-15);
       expect_decomposition(2, a.data(), d.w.data(), d.v.data(), "exchange");
     }
-    for (int n : {2, 7, 16, 24}) {  // all ones: 0 (n - 1 times) and n; a degenerate eigenspace
+    for (int n : {2, 7, 16, 32}) {  // all ones: 0 (n - 1 times) and n; a degenerate eigenspace
       const std::vector<double> a(static_cast<std::size_t>(n * n), 1.0);
       const Decomposition<double> d = jacobi(isa, n, 1, a);
       ASSERT_TRUE(d.ok);

@@ -119,8 +119,9 @@ struct Shape2 {
 
 template <class T>
 void random_matrices_agree_with_lapack() {
-  const std::vector<Shape2> shapes{{1, 1}, {1, 5},  {5, 1},  {2, 2},   {3, 3},   {8, 8},  {9, 4},
-                                   {4, 9}, {7, 16}, {16, 7}, {16, 16}, {17, 23}, {24, 24}};
+  const std::vector<Shape2> shapes{{1, 1},   {1, 5},   {5, 1},   {2, 2},  {3, 3},   {8, 8},
+                                   {9, 4},   {4, 9},   {7, 16},  {16, 7}, {16, 16}, {17, 23},
+                                   {24, 24}, {32, 19}, {31, 32}, {32, 32}};
   for (Isa isa : isas()) {
     const int full = lanes<T>(isa);
     for (const Shape2& sh : shapes) {

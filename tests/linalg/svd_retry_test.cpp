@@ -22,7 +22,9 @@ TEST(LinalgSvdRetry, GesvdTakesOverAndIsCounted) {
   ResetInjection reset;
   auto rt = tenferro::EagerRuntime::cpu();
   for (DType d : tenferro::kAllDTypes) {
-    const EagerTensor a = rt->upload(random_tensor(d, {5, 3, 3}, 4));
+    // 40 rows: past the batched Jacobi kernels' 32 (backends/cpu/jacobi_svd.hpp), so that every
+    // entry reaches gesdd whatever the vector lanes.
+    const EagerTensor a = rt->upload(random_tensor(d, {40, 3, 3}, 4));
     const auto before = rt->stats().numerical_retries;
     inject_gesdd_failures_for_testing(2);  // batch entries 0 and 1
     const la::SvdResult r = la::svd(a);
@@ -37,13 +39,13 @@ TEST(LinalgSvdRetry, GesvdTakesOverAndIsCounted) {
   }
 }
 
-// la::svd of `batch` random 30x4 matrices with the next `failures` calls of both drivers failing
-// (30 rows: past the batched Jacobi kernels' 24, so that every entry goes through LAPACK's
+// la::svd of `batch` random 40x4 matrices with the next `failures` calls of both drivers failing
+// (40 rows: past the batched Jacobi kernels' 32, so that every entry goes through LAPACK's
 // drivers, which these tests are about).
 tenferro::Error svd_with_both_drivers_failing(const std::shared_ptr<tenferro::EagerRuntime>& rt,
                                               std::int64_t batch, int failures,
                                               std::uint32_t seed) {
-  const EagerTensor a = rt->upload(random_tensor(DType::F64, {30, 4, batch}, seed));
+  const EagerTensor a = rt->upload(random_tensor(DType::F64, {40, 4, batch}, seed));
   inject_gesdd_failures_for_testing(failures);
   inject_gesvd_failures_for_testing(failures);
   return expect_error([&] { la::svd(a); }, tenferro::ErrorKind::Numerical);

@@ -85,7 +85,7 @@ TEST(LinalgSvd, FullMatrices) {
       for (const Size& s : matrix_sizes()) check_svd(d, batch, s.m, s.n, o, seed++);
 }
 
-// Real matrices of up to 24 x 24 run in groups of a vector's lanes (backends/cpu/jacobi_svd.hpp;
+// Real matrices of up to 32 x 32 run in groups of a vector's lanes (backends/cpu/jacobi_svd.hpp;
 // full U and V^T only when square), a last group of fewer than half the lanes, larger and
 // full non-square ones through LAPACK: batches around the group sizes of AVX2 and AVX-512
 // (4, 8 and 16 lanes), tall, wide and square, thin and full, each entry checked.
@@ -93,7 +93,7 @@ TEST(LinalgSvd, SmallRealMatricesInGroupsAndTheRest) {
   std::uint32_t seed = 900;
   for (DType d : {DType::F32, DType::F64})
     for (std::int64_t batch : {3, 9, 17, 37})
-      for (const Size& s : std::vector<Size>{{8, 8}, {24, 24}, {24, 7}, {5, 24}, {25, 25}})
+      for (const Size& s : std::vector<Size>{{8, 8}, {32, 32}, {32, 7}, {5, 32}, {33, 33}})
         for (bool full : {false, true}) {
           la::SvdOptions o;
           o.full_matrices = full;

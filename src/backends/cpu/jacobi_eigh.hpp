@@ -3,9 +3,10 @@
 // many with AVX2), every lane running the same rotation sequence with its own angles. LAPACK's
 // syevd takes about 5 us for one 8x8 float64 matrix, most of it the call and setup of its
 // tridiagonal reduction; the lanes take under 1 us each. Jacobi's sweeps cost O(n^3) with a
-// larger constant than syevd, so LAPACK wins past kJacobiEighMax (one thread, float64, 64
-// matrices: 24x24 1.4 ms against 2.7 ms with AVX-512, 2.1 ms with AVX2; 28x28 even with AVX2,
-// 32x32 5.0 ms against 4.0 ms). The kernels live in backends/cpu/isa/jacobi_eigh_body.inc.
+// larger constant than syevd, so LAPACK wins past about kJacobiEighMax (one thread, float64,
+// the matrices' time against syevd's: 32x32 3.5 ms against 4.5 ms for 64 with AVX-512, 4.1 ms
+// with AVX2; 40x40 even with AVX-512 and 48x48 5.4 ms against 4.6 ms for 32; float32 still
+// wins at 48). The kernels live in backends/cpu/isa/jacobi_eigh_body.inc.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,7 @@
 
 namespace tenferro::cpu_blas {
 
-inline constexpr std::int64_t kJacobiEighMax = 24;
+inline constexpr std::int64_t kJacobiEighMax = 32;
 
 // Matrices one jacobi_eigh call takes at once on `isa` (its vector lanes) for float (false) or
 // double (true) entries; 0 where the kernels do not run (no AVX2 + FMA, or not x86-64).

@@ -1,5 +1,5 @@
 // Hermitian eigen-decomposition via syevd/heevd (lower triangle read), eigenvalues ascending.
-// Real matrices of up to 24 x 24 go through the batched Jacobi kernels
+// Real matrices of up to 32 x 32 go through the batched Jacobi kernels
 // (backends/cpu/jacobi_eigh.hpp), as many at once as a vector has lanes, when a chunk of the
 // batch fills at least half of them; the rest, and any group the kernels decline, through LAPACK.
 #include <algorithm>

@@ -1,6 +1,6 @@
 // SVD via gesdd, retried through gesvd when gesdd does not converge; then truncation (one
 // common rank per batch), discarded weight and the optional canonical gauge. Real matrices of
-// up to 24 x 24 (thin, or square when full) go through the batched one-sided Jacobi kernels
+// up to 32 x 32 (thin, or square when full) go through the batched one-sided Jacobi kernels
 // (backends/cpu/jacobi_svd.hpp), as many at once as a vector has lanes, when a chunk of the
 // batch fills at least half of them; the rest, and any group the kernels decline, through LAPACK.
 #include <algorithm>
