@@ -136,15 +136,15 @@ TYPED_TEST(CpuBatchedGemm, ManySmallMatricesAndOneLarge) {
 }
 
 // The small-product kernels on every vector ISA this CPU has (gemm_batch takes only the best
-// one): every m, n, k up to kSmallGemmMax, padded leading dimensions and batch strides, batch
-// sizes 0, 1 and many, against the same per-matrix reference.
+// one): every m, n, k up to that ISA's small_gemm_max, padded leading dimensions and batch strides,
+// batch sizes 0, 1 and many, against the same per-matrix reference.
 template <class T>
 void check_small_products_on(tenferro::cpu_isa::Isa isa) {
   std::mt19937_64 rng(20261204);
   std::uniform_int_distribution<std::int64_t> pad(0, 3);
   const std::int64_t batches[] = {0, 1, 5};
   int trial = 0;
-  const std::int64_t top = tenferro::cpu_blas::kSmallGemmMax;
+  const std::int64_t top = tenferro::cpu_blas::small_gemm_max(isa);
   for (std::int64_t m = 1; m <= top; ++m) {
     for (std::int64_t n = 1; n <= top; n += 3) {
       for (std::int64_t k = 0; k <= top; k += 4, ++trial) {
@@ -176,18 +176,21 @@ TEST(CpuSmallGemm, AgreesWithPerMatrixProductsOnEveryVectorIsa) {
 }
 
 TEST(CpuSmallGemm, DeclinesWhatItDoesNotRun) {
-  // Transposes, sizes past kSmallGemmMax and empty products go to BLAS: nothing is written.
+  // Transposes, sizes past small_gemm_max and empty products go to BLAS: nothing is written.
   using tenferro::cpu_blas::small_gemm_batch;
   const tenferro::cpu_isa::Isa isa = tenferro::cpu_isa::best_isa();
+  const std::int64_t past = tenferro::cpu_blas::small_gemm_max(isa) + 1;
   std::vector<double> a(40 * 40, 1.0), out(40 * 40, -3.0);
   EXPECT_FALSE(small_gemm_batch<double>(isa, true, false, 4, 4, 4, a.data(), 4, 16, a.data(), 4, 16,
                                         out.data(), 4, 16, 1));
   EXPECT_FALSE(small_gemm_batch<double>(isa, false, true, 4, 4, 4, a.data(), 4, 16, a.data(), 4, 16,
                                         out.data(), 4, 16, 1));
-  EXPECT_FALSE(small_gemm_batch<double>(isa, false, false, 17, 4, 4, a.data(), 17, 0, a.data(), 4,
-                                        0, out.data(), 17, 0, 1));
-  EXPECT_FALSE(small_gemm_batch<double>(isa, false, false, 4, 4, 17, a.data(), 4, 0, a.data(), 17,
+  EXPECT_FALSE(small_gemm_batch<double>(isa, false, false, past, 4, 4, a.data(), past, 0, a.data(),
+                                        4, 0, out.data(), past, 0, 1));
+  EXPECT_FALSE(small_gemm_batch<double>(isa, false, false, 4, past, 4, a.data(), 4, 0, a.data(), 4,
                                         0, out.data(), 4, 0, 1));
+  EXPECT_FALSE(small_gemm_batch<double>(isa, false, false, 4, 4, past, a.data(), 4, 0, a.data(),
+                                        past, 0, out.data(), 4, 0, 1));
   EXPECT_FALSE(small_gemm_batch<double>(isa, false, false, 0, 4, 4, a.data(), 1, 0, a.data(), 4, 0,
                                         out.data(), 1, 0, 1));
   for (double v : out) ASSERT_EQ(v, -3.0);

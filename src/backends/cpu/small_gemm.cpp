@@ -8,13 +8,22 @@
 
 namespace tenferro::cpu_blas {
 
+std::int64_t small_gemm_max(cpu_isa::Isa isa) {
+#if defined(__x86_64__)
+  return isa == cpu_isa::Isa::Avx512 ? kSmallGemmMax : isa == cpu_isa::Isa::Avx2 ? 16 : 0;
+#else
+  (void)isa;
+  return 0;
+#endif
+}
+
 template <class T>
 bool small_gemm_batch(cpu_isa::Isa isa, bool trans_a, bool trans_b, std::int64_t m, std::int64_t n,
                       std::int64_t k, const T* a, std::int64_t lda, std::int64_t stride_a,
                       const T* b, std::int64_t ldb, std::int64_t stride_b, T* c, std::int64_t ldc,
                       std::int64_t stride_c, std::int64_t batch) {
-  if (trans_a || trans_b || m < 1 || n < 1 || k < 0 || batch < 0 || m > kSmallGemmMax ||
-      n > kSmallGemmMax || k > kSmallGemmMax) {
+  const std::int64_t top = small_gemm_max(isa);
+  if (trans_a || trans_b || m < 1 || n < 1 || k < 0 || batch < 0 || m > top || n > top || k > top) {
     return false;
   }
 #if defined(__x86_64__)
