@@ -283,7 +283,7 @@ TEST(JacobiEigh, DeclinesNonFiniteEntriesAndDoesNotApplyPastItsSize) {
     EXPECT_FALSE(cpu_blas::jacobi_eigh_applies(isa, 0));
   }
   EXPECT_FALSE(cpu_blas::jacobi_eigh_applies(Isa::None, 4));
-  EXPECT_EQ(cpu_blas::jacobi_lanes(Isa::None, true), 0);
+  EXPECT_EQ(cpu_blas::matrix_lanes(Isa::None, true), 0);
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ inline const char* name(Isa isa) {
 
 template <class T>
 int lanes(Isa isa) {
-  return tenferro::cpu_blas::jacobi_lanes(isa, sizeof(T) == 8);
+  return tenferro::cpu_blas::matrix_lanes(isa, sizeof(T) == 8);
 }
 
 }  // namespace jacobi_test

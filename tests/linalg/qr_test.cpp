@@ -50,6 +50,20 @@ TEST(LinalgQr, CompleteAllDtypesBatchesAndSizes) {
         check_qr(d, batch, s.m, s.n, {la::QrMode::Complete, la::QrGauge::Raw}, seed++);
 }
 
+// Real matrices of up to 64 x 64 run in groups of a vector's lanes (backends/cpu/lane_qr.hpp),
+// the rest of a batch and larger matrices through the per-matrix kernels: batches around the
+// group sizes of AVX2 and AVX-512 (4, 8 and 16 lanes), tall, wide and square, reduced and
+// complete, both gauges.
+TEST(LinalgQr, SmallRealMatricesInGroupsAndTheRest) {
+  std::uint32_t seed = 300;
+  for (DType d : {DType::F32, DType::F64})
+    for (std::int64_t batch : {1, 3, 5, 9, 17, 37})
+      for (const Size& s : std::vector<Size>{{8, 8}, {64, 64}, {64, 7}, {5, 64}, {65, 65}})
+        for (la::QrMode mode : {la::QrMode::Reduced, la::QrMode::Complete})
+          check_qr(d, {batch}, s.m, s.n,
+                   {mode, batch % 2 ? la::QrGauge::Raw : la::QrGauge::PositiveDiagonal}, seed++);
+}
+
 TEST(LinalgQr, PositiveDiagonalGauge) {
   std::uint32_t seed = 200;
   for (DType d : tenferro::kAllDTypes)

@@ -5,30 +5,20 @@
 #include "tenferro/core/error.hpp"
 
 #if defined(__x86_64__)
-#include "backends/cpu/isa/jacobi_entry.hpp"
+#include "backends/cpu/isa/lanes_entry.hpp"
 #endif
 
 namespace tenferro::cpu_blas {
 
-int jacobi_lanes(cpu_isa::Isa isa, bool is_double) {
-#if defined(__x86_64__)
-  const int bytes = isa == cpu_isa::Isa::Avx512 ? 64 : isa == cpu_isa::Isa::Avx2 ? 32 : 0;
-  return bytes / (is_double ? 8 : 4);
-#else
-  (void)isa, (void)is_double;
-  return 0;
-#endif
-}
-
 bool jacobi_eigh_applies(cpu_isa::Isa isa, std::int64_t n) {
-  return jacobi_lanes(isa, true) > 0 && n >= 1 && n <= kJacobiEighMax;
+  return matrix_lanes(isa, true) > 0 && n >= 1 && n <= kJacobiEighMax;
 }
 
 template <class T>
 bool jacobi_eigh(cpu_isa::Isa isa, std::int64_t n, int count, const T* a, std::int64_t a_stride,
                  T* w, T* v, std::int64_t v_stride, bool vectors) {
   constexpr bool is_double = std::is_same_v<T, double>;
-  if (!jacobi_eigh_applies(isa, n) || count < 1 || count > jacobi_lanes(isa, is_double))
+  if (!jacobi_eigh_applies(isa, n) || count < 1 || count > matrix_lanes(isa, is_double))
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "linalg.eigh",
                 "internal: jacobi_eigh called where it does not apply");
 #if defined(__x86_64__)

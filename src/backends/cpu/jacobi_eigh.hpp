@@ -12,19 +12,16 @@
 #include <cstdint>
 
 #include "backends/cpu/cpu_isa.hpp"
+#include "backends/cpu/matrix_lanes.hpp"
 
 namespace tenferro::cpu_blas {
 
 inline constexpr std::int64_t kJacobiEighMax = 32;
 
-// Matrices one jacobi_eigh call takes at once on `isa` (its vector lanes) for float (false) or
-// double (true) entries; 0 where the kernels do not run (no AVX2 + FMA, or not x86-64).
-int jacobi_lanes(cpu_isa::Isa isa, bool is_double);
-
-// Whether jacobi_eigh runs n x n matrices on `isa`: 1 <= n <= kJacobiEighMax and lanes > 0.
+// Whether jacobi_eigh runs n x n matrices on `isa`: 1 <= n <= kJacobiEighMax and matrix_lanes > 0.
 bool jacobi_eigh_applies(cpu_isa::Isa isa, std::int64_t n);
 
-// The eigen-decompositions of `count` (1..jacobi_lanes) column-major n x n matrices
+// The eigen-decompositions of `count` (1..matrix_lanes) column-major n x n matrices
 // a + i * a_stride, of which the lower triangle is read (T float or double): ascending
 // eigenvalues into w + i * n and, when `vectors`, the orthonormal eigenvectors as the columns of
 // v + i * v_stride (n x n, leading dimension n), in the eigenvalues' order; LAPACK's contract

@@ -6,13 +6,13 @@
 #include "tenferro/core/error.hpp"
 
 #if defined(__x86_64__)
-#include "backends/cpu/isa/jacobi_entry.hpp"
+#include "backends/cpu/isa/lanes_entry.hpp"
 #endif
 
 namespace tenferro::cpu_blas {
 
 bool jacobi_svd_applies(cpu_isa::Isa isa, std::int64_t m, std::int64_t n) {
-  return jacobi_lanes(isa, true) > 0 && m >= 1 && n >= 1 && m <= kJacobiSvdMax &&
+  return matrix_lanes(isa, true) > 0 && m >= 1 && n >= 1 && m <= kJacobiSvdMax &&
          n <= kJacobiSvdMax;
 }
 
@@ -21,7 +21,7 @@ bool jacobi_svd(cpu_isa::Isa isa, std::int64_t m, std::int64_t n, int count, con
                 std::int64_t a_stride, T* s, T* u, std::int64_t u_stride, T* vt,
                 std::int64_t vt_stride, bool vectors) {
   constexpr bool is_double = std::is_same_v<T, double>;
-  if (!jacobi_svd_applies(isa, m, n) || count < 1 || count > jacobi_lanes(isa, is_double))
+  if (!jacobi_svd_applies(isa, m, n) || count < 1 || count > matrix_lanes(isa, is_double))
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "linalg.svd",
                 "internal: jacobi_svd called where it does not apply");
 #if defined(__x86_64__)

@@ -15,10 +15,10 @@ namespace tenferro::cpu_blas {
 inline constexpr std::int64_t kJacobiSvdMax = 32;
 
 // Whether jacobi_svd runs m x n matrices on `isa`: 1 <= m, n <= kJacobiSvdMax and
-// jacobi_lanes(isa, ...) > 0 (it takes as many matrices at once).
+// matrix_lanes(isa, ...) > 0 (it takes as many matrices at once).
 bool jacobi_svd_applies(cpu_isa::Isa isa, std::int64_t m, std::int64_t n);
 
-// The thin SVDs A = U diag(s) V^T of `count` (1..jacobi_lanes) column-major m x n matrices
+// The thin SVDs A = U diag(s) V^T of `count` (1..matrix_lanes) column-major m x n matrices
 // a + i * a_stride (T float or double), k = min(m, n): the singular values, descending, into
 // s + i * k and, when `vectors`, U (m x k, leading dimension m) into u + i * u_stride and V^T
 // (k x n, leading dimension k) into vt + i * vt_stride; LAPACK's contract (gesdd with jobz 'S'),

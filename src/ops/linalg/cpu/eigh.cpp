@@ -46,7 +46,7 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
   const cpu_isa::Isa isa = cpu_isa::best_isa();
   if constexpr (std::is_floating_point_v<T>) {
     if (cpu_blas::jacobi_eigh_applies(isa, n))
-      lanes = cpu_blas::jacobi_lanes(isa, std::is_same_v<T, double>);
+      lanes = cpu_blas::matrix_lanes(isa, std::is_same_v<T, double>);
   }
   // Batch entries [first, last), with this chunk's own workspace.
   const auto run_chunk = [&](std::int64_t first, std::int64_t last) {

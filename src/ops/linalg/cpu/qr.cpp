@@ -1,10 +1,14 @@
 // QR via geqrf + orgqr/ungqr, with the optional positive-diagonal gauge; small matrices (up to
 // 128 rows and columns real, 48 complex) through the CPU backend's own kernels of the same
-// algorithm (backends/cpu/householder_qr.hpp), LAPACK where those decline one.
+// algorithm (backends/cpu/householder_qr.hpp), LAPACK where those decline one. Real matrices of
+// up to 64 x 64 go through the batched kernels (backends/cpu/lane_qr.hpp), as many at once as a
+// vector has lanes, when a chunk of the batch fills at least half of a group of them.
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "backends/cpu/householder_qr.hpp"
+#include "backends/cpu/lane_qr.hpp"
 #include "ops/linalg/cpu/batch_chunks.hpp"
 #include "ops/linalg/cpu/kernels.hpp"
 #include "ops/linalg/cpu/workspace.hpp"
@@ -36,6 +40,22 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
   const cpu_isa::Isa isa = cpu_isa::best_isa();
   const bool small = cpu_blas::householder_qr_applies(isa, m, n, kIsComplex<T>);
 
+  // R row j times conj(phase), Q column j times phase (phase = R_jj / |R_jj|): Q R is
+  // unchanged and R's diagonal real and non-negative.
+  const auto positive_gauge = [&](std::int64_t b) {
+    T* qb = q.data<T>() + b * m * q_cols;
+    T* rb = r.data<T>() + b * r_rows * n;
+    for (std::int64_t j = 0; j < k; ++j) {
+      const T diag = rb[j + j * r_rows];
+      const Real<T> mag = std::abs(diag);
+      if (mag == 0) continue;
+      const T phase = diag / mag;
+      for (std::int64_t c = j; c < n; ++c) rb[j + c * r_rows] *= conj_of(phase);
+      rb[j + j * r_rows] = mag;
+      for (std::int64_t i = 0; i < m; ++i) qb[i + j * m] *= phase;
+    }
+  };
+
   std::vector<T> query_tau(static_cast<std::size_t>(std::max<std::int64_t>(k, 1)));
   WorkspaceLease<T> lease(call, key, [&] {  // the queries read no matrix
     T q1{}, q2{};
@@ -44,13 +64,36 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
     return WorkspaceSizes{std::max(queried_size(q1), queried_size(q2)), 1, 1};
   });
 
+  // Matrices the batched kernels take per call (0: they do not run here).
+  int lanes = 0;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (cpu_blas::lane_qr_applies(isa, m, n, q_cols))
+      lanes = cpu_blas::matrix_lanes(isa, std::is_same_v<T, double>);
+  }
+
   // Batch entries [first, last), with this chunk's own scratch, tau and workspace.
   const auto run_chunk = [&](std::int64_t first, std::int64_t last) {
     std::vector<T> scratch(in_place ? 0 : static_cast<std::size_t>(m * n));
     std::vector<T> tau(static_cast<std::size_t>(std::max<std::int64_t>(k, 1)));
     ChunkWorkspace<T> chunk_workspace(lease, first);
     Workspace<T>& ws = chunk_workspace.get();
-    for (std::int64_t b = first; b < last; ++b) {
+    std::int64_t b = first;
+    if constexpr (std::is_floating_point_v<T>) {
+      b = for_each_lane_group(first, last, lanes, [&](std::int64_t begin, int count) {
+        const bool done = cpu_blas::lane_qr(isa, m, n, q_cols, count, in + begin * m * n, m * n,
+                                            q.data<T>() + begin * m * q_cols, m * q_cols,
+                                            r.data<T>() + begin * r_rows * n, r_rows, r_rows * n);
+        if (done) {
+          for (int i = 0; i < count; ++i) {
+            count_lapack_call();  // as geqrf's and orgqr's, two per matrix
+            count_lapack_call();
+            if (positive) positive_gauge(begin + i);
+          }
+        }
+        return done;
+      });
+    }
+    for (; b < last; ++b) {
       T* qb = q.data<T>() + b * m * q_cols;
       T* buf = in_place ? qb : scratch.data();
       std::copy_n(in + b * m * n, m * n, buf);
@@ -79,21 +122,10 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
       count_lapack_call();
       if (!in_place) std::copy_n(buf, m * q_cols, qb);
 
-      if (positive) {
-        // R row j times conj(phase), Q column j times phase: Q R is unchanged.
-        for (std::int64_t j = 0; j < k; ++j) {
-          const T diag = rb[j + j * r_rows];
-          const Real<T> mag = std::abs(diag);
-          if (mag == 0) continue;
-          const T phase = diag / mag;
-          for (std::int64_t c = j; c < n; ++c) rb[j + c * r_rows] *= conj_of(phase);
-          rb[j + j * r_rows] = mag;
-          for (std::int64_t i = 0; i < m; ++i) qb[i + j * m] *= phase;
-        }
-      }
+      if (positive) positive_gauge(b);
     }
   };
-  for_each_batch_chunk(d.batch, std::max(m, n), run_chunk);
+  for_each_batch_chunk(d.batch, std::max(m, n), run_chunk, std::max(lanes, 1));
   return {q, r};
 }
 

@@ -124,7 +124,7 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
   const cpu_isa::Isa isa = cpu_isa::best_isa();
   if constexpr (std::is_floating_point_v<T>) {
     if (cpu_blas::jacobi_svd_applies(isa, m, n) && (!uv || !full || m == n))
-      lanes = cpu_blas::jacobi_lanes(isa, std::is_same_v<T, double>);
+      lanes = cpu_blas::matrix_lanes(isa, std::is_same_v<T, double>);
   }
   if (k > 0) {
     WorkspaceLease<T> gesdd_lease = gesdd_workspace<T>(call, s);
