@@ -1,7 +1,10 @@
-// What the batched Jacobi kernels' tests share (jacobi_eigh_test.cpp, jacobi_svd_test.cpp): the
-// ISAs this CPU runs them on, their names, and the matrices one call takes.
+// What the tests of the kernels with one matrix per vector lane share (jacobi_eigh_test.cpp,
+// jacobi_svd_test.cpp, lane_qr_test.cpp): the ISAs this CPU runs them on, their names, the
+// matrices one call takes, and random matrices.
 #pragma once
 
+#include <cstdint>
+#include <random>
 #include <vector>
 
 #include "backends/cpu/cpu_isa.hpp"
@@ -26,6 +29,16 @@ inline const char* name(Isa isa) {
 template <class T>
 int lanes(Isa isa) {
   return tenferro::cpu_blas::matrix_lanes(isa, sizeof(T) == 8);
+}
+
+// `count` column-major m x n matrices, entries uniform in [-1, 1].
+template <class T>
+std::vector<T> random_matrices(int m, int n, int count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<T> a(static_cast<std::size_t>(m * n * count));
+  for (T& x : a) x = static_cast<T>(u(rng));
+  return a;
 }
 
 }  // namespace jacobi_test

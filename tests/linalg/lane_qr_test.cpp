@@ -26,17 +26,9 @@ namespace cpu_blas = tenferro::cpu_blas;
 using jacobi_test::isas;
 using jacobi_test::lanes;
 using jacobi_test::name;
+using jacobi_test::random_matrices;
 
 constexpr float kUnwritten = -7.0f;
-
-template <class T>
-std::vector<T> random_matrices(int m, int n, int count, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<T> a(static_cast<std::size_t>(m * n * count));
-  for (T& x : a) x = static_cast<T>(u(rng));
-  return a;
-}
 
 template <class T>
 struct Qr {
