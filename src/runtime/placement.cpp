@@ -7,15 +7,11 @@
 namespace tenferro {
 
 std::string_view backend_kind_name(BackendKind k) {
-  switch (k) {
-    case BackendKind::Cpu:
-      return "cpu";
-    case BackendKind::Cuda:
-      return "cuda";
-    case BackendKind::WebGpu:
-      return "webgpu";
-  }
-  return "?";
+#define TENFERRO_BACKEND_NAME(kind, name) name,
+  static constexpr std::string_view kNames[] = {TENFERRO_BACKEND_KINDS(TENFERRO_BACKEND_NAME)};
+#undef TENFERRO_BACKEND_NAME
+  const auto i = static_cast<std::size_t>(k);
+  return i < kBackendKindCount ? kNames[i] : "?";
 }
 
 bool parse_backend_kind(std::string_view text, BackendKind& out) {

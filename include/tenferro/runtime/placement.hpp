@@ -13,11 +13,17 @@
 
 namespace tenferro {
 
-// The one list of backends: everything that counts or walks them derives from this enum. A new
-// backend appends an enumerator (the count below names the last one), its name in
-// placement.cpp and its folder under src/backends/.
-enum class BackendKind : std::uint8_t { Cpu, Cuda, WebGpu };
-inline constexpr std::size_t kBackendKindCount = static_cast<std::size_t>(BackendKind::WebGpu) + 1;
+// The one list of backends, X(enumerator, name): the enum, its count, the names and everything
+// that walks them derive from it. A new backend is one row here and its folder under
+// src/backends/.
+#define TENFERRO_BACKEND_KINDS(X) X(Cpu, "cpu") X(Cuda, "cuda") X(WebGpu, "webgpu")
+
+#define TENFERRO_BACKEND_ENUMERATOR(kind, name) kind,
+enum class BackendKind : std::uint8_t { TENFERRO_BACKEND_KINDS(TENFERRO_BACKEND_ENUMERATOR) };
+#undef TENFERRO_BACKEND_ENUMERATOR
+#define TENFERRO_BACKEND_ONE(kind, name) +1
+inline constexpr std::size_t kBackendKindCount = 0 TENFERRO_BACKEND_KINDS(TENFERRO_BACKEND_ONE);
+#undef TENFERRO_BACKEND_ONE
 // Every kind, in enum order (built from the count, so it cannot miss one).
 inline constexpr std::array<BackendKind, kBackendKindCount> kAllBackendKinds = [] {
   std::array<BackendKind, kBackendKindCount> all{};
