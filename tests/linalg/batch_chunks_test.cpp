@@ -45,32 +45,48 @@ TEST(LinalgBatchChunks, CoverTheBatchOnceAndBeginAtMultiplesOfTheGranule) {
     }
 }
 
-std::vector<std::pair<std::int64_t, int>> groups(std::int64_t first, std::int64_t last, int lanes,
-                                                 int decline_at, std::int64_t* rest) {
-  std::vector<std::pair<std::int64_t, int>> seen;
-  *rest = tenferro::linalg_cpu::for_each_lane_group(first, last, lanes,
-                                                    [&](std::int64_t begin, int count) {
-                                                      if (begin == decline_at) return false;
-                                                      seen.emplace_back(begin, count);
-                                                      return true;
-                                                    });
+using Groups = std::vector<std::pair<std::int64_t, int>>;
+using Ones = std::vector<std::int64_t>;
+
+// The groups for_each_lane_group runs (the one at `decline_at` declines) and the matrices it
+// hands to one(b), in order.
+Groups groups(std::int64_t first, std::int64_t last, int lanes, std::int64_t decline_at,
+              Ones* ones) {
+  Groups seen;
+  ones->clear();
+  tenferro::linalg_cpu::for_each_lane_group(
+      first, last, lanes,
+      [&](std::int64_t begin, int count) {
+        if (begin == decline_at) return false;
+        seen.emplace_back(begin, count);
+        return true;
+      },
+      [&](std::int64_t b) { ones->push_back(b); });
   return seen;
 }
 
-using Groups = std::vector<std::pair<std::int64_t, int>>;
-
 TEST(LinalgBatchChunks, LaneGroupsTakeFullGroupsAndALastOneAtLeastHalfFull) {
-  std::int64_t rest = -1;
-  EXPECT_EQ(groups(0, 20, 8, -1, &rest), (Groups{{0, 8}, {8, 8}, {16, 4}}));
-  EXPECT_EQ(rest, 20);
-  EXPECT_EQ(groups(8, 19, 8, -1, &rest), (Groups{{8, 8}}));  // 3 left: fewer than half
-  EXPECT_EQ(rest, 16);
-  EXPECT_EQ(groups(0, 3, 8, -1, &rest), Groups{});
-  EXPECT_EQ(rest, 0);
-  EXPECT_EQ(groups(0, 24, 8, 8, &rest), (Groups{{0, 8}}));  // the second group declined
-  EXPECT_EQ(rest, 8);
-  EXPECT_EQ(groups(5, 40, 0, -1, &rest), Groups{});  // no kernel
-  EXPECT_EQ(rest, 5);
+  Ones ones;
+  EXPECT_EQ(groups(0, 20, 8, -1, &ones), (Groups{{0, 8}, {8, 8}, {16, 4}}));
+  EXPECT_EQ(ones, Ones{});
+  EXPECT_EQ(groups(8, 19, 8, -1, &ones), (Groups{{8, 8}}));  // 3 left: fewer than half
+  EXPECT_EQ(ones, (Ones{16, 17, 18}));
+  EXPECT_EQ(groups(0, 3, 8, -1, &ones), Groups{});
+  EXPECT_EQ(ones, (Ones{0, 1, 2}));
+  EXPECT_EQ(groups(5, 8, 0, -1, &ones), Groups{});  // no kernel
+  EXPECT_EQ(ones, (Ones{5, 6, 7}));
+}
+
+// A declined group's matrices go one by one and the groups after it still run, so which path a
+// matrix takes does not depend on where a thread's chunk begins (found by an adversarial test:
+// one declining matrix changed the last bits, and the signs of an R's rows, of every matrix
+// after it in its chunk when the walk stopped at the decline).
+TEST(LinalgBatchChunks, ADeclinedGroupGoesOneByOneAndTheNextGroupsRun) {
+  Ones ones;
+  EXPECT_EQ(groups(0, 24, 8, 8, &ones), (Groups{{0, 8}, {16, 8}}));
+  EXPECT_EQ(ones, (Ones{8, 9, 10, 11, 12, 13, 14, 15}));
+  EXPECT_EQ(groups(0, 21, 8, 16, &ones), (Groups{{0, 8}, {8, 8}}));  // the last group of 5
+  EXPECT_EQ(ones, (Ones{16, 17, 18, 19, 20}));
 }
 
 }  // namespace

@@ -182,6 +182,36 @@ TEST(JacobiEigh, PowersOfTwoScaleFloat32Exactly) {
 }
 
 // A group of matrices of very different scales gives each the result it gets alone.
+// Symmetric matrices of subnormal entries (float32 near 1e-40, float64 near 1e-320), scaled up
+// by a power of two far enough that the rotations see normal numbers (see jacobi_svd_test.cpp):
+// orthonormal eigenvectors, ascending eigenvalues.
+template <class T>
+void subnormal_matrices_keep_orthogonal_vectors() {
+  const int exponent = sizeof(T) == 4 ? -133 : -1060;
+  const long double eps = std::numeric_limits<T>::epsilon();
+  for (Isa isa : isas()) {
+    for (int n : {8, 32}) {
+      SCOPED_TRACE(std::string(name(isa)) + " n = " + std::to_string(n));
+      const int count = lanes<T>(isa);
+      auto a = random_symmetric<T>(n, count, 91 + n);
+      for (T& x : a)
+        if (!std::isnan(x)) x = std::ldexp(x, exponent);
+      const Decomposition<T> d = jacobi(isa, n, count, a);
+      ASSERT_TRUE(d.ok);
+      for (int b = 0; b < count; ++b) {
+        EXPECT_LE(jacobi_test::orthogonality_error(d.v.data() + b * n * n, n, n, n), 8 * n * eps)
+            << "eigenvectors of matrix " << b;
+        for (int i = 0; i + 1 < n; ++i) EXPECT_LE(d.w[b * n + i], d.w[b * n + i + 1]);
+      }
+    }
+  }
+}
+
+TEST(JacobiEigh, SubnormalMatricesKeepOrthogonalVectors) {
+  subnormal_matrices_keep_orthogonal_vectors<float>();
+  subnormal_matrices_keep_orthogonal_vectors<double>();
+}
+
 TEST(JacobiEigh, LanesKeepToThemselves) {
   for (Isa isa : isas()) {
     SCOPED_TRACE(name(isa));

@@ -3,6 +3,7 @@
 // matrices one call takes, and random matrices.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -39,6 +40,22 @@ std::vector<T> random_matrices(int m, int n, int count, std::uint64_t seed) {
   std::vector<T> a(static_cast<std::size_t>(m * n * count));
   for (T& x : a) x = static_cast<T>(u(rng));
   return a;
+}
+
+// Whether the k columns of the m x k column-major `q` (leading dimension ld) are orthonormal
+// to `tol` (in long double): the largest |Q^T Q - I| entry.
+template <class T>
+long double orthogonality_error(const T* q, int m, int k, int ld) {
+  long double worst = 0;
+  for (int p = 0; p < k; ++p)
+    for (int r = 0; r < k; ++r) {
+      long double dot = 0;
+      for (int i = 0; i < m; ++i)
+        dot += static_cast<long double>(q[i + p * ld]) * static_cast<long double>(q[i + r * ld]);
+      const long double e = dot - (p == r ? 1.0L : 0.0L);
+      worst = std::max(worst, e < 0 ? -e : e);
+    }
+  return worst;
 }
 
 }  // namespace jacobi_test

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -184,6 +185,39 @@ void structured_columns() {
   }
 }
 
+// A column with nothing below its diagonal (H = I) leaves the columns after it bit for bit,
+// -0.0 entries included (y - 0 * x would make them +0.0 and flip the sign of a later column's
+// alpha, so of an R row and a Q column; found by an adversarial test): A = [[1, 2], [-0, -0],
+// [0, 1]] in every lane gives what the per-matrix kernels and LAPACK give, R = [[1, 2], [0, 1]].
+template <class T>
+void identity_reflectors_leave_columns_alone() {
+  for (Isa isa : isas()) {
+    SCOPED_TRACE(name(isa));
+    const int full = lanes<T>(isa), m = 3, n = 2;
+    const T one_matrix[] = {T(1), T(-0.0), T(0), T(2), T(-0.0), T(1)};
+    std::vector<T> a;
+    for (int b = 0; b < full; ++b) a.insert(a.end(), one_matrix, one_matrix + m * n);
+    const Qr<T> d = lanes_qr(isa, m, n, m, full, a);
+    ASSERT_TRUE(d.ok);
+    const Qr<T> ref = per_matrix_qr(isa, m, n, m, one_matrix);
+    for (int b = 0; b < full; ++b) {
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i <= j; ++i)
+          EXPECT_EQ(std::memcmp(&d.r[b * m * n + i + j * m], &ref.r[i + j * m], sizeof(T)), 0)
+              << "R(" << i << ", " << j << ") of matrix " << b;
+      EXPECT_EQ(std::memcmp(d.q.data() + b * m * m, ref.q.data(), sizeof(T) * m * m), 0)
+          << "Q of matrix " << b;
+    }
+    EXPECT_EQ(d.r[1 + 1 * m], T(1));
+  }
+}
+
+TEST(LaneQr, IdentityReflectorsLeaveColumnsAlone) {
+  if (isas().empty()) GTEST_SKIP() << "this CPU has neither AVX2 nor AVX-512: no lane kernels";
+  identity_reflectors_leave_columns_alone<double>();
+  identity_reflectors_leave_columns_alone<float>();
+}
+
 TEST(LaneQr, StructuredColumns) {
   if (isas().empty()) GTEST_SKIP() << "this CPU has neither AVX2 nor AVX-512: no lane kernels";
   structured_columns<double>();
@@ -220,8 +254,25 @@ void declines() {
   }
 }
 
+// A non-finite entry in a wide matrix's columns past its last row, which no sum of squares
+// reads, declines too.
+template <class T>
+void declines_non_finite_trailing_columns() {
+  for (Isa isa : isas()) {
+    SCOPED_TRACE(name(isa));
+    const int full = lanes<T>(isa), m = 2, n = 3;
+    for (T bad : {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity()}) {
+      auto a = random_matrices<T>(m, n, full, 13);
+      a[0 + 2 * m] = bad;  // matrix 0, column 2
+      EXPECT_FALSE(lanes_qr(isa, m, n, m, full, a).ok);
+    }
+  }
+}
+
 TEST(LaneQr, DeclinesWhatTheSumsOfSquaresCannotCarry) {
   if (isas().empty()) GTEST_SKIP() << "this CPU has neither AVX2 nor AVX-512: no lane kernels";
+  declines_non_finite_trailing_columns<double>();
+  declines_non_finite_trailing_columns<float>();
   declines<double>();
   declines<float>();
 }

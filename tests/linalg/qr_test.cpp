@@ -1,5 +1,7 @@
 // QR: A = Q R, Q^H Q = I, R upper triangular, over every dtype, batch shape and size; the
 // positive-diagonal gauge makes diag(R) real and non-negative.
+#include <cstring>
+
 #include "linalg_test_util.hpp"
 
 namespace {
@@ -62,6 +64,30 @@ TEST(LinalgQr, SmallRealMatricesInGroupsAndTheRest) {
         for (la::QrMode mode : {la::QrMode::Reduced, la::QrMode::Complete})
           check_qr(d, {batch}, s.m, s.n,
                    {mode, batch % 2 ? la::QrGauge::Raw : la::QrGauge::PositiveDiagonal}, seed++);
+}
+
+// A group of lanes the batched kernels decline (a column whose squares underflow) goes one matrix
+// at a time, and the groups after it still run in the lanes: which path a matrix takes depends
+// on its own group, not on where a thread's chunk begins (found by an adversarial test: one
+// declining matrix changed the signs of R's rows of the matrices after it at one thread and not
+// at two). 16 matrices: entries 8-15 are a group of their own with AVX-512 and two with AVX2.
+TEST(LinalgQr, ADecliningMatrixLeavesOtherGroupsAsTheyAre) {
+  auto rt = tenferro::EagerRuntime::cpu();
+  const Tensor clean = random_tensor(DType::F64, {12, 9, 16}, 41);
+  Tensor declining = clean.clone();
+  for (std::int64_t i = 1; i < 12; ++i) declining.data<double>()[i] = 1e-170;  // entry 0
+  const auto [q_clean, r_clean] = la::qr(rt->upload(clean));
+  const auto [q_decl, r_decl] = la::qr(rt->upload(declining));
+  const Tensor qc = q_clean.download(), qd = q_decl.download();
+  const Tensor rc = r_clean.download(), rd = r_decl.download();
+  const std::int64_t q_size = 12 * 9, r_size = 9 * 9;
+  EXPECT_EQ(std::memcmp(qc.data<double>() + 8 * q_size, qd.data<double>() + 8 * q_size,
+                        sizeof(double) * 8 * q_size),
+            0);
+  EXPECT_EQ(std::memcmp(rc.data<double>() + 8 * r_size, rd.data<double>() + 8 * r_size,
+                        sizeof(double) * 8 * r_size),
+            0);
+  check_qr(DType::F64, {16}, 12, 9, {}, 41);
 }
 
 TEST(LinalgQr, PositiveDiagonalGauge) {

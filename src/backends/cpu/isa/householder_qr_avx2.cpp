@@ -130,7 +130,7 @@ void form_q(std::int64_t m, std::int64_t q_cols, std::int64_t k, T* a, const T* 
   for (std::int64_t i = k - 1; i >= 0; --i) {
     T* x = a + i + i * m;
     const std::int64_t len = m - i - 1;
-    if (i < q_cols - 1) {
+    if (i < q_cols - 1 && tau[i] != 0) {  // H = I: nothing to apply (as LAPACK's dlarf)
       x[0] = 1;
       reflect(x, tau[i], a, m, i, i + 1, q_cols);
     }

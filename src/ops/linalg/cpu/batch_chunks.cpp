@@ -50,15 +50,17 @@ void for_each_batch_chunk(std::int64_t batch, std::int64_t largest_dim,
     if (failure) std::rethrow_exception(failure);
 }
 
-std::int64_t for_each_lane_group(std::int64_t first, std::int64_t last, int lanes,
-                                 const std::function<bool(std::int64_t, int)>& group) {
+void for_each_lane_group(std::int64_t first, std::int64_t last, int lanes,
+                         const std::function<bool(std::int64_t, int)>& group,
+                         const std::function<void(std::int64_t)>& one) {
   std::int64_t b = first;
   while (lanes > 0 && 2 * (last - b) >= lanes) {
     const int count = static_cast<int>(std::min<std::int64_t>(lanes, last - b));
-    if (!group(b, count)) break;
+    if (!group(b, count))
+      for (std::int64_t i = b; i < b + count; ++i) one(i);
     b += count;
   }
-  return b;
+  for (; b < last; ++b) one(b);
 }
 
 }  // namespace tenferro::linalg_cpu

@@ -34,13 +34,15 @@ void for_each_batch_chunk(std::int64_t batch, std::int64_t largest_dim,
                           const std::function<void(std::int64_t, std::int64_t)>& body,
                           std::int64_t granule = 1);
 
-// Runs group(begin, count) over [first, last) in groups of `lanes` matrices (a batched
-// kernel's vector lanes; chunks from for_each_batch_chunk with granule `lanes` begin at
-// multiples of it), a last group only when it fills at least half of them (a group costs about
-// what a full one does). Returns the first entry no group took (the rest is the caller's, for
-// LAPACK): where a group declined (group returned false), or the remainder, or `first` when
-// lanes is 0.
-std::int64_t for_each_lane_group(std::int64_t first, std::int64_t last, int lanes,
-                                 const std::function<bool(std::int64_t, int)>& group);
+// Runs [first, last) through a batched kernel's groups of `lanes` matrices (its vector lanes;
+// chunks from for_each_batch_chunk with granule `lanes` begin at multiples of it):
+// group(begin, count) for each group, a last one only when it fills at least half of them (a
+// group costs about what a full one does); one(b) for each matrix of a group that declined
+// (group returned false), of the remainder, and of everything when lanes is 0. A declined
+// group's matrices go one by one and the groups after it go on: which path a matrix takes then
+// depends on its own group only, not on where a thread's chunk began.
+void for_each_lane_group(std::int64_t first, std::int64_t last, int lanes,
+                         const std::function<bool(std::int64_t, int)>& group,
+                         const std::function<void(std::int64_t)>& one);
 
 }  // namespace tenferro::linalg_cpu

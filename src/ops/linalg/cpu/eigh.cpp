@@ -52,18 +52,8 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
   const auto run_chunk = [&](std::int64_t first, std::int64_t last) {
     ChunkWorkspace<T> chunk_workspace(lease, first);
     Workspace<T>& ws = chunk_workspace.get();
-    std::int64_t b = first;
-    if constexpr (std::is_floating_point_v<T>) {
-      b = for_each_lane_group(first, last, lanes, [&](std::int64_t begin, int count) {
-        const bool done =
-            cpu_blas::jacobi_eigh(isa, n, count, in + begin * n * n, n * n, w.data<R>() + begin * n,
-                                  v.data<T>() + begin * n * n, n * n, !values_only);
-        if (done)
-          for (int i = 0; i < count; ++i) count_lapack_call();  // as syevd's, one per matrix
-        return done;
-      });
-    }
-    for (; b < last; ++b) {
+    // One matrix on its own (LAPACK, or the per-matrix kernels).
+    const auto one = [&](std::int64_t b) {
       T* vb = v.data<T>() + b * n * n;
       std::copy_n(in + b * n * n, n * n, vb);  // syevd overwrites A with the eigenvectors
       count_lapack_call();
@@ -73,6 +63,21 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
       if (info < 0) throw_lapack_argument(call, "syevd/heevd", info);
       if (info > 0)
         throw_numerical(call, b, d.batch_shape, "the eigensolver (syevd/heevd) did not converge");
+    };
+    if constexpr (std::is_floating_point_v<T>) {
+      for_each_lane_group(
+          first, last, lanes,
+          [&](std::int64_t begin, int count) {
+            const bool done = cpu_blas::jacobi_eigh(
+                isa, n, count, in + begin * n * n, n * n, w.data<R>() + begin * n,
+                v.data<T>() + begin * n * n, n * n, !values_only);
+            if (done)
+              for (int i = 0; i < count; ++i) count_lapack_call();  // as syevd's, one per matrix
+            return done;
+          },
+          one);
+    } else {
+      for (std::int64_t b = first; b < last; ++b) one(b);
     }
   };
   for_each_batch_chunk(d.batch, n, run_chunk, std::max(lanes, 1));

@@ -77,23 +77,8 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
     std::vector<T> tau(static_cast<std::size_t>(std::max<std::int64_t>(k, 1)));
     ChunkWorkspace<T> chunk_workspace(lease, first);
     Workspace<T>& ws = chunk_workspace.get();
-    std::int64_t b = first;
-    if constexpr (std::is_floating_point_v<T>) {
-      b = for_each_lane_group(first, last, lanes, [&](std::int64_t begin, int count) {
-        const bool done = cpu_blas::lane_qr(isa, m, n, q_cols, count, in + begin * m * n, m * n,
-                                            q.data<T>() + begin * m * q_cols, m * q_cols,
-                                            r.data<T>() + begin * r_rows * n, r_rows, r_rows * n);
-        if (done) {
-          for (int i = 0; i < count; ++i) {
-            count_lapack_call();  // as geqrf's and orgqr's, two per matrix
-            count_lapack_call();
-            if (positive) positive_gauge(begin + i);
-          }
-        }
-        return done;
-      });
-    }
-    for (; b < last; ++b) {
+    // One matrix on its own (LAPACK, or the per-matrix kernels).
+    const auto one = [&](std::int64_t b) {
       T* qb = q.data<T>() + b * m * q_cols;
       T* buf = in_place ? qb : scratch.data();
       std::copy_n(in + b * m * n, m * n, buf);
@@ -123,6 +108,27 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
       if (!in_place) std::copy_n(buf, m * q_cols, qb);
 
       if (positive) positive_gauge(b);
+    };
+    if constexpr (std::is_floating_point_v<T>) {
+      for_each_lane_group(
+          first, last, lanes,
+          [&](std::int64_t begin, int count) {
+            const bool done =
+                cpu_blas::lane_qr(isa, m, n, q_cols, count, in + begin * m * n, m * n,
+                                  q.data<T>() + begin * m * q_cols, m * q_cols,
+                                  r.data<T>() + begin * r_rows * n, r_rows, r_rows * n);
+            if (done) {
+              for (int i = 0; i < count; ++i) {
+                count_lapack_call();  // as geqrf's and orgqr's, two per matrix
+                count_lapack_call();
+                if (positive) positive_gauge(begin + i);
+              }
+            }
+            return done;
+          },
+          one);
+    } else {
+      for (std::int64_t b = first; b < last; ++b) one(b);
     }
   };
   for_each_batch_chunk(d.batch, std::max(m, n), run_chunk, std::max(lanes, 1));

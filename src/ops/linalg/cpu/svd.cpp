@@ -137,19 +137,8 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
       std::vector<T> work_a(static_cast<std::size_t>(m * n + m));
       T dummy{};
       ChunkWorkspace<T> gesdd_workspace_of_chunk(gesdd_lease, first);
-      std::int64_t b = first;
-      if constexpr (std::is_floating_point_v<T>) {
-        b = for_each_lane_group(first, last, lanes, [&](std::int64_t begin, int count) {
-          const bool done = cpu_blas::jacobi_svd(
-              isa, m, n, count, in + begin * m * n, m * n, sv.data() + begin * k,
-              uv ? u + begin * m * s.u_cols : nullptr, m * s.u_cols,
-              uv ? vt + begin * s.vt_rows * n : nullptr, s.vt_rows * n, uv);
-          if (done)
-            for (int i = 0; i < count; ++i) count_lapack_call();  // as gesdd's, one per matrix
-          return done;
-        });
-      }
-      for (; b < last; ++b) {
+      // One matrix on its own (LAPACK, or the per-matrix kernels).
+      const auto one = [&](std::int64_t b) {
         R* sb = sv.data() + b * k;
         T* ub = uv ? u + b * m * s.u_cols : &dummy;
         T* vb = uv ? vt + b * s.vt_rows * n : &dummy;
@@ -169,6 +158,22 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
           }
         }
         if (info < 0) throw_lapack_argument(call, "gesdd/gesvd", info);
+      };
+      if constexpr (std::is_floating_point_v<T>) {
+        for_each_lane_group(
+            first, last, lanes,
+            [&](std::int64_t begin, int count) {
+              const bool done = cpu_blas::jacobi_svd(
+                  isa, m, n, count, in + begin * m * n, m * n, sv.data() + begin * k,
+                  uv ? u + begin * m * s.u_cols : nullptr, m * s.u_cols,
+                  uv ? vt + begin * s.vt_rows * n : nullptr, s.vt_rows * n, uv);
+              if (done)
+                for (int i = 0; i < count; ++i) count_lapack_call();  // as gesdd's, one per matrix
+              return done;
+            },
+            one);
+      } else {
+        for (std::int64_t b = first; b < last; ++b) one(b);
       }
     };
     for_each_batch_chunk(batch, std::max(m, n), run_chunk, std::max(lanes, 1));
