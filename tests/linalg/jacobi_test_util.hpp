@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -40,6 +41,15 @@ std::vector<T> random_matrices(int m, int n, int count, std::uint64_t seed) {
   std::vector<T> a(static_cast<std::size_t>(m * n * count));
   for (T& x : a) x = static_cast<T>(u(rng));
   return a;
+}
+
+// Every entry of `a` but NaNs times 2^-133 (float) or 2^-1060 (double): entries of order one
+// become subnormal numbers.
+template <class T>
+void make_subnormal(std::vector<T>& a) {
+  const int exponent = sizeof(T) == 4 ? -133 : -1060;
+  for (T& x : a)
+    if (x == x) x = std::ldexp(x, exponent);
 }
 
 // Whether the k columns of the m x k column-major `q` (leading dimension ld) are orthonormal

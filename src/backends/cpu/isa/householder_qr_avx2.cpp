@@ -11,6 +11,7 @@ namespace tenferro::cpu_blas::isa {
 namespace {
 
 #include "backends/cpu/isa/isa_vectors.inc"
+#include "backends/cpu/isa/sums_of_squares.inc"
 
 constexpr int kBytes = 32;
 
@@ -83,15 +84,6 @@ void reflect(const T* x, T tau, T* a, std::int64_t m, std::int64_t j, std::int64
   }
 }
 
-// The sums of squares the kernels form without rescaling: from T's normal minimum over eps^2
-// (squares that underflow lose less than eps^2 of such a sum) up to its inverse.
-template <class T>
-struct Squares {
-  static constexpr T kEps = std::numeric_limits<T>::epsilon();
-  static constexpr T kTiny = std::numeric_limits<T>::min() / (kEps * kEps);
-  static constexpr T kHuge = 1 / kTiny;
-  static bool carried(T sum) { return sum >= kTiny && sum <= kHuge; }  // false for NaN
-};
 
 template <class T>
 bool factor(std::int64_t m, std::int64_t n, T* a, T* tau) {

@@ -109,10 +109,10 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
 
       if (positive) positive_gauge(b);
     };
-    if constexpr (std::is_floating_point_v<T>) {
-      for_each_lane_group(
-          first, last, lanes,
-          [&](std::int64_t begin, int count) {
+    for_each_lane_group(
+        first, last, lanes,
+        [&](std::int64_t begin, int count) {
+          if constexpr (std::is_floating_point_v<T>) {
             const bool done =
                 cpu_blas::lane_qr(isa, m, n, q_cols, count, in + begin * m * n, m * n,
                                   q.data<T>() + begin * m * q_cols, m * q_cols,
@@ -125,11 +125,11 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
               }
             }
             return done;
-          },
-          one);
-    } else {
-      for (std::int64_t b = first; b < last; ++b) one(b);
-    }
+          } else {
+            return false;  // lanes is 0 for complex matrices: never called
+          }
+        },
+        one);
   };
   for_each_batch_chunk(d.batch, std::max(m, n), run_chunk, std::max(lanes, 1));
   return {q, r};

@@ -159,10 +159,10 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
         }
         if (info < 0) throw_lapack_argument(call, "gesdd/gesvd", info);
       };
-      if constexpr (std::is_floating_point_v<T>) {
-        for_each_lane_group(
-            first, last, lanes,
-            [&](std::int64_t begin, int count) {
+      for_each_lane_group(
+          first, last, lanes,
+          [&](std::int64_t begin, int count) {
+            if constexpr (std::is_floating_point_v<T>) {
               const bool done = cpu_blas::jacobi_svd(
                   isa, m, n, count, in + begin * m * n, m * n, sv.data() + begin * k,
                   uv ? u + begin * m * s.u_cols : nullptr, m * s.u_cols,
@@ -170,11 +170,11 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
               if (done)
                 for (int i = 0; i < count; ++i) count_lapack_call();  // as gesdd's, one per matrix
               return done;
-            },
-            one);
-      } else {
-        for (std::int64_t b = first; b < last; ++b) one(b);
-      }
+            } else {
+              return false;  // lanes is 0 for complex matrices: never called
+            }
+          },
+          one);
     };
     for_each_batch_chunk(batch, std::max(m, n), run_chunk, std::max(lanes, 1));
   } else if (uv && full) {
