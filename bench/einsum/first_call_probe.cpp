@@ -8,10 +8,12 @@
 //           what the caches lose to the machine's other work while a program waits (or plans);
 //   replan  a runtime warm with that path, then a call under a new cache key (another seed):
 //           parsing and building a program on a warm runtime;
+//   newkeys one warm runtime, `runs` calls each under a new cache key, in the subscripts
+//           form as Python calls it (a loop to profile a warm runtime's first calls in);
 //   auto    the first call with `auto`, less the planning time it reports (einsum_path reads
 //           it back from the runtime's plan cache).
 // Then the plan's parts alone: parse, path evaluation, program.
-//   build/bench/first_call_probe [runs=31] [mode=cold|pause|replan|auto] < network.txt
+//   build/bench/first_call_probe [runs=31] [mode=cold|pause|replan|newkeys|auto] < network.txt
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -75,13 +77,17 @@ std::string subscripts_of(const EinsumLabels& labels) {
   return s;
 }
 
-void print_plan_parts(const bench::BenchNetwork& net, const EinsumOptions& options, int runs) {
+void print_plan_parts(const bench::BenchNetwork& net, const std::string& subscripts,
+                      const EinsumOptions& options, int runs) {
   const std::vector<Shape> shapes = net.shapes();
-  std::vector<double> parse, path, program;
+  std::vector<double> parse, parse_text, path, program;
+  std::vector<std::int64_t> ranks;
+  for (const Shape& sh : shapes) ranks.push_back(static_cast<std::int64_t>(sh.size()));
   for (int r = 0; r < runs; ++r) {
+    const auto tp = Clock::now();
+    (void)einsum_internal::parse_subscripts(subscripts, ranks);
+    parse_text.push_back(micros_since(tp));
     const auto t0 = Clock::now();
-    std::vector<std::int64_t> ranks;
-    for (const Shape& sh : shapes) ranks.push_back(static_cast<std::int64_t>(sh.size()));
     auto expr = einsum_internal::from_labels(net.labels, ranks);
     auto sizes = einsum_internal::label_sizes(expr, shapes);
     parse.push_back(micros_since(t0));
@@ -94,8 +100,8 @@ void print_plan_parts(const bench::BenchNetwork& net, const EinsumOptions& optio
                                       shapes);
     program.push_back(micros_since(t2));
   }
-  std::printf("plan parts: parse %.1f, path %.1f, program %.1f\n", median(parse), median(path),
-              median(program));
+  std::printf("plan parts: parse %.1f (subscripts %.1f), path %.1f, program %.1f\n", median(parse),
+              median(parse_text), median(path), median(program));
 }
 
 // A busy wait on registers alone: no memory traffic of ours while it lasts.
@@ -165,6 +171,20 @@ int main(int argc, char** argv) {
       warm.push_back(micros_since(t2));
       continue;
     }
+    if (mode == "newkeys") {
+      for (int k = 0; k < 3; ++k) (void)einsum(net.labels, ops, explicit_path);
+      for (int k = 0; k < runs; ++k) {
+        EinsumOptions other = explicit_path;
+        other.seed = static_cast<std::uint64_t>(k) + 1;
+        const auto t0 = Clock::now();
+        (void)einsum(subscripts, ops, other);
+        first.push_back(micros_since(t0));
+        const auto t1 = Clock::now();
+        (void)einsum(subscripts, ops, explicit_path);
+        warm.push_back(micros_since(t1));
+      }
+      break;
+    }
     if (mode == "replan") {
       for (int k = 0; k < 3; ++k) (void)einsum(net.labels, ops, explicit_path);
       EinsumOptions other = explicit_path;
@@ -183,11 +203,11 @@ int main(int argc, char** argv) {
         "auto: first call less its planning %.1f (planning %.1f); its path given on a fresh "
         "runtime after as long a busy wait %.1f, warm %.1f\n",
         median(first), median(planning), median(second), median(warm));
-  } else if (mode == "replan") {
+  } else if (mode == "replan" || mode == "newkeys") {
     std::printf("replan: first %.1f, warm %.1f\n", median(first), median(warm));
   } else {
     std::printf("%s: first %.1f, second %.1f, warm %.1f\n", mode.c_str(), median(first),
                 median(second), median(warm));
   }
-  print_plan_parts(net, explicit_path, runs);
+  print_plan_parts(net, subscripts, explicit_path, runs);
 }

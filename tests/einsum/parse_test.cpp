@@ -122,6 +122,42 @@ TEST(EinsumParse, ManyDistinctLabelsAreFine) {
   EXPECT_EQ(e.output.size(), 300u);
 }
 
+TEST(EinsumParse, ManyShuffledLabelsKeepTheirIdsAndSortTheImplicitOutput) {
+  // 700 code points in a scrambled order (non-ASCII ones past a hash table's growth, ASCII
+  // among them), every third of them written twice: ids by first appearance, and the
+  // implicit output is the others in code-point order.
+  std::vector<char32_t> points;
+  for (char32_t c = 0x100; points.size() < 640; ++c)
+    if (is_label_code_point(c)) points.push_back(c * 7919 % 0x2000 + 0x4e00);
+  for (char c = 'a'; c <= 'z'; ++c) points.push_back(static_cast<char32_t>(c));
+  for (char c = '0'; c <= '9'; ++c) points.push_back(static_cast<char32_t>(c));
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  std::vector<char32_t> order = points;
+  for (std::size_t i = 0; i < order.size(); ++i)  // a fixed scramble
+    std::swap(order[i], order[(i * 389 + 17) % order.size()]);
+  std::string subscripts;
+  std::vector<std::int64_t> ranks;
+  std::vector<char32_t> once;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (!subscripts.empty()) subscripts += ",";
+    const bool twice = i % 3 == 0;
+    subscripts += utf8_of(order[i]) + (twice ? utf8_of(order[i]) : "");
+    ranks.push_back(twice ? 2 : 1);
+    if (!twice) once.push_back(order[i]);
+  }
+  const EinsumExpression e = parse(subscripts, ranks);
+  ASSERT_EQ(static_cast<std::size_t>(num_labels(e)), order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    ASSERT_EQ(e.inputs[i].front(), static_cast<Label>(i));
+    EXPECT_EQ(e.label_names[i], utf8_of(order[i]));
+  }
+  std::sort(once.begin(), once.end());
+  ASSERT_EQ(e.output.size(), once.size());
+  for (std::size_t k = 0; k < once.size(); ++k)
+    EXPECT_EQ(e.label_names[static_cast<std::size_t>(e.output[k])], utf8_of(once[k]));
+}
+
 TEST(EinsumParseErrors, MoreDistinctLabelsThanAPlanHoldsSaysTheLimit) {
   std::string subscripts;
   std::size_t labels = 0;

@@ -402,11 +402,12 @@ GemmLayout choose_layout(const Operand& a, const Operand& b, const Operand* out,
   return layout_of(plain);
 }
 
-GemmGroups classify(const Operand& a, const Operand& b, const std::vector<char>& needed) {
+// `kept`: the labels the step's result carries (ProgramStep::kept).
+GemmGroups classify(const Operand& a, const Operand& b, std::span<const Label> kept) {
   GemmGroups g;
   for (Label l : a.labels) {
     if (has(b.labels, l))
-      (needed[static_cast<std::size_t>(l)] ? g.batch : g.contracted).push_back(l);
+      (has(kept, l) ? g.batch : g.contracted).push_back(l);
     else
       g.left.push_back(l);
   }
@@ -424,10 +425,9 @@ Operand compact_copy(Workspace& runtime, ContractionKernels& kernels, const Oper
 
 // Sums the labels of `op` that neither `other` nor anyone after this step needs.
 Operand presum(Workspace& runtime, ContractionKernels& kernels, Operand op, const Labels& other,
-               const std::vector<char>& needed, const std::vector<std::int64_t>& sizes) {
+               std::span<const Label> needed, const std::vector<std::int64_t>& sizes) {
   Labels kept, reduced;
-  for (Label l : op.labels)
-    (needed[static_cast<std::size_t>(l)] || has(other, l) ? kept : reduced).push_back(l);
+  for (Label l : op.labels) (has(needed, l) || has(other, l) ? kept : reduced).push_back(l);
   if (reduced.empty()) return op;
   kept = by_stride(op, kept);
   Operand out = allocate(runtime, op.view.dtype, kept, sizes);
@@ -540,7 +540,7 @@ std::optional<Operand> multiply_sum_step(Workspace& runtime, ContractionKernels&
 
 // One pairwise step. Returns the intermediate, or nothing when it was written into `out`.
 std::optional<Operand> contract_pair(Workspace& runtime, ContractionKernels& kernels, Operand a,
-                                     Operand b, const std::vector<char>& needed,
+                                     Operand b, std::span<const Label> needed,
                                      std::span<const Label> next, const Operand* out,
                                      const std::vector<std::int64_t>& sizes) {
   const Labels a_labels = a.labels;
@@ -722,7 +722,7 @@ void search_and_run(Workspace& workspace, ContractionKernels& kernels, const Ein
     Operand b = std::move(slots[static_cast<std::size_t>(step.rhs_slot)]);
     const Buffer* consumed_a = a.storage.buffer().get();  // null for inputs
     const Buffer* consumed_b = b.storage.buffer().get();
-    auto r = contract_pair(workspace, kernels, std::move(a), std::move(b), step.needed_after,
+    auto r = contract_pair(workspace, kernels, std::move(a), std::move(b), step.kept,
                            step.next_contracted, last ? &out : nullptr, plan.sizes);
     if (r) {
       slots.push_back(std::move(*r));  // slot n + s
@@ -781,7 +781,7 @@ std::optional<GemmProblem> single_gemm(const EinsumPlan& plan,
   const Operand a = operand(step.lhs_slot), b = operand(step.rhs_slot);
   const Operand out = labelled_view(nullptr, plan.dtype, plan.output_shape, out_strides, 0,
                                     plan.expr.output, plan.sizes);
-  const GemmGroups groups = classify(a, b, step.needed_after);
+  const GemmGroups groups = classify(a, b, step.kept);
   const GemmLayout g = choose_layout(a, b, &out, groups, step.next_contracted, plan.sizes);
   if (g.cost != 0 || !g.a_ok || !g.b_ok || !g.c_ok) return std::nullopt;
   return gemm_problem(a, b, out, g);

@@ -122,34 +122,50 @@ std::string at(std::size_t pos) {
   return " at position " + std::to_string(pos);
 }
 
-// One comma-separated term: labels (code points) before and after an optional ellipsis.
+// One comma-separated term: its labels are the code points [begin, split) left of '...' and
+// [split, end) right of it (split == end without one) in ParsedSubscripts::points. One array for
+// all terms: a vector per term was two allocations per operand, a tenth of parsing a
+// 200-operand network.
 struct Term {
-  std::vector<char32_t> before;  // labels left of '...' (all labels when there is none)
-  std::vector<char32_t> after;   // labels right of '...'
+  std::size_t begin = 0, split = 0, end = 0;
   bool has_ellipsis = false;
   std::size_t ellipsis_pos = 0;
-  std::size_t num_letters() const { return before.size() + after.size(); }
-  std::string text() const {
-    std::string s;
-    for (char32_t c : before) s += encode_utf8(c);
-    if (has_ellipsis) s += "...";
-    for (char32_t c : after) s += encode_utf8(c);
-    return s;
-  }
+  std::size_t num_letters() const { return end - begin; }
 };
 
 struct ParsedSubscripts {
+  std::vector<char32_t> points;  // every term's labels, term after term
   std::vector<Term> inputs;
   std::optional<Term> output;                  // absent in implicit mode
   std::vector<std::size_t> output_letter_pos;  // position of each output letter (explicit)
+
+  std::span<const char32_t> before(const Term& t) const {
+    return {points.data() + t.begin, t.split - t.begin};
+  }
+  std::span<const char32_t> after(const Term& t) const {
+    return {points.data() + t.split, t.end - t.split};
+  }
+  std::string text(const Term& t) const {
+    std::string s;
+    for (char32_t c : before(t)) s += encode_utf8(c);
+    if (t.has_ellipsis) s += "...";
+    for (char32_t c : after(t)) s += encode_utf8(c);
+    return s;
+  }
 };
 
 // Tokenizes and checks the grammar: terms (letters, at most one '...') separated by ',',
 // then optionally '->' and one output term.
 ParsedSubscripts split_subscripts(std::string_view s) {
   ParsedSubscripts parsed;
+  parsed.points.reserve(s.size());
   parsed.inputs.emplace_back();
+  // A term's labels are appended as they come; `split` follows `end` until its ellipsis.
   Term* term = &parsed.inputs.back();
+  const auto start_term = [&](Term& t) {
+    t.begin = t.split = t.end = parsed.points.size();
+    term = &t;
+  };
   bool in_output = false;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto decoded = decode_utf8(s, i);
@@ -160,7 +176,9 @@ ParsedSubscripts split_subscripts(std::string_view s) {
     const char32_t c = decoded->first;
     if (is_space(c)) continue;
     if (is_label(c)) {
-      (term->has_ellipsis ? term->after : term->before).push_back(c);
+      parsed.points.push_back(c);
+      term->end = parsed.points.size();
+      if (!term->has_ellipsis) term->split = term->end;
       if (in_output) parsed.output_letter_pos.push_back(i);
       i += decoded->second - 1;
       continue;
@@ -168,8 +186,7 @@ ParsedSubscripts split_subscripts(std::string_view s) {
     if (c == ',') {
       if (in_output)
         throw_validation(kOp, "',' after '->'" + at(i) + ": the output is a single term");
-      parsed.inputs.emplace_back();
-      term = &parsed.inputs.back();
+      start_term(parsed.inputs.emplace_back());
       continue;
     }
     if (c == '.') {
@@ -194,8 +211,7 @@ ParsedSubscripts split_subscripts(std::string_view s) {
       if (in_output)
         throw_validation(kOp, "second '->'" + at(i) + "; only one output arrow is allowed");
       in_output = true;
-      parsed.output.emplace();
-      term = &*parsed.output;
+      start_term(parsed.output.emplace());
       ++i;
       continue;
     }
@@ -213,38 +229,76 @@ std::string letter_name(char32_t c) {
   return encode_utf8(c);
 }
 
-// Label ids of code points: a table for ASCII (the common case, no allocation), a map for
-// the rest; counts for the implicit output.
+// Label ids of code points: a table for ASCII (the common case), an open-addressing table for
+// the rest (a std::map was a node allocation per label: 300-label networks use CJK symbols);
+// counts for the implicit output.
 class LabelIds {
  public:
   LabelIds() { ascii_.fill(-1); }
   void add(char32_t c, std::vector<std::string>& names) {
-    Label& id = c < 0x80 ? ascii_[c] : other_.try_emplace(c, -1).first->second;
-    if (id < 0) {
-      id = static_cast<Label>(names.size());
-      names.push_back(letter_name(c));
+    if (c < 0x80) {
+      if (ascii_[c] < 0) ascii_[c] = new_label(c, names);
+      ++ascii_count_[c];
+      return;
     }
-    ++(c < 0x80 ? ascii_count_[c] : other_count_[c]);
+    std::size_t& slot = slot_of(c);
+    if (slot == kEmpty) {
+      slot = others_.size();
+      others_.push_back({c, new_label(c, names), 0});
+      if (2 * others_.size() > table_.size()) grow();
+    }
+    ++others_[slot_of(c)].count;
   }
   Label find(char32_t c) const {
     if (c < 0x80) return ascii_[c];
-    const auto it = other_.find(c);
-    return it == other_.end() ? -1 : it->second;
+    if (table_.empty()) return -1;
+    const std::size_t slot = table_[probe(c)];
+    return slot == kEmpty ? -1 : others_[slot].id;
   }
   std::vector<Label> appearing_once_in_code_point_order() const {
     std::vector<Label> out;
     for (std::size_t c = 0; c < ascii_.size(); ++c)
       if (ascii_count_[c] == 1) out.push_back(ascii_[c]);
-    for (const auto& [c, n] : other_count_)  // std::map: ascending code points
-      if (n == 1) out.push_back(other_.at(c));
+    std::vector<Other> sorted = others_;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const Other& x, const Other& y) { return x.point < y.point; });
+    for (const Other& o : sorted)
+      if (o.count == 1) out.push_back(o.id);
     return out;
   }
 
  private:
+  struct Other {
+    char32_t point;
+    Label id;
+    int count;
+  };
+  static constexpr std::size_t kEmpty = SIZE_MAX;
+
+  static Label new_label(char32_t c, std::vector<std::string>& names) {
+    names.push_back(encode_utf8(c));
+    return static_cast<Label>(names.size() - 1);
+  }
+  // The table index where `c` is or would go (linear probing; the table is at most half full).
+  std::size_t probe(char32_t c) const {
+    const std::size_t mask = table_.size() - 1;
+    std::size_t i = (static_cast<std::size_t>(c) * 0x9E3779B97F4A7C15ull >> 32) & mask;
+    while (table_[i] != kEmpty && others_[table_[i]].point != c) i = (i + 1) & mask;
+    return i;
+  }
+  std::size_t& slot_of(char32_t c) {
+    if (table_.empty()) table_.assign(64, kEmpty);
+    return table_[probe(c)];
+  }
+  void grow() {
+    table_.assign(table_.size() * 2, kEmpty);
+    for (std::size_t k = 0; k < others_.size(); ++k) table_[probe(others_[k].point)] = k;
+  }
+
   std::array<Label, 128> ascii_{};
   std::array<int, 128> ascii_count_{};
-  std::map<char32_t, Label> other_;
-  std::map<char32_t, int> other_count_;
+  std::vector<Other> others_;       // in order of first appearance
+  std::vector<std::size_t> table_;  // indices into others_, kEmpty where free
 };
 
 void check_operand_count(std::size_t terms, std::size_t operands) {
@@ -284,16 +338,16 @@ EinsumExpression parse_subscripts(std::string_view subscripts,
   for (std::size_t k = 0; k < ranks.size(); ++k) {
     const Term& t = parsed.inputs[k];
     const auto letters = static_cast<std::int64_t>(t.num_letters());
-    const std::string who = "operand " + std::to_string(k);
+    const auto who = [k] { return "operand " + std::to_string(k); };  // for errors alone
     if (ranks[k] < 0)
-      throw_validation(kOp, who + " has a negative rank " + std::to_string(ranks[k]));
+      throw_validation(kOp, who() + " has a negative rank " + std::to_string(ranks[k]));
     if (!t.has_ellipsis && ranks[k] != letters) {
-      throw_validation(kOp, who + ": subscripts '" + t.text() + "' name " +
+      throw_validation(kOp, who() + ": subscripts '" + parsed.text(t) + "' name " +
                                 std::to_string(letters) + " axes but the operand has rank " +
                                 std::to_string(ranks[k]));
     }
     if (t.has_ellipsis && ranks[k] < letters) {
-      throw_validation(kOp, who + ": subscripts '" + t.text() + "' need at least " +
+      throw_validation(kOp, who() + ": subscripts '" + parsed.text(t) + "' need at least " +
                                 std::to_string(letters) + " axes but the operand has rank " +
                                 std::to_string(ranks[k]));
     }
@@ -305,11 +359,10 @@ EinsumExpression parse_subscripts(std::string_view subscripts,
 
   // Dense ids: labels by first appearance in the inputs, then the broadcast labels.
   EinsumExpression expr;
+  expr.inputs.reserve(ranks.size());
   LabelIds ids;
-  for (const Term& t : parsed.inputs) {
-    for (char32_t c : t.before) ids.add(c, expr.label_names);
-    for (char32_t c : t.after) ids.add(c, expr.label_names);
-  }
+  for (const Term& t : parsed.inputs)
+    for (std::size_t i = t.begin; i < t.end; ++i) ids.add(parsed.points[i], expr.label_names);
   if (expr.label_names.size() > kMaxDistinctLabels) {
     throw_validation(kOp, std::to_string(expr.label_names.size()) +
                               " distinct labels; a plan holds at most " +
@@ -323,11 +376,12 @@ EinsumExpression parse_subscripts(std::string_view subscripts,
 
   auto expand = [&](const Term& t, std::int64_t e) {
     std::vector<Label> labels;
-    for (char32_t c : t.before) labels.push_back(ids.find(c));
+    labels.reserve(t.num_letters() + static_cast<std::size_t>(e));
+    for (char32_t c : parsed.before(t)) labels.push_back(ids.find(c));
     for (std::int64_t d = broadcast_rank - e; d < broadcast_rank; ++d) {
       labels.push_back(first_broadcast + static_cast<Label>(d));
     }
-    for (char32_t c : t.after) labels.push_back(ids.find(c));
+    for (char32_t c : parsed.after(t)) labels.push_back(ids.find(c));
     return labels;
   };
   for (std::size_t k = 0; k < ranks.size(); ++k)
@@ -341,8 +395,8 @@ EinsumExpression parse_subscripts(std::string_view subscripts,
 
   const Term& out = *parsed.output;
   std::size_t letter_index = 0;
-  for (const auto* part : {&out.before, &out.after}) {
-    for (char32_t c : *part) {
+  for (const auto part : {parsed.before(out), parsed.after(out)}) {
+    for (char32_t c : part) {
       const std::size_t pos = parsed.output_letter_pos[letter_index++];
       if (ids.find(c) < 0) {
         throw_validation(

@@ -63,8 +63,9 @@ std::vector<std::string> report_symbols(const EinsumExpression& expr, int num_la
   return symbols;
 }
 
+// A term's label set is `words` entries of evaluate_path's one array for every term (a vector
+// per term was an allocation per operand and per step).
 struct Term {
-  std::vector<Word> set;
   std::vector<Label> order;  // labels as written (leaves keep repeats), for reports
   int leaf = -1;             // the input operand this is, or -1 for an intermediate
 };
@@ -147,8 +148,7 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
   }
   // The report's symbols, expression and label orders serve the text only: an einsum call's
   // plan has none (on 200 operands they were a third of planning an explicit path).
-  const auto symbols =
-      step_text ? report_symbols(expr, p.num_labels) : std::vector<std::string>{};
+  const auto symbols = step_text ? report_symbols(expr, p.num_labels) : std::vector<std::string>{};
   auto text = [&](const std::vector<Label>& labels) {
     std::string s;
     for (Label l : labels) s += symbols[static_cast<std::size_t>(l)];
@@ -158,12 +158,16 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
   InterruptPoll poll(p.interrupt);  // here too: the prologue and the report are O(n)
   std::vector<Term> terms;
   terms.reserve(static_cast<std::size_t>(2 * n));
+  std::vector<Word> sets(static_cast<std::size_t>(2 * n) * words, 0);
+  const auto set_of = [&](std::size_t slot) {
+    return std::span<Word>(sets.data() + slot * words, words);
+  };
   for (int k = 0; k < n; ++k) {
     poll();
     const auto in = p.input(k);  // reduced; the reduction is charged when the operand is used
-    terms.push_back({std::vector<Word>(in.begin(), in.end()),
-                     step_text ? expr.inputs[static_cast<std::size_t>(k)] : std::vector<Label>{},
-                     k});
+    std::copy(in.begin(), in.end(), set_of(static_cast<std::size_t>(k)).begin());
+    terms.push_back(
+        {step_text ? expr.inputs[static_cast<std::size_t>(k)] : std::vector<Label>{}, k});
   }
   LiveOrder live(2 * n, n);
   auto expression_of = [&](int limit) {
@@ -195,8 +199,8 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
 
   if (n == 1) {  // no pairwise step; the single operand is reduced to the output directly
     bool sums = false;
-    for (std::size_t w = 0; w < words; ++w) sums |= (terms[0].set[w] & ~p.output[w]) != 0;
-    path.flops = set_size(terms[0].set, p.extents) * (sums ? 2 : 1);
+    for (std::size_t w = 0; w < words; ++w) sums |= (set_of(0)[w] & ~p.output[w]) != 0;
+    path.flops = set_size(set_of(0), p.extents) * (sums ? 2 : 1);
     path.largest_intermediate = set_size(p.output, p.extents);
     return path;
   }
@@ -205,13 +209,14 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
   // still needs from its own two operands' labels, not by scanning every live term (which
   // made evaluation quadratic per step in the operand count).
   std::vector<int> holders(static_cast<std::size_t>(p.num_labels), 0);
-  auto for_each_label = [&](const std::vector<Word>& set, auto&& fn) {
+  auto for_each_label = [&](std::span<const Word> set, auto&& fn) {
     for (std::size_t w = 0; w < words; ++w)
       for (Word bits = set[w]; bits; bits &= bits - 1)
         fn(static_cast<Label>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
   };
-  for (const Term& t : terms)
-    for_each_label(t.set, [&](Label l) { ++holders[static_cast<std::size_t>(l)]; });
+  for (std::size_t k = 0; k < terms.size(); ++k)
+    for_each_label(set_of(k), [&](Label l) { ++holders[static_cast<std::size_t>(l)]; });
+  path.details.reserve(steps.size());
 
   std::vector<Word> merged(words), kept(words);
   for (std::size_t s = 0; s < steps.size(); ++s) {
@@ -233,13 +238,15 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
     const int slot_a = live.slot_at(i), slot_b = live.slot_at(j);
     const Term& a = terms[static_cast<std::size_t>(slot_a)];
     const Term& b = terms[static_cast<std::size_t>(slot_b)];
+    const std::span<const Word> a_set = set_of(static_cast<std::size_t>(slot_a)),
+                                b_set = set_of(static_cast<std::size_t>(slot_b));
     // Labels still needed after this step: the output's and those a third operand holds.
     for (std::size_t w = 0; w < words; ++w) {
-      merged[w] = a.set[w] | b.set[w];
+      merged[w] = a_set[w] | b_set[w];
       kept[w] = merged[w] & p.output[w];
     }
-    for_each_label(a.set, [&](Label l) { --holders[static_cast<std::size_t>(l)]; });
-    for_each_label(b.set, [&](Label l) { --holders[static_cast<std::size_t>(l)]; });
+    for_each_label(a_set, [&](Label l) { --holders[static_cast<std::size_t>(l)]; });
+    for_each_label(b_set, [&](Label l) { --holders[static_cast<std::size_t>(l)]; });
     for_each_label(merged, [&](Label l) {
       if (holders[static_cast<std::size_t>(l)] > 0) set_bit(kept, l);
     });
@@ -248,16 +255,16 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
     for (std::size_t w = 0; w < words; ++w) sums |= merged[w] != kept[w];
     EinsumPathStep step;
     step.flops = set_size(merged, p.extents) * (sums ? 2 : 1);
-    for (const Term* t : {&a, &b}) {
+    for (const auto& [t, set] : {std::pair{&a, a_set}, std::pair{&b, b_set}}) {
       if (t->leaf < 0 || p.reduction_flops[static_cast<std::size_t>(t->leaf)] == 0) continue;
       step.flops += p.reduction_flops[static_cast<std::size_t>(t->leaf)];
-      path.largest_intermediate = std::max(path.largest_intermediate, set_size(t->set, p.extents));
+      path.largest_intermediate = std::max(path.largest_intermediate, set_size(set, p.extents));
     }
     step.scaling = set_count(merged);
     path.flops += step.flops;
     path.largest_intermediate = std::max(path.largest_intermediate, set_size(kept, p.extents));
 
-    Term result{kept, {}, -1};
+    Term result{{}, -1};
     if (!step_text) {
       // The labels' order serves the step texts only.
     } else if (current == 2) {
@@ -277,6 +284,7 @@ EinsumPath evaluate_path(const EinsumExpression& expr, const PathProblem& p,
     live.remove(slot_a);
     live.remove(slot_b);
     terms.push_back(std::move(result));  // reserved: a and b stay valid until here
+    std::copy(kept.begin(), kept.end(), set_of(terms.size() - 1).begin());
     live.add(static_cast<int>(terms.size()) - 1);
     if (step_text) step.remaining = expression_of(kReportTerms);
     path.details.push_back(std::move(step));

@@ -1,6 +1,7 @@
 #include "ops/einsum/program.hpp"
 
 #include <algorithm>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -12,7 +13,7 @@
 namespace tenferro::einsum_internal {
 namespace {
 
-bool contains(const std::vector<Label>& labels, Label l) {
+bool contains(std::span<const Label> labels, Label l) {
   return std::find(labels.begin(), labels.end(), l) != labels.end();
 }
 
@@ -57,7 +58,7 @@ std::size_t EinsumPlan::retained_bytes() const {
   for (const auto& in : expr.inputs) bytes += in.size() * sizeof(Label) + 32;
   for (const auto& s : input_shapes) bytes += s.size() * 8 + 32;
   for (const auto& s : steps)
-    bytes += s.needed_after.size() + s.next_contracted.size() * sizeof(Label) + sizeof(ProgramStep);
+    bytes += (s.kept.size() + s.next_contracted.size()) * sizeof(Label) + sizeof(ProgramStep);
   bytes += direct_gemms.size() * sizeof(DirectGemm);
   // A replay is recorded later, outside the cache's count: charged here ahead.
   const std::size_t slots = (replay ? 1 : 0) + (slice_replay ? 1 : 0);
@@ -90,13 +91,21 @@ EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, Ei
   // by slot (inputs, then one per step); `live` maps the list's positions to slots and
   // `holders[label]` counts the live terms carrying the label, so a step costs O(its labels +
   // log n + all labels), not a scan of every live term (O(n^2) on 200000 operands).
+  // A term's labels are views: of the input's own labels (or of a copy without repeats), and
+  // of a step's `kept` (plan.steps is reserved, so they stay put): copying every term was an
+  // allocation per operand and per step.
   const int n = static_cast<int>(plan.expr.inputs.size());
-  std::vector<std::vector<Label>> terms;
+  std::vector<std::span<const Label>> terms;
   terms.reserve(plan.expr.inputs.size() + plan.path.steps.size());
+  plan.steps.reserve(plan.path.steps.size());
+  std::vector<std::vector<Label>> deduplicated;
+  deduplicated.reserve(plan.expr.inputs.size());
   std::vector<int> made_by;  // per slot: the step that produced it, or -1 (an input)
+  made_by.reserve(terms.capacity());
   std::vector<int> holders(num_labels, 0);
   for (const auto& in : plan.expr.inputs) {
-    terms.push_back(unique_labels(in));
+    terms.push_back(has_repeats(in) ? deduplicated.emplace_back(unique_labels(in))
+                                    : std::span<const Label>(in));
     made_by.push_back(-1);
     for (Label l : terms.back()) ++holders[static_cast<std::size_t>(l)];
   }
@@ -112,21 +121,17 @@ EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, Ei
     step.rhs = j;
     step.lhs_slot = live.slot_at(i);
     step.rhs_slot = live.slot_at(j);
-    const std::vector<Label>& a = terms[static_cast<std::size_t>(step.lhs_slot)];
-    const std::vector<Label>& b = terms[static_cast<std::size_t>(step.rhs_slot)];
+    const std::span<const Label> a = terms[static_cast<std::size_t>(step.lhs_slot)];
+    const std::span<const Label> b = terms[static_cast<std::size_t>(step.rhs_slot)];
     for (const auto* side : {&a, &b})
       for (Label l : *side) --holders[static_cast<std::size_t>(l)];
-    // Only the two operands' labels are ever asked about (ProgramStep): marking those, not
-    // scanning every label per step, was 40% of building a 200-operand program.
-    step.needed_after = plan.in_output;
-    for (const auto* side : {&a, &b})
-      for (Label l : *side)
-        if (holders[static_cast<std::size_t>(l)] > 0)
-          step.needed_after[static_cast<std::size_t>(l)] = 1;
+    // The labels of the two operands the output or a waiting operand carries.
     std::vector<Label> result;
     for (const auto* side : {&a, &b})
       for (Label l : *side)
-        if (step.needed_after[static_cast<std::size_t>(l)] && !contains(result, l))
+        if ((plan.in_output[static_cast<std::size_t>(l)] ||
+             holders[static_cast<std::size_t>(l)] > 0) &&
+            !contains(result, l))
           result.push_back(l);
     // This step contracts, of an intermediate it consumes, the labels it shares with the other
     // operand that no one needs afterwards: tell the step that made it.
@@ -136,17 +141,16 @@ EinsumPlan build_plan(EinsumExpression expr, std::vector<std::int64_t> sizes, Ei
       if (maker < 0) continue;
       std::vector<Label>& next = plan.steps[static_cast<std::size_t>(maker)].next_contracted;
       for (Label l : terms[static_cast<std::size_t>(mine)])
-        if (contains(terms[static_cast<std::size_t>(other)], l) &&
-            !step.needed_after[static_cast<std::size_t>(l)])
+        if (contains(terms[static_cast<std::size_t>(other)], l) && !contains(result, l))
           next.push_back(l);
     }
     for (Label l : result) ++holders[static_cast<std::size_t>(l)];
+    step.kept = std::move(result);
     live.remove(step.lhs_slot);
     live.remove(step.rhs_slot);
     live.add(static_cast<int>(terms.size()));
-    terms.push_back(std::move(result));
     made_by.push_back(static_cast<int>(plan.steps.size()));
-    plan.steps.push_back(std::move(step));
+    terms.push_back(plan.steps.emplace_back(std::move(step)).kept);
   }
   if (live.size() != 1)
     throw_validation("einsum", "the contraction path leaves " + std::to_string(live.size()) +

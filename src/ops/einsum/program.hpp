@@ -25,9 +25,10 @@ namespace tenferro::einsum_internal {
 // their result is appended (opt_einsum's convention). `lhs_slot` and `rhs_slot` name the same
 // two operands by slot: inputs 0..n-1, then step s's result is slot n + s, so the executor
 // finds them in O(1) (erasing from a list of positions at every step was O(n^2) on a
-// 200000-operand network). `needed_after[label]`, for the labels of the step's two operands
-// (the only ones the executor asks about), says whether the label is carried by the output or
-// by an operand that is still waiting; for other labels it says only whether the output has it.
+// 200000-operand network). `kept` are the labels of the step's two operands that the output
+// or an operand still waiting carries: the labels of its result, the only ones the executor
+// asks about (a flag per label of the network, per step, was most of building the program of
+// a 200-operand network: O(steps x labels)).
 //
 // `next_contracted` looks one step ahead: the labels of this step's result that the step
 // consuming it will contract (shared with its other operand and needed by no one after it).
@@ -38,7 +39,7 @@ struct ProgramStep {
   int rhs = 0;
   int lhs_slot = 0;
   int rhs_slot = 0;
-  std::vector<char> needed_after;
+  std::vector<Label> kept;
   std::vector<Label> next_contracted;
 };
 
