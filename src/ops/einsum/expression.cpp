@@ -33,10 +33,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <map>
 #include <optional>
 #include <string>
 
+#include "core/flat_hash_map.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::einsum_internal {
@@ -229,8 +229,8 @@ std::string letter_name(char32_t c) {
   return encode_utf8(c);
 }
 
-// Label ids of code points: a table for ASCII (the common case), an open-addressing table for
-// the rest (a std::map was a node allocation per label: 300-label networks use CJK symbols);
+// Label ids of code points: a table for ASCII (the common case), a flat hash table for the
+// rest (a std::map was a node allocation per label: 300-label networks use CJK symbols);
 // counts for the implicit output.
 class LabelIds {
  public:
@@ -241,19 +241,16 @@ class LabelIds {
       ++ascii_count_[c];
       return;
     }
-    std::size_t& slot = slot_of(c);
-    if (slot == kEmpty) {
-      slot = others_.size();
+    const std::size_t at = index_.find_or_insert(c, [&] {
       others_.push_back({c, new_label(c, names), 0});
-      if (2 * others_.size() > table_.size()) grow();
-    }
-    ++others_[slot_of(c)].count;
+      return others_.size() - 1;
+    });
+    ++others_[at].count;
   }
   Label find(char32_t c) const {
     if (c < 0x80) return ascii_[c];
-    if (table_.empty()) return -1;
-    const std::size_t slot = table_[probe(c)];
-    return slot == kEmpty ? -1 : others_[slot].id;
+    const std::size_t* at = index_.find(c);
+    return at ? others_[*at].id : -1;
   }
   std::vector<Label> appearing_once_in_code_point_order() const {
     std::vector<Label> out;
@@ -273,32 +270,16 @@ class LabelIds {
     Label id;
     int count;
   };
-  static constexpr std::size_t kEmpty = SIZE_MAX;
 
   static Label new_label(char32_t c, std::vector<std::string>& names) {
     names.push_back(encode_utf8(c));
     return static_cast<Label>(names.size() - 1);
   }
-  // The table index where `c` is or would go (linear probing; the table is at most half full).
-  std::size_t probe(char32_t c) const {
-    const std::size_t mask = table_.size() - 1;
-    std::size_t i = (static_cast<std::size_t>(c) * 0x9E3779B97F4A7C15ull >> 32) & mask;
-    while (table_[i] != kEmpty && others_[table_[i]].point != c) i = (i + 1) & mask;
-    return i;
-  }
-  std::size_t& slot_of(char32_t c) {
-    if (table_.empty()) table_.assign(64, kEmpty);
-    return table_[probe(c)];
-  }
-  void grow() {
-    table_.assign(table_.size() * 2, kEmpty);
-    for (std::size_t k = 0; k < others_.size(); ++k) table_[probe(others_[k].point)] = k;
-  }
 
   std::array<Label, 128> ascii_{};
   std::array<int, 128> ascii_count_{};
-  std::vector<Other> others_;       // in order of first appearance
-  std::vector<std::size_t> table_;  // indices into others_, kEmpty where free
+  std::vector<Other> others_;                 // in order of first appearance
+  FlatHashMap<char32_t, std::size_t> index_;  // code point -> its entry in others_
 };
 
 void check_operand_count(std::size_t terms, std::size_t operands) {
@@ -416,7 +397,8 @@ EinsumExpression parse_subscripts(std::string_view subscripts,
 EinsumExpression from_labels(const EinsumLabels& labels, std::span<const std::int64_t> ranks) {
   check_operand_count(labels.inputs.size(), ranks.size());
   EinsumExpression expr;
-  std::map<int, Label> id_of;
+  FlatHashMap<int, Label> id_of;
+  expr.inputs.reserve(ranks.size());
   for (std::size_t k = 0; k < ranks.size(); ++k) {
     const auto& in = labels.inputs[k];
     if (static_cast<std::int64_t>(in.size()) != ranks[k]) {
@@ -425,10 +407,12 @@ EinsumExpression from_labels(const EinsumLabels& labels, std::span<const std::in
                                 std::to_string(ranks[k]));
     }
     std::vector<Label> dense;
+    dense.reserve(in.size());
     for (int user : in) {
-      auto [it, inserted] = id_of.try_emplace(user, static_cast<Label>(expr.label_names.size()));
-      if (inserted) expr.label_names.push_back(std::to_string(user));
-      dense.push_back(it->second);
+      dense.push_back(id_of.find_or_insert(user, [&] {
+        expr.label_names.push_back(std::to_string(user));
+        return static_cast<Label>(expr.label_names.size() - 1);
+      }));
     }
     expr.inputs.push_back(std::move(dense));
   }
@@ -439,12 +423,12 @@ EinsumExpression from_labels(const EinsumLabels& labels, std::span<const std::in
   }
   // Output labels may repeat (diagonal embedding), as in parse_subscripts.
   for (std::size_t a = 0; a < labels.output.size(); ++a) {
-    const auto it = id_of.find(labels.output[a]);
-    if (it == id_of.end()) {
+    const Label* id = id_of.find(labels.output[a]);
+    if (id == nullptr) {
       throw_validation(kOp, "output label " + std::to_string(labels.output[a]) + " (output axis " +
                                 std::to_string(a) + ") appears in no input");
     }
-    expr.output.push_back(it->second);
+    expr.output.push_back(*id);
   }
   return expr;
 }

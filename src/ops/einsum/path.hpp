@@ -34,9 +34,10 @@ std::optional<EinsumPath> reuse_path(const EinsumExpression& expr,
                                      const EinsumPath& earlier, bool step_text = true);
 
 // `step_text`: whether the report's text (the complete expression, the steps' subscripts and
-// remaining expressions) is written (evaluate_path). An einsum call plans without them; add_step_text writes them into such a
-// path (of `expr` at `sizes`) when einsum_path reports it, and leaves a path that has them.
-// It polls options.interrupt as the planner does (the text of 200000 steps takes a while).
+// remaining expressions) is written (evaluate_path). An einsum call plans without them;
+// add_step_text writes them into such a path (of `expr` at `sizes`) when einsum_path reports it,
+// and leaves a path that has them. It polls options.interrupt as the planner does (the text of
+// 200000 steps takes a while).
 void add_step_text(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
                    const EinsumOptions& options, EinsumPath& path);
 

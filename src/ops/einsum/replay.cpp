@@ -125,9 +125,17 @@ ReplayRecorder::ReplayRecorder(ContractionKernels& kernels, std::span<const Eage
   replay_->calls.reserve(steps * 4 + 2);
   replay_->dims.reserve(steps * 24);
   replay_->gemms.reserve(steps);
+  names_.reserve(inputs.size() + steps + 1);
   const auto add = [&](const EagerTensor& t, OperandRef ref) {
     // Two operands on one buffer could not be told apart in the calls.
-    if (!names_.emplace(t.buffer().get(), Named{ref, t.layout().offset}).second) ok_ = false;
+    bool inserted = false;
+    names_.find_or_insert(
+        t.buffer().get(),
+        [&] {
+          return Named{ref, t.layout().offset};
+        },
+        &inserted);
+    if (!inserted) ok_ = false;
   };
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     add(inputs[i], {OperandRef::Kind::Input, static_cast<int>(i)});
@@ -143,9 +151,9 @@ void ReplayRecorder::allocated(const EagerTensor& scratch) {
   const Buffer* buffer = scratch.buffer().get();
   // A scratch of zero bytes may have no buffer of its own; a buffer that is an operand's
   // cannot be a new scratch's (the workspace hands out only what it holds).
-  const auto it = names_.find(buffer);
+  const Named* named = names_.find(buffer);
   if (buffer == nullptr || scratch.numel() == 0 ||
-      (it != names_.end() && it->second.ref.kind != OperandRef::Kind::Scratch)) {
+      (named != nullptr && named->ref.kind != OperandRef::Kind::Scratch)) {
     ok_ = false;
     return;
   }
@@ -164,13 +172,13 @@ void ReplayRecorder::allocated(const EagerTensor& scratch) {
 }
 
 bool ReplayRecorder::name(Buffer*& buffer, std::int64_t& offset, OperandRef& ref) {
-  const auto it = names_.find(buffer);
-  if (it == names_.end()) {
+  const Named* named = names_.find(buffer);
+  if (named == nullptr) {
     ok_ = false;
     return false;
   }
-  ref = it->second.ref;
-  offset -= it->second.base_offset;
+  ref = named->ref;
+  offset -= named->base_offset;
   buffer = nullptr;
   return true;
 }

@@ -17,9 +17,9 @@
 #include <memory>
 #include <mutex>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
+#include "core/flat_hash_map.hpp"
 #include "ops/einsum/contraction_kernels.hpp"
 #include "ops/einsum/workspace.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
@@ -153,7 +153,7 @@ class ReplayRecorder final : public ContractionKernels, public WorkspaceObserver
 
   ContractionKernels& kernels_;
   std::unique_ptr<Replay> replay_;
-  std::unordered_map<const Buffer*, Named> names_;
+  FlatHashMap<const Buffer*, Named> names_;
   bool ok_ = true;
 };
 

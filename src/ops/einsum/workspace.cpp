@@ -9,10 +9,10 @@ namespace tenferro::einsum_internal {
 
 std::shared_ptr<Buffer> WorkspacePool::take(std::size_t bytes) {
   std::lock_guard lock(mutex_);
-  auto it = free_.find(bytes);
-  if (it == free_.end()) return nullptr;
-  std::shared_ptr<Buffer> b = std::move(it->second);
-  free_.erase(it);
+  std::vector<std::shared_ptr<Buffer>>* same_size = free_.find(bytes);
+  if (same_size == nullptr || same_size->empty()) return nullptr;
+  std::shared_ptr<Buffer> b = std::move(same_size->back());
+  same_size->pop_back();
   retained_ -= bytes;
   return b;
 }
@@ -42,9 +42,18 @@ void WorkspacePool::give_back(std::vector<std::shared_ptr<Buffer>>& buffers) {
     stats_.live_bytes -= std::min(stats_.live_bytes, bytes);
     if (retained_ + bytes > kMaxRetainedBytes) continue;  // dropped: freed by the backend
     retained_ += bytes;
-    free_.emplace(bytes, std::move(b));
+    free_[bytes].push_back(std::move(b));
   }
   buffers.clear();
+  // Sizes no buffer is kept for any more stay in the table for their vector's capacity, up to
+  // a bound: a caller of ever new shapes must not grow it without end.
+  if (free_.size() > kMaxSizes) {
+    std::vector<std::size_t> empty;
+    free_.for_each([&](std::size_t size, const std::vector<std::shared_ptr<Buffer>>& kept) {
+      if (kept.empty()) empty.push_back(size);
+    });
+    for (std::size_t size : empty) free_.erase(size);
+  }
 }
 
 namespace {
@@ -73,7 +82,8 @@ Workspace::Workspace(EagerRuntime& runtime) : runtime_(runtime), pool_(pool_of(r
 Workspace::~Workspace() {
   std::vector<std::shared_ptr<Buffer>> all;
   all.reserve(held_.size());
-  for (auto& [key, buffer] : held_) all.push_back(std::move(buffer));
+  held_.for_each(
+      [&](const Buffer*, std::shared_ptr<Buffer>& buffer) { all.push_back(std::move(buffer)); });
   pool_->give_back(all);
 }
 
@@ -81,10 +91,10 @@ void Workspace::release_unused(std::initializer_list<const Buffer*> consumed) {
   std::vector<std::shared_ptr<Buffer>> unused;
   const auto check = [&](const Buffer* b) {
     if (b == nullptr) return;
-    const auto it = held_.find(b);
-    if (it == held_.end() || it->second.use_count() != 1) return;
-    unused.push_back(std::move(it->second));
-    held_.erase(it);
+    std::shared_ptr<Buffer>* held = held_.find(b);
+    if (held == nullptr || held->use_count() != 1) return;
+    unused.push_back(std::move(*held));
+    held_.erase(b);
   };
   for (const Buffer* b : fresh_) check(b);
   for (const Buffer* b : consumed) check(b);
@@ -98,7 +108,7 @@ EagerTensor Workspace::allocate(DType dtype, const Shape& shape) {
   if (!buffer) buffer = runtime_.empty(dtype, shape).buffer();
   if (bytes > 0) pool_->note_allocated(buffer->size_bytes());
   fresh_.push_back(buffer.get());
-  held_.emplace(buffer.get(), buffer);
+  held_[buffer.get()] = buffer;
   EagerTensor scratch(runtime_.shared_from_this(), std::move(buffer),
                       TensorLayout{dtype, shape, col_major_strides(shape), 0});
   if (observer_) observer_->allocated(scratch);

@@ -6,12 +6,11 @@
 
 #include <cstddef>
 #include <initializer_list>
-#include <map>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
 #include <vector>
 
+#include "core/flat_hash_map.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
 
 namespace tenferro::einsum_internal {
@@ -28,6 +27,7 @@ struct WorkspaceStats {
 class WorkspacePool {
  public:
   static constexpr std::size_t kMaxRetainedBytes = std::size_t{64} << 20;
+  static constexpr std::size_t kMaxSizes = 1024;  // byte sizes free_ keeps an entry for
   std::shared_ptr<Buffer> take(std::size_t bytes);
   void give_back(std::vector<std::shared_ptr<Buffer>>& buffers);
   void note_allocated(std::size_t bytes);
@@ -37,7 +37,9 @@ class WorkspacePool {
  private:
   std::mutex mutex_;
   WorkspaceStats stats_;
-  std::multimap<std::size_t, std::shared_ptr<Buffer>> free_;
+  // Released buffers by exact byte size (a vector per size keeps its capacity: a multimap
+  // allocated a node for every buffer given back).
+  FlatHashMap<std::size_t, std::vector<std::shared_ptr<Buffer>>> free_;
   std::size_t retained_ = 0;
 };
 
@@ -71,7 +73,7 @@ class Workspace {
   EagerRuntime& runtime_;
   WorkspaceObserver* observer_ = nullptr;
   std::shared_ptr<WorkspacePool> pool_;
-  std::unordered_map<const Buffer*, std::shared_ptr<Buffer>> held_;
+  FlatHashMap<const Buffer*, std::shared_ptr<Buffer>> held_;
   std::vector<const Buffer*> fresh_;  // allocated since the last release_unused
 };
 
