@@ -8,16 +8,22 @@
 //           what the caches lose to the machine's other work while a program waits (or plans);
 //   replan  a runtime warm with that path, then a call under a new cache key (another seed):
 //           parsing and building a program on a warm runtime;
+//   warmpause one warm runtime: a warm call right after another, and one after a 20 ms busy
+//           wait on registers alone (what a pause alone costs a call that plans nothing);
+//   control the same pause before a plain loop that uses no tenferro (small products and
+//           sorts): what the machine alone does to a call after a pause;
 //   newkeys one warm runtime, `runs` calls each under a new cache key, in the subscripts
 //           form as Python calls it (a loop to profile a warm runtime's first calls in);
 //   auto    the first call with `auto`, less the planning time it reports (einsum_path reads
 //           it back from the runtime's plan cache).
 // Then the plan's parts alone: parse, path evaluation, program.
-//   build/bench/first_call_probe [runs=31] [mode=cold|pause|replan|newkeys|auto] < network.txt
+//   build/bench/first_call_probe [runs=31] [mode=cold|pause|replan|warmpause|control|newkeys|auto]
+//     < network.txt (not read by control)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <random>
 #include <string>
@@ -111,6 +117,42 @@ void busy_wait(Clock::duration d) {
   }
 }
 
+// `control`: a loop with no tenferro in it, timed back to back and after a 20 ms busy wait: 400
+// steps, each a product of 8x8 matrices and a sort of 64 numbers in its own 4 KB block. On the
+// shared 2-core virtual machine the second is 1.7x the first (docs/perf/einsum-benchmark.md):
+// a pause alone costs a call that much there, tenferro or not.
+void print_control(int runs) {
+  constexpr int kSteps = 400;
+  std::vector<std::vector<double>> blocks(kSteps, std::vector<double>(512, 0.5));
+  std::vector<double> acc(64, 1.0), next(64);
+  const auto work = [&] {
+    for (std::vector<double>& block : blocks) {
+      const double* b = block.data();
+      for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j) {
+          double x = 0;
+          for (int k = 0; k < 8; ++k) x += acc[i * 8 + k] * b[k * 8 + j];
+          next[i * 8 + j] = x * 0.25;
+        }
+      std::memcpy(acc.data(), next.data(), 64 * sizeof(double));
+      std::sort(block.begin() + 64, block.begin() + 128);
+    }
+  };
+  std::vector<double> back_to_back, after_pause;
+  for (int k = 0; k < 3; ++k) work();
+  for (int r = 0; r < runs; ++r) {
+    auto t0 = Clock::now();
+    work();
+    back_to_back.push_back(micros_since(t0));
+    busy_wait(std::chrono::milliseconds(20));
+    t0 = Clock::now();
+    work();
+    after_pause.push_back(micros_since(t0));
+  }
+  std::printf("control (no tenferro): after a pause %.1f, back to back %.1f (checksum %.3g)\n",
+              median(after_pause), median(back_to_back), acc[0]);
+}
+
 // Operands on a fresh CPU runtime that has run one 2x2 product (its own start-up done).
 std::vector<EagerTensor> fresh_runtime_operands(const std::vector<Tensor>& host) {
   const std::shared_ptr<EagerRuntime> rt = EagerRuntime::cpu();
@@ -128,6 +170,10 @@ std::vector<EagerTensor> fresh_runtime_operands(const std::vector<Tensor>& host)
 int main(int argc, char** argv) {
   const int runs = argc > 1 ? std::atoi(argv[1]) : 31;
   const std::string mode = argc > 2 ? argv[2] : "cold";
+  if (mode == "control") {
+    print_control(runs);
+    return 0;
+  }
   const bench::BenchNetwork net = bench::read_network(std::cin);
   const std::vector<Tensor> host = random_operands(net.shapes());
   const std::string subscripts = subscripts_of(net.labels);
@@ -170,6 +216,17 @@ int main(int argc, char** argv) {
       (void)einsum(subscripts, ops2, given);
       warm.push_back(micros_since(t2));
       continue;
+    }
+    if (mode == "warmpause") {
+      for (int k = 0; k < 3; ++k) (void)einsum(net.labels, ops, explicit_path);
+      for (int k = 0; k < runs; ++k) {
+        timed(warm, explicit_path);
+        busy_wait(std::chrono::milliseconds(20));
+        timed(first, explicit_path);
+      }
+      std::printf("warmpause: after a pause %.1f, back to back %.1f\n", median(first),
+                  median(warm));
+      return 0;
     }
     if (mode == "newkeys") {
       for (int k = 0; k < 3; ++k) (void)einsum(net.labels, ops, explicit_path);
