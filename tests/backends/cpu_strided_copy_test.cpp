@@ -95,6 +95,19 @@ TEST(CpuStridedCopy, PermutationsOfManySmallAxesMatchTheNaiveCopy) {
   }
 }
 
+// Small permutations of many axes of extents 2-3 (a regular graph's intermediates: one block
+// covers the whole copy, no outer axis), and ranks past the loop nest's inline capacity.
+TEST(CpuStridedCopy, SmallPermutationsOfManyTinyAxesMatchTheNaiveCopy) {
+  std::mt19937_64 rng(17);
+  for (const std::int64_t elements : {std::int64_t{100}, std::int64_t{700}, std::int64_t{9000}}) {
+    SCOPED_TRACE(elements);
+    check_random_copies<float>(rng, elements, 5, 12, 3);
+    check_random_copies<double>(rng, elements, 5, 12, 3);
+    check_random_copies<std::complex<double>>(rng, elements, 5, 12, 3);
+  }
+  check_random_copies<double>(rng, std::int64_t{1} << 15, 13, 16, 2);
+}
+
 TEST(CpuStridedCopy, EmptyShapesWriteNothing) {
   std::vector<double> dst(4, 7.0), src(4, 1.0);
   const std::vector<std::int64_t> shape{2, 0}, strides{1, 2};

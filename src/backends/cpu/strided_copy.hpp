@@ -27,54 +27,65 @@ inline constexpr std::int64_t kCopyTile = 32;
 // Block sides of copy_blocks, in elements: up to 256 x 64 elements per block (64 KiB of
 // float32, within L2 for every dtype).
 inline constexpr std::int64_t kBlockDst = 256, kBlockSrc = 64;
+// The fewest elements copy_blocks takes on: below, a copy is a few runs and the tables cost
+// more than they save.
+inline constexpr std::int64_t kMinBlock = 64;
 
-// The offsets of every multi-index of `axes` (first fastest) in both operands of `nest`.
+// The offsets of every multi-index of `axes` (first fastest) in both operands of `nest`: up to
+// Inline entries on the stack (a copy of a few hundred elements is called hundreds of times by
+// one einsum of small tensors), more on the heap (D is one axis longer than kBlockDst).
+template <std::size_t Inline>
 struct AxisTable {
-  std::vector<std::int64_t> dst, src;
-};
-inline AxisTable axis_table(const LoopNest<2>& nest, std::span<const std::size_t> axes) {
-  AxisTable t{{0}, {0}};
-  for (const std::size_t a : axes) {
-    const std::size_t n = t.dst.size();
-    for (std::int64_t i = 1; i < nest.extents[a]; ++i)
-      for (std::size_t j = 0; j < n; ++j) {
-        t.dst.push_back(t.dst[j] + i * nest.strides[0][a]);
-        t.src.push_back(t.src[j] + i * nest.strides[1][a]);
-      }
+  SmallVector<std::int64_t, Inline> dst{0}, src{0};
+
+  AxisTable(const LoopNest<2>& nest, std::span<const std::size_t> axes) {
+    for (const std::size_t a : axes) {
+      const std::size_t n = dst.size();
+      for (std::int64_t i = 1; i < nest.extents[a]; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+          dst.push_back(dst[j] + i * nest.strides[0][a]);
+          src.push_back(src[j] + i * nest.strides[1][a]);
+        }
+    }
   }
-  return t;
-}
+};
 
 // A permutation with short runs on either side, as hypernetworks' intermediates have (seven
 // axes of extents 2-15, the source's fastest one among the destination's slowest): copying run
 // by run reads each source cache line once per element, and the 2-D tiles need two axes of 8 or
 // more. Instead, two composite axes: D, the destination's fastest axes (product up to
 // kBlockDst), and S, the source's fastest among the others (up to kBlockSrc), each flattened
-// through an offset table, walked block by block for every index of the remaining (outer) axes.
-// The writes go along D and each block's reads stay within S's few cache lines. Returns false
-// (nothing copied) when the layout has no such pair of axes.
+// through an offset table, walked block by block for every index of the remaining (outer) axes
+// (none when D and S cover the whole copy: a small one, one block). The writes go along D and
+// each block's reads stay within S's few cache lines. Returns false (nothing copied) when the
+// layout has no such pair of axes.
 template <class T>
 bool copy_blocks(const LoopNest<2>& nest, T* dst, const T* src, int threads) {
   const std::size_t rank = nest.extents.size();
   if (rank < 3) return false;
-  std::vector<std::size_t> d_axes{0};
+  SmallVector<std::size_t, kNestInline> d_axes{0};
   std::int64_t d_size = nest.extents[0];
   while (d_axes.size() < rank && d_size * nest.extents[d_axes.size()] <= kBlockDst)
     d_size *= nest.extents[d_axes.size()], d_axes.push_back(d_axes.size());
-  std::vector<std::size_t> rest(rank - d_axes.size());
-  std::iota(rest.begin(), rest.end(), d_axes.size());
-  std::stable_sort(rest.begin(), rest.end(), [&](std::size_t x, std::size_t y) {
-    return std::abs(nest.strides[1][x]) < std::abs(nest.strides[1][y]);
-  });
+  // The other axes by the source's |stride| (a stable insertion sort: no heap buffer).
+  SmallVector<std::size_t, kNestInline> rest;
+  for (std::size_t a = d_axes.size(); a < rank; ++a) {
+    std::size_t j = rest.size();
+    rest.push_back(a);
+    for (; j > 0 && std::abs(nest.strides[1][rest[j - 1]]) > std::abs(nest.strides[1][a]); --j)
+      rest[j] = rest[j - 1];
+    rest[j] = a;
+  }
   std::size_t s_count = 0;
   std::int64_t s_size = 1;
   while (s_count < rest.size() && s_size * nest.extents[rest[s_count]] <= kBlockSrc)
     s_size *= nest.extents[rest[s_count++]];
-  // No S, no outer axis to split the work by, or blocks too small to pay for their tables.
-  if (s_count == 0 || s_count == rest.size() || d_size * s_size < 64) return false;
-  const std::vector<std::size_t> s_axes(rest.begin(), rest.begin() + s_count);
-  const std::vector<std::size_t> outer(rest.begin() + s_count, rest.end());
-  const AxisTable td = axis_table(nest, d_axes), ts = axis_table(nest, s_axes);
+  // No S, or blocks too small to pay for their tables.
+  if (s_count == 0 || d_size * s_size < kMinBlock) return false;
+  const std::span<const std::size_t> s_axes(rest.data(), s_count);
+  const std::span<const std::size_t> outer(rest.data() + s_count, rest.size() - s_count);
+  const AxisTable<kBlockDst> td(nest, d_axes);
+  const AxisTable<kBlockSrc> ts(nest, s_axes);
   std::int64_t outer_count = 1;
   for (const std::size_t a : outer) outer_count *= nest.extents[a];
   const auto items = [&](std::int64_t begin, std::int64_t end) {

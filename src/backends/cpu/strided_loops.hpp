@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "backends/cpu/host_parallel.hpp"
+#include "tenferro/core/dim_vector.hpp"
 
 namespace tenferro::cpu_strided {
 
@@ -29,11 +30,16 @@ inline constexpr std::int64_t kParallelElements = std::int64_t{1} << 16;
 template <std::size_t N>
 using Strides = std::array<std::span<const std::int64_t>, N>;
 
+// A nest's axes are kept inline up to this many (no allocation per kernel call: an einsum of
+// small tensors makes hundreds of calls, each a handful of axes).
+inline constexpr std::size_t kNestInline = 12;
+using NestDims = SmallVector<std::int64_t, kNestInline>;
+
 template <std::size_t N>
 struct LoopNest {
-  std::vector<std::int64_t> extents;                 // innermost first
-  std::array<std::vector<std::int64_t>, N> strides;  // per operand, same axis order
-  bool empty = false;                                // some extent is 0: nothing to visit
+  NestDims extents;                 // innermost first
+  std::array<NestDims, N> strides;  // per operand, same axis order
+  bool empty = false;               // some extent is 0: nothing to visit
 
   // Runs of the nest: the product of every extent but the innermost.
   std::int64_t runs() const {
@@ -50,17 +56,20 @@ template <std::size_t N>
 LoopNest<N> make_nest(std::span<const std::int64_t> shape, const Strides<N>& strides,
                       std::optional<std::size_t> order_by) {
   LoopNest<N> nest;
-  std::vector<std::size_t> axes;
+  SmallVector<std::size_t, kNestInline> axes;
   for (std::size_t a = 0; a < shape.size(); ++a) {
     if (shape[a] == 0) nest.empty = true;
     if (shape[a] > 1) axes.push_back(a);
   }
   if (nest.empty) return nest;
-  if (order_by) {
+  if (order_by) {  // a stable insertion sort: std::stable_sort takes a buffer from the heap
     const auto& key = strides[*order_by];
-    std::stable_sort(axes.begin(), axes.end(), [&](std::size_t x, std::size_t y) {
-      return std::abs(key[x]) < std::abs(key[y]);
-    });
+    for (std::size_t i = 1; i < axes.size(); ++i) {
+      const std::size_t a = axes[i];
+      std::size_t j = i;
+      for (; j > 0 && std::abs(key[axes[j - 1]]) > std::abs(key[a]); --j) axes[j] = axes[j - 1];
+      axes[j] = a;
+    }
   }
   for (std::size_t a : axes) {
     bool fused = !nest.extents.empty();
@@ -90,7 +99,7 @@ void run_nest_range(const LoopNest<N>& nest, const std::array<std::int64_t, N>& 
   std::array<std::int64_t, N> inner_strides;
   for (std::size_t op = 0; op < N; ++op) inner_strides[op] = nest.strides[op][0];
   // Decode `begin` into the outer multi-index and its offsets.
-  std::vector<std::int64_t> index(rank, 0);
+  NestDims index(rank, 0);
   std::array<std::int64_t, N> offsets = base;
   std::int64_t rest = begin;
   for (std::size_t a = 1; a < rank; ++a) {
