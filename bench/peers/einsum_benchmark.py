@@ -39,7 +39,7 @@ any import; no BLAS core-type tuning):
     the 52 labels NumPy's and torch's subscripts (string and sublist) are limited to. NumPy on
     auto's own path is timed too, as a diagnosis (slow path or slow kernel?);
   * tenferro's first call with `auto` on a fresh Runtime (its plan cache is per runtime and
-    empty; checked), wall time, median of 3 fresh runtimes; the same with cotengra's path (the
+    empty; checked), wall time, median of 5 fresh runtimes; the same with cotengra's path (the
     cold execution without planning); the planning time einsum_path reports; and, as a
     diagnosis of that check, a warm call right after a pause as long as that planning;
   * planner FLOPs in tenferro's model (einsum_path's "Optimized FLOP count"): `auto`'s path
@@ -337,7 +337,7 @@ def string_accepted(tf, inst):
         return False
 
 
-def first_call_seconds(tf, args_of, path_eq, ops, optimize="auto", fresh=3):
+def first_call_seconds(tf, args_of, path_eq, ops, optimize="auto", fresh=5):
     """(wall, CPU, wall less the call's own planning) medians of tenferro's first call of the
     instance's equation on a fresh Runtime, whose plan cache is empty (checked: the cache is per
     runtime). The runtime first runs one 2x2 matrix product of the same dtype, so that what is
@@ -414,7 +414,7 @@ def measure(tf, torch, inst, cfg):
     # planning is 30x the warm call.
     auto_path, auto_flops, auto_size, plan_s, method = tenferro_plan(tf, path_eq, ops, "auto")
     plan_s = statistics.median(
-        [plan_s] + [tenferro_plan(tf, path_eq, ops, "auto")[3] for _ in range(2)])
+        [plan_s] + [tenferro_plan(tf, path_eq, ops, "auto")[3] for _ in range(4)])
     _, ctg_flops, ctg_size, _, _ = tenferro_plan(tf, path_eq, ops, ctg_path)
 
     # The first call with `auto`, and, to tell planning from a cold start of the execution
