@@ -8,3 +8,10 @@ if(TENFERRO_HAS_SLEEF)
                    "-DOBJECTS=$<FILTER:$<TARGET_OBJECTS:tenferro_objects>,INCLUDE,simd_avx|cpu/isa/>"
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/prims/check_isa_objects.cmake)
 endif()
+
+# The split suite once more with a host kernel thread budget of 3, so that large element-wise
+# calls run split over threads (uneven chunks) on any machine.
+add_test(NAME PrimsThreadsSplit.WithThreeHostKernelThreads
+         COMMAND ${target} --gtest_filter=PrimsSplit.*)
+set_tests_properties(PrimsThreadsSplit.WithThreeHostKernelThreads
+                     PROPERTIES ENVIRONMENT "TENFERRO_NUM_THREADS=3")

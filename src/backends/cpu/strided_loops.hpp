@@ -198,12 +198,13 @@ bool with_unit_steps(const std::array<std::int64_t, N>& step, Body&& body) {
 // `order_by` the indices are visited in column-major order (so in exactly the order of the
 // unsimplified loops); with it, in the memory order of that operand (for kernels that write
 // it). Runs whose steps are all 0 or 1 (operand 0 contiguous) run with those steps fixed at
-// compile time, so the compiler vectorises them. Work is split over host threads when large
-// and `parallel` (pass false when f accumulates into shared state).
+// compile time, so the compiler vectorises them. Work is split over host threads from
+// `parallel_from` elements when `parallel` (pass false when f accumulates into shared state).
 template <std::size_t N, class F>
 void for_each_strided(std::span<const std::int64_t> shape, const Strides<N>& strides,
                       const std::array<std::int64_t, N>& base, F&& f, bool parallel = true,
-                      std::optional<std::size_t> order_by = std::nullopt) {
+                      std::optional<std::size_t> order_by = std::nullopt,
+                      std::int64_t parallel_from = kParallelElements) {
   const int threads = parallel ? cpu_parallel::host_kernel_threads() : 1;
   // Every operand compact column-major (the common case), or, for a kernel that names the
   // operand it writes (so the order of visits is free), every operand laid out densely in one
@@ -219,7 +220,7 @@ void for_each_strided(std::span<const std::int64_t> shape, const Strides<N>& str
         f(e);
       }
     };
-    if (threads > 1 && n >= kParallelElements) {
+    if (threads > 1 && n >= parallel_from) {
       cpu_parallel::parallel_chunks(n, threads, flat);
     } else {
       flat(0, n);
@@ -251,7 +252,7 @@ void for_each_strided(std::span<const std::int64_t> shape, const Strides<N>& str
   };
   const std::int64_t outer = nest.runs();
   const std::int64_t inner = nest.extents.empty() ? 1 : nest.extents[0];
-  if (threads > 1 && inner * outer >= kParallelElements && outer > 1) {
+  if (threads > 1 && inner * outer >= parallel_from && outer > 1) {
     cpu_parallel::parallel_chunks(outer, threads, runs);
   } else {
     runs(0, outer);

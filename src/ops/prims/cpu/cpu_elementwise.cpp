@@ -23,6 +23,23 @@ using prims_internal::ElementwiseCall;
 using prims_internal::PrimKind;
 using prims_internal::StridedOperand;
 
+// Element counts from which a call is split over the host threads; below them waking a worker
+// costs more than it saves. An arithmetic op moves a few bytes per element and little else, so
+// its bound is in bytes of an operand: on the 2-core Zen 4 VM (shared with other builds,
+// AVX-512, two threads against one, medians) add of 2 MiB operands took 91 against 57 us (float32
+// 2^19), of 4 MiB 121-166 against 113-121 us (float32 2^20) and 124-143 against 110-120 us
+// (float64 2^19), of 8 MiB 275-398 against 373-449 us (float32 2^21) and 307-348 against 440
+// us (float64 2^20). A transcendental op computes enough per element from fewer: exp float64
+// 2^16 112 against 88 us, 2^17 153 against 181 us, 2^19 448 against 726 us.
+constexpr std::int64_t kParallelTranscendental = std::int64_t{1} << 17;
+constexpr std::int64_t kParallelArithmeticBytes = std::int64_t{8} << 20;
+
+constexpr std::int64_t parallel_from(PrimKind op, std::size_t element_bytes) {
+  return is_transcendental(op)
+             ? kParallelTranscendental
+             : kParallelArithmeticBytes / static_cast<std::int64_t>(element_bytes);
+}
+
 template <class T>
 T* data_of(const StridedOperand& o) {
   return reinterpret_cast<T*>(o.buffer->host_data());
@@ -37,7 +54,7 @@ void map1(const ElementwiseCall& c, F f) {
       c.out.layout.shape, {c.in[0].layout.strides, c.out.layout.strides},
       {c.in[0].layout.offset, c.out.layout.offset},
       [&](const std::array<std::int64_t, 2>& o) { y[o[1]] = f(x[o[0]]); },
-      /*parallel=*/true, /*order_by (out)=*/1);
+      /*parallel=*/true, /*order_by (out)=*/1, parallel_from(c.kind, sizeof(Out)));
 }
 
 template <class In, class Out, class F>
@@ -49,7 +66,7 @@ void map2(const ElementwiseCall& c, F f) {
       c.out.layout.shape, {c.in[0].layout.strides, c.in[1].layout.strides, c.out.layout.strides},
       {c.in[0].layout.offset, c.in[1].layout.offset, c.out.layout.offset},
       [&](const std::array<std::int64_t, 3>& o) { y[o[2]] = f(a[o[0]], b[o[1]]); },
-      /*parallel=*/true, /*order_by (out)=*/2);
+      /*parallel=*/true, /*order_by (out)=*/2, parallel_from(c.kind, sizeof(Out)));
 }
 
 // out[i] = c[i] != 0 ? x[i] : y[i]: the branch not chosen is never read into the result.
@@ -67,7 +84,7 @@ void select3(const ElementwiseCall& c) {
       [&](const std::array<std::int64_t, 4>& o) {
         out[o[3]] = nonzero(cond[o[0]]) ? x[o[1]] : y[o[2]];
       },
-      /*parallel=*/true, /*order_by (out)=*/3);
+      /*parallel=*/true, /*order_by (out)=*/3, parallel_from(c.kind, sizeof(T)));
 }
 
 // Calls f(std::integral_constant<PrimKind, K>{}) for the K in Ks equal to k and returns true
@@ -75,18 +92,6 @@ void select3(const ElementwiseCall& c) {
 template <PrimKind... Ks, class F>
 bool with_kind(PrimKind k, F&& f) {
   return ((k == Ks ? (f(std::integral_constant<PrimKind, Ks>{}), true) : false) || ...);
-}
-
-// Element counts from which a contiguous SIMD call is split over the host threads. Below them
-// waking a worker costs more than it saves.
-// measured (2-core EPYC Zen 4 VM shared with other builds, AVX-512, float64, best of 7, 2
-// threads vs 1): exp 2^16 112 vs 88 us, 2^17 153 vs 181 us, 2^19 448 vs 726 us; add 2^17 46 vs
-// 41 us, 2^18 82 vs 90 us, 2^19 124 vs 228 us.
-constexpr std::int64_t kParallelTranscendental = std::int64_t{1} << 17;
-constexpr std::int64_t kParallelArithmetic = std::int64_t{1} << 19;
-
-constexpr std::int64_t parallel_from(PrimKind op) {
-  return is_transcendental(op) ? kParallelTranscendental : kParallelArithmetic;
 }
 
 // A vector kernel answered false for a kind it had said it runs (the zero-length probe).
@@ -136,7 +141,7 @@ void run_unary_gathered(const ElementwiseCall& c, simd::Isa isa) {
   const std::int64_t outer = nest.runs();
   const std::int64_t elements = outer * (nest.extents.empty() ? 1 : nest.extents[0]);
   const int threads = cpu_parallel::host_kernel_threads();
-  if (threads > 1 && outer > 1 && elements >= parallel_from(c.kind)) {
+  if (threads > 1 && outer > 1 && elements >= parallel_from(c.kind, sizeof(T))) {
     cpu_parallel::parallel_chunks(outer, threads, runs);
   } else {
     runs(0, outer);
@@ -187,7 +192,7 @@ bool try_simd(const ElementwiseCall& c) {
       if (!ok) throw_kernel_refused(op);
     };
     const int threads = cpu_parallel::host_kernel_threads();
-    if (threads > 1 && n >= parallel_from(op)) {
+    if (threads > 1 && n >= parallel_from(op, sizeof(T))) {
       cpu_parallel::parallel_chunks(n, threads, run);
     } else if (n > 0) {
       run(0, n);

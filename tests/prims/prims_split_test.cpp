@@ -1,0 +1,120 @@
+// CPU element-wise calls large enough to be split over the host kernel threads (an arithmetic
+// op from 8 MiB of an operand, a transcendental one from 2^17 elements: cpu_elementwise.cpp's
+// parallel_from) give exactly the bits a serial loop gives: contiguous operands (the SIMD
+// kernels), a broadcast row (the strided loop) and where (three operands). CTest runs this suite
+// once more as PrimsThreadsSplit with TENFERRO_NUM_THREADS=3 (extra.cmake), so the split itself
+// (uneven chunks) runs on any machine.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "tenferro/prims.hpp"
+#include "tenferro/runtime/runtime.hpp"
+
+namespace tenferro {
+namespace {
+
+template <class T>
+std::vector<T> random_values(std::size_t n, std::uint64_t seed, double lo, double hi) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(lo, hi);
+  std::vector<T> v(n);
+  for (T& x : v) x = static_cast<T>(u(rng));
+  return v;
+}
+
+template <class T>
+EagerTensor upload(EagerRuntime& rt, Shape shape, const std::vector<T>& v) {
+  return rt.upload(Tensor::from_col_major<T>(std::move(shape), std::span<const T>(v)));
+}
+
+// Bitwise equality, so that -0.0 against +0.0 or a NaN payload would show.
+template <class T>
+void expect_same_bits(const std::vector<T>& got, const std::vector<T>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i)
+    ASSERT_EQ(std::memcmp(&got[i], &want[i], sizeof(T)), 0)
+        << "element " << i << " of " << got.size() << ": " << got[i] << " against " << want[i];
+}
+
+TEST(PrimsSplit, ContiguousArithmeticAcrossThreadsIsTheSerialResult) {
+  const auto rt = EagerRuntime::cpu();
+  const std::size_t n = (std::size_t{1} << 21) + 3;  // float32: past 8 MiB, an uneven split
+  const std::vector<float> a = random_values<float>(n, 1, -4, 4),
+                           b = random_values<float>(n, 2, -4, 4);
+  const EagerTensor x = upload(*rt, Shape{static_cast<std::int64_t>(n)}, a);
+  const EagerTensor y = upload(*rt, Shape{static_cast<std::int64_t>(n)}, b);
+  std::vector<float> sum(n), product(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    sum[i] = a[i] + b[i];
+    product[i] = a[i] * b[i];
+  }
+  expect_same_bits(prims::add(x, y).download().to_vector<float>(), sum);
+  expect_same_bits(prims::mul(x, y).download().to_vector<float>(), product);
+}
+
+TEST(PrimsSplit, BroadcastRowAcrossThreadsIsTheSerialResult) {
+  const auto rt = EagerRuntime::cpu();
+  const std::int64_t rows = 1031, cols = 1025;  // float64: 8.06 MiB, past the arithmetic bound
+  const std::vector<double> a =
+      random_values<double>(static_cast<std::size_t>(rows * cols), 3, -2, 2);
+  const std::vector<double> r = random_values<double>(static_cast<std::size_t>(cols), 4, -2, 2);
+  const EagerTensor x = upload(*rt, Shape{rows, cols}, a);
+  const EagerTensor row = upload(*rt, Shape{1, cols}, r);
+  std::vector<double> want(a.size());
+  for (std::int64_t j = 0; j < cols; ++j)
+    for (std::int64_t i = 0; i < rows; ++i)
+      want[static_cast<std::size_t>(i + j * rows)] =
+          a[static_cast<std::size_t>(i + j * rows)] * r[static_cast<std::size_t>(j)];
+  expect_same_bits(prims::mul(x, row).download().to_vector<double>(), want);
+}
+
+TEST(PrimsSplit, WhereAcrossThreadsIsTheSerialResult) {
+  const auto rt = EagerRuntime::cpu();
+  const std::size_t n = (std::size_t{1} << 20) + 5;  // float64: past 8 MiB
+  const std::vector<double> c = random_values<double>(n, 5, -1, 1),
+                            a = random_values<double>(n, 6, 0, 1),
+                            b = random_values<double>(n, 7, 1, 2);
+  std::vector<double> cond(n), want(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    cond[i] = c[i] > 0 ? 1.0 : 0.0;
+    want[i] = cond[i] != 0 ? a[i] : b[i];
+  }
+  const Shape shape{static_cast<std::int64_t>(n)};
+  expect_same_bits(
+      prims::where(upload(*rt, shape, cond), upload(*rt, shape, a), upload(*rt, shape, b))
+          .download()
+          .to_vector<double>(),
+      want);
+}
+
+TEST(PrimsSplit, TranscendentalAcrossThreadsIsWhatEachPieceGivesAlone) {
+  // Each element's exp depends on that element alone (the SIMD kernels' lanes keep to
+  // themselves): the split call must give, piece by piece, what small serial calls give.
+  const auto rt = EagerRuntime::cpu();
+  const std::size_t n = (std::size_t{1} << 17) + 7;
+  const std::vector<double> a = random_values<double>(n, 8, -700, 700);
+  const std::vector<double> whole = prims::exp(upload(*rt, Shape{static_cast<std::int64_t>(n)}, a))
+                                        .download()
+                                        .to_vector<double>();
+  constexpr std::size_t kPiece = 4099;
+  std::vector<double> pieces;
+  for (std::size_t begin = 0; begin < n; begin += kPiece) {
+    const std::size_t end = std::min(n, begin + kPiece);
+    const std::vector<double> part(a.begin() + static_cast<std::ptrdiff_t>(begin),
+                                   a.begin() + static_cast<std::ptrdiff_t>(end));
+    const std::vector<double> got =
+        prims::exp(upload(*rt, Shape{static_cast<std::int64_t>(part.size())}, part))
+            .download()
+            .to_vector<double>();
+    pieces.insert(pieces.end(), got.begin(), got.end());
+  }
+  expect_same_bits(whole, pieces);
+}
+
+}  // namespace
+}  // namespace tenferro
