@@ -1,7 +1,8 @@
 // CPU element-wise calls large enough to be split over the host kernel threads (an arithmetic
 // op from 8 MiB of an operand, a transcendental one from 2^17 elements: cpu_elementwise.cpp's
-// parallel_from) give exactly the bits a serial loop gives: contiguous operands (the SIMD
-// kernels), a broadcast row (the strided loop) and where (three operands). CTest runs this suite
+// parallel_from; a sum keeping its unit-stride rows from 16 MiB: strided_reduce.hpp) give
+// exactly the bits a serial run gives: contiguous operands (the SIMD kernels), a broadcast row
+// (the strided loop), where (three operands) and row sums. CTest runs this suite
 // once more as PrimsThreadsSplit with TENFERRO_NUM_THREADS=3 (extra.cmake), so the split itself
 // (uneven chunks) runs on any machine.
 #include <gtest/gtest.h>
@@ -114,6 +115,32 @@ TEST(PrimsSplit, TranscendentalAcrossThreadsIsWhatEachPieceGivesAlone) {
     pieces.insert(pieces.end(), got.begin(), got.end());
   }
   expect_same_bits(whole, pieces);
+}
+
+TEST(PrimsSplit, RowSumsAcrossThreadsAreWhatEachBlockGivesAlone) {
+  // Sums over the columns keep the unit-stride row axis (the row pass, split from 16 MiB of
+  // input): each output folds its row in one order whatever the split, so blocks of rows summed
+  // in calls of their own (too small to split) give the same bits.
+  const auto rt = EagerRuntime::cpu();
+  const std::int64_t rows = 2053, cols = 1031;  // float64: 16.1 MiB
+  const std::vector<double> a =
+      random_values<double>(static_cast<std::size_t>(rows * cols), 9, -1, 1);
+  const std::vector<double> whole =
+      prims::sum(upload(*rt, Shape{rows, cols}, a), prims::Axes{1}).download().to_vector<double>();
+  constexpr std::int64_t kBlock = 301;
+  std::vector<double> blocks;
+  for (std::int64_t r0 = 0; r0 < rows; r0 += kBlock) {
+    const std::int64_t n = std::min(rows - r0, kBlock);
+    std::vector<double> part(static_cast<std::size_t>(n * cols));
+    for (std::int64_t j = 0; j < cols; ++j)
+      for (std::int64_t i = 0; i < n; ++i)
+        part[static_cast<std::size_t>(i + j * n)] = a[static_cast<std::size_t>(r0 + i + j * rows)];
+    const std::vector<double> got = prims::sum(upload(*rt, Shape{n, cols}, part), prims::Axes{1})
+                                        .download()
+                                        .to_vector<double>();
+    blocks.insert(blocks.end(), got.begin(), got.end());
+  }
+  expect_same_bits(whole, blocks);
 }
 
 }  // namespace

@@ -189,10 +189,13 @@ inline constexpr std::int64_t kRowBlock = 256;
 inline constexpr std::int64_t kRowChunk = 1024;
 // The shortest chunk a threaded pass cuts the axis into.
 inline constexpr std::int64_t kRowChunkMin = 128;
-// The input size from which the pass is split over the host threads: waking a worker costs tens
-// of microseconds on the 2-core CI machine. A 300x300 float64 sum keeping its rows took 10 us
-// on one thread and 81 us split over two; 1024x1024, 294 us against 263 us.
-inline constexpr std::int64_t kRowParallelElements = std::int64_t{1} << 18;
+// The input size, in bytes, from which the pass is split over the host threads: waking a worker
+// costs tens of microseconds on the 2-core CI machine, and the pass moves 8 bytes or fewer per
+// element it adds, so two threads share one memory path. float64 sums keeping their rows, one
+// thread against two (medians): 300x300 10 against 81 us, 512x512 (2 MiB) 25-31 against 60-81
+// us, 1024x1024 (8 MiB) 110-117 against 111-133 us, 2048x2048 (32 MiB) 1902 against 1340-1428
+// us.
+inline constexpr std::int64_t kRowParallelBytes = std::int64_t{16} << 20;
 
 template <class T, class W, class Step, class Combine, class Finish, class VectorStep>
 void row_reduce(const T* x, const ReduceView& v, std::size_t axis, Step step, Combine combine,
@@ -206,7 +209,9 @@ void row_reduce(const T* x, const ReduceView& v, std::size_t axis, Step step, Co
   for (const std::int64_t e : s.kept_shape) outer *= e;
   std::int64_t elements = n0 * outer;
   for (const std::int64_t e : s.red_shape) elements *= e;
-  const int threads = elements >= kRowParallelElements ? cpu_parallel::host_kernel_threads() : 1;
+  const int threads = elements * static_cast<std::int64_t>(sizeof(T)) >= kRowParallelBytes
+                          ? cpu_parallel::host_kernel_threads()
+                          : 1;
   std::int64_t chunk = kRowChunk;
   if (threads > outer) {  // too few other kept indices to give every thread one
     const std::int64_t per_index = (threads + outer - 1) / outer;
