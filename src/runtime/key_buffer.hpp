@@ -17,7 +17,10 @@ namespace tenferro::runtime_internal {
 
 class KeyBuffer {
  public:
-  static constexpr std::size_t kInline = 512;
+  // 2 KiB: an einsum key holds the subscripts and every operand's shape, about 40 bytes an
+  // operand, so a 40-tensor network's warm call spilled a 512-byte buffer to the heap (and grew
+  // it there) on every call.
+  static constexpr std::size_t kInline = 2048;
 
   KeyBuffer() = default;
   KeyBuffer(const KeyBuffer&) = delete;
@@ -67,7 +70,10 @@ class KeyBuffer {
  private:
   // A part that does not fit inline: the key moves to the heap (once) and grows there.
   [[gnu::noinline]] void spill(const void* data, std::size_t n) {
-    if (heap_.empty()) heap_.assign(inline_.data(), size_);
+    if (heap_.empty()) {
+      heap_.reserve(2 * (size_ + n));  // one allocation for most keys that spill at all
+      heap_.assign(inline_.data(), size_);
+    }
     heap_.append(static_cast<const char*>(data), n);
     size_ += n;
   }
