@@ -14,11 +14,16 @@ std::shared_ptr<Buffer> WorkspacePool::take(std::size_t bytes) {
   std::shared_ptr<Buffer> b = std::move(same_size->back());
   same_size->pop_back();
   retained_ -= bytes;
+  count_locked(b->size_bytes());  // under the same lock: a warm call takes dozens of buffers
   return b;
 }
 
 void WorkspacePool::note_allocated(std::size_t bytes) {
   std::lock_guard lock(mutex_);
+  count_locked(bytes);
+}
+
+void WorkspacePool::count_locked(std::size_t bytes) {
   stats_.live_bytes += bytes;
   stats_.high_water_bytes = std::max(stats_.high_water_bytes, stats_.live_bytes);
   stats_.largest_buffer_bytes = std::max(stats_.largest_buffer_bytes, bytes);
@@ -104,9 +109,11 @@ void Workspace::release_unused(std::initializer_list<const Buffer*> consumed) {
 
 EagerTensor Workspace::allocate(DType dtype, const Shape& shape) {
   const std::size_t bytes = checked_bytes(checked_numel(shape), dtype_size(dtype));
-  std::shared_ptr<Buffer> buffer = bytes > 0 ? pool_->take(bytes) : nullptr;
-  if (!buffer) buffer = runtime_.empty(dtype, shape).buffer();
-  if (bytes > 0) pool_->note_allocated(buffer->size_bytes());
+  std::shared_ptr<Buffer> buffer = bytes > 0 ? pool_->take(bytes) : nullptr;  // counted
+  if (!buffer) {
+    buffer = runtime_.empty(dtype, shape).buffer();
+    if (bytes > 0) pool_->note_allocated(buffer->size_bytes());
+  }
   fresh_.push_back(buffer.get());
   held_[buffer.get()] = buffer;
   EagerTensor scratch(runtime_.shared_from_this(), std::move(buffer),

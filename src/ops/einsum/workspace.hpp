@@ -28,13 +28,17 @@ class WorkspacePool {
  public:
   static constexpr std::size_t kMaxRetainedBytes = std::size_t{64} << 20;
   static constexpr std::size_t kMaxSizes = 1024;  // byte sizes free_ keeps an entry for
+  // A released buffer of exactly `bytes`, counted as allocated (see note_allocated), or null.
   std::shared_ptr<Buffer> take(std::size_t bytes);
   void give_back(std::vector<std::shared_ptr<Buffer>>& buffers);
+  // Counts a buffer of `bytes` handed out that take() did not provide.
   void note_allocated(std::size_t bytes);
   WorkspaceStats stats();
   void reset_stats();
 
  private:
+  void count_locked(std::size_t bytes);  // the stats of a buffer handed out; mutex_ held
+
   std::mutex mutex_;
   WorkspaceStats stats_;
   // Released buffers by exact byte size (a vector per size keeps its capacity: a multimap
