@@ -724,6 +724,28 @@ TEST(EinsumReplay, SlotRecordsOncePlaysBackAndRecordsAgainOnNewStrides) {
   }
 }
 
+// Empty scratch (a zero-extent intermediate) is not kept for reuse: the workspace never takes a
+// buffer of zero bytes back, and the pool's byte bound would never stop them piling up (one per
+// call, 320 bytes each, before).
+TEST(EinsumWorkspace, EmptyScratchIsNotKeptCallAfterCall) {
+  const auto rt = EagerRuntime::cpu();
+  std::mt19937_64 rng(23);
+  const std::vector<Shape> shapes{{3, 0}, {0, 4}, {4, 5}, {5, 2}};
+  const Operands ops = make_operands(rt, rng, DType::F64, shapes, {Kind::ColCompact}, 0);
+  const auto calls = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      const EagerTensor got = einsum("ij,jk,kl,lm->im", ops.eager);
+      ASSERT_EQ(got.shape(), (Shape{3, 2}));
+    }
+  };
+  calls(5);
+  const std::size_t kept = einsum_internal::workspace_retained_buffers(*rt);
+  calls(200);
+  EXPECT_EQ(einsum_internal::workspace_retained_buffers(*rt), kept);
+  expect_tensor("zero-extent chain", einsum("ij,jk,kl,lm->im", ops.eager).download(),
+                "ij,jk,kl,lm->im", ops.hosts);
+}
+
 // Two-operand plans: compact operands of either order at any offset take the DirectGemm
 // (checked: matching_direct_gemm), mixed orders do not; every call's values against the
 // reference, three offsets each, interleaved with calls of the other order.

@@ -29,6 +29,14 @@ void WorkspacePool::count_locked(std::size_t bytes) {
   stats_.largest_buffer_bytes = std::max(stats_.largest_buffer_bytes, bytes);
 }
 
+std::size_t WorkspacePool::retained_buffers() {
+  std::lock_guard lock(mutex_);
+  std::size_t n = 0;
+  free_.for_each(
+      [&](std::size_t, const std::vector<std::shared_ptr<Buffer>>& kept) { n += kept.size(); });
+  return n;
+}
+
 WorkspaceStats WorkspacePool::stats() {
   std::lock_guard lock(mutex_);
   return stats_;
@@ -45,7 +53,10 @@ void WorkspacePool::give_back(std::vector<std::shared_ptr<Buffer>>& buffers) {
   for (auto& b : buffers) {
     const std::size_t bytes = b->size_bytes();
     stats_.live_bytes -= std::min(stats_.live_bytes, bytes);
-    if (retained_ + bytes > kMaxRetainedBytes) continue;  // dropped: freed by the backend
+    // Dropped (freed by the backend): past the byte bound, and empty buffers, which allocate()
+    // never takes back and which the byte bound would never stop (one per call of an einsum
+    // with a zero-extent intermediate).
+    if (bytes == 0 || retained_ + bytes > kMaxRetainedBytes) continue;
     retained_ += bytes;
     free_[bytes].push_back(std::move(b));
   }
@@ -73,6 +84,10 @@ std::shared_ptr<WorkspacePool> pool_of(EagerRuntime& runtime) {
 }
 
 }  // namespace
+
+std::size_t workspace_retained_buffers(EagerRuntime& runtime) {
+  return pool_of(runtime)->retained_buffers();
+}
 
 WorkspaceStats workspace_stats(EagerRuntime& runtime) {
   return pool_of(runtime)->stats();

@@ -35,6 +35,7 @@ class WorkspacePool {
   void note_allocated(std::size_t bytes);
   WorkspaceStats stats();
   void reset_stats();
+  std::size_t retained_buffers();  // released buffers kept for reuse
 
  private:
   void count_locked(std::size_t bytes);  // the stats of a buffer handed out; mutex_ held
@@ -82,6 +83,7 @@ class Workspace {
 };
 
 WorkspaceStats workspace_stats(EagerRuntime& runtime);
+std::size_t workspace_retained_buffers(EagerRuntime& runtime);
 void reset_workspace_stats(EagerRuntime& runtime);  // the peak and largest restart from now
 
 }  // namespace tenferro::einsum_internal
