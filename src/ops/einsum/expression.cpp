@@ -272,7 +272,7 @@ class LabelIds {
   };
 
   static Label new_label(char32_t c, std::vector<std::string>& names) {
-    names.push_back(encode_utf8(c));
+    names.push_back(letter_name(c));
     return static_cast<Label>(names.size() - 1);
   }
 

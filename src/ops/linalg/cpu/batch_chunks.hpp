@@ -13,6 +13,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <type_traits>
+
+#include "ops/linalg/cpu/common.hpp"
 
 namespace tenferro::linalg_cpu {
 
@@ -44,5 +47,23 @@ void for_each_batch_chunk(std::int64_t batch, std::int64_t largest_dim,
 void for_each_lane_group(std::int64_t first, std::int64_t last, int lanes,
                          const std::function<bool(std::int64_t, int)>& group,
                          const std::function<void(std::int64_t)>& one);
+
+// The `group` of for_each_lane_group for a batched kernel of real matrices: kernel(begin, count)
+// runs for real T only (complex matrices get no lanes, so no group), and each matrix of a group
+// it took counts as the `calls_per_matrix` LAPACK calls it stands for. `kernel` takes its begin
+// as `auto`, so that its body is not compiled for complex T.
+template <class T, class Kernel>
+std::function<bool(std::int64_t, int)> real_lane_group(int calls_per_matrix, Kernel kernel) {
+  return [calls_per_matrix, kernel](std::int64_t begin, int count) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!kernel(begin, count)) return false;
+      for (int i = 0; i < count * calls_per_matrix; ++i) count_lapack_call();
+      return true;
+    } else {
+      (void)calls_per_matrix, (void)kernel, (void)begin, (void)count;
+      return false;
+    }
+  };
+}
 
 }  // namespace tenferro::linalg_cpu

@@ -64,21 +64,13 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
       if (info > 0)
         throw_numerical(call, b, d.batch_shape, "the eigensolver (syevd/heevd) did not converge");
     };
-    for_each_lane_group(
-        first, last, lanes,
-        [&](std::int64_t begin, int count) {
-          if constexpr (std::is_floating_point_v<T>) {
-            const bool done = cpu_blas::jacobi_eigh(
-                isa, n, count, in + begin * n * n, n * n, w.data<R>() + begin * n,
-                v.data<T>() + begin * n * n, n * n, !values_only);
-            if (done)
-              for (int i = 0; i < count; ++i) count_lapack_call();  // as syevd's, one per matrix
-            return done;
-          } else {
-            return false;  // lanes is 0 for complex matrices: never called
-          }
-        },
-        one);
+    // A group of matrices through the lane kernel; it stands for syevd's one call per matrix.
+    const auto in_lanes = [&](auto begin, int count) {
+      return cpu_blas::jacobi_eigh(isa, n, count, in + begin * n * n, n * n,
+                                   w.data<R>() + begin * n, v.data<T>() + begin * n * n, n * n,
+                                   !values_only);
+    };
+    for_each_lane_group(first, last, lanes, real_lane_group<T>(1, in_lanes), one);
   };
   for_each_batch_chunk(d.batch, n, run_chunk, std::max(lanes, 1));
   if (values_only) return {w};

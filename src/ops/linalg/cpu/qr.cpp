@@ -109,27 +109,17 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
 
       if (positive) positive_gauge(b);
     };
-    for_each_lane_group(
-        first, last, lanes,
-        [&](std::int64_t begin, int count) {
-          if constexpr (std::is_floating_point_v<T>) {
-            const bool done =
-                cpu_blas::lane_qr(isa, m, n, q_cols, count, in + begin * m * n, m * n,
-                                  q.data<T>() + begin * m * q_cols, m * q_cols,
-                                  r.data<T>() + begin * r_rows * n, r_rows, r_rows * n);
-            if (done) {
-              for (int i = 0; i < count; ++i) {
-                count_lapack_call();  // as geqrf's and orgqr's, two per matrix
-                count_lapack_call();
-                if (positive) positive_gauge(begin + i);
-              }
-            }
-            return done;
-          } else {
-            return false;  // lanes is 0 for complex matrices: never called
-          }
-        },
-        one);
+    // A group of matrices through the lane kernel; it stands for geqrf's and orgqr's two calls
+    // per matrix.
+    const auto in_lanes = [&](auto begin, int count) {
+      const bool done = cpu_blas::lane_qr(isa, m, n, q_cols, count, in + begin * m * n, m * n,
+                                          q.data<T>() + begin * m * q_cols, m * q_cols,
+                                          r.data<T>() + begin * r_rows * n, r_rows, r_rows * n);
+      if (done && positive)
+        for (int i = 0; i < count; ++i) positive_gauge(begin + i);
+      return done;
+    };
+    for_each_lane_group(first, last, lanes, real_lane_group<T>(2, in_lanes), one);
   };
   for_each_batch_chunk(d.batch, std::max(m, n), run_chunk, std::max(lanes, 1));
   return {q, r};

@@ -159,22 +159,14 @@ std::vector<Tensor> svd_typed(const CpuCall& call, const Tensor& a) {
         }
         if (info < 0) throw_lapack_argument(call, "gesdd/gesvd", info);
       };
-      for_each_lane_group(
-          first, last, lanes,
-          [&](std::int64_t begin, int count) {
-            if constexpr (std::is_floating_point_v<T>) {
-              const bool done = cpu_blas::jacobi_svd(
-                  isa, m, n, count, in + begin * m * n, m * n, sv.data() + begin * k,
-                  uv ? u + begin * m * s.u_cols : nullptr, m * s.u_cols,
-                  uv ? vt + begin * s.vt_rows * n : nullptr, s.vt_rows * n, uv);
-              if (done)
-                for (int i = 0; i < count; ++i) count_lapack_call();  // as gesdd's, one per matrix
-              return done;
-            } else {
-              return false;  // lanes is 0 for complex matrices: never called
-            }
-          },
-          one);
+      // A group of matrices through the lane kernel; it stands for gesdd's one call per matrix.
+      const auto in_lanes = [&](auto begin, int count) {
+        return cpu_blas::jacobi_svd(isa, m, n, count, in + begin * m * n, m * n,
+                                    sv.data() + begin * k, uv ? u + begin * m * s.u_cols : nullptr,
+                                    m * s.u_cols, uv ? vt + begin * s.vt_rows * n : nullptr,
+                                    s.vt_rows * n, uv);
+      };
+      for_each_lane_group(first, last, lanes, real_lane_group<T>(1, in_lanes), one);
     };
     for_each_batch_chunk(batch, std::max(m, n), run_chunk, std::max(lanes, 1));
   } else if (uv && full) {
