@@ -100,8 +100,8 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
 #define SELECT_F(bits, a, b) _mm512_mask_blend_ps(static_cast<__mmask16>(bits), a, b)
 #define SLEEF_D(fn, u) Sleef_##fn##d8_##u##avx512f
 #define SLEEF_F(fn, u) Sleef_##fn##f16_##u##avx512f
-#define SIMD_EXP_F64 exp_table_pd
-#define SIMD_TANH_F32 tanh_table_ps
-#define SIMD_TANH_F64 tanh_exp_pd
+// The ops with kernels of their own here, faster than SLEEF's (docs/prims.md): X(op, kernel).
+#define SIMD_OWN_UNARY_F64(X) X(Exp, exp_table_pd) X(Tanh, tanh_exp_pd)
+#define SIMD_OWN_UNARY_F32(X) X(Tanh, tanh_table_ps)
 
 #include "ops/prims/cpu/simd/simd_body.inc"
