@@ -2,6 +2,8 @@
 // (op, input dtype) is read.
 #include "ops/fft/registration.hpp"
 
+#include <iterator>
+
 #include "ops/fft/fft_op.hpp"
 #include "runtime/op_cast.hpp"
 #include "tenferro/fft.hpp"
@@ -9,9 +11,13 @@
 namespace tenferro::fft_internal {
 namespace {
 
-constexpr FftOpKind kOps[] = {FftOpKind::Fft,   FftOpKind::Ifft,  FftOpKind::Rfft,
-                              FftOpKind::Irfft, FftOpKind::Fftn,  FftOpKind::Ifftn,
-                              FftOpKind::Rfftn, FftOpKind::Irfftn};
+// Every op of the list (fft_spec.hpp), in its order.
+constexpr FftOpKind kOps[] = {
+#define TENFERRO_FFT_KIND(Kind, name) FftOpKind::Kind,
+    TENFERRO_FFT_OPS(TENFERRO_FFT_KIND)
+#undef TENFERRO_FFT_KIND
+};
+static_assert(std::size(kOps) == kFftOpKindCount);
 
 runtime_internal::OpKey key_of(const ExtensionOp& op, std::span<const EagerTensor> inputs) {
   const auto* fft_op = runtime_internal::op_as<FftOp>(op);
