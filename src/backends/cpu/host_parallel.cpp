@@ -1,6 +1,8 @@
 #include "backends/cpu/host_parallel.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
@@ -37,12 +39,56 @@ int requested_threads() {
   return static_cast<int>(n);
 }
 
+// How long a worker that finished its part (or was woken without one, wake()) watches for the
+// next job before it parks on a condition variable, and how long a caller that finished its own
+// part watches for the workers'. On the 2-vCPU virtual machine waking a parked thread costs
+// tens of microseconds, and two threads are not even scheduled side by side for a while after
+// an idle spell: add of float64 2^20 split over two threads took 340 us after a 2 ms pause (one
+// thread: 320), 200-220 us back to back with parked workers, 109 us back to back with workers
+// that watch. A caller that watches long holds the CPU its worker is waiting for after such a
+// pause (the same call took 510-600 us with 100 us of watching in the caller), so the caller
+// watches only for a near tie and then parks. The workers' window is short next to OpenBLAS's
+// own idle spin (about 0.1 s).
+constexpr auto kSpinWindow = std::chrono::microseconds(100);
+constexpr auto kCallerSpin = std::chrono::microseconds(5);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Polls `done` until it holds or `window` has passed (the clock read every 64 polls: a read
+// costs about as much as the poll itself); whether it held. It yields the CPU at each clock
+// read, so a thread that has work on this CPU (OpenBLAS's own workers after a split of ours,
+// another process) is not kept waiting for the window.
+template <class Done>
+bool spin_until(Done done, std::chrono::microseconds window = kSpinWindow) {
+  const auto until = std::chrono::steady_clock::now() + window;
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (done()) return true;
+      cpu_relax();
+    }
+    if (std::chrono::steady_clock::now() >= until) return done();
+    std::this_thread::yield();
+  }
+}
+
 // One job at a time over persistent workers: starting threads per call cost 40-60 us here,
-// waking parked ones a few. Worker w (1-based) runs part w of the current job; the caller
-// runs part 0 and waits for the rest. A caller that finds the pool busy (another thread's job
-// is running) does its whole range itself rather than wait.
+// waking parked ones a few to tens (see kSpinWindow). The caller and the workers claim the
+// job's parts one at a time from a shared counter; the caller claims first and keeps claiming,
+// so a part no worker has claimed by the time the caller is free runs on the caller. On this
+// virtual machine the second vCPU is sometimes not scheduled for a while: add of float64 2^16
+// split into a part per thread took 13-23 us in such stretches against 14 on one thread and 6
+// otherwise; a late worker now finds nothing left to claim, and the call costs what one thread
+// does. A caller that finds the pool busy (another thread's job is running) does its whole range
+// itself rather than wait.
 class WorkerPool {
   using Job = std::function<void(int)>;
+  // claim_ holds the job's generation above kPartBits and its next unclaimed part below, so a
+  // worker that took its job from an earlier generation can never claim a part of this one.
+  static constexpr int kPartBits = 16;  // parts <= threads <= 1024 (requested_threads)
 
  public:
   // Runs body over `parts` chunks; false when the pool is busy (nothing was run).
@@ -60,57 +106,117 @@ class WorkerPool {
         errors[static_cast<std::size_t>(part)] = std::current_exception();
       }
     };
+    std::uint64_t generation = 0;
     {
       std::lock_guard lock(mutex_);
-      while (static_cast<int>(workers_.size()) < parts - 1) {
-        const int id = static_cast<int>(workers_.size()) + 1;
-        workers_.emplace_back([this, id] { work(id); });
-      }
+      while (static_cast<int>(workers_.size()) < parts - 1)
+        workers_.emplace_back([this] { work(); });
       job_ = &run_part;
       parts_ = parts;
-      pending_ = parts - 1;
-      ++generation_;
+      done_parts_.store(0, std::memory_order_relaxed);
+      generation = generation_.load(std::memory_order_relaxed) + 1;
+      claim_.store(generation << kPartBits, std::memory_order_relaxed);
+      // Published under the mutex (a parked worker's wait reads it there) and with release
+      // order (a spinning worker reads job_ and parts_ after it, under the mutex too).
+      generation_.store(generation, std::memory_order_release);
     }
-    wake_.notify_all();
-    run_part(0);
-    {
+    wake_.notify_all();  // no system call when every worker is spinning
+    for (int part; claim(generation, parts, part);) finish(part, parts, run_part);
+    const auto all_done = [&] { return done_parts_.load(std::memory_order_acquire) == parts; };
+    if (!spin_until(all_done, kCallerSpin)) {
       std::unique_lock lock(mutex_);
-      done_.wait(lock, [&] { return pending_ == 0; });
+      done_.wait(lock, all_done);
+    }
+    {
+      std::lock_guard lock(mutex_);
       job_ = nullptr;
     }
+    splits_.fetch_add(1, std::memory_order_relaxed);
     for (const auto& e : errors)
       if (e) std::rethrow_exception(e);
     return true;
   }
 
+  std::uint64_t splits() const { return splits_.load(std::memory_order_relaxed); }
+
+  // Whether `workers` workers are spinning now (see host_workers_awake).
+  bool awake(int workers) const { return spinning_.load(std::memory_order_relaxed) >= workers; }
+
+  // Wakes the parked workers to spin for a kSpinWindow (see wake_host_workers).
+  void wake(int workers) {
+    if (awake(workers)) return;
+    {
+      std::lock_guard lock(mutex_);
+      while (static_cast<int>(workers_.size()) < workers) workers_.emplace_back([this] { work(); });
+      ++wake_epoch_;
+    }
+    wake_.notify_all();
+  }
+
  private:
-  [[noreturn]] void work(int id) {
-    std::uint64_t seen = 0;
+  // The next unclaimed part of job `generation` (of `parts`) into `part`; false when there is
+  // none left, or the job is over.
+  bool claim(std::uint64_t generation, int parts, int& part) {
+    std::uint64_t state = claim_.load(std::memory_order_acquire);
     for (;;) {
-      const Job* job = nullptr;
-      {
-        std::unique_lock lock(mutex_);
-        wake_.wait(lock, [&] { return generation_ != seen; });
-        seen = generation_;
-        if (id >= parts_) continue;  // this job has fewer parts than there are workers
-        job = job_;
+      const std::uint64_t next = state & ((std::uint64_t{1} << kPartBits) - 1);
+      if ((state >> kPartBits) != generation || next >= static_cast<std::uint64_t>(parts))
+        return false;
+      if (claim_.compare_exchange_weak(state, state + 1, std::memory_order_acq_rel)) {
+        part = static_cast<int>(next);
+        return true;
       }
-      (*job)(id);
-      {
-        std::lock_guard lock(mutex_);
-        --pending_;
-      }
+    }
+  }
+
+  // Runs a claimed part and counts it done; the one that completes the job wakes a parked caller.
+  void finish(int part, int parts, const Job& job) {
+    job(part);
+    if (done_parts_.fetch_add(1, std::memory_order_acq_rel) + 1 == parts) {
+      // The caller checks done_parts_ under the mutex before it parks: passing through the
+      // mutex here means it is either still spinning or already parked, never in between.
+      { std::lock_guard lock(mutex_); }
       done_.notify_one();
     }
   }
 
+  [[noreturn]] void work() {
+    std::uint64_t seen = 0, seen_wake = 0;
+    for (;;) {
+      spinning_.fetch_add(1, std::memory_order_relaxed);
+      spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; });
+      spinning_.fetch_sub(1, std::memory_order_relaxed);
+      const Job* job = nullptr;
+      int parts = 0;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] {
+          return generation_.load(std::memory_order_relaxed) != seen || wake_epoch_ != seen_wake;
+        });
+        seen_wake = wake_epoch_;
+        if (generation_.load(std::memory_order_relaxed) == seen) continue;  // woken to spin
+        seen = generation_.load(std::memory_order_relaxed);
+        job = job_;
+        parts = parts_;
+      }
+      // job_ is null once the caller has returned: every part was claimed and done.
+      if (job == nullptr) continue;
+      for (int part; claim(seen, parts, part);) finish(part, parts, *job);
+    }
+  }
+
   std::mutex job_mutex_;  // held by the caller whose job is running
-  std::mutex mutex_;      // guards everything below
+  std::mutex mutex_;      // guards job_, parts_ and the workers; the atomics are read without it
   std::condition_variable wake_, done_;
   std::vector<std::thread> workers_;  // parked forever between jobs; never joined (see pool())
   const Job* job_ = nullptr;
-  int parts_ = 0, pending_ = 0;
-  std::uint64_t generation_ = 0;
+  int parts_ = 0;
+  std::uint64_t wake_epoch_ = 0;  // a wake without a job (wake())
+  std::atomic<std::uint64_t> claim_{0};
+  std::atomic<int> done_parts_{0};
+  std::atomic<int> spinning_{0};          // workers watching generation_ now
+  std::atomic<std::uint64_t> splits_{0};  // jobs run over the workers
+  std::atomic<std::uint64_t> generation_{0};
 };
 
 // Created on first use and deliberately never destroyed: its workers are parked in a wait at
@@ -132,6 +238,18 @@ int host_kernel_threads() {
     return std::max(1, std::min(blas, hw > 0 ? hw : 1));
   }();
   return threads;
+}
+
+std::uint64_t host_splits_run() {
+  return pool().splits();
+}
+
+bool host_workers_awake(int threads) {
+  return threads <= 1 || pool().awake(threads - 1);
+}
+
+void wake_host_workers(int threads) {
+  if (threads > 1 && !t_in_split) pool().wake(threads - 1);
 }
 
 bool in_parallel_part() {
