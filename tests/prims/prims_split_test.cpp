@@ -1,18 +1,21 @@
 // CPU element-wise calls large enough to be split over the host kernel threads (an arithmetic
 // op from 8 MiB of an operand, a transcendental one from 2^17 elements: cpu_elementwise.cpp's
-// parallel_from; a sum keeping its unit-stride rows from 16 MiB: strided_reduce.hpp) give
-// exactly the bits a serial run gives: contiguous operands (the SIMD kernels), a broadcast row
+// parallel_from; from 256 KiB and 2^15 elements while the workers are awake, awake_from; a sum
+// keeping its unit-stride rows from 16 MiB: strided_reduce.hpp) give exactly the bits a serial
+// run gives: contiguous operands (the SIMD kernels), a broadcast row
 // (the strided loop), where (three operands) and row sums. CTest runs this suite
 // once more as PrimsThreadsSplit with TENFERRO_NUM_THREADS=3 (extra.cmake), so the split itself
 // (uneven chunks) runs on any machine.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <vector>
 
+#include "backends/cpu/host_parallel.hpp"
 #include "tenferro/prims.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -141,6 +144,43 @@ TEST(PrimsSplit, RowSumsAcrossThreadsAreWhatEachBlockGivesAlone) {
     blocks.insert(blocks.end(), got.begin(), got.end());
   }
   expect_same_bits(whole, blocks);
+}
+
+TEST(PrimsSplit, AMidSizedLoopSplitsOnceTheWorkersAreAwakeAndGivesTheSerialBits) {
+  // Between the awake bound (256 KiB of an operand) and the parked one (8 MiB) a call splits
+  // only while the workers are awake (a split or a wake less than a spin window ago): the first
+  // call of a loop runs alone and wakes them, the next ones split. Each result is the serial
+  // one; with more than one host kernel thread the loop must see splits (it runs until it does,
+  // for at most two seconds, so a loaded machine that schedules the workers late still gets
+  // there).
+  const auto rt = EagerRuntime::cpu();
+  const std::size_t n = (std::size_t{1} << 16) + 7;  // float64: 512 KiB, an uneven split
+  const std::vector<double> a = random_values<double>(n, 11, -3, 3),
+                            b = random_values<double>(n, 12, -3, 3);
+  const EagerTensor x = upload(*rt, Shape{static_cast<std::int64_t>(n)}, a);
+  const EagerTensor y = upload(*rt, Shape{static_cast<std::int64_t>(n)}, b);
+  std::vector<double> sum(n);
+  for (std::size_t i = 0; i < n; ++i) sum[i] = a[i] + b[i];
+  const std::vector<double> serial_exp = prims::exp(x).download().to_vector<double>();
+  const std::uint64_t splits_before = cpu_parallel::host_splits_run();
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  int calls = 0;
+  do {
+    for (int k = 0; k < 50; ++k, ++calls) {
+      const EagerTensor s = prims::add(x, y);
+      const EagerTensor e = prims::exp(x);
+      if (k % 10 == 0) {
+        expect_same_bits(s.download().to_vector<double>(), sum);
+        expect_same_bits(e.download().to_vector<double>(), serial_exp);
+      }
+    }
+  } while (cpu_parallel::host_kernel_threads() > 1 &&
+           cpu_parallel::host_splits_run() == splits_before &&
+           std::chrono::steady_clock::now() < until);
+  if (cpu_parallel::host_kernel_threads() > 1) {
+    EXPECT_GT(cpu_parallel::host_splits_run(), splits_before)
+        << calls << " mid-sized calls back to back never split";
+  }
 }
 
 }  // namespace

@@ -40,6 +40,39 @@ constexpr std::int64_t parallel_from(PrimKind op, std::size_t element_bytes) {
              : kParallelArithmeticBytes / static_cast<std::int64_t>(element_bytes);
 }
 
+// The same bounds while the workers are awake (cpu_parallel::host_workers_awake: a call within
+// 100 us of a split), when a split costs no wake-up. Back to back on the same VM, two threads
+// against one: add of float64 2^15 (256 KiB operands) 2.2 against 4.9-5.9 us, 2^16 5.2-5.7
+// against 13.5-14.1 us, 2^18 33 against 52 us; exp of float64 2^13 1.9-2.4 against 2.35 us,
+// 2^15 5.2 against 8.9 us (exp is the cheapest transcendental op per element).
+constexpr std::int64_t kAwakeTranscendental = std::int64_t{1} << 15;
+constexpr std::int64_t kAwakeArithmeticBytes = std::int64_t{256} << 10;
+
+constexpr std::int64_t awake_from(PrimKind op, std::size_t element_bytes) {
+  return is_transcendental(op) ? kAwakeTranscendental
+                               : kAwakeArithmeticBytes / static_cast<std::int64_t>(element_bytes);
+}
+
+// From how many elements a call of `n` elements splits: the awake bound while the workers are
+// awake, else the parked one. A call between the two bounds that finds them parked runs alone
+// and wakes them, so the next call of a loop over such arrays finds them awake. Element-wise
+// results are the same bits split or not (PrimsSplit), so timing never changes a value.
+std::int64_t split_from(PrimKind op, std::size_t element_bytes, std::int64_t n) {
+  const int threads = cpu_parallel::host_kernel_threads();
+  const std::int64_t awake = awake_from(op, element_bytes);
+  if (threads <= 1 || n < awake) return parallel_from(op, element_bytes);
+  if (cpu_parallel::host_workers_awake(threads)) return awake;
+  const std::int64_t parked = parallel_from(op, element_bytes);
+  if (n < parked) cpu_parallel::wake_host_workers(threads);
+  return parked;
+}
+
+std::int64_t numel_of(const Shape& shape) {
+  std::int64_t n = 1;
+  for (std::int64_t e : shape) n *= e;
+  return n;
+}
+
 template <class T>
 T* data_of(const StridedOperand& o) {
   return reinterpret_cast<T*>(o.buffer->host_data());
@@ -54,7 +87,8 @@ void map1(const ElementwiseCall& c, F f) {
       c.out.layout.shape, {c.in[0].layout.strides, c.out.layout.strides},
       {c.in[0].layout.offset, c.out.layout.offset},
       [&](const std::array<std::int64_t, 2>& o) { y[o[1]] = f(x[o[0]]); },
-      /*parallel=*/true, /*order_by (out)=*/1, parallel_from(c.kind, sizeof(Out)));
+      /*parallel=*/true, /*order_by (out)=*/1,
+      split_from(c.kind, sizeof(Out), numel_of(c.out.layout.shape)));
 }
 
 template <class In, class Out, class F>
@@ -66,7 +100,8 @@ void map2(const ElementwiseCall& c, F f) {
       c.out.layout.shape, {c.in[0].layout.strides, c.in[1].layout.strides, c.out.layout.strides},
       {c.in[0].layout.offset, c.in[1].layout.offset, c.out.layout.offset},
       [&](const std::array<std::int64_t, 3>& o) { y[o[2]] = f(a[o[0]], b[o[1]]); },
-      /*parallel=*/true, /*order_by (out)=*/2, parallel_from(c.kind, sizeof(Out)));
+      /*parallel=*/true, /*order_by (out)=*/2,
+      split_from(c.kind, sizeof(Out), numel_of(c.out.layout.shape)));
 }
 
 // out[i] = c[i] != 0 ? x[i] : y[i]: the branch not chosen is never read into the result.
@@ -84,7 +119,8 @@ void select3(const ElementwiseCall& c) {
       [&](const std::array<std::int64_t, 4>& o) {
         out[o[3]] = nonzero(cond[o[0]]) ? x[o[1]] : y[o[2]];
       },
-      /*parallel=*/true, /*order_by (out)=*/3, parallel_from(c.kind, sizeof(T)));
+      /*parallel=*/true, /*order_by (out)=*/3,
+      split_from(c.kind, sizeof(T), numel_of(c.out.layout.shape)));
 }
 
 // Calls f(std::integral_constant<PrimKind, K>{}) for the K in Ks equal to k and returns true
@@ -141,7 +177,7 @@ void run_unary_gathered(const ElementwiseCall& c, simd::Isa isa) {
   const std::int64_t outer = nest.runs();
   const std::int64_t elements = outer * (nest.extents.empty() ? 1 : nest.extents[0]);
   const int threads = cpu_parallel::host_kernel_threads();
-  if (threads > 1 && outer > 1 && elements >= parallel_from(c.kind, sizeof(T))) {
+  if (threads > 1 && outer > 1 && elements >= split_from(c.kind, sizeof(T), elements)) {
     cpu_parallel::parallel_chunks(outer, threads, runs);
   } else {
     runs(0, outer);
@@ -192,7 +228,7 @@ bool try_simd(const ElementwiseCall& c) {
       if (!ok) throw_kernel_refused(op);
     };
     const int threads = cpu_parallel::host_kernel_threads();
-    if (threads > 1 && n >= parallel_from(op, sizeof(T))) {
+    if (threads > 1 && n >= split_from(op, sizeof(T), n)) {
       cpu_parallel::parallel_chunks(n, threads, run);
     } else if (n > 0) {
       run(0, n);
