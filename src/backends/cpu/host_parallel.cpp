@@ -8,6 +8,7 @@
 #include <exception>
 #include <mutex>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -88,7 +89,8 @@ class WorkerPool {
   using Job = std::function<void(int)>;
   // claim_ holds the job's generation above kPartBits and its next unclaimed part below, so a
   // worker that took its job from an earlier generation can never claim a part of this one.
-  static constexpr int kPartBits = 16;  // parts <= threads <= 1024 (requested_threads)
+  static constexpr int kPartBits = 24;
+  static constexpr int kMaxParts = (1 << kPartBits) - 1;  // more are fewer, longer chunks
 
  public:
   // Runs body over `parts` chunks; false when the pool is busy (nothing was run).
@@ -96,6 +98,7 @@ class WorkerPool {
                const std::function<void(std::int64_t, std::int64_t)>& body) {
     std::unique_lock busy(job_mutex_, std::try_to_lock);
     if (!busy.owns_lock()) return false;
+    parts = std::min(parts, kMaxParts);
     const std::int64_t chunk = (count + parts - 1) / parts;
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(parts));
     const Job run_part = [&](int part) {
@@ -109,8 +112,7 @@ class WorkerPool {
     std::uint64_t generation = 0;
     {
       std::lock_guard lock(mutex_);
-      while (static_cast<int>(workers_.size()) < parts - 1)
-        workers_.emplace_back([this] { work(); });
+      add_workers(parts - 1);  // those it could not start: the caller claims their parts
       job_ = &run_part;
       parts_ = parts;
       done_parts_.store(0, std::memory_order_relaxed);
@@ -147,13 +149,26 @@ class WorkerPool {
     if (awake(workers)) return;
     {
       std::lock_guard lock(mutex_);
-      while (static_cast<int>(workers_.size()) < workers) workers_.emplace_back([this] { work(); });
+      add_workers(workers);
       ++wake_epoch_;
     }
     wake_.notify_all();
   }
 
  private:
+  // Starts workers until there are `count` (mutex_ held). A thread the system refuses (a process
+  // or address-space limit) is not an error: the parts go to the threads that exist, the caller
+  // included, and the call costs what it would on fewer threads.
+  void add_workers(int count) {
+    while (static_cast<int>(workers_.size()) < count) {
+      try {
+        workers_.emplace_back([this] { work(); });
+      } catch (const std::system_error&) {
+        return;
+      }
+    }
+  }
+
   // The next unclaimed part of job `generation` (of `parts`) into `part`; false when there is
   // none left, or the job is over.
   bool claim(std::uint64_t generation, int parts, int& part) {
