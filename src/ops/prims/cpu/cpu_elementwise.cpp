@@ -4,6 +4,7 @@
 // kernels of simd/ instead.
 #include <type_traits>
 
+#include "backends/cpu/stream_store.hpp"
 #include "backends/cpu/strided_copy.hpp"
 #include "backends/cpu/strided_loops.hpp"
 #include "ops/prims/cpu/cpu_kernels.hpp"
@@ -221,10 +222,13 @@ bool try_simd(const ElementwiseCall& c) {
     const T* x = data_of<T>(c.in[0]) + c.in[0].layout.offset;
     const T* b = arity == 2 ? data_of<T>(c.in[1]) + c.in[1].layout.offset : nullptr;
     T* y = data_of<T>(c.out) + c.out.layout.offset;
+    // Operands and result beyond the last-level cache: streaming stores (stream_store.hpp).
+    const bool stream =
+        cpu_stream::worth_streaming(static_cast<std::size_t>(n) * sizeof(T) * (arity + 1));
     const auto run = [&](std::int64_t begin, std::int64_t end) {
-      const bool ok = arity == 1
-                          ? simd::unary(isa, op, x + begin, y + begin, end - begin)
-                          : simd::binary(isa, op, x + begin, b + begin, y + begin, end - begin);
+      const bool ok =
+          arity == 1 ? simd::unary(isa, op, x + begin, y + begin, end - begin, stream)
+                     : simd::binary(isa, op, x + begin, b + begin, y + begin, end - begin, stream);
       if (!ok) throw_kernel_refused(op);
     };
     const int threads = cpu_parallel::host_kernel_threads();

@@ -89,4 +89,7 @@ NAN_PICK(nan_min_ps, __m256, _mm256_min_ps, _mm256_or_ps, _mm256_cmp_ps, _mm256_
 #define SLEEF_D(fn, u) Sleef_##fn##d4_##u##avx2
 #define SLEEF_F(fn, u) Sleef_##fn##f8_##u##avx2
 
+#define STREAM_D _mm256_stream_pd
+#define STREAM_F _mm256_stream_ps
+
 #include "ops/prims/cpu/simd/simd_body.inc"

@@ -104,4 +104,7 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
 #define SIMD_OWN_UNARY_F64(X) X(Exp, exp_table_pd) X(Tanh, tanh_exp_pd)
 #define SIMD_OWN_UNARY_F32(X) X(Tanh, tanh_table_ps)
 
+#define STREAM_D _mm512_stream_pd
+#define STREAM_F _mm512_stream_ps
+
 #include "ops/prims/cpu/simd/simd_body.inc"

@@ -31,17 +31,18 @@ bool no_vector_kernel(const A&...) {
 #define TENFERRO_SIMD_ROUTE(name, ...) return no_vector_kernel(isa, __VA_ARGS__);
 #endif
 
-bool unary(Isa isa, Op op, const float* x, float* y, std::int64_t n) {
-  TENFERRO_SIMD_ROUTE(unary_f32, op, x, y, n)
+bool unary(Isa isa, Op op, const float* x, float* y, std::int64_t n, bool stream) {
+  TENFERRO_SIMD_ROUTE(unary_f32, op, x, y, n, stream)
 }
-bool unary(Isa isa, Op op, const double* x, double* y, std::int64_t n) {
-  TENFERRO_SIMD_ROUTE(unary_f64, op, x, y, n)
+bool unary(Isa isa, Op op, const double* x, double* y, std::int64_t n, bool stream) {
+  TENFERRO_SIMD_ROUTE(unary_f64, op, x, y, n, stream)
 }
-bool binary(Isa isa, Op op, const float* a, const float* b, float* y, std::int64_t n) {
-  TENFERRO_SIMD_ROUTE(binary_f32, op, a, b, y, n)
+bool binary(Isa isa, Op op, const float* a, const float* b, float* y, std::int64_t n, bool stream) {
+  TENFERRO_SIMD_ROUTE(binary_f32, op, a, b, y, n, stream)
 }
-bool binary(Isa isa, Op op, const double* a, const double* b, double* y, std::int64_t n) {
-  TENFERRO_SIMD_ROUTE(binary_f64, op, a, b, y, n)
+bool binary(Isa isa, Op op, const double* a, const double* b, double* y, std::int64_t n,
+            bool stream) {
+  TENFERRO_SIMD_ROUTE(binary_f64, op, a, b, y, n, stream)
 }
 
 bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes) {

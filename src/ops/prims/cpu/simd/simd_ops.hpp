@@ -27,11 +27,15 @@ using cpu_isa::isa_available;
 
 // y[i] = op(x[i]) (unary) or y[i] = op(a[i], b[i]) (binary) for i < n, on `isa` (which must be
 // available). false when `op` has no vector kernel of that arity: the caller runs its scalar
-// loop. y may equal an input; other overlaps are not allowed.
-bool unary(Isa isa, Op op, const float* x, float* y, std::int64_t n);
-bool unary(Isa isa, Op op, const double* x, double* y, std::int64_t n);
-bool binary(Isa isa, Op op, const float* a, const float* b, float* y, std::int64_t n);
-bool binary(Isa isa, Op op, const double* a, const double* b, double* y, std::int64_t n);
+// loop. y may equal an input; other overlaps are not allowed. `stream`: write y with streaming
+// stores (for operands beyond the last-level cache: backends/cpu/stream_store.hpp); the same
+// values either way.
+bool unary(Isa isa, Op op, const float* x, float* y, std::int64_t n, bool stream = false);
+bool unary(Isa isa, Op op, const double* x, double* y, std::int64_t n, bool stream = false);
+bool binary(Isa isa, Op op, const float* a, const float* b, float* y, std::int64_t n,
+            bool stream = false);
+bool binary(Isa isa, Op op, const double* a, const double* b, double* y, std::int64_t n,
+            bool stream = false);
 
 // Running maxima/minima (op Maximum or Minimum) over a contiguous run: lanes[l] =
 // op(lanes[l], p[i]) for every i < n - n % kReduceLanes with i % kReduceLanes == l, lane by lane
