@@ -8,6 +8,8 @@
 // for it is a few instructions wide, which no test here forces.) The suite's name matches the
 // TSan stage's filter.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -124,6 +126,47 @@ TEST(HostParallelConcurrency, WokenWorkersAreAwakeAndParkAgain) {
   const std::uint64_t before = host_splits_run();
   expect_each_index_once(100, 2);
   EXPECT_EQ(host_splits_run(), before + 1);
+}
+
+#if defined(__SANITIZE_THREAD__)
+#define TENFERRO_TEST_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TENFERRO_TEST_UNDER_TSAN 1
+#endif
+#endif
+
+TEST(HostParallelConcurrency, AForkedChildSplitsOverWorkersOfItsOwn) {
+#if defined(TENFERRO_TEST_UNDER_TSAN)
+  GTEST_SKIP() << "TSan ends a child that starts threads after a multithreaded fork";
+#else
+  // The parent's workers are awake at the fork (it splits right before): none of them exists in
+  // the child, which must still split, over workers it starts itself.
+  for (int k = 0; k < 50; ++k) expect_each_index_once(1001, 3);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    alarm(30);  // a hang ends the child by SIGALRM, which the parent reports
+    const auto caller = std::this_thread::get_id();
+    bool elsewhere = false, exact = true;
+    for (int round = 0; round < 200 && !elsewhere; ++round) {
+      std::vector<std::atomic<int>> runs(64);
+      parallel_chunks(64, 2, [&](std::int64_t begin, std::int64_t end) {
+        if (std::this_thread::get_id() != caller) elsewhere = true;
+        // Long enough parts that a worker that is there claims one.
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        for (std::int64_t i = begin; i < end; ++i) runs[static_cast<std::size_t>(i)].fetch_add(1);
+      });
+      for (const auto& r : runs) exact = exact && r.load() == 1;
+    }
+    _exit(exact && elsewhere ? 0 : (exact ? 2 : 1));
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child ended by signal " << WTERMSIG(status);
+  EXPECT_NE(WEXITSTATUS(status), 1) << "an index of a split in the child did not run once";
+  EXPECT_NE(WEXITSTATUS(status), 2) << "no part of 200 splits in the child ran off its thread";
+#endif
 }
 
 }  // namespace

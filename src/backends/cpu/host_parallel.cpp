@@ -1,5 +1,7 @@
 #include "backends/cpu/host_parallel.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -234,11 +236,29 @@ class WorkerPool {
   std::atomic<std::uint64_t> generation_{0};
 };
 
-// Created on first use and deliberately never destroyed: its workers are parked in a wait at
-// exit, and destroying a pool whose threads may still be running would be worse.
+// The process's pool: created on first use and deliberately never destroyed (its workers are
+// parked in a wait at exit, and destroying a pool whose threads may still be running would be
+// worse).
+std::atomic<WorkerPool*>& pool_slot() {
+  static std::atomic<WorkerPool*> slot{nullptr};
+  return slot;
+}
+
+// In the child of a fork (Python's multiprocessing, say) the parent's workers do not exist, and
+// a lock one of them held at the fork stays held: the child starts a pool of its own and leaves
+// the parent's behind.
+void start_pool_in_child() {
+  pool_slot().store(new WorkerPool(), std::memory_order_release);
+}
+
 WorkerPool& pool() {
-  static WorkerPool* const instance = new WorkerPool();
-  return *instance;
+  static const bool started = [] {
+    pool_slot().store(new WorkerPool(), std::memory_order_release);
+    pthread_atfork(nullptr, nullptr, &start_pool_in_child);
+    return true;
+  }();
+  (void)started;
+  return *pool_slot().load(std::memory_order_acquire);
 }
 
 }  // namespace
