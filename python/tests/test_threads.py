@@ -59,3 +59,44 @@ def test_the_gil_is_released_during_a_call(rt):
     # Holding the GIL, the main thread could tick only between the 5 calls (about 6 ticks);
     # released, it ticks about once per millisecond. Demand 20 and one per 20 ms of work.
     assert ticks >= max(20, int(elapsed[0] / 0.02)), (ticks, elapsed)
+
+
+_FORK_CHILD_SCRIPT = r"""
+import os, signal, sys
+import numpy as np
+import tenferro as tf
+
+rt = tf.Runtime.cpu()
+rng = np.random.default_rng(3)
+a, b = rng.standard_normal(1 << 17), rng.standard_normal(1 << 17)
+ta, tb = rt.upload(a), rt.upload(b)
+for _ in range(200):  # split calls: the host workers are busy or awake at the fork
+    got = (ta + tb).download()
+pid = os.fork()
+if pid == 0:
+    signal.alarm(30)  # a hang ends the child by SIGALRM
+    ok = True
+    for _ in range(200):
+        ok = ok and np.array_equal((ta + tb).download(), a + b)
+        ok = ok and np.array_equal(tf.exp(ta).download(), tf.exp(ta).download())
+    os._exit(0 if ok else 1)
+_, status = os.waitpid(pid, 0)
+sys.exit(3 if os.WIFSIGNALED(status) else os.WEXITSTATUS(status))
+"""
+
+
+def test_a_forked_child_keeps_computing_after_threaded_calls():
+    # Three host kernel threads in a fresh interpreter (the test environment may hold tenferro
+    # to one), element-wise calls large enough to split, then a fork: the child's calls must
+    # finish and agree with NumPy. (The C++ test HostParallelConcurrency.
+    # AForkedChildSplitsOverWorkersOfItsOwn is the one that hangs without the pool's fork
+    # handler; this one checks the same from Python, as multiprocessing's fork start method
+    # would use it.)
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, TENFERRO_NUM_THREADS="3")
+    done = subprocess.run([sys.executable, "-c", _FORK_CHILD_SCRIPT], env=env, timeout=120)
+    assert done.returncode != 3, "the forked child was killed by a signal (a hang)"
+    assert done.returncode == 0, "the forked child's results differ from NumPy's"
