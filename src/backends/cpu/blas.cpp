@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "backends/cpu/cpu_backend.hpp"
+#include "backends/cpu/host_parallel.hpp"
 #include "backends/cpu/small_gemm.hpp"
 #include "tenferro/core/error.hpp"
 
@@ -38,6 +39,7 @@ void gemm_uncounted(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, 
   }
   const int M = blas_int(m), N = blas_int(n), K = blas_int(k);
   const int LDA = blas_int(lda), LDB = blas_int(ldb), LDC = blas_int(ldc);
+  cpu_parallel::park_host_workers();  // OpenBLAS's threads may want the other cores
   if constexpr (std::is_same_v<T, float>) {
     TENFERRO_BLAS_NAME(cblas_sgemm)
     (CblasColMajor, op(trans_a), op(trans_b), M, N, K, 1.0f, a, LDA, b, LDB, 0.0f, c, LDC);

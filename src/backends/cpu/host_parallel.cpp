@@ -42,17 +42,22 @@ int requested_threads() {
   return static_cast<int>(n);
 }
 
-// How long a worker that finished its part (or was woken without one, wake()) watches for the
-// next job before it parks on a condition variable, and how long a caller that finished its own
-// part watches for the workers'. On the 2-vCPU virtual machine waking a parked thread costs
-// tens of microseconds, and two threads are not even scheduled side by side for a while after
-// an idle spell: add of float64 2^20 split over two threads took 340 us after a 2 ms pause (one
-// thread: 320), 200-220 us back to back with parked workers, 109 us back to back with workers
-// that watch. A caller that watches long holds the CPU its worker is waiting for after such a
-// pause (the same call took 510-600 us with 100 us of watching in the caller), so the caller
-// watches only for a near tie and then parks. The workers' window is short next to OpenBLAS's
-// own idle spin (about 0.1 s).
-constexpr auto kSpinWindow = std::chrono::microseconds(100);
+// How long a worker that finished its part watches for the next job before it parks on a
+// condition variable (one woken without a job, wake(), watches longer: a split is expected), and
+// how long a caller that finished its own part watches for the workers'. On the 2-vCPU virtual
+// machine waking a parked thread costs tens of microseconds, and two threads are not even
+// scheduled side by side for a while after an idle spell: add of float64 2^20 split over two
+// threads took 340 us after a 2 ms pause (one thread: 320), 200-220 us back to back with parked
+// workers, 109-150 us back to back with workers that watch. A caller that watches long holds
+// the CPU its worker is waiting for after such a pause (the same call took 510-600 us with
+// 100 us of watching in the caller), so the caller watches only for a near tie. A watching
+// worker also slows the caller's own work between splits on this machine (an einsum of 40
+// tensors at two threads, whose copies split between GEMMs: 1.10-1.17 ms with 100 us of
+// watching after a split, 0.98-1.09 ms with 30 us, 1.01-1.04 ms with parked workers), hence
+// 30 us after a split, and park_host_workers before a BLAS call. OpenBLAS's own idle spin is
+// about 0.1 s.
+constexpr auto kSpinWindow = std::chrono::microseconds(30);
+constexpr auto kWokenWindow = std::chrono::microseconds(100);
 constexpr auto kCallerSpin = std::chrono::microseconds(5);
 
 inline void cpu_relax() {
@@ -143,6 +148,12 @@ class WorkerPool {
 
   std::uint64_t splits() const { return splits_.load(std::memory_order_relaxed); }
 
+  // Ends the workers' watch now (see park_host_workers): no system call.
+  void park() {
+    if (spinning_.load(std::memory_order_relaxed) > 0)
+      park_epoch_.fetch_add(1, std::memory_order_relaxed);
+  }
+
   // Whether `workers` workers are spinning now (see host_workers_awake).
   bool awake(int workers) const { return spinning_.load(std::memory_order_relaxed) >= workers; }
 
@@ -199,9 +210,17 @@ class WorkerPool {
 
   [[noreturn]] void work() {
     std::uint64_t seen = 0, seen_wake = 0;
+    bool woken = false;  // by wake(), for a split that is expected to come
     for (;;) {
       spinning_.fetch_add(1, std::memory_order_relaxed);
-      spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; });
+      const std::uint64_t park_seen = park_epoch_.load(std::memory_order_relaxed);
+      spin_until(
+          [&] {
+            return generation_.load(std::memory_order_acquire) != seen ||
+                   park_epoch_.load(std::memory_order_relaxed) != park_seen;
+          },
+          woken ? kWokenWindow : kSpinWindow);
+      woken = false;
       spinning_.fetch_sub(1, std::memory_order_relaxed);
       const Job* job = nullptr;
       int parts = 0;
@@ -211,7 +230,10 @@ class WorkerPool {
           return generation_.load(std::memory_order_relaxed) != seen || wake_epoch_ != seen_wake;
         });
         seen_wake = wake_epoch_;
-        if (generation_.load(std::memory_order_relaxed) == seen) continue;  // woken to spin
+        if (generation_.load(std::memory_order_relaxed) == seen) {  // woken to spin
+          woken = true;
+          continue;
+        }
         seen = generation_.load(std::memory_order_relaxed);
         job = job_;
         parts = parts_;
@@ -234,6 +256,7 @@ class WorkerPool {
   std::atomic<int> spinning_{0};          // workers watching generation_ now
   std::atomic<std::uint64_t> splits_{0};  // jobs run over the workers
   std::atomic<std::uint64_t> generation_{0};
+  std::atomic<std::uint64_t> park_epoch_{0};  // a change ends every watch (park())
 };
 
 // The process's pool: created on first use and deliberately never destroyed (its workers are
@@ -281,6 +304,10 @@ std::uint64_t host_splits_run() {
 
 bool host_workers_awake(int threads) {
   return threads <= 1 || pool().awake(threads - 1);
+}
+
+void park_host_workers() {
+  if (!t_in_split) pool().park();
 }
 
 void wake_host_workers(int threads) {

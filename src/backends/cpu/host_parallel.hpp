@@ -23,7 +23,7 @@ void parallel_chunks(std::int64_t count, int threads,
                      const std::function<void(std::int64_t, std::int64_t)>& body);
 
 // Whether the workers a split over `threads` threads needs are awake now: they finished a
-// split, or were woken (wake_host_workers), less than a spin window ago (100 us) and watch for
+// split less than 30 us ago, or were woken (wake_host_workers) less than 100 us ago, and watch for
 // the next one, so a split started now costs no wake-up of a parked thread (tens of
 // microseconds on a virtual machine). For callers whose work is worth splitting only then.
 bool host_workers_awake(int threads);
@@ -33,6 +33,12 @@ bool host_workers_awake(int threads);
 // were parked calls it, so that its next call, in a loop, finds them awake. Does nothing when
 // they are awake, or from inside a split.
 void wake_host_workers(int threads);
+
+// Ends the workers' watch for the next split now, so they leave the CPU to threads that need it:
+// called before a BLAS or LAPACK call that may run on OpenBLAS's own threads (a watching worker
+// took a core from them: an einsum of 40 tensors with 2-thread GEMMs ran 5-15% slower). A few
+// instructions when no worker watches; nothing from inside a split.
+void park_host_workers();
 
 // How many splits have run over the workers in this process (a diagnostic for tests).
 std::uint64_t host_splits_run();
