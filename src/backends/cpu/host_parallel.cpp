@@ -53,10 +53,12 @@ int requested_threads() {
 // 100 us of watching in the caller), so the caller watches only for a near tie. A watching
 // worker also slows the caller's own work between splits on this machine (an einsum of 40
 // tensors at two threads, whose copies split between GEMMs: 1.10-1.17 ms with 100 us of
-// watching after a split, 0.98-1.09 ms with 30 us, 1.01-1.04 ms with parked workers), hence
-// 30 us after a split, and park_host_workers before a BLAS call. OpenBLAS's own idle spin is
-// about 0.1 s.
-constexpr auto kSpinWindow = std::chrono::microseconds(30);
+// watching after a split, 0.98-1.09 ms with 30 us, 0.98-0.99 ms with 60 us, 0.95-1.05 ms with
+// parked workers in the same runs), while element-wise loops at two threads lose with a short
+// watch (everyday_peers' two-thread mean 1.79-1.83x with 100 us, 1.76x with 60, 1.62x with 30):
+// hence 60 us after a split, and park_host_workers before a BLAS call. OpenBLAS's own idle spin
+// is about 0.1 s.
+constexpr auto kSpinWindow = std::chrono::microseconds(60);
 constexpr auto kWokenWindow = std::chrono::microseconds(100);
 constexpr auto kCallerSpin = std::chrono::microseconds(5);
 

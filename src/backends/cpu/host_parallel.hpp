@@ -23,7 +23,7 @@ void parallel_chunks(std::int64_t count, int threads,
                      const std::function<void(std::int64_t, std::int64_t)>& body);
 
 // Whether the workers a split over `threads` threads needs are awake now: they finished a
-// split less than 30 us ago, or were woken (wake_host_workers) less than 100 us ago, and watch for
+// split less than 60 us ago, or were woken (wake_host_workers) less than 100 us ago, and watch for
 // the next one, so a split started now costs no wake-up of a parked thread (tens of
 // microseconds on a virtual machine). For callers whose work is worth splitting only then.
 bool host_workers_awake(int threads);

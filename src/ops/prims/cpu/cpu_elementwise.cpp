@@ -42,7 +42,7 @@ constexpr std::int64_t parallel_from(PrimKind op, std::size_t element_bytes) {
 }
 
 // The same bounds while the workers are awake (cpu_parallel::host_workers_awake: a call within
-// 30 us of a split or 100 us of a wake), when a split costs no wake-up. Back to back on the same
+// 60 us of a split or 100 us of a wake), when a split costs no wake-up. Back to back on the same
 // VM, two threads against one: add of float64 2^15 (256 KiB operands) 2.2 against 4.9-5.9 us,
 // 2^16 5.2-5.7 against 13.5-14.1 us, 2^18 33 against 52 us; exp of float64 2^13 1.9-2.4
 // against 2.35 us, 2^15 5.2 against 8.9 us (exp is the cheapest transcendental op per element).
