@@ -8,6 +8,7 @@
 // (uneven chunks) runs on any machine.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -161,7 +162,18 @@ TEST(PrimsSplit, AMidSizedLoopSplitsOnceTheWorkersAreAwakeAndGivesTheSerialBits)
   const EagerTensor y = upload(*rt, Shape{static_cast<std::int64_t>(n)}, b);
   std::vector<double> sum(n);
   for (std::size_t i = 0; i < n; ++i) sum[i] = a[i] + b[i];
-  const std::vector<double> serial_exp = prims::exp(x).download().to_vector<double>();
+  // The reference exp from pieces below the awake bound (2^15 elements), which never split.
+  std::vector<double> serial_exp;
+  for (std::size_t begin = 0; begin < n; begin += std::size_t{1} << 14) {
+    const std::vector<double> piece(
+        a.begin() + static_cast<std::ptrdiff_t>(begin),
+        a.begin() + static_cast<std::ptrdiff_t>(std::min(n, begin + (std::size_t{1} << 14))));
+    const std::vector<double> got =
+        prims::exp(upload(*rt, Shape{static_cast<std::int64_t>(piece.size())}, piece))
+            .download()
+            .to_vector<double>();
+    serial_exp.insert(serial_exp.end(), got.begin(), got.end());
+  }
   const std::uint64_t splits_before = cpu_parallel::host_splits_run();
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
   int calls = 0;

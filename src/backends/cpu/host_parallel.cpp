@@ -159,7 +159,7 @@ class WorkerPool {
   // Whether `workers` workers are spinning now (see host_workers_awake).
   bool awake(int workers) const { return spinning_.load(std::memory_order_relaxed) >= workers; }
 
-  // Wakes the parked workers to spin for a kSpinWindow (see wake_host_workers).
+  // Wakes the parked workers to watch for a kWokenWindow (see wake_host_workers).
   void wake(int workers) {
     if (awake(workers)) return;
     {
@@ -189,7 +189,7 @@ class WorkerPool {
   bool claim(std::uint64_t generation, int parts, int& part) {
     std::uint64_t state = claim_.load(std::memory_order_acquire);
     for (;;) {
-      const std::uint64_t next = state & ((std::uint64_t{1} << kPartBits) - 1);
+      const std::uint64_t next = state & kMaxParts;
       if ((state >> kPartBits) != generation || next >= static_cast<std::uint64_t>(parts))
         return false;
       if (claim_.compare_exchange_weak(state, state + 1, std::memory_order_acq_rel)) {
@@ -309,7 +309,7 @@ bool host_workers_awake(int threads) {
 }
 
 void park_host_workers() {
-  if (!t_in_split) pool().park();
+  if (host_kernel_threads() > 1 && !t_in_split) pool().park();
 }
 
 void wake_host_workers(int threads) {

@@ -35,9 +35,8 @@ bool host_workers_awake(int threads);
 void wake_host_workers(int threads);
 
 // Ends the workers' watch for the next split now, so they leave the CPU to threads that need it:
-// called before a BLAS or LAPACK call that may run on OpenBLAS's own threads (a watching worker
-// took a core from them: an einsum of 40 tensors with 2-thread GEMMs ran 5-15% slower). A few
-// instructions when no worker watches; nothing from inside a split.
+// the GEMM wrapper (blas.cpp) calls it before OpenBLAS, whose own threads may want the cores.
+// A few instructions when no worker watches; nothing with one host thread or inside a split.
 void park_host_workers();
 
 // How many splits have run over the workers in this process (a diagnostic for tests).

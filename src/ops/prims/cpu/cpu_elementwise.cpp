@@ -68,12 +68,6 @@ std::int64_t split_from(PrimKind op, std::size_t element_bytes, std::int64_t n) 
   return parked;
 }
 
-std::int64_t numel_of(const Shape& shape) {
-  std::int64_t n = 1;
-  for (std::int64_t e : shape) n *= e;
-  return n;
-}
-
 template <class T>
 T* data_of(const StridedOperand& o) {
   return reinterpret_cast<T*>(o.buffer->host_data());
@@ -89,7 +83,7 @@ void map1(const ElementwiseCall& c, F f) {
       {c.in[0].layout.offset, c.out.layout.offset},
       [&](const std::array<std::int64_t, 2>& o) { y[o[1]] = f(x[o[0]]); },
       /*parallel=*/true, /*order_by (out)=*/1,
-      split_from(c.kind, sizeof(Out), numel_of(c.out.layout.shape)));
+      split_from(c.kind, sizeof(Out), c.out.layout.numel()));
 }
 
 template <class In, class Out, class F>
@@ -102,7 +96,7 @@ void map2(const ElementwiseCall& c, F f) {
       {c.in[0].layout.offset, c.in[1].layout.offset, c.out.layout.offset},
       [&](const std::array<std::int64_t, 3>& o) { y[o[2]] = f(a[o[0]], b[o[1]]); },
       /*parallel=*/true, /*order_by (out)=*/2,
-      split_from(c.kind, sizeof(Out), numel_of(c.out.layout.shape)));
+      split_from(c.kind, sizeof(Out), c.out.layout.numel()));
 }
 
 // out[i] = c[i] != 0 ? x[i] : y[i]: the branch not chosen is never read into the result.
@@ -120,8 +114,7 @@ void select3(const ElementwiseCall& c) {
       [&](const std::array<std::int64_t, 4>& o) {
         out[o[3]] = nonzero(cond[o[0]]) ? x[o[1]] : y[o[2]];
       },
-      /*parallel=*/true, /*order_by (out)=*/3,
-      split_from(c.kind, sizeof(T), numel_of(c.out.layout.shape)));
+      /*parallel=*/true, /*order_by (out)=*/3, split_from(c.kind, sizeof(T), c.out.layout.numel()));
 }
 
 // Calls f(std::integral_constant<PrimKind, K>{}) for the K in Ks equal to k and returns true
@@ -217,8 +210,7 @@ bool try_simd(const ElementwiseCall& c) {
       run_unary_gathered<T>(c, isa);
       return true;
     }
-    std::int64_t n = 1;
-    for (std::int64_t e : shape) n *= e;
+    const std::int64_t n = c.out.layout.numel();
     const T* x = data_of<T>(c.in[0]) + c.in[0].layout.offset;
     const T* b = arity == 2 ? data_of<T>(c.in[1]) + c.in[1].layout.offset : nullptr;
     T* y = data_of<T>(c.out) + c.out.layout.offset;
