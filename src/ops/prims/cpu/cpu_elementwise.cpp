@@ -189,10 +189,17 @@ bool try_simd(const ElementwiseCall& c) {
     if (isa == simd::Isa::None) return false;
     const PrimKind op = c.kind;
     const std::size_t arity = static_cast<std::size_t>(c.arity);
+    // Affine on a real dtype has real scalars (a complex one made the dtype complex); its
+    // kernel takes them rounded to T, as scale_by and add_scalar do.
+    const bool affine = op == PrimKind::Affine;
+    if (affine && (c.alpha.imag() != 0.0 || c.beta.imag() != 0.0)) return false;
+    const T alpha = static_cast<T>(c.alpha.real()), beta = static_cast<T>(c.beta.real());
+    const bool shift = c.beta != 0.0;
     // A zero-length call asks whether the ISA has a vector kernel for the op.
-    if (arity == 1 ? !simd::unary(isa, op, static_cast<const T*>(nullptr), nullptr, 0)
-                   : arity != 2 || !simd::binary(isa, op, static_cast<const T*>(nullptr), nullptr,
-                                                 nullptr, 0)) {
+    if (!affine &&
+        (arity == 1 ? !simd::unary(isa, op, static_cast<const T*>(nullptr), nullptr, 0)
+                    : arity != 2 || !simd::binary(isa, op, static_cast<const T*>(nullptr), nullptr,
+                                                  nullptr, 0))) {
       return false;
     }
     const auto& shape = c.out.layout.shape;
@@ -206,7 +213,7 @@ bool try_simd(const ElementwiseCall& c) {
                    : all_dense_alike<3>(shape, {c.in[0].layout.strides, c.in[1].layout.strides,
                                                 c.out.layout.strides});
     if (!dense) {
-      if (arity != 1) return false;
+      if (arity != 1 || affine) return false;
       run_unary_gathered<T>(c, isa);
       return true;
     }
@@ -219,8 +226,10 @@ bool try_simd(const ElementwiseCall& c) {
         cpu_stream::worth_streaming(static_cast<std::size_t>(n) * sizeof(T) * (arity + 1));
     const auto run = [&](std::int64_t begin, std::int64_t end) {
       const bool ok =
-          arity == 1 ? simd::unary(isa, op, x + begin, y + begin, end - begin, stream)
-                     : simd::binary(isa, op, x + begin, b + begin, y + begin, end - begin, stream);
+          affine ? simd::affine(isa, x + begin, y + begin, end - begin, alpha, beta, shift, stream)
+          : arity == 1
+              ? simd::unary(isa, op, x + begin, y + begin, end - begin, stream)
+              : simd::binary(isa, op, x + begin, b + begin, y + begin, end - begin, stream);
       if (!ok) throw_kernel_refused(op);
     };
     const int threads = cpu_parallel::host_kernel_threads();

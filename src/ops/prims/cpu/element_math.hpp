@@ -146,11 +146,12 @@ auto unary_op(T x) {
   X(Tanh, tanh, u35, u35)
 
 // Whether a contiguous run of `kind` is worth threads at the transcendental threshold (several
-// ns an element) rather than the arithmetic one: exp and the SLEEF list's functions.
+// ns an element) rather than the arithmetic one: exp, pow and the SLEEF list's functions.
 constexpr bool is_transcendental(prims_internal::PrimKind kind) {
 #define TENFERRO_PRIMS_CPU_IS(Kind, ...) kind == prims_internal::PrimKind::Kind ||
   return TENFERRO_PRIMS_CPU_SLEEF_UNARY(TENFERRO_PRIMS_CPU_IS)
-             kind == prims_internal::PrimKind::Exp;
+                 kind == prims_internal::PrimKind::Exp ||
+         kind == prims_internal::PrimKind::Pow;
 #undef TENFERRO_PRIMS_CPU_IS
 }
 

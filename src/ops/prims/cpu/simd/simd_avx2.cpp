@@ -86,6 +86,14 @@ NAN_PICK(nan_min_ps, __m256, _mm256_min_ps, _mm256_or_ps, _mm256_cmp_ps, _mm256_
 #define LANE_F(v, i) _mm256_permutevar8x32_ps(v, _mm256_set1_epi32(i))
 #define SELECT_D(bits, a, b) _mm256_blendv_pd(a, b, mask_pd(bits))
 #define SELECT_F(bits, a, b) _mm256_blendv_ps(a, b, mask_ps(bits))
+#define SET1D _mm256_set1_pd
+#define SET1F _mm256_set1_ps
+#define NEGD(v) _mm256_xor_pd(v, _mm256_set1_pd(-0.0))
+#define NEGF(v) _mm256_xor_ps(v, _mm256_set1_ps(-0.0f))
+#define CMP01_D(a, b, pred) _mm256_and_pd(_mm256_cmp_pd(a, b, pred), _mm256_set1_pd(1.0))
+#define CMP01_F(a, b, pred) _mm256_and_ps(_mm256_cmp_ps(a, b, pred), _mm256_set1_ps(1.0f))
+#define KEEP_NAN_D(r, x) _mm256_blendv_pd(r, x, _mm256_cmp_pd(x, x, _CMP_UNORD_Q))
+#define KEEP_NAN_F(r, x) _mm256_blendv_ps(r, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q))
 #define SLEEF_D(fn, u) Sleef_##fn##d4_##u##avx2
 #define SLEEF_F(fn, u) Sleef_##fn##f8_##u##avx2
 

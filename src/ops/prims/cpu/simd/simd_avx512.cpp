@@ -98,6 +98,15 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
 #define LANE_F(v, i) _mm512_permutexvar_ps(_mm512_set1_epi32(i), v)
 #define SELECT_D(bits, a, b) _mm512_mask_blend_pd(static_cast<__mmask8>(bits), a, b)
 #define SELECT_F(bits, a, b) _mm512_mask_blend_ps(static_cast<__mmask16>(bits), a, b)
+#define SET1D _mm512_set1_pd
+#define SET1F _mm512_set1_ps
+#define NEGD(v) _mm512_xor_pd(v, _mm512_set1_pd(-0.0))
+#define NEGF(v) _mm512_xor_ps(v, _mm512_set1_ps(-0.0f))
+#define CMP01_D(a, b, pred) _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(a, b, pred), _mm512_set1_pd(1.0))
+#define CMP01_F(a, b, pred) \
+  _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(a, b, pred), _mm512_set1_ps(1.0f))
+#define KEEP_NAN_D(r, x) _mm512_mask_mov_pd(r, _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q), x)
+#define KEEP_NAN_F(r, x) _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), x)
 #define SLEEF_D(fn, u) Sleef_##fn##d8_##u##avx512f
 #define SLEEF_F(fn, u) Sleef_##fn##f16_##u##avx512f
 // The ops with kernels of their own here, faster than SLEEF's (docs/prims.md): X(op, kernel).

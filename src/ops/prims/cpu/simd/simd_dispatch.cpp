@@ -45,6 +45,14 @@ bool binary(Isa isa, Op op, const double* a, const double* b, double* y, std::in
   TENFERRO_SIMD_ROUTE(binary_f64, op, a, b, y, n, stream)
 }
 
+bool affine(Isa isa, const float* x, float* y, std::int64_t n, float alpha, float beta, bool shift,
+            bool stream) {
+  TENFERRO_SIMD_ROUTE(affine_f32, x, y, n, alpha, beta, shift, stream)
+}
+bool affine(Isa isa, const double* x, double* y, std::int64_t n, double alpha, double beta,
+            bool shift, bool stream) {
+  TENFERRO_SIMD_ROUTE(affine_f64, x, y, n, alpha, beta, shift, stream)
+}
 bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes) {
   TENFERRO_SIMD_ROUTE(reduce_f32, op, p, n, lanes)
 }

@@ -8,14 +8,18 @@
 
 namespace tenferro::prims_cpu::simd::isa {
 
-#define TENFERRO_SIMD_DECLARE(suffix)                                                          \
-  bool unary_f32_##suffix(Op op, const float* x, float* y, std::int64_t n, bool stream);       \
-  bool unary_f64_##suffix(Op op, const double* x, double* y, std::int64_t n, bool stream);     \
-  bool binary_f32_##suffix(Op op, const float* a, const float* b, float* y, std::int64_t n,    \
-                           bool stream);                                                       \
-  bool binary_f64_##suffix(Op op, const double* a, const double* b, double* y, std::int64_t n, \
-                           bool stream);                                                       \
-  bool reduce_f32_##suffix(Op op, const float* p, std::int64_t n, float* lanes);               \
+#define TENFERRO_SIMD_DECLARE(suffix)                                                             \
+  bool unary_f32_##suffix(Op op, const float* x, float* y, std::int64_t n, bool stream);          \
+  bool unary_f64_##suffix(Op op, const double* x, double* y, std::int64_t n, bool stream);        \
+  bool binary_f32_##suffix(Op op, const float* a, const float* b, float* y, std::int64_t n,       \
+                           bool stream);                                                          \
+  bool binary_f64_##suffix(Op op, const double* a, const double* b, double* y, std::int64_t n,    \
+                           bool stream);                                                          \
+  bool affine_f32_##suffix(const float* x, float* y, std::int64_t n, float alpha, float beta,     \
+                           bool shift, bool stream);                                              \
+  bool affine_f64_##suffix(const double* x, double* y, std::int64_t n, double alpha, double beta, \
+                           bool shift, bool stream);                                              \
+  bool reduce_f32_##suffix(Op op, const float* p, std::int64_t n, float* lanes);                  \
   bool reduce_f64_##suffix(Op op, const double* p, std::int64_t n, double* lanes);
 TENFERRO_SIMD_DECLARE(avx2)
 TENFERRO_SIMD_DECLARE(avx512)

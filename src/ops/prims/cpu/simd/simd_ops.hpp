@@ -14,10 +14,11 @@
 namespace tenferro::prims_cpu::simd {
 
 // The ops are the prims op list's (ops/prims/prim_kind_enum.hpp): no second list to keep in
-// step. unary() runs Exp, Sqrt, Abs and the ops of element_math.hpp's SLEEF list
-// (TENFERRO_PRIMS_CPU_SLEEF_UNARY); binary() runs Add, Sub, Mul, Div, Maximum, Minimum
-// (Maximum/Minimum propagate NaN, the first NaN operand, as the scalar nan_max/nan_min); for any
-// other op they return false, also for n == 0, which is how a caller asks.
+// step. unary() runs Neg, Square, Reciprocal, Sign, Exp, Sqrt, Abs and the ops of
+// element_math.hpp's SLEEF list (TENFERRO_PRIMS_CPU_SLEEF_UNARY); binary() runs Add, Sub, Mul,
+// Div, Maximum, Minimum (Maximum/Minimum propagate NaN, the first NaN operand, as the scalar
+// nan_max/nan_min), Pow (SLEEF) and the six comparisons (1 or +0 of the operands' dtype); for
+// any other op they return false, also for n == 0, which is how a caller asks.
 using Op = prims_internal::PrimKind;
 
 // The CPU check is the CPU backend's (backends/cpu/cpu_isa.hpp), shared with its small GEMMs.
@@ -37,6 +38,12 @@ bool binary(Isa isa, Op op, const float* a, const float* b, float* y, std::int64
 bool binary(Isa isa, Op op, const double* a, const double* b, double* y, std::int64_t n,
             bool stream = false);
 
+// y[i] = alpha * x[i], then + beta when `shift` (the affine prim on a real dtype), each step
+// rounded as the scalar code rounds it (no fused multiply-add).
+bool affine(Isa isa, const float* x, float* y, std::int64_t n, float alpha, float beta, bool shift,
+            bool stream = false);
+bool affine(Isa isa, const double* x, double* y, std::int64_t n, double alpha, double beta,
+            bool shift, bool stream = false);
 // Running maxima/minima (op Maximum or Minimum) over a contiguous run: lanes[l] =
 // op(lanes[l], p[i]) for every i < n - n % kReduceLanes with i % kReduceLanes == l, lane by lane
 // with the scalar nan_max/nan_min rule; the caller folds the last n % kReduceLanes elements and
