@@ -1,6 +1,6 @@
-// The vector kernels of the element-wise ops that are IEEE arithmetic (negative, square,
-// reciprocal, sign, affine) against the scalar rules of element_math.hpp bit for bit, and pow
-// (SLEEF's) within 4 ulp of std::pow, on every vector ISA this CPU runs. Signed zeros,
+// The vector kernels of the element-wise ops that are IEEE arithmetic or a choice (negative,
+// square, reciprocal, sign, affine, where) against the scalar rules of element_math.hpp bit for
+// bit, and pow (SLEEF's) within 4 ulp of std::pow, on every vector ISA this CPU runs. Signed zeros,
 // infinities, NaNs and subnormals are in every sweep.
 #include <gtest/gtest.h>
 
@@ -180,6 +180,58 @@ TEST(PrimsSimdArith, TheAffineValuesTellAFusedKernel) {
   const double x = 1.0 + 3 * eps, alpha = 1.0 + eps;
   volatile double product = x * alpha;  // rounded on its own
   EXPECT_NE(std::fma(x, alpha, -1.0), product - 1.0);
+}
+
+// where: the chosen operand's bits (a NaN in the other one never leaks), a condition that is
+// NaN or -0 counting as nonzero and zero as the scalar rule's c != 0, at every tail length.
+template <class R>
+void check_select() {
+  const std::vector<R> vals = specials<R>();
+  std::vector<R> cond, x, other;
+  for (std::size_t i = 0; i < vals.size(); ++i) {
+    for (std::size_t j = 0; j < vals.size(); j += 5) {
+      cond.push_back(vals[(i * 7 + j) % vals.size()]);
+      x.push_back(vals[i]);
+      other.push_back(vals[(i + j) % vals.size()]);
+    }
+  }
+  for (Isa isa : vector_isas()) {
+    std::vector<R> y(x.size());
+    ASSERT_TRUE(simd::select(isa, cond.data(), x.data(), other.data(), y.data(),
+                             static_cast<std::int64_t>(x.size())));
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const R want = cond[i] != R(0) ? x[i] : other[i];
+      if (std::bit_cast<Bits<R>>(y[i]) == std::bit_cast<Bits<R>>(want)) continue;
+      if (bad++ < 3) {
+        ADD_FAILURE() << isa_name(isa) << " where(" << cond[i] << ", " << x[i] << ", " << other[i]
+                      << ") gave " << y[i];
+      }
+    }
+    EXPECT_EQ(bad, 0u) << isa_name(isa);
+    for (std::int64_t start = 0; start < 3; ++start) {
+      for (std::int64_t n = 0; n <= 40; ++n) {
+        std::vector<R> t(static_cast<std::size_t>(n) + 1, R(-7));
+        const auto s0 = static_cast<std::size_t>(start);
+        ASSERT_TRUE(
+            simd::select(isa, cond.data() + s0, x.data() + s0, other.data() + s0, t.data(), n));
+        for (std::int64_t i = 0; i < n; ++i) {
+          const auto k = static_cast<std::size_t>(start + i);
+          ASSERT_EQ(std::bit_cast<Bits<R>>(t[static_cast<std::size_t>(i)]),
+                    std::bit_cast<Bits<R>>(y[k]))
+              << "n=" << n << " i=" << i;
+        }
+        EXPECT_EQ(t[static_cast<std::size_t>(n)], R(-7)) << "wrote past the end, n=" << n;
+      }
+    }
+  }
+}
+
+TEST(PrimsSimdArith, WhereTakesTheChosenOperandsBitsFloat32) {
+  check_select<float>();
+}
+TEST(PrimsSimdArith, WhereTakesTheChosenOperandsBitsFloat64) {
+  check_select<double>();
 }
 
 // pow against std::pow: a grid of bases and exponents (negative bases with integer and

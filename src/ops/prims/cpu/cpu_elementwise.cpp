@@ -191,12 +191,12 @@ bool try_simd(const ElementwiseCall& c) {
     const std::size_t arity = static_cast<std::size_t>(c.arity);
     // Affine on a real dtype has real scalars (a complex one made the dtype complex); its
     // kernel takes them rounded to T, as scale_by and add_scalar do.
-    const bool affine = op == PrimKind::Affine;
+    const bool affine = op == PrimKind::Affine, where = op == PrimKind::Where;
     if (affine && (c.alpha.imag() != 0.0 || c.beta.imag() != 0.0)) return false;
     const T alpha = static_cast<T>(c.alpha.real()), beta = static_cast<T>(c.beta.real());
     const bool shift = c.beta != 0.0;
     // A zero-length call asks whether the ISA has a vector kernel for the op.
-    if (!affine &&
+    if (!affine && !where &&
         (arity == 1 ? !simd::unary(isa, op, static_cast<const T*>(nullptr), nullptr, 0)
                     : arity != 2 || !simd::binary(isa, op, static_cast<const T*>(nullptr), nullptr,
                                                   nullptr, 0))) {
@@ -208,10 +208,13 @@ bool try_simd(const ElementwiseCall& c) {
     }
     // One dense block in one shared axis order (column-major, or NumPy's C order): element i
     // of each operand's block is the same multi-index.
+    const auto& in = c.in;
     const bool dense =
-        arity == 1 ? all_dense_alike<2>(shape, {c.in[0].layout.strides, c.out.layout.strides})
-                   : all_dense_alike<3>(shape, {c.in[0].layout.strides, c.in[1].layout.strides,
-                                                c.out.layout.strides});
+        arity == 1   ? all_dense_alike<2>(shape, {in[0].layout.strides, c.out.layout.strides})
+        : arity == 2 ? all_dense_alike<3>(shape, {in[0].layout.strides, in[1].layout.strides,
+                                                  c.out.layout.strides})
+                     : all_dense_alike<4>(shape, {in[0].layout.strides, in[1].layout.strides,
+                                                  in[2].layout.strides, c.out.layout.strides});
     if (!dense) {
       if (arity != 1 || affine) return false;
       run_unary_gathered<T>(c, isa);
@@ -219,17 +222,19 @@ bool try_simd(const ElementwiseCall& c) {
     }
     const std::int64_t n = c.out.layout.numel();
     const T* x = data_of<T>(c.in[0]) + c.in[0].layout.offset;
-    const T* b = arity == 2 ? data_of<T>(c.in[1]) + c.in[1].layout.offset : nullptr;
+    const T* b = arity >= 2 ? data_of<T>(c.in[1]) + c.in[1].layout.offset : nullptr;
+    const T* b2 = arity == 3 ? data_of<T>(c.in[2]) + c.in[2].layout.offset : nullptr;
     T* y = data_of<T>(c.out) + c.out.layout.offset;
     // Operands and result beyond the last-level cache: streaming stores (stream_store.hpp).
     const bool stream =
         cpu_stream::worth_streaming(static_cast<std::size_t>(n) * sizeof(T) * (arity + 1));
     const auto run = [&](std::int64_t begin, std::int64_t end) {
+      const std::int64_t len = end - begin;
       const bool ok =
-          affine ? simd::affine(isa, x + begin, y + begin, end - begin, alpha, beta, shift, stream)
-          : arity == 1
-              ? simd::unary(isa, op, x + begin, y + begin, end - begin, stream)
-              : simd::binary(isa, op, x + begin, b + begin, y + begin, end - begin, stream);
+          where        ? simd::select(isa, x + begin, b + begin, b2 + begin, y + begin, len, stream)
+          : affine     ? simd::affine(isa, x + begin, y + begin, len, alpha, beta, shift, stream)
+          : arity == 1 ? simd::unary(isa, op, x + begin, y + begin, len, stream)
+                       : simd::binary(isa, op, x + begin, b + begin, y + begin, len, stream);
       if (!ok) throw_kernel_refused(op);
     };
     const int threads = cpu_parallel::host_kernel_threads();

@@ -92,6 +92,10 @@ NAN_PICK(nan_min_ps, __m256, _mm256_min_ps, _mm256_or_ps, _mm256_cmp_ps, _mm256_
 #define NEGF(v) _mm256_xor_ps(v, _mm256_set1_ps(-0.0f))
 #define CMP01_D(a, b, pred) _mm256_and_pd(_mm256_cmp_pd(a, b, pred), _mm256_set1_pd(1.0))
 #define CMP01_F(a, b, pred) _mm256_and_ps(_mm256_cmp_ps(a, b, pred), _mm256_set1_ps(1.0f))
+#define PICK_NONZERO_D(c, x, y) \
+  _mm256_blendv_pd(y, x, _mm256_cmp_pd(c, _mm256_setzero_pd(), _CMP_NEQ_UQ))
+#define PICK_NONZERO_F(c, x, y) \
+  _mm256_blendv_ps(y, x, _mm256_cmp_ps(c, _mm256_setzero_ps(), _CMP_NEQ_UQ))
 #define KEEP_NAN_D(r, x) _mm256_blendv_pd(r, x, _mm256_cmp_pd(x, x, _CMP_UNORD_Q))
 #define KEEP_NAN_F(r, x) _mm256_blendv_ps(r, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q))
 #define SLEEF_D(fn, u) Sleef_##fn##d4_##u##avx2

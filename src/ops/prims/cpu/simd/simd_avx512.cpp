@@ -105,6 +105,10 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
 #define CMP01_D(a, b, pred) _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(a, b, pred), _mm512_set1_pd(1.0))
 #define CMP01_F(a, b, pred) \
   _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(a, b, pred), _mm512_set1_ps(1.0f))
+#define PICK_NONZERO_D(c, x, y) \
+  _mm512_mask_blend_pd(_mm512_cmp_pd_mask(c, _mm512_setzero_pd(), _CMP_NEQ_UQ), y, x)
+#define PICK_NONZERO_F(c, x, y) \
+  _mm512_mask_blend_ps(_mm512_cmp_ps_mask(c, _mm512_setzero_ps(), _CMP_NEQ_UQ), y, x)
 #define KEEP_NAN_D(r, x) _mm512_mask_mov_pd(r, _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q), x)
 #define KEEP_NAN_F(r, x) _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), x)
 #define SLEEF_D(fn, u) Sleef_##fn##d8_##u##avx512f

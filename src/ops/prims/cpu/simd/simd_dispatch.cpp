@@ -53,6 +53,14 @@ bool affine(Isa isa, const double* x, double* y, std::int64_t n, double alpha, d
             bool shift, bool stream) {
   TENFERRO_SIMD_ROUTE(affine_f64, x, y, n, alpha, beta, shift, stream)
 }
+bool select(Isa isa, const float* cond, const float* x, const float* other, float* y,
+            std::int64_t n, bool stream) {
+  TENFERRO_SIMD_ROUTE(select_f32, cond, x, other, y, n, stream)
+}
+bool select(Isa isa, const double* cond, const double* x, const double* other, double* y,
+            std::int64_t n, bool stream) {
+  TENFERRO_SIMD_ROUTE(select_f64, cond, x, other, y, n, stream)
+}
 bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes) {
   TENFERRO_SIMD_ROUTE(reduce_f32, op, p, n, lanes)
 }

@@ -19,6 +19,10 @@ namespace tenferro::prims_cpu::simd::isa {
                            bool shift, bool stream);                                              \
   bool affine_f64_##suffix(const double* x, double* y, std::int64_t n, double alpha, double beta, \
                            bool shift, bool stream);                                              \
+  bool select_f32_##suffix(const float* cond, const float* x, const float* other, float* y,       \
+                           std::int64_t n, bool stream);                                          \
+  bool select_f64_##suffix(const double* cond, const double* x, const double* other, double* y,   \
+                           std::int64_t n, bool stream);                                          \
   bool reduce_f32_##suffix(Op op, const float* p, std::int64_t n, float* lanes);                  \
   bool reduce_f64_##suffix(Op op, const double* p, std::int64_t n, double* lanes);
 TENFERRO_SIMD_DECLARE(avx2)

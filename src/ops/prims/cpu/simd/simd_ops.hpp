@@ -44,6 +44,11 @@ bool affine(Isa isa, const float* x, float* y, std::int64_t n, float alpha, floa
             bool stream = false);
 bool affine(Isa isa, const double* x, double* y, std::int64_t n, double alpha, double beta,
             bool shift, bool stream = false);
+// where: y[i] = cond[i] != 0 ? x[i] : other[i] (a NaN cond picks x), as the scalar select.
+bool select(Isa isa, const float* cond, const float* x, const float* other, float* y,
+            std::int64_t n, bool stream = false);
+bool select(Isa isa, const double* cond, const double* x, const double* other, double* y,
+            std::int64_t n, bool stream = false);
 // Running maxima/minima (op Maximum or Minimum) over a contiguous run: lanes[l] =
 // op(lanes[l], p[i]) for every i < n - n % kReduceLanes with i % kReduceLanes == l, lane by lane
 // with the scalar nan_max/nan_min rule; the caller folds the last n % kReduceLanes elements and
