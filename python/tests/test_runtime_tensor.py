@@ -156,3 +156,21 @@ def test_creation_functions(rt):
                                   np.eye(3, dtype=np.complex64))
     np.testing.assert_array_equal(tf.arange(5, runtime=rt).download(), np.arange(5.0))
     assert tf.ones((2,), runtime=rt).runtime == rt
+
+
+@pytest.mark.parametrize("name", ["float32", "float64", "complex64", "complex128"])
+def test_every_spelling_of_a_dtype_names_it(rt, name):
+    # The common spellings are recognised without asking NumPy (a fast path); the others go
+    # through numpy.dtype: all must name the same dtype, and a dtype tenferro lacks stays a
+    # typed error.
+    want = np.dtype(name)
+    x = rt.upload(np.arange(6.0).reshape(2, 3))
+    short = {"float32": "f4", "float64": "f8", "complex64": "c8", "complex128": "c16"}[name]
+    for spelled in [name, want, want.type, short, "<" + short, np.dtype(short).str, str(want)]:
+        got = x.astype(spelled)
+        assert got.dtype == want, spelled
+        np.testing.assert_array_equal(got.download(), np.arange(6.0).reshape(2, 3).astype(want))
+    with pytest.raises(tf.ValidationError):
+        x.astype(name.replace("float", "int").replace("complex", "int"))
+    with pytest.raises(tf.ValidationError):
+        x.astype(name + "x")

@@ -234,6 +234,43 @@ TEST(PrimsSimdArith, WhereTakesTheChosenOperandsBitsFloat64) {
   check_select<double>();
 }
 
+// float32 <-> float64 casts bit for bit against static_cast: every 509th float32 pattern
+// widened; float64s narrowed, including ones that round to float32 subnormals, overflow to inf,
+// and halfway cases; every tail length.
+template <class From, class To>
+void check_convert(const std::vector<From>& xs) {
+  for (Isa isa : vector_isas()) {
+    std::vector<To> ys(xs.size());
+    ASSERT_TRUE(simd::convert(isa, xs.data(), ys.data(), static_cast<std::int64_t>(xs.size())));
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      if (same_value(ys[i], static_cast<To>(xs[i]))) continue;
+      if (bad++ < 3) ADD_FAILURE() << isa_name(isa) << " cast of " << xs[i] << " gave " << ys[i];
+    }
+    EXPECT_EQ(bad, 0u) << isa_name(isa);
+    for (std::int64_t n = 0; n <= 40; ++n) {
+      std::vector<To> t(static_cast<std::size_t>(n) + 1, To(-7));
+      ASSERT_TRUE(simd::convert(isa, xs.data() + 1, t.data(), n));
+      for (std::int64_t i = 0; i < n; ++i)
+        ASSERT_TRUE(same_value(t[static_cast<std::size_t>(i)], ys[static_cast<std::size_t>(i + 1)]))
+            << "n=" << n << " i=" << i;
+      EXPECT_EQ(t[static_cast<std::size_t>(n)], To(-7)) << "wrote past the end, n=" << n;
+    }
+  }
+}
+
+TEST(PrimsSimdArith, CastsBetweenFloat32AndFloat64AreStaticCasts) {
+  check_convert<float, double>(float32_sweep());
+  std::vector<double> xs = float64_sweep();
+  const double fmin = std::numeric_limits<float>::denorm_min();
+  for (int k = -3; k <= 3; ++k) {
+    xs.push_back(fmin * (0.5 + 0.25 * k));  // around the smallest subnormal's half
+    xs.push_back(std::numeric_limits<float>::max() * (1 + 1e-8 * k));  // around overflow
+    xs.push_back(1.0 + (0.5 + 1e-12 * k) * std::numeric_limits<float>::epsilon());  // a tie
+  }
+  check_convert<double, float>(xs);
+}
+
 // pow against std::pow: a grid of bases and exponents (negative bases with integer and
 // non-integer exponents, overflow and underflow, subnormal results) and every pair of the
 // special values (C99's cases: pow(x, +-0) = 1, pow(1, y) = 1 even for NaN, pow(-1, +-inf) = 1,

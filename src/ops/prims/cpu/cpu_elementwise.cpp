@@ -262,6 +262,40 @@ Out convert(In x) {
   }
 }
 
+// A float32 <-> float64 cast (complex64 <-> complex128 too: their parts, interleaved) of one
+// dense block by the vector conversion; false when the caller must run the scalar loop.
+template <class In, class Out>
+bool try_simd_convert(const ElementwiseCall& c) {
+  using RealIn = Real<In>;
+  using RealOut = Real<Out>;
+  constexpr bool kPair = kIsComplex<In> == kIsComplex<Out> && !std::is_same_v<RealIn, RealOut> &&
+                         std::is_floating_point_v<RealIn> && std::is_floating_point_v<RealOut>;
+  if constexpr (!kPair) {
+    return false;
+  } else {
+    const simd::Isa isa = simd::best_isa();
+    if (isa == simd::Isa::None ||
+        !all_dense_alike<2>(c.out.layout.shape, {c.in[0].layout.strides, c.out.layout.strides})) {
+      return false;
+    }
+    constexpr std::int64_t kParts = kIsComplex<In> ? 2 : 1;
+    const auto* x = reinterpret_cast<const RealIn*>(data_of<In>(c.in[0]) + c.in[0].layout.offset);
+    auto* y = reinterpret_cast<RealOut*>(data_of<Out>(c.out) + c.out.layout.offset);
+    const std::int64_t n = c.out.layout.numel() * kParts;
+    const auto run = [&](std::int64_t begin, std::int64_t end) {
+      if (!simd::convert(isa, x + begin, y + begin, end - begin))
+        throw_kernel_refused(PrimKind::Cast);
+    };
+    const int threads = cpu_parallel::host_kernel_threads();
+    if (threads > 1 && n >= split_from(PrimKind::Cast, sizeof(RealOut), n)) {
+      cpu_parallel::parallel_chunks(n, threads, run);
+    } else if (n > 0) {
+      run(0, n);
+    }
+    return true;
+  }
+}
+
 template <class In>
 void cast_from(const ElementwiseCall& c) {
   visit_dtype(c.out.layout.dtype, [&](auto out_tag) {
@@ -275,7 +309,7 @@ void cast_from(const ElementwiseCall& c) {
     } else if constexpr (kIsComplex<In> && !kIsComplex<Out>) {
       throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute, "cast",
                   "complex -> real reached the CPU kernel");
-    } else {
+    } else if (!try_simd_convert<In, Out>(c)) {
       map1<In, Out>(c, [](In x) { return convert<In, Out>(x); });
     }
   });

@@ -96,6 +96,9 @@ NAN_PICK(nan_min_ps, __m256, _mm256_min_ps, _mm256_or_ps, _mm256_cmp_ps, _mm256_
   _mm256_blendv_pd(y, x, _mm256_cmp_pd(c, _mm256_setzero_pd(), _CMP_NEQ_UQ))
 #define PICK_NONZERO_F(c, x, y) \
   _mm256_blendv_ps(y, x, _mm256_cmp_ps(c, _mm256_setzero_ps(), _CMP_NEQ_UQ))
+// WD float32 lanes widened to WD float64 ones and back (VD's lane count: 4).
+#define WIDEN_TO_D(p) _mm256_cvtps_pd(_mm_loadu_ps(p))
+#define NARROW_STORE_F(p, v) _mm_storeu_ps(p, _mm256_cvtpd_ps(v))
 #define KEEP_NAN_D(r, x) _mm256_blendv_pd(r, x, _mm256_cmp_pd(x, x, _CMP_UNORD_Q))
 #define KEEP_NAN_F(r, x) _mm256_blendv_ps(r, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q))
 #define SLEEF_D(fn, u) Sleef_##fn##d4_##u##avx2

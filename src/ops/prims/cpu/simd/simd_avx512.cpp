@@ -109,6 +109,9 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
   _mm512_mask_blend_pd(_mm512_cmp_pd_mask(c, _mm512_setzero_pd(), _CMP_NEQ_UQ), y, x)
 #define PICK_NONZERO_F(c, x, y) \
   _mm512_mask_blend_ps(_mm512_cmp_ps_mask(c, _mm512_setzero_ps(), _CMP_NEQ_UQ), y, x)
+// W float32 lanes widened to W float64 ones and back (VD's lane count: 8).
+#define WIDEN_TO_D(p) _mm512_cvtps_pd(_mm256_loadu_ps(p))
+#define NARROW_STORE_F(p, v) _mm256_storeu_ps(p, _mm512_cvtpd_ps(v))
 #define KEEP_NAN_D(r, x) _mm512_mask_mov_pd(r, _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q), x)
 #define KEEP_NAN_F(r, x) _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), x)
 #define SLEEF_D(fn, u) Sleef_##fn##d8_##u##avx512f

@@ -61,6 +61,12 @@ bool select(Isa isa, const double* cond, const double* x, const double* other, d
             std::int64_t n, bool stream) {
   TENFERRO_SIMD_ROUTE(select_f64, cond, x, other, y, n, stream)
 }
+bool convert(Isa isa, const float* x, double* y, std::int64_t n) {
+  TENFERRO_SIMD_ROUTE(widen, x, y, n)
+}
+bool convert(Isa isa, const double* x, float* y, std::int64_t n) {
+  TENFERRO_SIMD_ROUTE(narrow, x, y, n)
+}
 bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes) {
   TENFERRO_SIMD_ROUTE(reduce_f32, op, p, n, lanes)
 }
