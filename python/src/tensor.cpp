@@ -81,10 +81,12 @@ double real_scalar(const EagerTensor& t, const char* op) {
 
 using Reduction = EagerTensor (*)(const EagerTensor&, std::optional<prims::Axes>, bool);
 
+// Results are built straight in the Tensor type (tensor_object: nb::cast's type lookup was a
+// fifth of a short -x).
 template <Reduction R>
-EagerTensor reduce(const EagerTensor& t, nb::handle axis, bool keepdims) {
+TensorObject reduce(const EagerTensor& t, nb::handle axis, bool keepdims) {
   std::optional<prims::Axes> axes = axes_arg(axis, t.rank(), "reduce");
-  return released([&] { return R(t, axes, keepdims); });
+  return tensor_object(released([&] { return R(t, axes, keepdims); }));
 }
 
 // An operator of a Tensor and a Tracer returns NotImplemented, so that Python calls the
@@ -96,8 +98,8 @@ nb::object arith(const EagerTensor& a, nb::handle b) {
 }
 
 template <EagerTensor (*F)(const EagerTensor&)>
-EagerTensor unary(const EagerTensor& t) {
-  return released_unless_short(short_on_host(t), [&] { return F(t); });
+TensorObject unary(const EagerTensor& t) {
+  return tensor_object(released_unless_short(short_on_host(t), [&] { return F(t); }));
 }
 
 PyTypeObject* g_tensor_type = nullptr;  // tenferro.Tensor, once bound
@@ -114,8 +116,7 @@ TensorObject tensor_object(EagerTensor&& t) {
 bool is_tensor(nb::handle h) noexcept {
   // Ready: an instance made by Tensor.__new__ alone, or by a subclass that never initialised
   // it, holds no EagerTensor (nanobind's own casts refuse it too).
-  return (Py_TYPE(h.ptr()) == g_tensor_type || nb::isinstance<EagerTensor>(h)) &&
-         nb::inst_ready(h);
+  return (Py_TYPE(h.ptr()) == g_tensor_type || nb::isinstance<EagerTensor>(h)) && nb::inst_ready(h);
 }
 
 void bind_tensor(nb::module_& m) {
