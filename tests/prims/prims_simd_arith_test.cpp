@@ -271,6 +271,32 @@ TEST(PrimsSimdArith, CastsBetweenFloat32AndFloat64AreStaticCasts) {
   check_convert<double, float>(xs);
 }
 
+// A float32 sum's vector step into float64 accumulators: acc + double(x), bit for bit, at every
+// tail length (acc holds values whose sums with x round).
+TEST(PrimsSimdArith, WidenedAddIsTheScalarStep) {
+  const std::vector<float> xs = float32_sweep();
+  std::vector<double> acc0(xs.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) acc0[i] = 1.0 / 3.0 * static_cast<double>(i % 97);
+  for (Isa isa : vector_isas()) {
+    std::vector<double> acc = acc0;
+    ASSERT_TRUE(
+        simd::add_widened(isa, acc.data(), xs.data(), static_cast<std::int64_t>(xs.size())));
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i)
+      bad += same_value(acc[i], acc0[i] + static_cast<double>(xs[i])) ? 0 : 1;
+    EXPECT_EQ(bad, 0u) << isa_name(isa);
+    for (std::int64_t n = 0; n <= 40; ++n) {
+      std::vector<double> t(acc0.begin(), acc0.begin() + n + 1);
+      ASSERT_TRUE(simd::add_widened(isa, t.data(), xs.data(), n));
+      for (std::int64_t i = 0; i < n; ++i)
+        ASSERT_TRUE(same_value(t[static_cast<std::size_t>(i)], acc[static_cast<std::size_t>(i)]))
+            << "n=" << n << " i=" << i;
+      EXPECT_EQ(t[static_cast<std::size_t>(n)], acc0[static_cast<std::size_t>(n)])
+          << "wrote past the end, n=" << n;
+    }
+  }
+}
+
 // pow against std::pow: a grid of bases and exponents (negative bases with integer and
 // non-integer exponents, overflow and underflow, subnormal results) and every pair of the
 // special values (C99's cases: pow(x, +-0) = 1, pow(1, y) = 1 even for NaN, pow(-1, +-inf) = 1,

@@ -102,12 +102,18 @@ struct ReduceView {
 };
 
 // The folded sub-space (shape and input strides) and the kept space (shape, input and output
-// strides), in axis order; count: the folded elements per output.
+// strides); count: the folded elements per output. The kept axes are in axis order; the folded
+// ones by increasing |stride|, so an output's elements are walked in memory order (a full sum
+// of a C-ordered matrix walked in axis order stepped a row at a time: 19x NumPy's time).
 struct ReduceSplit {
   DimVector red_shape, kept_shape;
   DimVector red_strides, kept_in_strides, kept_out_strides;
   std::int64_t count = 1;
 };
+
+inline std::int64_t abs_stride(std::int64_t stride) {
+  return stride < 0 ? -stride : stride;
+}
 
 inline ReduceSplit split_reduction(const ReduceView& v, std::size_t skip_axis = SIZE_MAX) {
   ReduceSplit s;
@@ -121,6 +127,14 @@ inline ReduceSplit split_reduction(const ReduceView& v, std::size_t skip_axis = 
       s.kept_shape.push_back(v.shape[i]);
       s.kept_in_strides.push_back(v.in_strides[i]);
       s.kept_out_strides.push_back(v.out_strides[i]);
+    }
+  }
+  // An insertion sort (a few axes; stable, so equal strides keep axis order).
+  for (std::size_t i = 1; i < s.red_strides.size(); ++i) {
+    for (std::size_t j = i;
+         j > 0 && abs_stride(s.red_strides[j]) < abs_stride(s.red_strides[j - 1]); --j) {
+      std::swap(s.red_strides[j], s.red_strides[j - 1]);
+      std::swap(s.red_shape[j], s.red_shape[j - 1]);
     }
   }
   return s;
@@ -137,9 +151,10 @@ inline std::size_t row_axis(const ReduceView& v, std::int64_t min_extent = 8) {
 
 // The walk over one output's folded elements, built once per reduction (a loop nest costs a few
 // allocations; an output may fold only a handful of elements): each(x, base, run) calls
-// run(p, n) for the folded elements of the output at input offset `base`, in column-major
-// order, as contiguous runs when the first folded axis has unit stride and `runs` allows it,
-// one element at a time otherwise (n = 1). Serial: run usually accumulates.
+// run(p, n) for the folded elements of the output at input offset `base`, in the folded axes'
+// order (memory order: split_reduction), as contiguous runs when the first folded axis has unit
+// stride and `runs` allows it, one element at a time otherwise (n = 1). Serial: run usually
+// accumulates.
 class FoldedRuns {
  public:
   explicit FoldedRuns(const ReduceSplit& s, bool runs = true) {

@@ -67,6 +67,9 @@ bool convert(Isa isa, const float* x, double* y, std::int64_t n) {
 bool convert(Isa isa, const double* x, float* y, std::int64_t n) {
   TENFERRO_SIMD_ROUTE(narrow, x, y, n)
 }
+bool add_widened(Isa isa, double* acc, const float* x, std::int64_t n) {
+  TENFERRO_SIMD_ROUTE(add_widened, acc, x, n)
+}
 bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes) {
   TENFERRO_SIMD_ROUTE(reduce_f32, op, p, n, lanes)
 }

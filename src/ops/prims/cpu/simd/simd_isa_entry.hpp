@@ -25,6 +25,7 @@ namespace tenferro::prims_cpu::simd::isa {
                            std::int64_t n, bool stream);                                          \
   bool widen_##suffix(const float* x, double* y, std::int64_t n);                                 \
   bool narrow_##suffix(const double* x, float* y, std::int64_t n);                                \
+  bool add_widened_##suffix(double* acc, const float* x, std::int64_t n);                         \
   bool reduce_f32_##suffix(Op op, const float* p, std::int64_t n, float* lanes);                  \
   bool reduce_f64_##suffix(Op op, const double* p, std::int64_t n, double* lanes);
 TENFERRO_SIMD_DECLARE(avx2)

@@ -52,6 +52,8 @@ bool select(Isa isa, const double* cond, const double* x, const double* other, d
 // y[i] = x[i] cast between float32 and float64 (rounded to nearest, as static_cast).
 bool convert(Isa isa, const float* x, double* y, std::int64_t n);
 bool convert(Isa isa, const double* x, float* y, std::int64_t n);
+// acc[i] += double(x[i]) for i < n: a float32 sum's step into float64 accumulators.
+bool add_widened(Isa isa, double* acc, const float* x, std::int64_t n);
 // Running maxima/minima (op Maximum or Minimum) over a contiguous run: lanes[l] =
 // op(lanes[l], p[i]) for every i < n - n % kReduceLanes with i % kReduceLanes == l, lane by lane
 // with the scalar nan_max/nan_min rule; the caller folds the last n % kReduceLanes elements and
