@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "backends/cpu/blas.hpp"
@@ -133,6 +135,43 @@ TYPED_TEST(CpuBatchedGemm, ManySmallMatricesAndOneLarge) {
   check<TypeParam>({true, false, 32, 32, 32, 64, 0, 0, false}, rng);
   check<TypeParam>({false, true, 3, 5, 300, 9, 1, 2, false}, rng);  // long K
   check<TypeParam>({false, false, 70, 65, 66, 2, 0, 0, false}, rng);
+}
+
+// Products with a vector side (m = 1 or n = 1, both: a dot product) beyond the small kernels'
+// reach run as BLAS gemv: every transpose, padded leading dimensions, long K.
+TYPED_TEST(CpuBatchedGemm, VectorShapesAgreeWithTheDefinition) {
+  std::mt19937_64 rng(11);
+  for (const std::int64_t k : {1, 40, 300, 1000}) {
+    for (int t = 0; t < 4; ++t) {
+      const bool ta = t % 2 == 1, tb = t / 2 == 1;
+      for (const auto& [m, n] : {std::pair<std::int64_t, std::int64_t>{1, 70}, {70, 1}, {1, 1}}) {
+        check<TypeParam>({ta, tb, m, n, k, 1, 0, 0, false}, rng);
+        check<TypeParam>({ta, tb, m, n, k, 3, 2, 1, false}, rng);
+      }
+    }
+  }
+}
+
+// A fresh output's bits can be a NaN; a product with a vector side must not read them (a BLAS
+// with beta = 0 may still scale y by it: OpenBLAS 0.3.34 does not, and the wrapper zeroes y
+// first for one that does, so this guards the contract rather than today's library).
+TYPED_TEST(CpuBatchedGemm, VectorShapesIgnoreWhatTheOutputHeld) {
+  using T = TypeParam;
+  std::mt19937_64 rng(12);
+  const std::int64_t k = 200;
+  std::vector<T> a(static_cast<std::size_t>(70 * k)), b(static_cast<std::size_t>(70 * k));
+  for (T& v : a) v = random_value<T>(rng);
+  for (T& v : b) v = random_value<T>(rng);
+  for (const auto& [m, n] : {std::pair<std::int64_t, std::int64_t>{1, 70}, {70, 1}, {1, 1}}) {
+    std::vector<T> out(static_cast<std::size_t>(m * n),
+                       T(std::numeric_limits<double>::quiet_NaN()));
+    tenferro::cpu_blas::gemm<T>(false, false, m, n, k, a.data(), m, b.data(), k, out.data(), m);
+    for (std::int64_t i = 0; i < m * n; ++i) {
+      const T got = out[static_cast<std::size_t>(i)];
+      ASSERT_EQ(got, got) << "a NaN the output held leaked into C[" << i << "], m=" << m
+                          << " n=" << n;
+    }
+  }
 }
 
 // The small-product kernels on every vector ISA this CPU has (gemm_batch takes only the best
