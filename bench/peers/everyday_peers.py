@@ -70,6 +70,15 @@ def cases(quick):
     for axis in [0, 1]:
         out.append(("reductions", f"sum axis {axis} of 1024^2 float64",
                     lambda np, tf, rt, axis=axis: _sum(np, rt, axis)))
+    # Beyond the list: whole-array and float32 reductions, products with a vector side.
+    for dt in ["float32", "float64"]:
+        out.append((BEYOND_OTHER, f"sum of all 1024^2 {dt}", lambda np, tf, rt, dt=dt: _reduce(
+            np, rt, dt, lambda x: x.sum())))
+        out.append((BEYOND_OTHER, f"mean axis 0 of 1024^2 {dt}", lambda np, tf, rt, dt=dt: _reduce(
+            np, rt, dt, lambda x: x.mean(axis=0))))
+        out.append((BEYOND_OTHER, f"{dt} 1024^2 @ vector",
+                    lambda np, tf, rt, dt=dt: _matvec(np, rt, dt)))
+        out.append((BEYOND_OTHER, f"{dt} dot of 2^16", lambda np, tf, rt, dt=dt: _dot(np, rt, dt)))
     out.append(("transfers", "upload 512^2 float64 (vs np.copy)", lambda np, tf, rt: _upload(np, rt)))
     out.append(("transfers", "download 512^2 float64 (vs np.copy)",
                 lambda np, tf, rt: _download(np, rt)))
@@ -114,6 +123,7 @@ def _elementwise2(np, tf, rt, n, dtype, sym):
 
 
 BEYOND = "element-wise, beyond the list"
+BEYOND_OTHER = "reductions and products, beyond the list"
 BEYOND_UNARY = ["negative", "square", "reciprocal", "sign", "x * 2.0", "x + 1.0", "x ** 2"]
 BEYOND_BINARY = ["subtract", "divide", "minimum", "power", "greater", "where(x > y, x, y)"]
 
@@ -145,6 +155,24 @@ def _sum(np, rt, axis):
     x = _random(np, (1024, 1024), "float64", 7)
     t = rt.upload(x)
     return (lambda: x.sum(axis=axis)), (lambda: t.sum(axis=axis))
+
+
+def _reduce(np, rt, dtype, f):
+    x = _random(np, (1024, 1024), dtype, 15)
+    t = rt.upload(x)
+    return (lambda: f(x)), (lambda: f(t))
+
+
+def _matvec(np, rt, dtype):
+    a, v = _random(np, (1024, 1024), dtype, 16), _random(np, (1024,), dtype, 17)
+    ta, tv = rt.upload(a), rt.upload(v)
+    return (lambda: a @ v), (lambda: ta @ tv)
+
+
+def _dot(np, rt, dtype):
+    v = _random(np, (1 << 16,), dtype, 18)
+    tv = rt.upload(v)
+    return (lambda: v @ v), (lambda: tv @ tv)
 
 
 def _upload(np, rt):
@@ -239,7 +267,7 @@ def main():
                      " | ".join(f"{x:.2f}x" for x in ratios) + " |")
     def means(rows):
         return [math.exp(statistics.mean(math.log(g[j]) for g in rows)) for j in range(len(runs))]
-    listed = [g for g, row in zip(geo, runs[0]) if row["group"] != BEYOND]
+    listed = [g for g, row in zip(geo, runs[0]) if row["group"] not in (BEYOND, BEYOND_OTHER)]
     lines.append("| **the issue's cases** | **geometric mean** | " +
                  " | ".join(f"**{m:.2f}x**" for m in means(listed)) + " |")
     lines.append("| **all** | **geometric mean** | " +
