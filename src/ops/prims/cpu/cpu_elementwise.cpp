@@ -247,6 +247,59 @@ bool try_simd(const ElementwiseCall& c) {
   }
 }
 
+// Complex operands of one dense block: products by the vector kernel (the scalar rule redone
+// where both parts came out NaN, Annex G's infinity recovery), and scaling by a real number as a
+// real scaling of both parts (scale_by multiplies each part by it). false when the caller must
+// run the scalar loops (the other kinds, views, no vector ISA).
+template <class T>
+bool try_simd_complex(const ElementwiseCall& c) {
+  if constexpr (!kIsComplex<T>) {
+    return false;
+  } else {
+    using R = Real<T>;
+    const PrimKind op = c.kind;
+    const bool scale = op == PrimKind::Affine && c.alpha.imag() == 0.0 && c.beta == 0.0;
+    const simd::Isa isa = simd::best_isa();
+    if ((op != PrimKind::Mul && !scale) || isa == simd::Isa::None) return false;
+    for (int i = 0; i < c.arity; ++i)
+      if (c.in[i].layout.dtype != c.out.layout.dtype) return false;
+    const auto& shape = c.out.layout.shape;
+    const bool dense =
+        scale ? all_dense_alike<2>(shape, {c.in[0].layout.strides, c.out.layout.strides})
+              : all_dense_alike<3>(
+                    shape, {c.in[0].layout.strides, c.in[1].layout.strides, c.out.layout.strides});
+    if (!dense) return false;
+    const T* x = data_of<T>(c.in[0]) + c.in[0].layout.offset;
+    const T* b = scale ? nullptr : data_of<T>(c.in[1]) + c.in[1].layout.offset;
+    T* y = data_of<T>(c.out) + c.out.layout.offset;
+    const auto run = [&](std::int64_t begin, std::int64_t end) {
+      const auto* xr = reinterpret_cast<const R*>(x + begin);
+      auto* yr = reinterpret_cast<R*>(y + begin);
+      if (scale) {
+        if (!simd::affine(isa, xr, yr, 2 * (end - begin), static_cast<R>(c.alpha.real()), R(0),
+                          false))
+          throw_kernel_refused(op);
+        return;
+      }
+      bool some_nan = false;
+      if (!simd::complex_mul(isa, xr, reinterpret_cast<const R*>(b + begin), yr, end - begin,
+                             some_nan))
+        throw_kernel_refused(op);
+      if (!some_nan) return;
+      for (std::int64_t i = begin; i < end; ++i)
+        if (std::isnan(y[i].real()) && std::isnan(y[i].imag())) y[i] = x[i] * b[i];
+    };
+    const std::int64_t n = c.out.layout.numel();
+    const int threads = cpu_parallel::host_kernel_threads();
+    if (threads > 1 && n >= split_from(op, sizeof(T), n)) {
+      cpu_parallel::parallel_chunks(n, threads, run);
+    } else if (n > 0) {
+      run(0, n);
+    }
+    return true;
+  }
+}
+
 template <class In, class Out>
 Out convert(In x) {
   if constexpr (kIsComplex<Out>) {
@@ -342,7 +395,7 @@ template <class T>
 void run_typed(const ElementwiseCall& c) {
   using enum PrimKind;
   const PrimKind k = c.kind;
-  if (try_simd<T>(c)) return;
+  if (try_simd<T>(c) || try_simd_complex<T>(c)) return;
   switch (k) {
     case Greater:
     case GreaterEqual:

@@ -99,6 +99,18 @@ NAN_PICK(nan_min_ps, __m256, _mm256_min_ps, _mm256_or_ps, _mm256_cmp_ps, _mm256_
 // WD float32 lanes widened to WD float64 ones and back (VD's lane count: 4).
 #define WIDEN_TO_D(p) _mm256_cvtps_pd(_mm_loadu_ps(p))
 #define NARROW_STORE_F(p, v) _mm_storeu_ps(p, _mm256_cvtpd_ps(v))
+// Interleaved complex values (re, im pairs): each pair's real part in both its lanes, its
+// imaginary part in both, the pair swapped; and -0 in the real lanes (a sign flip there).
+#define DUP_RE_D _mm256_movedup_pd
+#define DUP_IM_D(v) _mm256_unpackhi_pd(v, v)
+#define SWAP_PAIRS_D(v) _mm256_permute_pd(v, 0x5)
+#define DUP_RE_F _mm256_moveldup_ps
+#define DUP_IM_F _mm256_movehdup_ps
+#define SWAP_PAIRS_F(v) _mm256_permute_ps(v, 0xB1)
+#define REAL_SIGNS_D _mm256_setr_pd(-0.0, 0.0, -0.0, 0.0)
+#define REAL_SIGNS_F _mm256_setr_ps(-0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f)
+#define XORD _mm256_xor_pd
+#define XORF _mm256_xor_ps
 #define KEEP_NAN_D(r, x) _mm256_blendv_pd(r, x, _mm256_cmp_pd(x, x, _CMP_UNORD_Q))
 #define KEEP_NAN_F(r, x) _mm256_blendv_ps(r, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q))
 #define SLEEF_D(fn, u) Sleef_##fn##d4_##u##avx2

@@ -112,6 +112,20 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
 // W float32 lanes widened to W float64 ones and back (VD's lane count: 8).
 #define WIDEN_TO_D(p) _mm512_cvtps_pd(_mm256_loadu_ps(p))
 #define NARROW_STORE_F(p, v) _mm256_storeu_ps(p, _mm512_cvtpd_ps(v))
+// Interleaved complex values (re, im pairs): each pair's real part in both its lanes, its
+// imaginary part in both, the pair swapped; and -0 in the real lanes (a sign flip there).
+#define DUP_RE_D _mm512_movedup_pd
+#define DUP_IM_D(v) _mm512_unpackhi_pd(v, v)
+#define SWAP_PAIRS_D(v) _mm512_permute_pd(v, 0x55)
+#define DUP_RE_F _mm512_moveldup_ps
+#define DUP_IM_F _mm512_movehdup_ps
+#define SWAP_PAIRS_F(v) _mm512_permute_ps(v, 0xB1)
+#define REAL_SIGNS_D _mm512_setr_pd(-0.0, 0.0, -0.0, 0.0, -0.0, 0.0, -0.0, 0.0)
+#define REAL_SIGNS_F                                                                           \
+  _mm512_setr_ps(-0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, \
+                 -0.0f, 0.0f, -0.0f, 0.0f)
+#define XORD _mm512_xor_pd
+#define XORF _mm512_xor_ps
 #define KEEP_NAN_D(r, x) _mm512_mask_mov_pd(r, _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q), x)
 #define KEEP_NAN_F(r, x) _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), x)
 #define SLEEF_D(fn, u) Sleef_##fn##d8_##u##avx512f

@@ -70,6 +70,14 @@ bool convert(Isa isa, const double* x, float* y, std::int64_t n) {
 bool add_widened(Isa isa, double* acc, const float* x, std::int64_t n) {
   TENFERRO_SIMD_ROUTE(add_widened, acc, x, n)
 }
+bool complex_mul(Isa isa, const float* a, const float* b, float* y, std::int64_t n,
+                 bool& some_nan) {
+  TENFERRO_SIMD_ROUTE(complex_mul_f32, a, b, y, n, &some_nan)
+}
+bool complex_mul(Isa isa, const double* a, const double* b, double* y, std::int64_t n,
+                 bool& some_nan) {
+  TENFERRO_SIMD_ROUTE(complex_mul_f64, a, b, y, n, &some_nan)
+}
 bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes) {
   TENFERRO_SIMD_ROUTE(reduce_f32, op, p, n, lanes)
 }

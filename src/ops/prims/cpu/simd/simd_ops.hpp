@@ -54,6 +54,13 @@ bool convert(Isa isa, const float* x, double* y, std::int64_t n);
 bool convert(Isa isa, const double* x, float* y, std::int64_t n);
 // acc[i] += double(x[i]) for i < n: a float32 sum's step into float64 accumulators.
 bool add_widened(Isa isa, double* acc, const float* x, std::int64_t n);
+// n complex products of interleaved (re, im) parts, y may equal a or b: the scalar std::complex
+// product's parts bit for bit, except where both parts come out NaN (its Annex G recovery of
+// infinities is not done here). some_nan: whether some part of y is NaN, so that the caller can
+// redo those values by the scalar rule. false (nothing run) without a vector ISA.
+bool complex_mul(Isa isa, const float* a, const float* b, float* y, std::int64_t n, bool& some_nan);
+bool complex_mul(Isa isa, const double* a, const double* b, double* y, std::int64_t n,
+                 bool& some_nan);
 // Running maxima/minima (op Maximum or Minimum) over a contiguous run: lanes[l] =
 // op(lanes[l], p[i]) for every i < n - n % kReduceLanes with i % kReduceLanes == l, lane by lane
 // with the scalar nan_max/nan_min rule; the caller folds the last n % kReduceLanes elements and
