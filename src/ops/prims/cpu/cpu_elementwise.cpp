@@ -300,6 +300,40 @@ bool try_simd_complex(const ElementwiseCall& c) {
   }
 }
 
+// |z| of complex operands of one dense block by the vector kernel, the scalar rule
+// (complex_magnitude) redone for the values outside its formula's range; the bits are the
+// scalar rule's either way, so views (which run it) agree with their contiguous copies.
+template <class T>
+bool try_simd_complex_abs(const ElementwiseCall& c) {
+  if constexpr (!kIsComplex<T>) {
+    return false;
+  } else {
+    using R = Real<T>;
+    const simd::Isa isa = simd::best_isa();
+    if (c.kind != PrimKind::Abs || isa == simd::Isa::None ||
+        !all_dense_alike<2>(c.out.layout.shape, {c.in[0].layout.strides, c.out.layout.strides}))
+      return false;
+    const T* x = data_of<T>(c.in[0]) + c.in[0].layout.offset;
+    R* y = data_of<R>(c.out) + c.out.layout.offset;
+    const auto run = [&](std::int64_t begin, std::int64_t end) {
+      bool outside = false;
+      if (!simd::complex_abs(isa, reinterpret_cast<const R*>(x + begin), y + begin, end - begin,
+                             outside))
+        throw_kernel_refused(PrimKind::Abs);
+      if (!outside) return;
+      for (std::int64_t i = begin; i < end; ++i) y[i] = complex_magnitude(x[i]);
+    };
+    const std::int64_t n = c.out.layout.numel();
+    const int threads = cpu_parallel::host_kernel_threads();
+    if (threads > 1 && n >= split_from(PrimKind::Abs, sizeof(T), n)) {
+      cpu_parallel::parallel_chunks(n, threads, run);
+    } else if (n > 0) {
+      run(0, n);
+    }
+    return true;
+  }
+}
+
 template <class In, class Out>
 Out convert(In x) {
   if constexpr (kIsComplex<Out>) {
@@ -395,7 +429,7 @@ template <class T>
 void run_typed(const ElementwiseCall& c) {
   using enum PrimKind;
   const PrimKind k = c.kind;
-  if (try_simd<T>(c) || try_simd_complex<T>(c)) return;
+  if (try_simd<T>(c) || try_simd_complex<T>(c) || try_simd_complex_abs<T>(c)) return;
   switch (k) {
     case Greater:
     case GreaterEqual:

@@ -55,6 +55,29 @@ R nan_min(R a, R b) {
   return b < a ? b : a;
 }
 
+// |z| of a complex value, as the CPU kernels compute it (scalar and vector alike, so a view and
+// its contiguous copy agree bit for bit): sqrt(re^2 + im^2) where that cannot overflow or
+// underflow (complex64 in double precision, where it never can for finite parts; complex128
+// while the larger part's magnitude is within 2^-500..2^500, or both are zero), each step
+// rounded; hypot (std::abs) elsewhere, where it also makes an infinite part win over a NaN.
+// Within 1.5 ulp of hypot; hypot itself ran at a quarter of NumPy's speed and could not be
+// vectorised.
+inline constexpr double kMagnitudeLow = 0x1p-500, kMagnitudeHigh = 0x1p500;
+inline float complex_magnitude(std::complex<float> z) {
+  const double re = z.real(), im = z.imag();
+  if (!std::isfinite(re) || !std::isfinite(im)) return std::abs(z);
+  return static_cast<float>(std::sqrt(re * re + im * im));
+}
+inline double complex_magnitude(std::complex<double> z) {
+  const double re = z.real(), im = z.imag();
+  const double m = std::fabs(re) > std::fabs(im) ? std::fabs(re) : std::fabs(im);
+  if (!std::isfinite(re) || !std::isfinite(im) ||
+      !(m == 0 || (m > kMagnitudeLow && m < kMagnitudeHigh))) {
+    return std::abs(z);
+  }
+  return std::sqrt(re * re + im * im);
+}
+
 template <class T>
 T sign_of(T x) {
   if constexpr (kIsComplex<T>) {
@@ -87,7 +110,7 @@ auto unary_op(T x) {
       return x;
   } else if constexpr (K == Abs) {
     if constexpr (kIsComplex<T>)
-      return std::abs(x);
+      return complex_magnitude(x);
     else
       return std::fabs(x);
   } else if constexpr (K == Real) {

@@ -109,6 +109,8 @@ NAN_PICK(nan_min_ps, __m256, _mm256_min_ps, _mm256_or_ps, _mm256_cmp_ps, _mm256_
 #define SWAP_PAIRS_F(v) _mm256_permute_ps(v, 0xB1)
 #define REAL_SIGNS_D _mm256_setr_pd(-0.0, 0.0, -0.0, 0.0)
 #define REAL_SIGNS_F _mm256_setr_ps(-0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f)
+// The even lanes of two VDs (one per complex pair each) packed into one, a's first.
+#define PACK_EVEN_D(a, b) _mm256_permute4x64_pd(_mm256_unpacklo_pd(a, b), 0xD8)
 #define XORD _mm256_xor_pd
 #define XORF _mm256_xor_ps
 #define KEEP_NAN_D(r, x) _mm256_blendv_pd(r, x, _mm256_cmp_pd(x, x, _CMP_UNORD_Q))

@@ -124,6 +124,8 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
 #define REAL_SIGNS_F                                                                           \
   _mm512_setr_ps(-0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, \
                  -0.0f, 0.0f, -0.0f, 0.0f)
+// The even lanes of two VDs (one per complex pair each) packed into one, a's first.
+#define PACK_EVEN_D(a, b) _mm512_permutex2var_pd(a, _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), b)
 #define XORD _mm512_xor_pd
 #define XORF _mm512_xor_ps
 #define KEEP_NAN_D(r, x) _mm512_mask_mov_pd(r, _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q), x)

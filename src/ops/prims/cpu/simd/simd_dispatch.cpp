@@ -78,6 +78,12 @@ bool complex_mul(Isa isa, const double* a, const double* b, double* y, std::int6
                  bool& some_nan) {
   TENFERRO_SIMD_ROUTE(complex_mul_f64, a, b, y, n, &some_nan)
 }
+bool complex_abs(Isa isa, const float* x, float* y, std::int64_t n, bool& outside) {
+  TENFERRO_SIMD_ROUTE(complex_abs_f32, x, y, n, &outside)
+}
+bool complex_abs(Isa isa, const double* x, double* y, std::int64_t n, bool& outside) {
+  TENFERRO_SIMD_ROUTE(complex_abs_f64, x, y, n, &outside)
+}
 bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes) {
   TENFERRO_SIMD_ROUTE(reduce_f32, op, p, n, lanes)
 }

@@ -30,6 +30,8 @@ namespace tenferro::prims_cpu::simd::isa {
                                 bool* some_nan);                                                  \
   bool complex_mul_f64_##suffix(const double* a, const double* b, double* y, std::int64_t n,      \
                                 bool* some_nan);                                                  \
+  bool complex_abs_f32_##suffix(const float* x, float* y, std::int64_t n, bool* outside);         \
+  bool complex_abs_f64_##suffix(const double* x, double* y, std::int64_t n, bool* outside);       \
   bool reduce_f32_##suffix(Op op, const float* p, std::int64_t n, float* lanes);                  \
   bool reduce_f64_##suffix(Op op, const double* p, std::int64_t n, double* lanes);
 TENFERRO_SIMD_DECLARE(avx2)

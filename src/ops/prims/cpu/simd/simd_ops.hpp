@@ -61,6 +61,11 @@ bool add_widened(Isa isa, double* acc, const float* x, std::int64_t n);
 bool complex_mul(Isa isa, const float* a, const float* b, float* y, std::int64_t n, bool& some_nan);
 bool complex_mul(Isa isa, const double* a, const double* b, double* y, std::int64_t n,
                  bool& some_nan);
+// y[i] = |x[i]| of n complex values (interleaved parts), as element_math.hpp's
+// complex_magnitude bit for bit where its formula applies; outside: whether some value is
+// outside that range (the caller redoes those by the scalar rule). false without a vector ISA.
+bool complex_abs(Isa isa, const float* x, float* y, std::int64_t n, bool& outside);
+bool complex_abs(Isa isa, const double* x, double* y, std::int64_t n, bool& outside);
 // Running maxima/minima (op Maximum or Minimum) over a contiguous run: lanes[l] =
 // op(lanes[l], p[i]) for every i < n - n % kReduceLanes with i % kReduceLanes == l, lane by lane
 // with the scalar nan_max/nan_min rule; the caller folds the last n % kReduceLanes elements and
