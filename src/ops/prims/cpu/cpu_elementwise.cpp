@@ -124,6 +124,18 @@ bool with_kind(PrimKind k, F&& f) {
   return ((k == Ks ? (f(std::integral_constant<PrimKind, Ks>{}), true) : false) || ...);
 }
 
+// run(begin, end) over [0, n): split over the host pool from the op's bound (split_from), else
+// on this thread.
+template <class Run>
+void run_split(PrimKind op, std::size_t element_bytes, std::int64_t n, const Run& run) {
+  const int threads = cpu_parallel::host_kernel_threads();
+  if (threads > 1 && n >= split_from(op, element_bytes, n)) {
+    cpu_parallel::parallel_chunks(n, threads, run);
+  } else if (n > 0) {
+    run(0, n);
+  }
+}
+
 // A vector kernel answered false for a kind it had said it runs (the zero-length probe).
 [[noreturn]] void throw_kernel_refused(PrimKind op) {
   throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute,
@@ -237,12 +249,7 @@ bool try_simd(const ElementwiseCall& c) {
                        : simd::binary(isa, op, x + begin, b + begin, y + begin, len, stream);
       if (!ok) throw_kernel_refused(op);
     };
-    const int threads = cpu_parallel::host_kernel_threads();
-    if (threads > 1 && n >= split_from(op, sizeof(T), n)) {
-      cpu_parallel::parallel_chunks(n, threads, run);
-    } else if (n > 0) {
-      run(0, n);
-    }
+    run_split(op, sizeof(T), n, run);
     return true;
   }
 }
@@ -290,12 +297,7 @@ bool try_simd_complex(const ElementwiseCall& c) {
         if (std::isnan(y[i].real()) && std::isnan(y[i].imag())) y[i] = x[i] * b[i];
     };
     const std::int64_t n = c.out.layout.numel();
-    const int threads = cpu_parallel::host_kernel_threads();
-    if (threads > 1 && n >= split_from(op, sizeof(T), n)) {
-      cpu_parallel::parallel_chunks(n, threads, run);
-    } else if (n > 0) {
-      run(0, n);
-    }
+    run_split(op, sizeof(T), n, run);
     return true;
   }
 }
@@ -324,12 +326,7 @@ bool try_simd_complex_abs(const ElementwiseCall& c) {
       for (std::int64_t i = begin; i < end; ++i) y[i] = complex_magnitude(x[i]);
     };
     const std::int64_t n = c.out.layout.numel();
-    const int threads = cpu_parallel::host_kernel_threads();
-    if (threads > 1 && n >= split_from(PrimKind::Abs, sizeof(T), n)) {
-      cpu_parallel::parallel_chunks(n, threads, run);
-    } else if (n > 0) {
-      run(0, n);
-    }
+    run_split(PrimKind::Abs, sizeof(T), n, run);
     return true;
   }
 }
@@ -373,12 +370,7 @@ bool try_simd_convert(const ElementwiseCall& c) {
       if (!simd::convert(isa, x + begin, y + begin, end - begin))
         throw_kernel_refused(PrimKind::Cast);
     };
-    const int threads = cpu_parallel::host_kernel_threads();
-    if (threads > 1 && n >= split_from(PrimKind::Cast, sizeof(RealOut), n)) {
-      cpu_parallel::parallel_chunks(n, threads, run);
-    } else if (n > 0) {
-      run(0, n);
-    }
+    run_split(PrimKind::Cast, sizeof(RealOut), n, run);
     return true;
   }
 }
