@@ -303,7 +303,7 @@ TEST(PrimsSimdArith, WidenedAddIsTheScalarStep) {
 // tiny and huge values) and random ones, through prims::mul on the CPU runtime (the vector
 // kernel, then the scalar rule where both parts came out NaN) against std::complex's product
 // (C99 Annex G: infinities recovered) bit for bit; complex scaling by a real (x * 2.5) against
-// std::complex times a real.
+// std::complex times a real; sums and differences part by part.
 template <class R>
 void check_complex_mul_and_scale() {
   using Z = std::complex<R>;
@@ -340,17 +340,21 @@ void check_complex_mul_and_scale() {
   const EagerTensor tb = rt->upload(Tensor::from_col_major<Z>({n}, std::span<const Z>(b)));
   const std::vector<Z> prod = prims::mul(ta, tb).download().to_vector<Z>();
   const std::vector<Z> scaled = prims::scale(ta, 2.5).download().to_vector<Z>();
+  const std::vector<Z> sum = prims::add(ta, tb).download().to_vector<Z>();
+  const std::vector<Z> difference = prims::sub(ta, tb).download().to_vector<Z>();
+  const auto same = [](Z got, Z want) {
+    return same_value(got.real(), want.real()) && same_value(got.imag(), want.imag());
+  };
   std::size_t bad = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     const Z want = a[i] * b[i];
     const Z want_scaled = a[i] * R(2.5);
-    const bool ok = same_value(prod[i].real(), want.real()) &&
-                    same_value(prod[i].imag(), want.imag()) &&
-                    same_value(scaled[i].real(), want_scaled.real()) &&
-                    same_value(scaled[i].imag(), want_scaled.imag());
+    const bool ok = same(prod[i], want) && same(scaled[i], want_scaled) &&
+                    same(sum[i], a[i] + b[i]) && same(difference[i], a[i] - b[i]);
     if (!ok && bad++ < 5) {
       ADD_FAILURE() << a[i] << " * " << b[i] << " gave " << prod[i] << ", want " << want
-                    << "; * 2.5 gave " << scaled[i] << ", want " << want_scaled;
+                    << "; * 2.5 gave " << scaled[i] << ", want " << want_scaled << "; + gave "
+                    << sum[i] << ", - gave " << difference[i];
     }
   }
   EXPECT_EQ(bad, 0u);

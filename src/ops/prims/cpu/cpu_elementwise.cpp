@@ -255,8 +255,9 @@ bool try_simd(const ElementwiseCall& c) {
 }
 
 // Complex operands of one dense block: products by the vector kernel (the scalar rule redone
-// where both parts came out NaN, Annex G's infinity recovery), and scaling by a real number as a
-// real scaling of both parts (scale_by multiplies each part by it). false when the caller must
+// where both parts came out NaN, Annex G's infinity recovery), sums and differences and scaling
+// by a real number as the real kernels on both parts (std::complex adds part by part; scale_by
+// multiplies each part). false when the caller must
 // run the scalar loops (the other kinds, views, no vector ISA).
 template <class T>
 bool try_simd_complex(const ElementwiseCall& c) {
@@ -266,8 +267,10 @@ bool try_simd_complex(const ElementwiseCall& c) {
     using R = Real<T>;
     const PrimKind op = c.kind;
     const bool scale = op == PrimKind::Affine && c.alpha.imag() == 0.0 && c.beta == 0.0;
+    // Sums and differences are part by part: the real kernels on the interleaved parts.
+    const bool by_parts = op == PrimKind::Add || op == PrimKind::Sub;
     const simd::Isa isa = simd::best_isa();
-    if ((op != PrimKind::Mul && !scale) || isa == simd::Isa::None) return false;
+    if ((op != PrimKind::Mul && !scale && !by_parts) || isa == simd::Isa::None) return false;
     for (int i = 0; i < c.arity; ++i)
       if (c.in[i].layout.dtype != c.out.layout.dtype) return false;
     const auto& shape = c.out.layout.shape;
@@ -285,6 +288,12 @@ bool try_simd_complex(const ElementwiseCall& c) {
       if (scale) {
         if (!simd::affine(isa, xr, yr, 2 * (end - begin), static_cast<R>(c.alpha.real()), R(0),
                           false))
+          throw_kernel_refused(op);
+        return;
+      }
+      if (by_parts) {
+        if (!simd::binary(isa, op, xr, reinterpret_cast<const R*>(b + begin), yr,
+                          2 * (end - begin)))
           throw_kernel_refused(op);
         return;
       }
