@@ -255,10 +255,12 @@ bool try_simd(const ElementwiseCall& c) {
 }
 
 // Complex operands of one dense block: products by the vector kernel (the scalar rule redone
-// where both parts came out NaN, Annex G's infinity recovery), sums and differences and scaling
-// by a real number as the real kernels on both parts (std::complex adds part by part; scale_by
-// multiplies each part). false when the caller must
-// run the scalar loops (the other kinds, views, no vector ISA).
+// where both parts came out NaN, Annex G's infinity recovery); sums, differences and scaling by a
+// real number as the real kernels on the interleaved parts (std::complex adds part by part,
+// scale_by multiplies each part); |z| by the vector kernel, the scalar rule (complex_magnitude)
+// redone for the values outside its formula's range, so its bits are the scalar rule's and views
+// (which run it) agree with their contiguous copies. false when the caller must run the scalar
+// loops (the other kinds, views, no vector ISA).
 template <class T>
 bool try_simd_complex(const ElementwiseCall& c) {
   if constexpr (!kIsComplex<T>) {
@@ -267,75 +269,50 @@ bool try_simd_complex(const ElementwiseCall& c) {
     using R = Real<T>;
     const PrimKind op = c.kind;
     const bool scale = op == PrimKind::Affine && c.alpha.imag() == 0.0 && c.beta == 0.0;
-    // Sums and differences are part by part: the real kernels on the interleaved parts.
     const bool by_parts = op == PrimKind::Add || op == PrimKind::Sub;
+    const bool magnitude = op == PrimKind::Abs;  // the one with a real output
     const simd::Isa isa = simd::best_isa();
-    if ((op != PrimKind::Mul && !scale && !by_parts) || isa == simd::Isa::None) return false;
-    for (int i = 0; i < c.arity; ++i)
+    if ((op != PrimKind::Mul && !scale && !by_parts && !magnitude) || isa == simd::Isa::None)
+      return false;
+    for (int i = 0; i < c.arity && !magnitude; ++i)
       if (c.in[i].layout.dtype != c.out.layout.dtype) return false;
     const auto& shape = c.out.layout.shape;
     const bool dense =
-        scale ? all_dense_alike<2>(shape, {c.in[0].layout.strides, c.out.layout.strides})
-              : all_dense_alike<3>(
-                    shape, {c.in[0].layout.strides, c.in[1].layout.strides, c.out.layout.strides});
+        c.arity == 1 ? all_dense_alike<2>(shape, {c.in[0].layout.strides, c.out.layout.strides})
+                     : all_dense_alike<3>(shape, {c.in[0].layout.strides, c.in[1].layout.strides,
+                                                  c.out.layout.strides});
     if (!dense) return false;
     const T* x = data_of<T>(c.in[0]) + c.in[0].layout.offset;
-    const T* b = scale ? nullptr : data_of<T>(c.in[1]) + c.in[1].layout.offset;
-    T* y = data_of<T>(c.out) + c.out.layout.offset;
+    const T* b = c.arity == 2 ? data_of<T>(c.in[1]) + c.in[1].layout.offset : nullptr;
+    // The output: real magnitudes, or complex values.
+    R* const m = magnitude ? data_of<R>(c.out) + c.out.layout.offset : nullptr;
+    T* const y = magnitude ? nullptr : data_of<T>(c.out) + c.out.layout.offset;
     const auto run = [&](std::int64_t begin, std::int64_t end) {
+      const std::int64_t len = end - begin;
       const auto* xr = reinterpret_cast<const R*>(x + begin);
+      const auto* br = b ? reinterpret_cast<const R*>(b + begin) : nullptr;
+      if (magnitude) {
+        bool outside = false;
+        if (!simd::complex_abs(isa, xr, m + begin, len, outside)) throw_kernel_refused(op);
+        if (outside)
+          for (std::int64_t i = begin; i < end; ++i) m[i] = complex_magnitude(x[i]);
+        return;
+      }
       auto* yr = reinterpret_cast<R*>(y + begin);
+      bool ok = true, some_nan = false;
       if (scale) {
-        if (!simd::affine(isa, xr, yr, 2 * (end - begin), static_cast<R>(c.alpha.real()), R(0),
-                          false))
-          throw_kernel_refused(op);
-        return;
+        ok = simd::affine(isa, xr, yr, 2 * len, static_cast<R>(c.alpha.real()), R(0), false);
+      } else if (by_parts) {
+        ok = simd::binary(isa, op, xr, br, yr, 2 * len);
+      } else {
+        ok = simd::complex_mul(isa, xr, br, yr, len, some_nan);
       }
-      if (by_parts) {
-        if (!simd::binary(isa, op, xr, reinterpret_cast<const R*>(b + begin), yr,
-                          2 * (end - begin)))
-          throw_kernel_refused(op);
-        return;
-      }
-      bool some_nan = false;
-      if (!simd::complex_mul(isa, xr, reinterpret_cast<const R*>(b + begin), yr, end - begin,
-                             some_nan))
-        throw_kernel_refused(op);
-      if (!some_nan) return;
-      for (std::int64_t i = begin; i < end; ++i)
-        if (std::isnan(y[i].real()) && std::isnan(y[i].imag())) y[i] = x[i] * b[i];
+      if (!ok) throw_kernel_refused(op);
+      if (some_nan)
+        for (std::int64_t i = begin; i < end; ++i)
+          if (std::isnan(y[i].real()) && std::isnan(y[i].imag())) y[i] = x[i] * b[i];
     };
-    const std::int64_t n = c.out.layout.numel();
-    run_split(op, sizeof(T), n, run);
-    return true;
-  }
-}
-
-// |z| of complex operands of one dense block by the vector kernel, the scalar rule
-// (complex_magnitude) redone for the values outside its formula's range; the bits are the
-// scalar rule's either way, so views (which run it) agree with their contiguous copies.
-template <class T>
-bool try_simd_complex_abs(const ElementwiseCall& c) {
-  if constexpr (!kIsComplex<T>) {
-    return false;
-  } else {
-    using R = Real<T>;
-    const simd::Isa isa = simd::best_isa();
-    if (c.kind != PrimKind::Abs || isa == simd::Isa::None ||
-        !all_dense_alike<2>(c.out.layout.shape, {c.in[0].layout.strides, c.out.layout.strides}))
-      return false;
-    const T* x = data_of<T>(c.in[0]) + c.in[0].layout.offset;
-    R* y = data_of<R>(c.out) + c.out.layout.offset;
-    const auto run = [&](std::int64_t begin, std::int64_t end) {
-      bool outside = false;
-      if (!simd::complex_abs(isa, reinterpret_cast<const R*>(x + begin), y + begin, end - begin,
-                             outside))
-        throw_kernel_refused(PrimKind::Abs);
-      if (!outside) return;
-      for (std::int64_t i = begin; i < end; ++i) y[i] = complex_magnitude(x[i]);
-    };
-    const std::int64_t n = c.out.layout.numel();
-    run_split(PrimKind::Abs, sizeof(T), n, run);
+    run_split(op, sizeof(T), c.out.layout.numel(), run);
     return true;
   }
 }
@@ -430,7 +407,7 @@ template <class T>
 void run_typed(const ElementwiseCall& c) {
   using enum PrimKind;
   const PrimKind k = c.kind;
-  if (try_simd<T>(c) || try_simd_complex<T>(c) || try_simd_complex_abs<T>(c)) return;
+  if (try_simd<T>(c) || try_simd_complex<T>(c)) return;
   switch (k) {
     case Greater:
     case GreaterEqual:
