@@ -13,6 +13,7 @@
 #include <sstream>
 #include <vector>
 
+#include "backends/cpu/strided_reduce.hpp"
 #include "ops/prims/cpu/element_math.hpp"
 #include "simd_sweep_support.hpp"
 #include "tenferro/prims.hpp"
@@ -273,6 +274,64 @@ TEST(PrimsSimdArith, CastsBetweenFloat32AndFloat64AreStaticCasts) {
   check_convert<double, float>(xs);
 }
 
+// Block sums (a float32/float64 sum's or norm's whole blocks): each block's value as the CPU
+// backend's PairwiseSum::add_run computes it, bit for bit, for every block count up to 21, on
+// terms of mixed magnitudes whose sum depends on the order of the additions (checked: a plain
+// running sum differs), and with infinities, NaNs and subnormals in some blocks.
+template <class R>
+void check_block_sums(bool squares) {
+  constexpr std::int64_t kBlock = simd::kSumBlock;
+  static_assert(kBlock == cpu_strided::PairwiseSum<double>::kBlock);
+  constexpr std::int64_t kBlocks = 21;
+  std::vector<R> xs(static_cast<std::size_t>(kBlock * kBlocks));
+  std::uint64_t lcg = 99;
+  for (R& x : xs) {
+    lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+    const double mantissa = static_cast<double>(lcg >> 11) / 9007199254740992.0 - 0.5;
+    x = static_cast<R>(std::ldexp(mantissa, static_cast<int>((lcg >> 3) % 40) - 20));
+  }
+  xs[5 * kBlock + 17] = std::numeric_limits<R>::infinity();
+  xs[6 * kBlock + 3] = std::numeric_limits<R>::quiet_NaN();
+  xs[7 * kBlock + 255] = -std::numeric_limits<R>::infinity();
+  xs[7 * kBlock + 1] = std::numeric_limits<R>::infinity();
+  for (std::int64_t i = 0; i < kBlock; ++i)
+    xs[static_cast<std::size_t>(8 * kBlock + i)] = std::numeric_limits<R>::denorm_min() * (i + 1);
+  const auto term = [squares](R v) {
+    return squares ? static_cast<double>(v) * v : static_cast<double>(v);
+  };
+  std::vector<double> want(kBlocks);
+  bool order_matters = false;
+  for (std::int64_t b = 0; b < kBlocks; ++b) {
+    cpu_strided::PairwiseSum<double> one;
+    one.add_run(xs.data() + b * kBlock, kBlock, term);
+    want[static_cast<std::size_t>(b)] = one.total();
+    double running = 0;
+    for (std::int64_t i = 0; i < kBlock; ++i)
+      running += term(xs[static_cast<std::size_t>(b * kBlock + i)]);
+    order_matters = order_matters || running != want[static_cast<std::size_t>(b)];
+  }
+  ASSERT_TRUE(order_matters) << "the terms do not tell one order of additions from another";
+  for (Isa isa : vector_isas()) {
+    for (std::int64_t n = 0; n <= kBlocks; ++n) {
+      std::vector<double> got(kBlocks + 1, 42.0);
+      ASSERT_TRUE(simd::block_sums(isa, xs.data(), n, got.data(), squares));
+      for (std::int64_t b = 0; b < n; ++b)
+        ASSERT_TRUE(same_value(got[static_cast<std::size_t>(b)], want[static_cast<std::size_t>(b)]))
+            << isa_name(isa) << " blocks=" << n << " block " << b << ": "
+            << got[static_cast<std::size_t>(b)] << " want " << want[static_cast<std::size_t>(b)];
+      EXPECT_EQ(got[static_cast<std::size_t>(n)], 42.0) << "wrote past the end, blocks=" << n;
+    }
+  }
+}
+TEST(PrimsSimdArith, BlockSumsArePairwiseSumBlocks) {
+  check_block_sums<float>(false);
+  check_block_sums<double>(false);
+}
+TEST(PrimsSimdArith, BlockSumsOfSquaresArePairwiseSumBlocks) {
+  check_block_sums<float>(true);
+  check_block_sums<double>(true);
+}
+
 // A float32 sum's vector step into float64 accumulators: acc + double(x), bit for bit, at every
 // tail length (acc holds values whose sums with x round).
 TEST(PrimsSimdArith, WidenedAddIsTheScalarStep) {
@@ -297,6 +356,35 @@ TEST(PrimsSimdArith, WidenedAddIsTheScalarStep) {
           << "wrote past the end, n=" << n;
     }
   }
+}
+
+// A norm's vector step along rows: acc + double(x)^2 with the square rounded first, bit for bit
+// (a fused multiply-add would differ in the last bit of most values here), at every tail length.
+template <class R>
+void check_add_squares(const std::vector<R>& xs) {
+  std::vector<double> acc0(xs.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) acc0[i] = 1.0 / 3.0 * static_cast<double>(i % 97);
+  std::vector<double> want(xs.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    double square = static_cast<double>(xs[i]) * static_cast<double>(xs[i]);
+    asm("" : "+x"(square));  // rounded here, as the scalar step rounds it
+    want[i] = acc0[i] + square;
+  }
+  for (Isa isa : vector_isas()) {
+    for (std::size_t n : {xs.size(), std::size_t{0}, std::size_t{1}, std::size_t{5},
+                          std::size_t{13}, std::size_t{19}}) {
+      std::vector<double> acc(acc0.begin(), acc0.begin() + static_cast<std::ptrdiff_t>(n) + 1);
+      ASSERT_TRUE(simd::add_squares(isa, acc.data(), xs.data(), static_cast<std::int64_t>(n)));
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < n; ++i) bad += same_value(acc[i], want[i]) ? 0 : 1;
+      EXPECT_EQ(bad, 0u) << isa_name(isa) << " n=" << n;
+      EXPECT_EQ(acc[n], acc0[n]) << "wrote past the end, n=" << n;
+    }
+  }
+}
+TEST(PrimsSimdArith, SquaresAddedAreTheScalarNormStep) {
+  check_add_squares(float32_sweep());
+  check_add_squares(float64_sweep());
 }
 
 // Complex products: every pair of special parts (zeros of both signs, infinities, NaN, ones,
@@ -383,6 +471,94 @@ TEST(PrimsSimdArith, ComplexProductKernelFlagsNaNParts) {
     EXPECT_FALSE(some_nan) << isa_name(isa);
     a[0] = inf;
   }
+}
+
+// Complex quotients: the vector kernel, with the scalar rule redone where both parts came out
+// NaN (as its caller does), gives std::complex's quotient bit for bit (GCC's __divdc3 /
+// __divsc3: Smith's method with its scalings for complex128, double arithmetic for complex64),
+// at every tail length, on every vector ISA; and prims::div on the CPU runtime does. The
+// operands: every pair of special parts as numerator and as divisor, parts log-spaced over the
+// whole range (subnormal and overflowing intermediates, the kernel's range bounds 2^+-250 and
+// their neighbours), zeros, and random values.
+template <class R>
+void check_complex_div() {
+  using Z = std::complex<R>;
+  std::vector<R> parts = specials<R>();
+  for (double e : {250.0, -250.0}) {
+    const R bound = static_cast<R>(std::ldexp(1.0, static_cast<int>(e)));
+    if (bound == 0 || std::isinf(bound)) continue;  // float32: beyond its range
+    parts.push_back(bound);
+    parts.push_back(std::nextafter(bound, R(0)));
+    parts.push_back(-std::nextafter(bound, std::numeric_limits<R>::infinity()));
+  }
+  std::uint64_t lcg = 17;
+  const double max_exp = sizeof(R) == 4 ? 128.0 : 1024.0;
+  const auto uniform = [&] {
+    lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<double>(lcg >> 11) / 9007199254740992.0;
+  };
+  for (int i = 0; i < 60; ++i)
+    parts.push_back(static_cast<R>(
+        std::ldexp(uniform() + 0.5, static_cast<int>((uniform() * 2 - 1) * max_exp))));
+  std::vector<Z> a, b;
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    for (std::size_t j = 0; j < parts.size(); ++j) {
+      a.emplace_back(parts[i], parts[j]);
+      b.emplace_back(parts[(i * 7 + j) % parts.size()], parts[(j * 3 + 1) % parts.size()]);
+      a.emplace_back(parts[(i * 5 + j * 11) % parts.size()], R(0));
+      b.emplace_back(parts[i], parts[j]);
+    }
+  for (int i = 0; i < 4000; ++i) {
+    a.emplace_back(static_cast<R>(uniform() * 4 - 2),
+                   i % 7 == 0 ? R(0) : static_cast<R>(uniform() * 4 - 2));
+    b.emplace_back(i % 5 == 0 ? R(0) : static_cast<R>(uniform() * 4 - 2),
+                   static_cast<R>(uniform() * 4 - 2));
+  }
+  const auto n = static_cast<std::int64_t>(a.size());
+  const auto same = [](Z got, Z want) {
+    return same_value(got.real(), want.real()) && same_value(got.imag(), want.imag());
+  };
+  const auto check = [&](const std::vector<Z>& got, std::int64_t count, const std::string& what) {
+    std::size_t bad = 0;
+    for (std::int64_t k = 0; k < count; ++k) {
+      const auto i = static_cast<std::size_t>(k);
+      const Z want = a[i] / b[i];
+      if (!same(got[i], want) && bad++ < 5)
+        ADD_FAILURE() << what << ": " << a[i] << " / " << b[i] << " gave " << got[i] << ", want "
+                      << want;
+    }
+    EXPECT_EQ(bad, 0u) << what;
+  };
+  for (Isa isa : vector_isas()) {
+    for (std::int64_t len : {n, std::int64_t{0}, std::int64_t{1}, std::int64_t{3}, std::int64_t{5},
+                             std::int64_t{8}, std::int64_t{11}, std::int64_t{17}}) {
+      std::vector<Z> y(static_cast<std::size_t>(len) + 1, Z(R(42), R(42)));
+      bool some_nan = false;
+      ASSERT_TRUE(simd::complex_div(isa, reinterpret_cast<const R*>(a.data()),
+                                    reinterpret_cast<const R*>(b.data()),
+                                    reinterpret_cast<R*>(y.data()), len, some_nan));
+      for (std::int64_t k = 0; k < len; ++k) {
+        const auto i = static_cast<std::size_t>(k);
+        if (std::isnan(y[i].real()) && std::isnan(y[i].imag())) {
+          EXPECT_TRUE(some_nan);
+          y[i] = a[i] / b[i];
+        }
+      }
+      check(y, len, std::string(isa_name(isa)) + " n=" + std::to_string(len));
+      EXPECT_TRUE(same(y[static_cast<std::size_t>(len)], Z(R(42), R(42))))
+          << "wrote past the end, n=" << len;
+    }
+  }
+  auto rt = EagerRuntime::cpu();
+  const EagerTensor ta = rt->upload(Tensor::from_col_major<Z>({n}, std::span<const Z>(a)));
+  const EagerTensor tb = rt->upload(Tensor::from_col_major<Z>({n}, std::span<const Z>(b)));
+  check(prims::div(ta, tb).download().to_vector<Z>(), n, "prims::div");
+}
+TEST(PrimsSimdArith, ComplexQuotientsAreStdComplexQuotientsComplex64) {
+  check_complex_div<float>();
+}
+TEST(PrimsSimdArith, ComplexQuotientsAreStdComplexQuotientsComplex128) {
+  check_complex_div<double>();
 }
 
 // |z| of complex values: the vector kernel, with the scalar rule redone where it says a value

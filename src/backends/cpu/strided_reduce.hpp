@@ -26,6 +26,8 @@ namespace tenferro::cpu_strided {
 template <class Acc>
 class PairwiseSum {
  public:
+  static constexpr int kBlock = 256;
+  static constexpr int kLanes = 16;
   void add(Acc x) {
     block_ += x;
     if (++in_block_ == kBlock) {
@@ -57,6 +59,10 @@ class PairwiseSum {
     }
     for (; i < n; ++i) add(term(p[i]));
   }
+  // A whole block's value, computed elsewhere as add_run computes it (a vector kernel), pushed
+  // as add_run pushes its own: only between blocks (at_block_start()).
+  bool at_block_start() const { return in_block_ == 0; }
+  void push_block(Acc s) { push(s); }
   Acc total() const {
     Acc s = block_;
     for (int k = 0; k < 64 && (blocks_ >> k) != 0; ++k) {
@@ -66,8 +72,6 @@ class PairwiseSum {
   }
 
  private:
-  static constexpr int kBlock = 256;
-  static constexpr int kLanes = 16;
   void push(Acc s) {
     int k = 0;
     while ((blocks_ >> k) & 1u) {

@@ -254,8 +254,9 @@ bool try_simd(const ElementwiseCall& c) {
   }
 }
 
-// Complex operands of one dense block: products by the vector kernel (the scalar rule redone
-// where both parts came out NaN, Annex G's infinity recovery); sums, differences and scaling by a
+// Complex operands of one dense block: products and quotients by the vector kernels (the scalar
+// rule redone where both parts came out NaN: Annex G's infinity recovery, and the quotients
+// outside the kernel's range); sums, differences and scaling by a
 // real number as the real kernels on the interleaved parts (std::complex adds part by part,
 // scale_by multiplies each part); |z| by the vector kernel, the scalar rule (complex_magnitude)
 // redone for the values outside its formula's range, so its bits are the scalar rule's and views
@@ -272,7 +273,8 @@ bool try_simd_complex(const ElementwiseCall& c) {
     const bool by_parts = op == PrimKind::Add || op == PrimKind::Sub;
     const bool magnitude = op == PrimKind::Abs;  // the one with a real output
     const simd::Isa isa = simd::best_isa();
-    if ((op != PrimKind::Mul && !scale && !by_parts && !magnitude) || isa == simd::Isa::None)
+    const bool product = op == PrimKind::Mul, quotient = op == PrimKind::Div;
+    if ((!product && !quotient && !scale && !by_parts && !magnitude) || isa == simd::Isa::None)
       return false;
     for (int i = 0; i < c.arity && !magnitude; ++i)
       if (c.in[i].layout.dtype != c.out.layout.dtype) return false;
@@ -304,13 +306,16 @@ bool try_simd_complex(const ElementwiseCall& c) {
         ok = simd::affine(isa, xr, yr, 2 * len, static_cast<R>(c.alpha.real()), R(0), false);
       } else if (by_parts) {
         ok = simd::binary(isa, op, xr, br, yr, 2 * len);
-      } else {
+      } else if (product) {
         ok = simd::complex_mul(isa, xr, br, yr, len, some_nan);
+      } else {
+        ok = simd::complex_div(isa, xr, br, yr, len, some_nan);
       }
       if (!ok) throw_kernel_refused(op);
       if (some_nan)
         for (std::int64_t i = begin; i < end; ++i)
-          if (std::isnan(y[i].real()) && std::isnan(y[i].imag())) y[i] = x[i] * b[i];
+          if (std::isnan(y[i].real()) && std::isnan(y[i].imag()))
+            y[i] = product ? x[i] * b[i] : x[i] / b[i];
     };
     run_split(op, sizeof(T), c.out.layout.numel(), run);
     return true;

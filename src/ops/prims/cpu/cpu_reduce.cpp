@@ -2,6 +2,7 @@
 // each output element walks its reduced sub-tensor in memory order, or the outputs along
 // a kept unit-stride axis are accumulated together; sums use a wider accumulator (double for
 // F32/C32) and pairwise blocks, so a 10^7-term sum loses O(log n) ulps, not O(n).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -38,25 +39,59 @@ ReduceView view_of(const ReduceCall& c) {
 
 // bl[j] = op(bl[j], row[j]) by the SIMD kernels when the accumulator has the element type (an
 // F64 sum, any real max/min) and `op` is the step, or is an F32 sum's double (the element
-// widened, then added): the same IEEE operation per element, so the same result as the scalar
-// step, two to four times wider than the baseline SSE2 loop (a float32 mean over the rows of a
-// 1024^2 matrix ran at 0.37x NumPy's time with the scalar widening step).
+// widened, then added), or `op` is Norm (the element's square in double added): the same IEEE
+// operations per element, so the same result as the scalar step, two to four times wider than
+// the baseline SSE2 loop (a float32 mean over the rows of a 1024^2 matrix ran at 0.37x NumPy's
+// time with the scalar widening step).
 template <class W, class T>
 auto simd_row_step(std::optional<simd::Op> op) {
-  if constexpr (std::is_same_v<W, T> && (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+  if constexpr (std::is_same_v<W, double> &&
+                (std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+    return [op](W* bl, const T* row, std::int64_t n) {
+      const simd::Isa isa = simd::best_isa();
+      if (!op || isa == simd::Isa::None) return false;
+      if (*op == simd::Op::Norm) return simd::add_squares(isa, bl, row, n);
+      if constexpr (std::is_same_v<T, float>) {
+        return *op == simd::Op::Add && simd::add_widened(isa, bl, row, n);
+      } else {
+        return simd::binary(isa, *op, bl, row, bl, n);
+      }
+    };
+  } else if constexpr (std::is_same_v<W, float> && std::is_same_v<T, float>) {
     return [op](W* bl, const T* row, std::int64_t n) {
       const simd::Isa isa = simd::best_isa();
       return op && isa != simd::Isa::None && simd::binary(isa, *op, bl, row, bl, n);
-    };
-  } else if constexpr (std::is_same_v<W, double> && std::is_same_v<T, float>) {
-    return [op](W* bl, const T* row, std::int64_t n) {
-      const simd::Isa isa = simd::best_isa();
-      return op == simd::Op::Add && isa != simd::Isa::None && simd::add_widened(isa, bl, row, n);
     };
   } else {
     (void)op;  // the accumulator is wider than the elements: the scalar step runs
     return [](W*, const T*, std::int64_t) { return false; };
   }
+}
+
+// n contiguous terms into s: whole blocks by the vector kernel, which computes add_run's own
+// block values bit for bit (each block's 16 lanes in the same order), several blocks side by
+// side at the vector width (the baseline loop ran one block at a time in SSE2 registers: a
+// float32 norm took three times NumPy's sdot); the rest by add_run. `squares`: the terms are
+// the elements' squares, as `term` computes them.
+template <class T, class Term>
+void add_terms(PairwiseSum<double>& s, const T* p, std::int64_t n, bool squares, Term term) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    static_assert(PairwiseSum<double>::kBlock == simd::kSumBlock &&
+                  PairwiseSum<double>::kLanes == simd::kSumLanes);
+    const simd::Isa isa = simd::best_isa();
+    if (isa != simd::Isa::None && s.at_block_start()) {
+      constexpr std::int64_t kChunk = 64;  // block values per kernel call
+      double sums[kChunk];
+      while (n >= simd::kSumBlock) {
+        const std::int64_t blocks = std::min(n / simd::kSumBlock, kChunk);
+        simd::block_sums(isa, p, blocks, sums, squares);
+        for (std::int64_t b = 0; b < blocks; ++b) s.push_block(sums[b]);
+        p += blocks * simd::kSumBlock;
+        n -= blocks * simd::kSumBlock;
+      }
+    }
+  }
+  s.add_run(p, n, term);
 }
 
 template <class T, class W, class Step, class Combine, class Finish>
@@ -126,7 +161,8 @@ bool try_row_reduce(const ReduceCall& c, std::int64_t count) {
           [](double a, double b) { return a + b; }, 0.0,
           [](std::byte* out, std::int64_t at, double v) {
             reinterpret_cast<Real<T>*>(out)[at] = static_cast<Real<T>>(std::sqrt(v));
-          });
+          },
+          simd::Op::Norm);
       return true;
     case PrimKind::Max:
     case PrimKind::Min:
@@ -178,7 +214,12 @@ void run_typed(const ReduceCall& c) {
       case PrimKind::Mean: {
         PairwiseSum<W> s;
         each_run([&](const T* p, std::int64_t n) {
-          s.add_run(p, n, [](T v) { return static_cast<W>(v); });
+          const auto widen = [](T v) { return static_cast<W>(v); };
+          if constexpr (kIsComplex<T>) {
+            s.add_run(p, n, widen);
+          } else {
+            add_terms(s, p, n, false, widen);
+          }
         });
         W total = s.total();
         if (k == PrimKind::Mean) total /= static_cast<double>(count);
@@ -188,14 +229,14 @@ void run_typed(const ReduceCall& c) {
       case PrimKind::Norm: {
         PairwiseSum<double> s;
         each_run([&](const T* p, std::int64_t n) {
-          s.add_run(p, n, [](T v) {
-            if constexpr (kIsComplex<T>) {
+          if constexpr (kIsComplex<T>) {
+            s.add_run(p, n, [](T v) {
               return static_cast<double>(v.real()) * v.real() +
                      static_cast<double>(v.imag()) * v.imag();
-            } else {
-              return static_cast<double>(v) * v;
-            }
-          });
+            });
+          } else {
+            add_terms(s, p, n, true, [](T v) { return static_cast<double>(v) * v; });
+          }
         });
         reinterpret_cast<Real<T>*>(out_bytes)[out_offset] =
             static_cast<Real<T>>(std::sqrt(s.total()));

@@ -30,6 +30,12 @@ inline __m256 mask_ps(unsigned bits) {
   return _mm256_castsi256_ps(
       _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(bits)), bit), bit));
 }
+// Lane 0 after adding the upper half of the lanes onto the lower half, halving until one is
+// left (lane l += lane l + w for w = 2, 1): a pairwise sum's last levels, in registers.
+inline double fold_lanes_pd(__m256d v) {
+  const __m128d q = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+  return _mm_cvtsd_f64(_mm_add_sd(q, _mm_unpackhi_pd(q, q)));
+}
 // maximum/minimum as the scalar nan_max/nan_min, without a branch (simd_avx512.cpp says how).
 #define NAN_PICK(name, V, PICK, BITS, CMP, BLEND)    \
   inline V name(V a, V b) {                          \
@@ -98,6 +104,8 @@ NAN_PICK(nan_min_ps, __m256, _mm256_min_ps, _mm256_or_ps, _mm256_cmp_ps, _mm256_
   _mm256_blendv_ps(y, x, _mm256_cmp_ps(c, _mm256_setzero_ps(), _CMP_NEQ_UQ))
 // WD float32 lanes widened to WD float64 ones and back (VD's lane count: 4).
 #define WIDEN_TO_D(p) _mm256_cvtps_pd(_mm_loadu_ps(p))
+#define FMADD_D _mm256_fmadd_pd
+#define FOLD_LANES_D fold_lanes_pd
 #define NARROW_STORE_F(p, v) _mm_storeu_ps(p, _mm256_cvtpd_ps(v))
 // Interleaved complex values (re, im pairs): each pair's real part in both its lanes, its
 // imaginary part in both, the pair swapped; and -0 in the real lanes (a sign flip there).
@@ -111,6 +119,13 @@ NAN_PICK(nan_min_ps, __m256, _mm256_min_ps, _mm256_or_ps, _mm256_cmp_ps, _mm256_
 #define REAL_SIGNS_F _mm256_setr_ps(-0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f, -0.0f, 0.0f)
 // The even lanes of two VDs (one per complex pair each) packed into one, a's first.
 #define PACK_EVEN_D(a, b) _mm256_permute4x64_pd(_mm256_unpacklo_pd(a, b), 0xD8)
+// The odd lanes likewise; and the inverse, the lanes of re and im interleaved (lanes 0, 1 of
+// each into the first VD, lanes 2, 3 into the second).
+#define PACK_ODD_D(a, b) _mm256_permute4x64_pd(_mm256_unpackhi_pd(a, b), 0xD8)
+#define INTERLEAVE_LO_D(re, im) \
+  _mm256_permute2f128_pd(_mm256_unpacklo_pd(re, im), _mm256_unpackhi_pd(re, im), 0x20)
+#define INTERLEAVE_HI_D(re, im) \
+  _mm256_permute2f128_pd(_mm256_unpacklo_pd(re, im), _mm256_unpackhi_pd(re, im), 0x31)
 #define XORD _mm256_xor_pd
 #define XORF _mm256_xor_ps
 #define KEEP_NAN_D(r, x) _mm256_blendv_pd(r, x, _mm256_cmp_pd(x, x, _CMP_UNORD_Q))

@@ -38,6 +38,13 @@ inline __m512 div_ps_by_halves(__m512 a, __m512 b) {
   return _mm512_castpd_ps(
       _mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(lo)), _mm256_castps_pd(hi), 1));
 }
+// Lane 0 after adding the upper half of the lanes onto the lower half, halving until one is
+// left (lane l += lane l + w for w = 4, 2, 1): a pairwise sum's last levels, in registers.
+inline double fold_lanes_pd(__m512d v) {
+  const __m256d h = _mm256_add_pd(_mm512_castpd512_pd256(v), _mm512_extractf64x4_pd(v, 1));
+  const __m128d q = _mm_add_pd(_mm256_castpd256_pd128(h), _mm256_extractf128_pd(h, 1));
+  return _mm_cvtsd_f64(_mm_add_sd(q, _mm_unpackhi_pd(q, q)));
+}
 // maximum/minimum as the scalar nan_max/nan_min, without a branch: VRANGE's max/min (imm8
 // 0x5/0x4: the larger/smaller, its sign from the comparison), which orders -0 below +0 as IEEE
 // does but treats a quiet NaN as missing, then b where b is NaN, then a where a is NaN (the
@@ -111,6 +118,8 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
   _mm512_mask_blend_ps(_mm512_cmp_ps_mask(c, _mm512_setzero_ps(), _CMP_NEQ_UQ), y, x)
 // W float32 lanes widened to W float64 ones and back (VD's lane count: 8).
 #define WIDEN_TO_D(p) _mm512_cvtps_pd(_mm256_loadu_ps(p))
+#define FMADD_D _mm512_fmadd_pd
+#define FOLD_LANES_D fold_lanes_pd
 #define NARROW_STORE_F(p, v) _mm256_storeu_ps(p, _mm512_cvtpd_ps(v))
 // Interleaved complex values (re, im pairs): each pair's real part in both its lanes, its
 // imaginary part in both, the pair swapped; and -0 in the real lanes (a sign flip there).
@@ -126,6 +135,13 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
                  -0.0f, 0.0f, -0.0f, 0.0f)
 // The even lanes of two VDs (one per complex pair each) packed into one, a's first.
 #define PACK_EVEN_D(a, b) _mm512_permutex2var_pd(a, _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14), b)
+// The odd lanes likewise; and the inverse, the lanes of re and im interleaved (lanes 0-3 of
+// each into the first VD, lanes 4-7 into the second).
+#define PACK_ODD_D(a, b) _mm512_permutex2var_pd(a, _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15), b)
+#define INTERLEAVE_LO_D(re, im) \
+  _mm512_permutex2var_pd(re, _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11), im)
+#define INTERLEAVE_HI_D(re, im) \
+  _mm512_permutex2var_pd(re, _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15), im)
 #define XORD _mm512_xor_pd
 #define XORF _mm512_xor_ps
 #define KEEP_NAN_D(r, x) _mm512_mask_mov_pd(r, _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q), x)

@@ -70,6 +70,12 @@ bool convert(Isa isa, const double* x, float* y, std::int64_t n) {
 bool add_widened(Isa isa, double* acc, const float* x, std::int64_t n) {
   TENFERRO_SIMD_ROUTE(add_widened, acc, x, n)
 }
+bool add_squares(Isa isa, double* acc, const float* x, std::int64_t n) {
+  TENFERRO_SIMD_ROUTE(add_squares_f32, acc, x, n)
+}
+bool add_squares(Isa isa, double* acc, const double* x, std::int64_t n) {
+  TENFERRO_SIMD_ROUTE(add_squares_f64, acc, x, n)
+}
 bool complex_mul(Isa isa, const float* a, const float* b, float* y, std::int64_t n,
                  bool& some_nan) {
   TENFERRO_SIMD_ROUTE(complex_mul_f32, a, b, y, n, &some_nan)
@@ -78,11 +84,25 @@ bool complex_mul(Isa isa, const double* a, const double* b, double* y, std::int6
                  bool& some_nan) {
   TENFERRO_SIMD_ROUTE(complex_mul_f64, a, b, y, n, &some_nan)
 }
+bool complex_div(Isa isa, const float* a, const float* b, float* y, std::int64_t n,
+                 bool& some_nan) {
+  TENFERRO_SIMD_ROUTE(complex_div_f32, a, b, y, n, &some_nan)
+}
+bool complex_div(Isa isa, const double* a, const double* b, double* y, std::int64_t n,
+                 bool& some_nan) {
+  TENFERRO_SIMD_ROUTE(complex_div_f64, a, b, y, n, &some_nan)
+}
 bool complex_abs(Isa isa, const float* x, float* y, std::int64_t n, bool& outside) {
   TENFERRO_SIMD_ROUTE(complex_abs_f32, x, y, n, &outside)
 }
 bool complex_abs(Isa isa, const double* x, double* y, std::int64_t n, bool& outside) {
   TENFERRO_SIMD_ROUTE(complex_abs_f64, x, y, n, &outside)
+}
+bool block_sums(Isa isa, const float* p, std::int64_t nblocks, double* out, bool squares) {
+  TENFERRO_SIMD_ROUTE(block_sums_f32, p, nblocks, out, squares)
+}
+bool block_sums(Isa isa, const double* p, std::int64_t nblocks, double* out, bool squares) {
+  TENFERRO_SIMD_ROUTE(block_sums_f64, p, nblocks, out, squares)
 }
 bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes) {
   TENFERRO_SIMD_ROUTE(reduce_f32, op, p, n, lanes)

@@ -54,6 +54,10 @@ bool convert(Isa isa, const float* x, double* y, std::int64_t n);
 bool convert(Isa isa, const double* x, float* y, std::int64_t n);
 // acc[i] += double(x[i]) for i < n: a float32 sum's step into float64 accumulators.
 bool add_widened(Isa isa, double* acc, const float* x, std::int64_t n);
+// acc[i] += double(x[i]) * double(x[i]) for i < n (the square rounded, then the sum): a
+// norm's step along rows.
+bool add_squares(Isa isa, double* acc, const float* x, std::int64_t n);
+bool add_squares(Isa isa, double* acc, const double* x, std::int64_t n);
 // n complex products of interleaved (re, im) parts, y may equal a or b: the scalar std::complex
 // product's parts bit for bit, except where both parts come out NaN (its Annex G recovery of
 // infinities is not done here). some_nan: whether some part of y is NaN, so that the caller can
@@ -61,11 +65,29 @@ bool add_widened(Isa isa, double* acc, const float* x, std::int64_t n);
 bool complex_mul(Isa isa, const float* a, const float* b, float* y, std::int64_t n, bool& some_nan);
 bool complex_mul(Isa isa, const double* a, const double* b, double* y, std::int64_t n,
                  bool& some_nan);
+// n complex quotients a[i] / b[i] (interleaved parts), y may equal a or b: the scalar
+// std::complex quotient's parts bit for bit (GCC's rule: libgcc's __divdc3 / __divsc3) except
+// where both parts come out NaN: the values outside the kernel's range (complex128 parts that
+// are neither zero nor within 2^-250..2^250, a zero divisor) and those that need its recovery
+// of infinities. some_nan as in complex_mul. false without a vector ISA.
+bool complex_div(Isa isa, const float* a, const float* b, float* y, std::int64_t n, bool& some_nan);
+bool complex_div(Isa isa, const double* a, const double* b, double* y, std::int64_t n,
+                 bool& some_nan);
 // y[i] = |x[i]| of n complex values (interleaved parts), as element_math.hpp's
 // complex_magnitude bit for bit where its formula applies; outside: whether some value is
 // outside that range (the caller redoes those by the scalar rule). false without a vector ISA.
 bool complex_abs(Isa isa, const float* x, float* y, std::int64_t n, bool& outside);
 bool complex_abs(Isa isa, const double* x, double* y, std::int64_t n, bool& outside);
+// Block sums in the shape of the CPU backend's pairwise sum (backends/cpu/strided_reduce.hpp's
+// PairwiseSum::add_run, bit for bit): for each of nblocks blocks of kSumBlock terms at p,
+// kSumLanes running sums in float64 (lane l adds terms l, l + kSumLanes, ... in order), folded
+// pairwise (lane l + w into lane l for w = kSumLanes / 2, ..., 1) into out[block]. A term is the
+// element widened, or its square when `squares` (each square rounded, then added). false
+// without a vector ISA.
+inline constexpr std::int64_t kSumBlock = 256;
+inline constexpr int kSumLanes = 16;
+bool block_sums(Isa isa, const float* p, std::int64_t nblocks, double* out, bool squares);
+bool block_sums(Isa isa, const double* p, std::int64_t nblocks, double* out, bool squares);
 // Running maxima/minima (op Maximum or Minimum) over a contiguous run: lanes[l] =
 // op(lanes[l], p[i]) for every i < n - n % kReduceLanes with i % kReduceLanes == l, lane by lane
 // with the scalar nan_max/nan_min rule; the caller folds the last n % kReduceLanes elements and
