@@ -168,6 +168,34 @@ def min(x, axis=None, keepdims=False):  # noqa: A001
 amax, amin = max, min
 
 
+def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    """numpy.var: the sum of |x - mean|^2 over ``axis`` divided by n - ddof (NumPy's
+    algorithm: the mean, the centred values, their squares (re^2 + im^2 for complex, a real
+    result), a pairwise sum). n - ddof <= 0 divides by 0 as NumPy does (inf or NaN). Each step
+    is one of the tensor's own kernels, so a Tracer is differentiated through it."""
+    if out is not None:
+        raise _error(_UnsupportedError, "var", "out= is not supported (tenferro returns a new "
+                     "tensor)", kind="Unsupported")
+    if dtype is not None:
+        x = x.astype(dtype)
+    axes = range(x.ndim) if axis is None else _axes(axis, x.ndim, "var")
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    centred = x - x.mean(axis, True)
+    if iscomplexobj(x):
+        re, im = _p.real(centred), _p.imag(centred)
+        squares = re * re + im * im
+    else:
+        squares = centred * centred
+    return squares.sum(axis, keepdims) / float(_builtins.max(n - ddof, 0))
+
+
+def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    """numpy.std: the square root of ``var`` (same arguments)."""
+    return _p.sqrt(var(x, axis, dtype, out, ddof, keepdims))
+
+
 # --- shapes and views -----------------------------------------------------------------------
 def shape(x):
     return x.shape

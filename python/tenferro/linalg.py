@@ -8,9 +8,13 @@ copy).
 
 from collections import namedtuple as _nt
 
+from . import _namespace as _ns
 from ._tenferro import linalg as _l
 from ._tenferro import prims as _p
 from ._errors import LinAlgError  # noqa: F401 - numpy.linalg's name
+from ._errors import UnsupportedError as _UnsupportedError
+from ._errors import ValidationError as _ValidationError
+from ._errors import _axes, _error
 
 QRResult = _nt("QRResult", "Q R")
 SVDResult = _nt("SVDResult", "U S Vh")
@@ -37,9 +41,7 @@ def svd(a, full_matrices=None, compute_uv=True, hermitian=False, *, max_rank=Non
     discarded squared weight). A batch keeps one common rank (the largest needed).
     """
     if hermitian:
-        from ._errors import UnsupportedError, _error
-
-        raise _error(UnsupportedError, "svd", "hermitian=True is not implemented; use eigh",
+        raise _error(_UnsupportedError, "svd", "hermitian=True is not implemented; use eigh",
                      kind="Unsupported")
     truncating = max_rank is not None or cutoff is not None
     if full_matrices is None:
@@ -122,46 +124,41 @@ def slogdet(a):
 def norm(x, ord=None, axis=None, keepdims=False):
     """numpy.linalg.norm: vector norms (ord None/2, inf, -inf, 0, 1, any real p) along one
     axis, matrix norms (None/'fro', 'nuc', inf, -inf, 1, -1, 2, -2) over two axes; with
-    axis=None a 1-D or 2-D input picks by its rank, and ord=None is the 2-norm of everything."""
-    from ._errors import ValidationError, _axes, _error
-    from . import _namespace as _ns
-
+    axis=None a 1-D or 2-D input picks by its rank, and ord=None is the 2-norm of everything.
+    The imports are the module's: an import statement in the body cost twice the norm of 1024
+    values."""
     if axis is None:
         if ord is None:
             return _p.norm(x, None, keepdims)
         if x.ndim not in (1, 2):
-            raise _error(ValidationError, "norm", "ord needs a 1-D or 2-D input, or an axis")
+            raise _error(_ValidationError, "norm", "ord needs a 1-D or 2-D input, or an axis")
         axis = tuple(range(x.ndim))
     axes = _axes(axis, x.ndim, "norm")
     if len(axes) == 1:
-        return _vector_norm(x, ord, axes[0], keepdims, _ns)
+        return _vector_norm(x, ord, axes[0], keepdims)
     if len(axes) == 2:
-        return _matrix_norm(x, ord, axes, keepdims, _ns)
-    raise _error(ValidationError, "norm", "axis must name one axis (vector) or two (matrix)")
+        return _matrix_norm(x, ord, axes, keepdims)
+    raise _error(_ValidationError, "norm", "axis must name one axis (vector) or two (matrix)")
 
 
-def _vector_norm(x, ord, axis, keepdims, ns):
-    from ._errors import ValidationError, _error
-
+def _vector_norm(x, ord, axis, keepdims):
     if ord is None or ord == 2:
         return _p.norm(x, axis, keepdims)
     if isinstance(ord, str):
-        raise _error(ValidationError, "norm", f"invalid norm order {ord!r} for vectors")
+        raise _error(_ValidationError, "norm", f"invalid norm order {ord!r} for vectors")
     a = _p.abs(x)
     if ord == float("inf"):
         return a.max(axis, keepdims)
     if ord == -float("inf"):
         return a.min(axis, keepdims)
     if ord == 0:
-        return ns.not_equal(x, 0.0).sum(axis, keepdims).astype(a.dtype)
+        return _ns.not_equal(x, 0.0).sum(axis, keepdims).astype(a.dtype)
     if ord == 1:
         return a.sum(axis, keepdims)
     return (a ** float(ord)).sum(axis, keepdims) ** (1.0 / float(ord))
 
 
-def _matrix_norm(x, ord, axes, keepdims, ns):
-    from ._errors import ValidationError, _error
-
+def _matrix_norm(x, ord, axes, keepdims):
     row, col = axes
     if ord is None or ord == "fro":
         return _p.norm(x, tuple(axes), keepdims)
@@ -170,12 +167,12 @@ def _matrix_norm(x, ord, axes, keepdims, ns):
         inner, outer = (row, col) if ord in (1, -1) else (col, row)
         sums = _p.abs(x).sum(inner, True)
         r = sums.max(outer, True) if ord > 0 else sums.min(outer, True)
-        return r if keepdims else ns.squeeze(r, (row, col))
+        return r if keepdims else _ns.squeeze(r, (row, col))
     if ord in ("nuc", 2, -2):
-        s = svdvals(ns.moveaxis(x, (row, col), (-2, -1)))
+        s = svdvals(_ns.moveaxis(x, (row, col), (-2, -1)))
         r = s.sum(-1) if ord == "nuc" else (s.max(-1) if ord == 2 else s.min(-1))
-        return ns.expand_dims(r, tuple(sorted((row, col)))) if keepdims else r
-    raise _error(ValidationError, "norm", f"invalid norm order {ord!r} for matrices")
+        return _ns.expand_dims(r, tuple(sorted((row, col)))) if keepdims else r
+    raise _error(_ValidationError, "norm", f"invalid norm order {ord!r} for matrices")
 
 
 def matrix_transpose(x):

@@ -91,3 +91,39 @@ def test_every_elementwise_op_of_the_op_list_is_numpys_function(rt, rng):
             np.testing.assert_allclose(got, g(*args), rtol=1e-13, atol=1e-14, err_msg=name)
             checked += 1
     assert checked >= 2 * len(p.unary_ops)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+def test_var_and_std_are_numpys(rt, rng, dtype):
+    # Offset data: a one-pass formula (mean of squares less the squared mean) loses the digits
+    # that NumPy's two-pass one keeps, and would fail the tolerance.
+    x = (crandn(rng, 4, 5, 6) + 100).astype(dtype)
+    tx = rt.upload(x)
+    tol = 2e-5 if np.dtype(dtype) in (np.float32, np.complex64) else 1e-12
+    for axis in [None, 0, -1, (0, 2)]:
+        for ddof in [0, 1]:
+            for keepdims in [False, True]:
+                for ours, theirs in [(tf.var, np.var), (tf.std, np.std)]:
+                    got = ours(tx, axis=axis, ddof=ddof, keepdims=keepdims)
+                    want = theirs(x, axis=axis, ddof=ddof, keepdims=keepdims)
+                    assert got.shape == want.shape, (axis, ddof, keepdims)
+                    assert got.dtype == want.dtype, (axis, ddof, keepdims)
+                    np.testing.assert_allclose(got.download(), want, rtol=tol,
+                                               err_msg=f"{ours.__name__} {axis} {ddof}")
+
+
+def test_var_with_too_few_terms_divides_by_zero_as_numpy(rt):
+    x = np.array([[1.0, 2.0], [3.0, 5.0]])
+    with np.errstate(divide="ignore", invalid="ignore"), pytest.warns(RuntimeWarning):
+        want = np.var(x, axis=0, ddof=2)
+    np.testing.assert_array_equal(tf.var(rt.upload(x), axis=0, ddof=2).download(), want)
+    assert np.isnan(tf.std(rt.upload(np.ones(1)), ddof=1).download())
+    with pytest.raises(tf.UnsupportedError):
+        tf.var(rt.upload(x), out=np.zeros(2))
+
+
+def test_var_is_differentiated_through_its_steps(rt, rng):
+    # d var / dx_i = 2 (x_i - mean) / (n - ddof): the mean's own gradient sums to zero.
+    x = rng.standard_normal(7)
+    g = tf.grad(lambda t: tf.var(t, ddof=1))(rt.upload(x))
+    np.testing.assert_allclose(g.download(), 2 * (x - x.mean()) / 6, rtol=1e-12)
