@@ -190,8 +190,56 @@ void run_unary_gathered(const ElementwiseCall& c, simd::Isa isa) {
   }
 }
 
-// The SIMD path: every operand of dtype T and one compact column-major run, T real, and a
-// vector kernel for the kind. false when the caller must run the scalar loops.
+// How a binary call's operands lie for the vector kernels: both inputs and the result in one
+// dense block alike, or one input a single value broadcast over the shape (x / 3.0, the mean a
+// variance subtracts; `broadcast` names it) and the other with the result in one dense block.
+struct BinaryLayout {
+  bool vector = false;
+  int broadcast = -1;
+};
+
+bool single_value(const TensorLayout& l) {
+  for (std::size_t i = 0; i < l.shape.size(); ++i)
+    if (l.shape[i] > 1 && l.strides[i] != 0) return false;
+  return true;
+}
+
+BinaryLayout binary_layout(const ElementwiseCall& c) {
+  const auto& shape = c.out.layout.shape;
+  const auto& in = c.in;
+  if (all_dense_alike<3>(shape, {in[0].layout.strides, in[1].layout.strides, c.out.layout.strides}))
+    return {true, -1};
+  for (int k = 0; k < 2; ++k) {
+    if (single_value(in[k].layout) &&
+        all_dense_alike<2>(shape, {in[1 - k].layout.strides, c.out.layout.strides}))
+      return {true, k};
+  }
+  return {};
+}
+
+// kernel(a, b, y, len) over elements [begin, end) of a binary call laid out as `layout` says (a,
+// b, y at their first element): a broadcast operand is read from a block of copies of its value,
+// so that the kernels written for two arrays serve it, a block at a time.
+template <class T, class Kernel>
+void run_binary(const T* a, const T* b, T* y, int broadcast, std::int64_t begin, std::int64_t end,
+                Kernel kernel) {
+  if (broadcast < 0) return kernel(a + begin, b + begin, y + begin, end - begin);
+  constexpr std::int64_t kBlock = 512;
+  T copies[kBlock];
+  std::fill_n(copies, kBlock, broadcast == 0 ? *a : *b);
+  for (std::int64_t i = begin; i < end; i += kBlock) {
+    const std::int64_t len = std::min(kBlock, end - i);
+    if (broadcast == 0) {
+      kernel(copies, b + i, y + i, len);
+    } else {
+      kernel(a + i, copies, y + i, len);
+    }
+  }
+}
+
+// The SIMD path: every operand of dtype T and one compact column-major run (or a binary op's
+// broadcast value, binary_layout), T real, and a vector kernel for the kind. false when the
+// caller must run the scalar loops.
 template <class T>
 bool try_simd(const ElementwiseCall& c) {
   if constexpr (kIsComplex<T>) {
@@ -221,10 +269,10 @@ bool try_simd(const ElementwiseCall& c) {
     // One dense block in one shared axis order (column-major, or NumPy's C order): element i
     // of each operand's block is the same multi-index.
     const auto& in = c.in;
+    const BinaryLayout two = arity == 2 && !where ? binary_layout(c) : BinaryLayout{};
     const bool dense =
         arity == 1   ? all_dense_alike<2>(shape, {in[0].layout.strides, c.out.layout.strides})
-        : arity == 2 ? all_dense_alike<3>(shape, {in[0].layout.strides, in[1].layout.strides,
-                                                  c.out.layout.strides})
+        : arity == 2 ? two.vector
                      : all_dense_alike<4>(shape, {in[0].layout.strides, in[1].layout.strides,
                                                   in[2].layout.strides, c.out.layout.strides});
     if (!dense) {
@@ -242,11 +290,17 @@ bool try_simd(const ElementwiseCall& c) {
         cpu_stream::worth_streaming(static_cast<std::size_t>(n) * sizeof(T) * (arity + 1));
     const auto run = [&](std::int64_t begin, std::int64_t end) {
       const std::int64_t len = end - begin;
+      if (arity == 2) {
+        return run_binary(x, b, y, two.broadcast, begin, end,
+                          [&](const T* p, const T* q, T* r, std::int64_t count) {
+                            if (!simd::binary(isa, op, p, q, r, count, stream))
+                              throw_kernel_refused(op);
+                          });
+      }
       const bool ok =
-          where        ? simd::select(isa, x + begin, b + begin, b2 + begin, y + begin, len, stream)
-          : affine     ? simd::affine(isa, x + begin, y + begin, len, alpha, beta, shift, stream)
-          : arity == 1 ? simd::unary(isa, op, x + begin, y + begin, len, stream)
-                       : simd::binary(isa, op, x + begin, b + begin, y + begin, len, stream);
+          where    ? simd::select(isa, x + begin, b + begin, b2 + begin, y + begin, len, stream)
+          : affine ? simd::affine(isa, x + begin, y + begin, len, alpha, beta, shift, stream)
+                   : simd::unary(isa, op, x + begin, y + begin, len, stream);
       if (!ok) throw_kernel_refused(op);
     };
     run_split(op, sizeof(T), n, run);
@@ -279,43 +333,50 @@ bool try_simd_complex(const ElementwiseCall& c) {
     for (int i = 0; i < c.arity && !magnitude; ++i)
       if (c.in[i].layout.dtype != c.out.layout.dtype) return false;
     const auto& shape = c.out.layout.shape;
+    const BinaryLayout two = c.arity == 2 ? binary_layout(c) : BinaryLayout{};
     const bool dense =
         c.arity == 1 ? all_dense_alike<2>(shape, {c.in[0].layout.strides, c.out.layout.strides})
-                     : all_dense_alike<3>(shape, {c.in[0].layout.strides, c.in[1].layout.strides,
-                                                  c.out.layout.strides});
+                     : two.vector;
     if (!dense) return false;
     const T* x = data_of<T>(c.in[0]) + c.in[0].layout.offset;
     const T* b = c.arity == 2 ? data_of<T>(c.in[1]) + c.in[1].layout.offset : nullptr;
     // The output: real magnitudes, or complex values.
     R* const m = magnitude ? data_of<R>(c.out) + c.out.layout.offset : nullptr;
     T* const y = magnitude ? nullptr : data_of<T>(c.out) + c.out.layout.offset;
+    const auto parts = [](const T* v) { return reinterpret_cast<const R*>(v); };
     const auto run = [&](std::int64_t begin, std::int64_t end) {
       const std::int64_t len = end - begin;
-      const auto* xr = reinterpret_cast<const R*>(x + begin);
-      const auto* br = b ? reinterpret_cast<const R*>(b + begin) : nullptr;
       if (magnitude) {
         bool outside = false;
-        if (!simd::complex_abs(isa, xr, m + begin, len, outside)) throw_kernel_refused(op);
+        if (!simd::complex_abs(isa, parts(x + begin), m + begin, len, outside))
+          throw_kernel_refused(op);
         if (outside)
           for (std::int64_t i = begin; i < end; ++i) m[i] = complex_magnitude(x[i]);
         return;
       }
-      auto* yr = reinterpret_cast<R*>(y + begin);
-      bool ok = true, some_nan = false;
       if (scale) {
-        ok = simd::affine(isa, xr, yr, 2 * len, static_cast<R>(c.alpha.real()), R(0), false);
-      } else if (by_parts) {
-        ok = simd::binary(isa, op, xr, br, yr, 2 * len);
-      } else if (product) {
-        ok = simd::complex_mul(isa, xr, br, yr, len, some_nan);
-      } else {
-        ok = simd::complex_div(isa, xr, br, yr, len, some_nan);
+        if (!simd::affine(isa, parts(x + begin), reinterpret_cast<R*>(y + begin), 2 * len,
+                          static_cast<R>(c.alpha.real()), R(0), false))
+          throw_kernel_refused(op);
+        return;
       }
-      if (!ok) throw_kernel_refused(op);
-      if (some_nan)
-        for (std::int64_t i = begin; i < end; ++i)
-          if (std::isnan(y[i].real()) && std::isnan(y[i].imag()))
-            y[i] = product ? x[i] * b[i] : x[i] / b[i];
+      run_binary(x, b, y, two.broadcast, begin, end,
+                 [&](const T* p, const T* q, T* r, std::int64_t count) {
+                   R* const rr = reinterpret_cast<R*>(r);
+                   bool ok = true, some_nan = false;
+                   if (by_parts) {
+                     ok = simd::binary(isa, op, parts(p), parts(q), rr, 2 * count);
+                   } else if (product) {
+                     ok = simd::complex_mul(isa, parts(p), parts(q), rr, count, some_nan);
+                   } else {
+                     ok = simd::complex_div(isa, parts(p), parts(q), rr, count, some_nan);
+                   }
+                   if (!ok) throw_kernel_refused(op);
+                   if (some_nan)
+                     for (std::int64_t i = 0; i < count; ++i)
+                       if (std::isnan(r[i].real()) && std::isnan(r[i].imag()))
+                         r[i] = product ? p[i] * q[i] : p[i] / q[i];
+                 });
     };
     run_split(op, sizeof(T), c.out.layout.numel(), run);
     return true;
