@@ -274,47 +274,64 @@ TEST(PrimsSimdArith, CastsBetweenFloat32AndFloat64AreStaticCasts) {
   check_convert<double, float>(xs);
 }
 
-// Block sums (a float32/float64 sum's or norm's whole blocks): each block's value as the CPU
-// backend's PairwiseSum::add_run computes it, bit for bit, for every block count up to 21, on
-// terms of mixed magnitudes whose sum depends on the order of the additions (checked: a plain
-// running sum differs), and with infinities, NaNs and subnormals in some blocks.
+// Block sums (a float32/float64 sum's or norm's whole blocks, a complex norm's): each block's
+// value as the CPU backend's PairwiseSum::add_run computes it, bit for bit, for every block
+// count up to 21, on terms of mixed magnitudes whose sum depends on the order of the additions
+// (checked: a plain running sum differs), and with infinities, NaNs and subnormals in some
+// blocks.
 template <class R>
-void check_block_sums(bool squares) {
+void check_block_sums(simd::SumKind kind) {
   constexpr std::int64_t kBlock = simd::kSumBlock;
   static_assert(kBlock == cpu_strided::PairwiseSum<double>::kBlock);
   constexpr std::int64_t kBlocks = 21;
-  std::vector<R> xs(static_cast<std::size_t>(kBlock * kBlocks));
+  const std::int64_t parts = kind == simd::SumKind::ComplexSquares ? 2 : 1;  // values per term
+  std::vector<R> xs(static_cast<std::size_t>(kBlock * kBlocks * parts));
   std::uint64_t lcg = 99;
   for (R& x : xs) {
     lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
     const double mantissa = static_cast<double>(lcg >> 11) / 9007199254740992.0 - 0.5;
     x = static_cast<R>(std::ldexp(mantissa, static_cast<int>((lcg >> 3) % 40) - 20));
   }
-  xs[5 * kBlock + 17] = std::numeric_limits<R>::infinity();
-  xs[6 * kBlock + 3] = std::numeric_limits<R>::quiet_NaN();
-  xs[7 * kBlock + 255] = -std::numeric_limits<R>::infinity();
-  xs[7 * kBlock + 1] = std::numeric_limits<R>::infinity();
+  const auto at = [&](std::int64_t block, std::int64_t i) -> R& {
+    return xs[static_cast<std::size_t>((block * kBlock + i) * parts)];
+  };
+  at(5, 17) = std::numeric_limits<R>::infinity();
+  at(6, 3) = std::numeric_limits<R>::quiet_NaN();
+  at(7, 255) = -std::numeric_limits<R>::infinity();
+  at(7, 1) = std::numeric_limits<R>::infinity();
   for (std::int64_t i = 0; i < kBlock; ++i)
-    xs[static_cast<std::size_t>(8 * kBlock + i)] = std::numeric_limits<R>::denorm_min() * (i + 1);
-  const auto term = [squares](R v) {
-    return squares ? static_cast<double>(v) * v : static_cast<double>(v);
+    at(8, i) = std::numeric_limits<R>::denorm_min() * (i + 1);
+  // The term of value i of a block, as the reduction kernel's scalar loop computes it.
+  const auto term = [&](const R* p, std::int64_t i) {
+    switch (kind) {
+      case simd::SumKind::Values:
+        return static_cast<double>(p[i]);
+      case simd::SumKind::Squares:
+        return static_cast<double>(p[i]) * p[i];
+      case simd::SumKind::ComplexSquares:
+        return static_cast<double>(p[2 * i]) * p[2 * i] +
+               static_cast<double>(p[2 * i + 1]) * p[2 * i + 1];
+    }
+    return 0.0;
   };
   std::vector<double> want(kBlocks);
   bool order_matters = false;
   for (std::int64_t b = 0; b < kBlocks; ++b) {
+    const R* block = xs.data() + b * kBlock * parts;
+    std::vector<std::int64_t> index(kBlock);
+    for (std::int64_t i = 0; i < kBlock; ++i) index[static_cast<std::size_t>(i)] = i;
     cpu_strided::PairwiseSum<double> one;
-    one.add_run(xs.data() + b * kBlock, kBlock, term);
+    one.add_run(index.data(), kBlock, [&](std::int64_t i) { return term(block, i); });
     want[static_cast<std::size_t>(b)] = one.total();
     double running = 0;
-    for (std::int64_t i = 0; i < kBlock; ++i)
-      running += term(xs[static_cast<std::size_t>(b * kBlock + i)]);
+    for (std::int64_t i = 0; i < kBlock; ++i) running += term(block, i);
     order_matters = order_matters || running != want[static_cast<std::size_t>(b)];
   }
   ASSERT_TRUE(order_matters) << "the terms do not tell one order of additions from another";
   for (Isa isa : vector_isas()) {
     for (std::int64_t n = 0; n <= kBlocks; ++n) {
       std::vector<double> got(kBlocks + 1, 42.0);
-      ASSERT_TRUE(simd::block_sums(isa, xs.data(), n, got.data(), squares));
+      ASSERT_TRUE(simd::block_sums(isa, xs.data(), n, got.data(), kind));
       for (std::int64_t b = 0; b < n; ++b)
         ASSERT_TRUE(same_value(got[static_cast<std::size_t>(b)], want[static_cast<std::size_t>(b)]))
             << isa_name(isa) << " blocks=" << n << " block " << b << ": "
@@ -324,12 +341,16 @@ void check_block_sums(bool squares) {
   }
 }
 TEST(PrimsSimdArith, BlockSumsArePairwiseSumBlocks) {
-  check_block_sums<float>(false);
-  check_block_sums<double>(false);
+  check_block_sums<float>(simd::SumKind::Values);
+  check_block_sums<double>(simd::SumKind::Values);
 }
 TEST(PrimsSimdArith, BlockSumsOfSquaresArePairwiseSumBlocks) {
-  check_block_sums<float>(true);
-  check_block_sums<double>(true);
+  check_block_sums<float>(simd::SumKind::Squares);
+  check_block_sums<double>(simd::SumKind::Squares);
+}
+TEST(PrimsSimdArith, BlockSumsOfComplexSquaresArePairwiseSumBlocks) {
+  check_block_sums<float>(simd::SumKind::ComplexSquares);
+  check_block_sums<double>(simd::SumKind::ComplexSquares);
 }
 
 // A float32 sum's vector step into float64 accumulators: acc + double(x), bit for bit, at every

@@ -69,26 +69,23 @@ auto simd_row_step(std::optional<simd::Op> op) {
 }
 
 // n contiguous terms into s: whole blocks by the vector kernel, which computes add_run's own
-// block values bit for bit (each block's 16 lanes in the same order), several blocks side by
-// side at the vector width (the baseline loop ran one block at a time in SSE2 registers: a
-// float32 norm took three times NumPy's sdot); the rest by add_run. `squares`: the terms are
-// the elements' squares, as `term` computes them.
+// block values bit for bit (each block's 16 lanes in the same order), at the vector width (the
+// baseline loop ran in SSE2 registers: a float32 norm took three times NumPy's sdot); the rest
+// by add_run. `kind` says what `term` computes of an element (simd_ops.hpp's SumKind).
 template <class T, class Term>
-void add_terms(PairwiseSum<double>& s, const T* p, std::int64_t n, bool squares, Term term) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    static_assert(PairwiseSum<double>::kBlock == simd::kSumBlock &&
-                  PairwiseSum<double>::kLanes == simd::kSumLanes);
-    const simd::Isa isa = simd::best_isa();
-    if (isa != simd::Isa::None && s.at_block_start()) {
-      constexpr std::int64_t kChunk = 64;  // block values per kernel call
-      double sums[kChunk];
-      while (n >= simd::kSumBlock) {
-        const std::int64_t blocks = std::min(n / simd::kSumBlock, kChunk);
-        simd::block_sums(isa, p, blocks, sums, squares);
-        for (std::int64_t b = 0; b < blocks; ++b) s.push_block(sums[b]);
-        p += blocks * simd::kSumBlock;
-        n -= blocks * simd::kSumBlock;
-      }
+void add_terms(PairwiseSum<double>& s, const T* p, std::int64_t n, simd::SumKind kind, Term term) {
+  static_assert(PairwiseSum<double>::kBlock == simd::kSumBlock &&
+                PairwiseSum<double>::kLanes == simd::kSumLanes);
+  const simd::Isa isa = simd::best_isa();
+  if (isa != simd::Isa::None && s.at_block_start()) {
+    constexpr std::int64_t kChunk = 64;  // block values per kernel call
+    double sums[kChunk];
+    while (n >= simd::kSumBlock) {
+      const std::int64_t blocks = std::min(n / simd::kSumBlock, kChunk);
+      if (!simd::block_sums(isa, reinterpret_cast<const Real<T>*>(p), blocks, sums, kind)) break;
+      for (std::int64_t b = 0; b < blocks; ++b) s.push_block(sums[b]);
+      p += blocks * simd::kSumBlock;
+      n -= blocks * simd::kSumBlock;
     }
   }
   s.add_run(p, n, term);
@@ -218,7 +215,7 @@ void run_typed(const ReduceCall& c) {
           if constexpr (kIsComplex<T>) {
             s.add_run(p, n, widen);
           } else {
-            add_terms(s, p, n, false, widen);
+            add_terms(s, p, n, simd::SumKind::Values, widen);
           }
         });
         W total = s.total();
@@ -230,12 +227,13 @@ void run_typed(const ReduceCall& c) {
         PairwiseSum<double> s;
         each_run([&](const T* p, std::int64_t n) {
           if constexpr (kIsComplex<T>) {
-            s.add_run(p, n, [](T v) {
+            add_terms(s, p, n, simd::SumKind::ComplexSquares, [](T v) {
               return static_cast<double>(v.real()) * v.real() +
                      static_cast<double>(v.imag()) * v.imag();
             });
           } else {
-            add_terms(s, p, n, true, [](T v) { return static_cast<double>(v) * v; });
+            add_terms(s, p, n, simd::SumKind::Squares,
+                      [](T v) { return static_cast<double>(v) * v; });
           }
         });
         reinterpret_cast<Real<T>*>(out_bytes)[out_offset] =

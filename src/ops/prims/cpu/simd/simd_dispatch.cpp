@@ -98,11 +98,11 @@ bool complex_abs(Isa isa, const float* x, float* y, std::int64_t n, bool& outsid
 bool complex_abs(Isa isa, const double* x, double* y, std::int64_t n, bool& outside) {
   TENFERRO_SIMD_ROUTE(complex_abs_f64, x, y, n, &outside)
 }
-bool block_sums(Isa isa, const float* p, std::int64_t nblocks, double* out, bool squares) {
-  TENFERRO_SIMD_ROUTE(block_sums_f32, p, nblocks, out, squares)
+bool block_sums(Isa isa, const float* p, std::int64_t nblocks, double* out, SumKind kind) {
+  TENFERRO_SIMD_ROUTE(block_sums_f32, p, nblocks, out, kind)
 }
-bool block_sums(Isa isa, const double* p, std::int64_t nblocks, double* out, bool squares) {
-  TENFERRO_SIMD_ROUTE(block_sums_f64, p, nblocks, out, squares)
+bool block_sums(Isa isa, const double* p, std::int64_t nblocks, double* out, SumKind kind) {
+  TENFERRO_SIMD_ROUTE(block_sums_f64, p, nblocks, out, kind)
 }
 bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes) {
   TENFERRO_SIMD_ROUTE(reduce_f32, op, p, n, lanes)

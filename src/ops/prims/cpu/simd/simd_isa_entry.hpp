@@ -39,8 +39,8 @@ namespace tenferro::prims_cpu::simd::isa {
   bool complex_abs_f32_##suffix(const float* x, float* y, std::int64_t n, bool* outside);         \
   bool complex_abs_f64_##suffix(const double* x, double* y, std::int64_t n, bool* outside);       \
   bool reduce_f32_##suffix(Op op, const float* p, std::int64_t n, float* lanes);                  \
-  bool block_sums_f32_##suffix(const float* p, std::int64_t nblocks, double* out, bool squares);  \
-  bool block_sums_f64_##suffix(const double* p, std::int64_t nblocks, double* out, bool squares); \
+  bool block_sums_f32_##suffix(const float* p, std::int64_t nblocks, double* out, SumKind kind);  \
+  bool block_sums_f64_##suffix(const double* p, std::int64_t nblocks, double* out, SumKind kind); \
   bool reduce_f64_##suffix(Op op, const double* p, std::int64_t n, double* lanes);
 TENFERRO_SIMD_DECLARE(avx2)
 TENFERRO_SIMD_DECLARE(avx512)

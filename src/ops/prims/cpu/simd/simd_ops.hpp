@@ -81,13 +81,15 @@ bool complex_abs(Isa isa, const double* x, double* y, std::int64_t n, bool& outs
 // Block sums in the shape of the CPU backend's pairwise sum (backends/cpu/strided_reduce.hpp's
 // PairwiseSum::add_run, bit for bit): for each of nblocks blocks of kSumBlock terms at p,
 // kSumLanes running sums in float64 (lane l adds terms l, l + kSumLanes, ... in order), folded
-// pairwise (lane l + w into lane l for w = kSumLanes / 2, ..., 1) into out[block]. A term is the
-// element widened, or its square when `squares` (each square rounded, then added). false
-// without a vector ISA.
+// pairwise (lane l + w into lane l for w = kSumLanes / 2, ..., 1) into out[block]. The terms
+// (SumKind): the elements widened; their squares (each rounded, then added); or, for complex
+// values (p their interleaved parts, 2 * kSumBlock per block), re^2 + im^2 (each square
+// rounded, then their sum). false without a vector ISA.
 inline constexpr std::int64_t kSumBlock = 256;
 inline constexpr int kSumLanes = 16;
-bool block_sums(Isa isa, const float* p, std::int64_t nblocks, double* out, bool squares);
-bool block_sums(Isa isa, const double* p, std::int64_t nblocks, double* out, bool squares);
+enum class SumKind { Values, Squares, ComplexSquares };
+bool block_sums(Isa isa, const float* p, std::int64_t nblocks, double* out, SumKind kind);
+bool block_sums(Isa isa, const double* p, std::int64_t nblocks, double* out, SumKind kind);
 // Running maxima/minima (op Maximum or Minimum) over a contiguous run: lanes[l] =
 // op(lanes[l], p[i]) for every i < n - n % kReduceLanes with i % kReduceLanes == l, lane by lane
 // with the scalar nan_max/nan_min rule; the caller folds the last n % kReduceLanes elements and
