@@ -19,6 +19,7 @@ using cpu_strided::for_each_strided;
 using cpu_strided::LoopNest;
 using cpu_strided::make_nest;
 using cpu_strided::run_nest_range;
+using cpu_strided::Strides;
 
 using prims_internal::ElementwiseCall;
 using prims_internal::PrimKind;
@@ -143,42 +144,72 @@ void run_split(PrimKind op, std::size_t element_bytes, std::int64_t n, const Run
               "the SIMD kernel refused a kind it advertised");
 }
 
-// A unary op with a vector kernel on strided or broadcast operands: each run of the loop nest
-// is gathered into a block on the stack, run through the vector kernel and scattered back. Each
-// lane of a vector kernel depends on its own input only (tested), so a view's values are the
-// bits its contiguous copy would give: the scalar libm loop differed from the vector kernels in
-// the last bit of up to 45% of the values (and was 5-20x slower for exp, sin, tanh).
-template <class T>
-void run_unary_gathered(const ElementwiseCall& c, simd::Isa isa) {
+// A unary or binary op with a vector kernel on strided or broadcast operands: each run of the
+// loop nest is gathered into blocks on the stack (an operand of unit step is read in place, one
+// of step 0 is a block of copies of its value), run through the vector kernel and scattered
+// back. Each lane of a vector kernel depends on its own input only (tested), so a view's values
+// are the bits its contiguous copy would give: the scalar libm loop differed from the vector
+// kernels in the last bit of up to 45% of the values (and was 5-20x slower for exp, sin, tanh);
+// a product with a broadcast column ran the scalar loop at a third of NumPy's speed. false
+// (nothing run) for an arithmetic binary op whose runs are shorter than kShortestRun elements: a
+// kernel call per few elements costs more than the scalar loop, whose IEEE operations give the
+// same bits (pow, whose scalar std::pow would not, always runs here).
+template <class T, std::size_t N>
+bool run_gathered(const ElementwiseCall& c, simd::Isa isa) {
+  static_assert(N == 2 || N == 3, "unary (input, output) or binary (two inputs, output)");
+  constexpr std::size_t kInputs = N - 1;
   constexpr std::int64_t kBlock = 256;
-  const T* x = data_of<T>(c.in[0]);
+  Strides<N> strides;
+  std::array<std::int64_t, N> offsets;
+  for (std::size_t k = 0; k < kInputs; ++k) {
+    strides[k] = c.in[k].layout.strides;
+    offsets[k] = c.in[k].layout.offset;
+  }
+  strides[kInputs] = c.out.layout.strides;
+  offsets[kInputs] = c.out.layout.offset;
+  const LoopNest<N> nest = make_nest<N>(c.out.layout.shape, strides, kInputs);
+  if (nest.empty) return true;
+  constexpr std::int64_t kShortestRun = 16;
+  if (kInputs == 2 && !is_transcendental(c.kind) &&
+      (nest.extents.empty() || nest.extents[0] < kShortestRun))
+    return false;
+  std::array<const T*, kInputs> in;
+  for (std::size_t k = 0; k < kInputs; ++k) in[k] = data_of<T>(c.in[k]);
   T* y = data_of<T>(c.out);
-  const LoopNest<2> nest =
-      make_nest<2>(c.out.layout.shape, {c.in[0].layout.strides, c.out.layout.strides}, 1);
-  if (nest.empty) return;
   const auto runs = [&](std::int64_t begin, std::int64_t end) {
-    run_nest_range(
-        nest, {c.in[0].layout.offset, c.out.layout.offset}, begin, end,
-        [&](const std::array<std::int64_t, 2>& at, std::int64_t length,
-            const std::array<std::int64_t, 2>& step) {
-          // A side with unit step is read or written in place; only the
-          // strided side goes through the block.
-          T in[kBlock], out[kBlock];
-          for (std::int64_t j0 = 0; j0 < length; j0 += kBlock) {
-            const std::int64_t len = std::min(kBlock, length - j0);
-            const T* src = x + at[0] + j0 * step[0];
-            T* dst = y + at[1] + j0 * step[1];
-            if (step[0] != 1) {
-              for (std::int64_t j = 0; j < len; ++j, src += step[0]) in[j] = *src;
-            }
-            if (!simd::unary(isa, c.kind, step[0] == 1 ? src : in, step[1] == 1 ? dst : out, len)) {
-              throw_kernel_refused(c.kind);
-            }
-            if (step[1] != 1) {
-              for (std::int64_t j = 0; j < len; ++j, dst += step[1]) *dst = out[j];
-            }
-          }
-        });
+    run_nest_range(nest, offsets, begin, end,
+                   [&](const std::array<std::int64_t, N>& at, std::int64_t length,
+                       const std::array<std::int64_t, N>& step) {
+                     T blocks[kInputs][kBlock], out[kBlock];
+                     for (std::size_t k = 0; k < kInputs; ++k) {
+                       if (step[k] == 0)
+                         std::fill_n(blocks[k], std::min(kBlock, length), in[k][at[k]]);
+                     }
+                     for (std::int64_t j0 = 0; j0 < length; j0 += kBlock) {
+                       const std::int64_t len = std::min(kBlock, length - j0);
+                       std::array<const T*, kInputs> src;
+                       for (std::size_t k = 0; k < kInputs; ++k) {
+                         const T* p = in[k] + at[k] + j0 * step[k];
+                         if (step[k] == 1) {
+                           src[k] = p;
+                         } else {
+                           if (step[k] != 0) {
+                             for (std::int64_t j = 0; j < len; ++j, p += step[k]) blocks[k][j] = *p;
+                           }
+                           src[k] = blocks[k];
+                         }
+                       }
+                       T* dst = y + at[kInputs] + j0 * step[kInputs];
+                       T* to = step[kInputs] == 1 ? dst : out;
+                       const bool ok = kInputs == 1 ? simd::unary(isa, c.kind, src[0], to, len)
+                                                    : simd::binary(isa, c.kind, src[0],
+                                                                   src[kInputs - 1], to, len);
+                       if (!ok) throw_kernel_refused(c.kind);
+                       if (step[kInputs] != 1) {
+                         for (std::int64_t j = 0; j < len; ++j, dst += step[kInputs]) *dst = out[j];
+                       }
+                     }
+                   });
   };
   const std::int64_t outer = nest.runs();
   const std::int64_t elements = outer * (nest.extents.empty() ? 1 : nest.extents[0]);
@@ -188,6 +219,7 @@ void run_unary_gathered(const ElementwiseCall& c, simd::Isa isa) {
   } else {
     runs(0, outer);
   }
+  return true;
 }
 
 // How a binary call's operands lie for the vector kernels: both inputs and the result in one
@@ -276,9 +308,8 @@ bool try_simd(const ElementwiseCall& c) {
                      : all_dense_alike<4>(shape, {in[0].layout.strides, in[1].layout.strides,
                                                   in[2].layout.strides, c.out.layout.strides});
     if (!dense) {
-      if (arity != 1 || affine) return false;
-      run_unary_gathered<T>(c, isa);
-      return true;
+      if (affine || where) return false;
+      return arity == 1 ? run_gathered<T, 2>(c, isa) : run_gathered<T, 3>(c, isa);
     }
     const std::int64_t n = c.out.layout.numel();
     const T* x = data_of<T>(c.in[0]) + c.in[0].layout.offset;
