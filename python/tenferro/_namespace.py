@@ -169,10 +169,13 @@ amax, amin = max, min
 
 
 def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    """numpy.var: the sum of |x - mean|^2 over ``axis`` divided by n - ddof (NumPy's
-    algorithm: the mean, the centred values, their squares (re^2 + im^2 for complex, a real
-    result), a pairwise sum). n - ddof <= 0 divides by 0 as NumPy does (inf or NaN). Each step
-    is one of the tensor's own kernels, so a Tracer is differentiated through it."""
+    """numpy.var: the sum of |x - mean|^2 over ``axis`` divided by n - ddof (NumPy's two-pass
+    algorithm: the mean, the centred values, the sum of their squared magnitudes; a real result
+    for complex input). n - ddof <= 0 divides by 0 as NumPy does (inf or NaN). The sum of
+    squares is the norm's kernel squared (one rounding more than NumPy's; the centred values
+    are not squared into a third array: var of 1024^2 float64 took 1.6x NumPy's time that way);
+    a Tracer takes the explicit squares, whose gradient is 0 at a constant input (the norm's is
+    not defined at 0)."""
     if out is not None:
         raise _error(_UnsupportedError, "var", "out= is not supported (tenferro returns a new "
                      "tensor)", kind="Unsupported")
@@ -183,12 +186,16 @@ def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     for a in axes:
         n *= x.shape[a]
     centred = x - x.mean(axis, True)
-    if iscomplexobj(x):
-        re, im = _p.real(centred), _p.imag(centred)
-        squares = re * re + im * im
+    if isinstance(x, Tracer):
+        if iscomplexobj(x):
+            re, im = _p.real(centred), _p.imag(centred)
+            squares = (re * re + im * im).sum(axis, keepdims)
+        else:
+            squares = (centred * centred).sum(axis, keepdims)
     else:
-        squares = centred * centred
-    return squares.sum(axis, keepdims) / float(_builtins.max(n - ddof, 0))
+        norm = _p.norm(centred, None if axis is None else tuple(axes), keepdims)
+        squares = norm * norm
+    return squares / float(_builtins.max(n - ddof, 0))
 
 
 def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):

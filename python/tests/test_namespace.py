@@ -127,3 +127,9 @@ def test_var_is_differentiated_through_its_steps(rt, rng):
     x = rng.standard_normal(7)
     g = tf.grad(lambda t: tf.var(t, ddof=1))(rt.upload(x))
     np.testing.assert_allclose(g.download(), 2 * (x - x.mean()) / 6, rtol=1e-12)
+
+
+def test_var_of_a_constant_has_a_zero_gradient(rt):
+    # The squares are explicit under a Tracer: the norm's derivative is not defined at 0.
+    g = tf.grad(lambda t: tf.var(t))(rt.upload(np.full(5, 3.0)))
+    np.testing.assert_array_equal(g.download(), np.zeros(5))
