@@ -11,12 +11,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <vector>
 
 #include "backends/cpu/host_parallel.hpp"
+#include "backends/cpu/strided_reduce.hpp"
+#include "core/real_type.hpp"
 #include "tenferro/prims.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -193,6 +196,71 @@ TEST(PrimsSplit, AMidSizedLoopSplitsOnceTheWorkersAreAwakeAndGivesTheSerialBits)
     EXPECT_GT(cpu_parallel::host_splits_run(), splits_before)
         << calls << " mid-sized calls back to back never split";
   }
+}
+
+// The same bits, not NaN-tolerant: the sums here are finite.
+template <class R>
+bool same_bits(R got, R want) {
+  return std::memcmp(&got, &want, sizeof(R)) == 0;
+}
+
+// Whole-array sums and norms long enough to be split over the host threads (aligned parts of
+// 256 blocks summed apart, their subtrees pushed in order) have the bits of one serial
+// PairwiseSum over all the terms, tail included; on a machine with one core they run serially
+// and must still agree. Terms of mixed magnitudes, so that another order of additions would
+// show (checked).
+template <class T>
+void check_long_sum_and_norm(std::int64_t n) {
+  using R = RealType<T>;
+  std::vector<T> xs(static_cast<std::size_t>(n));
+  std::uint64_t lcg = 5;
+  const auto next = [&] {
+    lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+    const double mantissa = static_cast<double>(lcg >> 11) / 9007199254740992.0 - 0.5;
+    return static_cast<R>(std::ldexp(mantissa, static_cast<int>((lcg >> 5) % 30) - 15));
+  };
+  // Each part of 2^16 terms twice the magnitude of the one before, so that the tail weighs as
+  // much as the parts and the order in which they meet shows in the last bits.
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const R scale = static_cast<R>(std::ldexp(1.0, static_cast<int>(i >> 16)));
+    if constexpr (kIsComplexType<T>) {
+      xs[i] = T(scale * next(), scale * next());
+    } else {
+      xs[i] = scale * next();
+    }
+  }
+  const auto square = [](T v) {
+    if constexpr (kIsComplexType<T>) {
+      return static_cast<double>(v.real()) * v.real() + static_cast<double>(v.imag()) * v.imag();
+    } else {
+      return static_cast<double>(v) * v;
+    }
+  };
+  cpu_strided::PairwiseSum<double> squares;
+  squares.add_run(xs.data(), n, square);
+  double running = 0;
+  for (const T v : xs) running += square(v);
+  ASSERT_NE(running, squares.total())
+      << "the terms do not tell one order of additions from another";
+  auto rt = EagerRuntime::cpu();
+  const EagerTensor t = rt->upload(Tensor::from_col_major<T>({n}, std::span<const T>(xs)));
+  const R norm = prims::norm(t).download().template to_vector<R>()[0];
+  EXPECT_TRUE(same_bits(norm, static_cast<R>(std::sqrt(squares.total()))))
+      << "norm " << norm << " want " << std::sqrt(squares.total());
+  if constexpr (!kIsComplexType<T>) {
+    cpu_strided::PairwiseSum<double> sum;
+    sum.add_run(xs.data(), n, [](T v) { return static_cast<double>(v); });
+    const T got = prims::sum(t).download().template to_vector<T>()[0];
+    EXPECT_TRUE(same_bits(got, static_cast<T>(sum.total()))) << "sum " << got;
+  }
+}
+TEST(PrimsSplit, LongSumsAndNormsHaveTheSerialPairwiseSumsBits) {
+  // Whole parts of 2^16 terms, then a tail of 255 blocks and a partial one: a tail that the
+  // parts' subtrees must meet at the right levels of the counter.
+  const std::int64_t tail = 255 * 256 + 77;
+  check_long_sum_and_norm<float>((std::int64_t{1} << 20) + tail);  // from 4 MiB: split
+  check_long_sum_and_norm<double>((std::int64_t{1} << 19) + tail);
+  check_long_sum_and_norm<std::complex<double>>((std::int64_t{1} << 18) + tail);
 }
 
 }  // namespace

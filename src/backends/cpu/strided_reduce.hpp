@@ -63,6 +63,24 @@ class PairwiseSum {
   // as add_run pushes its own: only between blocks (at_block_start()).
   bool at_block_start() const { return in_block_ == 0; }
   void push_block(Acc s) { push(s); }
+  // The whole blocks pushed so far.
+  std::uint64_t blocks() const { return blocks_; }
+  // The value of the 2^level blocks pushed into a sum that held none before (blocks() ==
+  // 2^level): the subtree a binary counter builds of them.
+  Acc subtree(int level) const { return levels_[level]; }
+  // Pushes such a subtree as pushing its 2^level blocks one by one would (the same additions in
+  // the same order: the counter's low bits return to zero and the carry enters at `level`). Only
+  // at a block start with blocks() a multiple of 2^level: how a long sum is split over threads
+  // and still gives the serial sum's bits.
+  void push_subtree(Acc s, int level) {
+    int k = level;
+    while ((blocks_ >> k) & 1u) {
+      s += levels_[k];
+      ++k;
+    }
+    levels_[k] = s;
+    blocks_ += std::uint64_t{1} << level;
+  }
   Acc total() const {
     Acc s = block_;
     for (int k = 0; k < 64 && (blocks_ >> k) != 0; ++k) {
