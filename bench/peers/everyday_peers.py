@@ -61,6 +61,13 @@ def cases(quick):
                 out.append((BEYOND, f"{name} {dt} 2^{n.bit_length() - 1}",
                             lambda np, tf, rt, n=n, dt=dt, name=name: _beyond(
                                 np, tf, rt, n, dt, name)))
+    # Complex element-wise ops (interleaved parts): products, quotients, scaling, magnitudes.
+    for dt in ["complex64", "complex128"]:
+        for n in [1 << 16, 1 << 20]:
+            for name in BEYOND_COMPLEX:
+                out.append((BEYOND, f"{name} {dt} 2^{n.bit_length() - 1}",
+                            lambda np, tf, rt, n=n, dt=dt, name=name: _beyond_complex(
+                                np, tf, rt, n, dt, name)))
     # 2-D NumPy arrays are C-ordered: the element-wise result must keep that order, and a
     # broadcast row must not cost a strided walk.
     for dt in ["float32", "float64"]:
@@ -79,6 +86,14 @@ def cases(quick):
         out.append((BEYOND_OTHER, f"{dt} 1024^2 @ vector",
                     lambda np, tf, rt, dt=dt: _matvec(np, rt, dt)))
         out.append((BEYOND_OTHER, f"{dt} dot of 2^16", lambda np, tf, rt, dt=dt: _dot(np, rt, dt)))
+        out.append((BEYOND_OTHER, f"var of 1024^2 {dt}", lambda np, tf, rt, dt=dt: _statistic(
+            np, tf, rt, dt, "var", None)))
+        out.append((BEYOND_OTHER, f"std axis 0 of 1024^2 {dt}", lambda np, tf, rt, dt=dt:
+                    _statistic(np, tf, rt, dt, "std", 0)))
+    for dt in ["float32", "float64", "complex128"]:
+        for n in [1 << 16, 1 << 20]:
+            out.append((BEYOND_OTHER, f"norm of 2^{n.bit_length() - 1} {dt}",
+                        lambda np, tf, rt, n=n, dt=dt: _norm(np, tf, rt, n, dt)))
     out.append(("transfers", "upload 512^2 float64 (vs np.copy)", lambda np, tf, rt: _upload(np, rt)))
     out.append(("transfers", "download 512^2 float64 (vs np.copy)",
                 lambda np, tf, rt: _download(np, rt)))
@@ -124,7 +139,9 @@ def _elementwise2(np, tf, rt, n, dtype, sym):
 
 BEYOND = "element-wise, beyond the list"
 BEYOND_OTHER = "reductions and products, beyond the list"
-BEYOND_UNARY = ["negative", "square", "reciprocal", "sign", "x * 2.0", "x + 1.0", "x ** 2"]
+BEYOND_UNARY = ["negative", "square", "reciprocal", "sign", "x * 2.0", "x + 1.0", "x / 3.0",
+                "x ** 2"]
+BEYOND_COMPLEX = ["multiply", "divide", "x / 2.0", "abs"]
 BEYOND_BINARY = ["subtract", "divide", "minimum", "power", "greater", "where(x > y, x, y)"]
 
 
@@ -133,7 +150,7 @@ def _beyond(np, tf, rt, n, dtype, name):
     y = np.abs(_random(np, (n,), dtype, 14)) + np.asarray(0.5, dtype)
     tx, ty = rt.upload(x), rt.upload(y)
     scalar_forms = {"x * 2.0": lambda a, b: a * 2.0, "x + 1.0": lambda a, b: a + 1.0,
-                    "x ** 2": lambda a, b: a ** 2}
+                    "x / 3.0": lambda a, b: a / 3.0, "x ** 2": lambda a, b: a ** 2}
     if name in scalar_forms:
         f = scalar_forms[name]
         return (lambda: f(x, y)), (lambda: f(tx, ty))
@@ -142,6 +159,28 @@ def _beyond(np, tf, rt, n, dtype, name):
     if name in BEYOND_UNARY:
         return (lambda: getattr(np, name)(x)), (lambda: getattr(tf, name)(tx))
     return (lambda: getattr(np, name)(x, y)), (lambda: getattr(tf, name)(tx, ty))
+
+
+def _beyond_complex(np, tf, rt, n, dtype, name):
+    x, y = _random(np, (n,), dtype, 19), _random(np, (n,), dtype, 20)
+    tx, ty = rt.upload(x), rt.upload(y)
+    if name == "x / 2.0":
+        return (lambda: x / 2.0), (lambda: tx / 2.0)
+    if name == "abs":
+        return (lambda: np.abs(x)), (lambda: tf.abs(tx))
+    return (lambda: getattr(np, name)(x, y)), (lambda: getattr(tf, name)(tx, ty))
+
+
+def _statistic(np, tf, rt, dtype, name, axis):
+    x = _random(np, (1024, 1024), dtype, 21)
+    t = rt.upload(x)
+    return (lambda: getattr(np, name)(x, axis=axis)), (lambda: getattr(tf, name)(t, axis=axis))
+
+
+def _norm(np, tf, rt, n, dtype):
+    x = _random(np, (n,), dtype, 22)
+    t = rt.upload(x)
+    return (lambda: np.linalg.norm(x)), (lambda: tf.linalg.norm(t))
 
 
 def _elementwise_c_order(np, rt, dtype, fn):
