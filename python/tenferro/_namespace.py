@@ -176,31 +176,35 @@ def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     are not squared into a third array: var of 1024^2 float64 took 1.6x NumPy's time that way);
     a Tracer takes the explicit squares, whose gradient is 0 at a constant input (the norm's is
     not defined at 0)."""
-    if out is not None:
-        raise _error(_UnsupportedError, "var", "out= is not supported (tenferro returns a new "
-                     "tensor)", kind="Unsupported")
-    if dtype is not None:
-        x = x.astype(dtype)
-    axes = range(x.ndim) if axis is None else _axes(axis, x.ndim, "var")
-    n = 1
-    for a in axes:
-        n *= x.shape[a]
-    centred = x - x.mean(axis, True)
-    if isinstance(x, Tracer):
-        if iscomplexobj(x):
-            re, im = _p.real(centred), _p.imag(centred)
-            squares = (re * re + im * im).sum(axis, keepdims)
-        else:
-            squares = (centred * centred).sum(axis, keepdims)
-    else:
-        norm = _p.norm(centred, None if axis is None else tuple(axes), keepdims)
-        squares = norm * norm
-    return squares / float(_builtins.max(n - ddof, 0))
+    return _variance(x, axis, dtype, out, ddof, keepdims, "var")
 
 
 def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     """numpy.std: the square root of ``var`` (same arguments)."""
-    return _p.sqrt(var(x, axis, dtype, out, ddof, keepdims))
+    return _p.sqrt(_variance(x, axis, dtype, out, ddof, keepdims, "std"))
+
+
+def _variance(x, axis, dtype, out, ddof, keepdims, op):
+    if out is not None:
+        raise _error(_UnsupportedError, op, "out= is not supported (tenferro returns a new "
+                     "tensor)", kind="Unsupported")
+    if dtype is not None:
+        x = x.astype(dtype)
+    axes = None if axis is None else tuple(_axes(axis, x.ndim, op))
+    n = 1
+    for a in range(x.ndim) if axes is None else axes:
+        n *= x.shape[a]
+    centred = x - x.mean(axes, True)
+    if isinstance(x, Tracer):
+        if iscomplexobj(x):
+            re, im = _p.real(centred), _p.imag(centred)
+            squares = (re * re + im * im).sum(axes, keepdims)
+        else:
+            squares = (centred * centred).sum(axes, keepdims)
+    else:
+        norm = _p.norm(centred, axes, keepdims)
+        squares = norm * norm
+    return squares / float(_builtins.max(n - ddof, 0))
 
 
 # --- shapes and views -----------------------------------------------------------------------

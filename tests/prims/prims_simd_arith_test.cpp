@@ -484,12 +484,12 @@ TEST(PrimsSimdArith, ComplexProductKernelFlagsNaNParts) {
   std::vector<double> a = {inf, 0.0, 1.0, 2.0}, b = {0.0, 1.0, 3.0, 4.0}, y(4);
   for (Isa isa : vector_isas()) {
     bool some_nan = false;
-    ASSERT_TRUE(simd::complex_mul(isa, a.data(), b.data(), y.data(), 2, some_nan));
+    ASSERT_TRUE(simd::complex_binary(isa, Op::Mul, a.data(), b.data(), y.data(), 2, some_nan));
     EXPECT_TRUE(some_nan) << isa_name(isa);
     EXPECT_EQ(y[2], 1.0 * 3.0 - 2.0 * 4.0);
     EXPECT_EQ(y[3], 1.0 * 4.0 + 2.0 * 3.0);
     a[0] = 5.0;
-    ASSERT_TRUE(simd::complex_mul(isa, a.data(), b.data(), y.data(), 2, some_nan));
+    ASSERT_TRUE(simd::complex_binary(isa, Op::Mul, a.data(), b.data(), y.data(), 2, some_nan));
     EXPECT_FALSE(some_nan) << isa_name(isa);
     a[0] = inf;
   }
@@ -556,9 +556,9 @@ void check_complex_div() {
                              std::int64_t{8}, std::int64_t{11}, std::int64_t{17}}) {
       std::vector<Z> y(static_cast<std::size_t>(len) + 1, Z(R(42), R(42)));
       bool some_nan = false;
-      ASSERT_TRUE(simd::complex_div(isa, reinterpret_cast<const R*>(a.data()),
-                                    reinterpret_cast<const R*>(b.data()),
-                                    reinterpret_cast<R*>(y.data()), len, some_nan));
+      ASSERT_TRUE(simd::complex_binary(isa, Op::Div, reinterpret_cast<const R*>(a.data()),
+                                       reinterpret_cast<const R*>(b.data()),
+                                       reinterpret_cast<R*>(y.data()), len, some_nan));
       for (std::int64_t k = 0; k < len; ++k) {
         const auto i = static_cast<std::size_t>(k);
         if (std::isnan(y[i].real()) && std::isnan(y[i].imag())) {

@@ -301,7 +301,7 @@ bool try_simd(const ElementwiseCall& c) {
     // One dense block in one shared axis order (column-major, or NumPy's C order): element i
     // of each operand's block is the same multi-index.
     const auto& in = c.in;
-    const BinaryLayout two = arity == 2 && !where ? binary_layout(c) : BinaryLayout{};
+    const BinaryLayout two = arity == 2 ? binary_layout(c) : BinaryLayout{};
     const bool dense =
         arity == 1   ? all_dense_alike<2>(shape, {in[0].layout.strides, c.out.layout.strides})
         : arity == 2 ? two.vector
@@ -339,14 +339,14 @@ bool try_simd(const ElementwiseCall& c) {
   }
 }
 
-// Complex operands of one dense block: products and quotients by the vector kernels (the scalar
-// rule redone where both parts came out NaN: Annex G's infinity recovery, and the quotients
-// outside the kernel's range); sums, differences and scaling by a
-// real number as the real kernels on the interleaved parts (std::complex adds part by part,
-// scale_by multiplies each part); |z| by the vector kernel, the scalar rule (complex_magnitude)
-// redone for the values outside its formula's range, so its bits are the scalar rule's and views
-// (which run it) agree with their contiguous copies. false when the caller must run the scalar
-// loops (the other kinds, views, no vector ISA).
+// Complex operands of one dense block (or a binary op's broadcast value, binary_layout):
+// products and quotients by the vector kernels (the scalar rule redone where both parts came out
+// NaN: Annex G's infinity recovery, and the quotients outside the kernel's range); sums,
+// differences and scaling by a real number as the real kernels on the interleaved parts
+// (std::complex adds part by part, scale_by multiplies each part); |z| by the vector kernel, the
+// scalar rule (complex_magnitude) redone for the values outside its formula's range, so its bits
+// are the scalar rule's and views (which run it) agree with their contiguous copies. false when
+// the caller must run the scalar loops (the other kinds, views, no vector ISA).
 template <class T>
 bool try_simd_complex(const ElementwiseCall& c) {
   if constexpr (!kIsComplex<T>) {
@@ -397,10 +397,8 @@ bool try_simd_complex(const ElementwiseCall& c) {
                    bool ok = true, some_nan = false;
                    if (by_parts) {
                      ok = simd::binary(isa, op, parts(p), parts(q), rr, 2 * count);
-                   } else if (product) {
-                     ok = simd::complex_mul(isa, parts(p), parts(q), rr, count, some_nan);
                    } else {
-                     ok = simd::complex_div(isa, parts(p), parts(q), rr, count, some_nan);
+                     ok = simd::complex_binary(isa, op, parts(p), parts(q), rr, count, some_nan);
                    }
                    if (!ok) throw_kernel_refused(op);
                    if (some_nan)

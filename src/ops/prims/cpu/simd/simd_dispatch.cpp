@@ -76,21 +76,13 @@ bool add_squares(Isa isa, double* acc, const float* x, std::int64_t n) {
 bool add_squares(Isa isa, double* acc, const double* x, std::int64_t n) {
   TENFERRO_SIMD_ROUTE(add_squares_f64, acc, x, n)
 }
-bool complex_mul(Isa isa, const float* a, const float* b, float* y, std::int64_t n,
-                 bool& some_nan) {
-  TENFERRO_SIMD_ROUTE(complex_mul_f32, a, b, y, n, &some_nan)
+bool complex_binary(Isa isa, Op op, const float* a, const float* b, float* y, std::int64_t n,
+                    bool& some_nan) {
+  TENFERRO_SIMD_ROUTE(complex_f32, op, a, b, y, n, &some_nan)
 }
-bool complex_mul(Isa isa, const double* a, const double* b, double* y, std::int64_t n,
-                 bool& some_nan) {
-  TENFERRO_SIMD_ROUTE(complex_mul_f64, a, b, y, n, &some_nan)
-}
-bool complex_div(Isa isa, const float* a, const float* b, float* y, std::int64_t n,
-                 bool& some_nan) {
-  TENFERRO_SIMD_ROUTE(complex_div_f32, a, b, y, n, &some_nan)
-}
-bool complex_div(Isa isa, const double* a, const double* b, double* y, std::int64_t n,
-                 bool& some_nan) {
-  TENFERRO_SIMD_ROUTE(complex_div_f64, a, b, y, n, &some_nan)
+bool complex_binary(Isa isa, Op op, const double* a, const double* b, double* y, std::int64_t n,
+                    bool& some_nan) {
+  TENFERRO_SIMD_ROUTE(complex_f64, op, a, b, y, n, &some_nan)
 }
 bool complex_abs(Isa isa, const float* x, float* y, std::int64_t n, bool& outside) {
   TENFERRO_SIMD_ROUTE(complex_abs_f32, x, y, n, &outside)

@@ -28,14 +28,10 @@ namespace tenferro::prims_cpu::simd::isa {
   bool add_widened_##suffix(double* acc, const float* x, std::int64_t n);                         \
   bool add_squares_f32_##suffix(double* acc, const float* x, std::int64_t n);                     \
   bool add_squares_f64_##suffix(double* acc, const double* x, std::int64_t n);                    \
-  bool complex_mul_f32_##suffix(const float* a, const float* b, float* y, std::int64_t n,         \
-                                bool* some_nan);                                                  \
-  bool complex_mul_f64_##suffix(const double* a, const double* b, double* y, std::int64_t n,      \
-                                bool* some_nan);                                                  \
-  bool complex_div_f32_##suffix(const float* a, const float* b, float* y, std::int64_t n,         \
-                                bool* some_nan);                                                  \
-  bool complex_div_f64_##suffix(const double* a, const double* b, double* y, std::int64_t n,      \
-                                bool* some_nan);                                                  \
+  bool complex_f32_##suffix(Op op, const float* a, const float* b, float* y, std::int64_t n,      \
+                            bool* some_nan);                                                      \
+  bool complex_f64_##suffix(Op op, const double* a, const double* b, double* y, std::int64_t n,   \
+                            bool* some_nan);                                                      \
   bool complex_abs_f32_##suffix(const float* x, float* y, std::int64_t n, bool* outside);         \
   bool complex_abs_f64_##suffix(const double* x, double* y, std::int64_t n, bool* outside);       \
   bool reduce_f32_##suffix(Op op, const float* p, std::int64_t n, float* lanes);                  \

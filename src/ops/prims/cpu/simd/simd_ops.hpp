@@ -58,21 +58,17 @@ bool add_widened(Isa isa, double* acc, const float* x, std::int64_t n);
 // norm's step along rows.
 bool add_squares(Isa isa, double* acc, const float* x, std::int64_t n);
 bool add_squares(Isa isa, double* acc, const double* x, std::int64_t n);
-// n complex products of interleaved (re, im) parts, y may equal a or b: the scalar std::complex
-// product's parts bit for bit, except where both parts come out NaN (its Annex G recovery of
-// infinities is not done here). some_nan: whether some part of y is NaN, so that the caller can
-// redo those values by the scalar rule. false (nothing run) without a vector ISA.
-bool complex_mul(Isa isa, const float* a, const float* b, float* y, std::int64_t n, bool& some_nan);
-bool complex_mul(Isa isa, const double* a, const double* b, double* y, std::int64_t n,
-                 bool& some_nan);
-// n complex quotients a[i] / b[i] (interleaved parts), y may equal a or b: the scalar
-// std::complex quotient's parts bit for bit (GCC's rule: libgcc's __divdc3 / __divsc3) except
-// where both parts come out NaN: the values outside the kernel's range (complex128 parts that
-// are neither zero nor within 2^-250..2^250, a zero divisor) and those that need its recovery
-// of infinities. some_nan as in complex_mul. false without a vector ISA.
-bool complex_div(Isa isa, const float* a, const float* b, float* y, std::int64_t n, bool& some_nan);
-bool complex_div(Isa isa, const double* a, const double* b, double* y, std::int64_t n,
-                 bool& some_nan);
+// y[i] = a[i] op b[i] for n complex values of interleaved (re, im) parts, op Mul or Div (false
+// for other ops, and without a vector ISA), y may equal a or b: the scalar std::complex result's
+// parts bit for bit (GCC's rules: libgcc's __muldc3, __divdc3, __divsc3) except where both
+// parts come out NaN: the values that need C99 Annex G's recovery of infinities, and for Div
+// the values outside the kernel's range (complex128 parts that are neither zero nor within
+// 2^-250..2^250, a zero divisor). some_nan: whether some part of y is NaN, so that the caller
+// can redo those values by the scalar rule.
+bool complex_binary(Isa isa, Op op, const float* a, const float* b, float* y, std::int64_t n,
+                    bool& some_nan);
+bool complex_binary(Isa isa, Op op, const double* a, const double* b, double* y, std::int64_t n,
+                    bool& some_nan);
 // y[i] = |x[i]| of n complex values (interleaved parts), as element_math.hpp's
 // complex_magnitude bit for bit where its formula applies; outside: whether some value is
 // outside that range (the caller redoes those by the scalar rule). false without a vector ISA.
