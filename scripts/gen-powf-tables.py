@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Prints the constants of the AVX-512 float32 pow kernel (src/ops/prims/cpu/simd/
+powf_table_avx512.hpp), which computes pow(x, y) = 2^(y log2 x) in float64 arithmetic.
+
+log2 x: x = 2^k z with z in [OFFSET, 2 OFFSET), OFFSET = 0x3f330000 (0.699); the sixteen
+intervals of z are 2^19 float bit patterns each (so the index is bits 19-22 of the pattern
+less OFFSET's); interval j has c_j, its midpoint (1 for the interval holding 1, so that
+log2 x near x = 1 has no cancellation), and log2 x = k + log2 c_j + log2(1 + r) with
+r = z / c_j - 1, |r| <= 0.0297. The kernel stores 1 / c_j and log2 c_j as doubles; log2(1 + r)
+is r P(r), P of degree 5, a near-minimax fit of the relative error of log2(1 + r) (Lawson's
+iteration at 120 bits).
+
+2^t: t = n + j/16 + s, |s| <= 1/32, 2^t = 2^n 2^(j/16) 2^s; the table of 2^(j/16) is the float64
+exp kernel's (exp_table_avx512.hpp), and 2^s - 1 is s Q(s), Q of degree 3 (Taylor: its first
+omitted term, (s ln2)^5 / 120, is below 4.1e-11, 7e-4 of a float32 ulp).
+
+Run with a Python that has mpmath:  python3 scripts/gen-powf-tables.py
+"""
+import mpmath
+
+mpmath.mp.prec = 120
+OFFSET_BITS = 0x3F330000
+LOG_DEGREE = 5  # of P; log2(1 + r) = r P(r)
+EXP_DEGREE = 3  # of Q; 2^s - 1 = s Q(s)
+
+
+def float_from_bits(bits):
+    sign = -1 if bits >> 31 else 1
+    exponent, mantissa = (bits >> 23) & 0xFF, bits & 0x7FFFFF
+    return sign * mpmath.ldexp(mpmath.mpf(0x800000 + mantissa), exponent - 127 - 23)
+
+
+def intervals():
+    """(1 / c_j as a double, log2 c_j for that double, the largest |r|) for j = 0..15."""
+    rows = []
+    for j in range(16):
+        lo = float_from_bits(OFFSET_BITS + j * 2**19)
+        hi = float_from_bits(OFFSET_BITS + (j + 1) * 2**19)
+        c = mpmath.mpf(1) if lo <= 1 < hi else (lo + hi) / 2
+        inv_c = float(1 / c)
+        log2_c = float(-mpmath.log(mpmath.mpf(inv_c), 2))
+        r_max = max(abs(lo * inv_c - 1), abs(hi * inv_c - 1))
+        rows.append((inv_c, log2_c, r_max))
+    return rows
+
+
+def log_polynomial(r_max, nodes=200, iterations=30):
+    """P on [-r_max, r_max]: log2(1 + r) / r, weighted for the relative error of log2(1 + r)."""
+    mp = mpmath.mp
+    rs = [r_max * mp.cos(mp.pi * (k + mp.mpf(0.5)) / nodes) for k in range(nodes)]
+    g = [mp.log(1 + r, 2) / r for r in rs]
+    weight = [mp.mpf(1)] * nodes
+    for _ in range(iterations):
+        V = mp.matrix(nodes, LOG_DEGREE + 1)
+        b = mp.matrix(nodes, 1)
+        for i in range(nodes):
+            scale = mp.sqrt(weight[i]) / g[i]
+            for d in range(LOG_DEGREE + 1):
+                V[i, d] = rs[i] ** d * scale
+            b[i] = g[i] * scale
+        c = mp.lu_solve(V.T * V, V.T * b)
+        err = [abs(sum(c[d] * rs[i] ** d for d in range(LOG_DEGREE + 1)) / g[i] - 1)
+               for i in range(nodes)]
+        total = sum(weight[i] * err[i] for i in range(nodes))
+        weight = [weight[i] * err[i] / total for i in range(nodes)]
+    return [float(v) for v in c], float(max(err))
+
+
+def exp_polynomial():
+    """Q(s) = (2^s - 1) / s by Taylor: ln2^(d+1) / (d+1)! for d = 0..EXP_DEGREE."""
+    ln2 = mpmath.log(2)
+    return [float(ln2 ** (d + 1) / mpmath.factorial(d + 1)) for d in range(EXP_DEGREE + 1)]
+
+
+def rows(values, indent, per_line=4):
+    text = [float.hex(v) for v in values]
+    return "\n".join(indent + ", ".join(text[i:i + per_line]) + ","
+                     for i in range(0, len(text), per_line))
+
+
+def main():
+    table = intervals()
+    r_max = max(r for _, _, r in table)
+    p, p_error = log_polynomial(r_max)
+    print("// |r| <= %.6f; P's relative error %.2e" % (r_max, p_error))
+    print("alignas(64) constexpr double kPowfInvC[16] = {\n%s\n};" %
+          rows([inv_c for inv_c, _, _ in table], "    "))
+    print("alignas(64) constexpr double kPowfLog2C[16] = {\n%s\n};" %
+          rows([log2_c for _, log2_c, _ in table], "    "))
+    print("constexpr double kPowfLog2P[%d] = {\n%s\n};" % (LOG_DEGREE + 1, rows(p, "    ", 3)))
+    print("constexpr double kPowfExp2Q[%d] = {\n%s\n};" %
+          (EXP_DEGREE + 1, rows(exp_polynomial(), "    ")))
+
+
+if __name__ == "__main__":
+    main()

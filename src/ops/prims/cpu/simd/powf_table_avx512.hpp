@@ -1,0 +1,132 @@
+// float32 pow for the AVX-512 kernels: 2^(y log2 x) in float64 arithmetic, by a table and a
+// short polynomial for each of log2 and 2^t (docs/prims.md has the speed against SLEEF's and
+// NumPy's). The double-precision result is within about 1e-10 of pow(x, y) relative, so
+// rounding it to float gives the correctly rounded result but where that lies within 1e-10
+// of a rounding boundary (the ulp test holds it to 1 ulp of the correctly rounded value and
+// 4 ulp of libm).
+//
+//   x = 2^k z, z in [0.699, 1.398): the sixteen intervals of z are 2^19 bit patterns each,
+//   so bits 19-22 of (bits of x) - 0x3f330000 index them and its bits from 23 are k (the
+//   float32 log kernels' usual split). log2 x = k + log2 c + log2(1 + r), r = z / c - 1, with
+//   c the interval's midpoint (1 on the interval holding 1: no cancellation near x = 1),
+//   |r| <= 0.0297 and log2(1 + r) = r P(r) (relative error 3e-12). r is z * (1/c) - 1 in one
+//   FMA; the identity is exact for the stored 1/c, whose log2 the table holds.
+//
+//   t = y log2 x, clamped to [-160, 130] (beyond it the result rounds to 0 or inf in float32);
+//   t = n + j/16 + s, |s| <= 1/32, and 2^t = 2^n 2^(j/16) (1 + s Q(s)), with exp's table of
+//   2^(j/16); vscalefpd applies 2^n. The rounding to float32 is the last step, so underflow
+//   to a subnormal and overflow to inf round once.
+//
+// The kernel is for x positive and normal and y finite. Other lanes (zeros, negative bases,
+// subnormal bases, infinities, NaNs: C99's special cases) take libm's powf, so they give its
+// bits. The constants are printed by scripts/gen-powf-tables.py.
+//
+// Included only by simd_avx512.cpp (compiled with -mavx512f -mavx512dq -mfma): everything
+// here has internal linkage (see simd_body.inc on why).
+#pragma once
+
+#include <immintrin.h>
+#include <math.h>
+
+#include <cstdint>
+
+#include "ops/prims/cpu/simd/exp_table_avx512.hpp"
+
+namespace tenferro::prims_cpu::simd::isa {
+namespace {
+
+// The generator's layout, four to a line:
+// clang-format off
+alignas(64) constexpr double kPowfInvC[16] = {
+    0x1.661ec6a5122f9p+0, 0x1.571ed3c506b3ap+0, 0x1.49539e3b2d067p+0, 0x1.3c995a47babe7p+0,
+    0x1.30d190130d190p+0, 0x1.25e22708092f1p+0, 0x1.1bb4a4046ed29p+0, 0x1.12358e75d3033p+0,
+    0x1.0953f39010954p+0, 0x1.0000000000000p+0, 0x1.e573ac901e574p-1, 0x1.ca4b3055ee191p-1,
+    0x1.b2036406c80d9p-1, 0x1.9c2d14ee4a102p-1, 0x1.886e5f0abb04ap-1, 0x1.767dce434a9b1p-1,
+};
+alignas(64) constexpr double kPowfLog2C[16] = {
+    -0x1.efec61b011f85p-2, -0x1.b0b67f4f46812p-2, -0x1.7418acebbf18fp-2, -0x1.39de8e1559f6ep-2,
+    -0x1.01d9bbcfa61d4p-2, -0x1.97c1cb13c7ec0p-3, -0x1.2f9e32d5bfdd1p-3, -0x1.960caf9abb7c1p-4,
+    -0x1.a6f9c377dd31dp-5, 0x0.0p+0, 0x1.3aa2fdd27f1bfp-4, 0x1.476a9f983f74dp-3,
+    0x1.e840be74e6a4dp-3, 0x1.406463b1b0448p-2, 0x1.88e9c72e0b224p-2, 0x1.ce0a4923a587dp-2,
+};
+constexpr double kPowfLog2P[6] = {
+    0x1.71547652bcfc0p+0, -0x1.71547652d2883p-1, 0x1.ec7097c2f1b3cp-2,
+    -0x1.71546e93288d2p-2, 0x1.27bdf956ecafap-2, -0x1.ecfefe92f261ep-3,
+};
+constexpr double kPowfExp2Q[4] = {
+    0x1.62e42fefa39efp-1, 0x1.ebfbdff82c58fp-3, 0x1.c6b08d704a0c0p-5, 0x1.3b2ab6fba4e77p-7,
+};
+// clang-format on
+
+// pow for eight lanes, x and y widened to float64 (exactly): the split of x by its bits as
+// above, in the float64 layout (OFFSET's float64 pattern; the interval is bits 48-51 of the
+// difference, k its bits from 52).
+inline __m512d powf_eight_pd(__m512d x, __m512d y) {
+  const __m512i ix = _mm512_castpd_si512(x);
+  const __m512i from_offset = _mm512_sub_epi64(ix, _mm512_set1_epi64(0x3fe6600000000000));
+  const __m512d k = _mm512_cvtepi64_pd(_mm512_srai_epi64(from_offset, 52));
+  const __m512d z = _mm512_castsi512_pd(
+      _mm512_sub_epi64(ix, _mm512_and_si512(from_offset, _mm512_set1_epi64(-(1ll << 52)))));
+  // permutex2var reads the low four bits of each lane of its index: the interval.
+  const __m512i idx = _mm512_srli_epi64(from_offset, 48);
+  const __m512d inv_c =
+      _mm512_permutex2var_pd(_mm512_load_pd(kPowfInvC), idx, _mm512_load_pd(kPowfInvC + 8));
+  const __m512d log2_c =
+      _mm512_permutex2var_pd(_mm512_load_pd(kPowfLog2C), idx, _mm512_load_pd(kPowfLog2C + 8));
+  const __m512d r = _mm512_fmsub_pd(z, inv_c, _mm512_set1_pd(1.0));
+  __m512d p = _mm512_set1_pd(kPowfLog2P[5]);
+  for (int d = 4; d >= 0; --d) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(kPowfLog2P[d]));
+  const __m512d log2_x = _mm512_fmadd_pd(r, p, _mm512_add_pd(k, log2_c));
+  __m512d t = _mm512_mul_pd(y, log2_x);
+  t = _mm512_min_pd(_mm512_set1_pd(130.0), _mm512_max_pd(_mm512_set1_pd(-160.0), t));
+
+  const __m512d shifter = _mm512_set1_pd(0x1.8p52);
+  const __m512d shifted = _mm512_fmadd_pd(t, _mm512_set1_pd(16.0), shifter);
+  const __m512d sixteenths = _mm512_sub_pd(shifted, shifter);                   // 16 n + j
+  const __m512d s = _mm512_fnmadd_pd(sixteenths, _mm512_set1_pd(1.0 / 16), t);  // exact
+  // permutex2var reads the low four bits of each lane of `shifted`: j.
+  const __m512d table =
+      _mm512_permutex2var_pd(_mm512_load_pd(kExp2Sixteenths), _mm512_castpd_si512(shifted),
+                             _mm512_load_pd(kExp2Sixteenths + 8));
+  __m512d q = _mm512_set1_pd(kPowfExp2Q[3]);
+  for (int d = 2; d >= 0; --d) q = _mm512_fmadd_pd(q, s, _mm512_set1_pd(kPowfExp2Q[d]));
+  const __m512d scaled = _mm512_fmadd_pd(table, _mm512_mul_pd(s, q), table);
+  return _mm512_scalef_pd(scaled, _mm512_mul_pd(sixteenths, _mm512_set1_pd(1.0 / 16)));
+}
+
+// Half H of the sixteen float32 lanes, in float64 and back.
+template <int H>
+__m256 powf_half(__m512 x, __m512 y) {
+  const auto widen = [](__m512 v) {
+    return _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), H)));
+  };
+  return _mm512_cvtpd_ps(powf_eight_pd(widen(x), widen(y)));
+}
+
+inline __m512 powf_table_ps(__m512 x, __m512 y) {
+  const __m512i ix = _mm512_castps_si512(x);
+  const __m512i iy = _mm512_castps_si512(y);
+  // x positive and normal (its bits from 0x00800000 below 0x7f800000), y finite.
+  const __mmask16 ordinary =
+      _mm512_cmplt_epu32_mask(_mm512_sub_epi32(ix, _mm512_set1_epi32(0x00800000)),
+                              _mm512_set1_epi32(0x7f000000)) &
+      _mm512_cmplt_epu32_mask(_mm512_and_si512(iy, _mm512_set1_epi32(0x7fffffff)),
+                              _mm512_set1_epi32(0x7f800000));
+  __m512 out =
+      _mm512_insertf32x8(_mm512_castps256_ps512(powf_half<0>(x, y)), powf_half<1>(x, y), 1);
+  if (ordinary != 0xFFFF) {
+    alignas(64) float xs[16], ys[16], rs[16];
+    _mm512_store_ps(xs, x);
+    _mm512_store_ps(ys, y);
+    _mm512_store_ps(rs, out);
+    for (unsigned rest = static_cast<unsigned>(~ordinary) & 0xFFFFu; rest != 0; rest &= rest - 1) {
+      const int lane = __builtin_ctz(rest);
+      rs[lane] = powf(xs[lane], ys[lane]);
+    }
+    out = _mm512_load_ps(rs);
+  }
+  return out;
+}
+
+}  // namespace
+}  // namespace tenferro::prims_cpu::simd::isa
