@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Prints the constants of the AVX-512 float32 pow kernel (src/ops/prims/cpu/simd/
-powf_table_avx512.hpp), which computes pow(x, y) = 2^(y log2 x) in float64 arithmetic.
+"""Prints the constants of the AVX-512 pow kernels: float32 (src/ops/prims/cpu/simd/
+powf_table_avx512.hpp), which computes pow(x, y) = 2^(y log2 x) in float64 arithmetic, and
+float64 (pow_table_avx512.hpp), exp(y ln x) with ln x and the product in double-double.
 
 log2 x: x = 2^k z with z in [OFFSET, 2 OFFSET), OFFSET = 0x3f330000 (0.699); the sixteen
 intervals of z are 2^19 float bit patterns each (so the index is bits 19-22 of the pattern
@@ -14,7 +15,13 @@ iteration at 120 bits).
 exp kernel's (exp_table_avx512.hpp), and 2^s - 1 is s Q(s), Q of degree 3 (Taylor: its first
 omitted term, (s ln2)^5 / 120, is below 4.1e-11, 7e-4 of a float32 ulp).
 
-Run with a Python that has mpmath:  python3 scripts/gen-powf-tables.py
+float64: the same intervals and 1 / c_j; ln c_j = -ln(1 / c_j) as a double-double (hi, lo),
+ln 2 as hi (42 bits, so that k ln2_hi is exact for |k| <= 1100) and lo, and
+ln(1 + r) = r - r^2/2 + r^3 R(r), R of degree 8, a near-minimax fit of the relative error of
+r^3 R(r) (r^3 R(r) is below 4.6e-4 of ln x, so R's error 1e-17 is 2^-67 of ln x); and the
+low parts of exp's table, 2^(j/16) - kExp2Sixteenths[j].
+
+Run with a Python that has mpmath:  python3 scripts/gen-pow-tables.py
 """
 import mpmath
 
@@ -22,6 +29,7 @@ mpmath.mp.prec = 120
 OFFSET_BITS = 0x3F330000
 LOG_DEGREE = 5  # of P; log2(1 + r) = r P(r)
 EXP_DEGREE = 3  # of Q; 2^s - 1 = s Q(s)
+LN_DEGREE = 8  # of R; ln(1 + r) = r - r^2/2 + r^3 R(r)
 
 
 def float_from_bits(bits):
@@ -44,26 +52,42 @@ def intervals():
     return rows
 
 
-def log_polynomial(r_max, nodes=200, iterations=30):
-    """P on [-r_max, r_max]: log2(1 + r) / r, weighted for the relative error of log2(1 + r)."""
+def lawson(r_max, g, degree, nodes=200, iterations=30):
+    """Coefficients of a polynomial of `degree` near g(r) on [-r_max, r_max] in relative error
+    (Lawson's iteration on Chebyshev nodes), and that error."""
     mp = mpmath.mp
     rs = [r_max * mp.cos(mp.pi * (k + mp.mpf(0.5)) / nodes) for k in range(nodes)]
-    g = [mp.log(1 + r, 2) / r for r in rs]
+    gs = [g(r) for r in rs]
     weight = [mp.mpf(1)] * nodes
     for _ in range(iterations):
-        V = mp.matrix(nodes, LOG_DEGREE + 1)
+        V = mp.matrix(nodes, degree + 1)
         b = mp.matrix(nodes, 1)
         for i in range(nodes):
-            scale = mp.sqrt(weight[i]) / g[i]
-            for d in range(LOG_DEGREE + 1):
+            scale = mp.sqrt(weight[i]) / gs[i]
+            for d in range(degree + 1):
                 V[i, d] = rs[i] ** d * scale
-            b[i] = g[i] * scale
+            b[i] = gs[i] * scale
         c = mp.lu_solve(V.T * V, V.T * b)
-        err = [abs(sum(c[d] * rs[i] ** d for d in range(LOG_DEGREE + 1)) / g[i] - 1)
+        err = [abs(sum(c[d] * rs[i] ** d for d in range(degree + 1)) / gs[i] - 1)
                for i in range(nodes)]
         total = sum(weight[i] * err[i] for i in range(nodes))
         weight = [weight[i] * err[i] / total for i in range(nodes)]
     return [float(v) for v in c], float(max(err))
+
+
+def log_polynomial(r_max):
+    """P: log2(1 + r) / r."""
+    return lawson(r_max, lambda r: mpmath.log(1 + r, 2) / r, LOG_DEGREE)
+
+
+def ln_polynomial(r_max):
+    """R: (ln(1 + r) - r + r^2/2) / r^3."""
+    return lawson(r_max, lambda r: (mpmath.log(1 + r) - r + r * r / 2) / r**3, LN_DEGREE)
+
+
+def double_double(v):
+    hi = float(v)
+    return hi, float(v - mpmath.mpf(hi))
 
 
 def exp_polynomial():
@@ -90,6 +114,23 @@ def main():
     print("constexpr double kPowfLog2P[%d] = {\n%s\n};" % (LOG_DEGREE + 1, rows(p, "    ", 3)))
     print("constexpr double kPowfExp2Q[%d] = {\n%s\n};" %
           (EXP_DEGREE + 1, rows(exp_polynomial(), "    ")))
+
+    ln_c = [double_double(mpmath.log(mpmath.mpf(inv_c))) for inv_c, _, _ in table]
+    ln_c = [(-hi, -lo) for hi, lo in ln_c]
+    ln2 = mpmath.log(2)
+    ln2_hi = float(mpmath.ldexp(mpmath.floor(mpmath.ldexp(ln2, 42)), -42))
+    ln2_lo = float(ln2 - mpmath.mpf(ln2_hi))
+    q, q_error = ln_polynomial(r_max)
+    print("// float64: R's relative error %.2e" % q_error)
+    print("alignas(64) constexpr double kPowLnCHi[16] = {\n%s\n};" %
+          rows([hi for hi, _ in ln_c], "    "))
+    print("alignas(64) constexpr double kPowLnCLo[16] = {\n%s\n};" %
+          rows([lo for _, lo in ln_c], "    "))
+    print("constexpr double kPowLn2Hi = %s, kPowLn2Lo = %s;" % (float.hex(ln2_hi), float.hex(ln2_lo)))
+    print("constexpr double kPowLnR[%d] = {\n%s\n};" % (LN_DEGREE + 1, rows(q, "    ", 3)))
+    exp2_lo = [double_double(mpmath.mpf(2) ** (mpmath.mpf(j) / 16))[1] for j in range(16)]
+    print("alignas(64) constexpr double kPowExp2SixteenthsLo[16] = {\n%s\n};" %
+          rows(exp2_lo, "    "))
 
 
 if __name__ == "__main__":
