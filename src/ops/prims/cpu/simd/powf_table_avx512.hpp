@@ -19,7 +19,7 @@
 //
 // The kernel is for x positive and normal and y finite. Other lanes (zeros, negative bases,
 // subnormal bases, infinities, NaNs: C99's special cases) take libm's powf, so they give its
-// bits. The constants are printed by scripts/gen-powf-tables.py.
+// bits. The constants are printed by scripts/gen-pow-tables.py.
 //
 // Included only by simd_avx512.cpp (compiled with -mavx512f -mavx512dq -mfma): everything
 // here has internal linkage (see simd_body.inc on why).
