@@ -32,25 +32,40 @@ alignas(64) constexpr double kExp2Sixteenths[16] = {
     0x1.6a09e667f3bcdp+0, 0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
     0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0};
 
-inline __m512d exp_table_pd(__m512d x) {
+// x = (16 n + j) ln2/16 + r: r, 16 n + j, and the shifted sum whose low four bits are j.
+struct ExpReduction {
+  __m512d r, sixteenths, shifted;
+};
+inline ExpReduction exp_reduce_pd(__m512d x) {
   const __m512d shifter = _mm512_set1_pd(0x1.8p52);
-  x = _mm512_min_pd(_mm512_set1_pd(710.0), _mm512_max_pd(_mm512_set1_pd(-746.0), x));
-  const __m512d t = _mm512_fmadd_pd(x, _mm512_set1_pd(0x1.71547652b82fep+4), shifter);  // 16/ln2
-  const __m512d k = _mm512_sub_pd(t, shifter);
+  const __m512d shifted = _mm512_fmadd_pd(x, _mm512_set1_pd(0x1.71547652b82fep+4), shifter);
+  const __m512d k = _mm512_sub_pd(shifted, shifter);
   __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(0x1.62e42fefa39efp-5), x);  // ln2/16, high
   r = _mm512_fnmadd_pd(k, _mm512_set1_pd(0x1.abc9e3b39803fp-60), r);         // and low part
-  // permutex2var reads the low four bits of each lane of t: j.
-  const __m512d table = _mm512_permutex2var_pd(
-      _mm512_load_pd(kExp2Sixteenths), _mm512_castpd_si512(t), _mm512_load_pd(kExp2Sixteenths + 8));
+  return {r, k, shifted};
+}
+// 2^(j/16) for the j in the low four bits of each lane of `shifted` (permutex2var reads them).
+inline __m512d exp2_sixteenths_pd(__m512d shifted) {
+  return _mm512_permutex2var_pd(_mm512_load_pd(kExp2Sixteenths), _mm512_castpd_si512(shifted),
+                                _mm512_load_pd(kExp2Sixteenths + 8));
+}
+// exp(r) - 1 for |r| <= ln2/32 (a little beyond is fine): Taylor to degree 7.
+inline __m512d expm1_reduced_pd(__m512d r) {
   __m512d p = _mm512_set1_pd(1.0 / 5040);
   p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0 / 720));
   p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0 / 120));
   p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0 / 24));
   p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0 / 6));
   p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(0.5));
-  const __m512d expm1_r = _mm512_fmadd_pd(_mm512_mul_pd(r, r), p, r);
-  const __m512d scaled = _mm512_fmadd_pd(table, expm1_r, table);
-  return _mm512_scalef_pd(scaled, _mm512_mul_pd(k, _mm512_set1_pd(1.0 / 16)));
+  return _mm512_fmadd_pd(_mm512_mul_pd(r, r), p, r);
+}
+
+inline __m512d exp_table_pd(__m512d x) {
+  x = _mm512_min_pd(_mm512_set1_pd(710.0), _mm512_max_pd(_mm512_set1_pd(-746.0), x));
+  const ExpReduction e = exp_reduce_pd(x);
+  const __m512d table = exp2_sixteenths_pd(e.shifted);
+  const __m512d scaled = _mm512_fmadd_pd(table, expm1_reduced_pd(e.r), table);
+  return _mm512_scalef_pd(scaled, _mm512_mul_pd(e.sixteenths, _mm512_set1_pd(1.0 / 16)));
 }
 
 }  // namespace

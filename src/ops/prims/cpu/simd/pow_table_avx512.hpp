@@ -77,18 +77,10 @@ inline __m512d fast_two_sum_pd(__m512d a, __m512d b, __m512d* e) {
 
 // ln x as hi + lo (the return value and *lo), for x positive and normal.
 inline __m512d pow_ln_pd(__m512d x, __m512d* lo) {
-  const __m512i ix = _mm512_castpd_si512(x);
-  const __m512i from_offset = _mm512_sub_epi64(ix, _mm512_set1_epi64(0x3fe6600000000000));
-  const __m512d k = _mm512_cvtepi64_pd(_mm512_srai_epi64(from_offset, 52));
-  const __m512d z = _mm512_castsi512_pd(
-      _mm512_sub_epi64(ix, _mm512_and_si512(from_offset, _mm512_set1_epi64(-(1ll << 52)))));
-  // permutex2var reads the low four bits of each lane of its index: the interval.
-  const __m512i idx = _mm512_srli_epi64(from_offset, 48);
-  const auto lookup = [&](const double* table) {
-    return _mm512_permutex2var_pd(_mm512_load_pd(table), idx, _mm512_load_pd(table + 8));
-  };
-  const __m512d inv_c = lookup(kPowfInvC), ln_c_hi = lookup(kPowLnCHi);
-  const __m512d ln_c_lo = lookup(kPowLnCLo);
+  const auto [k, z, interval] = pow_split_pd(x);
+  const __m512d inv_c = pow_lookup_pd(kPowfInvC, interval);
+  const __m512d ln_c_hi = pow_lookup_pd(kPowLnCHi, interval);
+  const __m512d ln_c_lo = pow_lookup_pd(kPowLnCLo, interval);
 
   const __m512d p = _mm512_mul_pd(z, inv_c);
   const __m512d rl = _mm512_fmsub_pd(z, inv_c, p);
@@ -123,30 +115,14 @@ inline __m512d pow_exp_pd(__m512d th, __m512d tl) {
   const __m512d clamped =
       _mm512_min_pd(_mm512_set1_pd(710.0), _mm512_max_pd(_mm512_set1_pd(-746.0), th));
   tl = _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(clamped, th, _CMP_EQ_OQ), tl);
-  const __m512d shifter = _mm512_set1_pd(0x1.8p52);
-  const __m512d shifted = _mm512_fmadd_pd(clamped, _mm512_set1_pd(0x1.71547652b82fep+4), shifter);
-  const __m512d sixteenths = _mm512_sub_pd(shifted, shifter);  // 16 n + j
-  __m512d s = _mm512_fnmadd_pd(sixteenths, _mm512_set1_pd(0x1.62e42fefa39efp-5), clamped);
-  s = _mm512_fnmadd_pd(sixteenths, _mm512_set1_pd(0x1.abc9e3b39803fp-60), s);
-  s = _mm512_add_pd(s, tl);
-  // permutex2var reads the low four bits of each lane of `shifted`: j.
-  const __m512i j = _mm512_castpd_si512(shifted);
-  const __m512d table = _mm512_permutex2var_pd(_mm512_load_pd(kExp2Sixteenths), j,
-                                               _mm512_load_pd(kExp2Sixteenths + 8));
-  const __m512d table_lo = _mm512_permutex2var_pd(_mm512_load_pd(kPowExp2SixteenthsLo), j,
-                                                  _mm512_load_pd(kPowExp2SixteenthsLo + 8));
-  __m512d p = _mm512_set1_pd(1.0 / 5040);
-  p = _mm512_fmadd_pd(p, s, _mm512_set1_pd(1.0 / 720));
-  p = _mm512_fmadd_pd(p, s, _mm512_set1_pd(1.0 / 120));
-  p = _mm512_fmadd_pd(p, s, _mm512_set1_pd(1.0 / 24));
-  p = _mm512_fmadd_pd(p, s, _mm512_set1_pd(1.0 / 6));
-  p = _mm512_fmadd_pd(p, s, _mm512_set1_pd(0.5));
-  const __m512d expm1_s = _mm512_fmadd_pd(_mm512_mul_pd(s, s), p, s);
+  const ExpReduction e = exp_reduce_pd(clamped);
+  const __m512d table = exp2_sixteenths_pd(e.shifted);
+  const __m512d table_lo = pow_lookup_pd(kPowExp2SixteenthsLo, _mm512_castpd_si512(e.shifted));
+  const __m512d expm1_s = expm1_reduced_pd(_mm512_add_pd(e.r, tl));
   // (table + table_lo)(1 + expm1_s) with one rounding of the sum at the end: the table's own
   // rounding (up to half an ulp) would otherwise add to the result's.
-  const __m512d tail = _mm512_fmadd_pd(table, expm1_s, table_lo);
-  const __m512d scaled = _mm512_add_pd(table, tail);
-  return _mm512_scalef_pd(scaled, _mm512_mul_pd(sixteenths, _mm512_set1_pd(1.0 / 16)));
+  const __m512d scaled = _mm512_add_pd(table, _mm512_fmadd_pd(table, expm1_s, table_lo));
+  return _mm512_scalef_pd(scaled, _mm512_mul_pd(e.sixteenths, _mm512_set1_pd(1.0 / 16)));
 }
 
 inline __m512d pow_table_pd(__m512d x, __m512d y) {
@@ -166,17 +142,7 @@ inline __m512d pow_table_pd(__m512d x, __m512d y) {
   const __mmask8 redo =
       static_cast<__mmask8>(~ordinary) |
       _mm512_cmp_pd_mask(_mm512_abs_pd(out), _mm512_set1_pd(__builtin_inf()), _CMP_EQ_OQ);
-  if (redo != 0) {
-    alignas(64) double xs[8], ys[8], rs[8];
-    _mm512_store_pd(xs, x);
-    _mm512_store_pd(ys, y);
-    _mm512_store_pd(rs, out);
-    for (unsigned rest = redo; rest != 0; rest &= rest - 1) {
-      const int lane = __builtin_ctz(rest);
-      rs[lane] = pow(xs[lane], ys[lane]);
-    }
-    out = _mm512_load_pd(rs);
-  }
+  if (redo != 0) out = redo_lanes_pd(x, y, out, redo);
   return out;
 }
 

@@ -58,21 +58,31 @@ constexpr double kPowfExp2Q[4] = {
 };
 // clang-format on
 
-// pow for eight lanes, x and y widened to float64 (exactly): the split of x by its bits as
-// above, in the float64 layout (OFFSET's float64 pattern; the interval is bits 48-51 of the
-// difference, k its bits from 52).
-inline __m512d powf_eight_pd(__m512d x, __m512d y) {
+// x = 2^k z, z in [0.699, 1.398), split by the bits of x as above but in the float64 layout
+// (OFFSET's float64 pattern; the interval is bits 48-51 of the difference, k its bits from 52),
+// for x positive and normal; the float64 pow shares it.
+struct PowSplit {
+  __m512d k, z;
+  __m512i interval;  // in bits 0-3 of each lane, the rest ignored by pow_lookup_pd
+};
+inline PowSplit pow_split_pd(__m512d x) {
   const __m512i ix = _mm512_castpd_si512(x);
   const __m512i from_offset = _mm512_sub_epi64(ix, _mm512_set1_epi64(0x3fe6600000000000));
   const __m512d k = _mm512_cvtepi64_pd(_mm512_srai_epi64(from_offset, 52));
   const __m512d z = _mm512_castsi512_pd(
       _mm512_sub_epi64(ix, _mm512_and_si512(from_offset, _mm512_set1_epi64(-(1ll << 52)))));
-  // permutex2var reads the low four bits of each lane of its index: the interval.
-  const __m512i idx = _mm512_srli_epi64(from_offset, 48);
-  const __m512d inv_c =
-      _mm512_permutex2var_pd(_mm512_load_pd(kPowfInvC), idx, _mm512_load_pd(kPowfInvC + 8));
-  const __m512d log2_c =
-      _mm512_permutex2var_pd(_mm512_load_pd(kPowfLog2C), idx, _mm512_load_pd(kPowfLog2C + 8));
+  return {k, z, _mm512_srli_epi64(from_offset, 48)};
+}
+// The interval's entry of a 16-entry table (permutex2var reads the low four bits of the index).
+inline __m512d pow_lookup_pd(const double* table, __m512i interval) {
+  return _mm512_permutex2var_pd(_mm512_load_pd(table), interval, _mm512_load_pd(table + 8));
+}
+
+// pow for eight lanes, x and y widened to float64 (exactly).
+inline __m512d powf_eight_pd(__m512d x, __m512d y) {
+  const auto [k, z, interval] = pow_split_pd(x);
+  const __m512d inv_c = pow_lookup_pd(kPowfInvC, interval);
+  const __m512d log2_c = pow_lookup_pd(kPowfLog2C, interval);
   const __m512d r = _mm512_fmsub_pd(z, inv_c, _mm512_set1_pd(1.0));
   __m512d p = _mm512_set1_pd(kPowfLog2P[5]);
   for (int d = 4; d >= 0; --d) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(kPowfLog2P[d]));
@@ -103,6 +113,33 @@ __m256 powf_half(__m512 x, __m512 y) {
   return _mm512_cvtpd_ps(powf_eight_pd(widen(x), widen(y)));
 }
 
+// The lanes of `out` named by `lanes` recomputed by libm's pow (the special cases), the rest
+// kept.
+template <class S, int W, class V, class Store, class Load, class Pow>
+V redo_lanes(V x, V y, V out, unsigned lanes, Store store, Load load, Pow pow_libm) {
+  alignas(64) S xs[W], ys[W], rs[W];
+  store(xs, x);
+  store(ys, y);
+  store(rs, out);
+  for (; lanes != 0; lanes &= lanes - 1) {
+    const int lane = __builtin_ctz(lanes);
+    rs[lane] = pow_libm(xs[lane], ys[lane]);
+  }
+  return load(rs);
+}
+inline __m512 redo_lanes_ps(__m512 x, __m512 y, __m512 out, __mmask16 lanes) {
+  return redo_lanes<float, 16>(
+      x, y, out, lanes, [](float* p, __m512 v) { _mm512_store_ps(p, v); },
+      [](const float* p) { return _mm512_load_ps(p); },
+      [](float a, float b) { return powf(a, b); });
+}
+inline __m512d redo_lanes_pd(__m512d x, __m512d y, __m512d out, __mmask8 lanes) {
+  return redo_lanes<double, 8>(
+      x, y, out, lanes, [](double* p, __m512d v) { _mm512_store_pd(p, v); },
+      [](const double* p) { return _mm512_load_pd(p); },
+      [](double a, double b) { return pow(a, b); });
+}
+
 inline __m512 powf_table_ps(__m512 x, __m512 y) {
   const __m512i ix = _mm512_castps_si512(x);
   const __m512i iy = _mm512_castps_si512(y);
@@ -114,17 +151,7 @@ inline __m512 powf_table_ps(__m512 x, __m512 y) {
                               _mm512_set1_epi32(0x7f800000));
   __m512 out =
       _mm512_insertf32x8(_mm512_castps256_ps512(powf_half<0>(x, y)), powf_half<1>(x, y), 1);
-  if (ordinary != 0xFFFF) {
-    alignas(64) float xs[16], ys[16], rs[16];
-    _mm512_store_ps(xs, x);
-    _mm512_store_ps(ys, y);
-    _mm512_store_ps(rs, out);
-    for (unsigned rest = static_cast<unsigned>(~ordinary) & 0xFFFFu; rest != 0; rest &= rest - 1) {
-      const int lane = __builtin_ctz(rest);
-      rs[lane] = powf(xs[lane], ys[lane]);
-    }
-    out = _mm512_load_ps(rs);
-  }
+  if (ordinary != 0xFFFF) out = redo_lanes_ps(x, y, out, static_cast<__mmask16>(~ordinary));
   return out;
 }
 
