@@ -18,13 +18,15 @@
 //   off the interval holding 1, whose c is 1), the low parts, r^3 R(r) and the errors in one
 //   double, and the pair renormalised by a last Fast2Sum.
 //
-//   t = y ln x = th + tl (th's rounding error by an FMA); th clamped to [-746, 710] (tl
-//   dropped where it was), and exp(th + tl) = 2^n 2^(j/16) exp(s), s = th - (16n + j) ln2/16
-//   + tl, as exp_table_avx512.hpp computes it.
+//   t = y ln x = th + tl (th's rounding error by an FMA), and for th in [-708.3, 709.78]
+//   exp(th + tl) = 2^n 2^(j/16) exp(s), s = th - (16n + j) ln2/16 + tl, as
+//   exp_table_avx512.hpp computes it, with the table's low parts.
 //
-// The kernel is for x positive and normal and y finite. Other lanes (zeros, negative and
-// subnormal bases, infinities, NaNs: C99's special cases), and lanes whose result overflowed
-// (so that pow(DBL_MAX, 1) stays DBL_MAX), take libm's pow, so they give its bits. The
+// The kernel is for x positive and normal and y finite, and results between DBL_MIN and just
+// below DBL_MAX. Other lanes (zeros, negative and subnormal bases, infinities, NaNs: C99's
+// special cases; results that overflow, underflow, or lie where the last ulp decides between
+// DBL_MAX and inf: the kernel gave DBL_MAX for DBL_MAX + 0.68 ulp) take libm's pow, so they
+// give its bits. The
 // constants are printed by scripts/gen-pow-tables.py.
 //
 // Included only by simd_avx512.cpp (compiled with -mavx512f -mavx512dq -mfma): everything
@@ -110,12 +112,10 @@ inline __m512d pow_ln_pd(__m512d x, __m512d* lo) {
   return fast_two_sum_pd(hi, low, lo);
 }
 
-// exp(th + tl), tl below an ulp or so of th.
+// exp(th + tl) for th in [-708.3, 709.78] (the caller redoes the rest), tl below an ulp or so
+// of th: results normal and finite.
 inline __m512d pow_exp_pd(__m512d th, __m512d tl) {
-  const __m512d clamped =
-      _mm512_min_pd(_mm512_set1_pd(710.0), _mm512_max_pd(_mm512_set1_pd(-746.0), th));
-  tl = _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(clamped, th, _CMP_EQ_OQ), tl);
-  const ExpReduction e = exp_reduce_pd(clamped);
+  const ExpReduction e = exp_reduce_pd(th);
   const __m512d table = exp2_sixteenths_pd(e.shifted);
   const __m512d table_lo = pow_lookup_pd(kPowExp2SixteenthsLo, _mm512_castpd_si512(e.shifted));
   const __m512d expm1_s = expm1_reduced_pd(_mm512_add_pd(e.r, tl));
@@ -139,9 +139,12 @@ inline __m512d pow_table_pd(__m512d x, __m512d y) {
   const __m512d th = _mm512_mul_pd(y, ln_hi);
   const __m512d tl = _mm512_fmadd_pd(y, ln_lo, _mm512_fmsub_pd(y, ln_hi, th));
   __m512d out = pow_exp_pd(th, tl);
-  const __mmask8 redo =
-      static_cast<__mmask8>(~ordinary) |
-      _mm512_cmp_pd_mask(_mm512_abs_pd(out), _mm512_set1_pd(__builtin_inf()), _CMP_EQ_OQ);
+  // Results from just below DBL_MAX up (ln DBL_MAX = 709.7827) and from DBL_MIN down (ln
+  // DBL_MIN = -708.3964): there the last ulp decides between DBL_MAX and inf, and subnormal
+  // results would round twice; NaN (an infinite th) is outside too.
+  const __mmask8 in_range = _mm512_cmp_pd_mask(th, _mm512_set1_pd(-708.3), _CMP_GE_OQ) &
+                            _mm512_cmp_pd_mask(th, _mm512_set1_pd(709.78), _CMP_LE_OQ);
+  const __mmask8 redo = static_cast<__mmask8>(~(ordinary & in_range));
   if (redo != 0) out = redo_lanes_pd(x, y, out, redo);
   return out;
 }

@@ -18,8 +18,12 @@
 //   to a subnormal and overflow to inf round once.
 //
 // The kernel is for x positive and normal and y finite. Other lanes (zeros, negative bases,
-// subnormal bases, infinities, NaNs: C99's special cases) take libm's powf, so they give its
-// bits. The constants are printed by scripts/gen-pow-tables.py.
+// subnormal bases, infinities, NaNs: C99's special cases), and lanes whose result is within an
+// ulp of FLT_MAX or beyond (where the float64 value's own error could decide between FLT_MAX
+// and inf), take libm's float64 pow rounded to float32: C99's cases as powf, and correctly
+// rounded where glibc's powf is not quite (it gives inf for some results that round to
+// FLT_MAX: 30 of the ulp test's 1000 pairs at the threshold). The constants are printed by
+// scripts/gen-pow-tables.py.
 //
 // Included only by simd_avx512.cpp (compiled with -mavx512f -mavx512dq -mfma): everything
 // here has internal linkage (see simd_body.inc on why).
@@ -104,17 +108,20 @@ inline __m512d powf_eight_pd(__m512d x, __m512d y) {
   return _mm512_scalef_pd(scaled, _mm512_mul_pd(sixteenths, _mm512_set1_pd(1.0 / 16)));
 }
 
-// Half H of the sixteen float32 lanes, in float64 and back.
+// Half H of the sixteen float32 lanes, in float64 and back; *near_overflow: the lanes whose float64
+// result is within an ulp of float32's overflow threshold or beyond, where its 1e-10 could round to
+// inf what is finite or the other way.
 template <int H>
-__m256 powf_half(__m512 x, __m512 y) {
+__m256 powf_half(__m512 x, __m512 y, __mmask8* near_overflow) {
   const auto widen = [](__m512 v) {
     return _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), H)));
   };
-  return _mm512_cvtpd_ps(powf_eight_pd(widen(x), widen(y)));
+  const __m512d r = powf_eight_pd(widen(x), widen(y));
+  *near_overflow = _mm512_cmp_pd_mask(r, _mm512_set1_pd(0x1.fffffcp127), _CMP_GE_OQ);
+  return _mm512_cvtpd_ps(r);
 }
 
-// The lanes of `out` named by `lanes` recomputed by libm's pow (the special cases), the rest
-// kept.
+// The lanes of `out` named by `lanes` recomputed by libm (the special cases), the rest kept.
 template <class S, int W, class V, class Store, class Load, class Pow>
 V redo_lanes(V x, V y, V out, unsigned lanes, Store store, Load load, Pow pow_libm) {
   alignas(64) S xs[W], ys[W], rs[W];
@@ -131,7 +138,7 @@ inline __m512 redo_lanes_ps(__m512 x, __m512 y, __m512 out, __mmask16 lanes) {
   return redo_lanes<float, 16>(
       x, y, out, lanes, [](float* p, __m512 v) { _mm512_store_ps(p, v); },
       [](const float* p) { return _mm512_load_ps(p); },
-      [](float a, float b) { return powf(a, b); });
+      [](float a, float b) { return static_cast<float>(pow(double{a}, double{b})); });
 }
 inline __m512d redo_lanes_pd(__m512d x, __m512d y, __m512d out, __mmask8 lanes) {
   return redo_lanes<double, 8>(
@@ -149,9 +156,11 @@ inline __m512 powf_table_ps(__m512 x, __m512 y) {
                               _mm512_set1_epi32(0x7f000000)) &
       _mm512_cmplt_epu32_mask(_mm512_and_si512(iy, _mm512_set1_epi32(0x7fffffff)),
                               _mm512_set1_epi32(0x7f800000));
-  __m512 out =
-      _mm512_insertf32x8(_mm512_castps256_ps512(powf_half<0>(x, y)), powf_half<1>(x, y), 1);
-  if (ordinary != 0xFFFF) out = redo_lanes_ps(x, y, out, static_cast<__mmask16>(~ordinary));
+  __mmask8 near_lo, near_hi;
+  const __m256 lo = powf_half<0>(x, y, &near_lo);
+  __m512 out = _mm512_insertf32x8(_mm512_castps256_ps512(lo), powf_half<1>(x, y, &near_hi), 1);
+  const unsigned redo = (~ordinary & 0xFFFFu) | near_lo | (unsigned{near_hi} << 8);
+  if (redo != 0) out = redo_lanes_ps(x, y, out, static_cast<__mmask16>(redo));
   return out;
 }
 
