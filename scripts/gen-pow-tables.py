@@ -126,7 +126,8 @@ def main():
           rows([hi for hi, _ in ln_c], "    "))
     print("alignas(64) constexpr double kPowLnCLo[16] = {\n%s\n};" %
           rows([lo for _, lo in ln_c], "    "))
-    print("constexpr double kPowLn2Hi = %s, kPowLn2Lo = %s;" % (float.hex(ln2_hi), float.hex(ln2_lo)))
+    print("constexpr double kPowLn2Hi = %s, kPowLn2Lo = %s;" %
+          (float.hex(ln2_hi), float.hex(ln2_lo)))
     print("constexpr double kPowLnR[%d] = {\n%s\n};" % (LN_DEGREE + 1, rows(q, "    ", 3)))
     exp2_lo = [double_double(mpmath.mpf(2) ** (mpmath.mpf(j) / 16))[1] for j in range(16)]
     print("alignas(64) constexpr double kPowExp2SixteenthsLo[16] = {\n%s\n};" %
