@@ -3,6 +3,10 @@
 #include <cstdlib>
 #include <string_view>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 // The per-ISA objects are built on x86-64 only (src/CMakeLists.txt).
 #if defined(__x86_64__)
 #define TENFERRO_CPU_ISA_X86 1
@@ -49,6 +53,24 @@ bool isa_available(Isa isa) {
   (void)isa;
 #endif
   return isa == Isa::None;
+}
+
+bool avx512_in_halves() {
+#if TENFERRO_CPU_ISA_X86
+  static const bool halves = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return false;
+    // "AuthenticAMD" in ebx, edx, ecx.
+    const bool amd = ebx == 0x68747541u && edx == 0x69746e65u && ecx == 0x444d4163u;
+    if (!amd || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+    const unsigned base = (eax >> 8) & 0xFu;
+    const unsigned family = base == 0xFu ? base + ((eax >> 20) & 0xFFu) : base;
+    return family == 0x19u;  // Zen 3 and Zen 4; of them only Zen 4 has AVX-512
+  }();
+  return halves && isa_available(Isa::Avx512) && isa_available(Isa::Avx2);
+#else
+  return false;
+#endif
 }
 
 }  // namespace tenferro::cpu_isa

@@ -77,7 +77,13 @@ void add_terms_serial(PairwiseSum<double>& s, const T* p, std::int64_t n, simd::
                       Term term) {
   static_assert(PairwiseSum<double>::kBlock == simd::kSumBlock &&
                 PairwiseSum<double>::kLanes == simd::kSumLanes);
-  const simd::Isa isa = simd::best_isa();
+  simd::Isa isa = simd::best_isa();
+  // float32 squares widened into FMAs: AVX2's form on a CPU that halves AVX-512 (cpu_isa.hpp);
+  // both kernels give add_run's bits.
+  if (std::is_same_v<T, float> && kind == simd::SumKind::Squares && isa == simd::Isa::Avx512 &&
+      cpu_isa::avx512_in_halves()) {
+    isa = simd::Isa::Avx2;
+  }
   if (isa != simd::Isa::None && s.at_block_start()) {
     constexpr std::int64_t kChunk = 64;  // block values per kernel call
     double sums[kChunk];
