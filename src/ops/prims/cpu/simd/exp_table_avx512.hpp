@@ -49,6 +49,11 @@ inline __m512d exp2_sixteenths_pd(__m512d shifted) {
   return _mm512_permutex2var_pd(_mm512_load_pd(kExp2Sixteenths), _mm512_castpd_si512(shifted),
                                 _mm512_load_pd(kExp2Sixteenths + 8));
 }
+// v 2^n for the n = floor(sixteenths / 16) of a reduction (16 n + j): one rounding, so a
+// subnormal result rounds once and one past DBL_MAX is inf.
+inline __m512d scale_by_sixteenths_pd(__m512d v, __m512d sixteenths) {
+  return _mm512_scalef_pd(v, _mm512_mul_pd(sixteenths, _mm512_set1_pd(1.0 / 16)));
+}
 // exp(r) - 1 for |r| <= ln2/32 (a little beyond is fine): Taylor to degree 7.
 inline __m512d expm1_reduced_pd(__m512d r) {
   __m512d p = _mm512_set1_pd(1.0 / 5040);
@@ -65,7 +70,7 @@ inline __m512d exp_table_pd(__m512d x) {
   const ExpReduction e = exp_reduce_pd(x);
   const __m512d table = exp2_sixteenths_pd(e.shifted);
   const __m512d scaled = _mm512_fmadd_pd(table, expm1_reduced_pd(e.r), table);
-  return _mm512_scalef_pd(scaled, _mm512_mul_pd(e.sixteenths, _mm512_set1_pd(1.0 / 16)));
+  return scale_by_sixteenths_pd(scaled, e.sixteenths);
 }
 
 }  // namespace

@@ -122,7 +122,7 @@ inline __m512d pow_exp_pd(__m512d th, __m512d tl) {
   // (table + table_lo)(1 + expm1_s) with one rounding of the sum at the end: the table's own
   // rounding (up to half an ulp) would otherwise add to the result's.
   const __m512d scaled = _mm512_add_pd(table, _mm512_fmadd_pd(table, expm1_s, table_lo));
-  return _mm512_scalef_pd(scaled, _mm512_mul_pd(e.sixteenths, _mm512_set1_pd(1.0 / 16)));
+  return scale_by_sixteenths_pd(scaled, e.sixteenths);
 }
 
 inline __m512d pow_table_pd(__m512d x, __m512d y) {

@@ -98,14 +98,11 @@ inline __m512d powf_eight_pd(__m512d x, __m512d y) {
   const __m512d shifted = _mm512_fmadd_pd(t, _mm512_set1_pd(16.0), shifter);
   const __m512d sixteenths = _mm512_sub_pd(shifted, shifter);                   // 16 n + j
   const __m512d s = _mm512_fnmadd_pd(sixteenths, _mm512_set1_pd(1.0 / 16), t);  // exact
-  // permutex2var reads the low four bits of each lane of `shifted`: j.
-  const __m512d table =
-      _mm512_permutex2var_pd(_mm512_load_pd(kExp2Sixteenths), _mm512_castpd_si512(shifted),
-                             _mm512_load_pd(kExp2Sixteenths + 8));
+  const __m512d table = exp2_sixteenths_pd(shifted);
   __m512d q = _mm512_set1_pd(kPowfExp2Q[3]);
   for (int d = 2; d >= 0; --d) q = _mm512_fmadd_pd(q, s, _mm512_set1_pd(kPowfExp2Q[d]));
   const __m512d scaled = _mm512_fmadd_pd(table, _mm512_mul_pd(s, q), table);
-  return _mm512_scalef_pd(scaled, _mm512_mul_pd(sixteenths, _mm512_set1_pd(1.0 / 16)));
+  return scale_by_sixteenths_pd(scaled, sixteenths);
 }
 
 // Half H of the sixteen float32 lanes, in float64 and back; *near_overflow: the lanes whose float64
