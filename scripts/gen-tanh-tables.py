@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """Prints the constants of the AVX-512 tanh kernels: the float32 tables
-(src/ops/prims/cpu/simd/tanh_table_avx512.hpp) and the float64 small-argument polynomial
-(src/ops/prims/cpu/simd/tanh_exp_avx512.hpp).
+and the float64 small-argument polynomial (src/ops/prims/cpu/simd/tanh_avx512.hpp).
 
 float32:
 

@@ -149,7 +149,7 @@ void run_split(PrimKind op, std::size_t element_bytes, std::int64_t n, const Run
 // of step 0 is a block of copies of its value), run through the vector kernel and scattered
 // back. Each lane of a vector kernel depends on its own input only (tested), so a view's values
 // are the bits its contiguous copy would give: the scalar libm loop differed from the vector
-// kernels in the last bit of up to 45% of the values (and was 5-20x slower for exp, sin, tanh);
+// kernels in the last bit of up to 45% of the values (and was 5-20x slower for exp and sin);
 // a product with a broadcast column ran the scalar loop at a third of NumPy's speed. false
 // (nothing run) for an arithmetic binary op whose runs are shorter than kShortestRun elements: a
 // kernel call per few elements costs more than the scalar loop, whose IEEE operations give the

@@ -158,8 +158,8 @@ auto unary_op(T x) {
 //    NumPy's float32 sin takes 0.45); float64 u10 (already 3-6x NumPy's speed).
 // exp (SLEEF's overflows a few ulps early), sqrt and abs (instructions) are written out in
 // simd_body.inc. Where SLEEF was slower than NumPy, the AVX-512 kernels have their own:
-// float64 exp (cpu/simd/exp_table_avx512.hpp) and tanh (tanh_table_avx512.hpp for float32,
-// tanh_exp_avx512.hpp for float64; listed in simd_avx512.cpp). Only the macro is read there: the
+// float64 exp (cpu/simd/exp_table_avx512.hpp) and tanh (tanh_avx512.hpp, both precisions);
+// listed in simd_avx512.cpp. Only the macro is read there: the
 // per-ISA files must not instantiate the inline functions of this header (see simd_body.inc, and
 // the SimdObjectsDefineNoWeakFunction test).
 #define TENFERRO_PRIMS_CPU_SLEEF_UNARY(X) \

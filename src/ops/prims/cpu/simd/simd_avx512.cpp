@@ -8,8 +8,7 @@
 #include "ops/prims/cpu/simd/pow_table_avx512.hpp"
 #include "ops/prims/cpu/simd/powf_table_avx512.hpp"
 #include "ops/prims/cpu/simd/simd_isa_entry.hpp"
-#include "ops/prims/cpu/simd/tanh_exp_avx512.hpp"
-#include "ops/prims/cpu/simd/tanh_table_avx512.hpp"
+#include "ops/prims/cpu/simd/tanh_avx512.hpp"
 
 namespace {
 // Square roots and quotients 256 bits at a time: AMD Zen 4 runs a 512-bit vsqrt or vdiv in
