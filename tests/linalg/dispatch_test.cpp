@@ -4,6 +4,7 @@
 // without an implementation with a typed Unsupported error.
 #include "linalg_test_util.hpp"
 #include "ops/linalg/registration.hpp"
+#include "runtime/dispatch_internal.hpp"
 #include "tenferro/config.hpp"
 
 namespace {
@@ -74,6 +75,35 @@ TEST(LinalgDispatch, MixedRuntimesAreContextMismatch) {
   EXPECT_EQ(rt1->stats().module_installs, 0u);
   EXPECT_EQ(rt2->stats().module_installs, 0u);
   EXPECT_EQ(tenferro::process_cpu_kernel_launches(), launches);
+}
+
+// An op built by hand, not by a public function (which validates and marks it), dispatched
+// with a malformed input: the row kernel gives the public function's Validation error before
+// any kernel runs, and a well-formed input still runs.
+TEST(LinalgDispatch, AnUnvalidatedOpIsCheckedByTheRowKernel) {
+  using tenferro::linalg_internal::LinalgKind;
+  using tenferro::linalg_internal::LinalgOp;
+  auto rt = tenferro::EagerRuntime::cpu();
+  const EagerTensor vector = rt->upload(random_tensor(DType::F64, {4}, 1));
+  const EagerTensor matrix = rt->upload(random_tensor(DType::F64, {4, 3}, 2));
+  const auto run = [&](const EagerTensor& x) {
+    const LinalgOp op(LinalgKind::Qr);
+    EXPECT_FALSE(op.validated());
+    const EagerTensor inputs[] = {x};
+    return tenferro::runtime_internal::dispatch_table(
+        rt, op, inputs, tenferro::linalg_internal::registration_table(),
+        {static_cast<std::uint32_t>(LinalgKind::Qr), DType::F64});
+  };
+  const auto launches = tenferro::process_cpu_kernel_launches();
+  const std::string public_message =
+      expect_error([&] { la::qr(vector); }, tenferro::ErrorKind::Validation).what();
+  const tenferro::Error e = expect_error([&] { run(vector); }, tenferro::ErrorKind::Validation);
+  EXPECT_EQ(std::string(e.what()), public_message);
+  EXPECT_EQ(tenferro::process_cpu_kernel_launches(), launches) << "refused before any kernel";
+  const std::vector<EagerTensor> qr = run(matrix);
+  ASSERT_EQ(qr.size(), 2u);
+  EXPECT_EQ(qr[0].shape(), (tenferro::Shape{4, 3}));
+  EXPECT_EQ(qr[1].shape(), (tenferro::Shape{3, 3}));
 }
 
 TEST(LinalgDispatch, FactoryMatchesTheTarget) {

@@ -11,6 +11,7 @@
 #include "ops/linalg/truncation.hpp"
 #include "runtime/op_cast.hpp"
 #include "tenferro/core/error.hpp"
+#include "tenferro/runtime/eager_tensor.hpp"
 
 namespace tenferro::linalg_internal {
 namespace {
@@ -211,6 +212,14 @@ bool validate_inputs(const LinalgOp& op, std::span<const InputView> inputs) {
     }
   }
   fail(op, "unknown linalg op");
+}
+
+void validate_unless_marked(const LinalgOp& op, std::span<const EagerTensor> inputs) {
+  if (op.validated()) return;
+  std::vector<InputView> views;
+  views.reserve(inputs.size());
+  for (const EagerTensor& input : inputs) views.push_back({input.dtype(), input.shape()});
+  validate_inputs(op, views);
 }
 
 std::vector<TensorMeta> validate_and_infer(const LinalgOp& op, std::span<const TensorMeta> inputs) {

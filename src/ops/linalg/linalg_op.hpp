@@ -89,6 +89,10 @@ struct InputView {
 bool validate_inputs(const LinalgOp& op, std::span<const InputView> inputs);
 // validate_inputs, then the inferred outputs (same as LinalgOp::infer_outputs).
 std::vector<TensorMeta> validate_and_infer(const LinalgOp& op, std::span<const TensorMeta> inputs);
+// Every backend's row kernel starts here: the public functions have validated `op` for these
+// inputs (and marked it); an op a caller built itself gets the same Validation errors, before
+// any kernel runs.
+void validate_unless_marked(const LinalgOp& op, std::span<const EagerTensor> inputs);
 
 // Shape helpers shared with the executors.
 struct MatrixDims {

@@ -18,14 +18,7 @@ template <HostKernel Run>
 std::vector<EagerTensor> kernel(const ExecutionContext& ctx, const ExtensionOp& op,
                                 std::span<const EagerTensor> inputs) {
   const auto& linalg_op = static_cast<const LinalgOp&>(op);
-  // The public functions validate shapes before dispatch; a caller that built the op itself
-  // gets the same checks here, before any kernel runs.
-  if (!linalg_op.validated()) {
-    std::vector<TensorMeta> metas;
-    metas.reserve(inputs.size());
-    for (const EagerTensor& input : inputs) metas.push_back(input.meta());
-    linalg_internal::validate_and_infer(linalg_op, metas);
-  }
+  linalg_internal::validate_unless_marked(linalg_op, inputs);
   ctx.record_kernel_launch();
   std::vector<Tensor> host_outputs = Run(CpuCall{ctx, linalg_op}, inputs);
   std::vector<EagerTensor> outputs;

@@ -19,12 +19,7 @@ template <DeviceKernel Run>
 std::vector<EagerTensor> kernel(const ExecutionContext& ctx, const ExtensionOp& op,
                                 std::span<const EagerTensor> inputs) {
   const auto& linalg_op = static_cast<const LinalgOp&>(op);
-  if (!linalg_op.validated()) {
-    std::vector<TensorMeta> metas;
-    metas.reserve(inputs.size());
-    for (const EagerTensor& input : inputs) metas.push_back(input.meta());
-    linalg_internal::validate_and_infer(linalg_op, metas);
-  }
+  linalg_internal::validate_unless_marked(linalg_op, inputs);
   auto& backend = ctx.backend_as<CudaBackend>();
   backend.make_current();
   ctx.record_kernel_launch();
