@@ -11,6 +11,7 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <vector>
 
@@ -362,15 +363,15 @@ TEST(PrimsSimdArith, WidenedAddIsTheScalarStep) {
   for (std::size_t i = 0; i < xs.size(); ++i) acc0[i] = 1.0 / 3.0 * static_cast<double>(i % 97);
   for (Isa isa : vector_isas()) {
     std::vector<double> acc = acc0;
-    ASSERT_TRUE(
-        simd::add_widened(isa, acc.data(), xs.data(), static_cast<std::int64_t>(xs.size())));
+    ASSERT_TRUE(simd::add_rows(isa, acc.data(), xs.data(), 0, 1,
+                               static_cast<std::int64_t>(xs.size()), simd::SumKind::Values));
     std::size_t bad = 0;
     for (std::size_t i = 0; i < xs.size(); ++i)
       bad += same_value(acc[i], acc0[i] + static_cast<double>(xs[i])) ? 0 : 1;
     EXPECT_EQ(bad, 0u) << isa_name(isa);
     for (std::int64_t n = 0; n <= 40; ++n) {
       std::vector<double> t(acc0.begin(), acc0.begin() + n + 1);
-      ASSERT_TRUE(simd::add_widened(isa, t.data(), xs.data(), n));
+      ASSERT_TRUE(simd::add_rows(isa, t.data(), xs.data(), 0, 1, n, simd::SumKind::Values));
       for (std::int64_t i = 0; i < n; ++i)
         ASSERT_TRUE(same_value(t[static_cast<std::size_t>(i)], acc[static_cast<std::size_t>(i)]))
             << "n=" << n << " i=" << i;
@@ -397,7 +398,8 @@ void check_add_squares(const std::vector<R>& xs) {
     for (std::size_t n : {xs.size(), std::size_t{0}, std::size_t{1}, std::size_t{5},
                           std::size_t{13}, std::size_t{19}}) {
       std::vector<double> acc(acc0.begin(), acc0.begin() + static_cast<std::ptrdiff_t>(n) + 1);
-      ASSERT_TRUE(simd::add_squares(isa, acc.data(), xs.data(), static_cast<std::int64_t>(n)));
+      ASSERT_TRUE(simd::add_rows(isa, acc.data(), xs.data(), 0, 1, static_cast<std::int64_t>(n),
+                                 simd::SumKind::Squares));
       std::size_t bad = 0;
       for (std::size_t i = 0; i < n; ++i) bad += same_value(acc[i], want[i]) ? 0 : 1;
       EXPECT_EQ(bad, 0u) << isa_name(isa) << " n=" << n;
@@ -408,6 +410,51 @@ void check_add_squares(const std::vector<R>& xs) {
 TEST(PrimsSimdArith, SquaresAddedAreTheScalarNormStep) {
   check_add_squares(float32_sweep());
   check_add_squares(float64_sweep());
+}
+
+// Many rows at once (the accumulators of a block of columns held over the rows): each column's
+// rows added in order, bit for bit the scalar steps row after row, for sums and norms, at row
+// counts and column counts around the kernel's blocks (8 vectors of columns, then single
+// vectors, then single columns), with rows further apart than they are long; the columns past n
+// and the gaps between rows are left alone.
+template <class R>
+void check_add_rows(simd::SumKind kind) {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (Isa isa : vector_isas()) {
+    for (std::int64_t n : {1, 7, 8, 15, 16, 17, 63, 64, 65, 71, 128, 129, 200}) {
+      for (std::int64_t rows : {1, 2, 3, 31, 256}) {
+        const std::int64_t stride = n + 5;
+        std::vector<R> x(static_cast<std::size_t>(rows * stride));
+        // Magnitudes spread over 2^-20..2^20: the sums round at every step.
+        for (R& v : x) v = static_cast<R>(normal(rng) * std::exp2(std::round(normal(rng) * 7)));
+        std::vector<double> acc0(static_cast<std::size_t>(n + 1));
+        for (double& a : acc0) a = normal(rng);
+        std::vector<double> want = acc0;
+        for (std::int64_t r = 0; r < rows; ++r) {
+          for (std::int64_t j = 0; j < n; ++j) {
+            double term = static_cast<double>(x[static_cast<std::size_t>(r * stride + j)]);
+            if (kind == simd::SumKind::Squares) {
+              term *= term;
+              asm("" : "+x"(term));  // rounded here, as the scalar step rounds it
+            }
+            want[static_cast<std::size_t>(j)] += term;
+          }
+        }
+        std::vector<double> acc = acc0;
+        ASSERT_TRUE(simd::add_rows(isa, acc.data(), x.data(), stride, rows, n, kind));
+        std::size_t bad = 0;
+        for (std::size_t j = 0; j < acc.size(); ++j) bad += same_value(acc[j], want[j]) ? 0 : 1;
+        EXPECT_EQ(bad, 0u) << isa_name(isa) << " n=" << n << " rows=" << rows;
+      }
+    }
+  }
+}
+TEST(PrimsSimdArith, RowsAddedTogetherAreTheScalarStepsInOrder) {
+  check_add_rows<float>(simd::SumKind::Values);
+  check_add_rows<double>(simd::SumKind::Values);
+  check_add_rows<float>(simd::SumKind::Squares);
+  check_add_rows<double>(simd::SumKind::Squares);
 }
 
 // Complex products: every pair of special parts (zeros of both signs, infinities, NaN, ones,

@@ -217,8 +217,10 @@ class FoldedRuns {
 // pass cuts the axis into at least as many chunks as there are threads. Each output folds its
 // elements in the same order whatever the chunking and the threads.
 //   step(W, T) -> W folds one element; combine(W, W) -> W folds two partial results;
-//   finish(out_offset, W) stores one output; vector_step(W* acc, const T* row, n) -> bool may
-//   do acc[j] = step(acc[j], row[j]) for j < n itself (true) with the same result.
+//   finish(out_offset, W) stores one output; vector_step(W* acc, const T* row, stride, rows, n)
+//   -> bool may do acc[j] = step(acc[j], row[r * stride + j]) for r < rows (in order) and j < n
+//   itself (true) with the same result. When the folded elements are one axis of positive
+//   stride, it gets the rows up to the next partial-sum fold at once, else one row at a time.
 inline constexpr std::int64_t kRowBlock = 256;
 // 1024 outputs: two 8 KB accumulators (double) in the L1 cache, and rows read 8 KB at a time.
 // Chunks of 512 read a 1024-column float64 matrix 4 KB per row, one half after the other, at
@@ -242,6 +244,8 @@ void row_reduce(const T* x, const ReduceView& v, std::size_t axis, Step step, Co
   const std::int64_t out_stride0 = v.out_strides[axis];
   // The rows: every folded index, one at a time (the rows are the unit of the pass).
   const FoldedRuns rows(s, /*runs=*/false);
+  // One folded axis walked forwards: its rows are x + r * stride, and the kernel may take many.
+  const bool one_strided_axis = s.red_shape.size() == 1 && s.red_strides[0] > 0;
   std::int64_t outer = 1;
   for (const std::int64_t e : s.kept_shape) outer *= e;
   std::int64_t elements = n0 * outer;
@@ -270,18 +274,32 @@ void row_reduce(const T* x, const ReduceView& v, std::size_t axis, Step step, Co
       const std::int64_t j0 = (w % chunks) * chunk, len = std::min(chunk, n0 - j0);
       for (std::int64_t j = 0; j < len; ++j) total[j] = block[j] = identity;
       std::int64_t steps = 0;
-      rows.each(x, in_at + j0, [&](const T* row, std::int64_t) {
-        if (!vector_step(block, row, len)) {
-          for (std::int64_t j = 0; j < len; ++j) block[j] = step(block[j], row[j]);
+      // `count` rows from `row` on (`stride` apart) into the block, then the fold of the block
+      // into the total after every kRowBlock rows.
+      const auto add_rows = [&](const T* row, std::int64_t stride, std::int64_t count) {
+        if (!vector_step(block, row, stride, count, len)) {
+          for (std::int64_t r = 0; r < count; ++r)
+            for (std::int64_t j = 0; j < len; ++j) block[j] = step(block[j], row[r * stride + j]);
         }
-        if (++steps == kRowBlock) {
+        steps += count;
+        if (steps == kRowBlock) {
           for (std::int64_t j = 0; j < len; ++j) {
             total[j] = combine(total[j], block[j]);
             block[j] = identity;
           }
           steps = 0;
         }
-      });
+      };
+      if (one_strided_axis) {
+        const std::int64_t n_rows = s.red_shape[0], stride = s.red_strides[0];
+        for (std::int64_t r = 0; r < n_rows;) {
+          const std::int64_t count = std::min(kRowBlock - steps, n_rows - r);
+          add_rows(x + in_at + j0 + r * stride, stride, count);
+          r += count;
+        }
+      } else {
+        rows.each(x, in_at + j0, [&](const T* row, std::int64_t) { add_rows(row, 0, 1); });
+      }
       for (std::int64_t j = 0; j < len; ++j) {
         finish(out_at + (j0 + j) * out_stride0, combine(total[j], block[j]));
       }
@@ -366,7 +384,7 @@ void sum(const T* x, T* out, const ReduceView& view) {
   if (const std::size_t axis = row_axis(v, 2); axis < v.shape.size()) {
     row_reduce<T, W>(
         x, v, axis, [](W a, T e) { return a + static_cast<W>(e); }, add, W(0), store,
-        [](W*, const T*, std::int64_t) { return false; });
+        [](W*, const T*, std::int64_t, std::int64_t, std::int64_t) { return false; });
     return;
   }
   const FoldedRuns folded(s);

@@ -67,14 +67,13 @@ bool convert(Isa isa, const float* x, double* y, std::int64_t n) {
 bool convert(Isa isa, const double* x, float* y, std::int64_t n) {
   TENFERRO_SIMD_ROUTE(narrow, x, y, n)
 }
-bool add_widened(Isa isa, double* acc, const float* x, std::int64_t n) {
-  TENFERRO_SIMD_ROUTE(add_widened, acc, x, n)
+bool add_rows(Isa isa, double* acc, const float* x, std::int64_t stride, std::int64_t rows,
+              std::int64_t n, SumKind kind) {
+  TENFERRO_SIMD_ROUTE(add_rows_f32, acc, x, stride, rows, n, kind)
 }
-bool add_squares(Isa isa, double* acc, const float* x, std::int64_t n) {
-  TENFERRO_SIMD_ROUTE(add_squares_f32, acc, x, n)
-}
-bool add_squares(Isa isa, double* acc, const double* x, std::int64_t n) {
-  TENFERRO_SIMD_ROUTE(add_squares_f64, acc, x, n)
+bool add_rows(Isa isa, double* acc, const double* x, std::int64_t stride, std::int64_t rows,
+              std::int64_t n, SumKind kind) {
+  TENFERRO_SIMD_ROUTE(add_rows_f64, acc, x, stride, rows, n, kind)
 }
 bool complex_binary(Isa isa, Op op, const float* a, const float* b, float* y, std::int64_t n,
                     bool& some_nan) {

@@ -52,12 +52,6 @@ bool select(Isa isa, const double* cond, const double* x, const double* other, d
 // y[i] = x[i] cast between float32 and float64 (rounded to nearest, as static_cast).
 bool convert(Isa isa, const float* x, double* y, std::int64_t n);
 bool convert(Isa isa, const double* x, float* y, std::int64_t n);
-// acc[i] += double(x[i]) for i < n: a float32 sum's step into float64 accumulators.
-bool add_widened(Isa isa, double* acc, const float* x, std::int64_t n);
-// acc[i] += double(x[i]) * double(x[i]) for i < n (the square rounded, then the sum): a
-// norm's step along rows.
-bool add_squares(Isa isa, double* acc, const float* x, std::int64_t n);
-bool add_squares(Isa isa, double* acc, const double* x, std::int64_t n);
 // y[i] = a[i] op b[i] for n complex values of interleaved (re, im) parts, op Mul or Div (false
 // for other ops, and without a vector ISA), y may equal a or b: the scalar std::complex result's
 // parts bit for bit (GCC's rules: libgcc's __muldc3, __divdc3, __divsc3) except where both
@@ -86,6 +80,13 @@ inline constexpr int kSumLanes = 16;
 enum class SumKind { Values, Squares, ComplexSquares };
 bool block_sums(Isa isa, const float* p, std::int64_t nblocks, double* out, SumKind kind);
 bool block_sums(Isa isa, const double* p, std::int64_t nblocks, double* out, SumKind kind);
+// A sum's or a norm's steps along rows into float64 accumulators: for each of `rows` rows (row r
+// at x + r * stride, in order), acc[j] += double(x) (Values) or double(x) * double(x) (Squares:
+// the square rounded, then the sum) for j < n. false for ComplexSquares and without a vector ISA.
+bool add_rows(Isa isa, double* acc, const float* x, std::int64_t stride, std::int64_t rows,
+              std::int64_t n, SumKind kind);
+bool add_rows(Isa isa, double* acc, const double* x, std::int64_t stride, std::int64_t rows,
+              std::int64_t n, SumKind kind);
 // Running maxima/minima (op Maximum or Minimum) over a contiguous run: lanes[l] =
 // op(lanes[l], p[i]) for every i < n - n % kReduceLanes with i % kReduceLanes == l, lane by lane
 // with the scalar nan_max/nan_min rule; the caller folds the last n % kReduceLanes elements and
