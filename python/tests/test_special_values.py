@@ -145,6 +145,30 @@ def test_operators_against_scalars(case, s):
         same_bits(got.download(), want.astype(dtype))
 
 
+@pytest.mark.parametrize("case", ALL, ids=ids)
+@pytest.mark.parametrize("s", [0.0, -0.0, 1.5, -np.inf, np.nan])
+def test_adding_and_subtracting_scalars_is_ieee(case, s):
+    """x + 0.0 is +0 at x = -0 (IEEE, NumPy): a shift by zero is an addition, not a no-op; the
+    other zero signs of x +- s and s +- x are NumPy's too, on every part of a complex value."""
+    kind, dtype = case
+    x = special_array(dtype)
+    t = runtime(kind).upload(x)
+    for got, want in ((t + s, x + s), (s + t, s + x), (t - s, x - s), (s - t, s - x),
+                      (tf.add(t, s), np.add(x, s)), (tf.subtract(s, t), np.subtract(s, x))):
+        same_bits(got.download(), want)
+
+
+@pytest.mark.parametrize("case", REAL, ids=ids)
+@pytest.mark.parametrize("s", [0.0, -0.0, 2.0, -1.0, np.inf])
+def test_multiplying_by_scalars_keeps_numpys_zero_signs(case, s):
+    """A scale is a product alone: -0 * 2 stays -0 (no hidden + 0)."""
+    kind, dtype = case
+    x = specials(dtype)
+    t = runtime(kind).upload(x)
+    for got, want in ((t * s, x * s), (s * t, s * x), (tf.multiply(t, s), np.multiply(x, s))):
+        same_bits(got.download(), want)
+
+
 @pytest.mark.parametrize("case", COMPLEX, ids=ids)
 def test_complex_equality_compares_both_parts(case):
     kind, dtype = case

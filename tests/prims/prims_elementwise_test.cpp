@@ -413,6 +413,30 @@ TEST_P(PrimsElementwise, ScalarForms) {
   }
 }
 
+// A shift by zero is an addition (-0 + 0 = +0, IEEE and NumPy), and a scale a product alone (-0
+// * 2 stays -0): the Affine kernels tell "no shift" from "+ 0" on every backend (kernel_calls.hpp's
+// adds_beta). Zeros of both signs in both parts of complex values, beside other values.
+TEST_P(PrimsElementwise, ShiftByZeroAddsAndScaleOnlyMultiplies) {
+  const std::vector<C> x = {C(-0.0, -0.0), C(0.0, -0.0), C(-0.0, 0.0), C(0.0, 0.0), C(-1.5, 2.0)};
+  for (DType d : dtypes()) {
+    SCOPED_TRACE(dtype_name(d));
+    const Ref rx = make_ref(d, {static_cast<std::int64_t>(x.size())}, x);
+    const EagerTensor ex = up(rx);
+    // std::complex<double> adds part by part, so these are the IEEE sums of each part.
+    for (const double beta : {0.0, -0.0}) {
+      SCOPED_TRACE(beta);
+      EXPECT_TRUE(identical(down(prims::shift(ex, beta)),
+                            unary_ref(rx, d, [&](C u) { return u + C(beta, 0.0); })));
+      EXPECT_TRUE(
+          identical(down(ex + beta), unary_ref(rx, d, [&](C u) { return u + C(beta, 0.0); })));
+      EXPECT_TRUE(
+          identical(down(ex - beta), unary_ref(rx, d, [&](C u) { return u - C(beta, 0.0); })));
+    }
+    EXPECT_TRUE(identical(down(prims::scale(ex, 2.0)),
+                          unary_ref(rx, d, [](C u) { return C(2.0 * u.real(), 2.0 * u.imag()); })));
+  }
+}
+
 TEST_P(PrimsElementwise, Operators) {
   for (DType d : dtypes()) {
     SCOPED_TRACE(dtype_name(d));

@@ -88,7 +88,7 @@ TENFERRO_PRIMS_BINARY_OPS(TENFERRO_PRIMS_DEFINE_BINARY)
 #undef TENFERRO_PRIMS_DEFINE_BINARY
 
 EagerTensor scale(const EagerTensor& x, Scalar alpha) {
-  return affine(x, alpha, 0.0);
+  return affine(x, alpha, Scalar(-0.0, -0.0));  // no shift: kernel_calls.hpp's adds_beta
 }
 EagerTensor shift(const EagerTensor& x, Scalar beta) {
   return affine(x, 1.0, beta);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <complex>
 #include <cstdint>
 
@@ -39,8 +40,16 @@ struct StridedOperand {
 //    nonzero when either part is; NaN is nonzero).
 //  - Affine: out = alpha * in0 + beta.   Axpby: out = alpha * in0 + beta * in1.
 //    alpha/beta are converted to the operand dtype (their imaginary part is zero for real ones).
+//    Affine adds beta unless adds_beta says it is the additive identity (-0, -0), which
+//    prims::scale passes: x + (-0) is x for every x, -0 included, while x + 0 makes -0 a +0
+//    (IEEE, NumPy), so a shift by +0 adds and a scale leaves -0 alone.
 //  - Cast: out = in0 converted to out's dtype (real -> complex gets zero imaginary parts; never
 //    complex -> real). `out` may be a strided view into a larger buffer (concatenate).
+inline bool adds_beta(std::complex<double> beta) {
+  return !(beta.real() == 0.0 && beta.imag() == 0.0 && std::signbit(beta.real()) &&
+           std::signbit(beta.imag()));
+}
+
 struct ElementwiseCall {
   PrimKind kind{};
   int arity = 1;

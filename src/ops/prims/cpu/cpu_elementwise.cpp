@@ -20,6 +20,7 @@ using cpu_strided::LoopNest;
 using cpu_strided::make_nest;
 using cpu_strided::run_nest_range;
 using cpu_strided::Strides;
+using prims_internal::adds_beta;
 
 using prims_internal::ElementwiseCall;
 using prims_internal::PrimKind;
@@ -286,7 +287,7 @@ bool try_simd(const ElementwiseCall& c) {
     const bool affine = op == PrimKind::Affine, where = op == PrimKind::Where;
     if (affine && (c.alpha.imag() != 0.0 || c.beta.imag() != 0.0)) return false;
     const T alpha = static_cast<T>(c.alpha.real()), beta = static_cast<T>(c.beta.real());
-    const bool shift = c.beta != 0.0;
+    const bool shift = adds_beta(c.beta);
     // A zero-length call asks whether the ISA has a vector kernel for the op.
     if (!affine && !where &&
         (arity == 1 ? !simd::unary(isa, op, static_cast<const T*>(nullptr), nullptr, 0)
@@ -354,7 +355,7 @@ bool try_simd_complex(const ElementwiseCall& c) {
   } else {
     using R = Real<T>;
     const PrimKind op = c.kind;
-    const bool scale = op == PrimKind::Affine && c.alpha.imag() == 0.0 && c.beta == 0.0;
+    const bool scale = op == PrimKind::Affine && c.alpha.imag() == 0.0 && !adds_beta(c.beta);
     const bool by_parts = op == PrimKind::Add || op == PrimKind::Sub;
     const bool magnitude = op == PrimKind::Abs;  // the one with a real output
     const simd::Isa isa = simd::best_isa();
@@ -520,7 +521,7 @@ void run_typed(const ElementwiseCall& c) {
       return select3<T>(c);
     case PrimKind::Affine: {
       const auto alpha = c.alpha, beta = c.beta;
-      if (beta == 0.0) return map1<T, T>(c, [alpha](T x) { return scale_by(alpha, x); });
+      if (!adds_beta(beta)) return map1<T, T>(c, [alpha](T x) { return scale_by(alpha, x); });
       return map1<T, T>(c, [alpha, beta](T x) { return add_scalar(scale_by(alpha, x), beta); });
     }
     case PrimKind::Axpby: {

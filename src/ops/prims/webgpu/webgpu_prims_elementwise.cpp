@@ -42,7 +42,7 @@ void elementwise(const ExecutionContext& ctx, const ElementwiseCall& call) {
 
   const std::complex<double> alpha = call.alpha, beta = call.beta;
   std::int32_t flags = 0;
-  if (beta != 0.0) flags |= wgsl::kFlagBetaNonzero;
+  if (prims_internal::adds_beta(beta)) flags |= wgsl::kFlagAddBeta;
   if (alpha.imag() == 0.0) flags |= wgsl::kFlagAlphaReal;
   if (beta.imag() == 0.0) flags |= wgsl::kFlagBetaReal;
   const auto bits = [](double x) { return std::bit_cast<std::uint32_t>(static_cast<float>(x)); };

@@ -1,9 +1,9 @@
 // Per-op WGSL for the WebGPU prims kernels. Semantics match the CPU kernels
 // (src/ops/prims/cpu/element_math.hpp): a real scalar multiplies each part of a complex value,
-// Affine adds beta only when it is nonzero (so -0 stays -0), maximum/minimum and max/min
-// propagate NaN and otherwise keep the first operand on ties. A unary op of the list whose WGSL
-// is the math library's function named after it (r_<fn> on f32, c_<fn> on C) has no case here:
-// its call is derived from the list, so its math lives in one file of the library.
+// Affine adds beta unless it is scale's (-0, -0) (kernel_calls.hpp's adds_beta), maximum/minimum
+// and max/min propagate NaN and otherwise keep the first operand on ties. A unary op of the list
+// whose WGSL is the math library's function named after it (r_<fn> on f32, c_<fn> on C) has no case
+// here: its call is derived from the list, so its math lives in one file of the library.
 #include "ops/prims/webgpu/wgsl_prims_ops.hpp"
 
 #include <string>
@@ -92,7 +92,7 @@ std::string real_expression(PrimKind kind, DType out) {
     case PrimKind::Where:
       return "select(z, y, !is_zero(x))";
     case PrimKind::Affine:
-      return "select(x * alpha().x, x * alpha().x + beta().x, flag(FLAG_BETA_NONZERO))";
+      return "select(x * alpha().x, x * alpha().x + beta().x, flag(FLAG_ADD_BETA))";
     case PrimKind::Axpby:
       return "x * alpha().x + y * beta().x";
     case PrimKind::Cast:
@@ -134,7 +134,7 @@ std::string complex_expression(PrimKind kind) {
       return "select(z, y, !is_zero(x.x) || !is_zero(x.y))";
     case PrimKind::Affine:
       return "select(scaled(alpha(), x, FLAG_ALPHA_REAL), "
-             "scaled(alpha(), x, FLAG_ALPHA_REAL) + beta(), flag(FLAG_BETA_NONZERO))";
+             "scaled(alpha(), x, FLAG_ALPHA_REAL) + beta(), flag(FLAG_ADD_BETA))";
     case PrimKind::Axpby:
       return "scaled(alpha(), x, FLAG_ALPHA_REAL) + scaled(beta(), y, FLAG_BETA_REAL)";
     case PrimKind::Cast:

@@ -43,7 +43,7 @@ fn v(i: i32) -> f32 { return bitcast<f32>(p[i]); }
 // webgpu_strided_map) with the op's `fn op` and these scalars, the map's family words:
 // [alpha.re, alpha.im, beta.re, beta.im (f32 bits), flags].
 constexpr std::string_view kElementwiseScalars = R"(
-const FLAG_BETA_NONZERO: i32 = 1;
+const FLAG_ADD_BETA: i32 = 1;
 const FLAG_ALPHA_REAL: i32 = 2;
 const FLAG_BETA_REAL: i32 = 4;
 fn alpha() -> C { return C(map_f32(0), map_f32(1)); }

@@ -24,7 +24,7 @@ inline constexpr unsigned kWorkgroup = webgpu_launch::kWorkgroupSize;  // every 
 
 // The element-wise kernels' family words (backends/webgpu/webgpu_strided_map.hpp): alpha.re,
 // alpha.im, beta.re, beta.im (f32 bits), flags.
-inline constexpr std::int32_t kFlagBetaNonzero = 1, kFlagAlphaReal = 2, kFlagBetaReal = 4;
+inline constexpr std::int32_t kFlagAddBeta = 1, kFlagAlphaReal = 2, kFlagBetaReal = 4;
 
 // The bounds on one reduction invocation's work (lavapipe stops shader loops after 65535
 // iterations) and the passes are the backend layer's: backends/webgpu/webgpu_reduction_passes.hpp.
