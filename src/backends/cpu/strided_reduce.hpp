@@ -11,6 +11,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <type_traits>
 
@@ -22,43 +23,38 @@
 namespace tenferro::cpu_strided {
 
 // Cascade summation: blocks of kBlock terms summed directly, block sums combined like a binary
-// counter (pairwise), so the error grows with log2(n / kBlock).
+// counter (pairwise), so the error grows with log2(n / kBlock). A block's value depends on its
+// terms alone, not on how they arrived: terms added one at a time or in runs that start inside a
+// block (a strided view, the rows of a C-ordered array) are staged until the block is whole and
+// then summed as a contiguous run's block is, so a view, its contiguous copy and a reshape of it
+// give the same bits. The terms of the last, partial block are added in order (total()).
 template <class Acc>
 class PairwiseSum {
  public:
   static constexpr int kBlock = 256;
   static constexpr int kLanes = 16;
   void add(Acc x) {
-    block_ += x;
+    ::new (static_cast<void*>(stage() + in_block_)) Acc(x);
     if (++in_block_ == kBlock) {
-      push(block_);
-      block_ = Acc(0);
+      push(block_value(stage(), [](Acc v) { return v; }));
       in_block_ = 0;
     }
   }
-  // n contiguous terms term(p[0]) .. term(p[n-1]): whole blocks of kBlock summed in a tight loop
-  // with kLanes independent partial sums (the compiler keeps them in vector registers, so the
-  // loop runs at memory speed), combined pairwise and pushed as one term. Each term passes
-  // through kBlock / kLanes = 16 serial additions, log2(kLanes) pairwise ones and
-  // log2(n / kBlock) levels: the same depth as the former 64-term blocks of 4 partial sums.
+  // n contiguous terms term(p[0]) .. term(p[n-1]): a started block completed term by term, then
+  // whole blocks of kBlock summed in a tight loop with kLanes independent partial sums (the
+  // compiler keeps them in vector registers, so the loop runs at memory speed), combined
+  // pairwise and pushed as one term. Each term passes through kBlock / kLanes = 16 serial
+  // additions, log2(kLanes) pairwise ones and log2(n / kBlock) levels: the same depth as the
+  // former 64-term blocks of 4 partial sums.
   template <class T, class Term>
   void add_run(const T* p, std::int64_t n, Term term) {
     std::int64_t i = 0;
-    if (in_block_ == 0) {
-      for (; i + kBlock <= n; i += kBlock) {
-        Acc a[kLanes];
-        for (int l = 0; l < kLanes; ++l) a[l] = Acc(0);
-        for (int j = 0; j < kBlock; j += kLanes) {
-          for (int l = 0; l < kLanes; ++l) a[l] += term(p[i + j + l]);
-        }
-        for (int w = kLanes / 2; w > 0; w /= 2) {
-          for (int l = 0; l < w; ++l) a[l] += a[l + w];
-        }
-        push(a[0]);
-      }
-    }
+    for (; in_block_ != 0 && i < n; ++i) add(term(p[i]));
+    for (; i + kBlock <= n; i += kBlock) push(block_value(p + i, term));
     for (; i < n; ++i) add(term(p[i]));
   }
+  // The terms still needed to complete the started block (0 at a block start).
+  std::int64_t to_block_end() const { return in_block_ == 0 ? 0 : kBlock - in_block_; }
   // A whole block's value, computed elsewhere as add_run computes it (a vector kernel), pushed
   // as add_run pushes its own: only between blocks (at_block_start()).
   bool at_block_start() const { return in_block_ == 0; }
@@ -82,7 +78,8 @@ class PairwiseSum {
     blocks_ += std::uint64_t{1} << level;
   }
   Acc total() const {
-    Acc s = block_;
+    Acc s(0);
+    for (int i = 0; i < in_block_; ++i) s += stage()[i];
     for (int k = 0; k < 64 && (blocks_ >> k) != 0; ++k) {
       if ((blocks_ >> k) & 1u) s += levels_[k];
     }
@@ -90,6 +87,20 @@ class PairwiseSum {
   }
 
  private:
+  // The block of kBlock terms term(p[0]) .. term(p[kBlock - 1]): lane l adds terms l, l + kLanes,
+  // ... in order, then the lanes fold pairwise (simd::block_sums computes the same bits).
+  template <class T, class Term>
+  static Acc block_value(const T* p, Term term) {
+    Acc a[kLanes];
+    for (int l = 0; l < kLanes; ++l) a[l] = Acc(0);
+    for (int j = 0; j < kBlock; j += kLanes) {
+      for (int l = 0; l < kLanes; ++l) a[l] += term(p[j + l]);
+    }
+    for (int w = kLanes / 2; w > 0; w /= 2) {
+      for (int l = 0; l < w; ++l) a[l] += a[l + w];
+    }
+    return a[0];
+  }
   void push(Acc s) {
     int k = 0;
     while ((blocks_ >> k) & 1u) {
@@ -99,8 +110,13 @@ class PairwiseSum {
     levels_[k] = s;
     ++blocks_;
   }
-  Acc block_{0};
+  // The started block's terms, stage()[0 .. in_block_): raw storage, written before it is read
+  // (std::complex's constructor would zero 256 values for every sum, and a reduction to many
+  // outputs builds one sum per output).
+  Acc* stage() { return std::launder(reinterpret_cast<Acc*>(stage_bytes_)); }
+  const Acc* stage() const { return std::launder(reinterpret_cast<const Acc*>(stage_bytes_)); }
   int in_block_ = 0;
+  alignas(Acc) unsigned char stage_bytes_[kBlock * sizeof(Acc)];
   std::uint64_t blocks_ = 0;
   // levels_[k] is read only while bit k of blocks_ is set, i.e. after push wrote it: no zeroing
   // (a reduction to many outputs builds one of these per output).

@@ -99,6 +99,12 @@ void add_terms_serial(PairwiseSum<double>& s, const T* p, std::int64_t n, simd::
       cpu_isa::avx512_in_halves()) {
     isa = simd::Isa::Avx2;
   }
+  // A block that earlier runs started is completed term by term (add_run stages it); the whole
+  // blocks after it go to the vector kernel.
+  const std::int64_t started = std::min(n, s.to_block_end());
+  s.add_run(p, started, term);
+  p += started;
+  n -= started;
   if (isa != simd::Isa::None && s.at_block_start()) {
     constexpr std::int64_t kChunk = 64;  // block values per kernel call
     double sums[kChunk];
@@ -199,8 +205,10 @@ bool try_row_reduce(const ReduceCall& c, std::int64_t count) {
           c, axis,
           [](double a, T v) {
             if constexpr (kIsComplex<T>) {
-              return a + static_cast<double>(v.real()) * v.real() +
-                     static_cast<double>(v.imag()) * v.imag();
+              // |v|^2 first, then the sum: the per-output path's term (a + re^2 + im^2 would add
+              // the parts one at a time).
+              return a + (static_cast<double>(v.real()) * v.real() +
+                          static_cast<double>(v.imag()) * v.imag());
             } else {
               return a + static_cast<double>(v) * v;
             }
