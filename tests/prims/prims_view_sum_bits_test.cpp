@@ -6,9 +6,11 @@
 // review found both: the last bits differed from 256 terms on).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -111,6 +113,40 @@ TEST(PrimsViewSumBits, ViewsAndReshapesSumAsTheirContiguousCopies) {
   check_views<double>(2);
   check_views<std::complex<float>>(3);
   check_views<std::complex<double>>(4);
+}
+
+// float64 and complex128 norms whose squares leave the double range: the values of LAPACK's
+// scaled nrm2 (std::hypot here), not inf or 0; whole arrays, the row pass and the walk of each
+// output alone. And where the squares stay in range, the rescaled sum has the plain sum's bits.
+TEST(PrimsNormRange, SquaresOutsideTheDoubleRangeDoNotOverflowOrVanish) {
+  auto rt = EagerRuntime::cpu();
+  const auto norm_of = [&](std::vector<double> xs, Shape shape, std::optional<prims::Axes> axes) {
+    const EagerTensor t = rt->upload(Tensor::from_col_major<double>(std::move(shape), xs));
+    return prims::norm(t, std::move(axes)).download().to_vector<double>();
+  };
+  for (const double v : {1e200, 1e-200, 1e-310, 4.9e-324, 1.2e308}) {
+    SCOPED_TRACE(v);
+    const double want = std::hypot(v, v);
+    EXPECT_NEAR(norm_of({v, -v}, {2}, std::nullopt)[0], want, want * 4e-16);
+    // Two columns of three rows: axis 0 has unit stride (each output walked alone), and along
+    // axis 1 the row pass runs.
+    const std::vector<double> m = {v, 0.0, -v, v, 0.0, -v};
+    for (const double got : norm_of(m, {3, 2}, prims::Axes{0}))
+      EXPECT_NEAR(got, want, want * 4e-16);
+    const std::vector<double> along = norm_of(m, {3, 2}, prims::Axes{1});
+    EXPECT_NEAR(along[0], want, want * 4e-16);
+    EXPECT_EQ(along[1], 0.0);
+    const EagerTensor z = rt->upload(Tensor::from_col_major<std::complex<double>>(
+        {2}, std::vector<std::complex<double>>{{v, v}, {0.0, 0.0}}));
+    EXPECT_NEAR(prims::norm(z).download().to_vector<double>()[0], want, want * 4e-16);
+  }
+  // An infinite part still gives inf, a NaN part NaN, zeros 0.
+  EXPECT_EQ(norm_of({1e200, INFINITY}, {2}, std::nullopt)[0], INFINITY);
+  EXPECT_TRUE(std::isnan(norm_of({1e200, NAN, INFINITY}, {3}, std::nullopt)[0]));
+  EXPECT_EQ(norm_of({0.0, -0.0}, {2}, std::nullopt)[0], 0.0);
+  // Squares in range below the threshold: exactly the plain formula.
+  const double a = 0x1.3p-490, b = 0x1.8p-491;
+  EXPECT_EQ(norm_of({a, b}, {2}, std::nullopt)[0], std::sqrt(a * a + b * b));
 }
 
 }  // namespace

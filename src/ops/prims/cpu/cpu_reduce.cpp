@@ -3,6 +3,7 @@
 // a kept unit-stride axis are accumulated together; sums use a wider accumulator (double for
 // F32/C32) and pairwise blocks, so a 10^7-term sum loses O(log n) ulps, not O(n).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -244,12 +245,61 @@ bool try_row_reduce(const ReduceCall& c, std::int64_t count) {
   }
 }
 
+// A float64 or complex128 norm whose sum of squares overflowed (inf from finite terms) or fell
+// below 2^-968 (squares of parts under 2^-511 lose bits in the subnormal range, or vanish) is
+// computed again with every part scaled by the power of two that brings the largest near 1, as
+// LAPACK's nrm2 scales: sqrt(sum (x / 2^e)^2) * 2^e. The scaling is exact, so an output whose
+// squares stayed in range would get the same bits; the others are the ones that were wrong:
+// (1e200, 1e200) gave inf and (1e-200, 1e-200) gave 0 (an adversarial review). float32 and
+// complex64 squares never leave float64's range.
+template <class T>
+void rescale_out_of_range_norms(const ReduceCall& c, const ReduceView& view,
+                                const ReduceSplit& split) {
+  if constexpr (std::is_same_v<Real<T>, double>) {
+    if (c.kind != PrimKind::Norm) return;
+    const T* x = reinterpret_cast<const T*>(c.in.buffer->host_data());
+    auto* out = reinterpret_cast<double*>(c.out.buffer->host_data());
+    const cpu_strided::FoldedRuns folded(split);
+    const auto parts = [](T v) {
+      if constexpr (kIsComplex<T>) {
+        return std::array<double, 2>{v.real(), v.imag()};
+      } else {
+        return std::array<double, 1>{v};
+      }
+    };
+    cpu_strided::for_each_output(view, split, [&](std::int64_t base, std::int64_t at) {
+      const double r = out[at];
+      if (!(r == std::numeric_limits<double>::infinity() || r < 0x1p-484)) return;  // NaN too
+      double largest = 0;
+      folded.each(x, base, [&](const T* p, std::int64_t n) {
+        for (std::int64_t i = 0; i < n; ++i)
+          for (const double part : parts(p[i])) largest = std::max(largest, std::fabs(part));
+      });
+      // All zero: 0 is right; an infinite part: inf is (a NaN part made r NaN, kept above).
+      if (largest == 0 || !std::isfinite(largest)) return;
+      const int e = std::ilogb(largest);
+      PairwiseSum<double> s;
+      folded.each(x, base, [&](const T* p, std::int64_t n) {
+        s.add_run(p, n, [&](T v) {
+          double sum = 0;
+          for (const double part : parts(v)) {
+            const double scaled = std::ldexp(part, -e);
+            sum += scaled * scaled;
+          }
+          return sum;
+        });
+      });
+      out[at] = std::ldexp(std::sqrt(s.total()), e);
+    });
+  }
+}
+
 template <class T>
 void run_typed(const ReduceCall& c) {
   const ReduceView view = view_of(c);
   const ReduceSplit split = cpu_strided::split_reduction(view);
   const std::int64_t count = split.count;
-  if (try_row_reduce<T>(c, count)) return;
+  if (try_row_reduce<T>(c, count)) return rescale_out_of_range_norms<T>(c, view, split);
   const T* x = reinterpret_cast<const T*>(c.in.buffer->host_data());
   std::byte* out_bytes = c.out.buffer->host_data();
   const PrimKind k = c.kind;
@@ -360,6 +410,7 @@ void run_typed(const ReduceCall& c) {
   };
   // The kept space: one output element each. Parallel when the whole input is large.
   cpu_strided::for_each_output(view, split, reduce_one);
+  rescale_out_of_range_norms<T>(c, view, split);
 }
 
 }  // namespace
