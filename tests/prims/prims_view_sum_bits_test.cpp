@@ -144,6 +144,18 @@ TEST(PrimsNormRange, SquaresOutsideTheDoubleRangeDoNotOverflowOrVanish) {
   EXPECT_EQ(norm_of({1e200, INFINITY}, {2}, std::nullopt)[0], INFINITY);
   EXPECT_TRUE(std::isnan(norm_of({1e200, NAN, INFINITY}, {3}, std::nullopt)[0]));
   EXPECT_EQ(norm_of({0.0, -0.0}, {2}, std::nullopt)[0], 0.0);
+  // A small norm whose squares all stay normal keeps its bits, in the row pass's grouping too
+  // (300 rows of 8 outputs): the norm of x * 2^-500 is the norm of x times 2^-500 exactly.
+  // Parts within [1, 40): scaled, within 2^-500..2^-494 (squares normal), the norms under 2^-484.
+  std::vector<double> xs(8 * 300);
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    xs[i] = std::sqrt(1.0 + static_cast<double>(i / 8)) * (1.0 + static_cast<double>(i % 8) / 7);
+  std::vector<double> small(xs.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) small[i] = std::ldexp(xs[i], -500);
+  const std::vector<double> big_norms = norm_of(xs, {8, 300}, prims::Axes{1});
+  const std::vector<double> small_norms = norm_of(small, {8, 300}, prims::Axes{1});
+  for (std::size_t j = 0; j < big_norms.size(); ++j)
+    EXPECT_EQ(small_norms[j], std::ldexp(big_norms[j], -500)) << "output " << j;
   // Squares in range below the threshold: exactly the plain formula.
   const double a = 0x1.3p-490, b = 0x1.8p-491;
   EXPECT_EQ(norm_of({a, b}, {2}, std::nullopt)[0], std::sqrt(a * a + b * b));

@@ -245,13 +245,14 @@ bool try_row_reduce(const ReduceCall& c, std::int64_t count) {
   }
 }
 
-// A float64 or complex128 norm whose sum of squares overflowed (inf from finite terms) or fell
-// below 2^-968 (squares of parts under 2^-511 lose bits in the subnormal range, or vanish) is
-// computed again with every part scaled by the power of two that brings the largest near 1, as
-// LAPACK's nrm2 scales: sqrt(sum (x / 2^e)^2) * 2^e. The scaling is exact, so an output whose
-// squares stayed in range would get the same bits; the others are the ones that were wrong:
-// (1e200, 1e200) gave inf and (1e-200, 1e-200) gave 0 (an adversarial review). float32 and
-// complex64 squares never leave float64's range.
+// A float64 or complex128 norm whose sum of squares overflowed (inf from finite parts), or that
+// is below 2^-484 with a nonzero part under 2^-511 (whose square lost bits in the subnormal
+// range, or vanished), is computed again with every part scaled by the power of two that brings
+// the largest near 1, as LAPACK's nrm2 scales: sqrt(sum (x / 2^e)^2) * 2^e. Only outputs that
+// were wrong change: (1e200, 1e200) gave inf and (1e-200, 1e-200) gave 0 (an adversarial
+// review); a small norm whose squares all stayed normal keeps its bits, also the row pass's
+// grouping of them (a second review: rescaling those too changed them). float32 and complex64
+// squares never leave float64's range.
 template <class T>
 void rescale_out_of_range_norms(const ReduceCall& c, const ReduceView& view,
                                 const ReduceSplit& split) {
@@ -271,12 +272,19 @@ void rescale_out_of_range_norms(const ReduceCall& c, const ReduceView& view,
       const double r = out[at];
       if (!(r == std::numeric_limits<double>::infinity() || r < 0x1p-484)) return;  // NaN too
       double largest = 0;
+      bool lost = false;  // a nonzero part whose square is below the normal range
       folded.each(x, base, [&](const T* p, std::int64_t n) {
-        for (std::int64_t i = 0; i < n; ++i)
-          for (const double part : parts(p[i])) largest = std::max(largest, std::fabs(part));
+        for (std::int64_t i = 0; i < n; ++i) {
+          for (const double part : parts(p[i])) {
+            const double a = std::fabs(part);
+            largest = std::max(largest, a);
+            lost = lost || (a != 0 && a < 0x1p-511);
+          }
+        }
       });
       // All zero: 0 is right; an infinite part: inf is (a NaN part made r NaN, kept above).
       if (largest == 0 || !std::isfinite(largest)) return;
+      if (r != std::numeric_limits<double>::infinity() && !lost) return;
       const int e = std::ilogb(largest);
       PairwiseSum<double> s;
       folded.each(x, base, [&](const T* p, std::int64_t n) {
