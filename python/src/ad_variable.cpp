@@ -35,7 +35,9 @@ nb::tuple shape_tuple(const ad::Variable& v) {
 // same forms as the Tensor operators (operands.cpp) so traced and plain code compute alike.
 ad::Variable arith(const ad::Variable& a, nb::handle b, BinaryOp op, bool reflected) {
   static const char* names[] = {"add", "subtract", "multiply", "divide", "power"};
-  if (std::optional<prims::Scalar> s = as_scalar(b)) {
+  // A complex number is a 0-d complex tensor, as on Tensor (operands.hpp's is_complex_scalar).
+  const bool complex_scalar = op != BinaryOp::Pow && is_complex_scalar(b);
+  if (std::optional<prims::Scalar> s = complex_scalar ? std::nullopt : as_scalar(b)) {
     const prims::Scalar v = *s;
     return released([&]() -> ad::Variable {
       switch (op) {
@@ -58,7 +60,9 @@ ad::Variable arith(const ad::Variable& a, nb::handle b, BinaryOp op, bool reflec
       return reflected ? ad::pow(s0, a) : ad::pow(a, s0);
     });
   }
-  const ad::Variable t = as_variable(b, names[static_cast<int>(op)], reflected ? 0 : 1);
+  const ad::Variable t = complex_scalar
+                             ? ad::Variable(complex_scalar_tensor(b, a.value()))
+                             : as_variable(b, names[static_cast<int>(op)], reflected ? 0 : 1);
   const ad::Variable& lhs = reflected ? t : a;
   const ad::Variable& rhs = reflected ? a : t;
   return released([&]() -> ad::Variable {

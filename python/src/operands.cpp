@@ -31,6 +31,17 @@ std::optional<prims::Scalar> as_scalar(nb::handle obj) {
   return prims::Scalar(c.real, c.imag);
 }
 
+bool is_complex_scalar(nb::handle obj) {
+  static nb::object* numpy_complex =
+      new nb::object(nb::module_::import_("numpy").attr("complexfloating"));  // leaked on purpose
+  return PyComplex_Check(obj.ptr()) || nb::isinstance(obj, *numpy_complex);
+}
+
+EagerTensor complex_scalar_tensor(nb::handle obj, const EagerTensor& like) {
+  const prims::Scalar v = *as_scalar(obj);
+  return released([&] { return prims::full(like.runtime(), complex_dtype(like.dtype()), {}, v); });
+}
+
 const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand) {
   if (is_tensor(obj)) return tensor_of(obj);
   const std::string type = nb::cast<std::string>(nb::str(nb::handle(Py_TYPE(obj.ptr()))));
@@ -49,7 +60,12 @@ const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand) {
 EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflected) {
   static const char* names[] = {"add", "subtract", "multiply", "divide", "power"};
   const char* name = names[static_cast<int>(op)];
-  if (std::optional<prims::Scalar> s = as_scalar(b)) {
+  // pow's scalar forms stay (pow is real-only; a complex exponent is refused as a 0-d tensor).
+  const std::optional<EagerTensor> complex_scalar =
+      op != BinaryOp::Pow && is_complex_scalar(b)
+          ? std::optional<EagerTensor>(complex_scalar_tensor(b, a))
+          : std::nullopt;
+  if (std::optional<prims::Scalar> s = complex_scalar ? std::nullopt : as_scalar(b)) {
     const prims::Scalar v = *s;
     return released_unless_short(short_on_host(a), [&]() -> EagerTensor {
       switch (op) {
@@ -75,7 +91,7 @@ EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflect
       return reflected ? prims::pow(s0, a) : prims::pow(a, s0);
     });
   }
-  const EagerTensor& t = as_tensor(b, name, reflected ? 0 : 1);
+  const EagerTensor& t = complex_scalar ? *complex_scalar : as_tensor(b, name, reflected ? 0 : 1);
   const EagerTensor& lhs = reflected ? t : a;
   const EagerTensor& rhs = reflected ? a : t;
   return released_unless_short(short_on_host(lhs, rhs), [&]() -> EagerTensor {

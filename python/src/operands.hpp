@@ -14,6 +14,14 @@ namespace nb = nanobind;
 
 // A Python or NumPy scalar (bool, int, float, complex, numpy.float32, ...), else nullopt.
 std::optional<prims::Scalar> as_scalar(nb::handle obj);
+// Whether `obj` is a complex number (Python complex, numpy.complexfloating), also with a zero
+// imaginary part: NumPy then makes a real operand complex and computes as complex numbers
+// (x * (2+0j) is a complex product, unlike x * 2.0), so the operators take it as a 0-d complex
+// tensor (complex_scalar_tensor) rather than as a scalar form.
+bool is_complex_scalar(nb::handle obj);
+// The complex number `obj` (is_complex_scalar) as a 0-d tensor on `like`'s runtime, of the
+// complex dtype of `like`'s precision.
+EagerTensor complex_scalar_tensor(nb::handle obj, const EagerTensor& like);
 // `obj` as a tensor; anything else is a typed error naming the operand.
 const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand);
 

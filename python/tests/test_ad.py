@@ -474,3 +474,16 @@ def test_comparisons_give_constant_masks(rt, rng):
         return (relu ** 2).sum() + (mask * x).sum() + tf.clip(x, -0.5, 0.5).sum()
 
     check_grad(rt, loss, x)
+
+
+def test_complex_scalars_in_traced_code_are_complex_numbers():
+    # x * (2+0j) and x + 1j on a Tracer: 0-d complex constants, as on a Tensor (operands.hpp),
+    # differentiated through the complex ops; against the closed-form gradients.
+    rt = tf.Runtime.cpu()
+    xs = np.array([1.0, -2.0, 0.5])
+    x = rt.upload(xs)
+    g = tf.grad(lambda v: tf.sum(tf.real(v * (2 + 0j))))(x).download()
+    np.testing.assert_allclose(g, [2.0, 2.0, 2.0], rtol=0, atol=1e-15)
+    g = tf.grad(lambda v: tf.sum(tf.abs(v + 1j)))(x).download()
+    np.testing.assert_allclose(g, xs / np.sqrt(xs**2 + 1), rtol=1e-14)
+    assert (x + 0j).dtype == np.complex128

@@ -169,6 +169,31 @@ def test_multiplying_by_scalars_keeps_numpys_zero_signs(case, s):
         same_bits(got.download(), want)
 
 
+@pytest.mark.parametrize("case", ALL, ids=ids)
+@pytest.mark.parametrize("s", [0j, -0j, complex(-0.0, -0.0), 2 - 0j, 1.5j, np.complex64(2)])
+def test_complex_scalars_are_complex_numbers(case, s):
+    """A complex scalar is complex also with a zero imaginary part: a real tensor becomes complex
+    and products are complex products (x * (2-0j) is not x * 2.0 in the sign of zeros), as
+    NumPy; finite values (no division by zero)."""
+    kind, dtype = case
+    real = real_of(dtype)
+    x = np.array([1.0, -0.0, 0.0, -2.5, 3.0], dtype=real)
+    if np.dtype(dtype).kind == "c":
+        x = (x + 1j * np.array([-0.0, 1.0, -1.0, 0.0, 2.0], dtype=real)).astype(dtype)
+    t = runtime(kind).upload(x)
+    forms = [(lambda a: a + s), (lambda a: s + a), (lambda a: a - s), (lambda a: s - a),
+             (lambda a: a * s), (lambda a: s * a)]
+    if s != 0 and complex(s).imag == 0:  # other quotients round as std::complex, not NumPy
+        forms.append(lambda a: a / s)
+    for f in forms:
+        want = f(x)
+        if np.dtype(dtype) == np.complex64 or np.dtype(dtype) == np.float32:
+            want = want.astype(np.complex64)  # weak Python scalars keep the tensor's precision
+        if kind == "webgpu" and np.dtype(want.dtype) == np.complex128:
+            continue
+        same_bits(f(t).download(), want)
+
+
 @pytest.mark.parametrize("case", COMPLEX, ids=ids)
 def test_complex_equality_compares_both_parts(case):
     kind, dtype = case
