@@ -32,9 +32,13 @@ std::optional<prims::Scalar> as_scalar(nb::handle obj) {
 }
 
 bool is_complex_scalar(nb::handle obj) {
+  PyObject* p = obj.ptr();
+  if (PyComplex_Check(p)) return true;
+  // A tensor operand (every tensor-tensor operator call) or a real number: no isinstance walk.
+  if (is_tensor(obj) || PyFloat_Check(p) || PyLong_Check(p)) return false;
   static nb::object* numpy_complex =
       new nb::object(nb::module_::import_("numpy").attr("complexfloating"));  // leaked on purpose
-  return PyComplex_Check(obj.ptr()) || nb::isinstance(obj, *numpy_complex);
+  return nb::isinstance(obj, *numpy_complex);
 }
 
 EagerTensor complex_scalar_tensor(nb::handle obj, const EagerTensor& like) {

@@ -270,7 +270,8 @@ void rescale_out_of_range_norms(const ReduceCall& c, const ReduceView& view,
     };
     cpu_strided::for_each_output(view, split, [&](std::int64_t base, std::int64_t at) {
       const double r = out[at];
-      if (!(r == std::numeric_limits<double>::infinity() || r < 0x1p-484)) return;  // NaN too
+      const bool overflowed = r == std::numeric_limits<double>::infinity();
+      if (!overflowed && !(r < 0x1p-484)) return;  // in range, or NaN
       double largest = 0;
       bool lost = false;  // a nonzero part whose square is below the normal range
       folded.each(x, base, [&](const T* p, std::int64_t n) {
@@ -284,7 +285,7 @@ void rescale_out_of_range_norms(const ReduceCall& c, const ReduceView& view,
       });
       // All zero: 0 is right; an infinite part: inf is (a NaN part made r NaN, kept above).
       if (largest == 0 || !std::isfinite(largest)) return;
-      if (r != std::numeric_limits<double>::infinity() && !lost) return;
+      if (!overflowed && !lost) return;
       const int e = std::ilogb(largest);
       PairwiseSum<double> s;
       folded.each(x, base, [&](const T* p, std::int64_t n) {

@@ -67,7 +67,7 @@ P* address(CudaBackend& backend, const StridedOperand& o, PrimKind kind) {
 }
 
 ck::Scalars scalars_of(const ElementwiseCall& c) {
-  return {c.alpha.real(), c.alpha.imag(), c.beta.real(), c.beta.imag()};
+  return {c.alpha.real(), c.alpha.imag(), c.beta.real(), c.beta.imag(), adds_beta(c.beta)};
 }
 
 void elementwise(const ExecutionContext& ctx, const ElementwiseCall& c) {

@@ -55,6 +55,7 @@ TENFERRO_PRIMS_HD void offsets_of(const Index<N>& ix, std::int64_t linear, std::
 // caller; the kernel converts them to the operand's precision.
 struct Scalars {
   double alpha_re = 1, alpha_im = 0, beta_re = 0, beta_im = 0;
+  bool add_beta = true;  // Affine: kernel_calls.hpp's adds_beta(beta), decided on the host
 };
 
 // The launches take the op as a PrimKind of the matching kernel shape:

@@ -30,10 +30,7 @@ struct UnaryFn {
   __device__ Out operator()(T x) const {
     if constexpr (Op == PrimKind::Affine) {
       const T y = scale_by(s.alpha_re, s.alpha_im, x);
-      // (-0, -0), scale's: no addition (kernel_calls.hpp's adds_beta); x + 0 makes -0 a +0.
-      const bool identity =
-          s.beta_re == 0.0 && s.beta_im == 0.0 && signbit(s.beta_re) && signbit(s.beta_im);
-      if (identity) return y;
+      if (!s.add_beta) return y;  // scale's beta (-0, -0); x + 0 makes -0 a +0
       if constexpr (kIsComplex<T>) {
         using R = RealOf<T>;
         return {add_rn(y.re, static_cast<R>(s.beta_re)), add_rn(y.im, static_cast<R>(s.beta_im))};
