@@ -114,7 +114,10 @@ int run(const Args& args) {
 
   std::printf("two-site DMRG, Heisenberg chain L=%d, D=%lld, %s %s\n", n,
               static_cast<long long>(args.bond), args.backend.c_str(), gpu ? "float32" : "float64");
-  krylov::EigOptions eig{.k = 1, .which = krylov::Which::SmallestAlgebraic, .tol = tol};
+  // eager: the start vector is the previous sweep's state, close to the local ground state, so
+  // the solver may stop as soon as it passes (a few matvecs late in the run).
+  krylov::EigOptions eig{
+      .k = 1, .which = krylov::Which::SmallestAlgebraic, .tol = tol, .eager = true};
   double energy = 0;
   std::int64_t matvecs = 0;
   for (int sweep = 0; sweep < args.sweeps; ++sweep) {

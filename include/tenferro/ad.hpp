@@ -333,8 +333,8 @@ Variable irfftn(const Variable& x, fft::Lengths s = std::nullopt, fft::Lengths a
 //   - eigsh: eigenvalue lambda = Re <x, A x> with x held fixed (Hellmann-Feynman); eigenvector
 //     x* + N(A x* - lambda x*) with N = -(A - lambda)^+ on the complement of x*, applied by a
 //     GMRES solve of the projected, shifted operator. The eigenvalue must be non-degenerate
-//     for its eigenvector's derivative (else that solve does not converge: NotConvergedError),
-//     and eigenvector losses must be phase invariant.
+//     for its eigenvector's derivative (else that solve fails: a Numerical error naming
+//     krylov.eigsh), and eigenvector losses must be phase invariant.
 //   - cg / gmres: x* + A^{-1}(b - A x*): a solve with A in forward mode, with A^H in reverse
 //     mode (cg: A itself; gmres: the `adjoint` operator, required for reverse mode).
 //   - expm_multiply: y = exp(tA) v, dy = exp(tA) dv + t int_0^1 exp((1-s)tA) dA exp(s tA) v ds.
@@ -354,9 +354,12 @@ struct EigshVariables {
   krylov::EigshResult primal;          // the solver's own result (counts, residuals)
 };
 // `derivative_solve` sets the tolerance of the solves inside the rules (rtol 1e-10 default).
+// `vectors` false: the eigenvectors come back untracked (constants) and need no solve, so the
+// eigenvalues of a degenerate eigenspace can be differentiated in forward mode too.
 EigshVariables eigsh(const VariableOperator& a, const EagerTensor& v0,
                      const krylov::EigOptions& options = {},
-                     const krylov::SolveOptions& derivative_solve = {.rtol = 1e-10});
+                     const krylov::SolveOptions& derivative_solve = {.rtol = 1e-10},
+                     bool vectors = true);
 Variable cg(const VariableOperator& a, const Variable& b, const krylov::SolveOptions& options = {});
 Variable gmres(const VariableOperator& a, const Variable& b,
                const krylov::SolveOptions& options = {}, const VariableOperator& adjoint = {});

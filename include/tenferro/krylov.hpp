@@ -70,6 +70,12 @@ struct EigOptions {
   double tol = 0.0;
   std::int64_t maxiter = 0;  // restarts; 0 means 300
   std::int64_t ncv = 0;      // basis size; 0 means min(dimension, max(2k + 1, 20))
+  // Judge convergence after every step (KrylovKit's `eager`), not only on a full ncv-step basis
+  // (ARPACK's way, the default). From a start vector close to a wanted eigenvector (a DMRG
+  // sweep's previous state) it stops after a few matvecs; but a start vector close to an
+  // unwanted eigenvector then passes too (its Ritz pair is converged before the basis reaches
+  // the wanted ones), so take it only where the start vector is known to be good.
+  bool eager = false;
 };
 
 struct EigshResult {
@@ -122,8 +128,8 @@ struct SolveOptions {
 };
 struct SolveResult {
   EagerTensor x;
-  double residual_norm = 0;  // ||b - A x|| (gmres, minres: the true residual,
-                             // recomputed; cg: the recurrence's)
+  double residual_norm = 0;  // ||b - A x||, the true residual (recomputed, never the
+                             // recurrence's estimate); 0 for b = 0 (x = 0)
   std::int64_t matvecs = 0;
   std::int64_t iterations = 0;  // gmres: Arnoldi steps; cg, minres: iterations
 };

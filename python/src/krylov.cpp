@@ -218,8 +218,9 @@ EagerTensor promoted(nb::handle a, const EagerTensor& v) {
 }
 
 krylov::EigOptions eig_options(std::int64_t k, const std::string& which, std::int64_t ncv,
-                               std::int64_t maxiter, double tol) {
+                               std::int64_t maxiter, double tol, bool eager) {
   krylov::EigOptions o;
+  o.eager = eager;
   o.k = k;
   o.which = krylov::which_from_string(which);
   o.ncv = ncv;
@@ -247,33 +248,34 @@ void bind_krylov(nb::module_& m) {
   // eigsh and eigs share one binding: the same arguments, results of the same fields.
   // Differentiated (see the top), eigsh returns its eigenvalues and vectors as Tracers.
   const auto bind_eigen = [&k](const char* name, auto solver, bool differentiable) {
-    k.def(name,
-          [name, solver, differentiable](nb::handle a, std::int64_t kk, const std::string& which,
-                                         std::optional<EagerTensor> v0, std::int64_t ncv,
-                                         std::int64_t maxiter, double tol) {
-            const auto o = eig_options(kk, which, ncv, maxiter, tol);
-            return plain_or_traced(
-                is_tracer(a),
-                [&] {
-                  const Operator op = operator_of(a, name);
-                  const EagerTensor start = promoted(a, start_vector(a, v0, name));
-                  auto r = solve(op.python, [&] { return solver(op.apply, start, o); });
-                  return nb::object(
-                      nb::make_tuple(r.eigenvalues, r.eigenvectors, r.residual_norms, r.matvecs));
-                },
-                [&] {
-                  if (!differentiable) no_rule(name);
-                  const ad::VariableOperator vop = variable_operator(a, name);
-                  // A matrix operator (Tracer or Tensor) by its value, for the start vector's
-                  // dtype.
-                  const nb::object matrix =
-                      is_tracer(a) ? nb::cast(as_variable(a, name, 0).value()) : nb::borrow(a);
-                  const EagerTensor start = promoted(matrix, start_vector(matrix, v0, name));
-                  auto r = solve(true, [&] { return ad::eigsh(vop, start, o); });
-                  return nb::object(nb::make_tuple(r.eigenvalues, r.eigenvectors,
-                                                   r.primal.residual_norms, r.primal.matvecs));
-                });
+    k.def(name, [name, solver, differentiable](
+                    nb::handle a, std::int64_t kk, const std::string& which,
+                    std::optional<EagerTensor> v0, std::int64_t ncv, std::int64_t maxiter,
+                    double tol, bool eager, bool vectors) {
+      const auto o = eig_options(kk, which, ncv, maxiter, tol, eager);
+      return plain_or_traced(
+          is_tracer(a),
+          [&] {
+            const Operator op = operator_of(a, name);
+            const EagerTensor start = promoted(a, start_vector(a, v0, name));
+            auto r = solve(op.python, [&] { return solver(op.apply, start, o); });
+            return nb::object(
+                nb::make_tuple(r.eigenvalues, r.eigenvectors, r.residual_norms, r.matvecs));
+          },
+          [&] {
+            if (!differentiable) no_rule(name);
+            const ad::VariableOperator vop = variable_operator(a, name);
+            // A matrix operator (Tracer or Tensor) by its value, for the start vector's
+            // dtype.
+            const nb::object matrix =
+                is_tracer(a) ? nb::cast(as_variable(a, name, 0).value()) : nb::borrow(a);
+            const EagerTensor start = promoted(matrix, start_vector(matrix, v0, name));
+            auto r =
+                solve(true, [&] { return ad::eigsh(vop, start, o, {.rtol = 1e-10}, vectors); });
+            return nb::object(nb::make_tuple(r.eigenvalues, r.eigenvectors, r.primal.residual_norms,
+                                             r.primal.matvecs));
           });
+    });
   };
   bind_eigen("eigsh", &krylov::eigsh, true);
   bind_eigen("eigs", &krylov::eigs, false);

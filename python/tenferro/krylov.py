@@ -51,14 +51,18 @@ def _int(x, default):
 
 
 def eigsh(A, k=1, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
-          return_eigenvectors=True):
+          return_eigenvectors=True, *, eager=False):
     """scipy.sparse.linalg.eigsh by thick-restart Lanczos: ``k`` eigenpairs of a Hermitian
     operator. Returns ``(w, v)`` with ``w`` a float64 NumPy array in ascending order (as
     SciPy) and ``v`` a Tensor of shape ``v0.shape + (k,)``; ``w`` alone when
     ``return_eigenvectors`` is false. ``which``: 'LM', 'SM', 'LA', 'SA'. ``tol=0`` means
-    machine precision of the dtype; ``maxiter`` counts restarts (default 300)."""
+    machine precision of the dtype; ``maxiter`` counts restarts (default 300). ``eager=True``
+    judges convergence after every step instead of on whole ncv-step bases: a few matvecs from
+    a start vector close to the wanted eigenvector (DMRG's previous state), but a start vector
+    close to an unwanted eigenvector then passes as converged."""
     _no_shift_invert("eigsh", M, sigma)
-    w, vs, _res, _mv = _k.eigsh(A, k, which, v0, _int(ncv, 0), _int(maxiter, 0), float(tol))
+    w, vs, _res, _mv = _k.eigsh(A, k, which, v0, _int(ncv, 0), _int(maxiter, 0), float(tol),
+                             bool(eager), bool(return_eigenvectors))
     if w and _traced(w[0]):  # differentiated: w and v are Tracers
         order = _np.argsort([float(x.value.download()) for x in w], kind="stable")
         w = _p.stack([w[i] for i in order], 0)
@@ -69,13 +73,14 @@ def eigsh(A, k=1, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
 
 
 def eigs(A, k=1, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
-         return_eigenvectors=True):
+         return_eigenvectors=True, *, eager=False):
     """scipy.sparse.linalg.eigs by Krylov-Schur: ``k`` eigenpairs of a general operator.
     Returns ``(w, v)`` with ``w`` complex128, best first by ``which`` ('LM', 'SM', 'LR', 'SR',
     'LI', 'SI'), and ``v`` a complex Tensor of shape ``v0.shape + (k,)``. A real ``v0`` is
     cast to complex, so a callable must accept complex tensors."""
     _no_shift_invert("eigs", M, sigma)
-    w, vs, _res, _mv = _k.eigs(A, k, which, v0, _int(ncv, 0), _int(maxiter, 0), float(tol))
+    w, vs, _res, _mv = _k.eigs(A, k, which, v0, _int(ncv, 0), _int(maxiter, 0), float(tol),
+                             bool(eager), bool(return_eigenvectors))
     w = _np.asarray(w, dtype=_np.complex128)
     return (w, _stack(vs, range(len(vs)))) if return_eigenvectors else w
 

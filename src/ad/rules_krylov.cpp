@@ -2,6 +2,7 @@
 // solve runs untracked, then the result is recorded as primal + a zero-valued correction whose
 // rules are the implicit function's linear solves.
 #include <array>
+#include <string>
 #include <utility>
 
 #include "ad/krylov_operator.hpp"
@@ -59,7 +60,7 @@ T complement_solve(const krylov::LinearOperator& a, const T& x, double lambda, c
 
 EigshVariables eigsh(const VariableOperator& a, const EagerTensor& v0,
                      const krylov::EigOptions& options,
-                     const krylov::SolveOptions& derivative_solve) {
+                     const krylov::SolveOptions& derivative_solve, bool vectors) {
   const krylov::LinearOperator plain = untracked(a);
   EigshVariables out;
   out.primal = krylov::eigsh(plain, v0, options);
@@ -72,10 +73,26 @@ EigshVariables eigsh(const VariableOperator& a, const EagerTensor& v0,
     const T xc = is_complex(x.dtype()) ? prims::conj(xf) : xf;
     Variable rq = einsum("n,n->", {Variable(xc), yf});
     out.eigenvalues.push_back(is_complex(x.dtype()) ? real(rq) : rq);
+    if (!vectors) {
+      out.eigenvectors.emplace_back(x);
+      continue;
+    }
     const Variable r = reshape(sub(yf, Variable(prims::scale(xf, lambda))), x.shape());
     // x = x* - (A - lambda)^+ P r: the map is Hermitian, so both rules are the same solve.
-    const auto solve = [plain, x, lambda, derivative_solve](const T& g) {
-      return prims::neg(complement_solve(plain, x, lambda, g, derivative_solve));
+    const auto solve = [plain, x, lambda, derivative_solve, i](const T& g) {
+      try {
+        return prims::neg(complement_solve(plain, x, lambda, g, derivative_solve));
+      } catch (const Error& e) {
+        if (e.kind() != ErrorKind::Numerical) throw;
+        throw_error(ErrorKind::Numerical, ErrorPhase::Execute, "krylov.eigsh",
+                    "the derivative of eigenvector " + std::to_string(i) + " (eigenvalue " +
+                        std::to_string(lambda) +
+                        ") has no solution: the eigenvalue is degenerate or nearly so, and an "
+                        "eigenvector of a degenerate eigenspace has no derivative; differentiate "
+                        "the eigenvalues alone (return_eigenvectors=False / vectors=false) or a "
+                        "function of the whole eigenspace (" +
+                        e.what() + ")");
+      }
     };
     out.eigenvectors.push_back(corrected("krylov.eigsh", x, r, solve, solve));
   }

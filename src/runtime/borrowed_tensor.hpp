@@ -28,6 +28,7 @@ struct BorrowedTensor {
     EagerTensor b(std::shared_ptr<EagerRuntime>(std::shared_ptr<EagerRuntime>(), t.runtime_.get()),
                   std::shared_ptr<Buffer>(std::shared_ptr<Buffer>(), t.buffer_.get()));
     b.layout_ = t.layout_;
+    b.numel_ = t.numel_;
     return b;
   }
 };

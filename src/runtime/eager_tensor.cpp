@@ -19,7 +19,8 @@ EagerTensor::EagerTensor(std::shared_ptr<EagerRuntime> runtime, std::shared_ptr<
   if (layout_.shape.size() != layout_.strides.size()) {
     throw_validation("EagerTensor", "shape and strides differ in rank");
   }
-  if (layout_.numel() > 0) {
+  numel_ = layout_.numel();
+  if (numel_ > 0) {
     auto [lo, hi] = layout_.extent();
     const auto capacity =
         static_cast<std::int64_t>(buffer_->size_bytes() / dtype_size(layout_.dtype));
@@ -30,7 +31,8 @@ EagerTensor::EagerTensor(std::shared_ptr<EagerRuntime> runtime, std::shared_ptr<
 
 EagerTensor EagerTensor::fresh(std::shared_ptr<EagerRuntime> runtime, Backend& backend, DType dtype,
                                Shape shape) {
-  const std::size_t bytes = checked_bytes(checked_numel(shape), dtype_size(dtype));
+  const std::int64_t numel = checked_numel(shape);
+  const std::size_t bytes = checked_bytes(numel, dtype_size(dtype));
   EagerTensor t(std::move(runtime), backend.allocate(bytes));
   // A backend's defects, not the caller's: no buffer, or one smaller than asked for (a backend
   // adopted through with_backend is anyone's code; its kernels would write past the end).
@@ -45,6 +47,7 @@ EagerTensor EagerTensor::fresh(std::shared_ptr<EagerRuntime> runtime, Backend& b
   t.layout_.dtype = dtype;
   t.layout_.strides = col_major_strides(shape);
   t.layout_.shape = std::move(shape);
+  t.numel_ = numel;
   return t;
 }
 
@@ -61,8 +64,7 @@ Tensor EagerTensor::download() const {
   if (!buffer_) throw_empty("download");
   // Every byte of the destination is written below (by the read or the gather), so it is not
   // zero-filled first: that doubled the memory traffic of a download.
-  const std::size_t out_bytes =
-      static_cast<std::size_t>(checked_numel(layout_.shape)) * dtype_size(layout_.dtype);
+  const std::size_t out_bytes = static_cast<std::size_t>(numel_) * dtype_size(layout_.dtype);
   Tensor out = Tensor::view_of(
       std::make_shared<HostStorage>(out_bytes, HostStorage::Uninitialized{}),
       TensorLayout{layout_.dtype, layout_.shape, col_major_strides(layout_.shape), 0});

@@ -39,7 +39,9 @@ class EagerTensor {
   const Shape& shape() const noexcept { return layout_.shape; }
   const Strides& strides() const noexcept { return layout_.strides; }
   std::int64_t rank() const noexcept { return layout_.rank(); }
-  std::int64_t numel() const { return layout_.numel(); }
+  // Counted once when the handle is built (its layout never changes after): every op asks for
+  // its operands' and output's counts, several times a call.
+  std::int64_t numel() const noexcept { return numel_; }
   TensorMeta meta() const { return {layout_.dtype, layout_.shape}; }
   // Where the bytes are. Throws RuntimeState on an empty handle.
   const Placement& placement() const;
@@ -70,6 +72,7 @@ class EagerTensor {
   std::shared_ptr<EagerRuntime> runtime_;
   std::shared_ptr<Buffer> buffer_;
   TensorLayout layout_;
+  std::int64_t numel_ = 1;  // layout_.numel(); an empty handle's layout has rank 0
 };
 
 }  // namespace tenferro

@@ -35,18 +35,47 @@ void rotate(const Givens& g, cplx& x, cplx& y) {
   x = top;
 }
 
+// y = R^{-1} g over the leading `used` columns of the rotated (upper triangular) h.
+std::vector<cplx> back_substitute(const HostMatrix& r, const std::vector<cplx>& g,
+                                  std::int64_t used) {
+  std::vector<cplx> y(static_cast<std::size_t>(used));
+  for (std::int64_t i = used - 1; i >= 0; --i) {
+    cplx s = g[static_cast<std::size_t>(i)];
+    for (std::int64_t l = i + 1; l < used; ++l) s -= r(i, l) * y[static_cast<std::size_t>(l)];
+    y[static_cast<std::size_t>(i)] = s / r(i, i);
+  }
+  return y;
+}
+
+// ||beta e1 - H y|| with the unrotated Hessenberg H: the residual of x + V y in the orthonormal
+// Arnoldi basis, computed from y itself (a y made huge by a near-zero pivot shows here; the
+// rotated right-hand side's last entry would not say so).
+double arnoldi_residual(const HostMatrix& h, double beta, const std::vector<cplx>& y,
+                        std::int64_t steps) {
+  double sum = 0;
+  for (std::int64_t i = 0; i <= steps; ++i) {
+    cplx e = i == 0 ? cplx(beta) : cplx{};
+    for (std::int64_t l = 0; l < static_cast<std::int64_t>(y.size()); ++l)
+      e -= h(i, l) * y[static_cast<std::size_t>(l)];
+    sum += std::norm(e);
+  }
+  return std::sqrt(sum);
+}
+
 }  // namespace
 
 SolveResult gmres(const LinearOperator& a, const EagerTensor& b, const SolveOptions& options) {
   const std::string op = "krylov.gmres";
   krylov_internal::SolveSetup setup = krylov_internal::solve_setup(op, a, b, options);
+  if (options.restart < 1) throw_validation(op, "restart must be >= 1");
+  if (setup.b_norm == 0) return krylov_internal::zero_solution(setup);
   auto& space = *setup.space;
   const std::int64_t m = std::min(options.restart, space.dim());
-  if (options.restart < 1) throw_validation(op, "restart must be >= 1");
   const std::int64_t cycles = options.maxiter > 0 ? options.maxiter : 100;
 
   SolveResult out;
   EagerTensor x = setup.x;
+  EagerTensor best_x = x;  // the iterate of the smallest true residual so far
   double best_residual = INFINITY;
   Basis basis(space, m + 1);
   for (std::int64_t cycle = 0;; ++cycle) {
@@ -54,16 +83,32 @@ SolveResult gmres(const LinearOperator& a, const EagerTensor& b, const SolveOpti
     const EagerTensor r = setup.x_is_zero ? setup.b : setup.b - space.apply(x);
     setup.x_is_zero = false;
     const double beta = space.norm(r);
-    best_residual = beta;
     if (beta <= setup.target) {
       out.x = space.shaped(x);
       out.residual_norm = beta;
       out.matvecs = space.matvecs();
       return out;
     }
+    // A cycle minimises the residual over x + K, so it cannot grow in exact arithmetic; one
+    // that did not shrink it (rounding on an operator singular on K) would be repeated by every
+    // later cycle from the same x: stop with the best iterate.
+    if (!(beta < best_residual)) {
+      throw NotConvergedError(
+          op,
+          "stagnated after " + std::to_string(cycle) + " restart cycles (" +
+              std::to_string(space.matvecs()) +
+              " matvecs): a cycle did not reduce the residual "
+              "norm " +
+              std::to_string(best_residual) + " (target " + std::to_string(setup.target) +
+              "); the operator is singular or too ill-conditioned on the Krylov space (b may "
+              "not be in its range); the best iterate is in best()",
+          {space.shaped(best_x)}, {best_residual});
+    }
+    best_residual = beta;
+    best_x = x;
     if (cycle >= cycles) break;
     basis.reset(prims::scale(r, 1.0 / beta));
-    HostMatrix h(m + 1, m);
+    HostMatrix h(m + 1, m), unrotated(m + 1, m);
     std::vector<Givens> rotations;
     std::vector<cplx> g(static_cast<std::size_t>(m + 1));
     g[0] = beta;
@@ -72,6 +117,7 @@ SolveResult gmres(const LinearOperator& a, const EagerTensor& b, const SolveOpti
       const Projection pr = basis.orthogonalize(space.apply(basis.column(j)));
       for (std::int64_t i = 0; i <= j; ++i) h(i, j) = pr.h[static_cast<std::size_t>(i)];
       h(j + 1, j) = pr.beta;
+      for (std::int64_t i = 0; i <= j + 1; ++i) unrotated(i, j) = h(i, j);
       for (std::int64_t i = 0; i < j; ++i)
         rotate(rotations[static_cast<std::size_t>(i)], h(i, j), h(i + 1, j));
       rotations.push_back(make_givens(h(j, j), h(j + 1, j)));
@@ -84,26 +130,36 @@ SolveResult gmres(const LinearOperator& a, const EagerTensor& b, const SolveOpti
         break;
       basis.append(prims::scale(pr.w, 1.0 / pr.beta));
     }
-    // y = R^{-1} g by back substitution; a zero pivot means A is singular on the subspace.
-    std::vector<cplx> y(static_cast<std::size_t>(steps));
-    for (std::int64_t i = steps - 1; i >= 0; --i) {
-      cplx s = g[static_cast<std::size_t>(i)];
-      for (std::int64_t l = i + 1; l < steps; ++l) s -= h(i, l) * y[static_cast<std::size_t>(l)];
-      if (std::abs(h(i, i)) == 0) {
-        throw_error(ErrorKind::Numerical, ErrorPhase::Execute, op,
-                    "the operator is singular on the Krylov subspace (a zero pivot in the "
-                    "least-squares problem)");
+    // y = R^{-1} g. Where A is singular (or nearly) on the subspace a pivot of R is rounding
+    // noise and the solve through it gives a huge, wrong y; so the leading columns before each
+    // pivot below sqrt(eps) ||R|| are candidates too, and the y of the smallest residual
+    // ||beta e1 - H y|| wins (a zero pivot leaves only the columns before it).
+    double r_norm = 0;
+    for (std::int64_t j = 0; j < steps; ++j)
+      for (std::int64_t i = 0; i <= j; ++i) r_norm = std::max(r_norm, std::abs(h(i, j)));
+    std::vector<cplx> y;
+    double y_residual = beta;  // y empty: x unchanged
+    for (std::int64_t used = 1; used <= steps; ++used) {
+      if (std::abs(h(used - 1, used - 1)) == 0) break;
+      const bool last = used == steps;
+      if (!last && !(std::abs(h(used, used)) <= std::sqrt(space.eps()) * r_norm)) continue;
+      std::vector<cplx> candidate = back_substitute(h, g, used);
+      const double res = arnoldi_residual(unrotated, beta, candidate, steps);
+      if (res < y_residual) {
+        y = std::move(candidate);
+        y_residual = res;
       }
-      y[static_cast<std::size_t>(i)] = s / h(i, i);
     }
-    x = x + basis.combine(y, steps);
+    const auto used = static_cast<std::int64_t>(y.size());
+    if (used == 0) continue;  // no y lowers the residual: the next cycle reports stagnation
+    x = x + basis.combine(y, used);
   }
   throw NotConvergedError(op,
                           "not converged after " + std::to_string(cycles) + " restart cycles (" +
                               std::to_string(space.matvecs()) + " matvecs): residual norm " +
                               std::to_string(best_residual) + " > target " +
                               std::to_string(setup.target) + "; raise maxiter or restart",
-                          {space.shaped(x)}, {best_residual});
+                          {space.shaped(best_x)}, {best_residual});
 }
 
 }  // namespace tenferro::krylov

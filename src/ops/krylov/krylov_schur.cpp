@@ -109,10 +109,12 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
       if (!pr.invariant(space.eps())) {
         h(j + 1, j) = pr.beta;
         basis.append(prims::scale(pr.w, 1.0 / pr.beta));
-        // Converged before the basis is full? The projected problem is tiny next to a matvec,
-        // so it is checked after every step: a good start vector (the previous DMRG state)
-        // stops after a few matvecs instead of a whole ncv-step cycle.
-        if (j + 1 >= k && j + 1 < m) {
+        // Converged before the basis is full (options.eager only)? The projected problem is
+        // tiny next to a matvec, so it is checked after every step: a good start vector (the
+        // previous DMRG state) stops after a few matvecs instead of a whole ncv-step cycle. Not
+        // by default: a start vector near an unwanted eigenvector has a converged Ritz pair
+        // after one step, while the wanted ones need the whole basis to show up.
+        if (options.eager && j + 1 >= k && j + 1 < m) {
           const Assessment early = assess(j + 1, false);
           if (early.converged) {
             finish(early, j + 1);

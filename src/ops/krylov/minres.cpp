@@ -2,7 +2,8 @@
 // three-term recurrence (its tridiagonal matrix is real even for a complex Hermitian A) with
 // plane rotations that minimise ||b - A x|| over the Krylov space. The Lanczos coefficient
 // alpha stays on the device for the update that needs it, so an iteration reads one pair of
-// scalars (alpha and the next beta); the rotations are host scalars passed to axpby.
+// scalars (alpha and the next beta); the rotations are host scalars passed to axpby. The answer
+// is checked against the true residual b - A x (one more matvec), never the recurrence's.
 #include <array>
 #include <cmath>
 #include <string>
@@ -16,6 +17,7 @@ namespace tenferro::krylov {
 SolveResult minres(const LinearOperator& a, const EagerTensor& b, const SolveOptions& options) {
   const std::string op = "krylov.minres";
   krylov_internal::SolveSetup setup = krylov_internal::solve_setup(op, a, b, options);
+  if (setup.b_norm == 0) return krylov_internal::zero_solution(setup);
   auto& space = *setup.space;
   const std::int64_t maxiter = options.maxiter > 0 ? options.maxiter : 5 * space.dim();
   const bool cplx = space.complex();
@@ -23,64 +25,65 @@ SolveResult minres(const LinearOperator& a, const EagerTensor& b, const SolveOpt
   SolveResult out;
   EagerTensor x = setup.x;
   EagerTensor r1 = setup.x_is_zero ? setup.b : setup.b - space.apply(x);
-  double beta = setup.x_is_zero ? setup.b_norm : space.norm(r1);
-  if (beta <= setup.target) {
-    out.x = space.shaped(x);
-    out.residual_norm = beta;
-    out.matvecs = space.matvecs();
-    return out;
-  }
-  EagerTensor r2 = r1;
-  EagerTensor w = prims::zeros(space.runtime(), space.dtype(), Shape{space.dim()});
-  EagerTensor w2 = w;
-  double oldb = 0, dbar = 0, epsln = 0, phibar = beta, cs = -1, sn = 0;
-  for (std::int64_t it = 0;; ++it) {
-    if (it >= maxiter) {
-      throw NotConvergedError(op,
-                              "not converged after " + std::to_string(maxiter) +
-                                  " iterations: residual norm " + std::to_string(phibar) +
-                                  " > target " + std::to_string(setup.target) + "; raise maxiter",
-                              {space.shaped(x)}, {phibar});
+  double true_norm = setup.x_is_zero ? setup.b_norm : space.norm(r1);
+  // Passes of the recurrence, each from the true residual of the last pass's x (see
+  // require_progress): the recurrence's residual is an estimate, never what is reported.
+  while (true_norm > setup.target) {
+    const double pass_start = true_norm;
+    const EagerTensor pass_x = x;
+    double beta = true_norm;
+    EagerTensor r2 = r1;
+    EagerTensor w = prims::zeros(space.runtime(), space.dtype(), Shape{space.dim()});
+    EagerTensor w2 = w;
+    double oldb = 0, dbar = 0, epsln = 0, phibar = beta, cs = -1, sn = 0;
+    for (std::int64_t it = 0;; ++it) {
+      if (out.iterations >= maxiter) {
+        krylov_internal::throw_after_maxiter(setup, op, maxiter, x, pass_x, pass_start);
+      }
+      const EagerTensor v = prims::scale(r2, 1.0 / beta);
+      EagerTensor y = space.apply(v);
+      if (it > 0) y = prims::axpby(1.0, y, -beta / oldb, r1);
+      const EagerTensor alpha_t = prims::real(einsum("n,n->", {cplx ? prims::conj(v) : v, y}));
+      y = y - alpha_t * prims::scale(r2, 1.0 / beta);
+      const std::array<EagerTensor, 2> pair{
+          prims::reshape(alpha_t, Shape{1}),
+          prims::reshape(prims::cast(prims::norm(y), real_dtype(space.dtype())), Shape{1})};
+      const auto values = space.read(prims::concatenate(pair, 0));
+      const double alpha = values[0].real();
+      r1 = r2;
+      r2 = y;
+      oldb = beta;
+      beta = values[1].real();
+      // The next plane rotation of the tridiagonal's QR factorisation.
+      const double oldeps = epsln;
+      const double delta = cs * dbar + sn * alpha;
+      const double gbar = sn * dbar - cs * alpha;
+      epsln = sn * beta;
+      dbar = -cs * beta;
+      const double gamma = std::hypot(gbar, beta);
+      if (gamma == 0) {
+        throw_error(ErrorKind::Numerical, ErrorPhase::Execute, op,
+                    "the operator is singular on the Krylov space (a zero rotation)");
+      }
+      cs = gbar / gamma;
+      sn = beta / gamma;
+      const double phi = cs * phibar;
+      phibar = sn * phibar;
+      const EagerTensor w1 = w2;
+      w2 = w;
+      w = prims::scale(prims::axpby(-oldeps, w1, -delta, w2) + v, 1.0 / gamma);
+      x = prims::axpby(1.0, x, phi, w);
+      ++out.iterations;
+      if (phibar <= setup.target || beta == 0) break;
     }
-    const EagerTensor v = prims::scale(r2, 1.0 / beta);
-    EagerTensor y = space.apply(v);
-    if (it > 0) y = prims::axpby(1.0, y, -beta / oldb, r1);
-    const EagerTensor alpha_t = prims::real(einsum("n,n->", {cplx ? prims::conj(v) : v, y}));
-    y = y - alpha_t * prims::scale(r2, 1.0 / beta);
-    const std::array<EagerTensor, 2> pair{
-        prims::reshape(alpha_t, Shape{1}),
-        prims::reshape(prims::cast(prims::norm(y), real_dtype(space.dtype())), Shape{1})};
-    const auto values = space.read(prims::concatenate(pair, 0));
-    const double alpha = values[0].real();
-    r1 = r2;
-    r2 = y;
-    oldb = beta;
-    beta = values[1].real();
-    // The next plane rotation of the tridiagonal's QR factorisation.
-    const double oldeps = epsln;
-    const double delta = cs * dbar + sn * alpha;
-    const double gbar = sn * dbar - cs * alpha;
-    epsln = sn * beta;
-    dbar = -cs * beta;
-    const double gamma = std::hypot(gbar, beta);
-    if (gamma == 0) {
-      throw_error(ErrorKind::Numerical, ErrorPhase::Execute, op,
-                  "the operator is singular on the Krylov space (a zero rotation)");
-    }
-    cs = gbar / gamma;
-    sn = beta / gamma;
-    const double phi = cs * phibar;
-    phibar = sn * phibar;
-    const EagerTensor w1 = w2;
-    w2 = w;
-    w = prims::scale(prims::axpby(-oldeps, w1, -delta, w2) + v, 1.0 / gamma);
-    x = prims::axpby(1.0, x, phi, w);
-    ++out.iterations;
-    if (phibar <= setup.target || beta == 0) break;
+    const krylov_internal::Residual t = krylov_internal::true_residual(setup, x);
+    r1 = t.r;
+    true_norm = t.norm;
+    if (true_norm > setup.target)
+      krylov_internal::require_progress(setup, op, x, true_norm, pass_start, out.iterations);
   }
-  // Report the true residual, not the recurrence's estimate.
   out.x = space.shaped(x);
-  out.residual_norm = space.norm(setup.b - space.apply(x));
+  out.residual_norm = true_norm;
   out.matvecs = space.matvecs();
   return out;
 }

@@ -1,6 +1,7 @@
 #include "ops/krylov/solve_common.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "tenferro/prims.hpp"
 
@@ -26,6 +27,48 @@ SolveSetup solve_setup(const std::string& op, const krylov::LinearOperator& a, c
   s.b_norm = s.space->norm(s.b);
   s.target = std::max(options.rtol * s.b_norm, options.atol);
   return s;
+}
+
+krylov::SolveResult zero_solution(const SolveSetup& setup) {
+  krylov::SolveResult out;
+  out.x = setup.space->shaped(
+      prims::zeros(setup.space->runtime(), setup.space->dtype(), Shape{setup.space->dim()}));
+  out.matvecs = setup.space->matvecs();
+  return out;
+}
+
+Residual true_residual(SolveSetup& setup, const EagerTensor& x) {
+  Residual out;
+  out.r = setup.b - setup.space->apply(x);
+  out.norm = setup.space->norm(out.r);
+  return out;
+}
+
+void require_progress(const SolveSetup& setup, const std::string& op, const EagerTensor& x,
+                      double residual, double pass_start, std::int64_t iterations) {
+  if (residual < 0.5 * pass_start) return;
+  throw krylov::NotConvergedError(
+      op,
+      "the true residual norm ||b - A x|| = " + std::to_string(residual) +
+          " stays above the target " + std::to_string(setup.target) + " after " +
+          std::to_string(iterations) +
+          " iterations, although the recurrence's estimate fell below it: rounding limits the "
+          "accuracy reachable on this ill-conditioned operator; loosen rtol/atol or "
+          "precondition the operator",
+      {setup.space->shaped(x)}, {residual});
+}
+
+void throw_after_maxiter(SolveSetup& setup, const std::string& op, std::int64_t maxiter,
+                         const EagerTensor& x, const EagerTensor& start, double start_norm) {
+  const Residual t = true_residual(setup, x);
+  const bool here = t.norm <= start_norm;
+  const double best = here ? t.norm : start_norm;
+  throw krylov::NotConvergedError(op,
+                                  "not converged after " + std::to_string(maxiter) +
+                                      " iterations: residual norm " + std::to_string(best) +
+                                      " > target " + std::to_string(setup.target) +
+                                      "; raise maxiter, or precondition the operator",
+                                  {setup.space->shaped(here ? x : start)}, {best});
 }
 
 }  // namespace tenferro::krylov_internal

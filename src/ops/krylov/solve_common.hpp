@@ -20,4 +20,30 @@ struct SolveSetup {
 SolveSetup solve_setup(const std::string& op, const krylov::LinearOperator& a, const EagerTensor& b,
                        const krylov::SolveOptions& options);
 
+// The answer for b = 0: x = 0 solves A x = 0 exactly, whatever A is (no matvec). Iterating
+// from a nonzero x0 instead chases a residual that can only underflow.
+krylov::SolveResult zero_solution(const SolveSetup& setup);
+
+// The true residual b - A x (one matvec) and its norm.
+struct Residual {
+  EagerTensor r;
+  double norm = 0;
+};
+Residual true_residual(SolveSetup& setup, const EagerTensor& x);
+
+// Between two passes of a short recurrence (cg, minres), whose own residual drifts from the
+// true one on an ill-conditioned operator: a pass that ended below the target by its recurrence
+// but left the true residual above it is restarted from the true residual, as long as each pass
+// at least halves it. A pass that did not (`residual` >= `pass_start` / 2) means rounding
+// bounds the attainable accuracy: NotConvergedError with x.
+void require_progress(const SolveSetup& setup, const std::string& op, const EagerTensor& x,
+                      double residual, double pass_start, std::int64_t iterations);
+
+// NotConvergedError after `maxiter` iterations of a short recurrence: the iterate of the smaller
+// true residual of x and the pass's start (whose true residual `start_norm` is known), with
+// that residual (one matvec), never the recurrence's estimate.
+[[noreturn]] void throw_after_maxiter(SolveSetup& setup, const std::string& op,
+                                      std::int64_t maxiter, const EagerTensor& x,
+                                      const EagerTensor& start, double start_norm);
+
 }  // namespace tenferro::krylov_internal
