@@ -109,8 +109,10 @@ def dmrg(n, d_max, sweeps, rt, dtype=np.float64, tol=1e-7, seed=1234, verbose=Tr
                 return tf.einsum("yax,abst,bcuv,qcp,xtvp->ysuq", l, w, w, r, x)
 
             theta = tf.einsum("xsq,qup->xsup", mps[i], mps[i + 1])
+            # eager: theta, the last sweep's state, is close to the local ground state, so the
+            # solver may stop as soon as it passes (a few matvecs late in the run).
             e, v = tf.krylov.eigsh(heff, k=1, which="SA", v0=theta,
-                                   tol=sweep_tolerance(sweep, tol))
+                                   tol=sweep_tolerance(sweep, tol), eager=True)
             mps[i], mps[i + 1] = split(v[..., 0], d_max, rightward)
             if rightward:
                 left[i + 1] = grow_left(left[i], mps[i], w)

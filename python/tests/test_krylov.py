@@ -248,3 +248,52 @@ def test_webgpu_float32_solvers_move_no_tensor(gpu_rt, rng):
     np.testing.assert_allclose(w, np.linalg.eigvalsh(a32.astype(np.float64))[:2], atol=1e-4)
     ref = scipy.linalg.expm(-0.5 * a32.astype(np.float64)) @ v0.download().astype(np.float64)
     np.testing.assert_allclose(x.download(), ref, atol=1e-4 * np.linalg.norm(ref))
+
+
+def test_eigsh_from_an_unwanted_eigenvector_finds_the_wanted_one(rt):
+    """A start vector on (or next to) an excited state: the ground state all the same, as
+    SciPy's; only eager=True may stop at the first converged pair (its documented trade)."""
+    d = np.diag(np.arange(1.0, 11.0))
+    w = tf.krylov.eigsh(rt.upload(d), k=1, which="SA", v0=rt.upload(np.eye(10)[2]),
+                        return_eigenvectors=False)
+    np.testing.assert_allclose(w, [1.0], atol=1e-10)
+    rng = np.random.default_rng(1)
+    h = rng.standard_normal((50, 50))
+    a = (h + h.T) / 2
+    ws, u = np.linalg.eigh(a)
+    v0 = u[:, 3] + 1e-9 * rng.standard_normal(50)
+    w = tf.krylov.eigsh(rt.upload(a), k=1, which="SA", v0=rt.upload(v0), tol=1e-6,
+                        return_eigenvectors=False)
+    np.testing.assert_allclose(w, ws[:1], atol=1e-5)
+    eager = tf.krylov.eigsh(rt.upload(a), k=1, which="SA", v0=rt.upload(v0), tol=1e-6,
+                            return_eigenvectors=False, eager=True)
+    np.testing.assert_allclose(eager, ws[3:4], atol=1e-5)
+
+
+@pytest.mark.parametrize("solver", ["cg", "minres", "gmres"])
+def test_solvers_report_success_only_at_the_true_residual(rt, solver):
+    rng = np.random.default_rng(7)
+    n = 100
+    q, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    for cond in [1e9, 1e12]:
+        a = (q * np.logspace(0, np.log10(cond), n)) @ q.T
+        a = (a + a.T) / 2
+        b = rng.standard_normal(n)
+        try:
+            x, info = getattr(tf.krylov, solver)(rt.upload(a), rt.upload(b), rtol=1e-8,
+                                                 maxiter=200 if solver == "gmres" else 20000)
+            assert info == 0
+            assert np.linalg.norm(b - a @ x.download()) <= 1e-8 * np.linalg.norm(b) * (1 + 1e-9)
+        except tf.NotConvergedError as e:
+            best = e.best[0].download()
+            np.testing.assert_allclose(e.residual_norms[0], np.linalg.norm(b - a @ best),
+                                       rtol=1e-8)
+
+
+@pytest.mark.parametrize("solver", ["cg", "minres", "gmres"])
+def test_zero_right_hand_side_gives_zero_from_any_start(rt, solver):
+    a = np.diag(np.arange(1.0, 6.0)) + 0.1 * np.ones((5, 5))
+    x, info = getattr(tf.krylov, solver)(rt.upload(a), rt.upload(np.zeros(5)),
+                                         rt.upload(np.ones(5)))
+    assert info == 0
+    np.testing.assert_array_equal(x.download(), np.zeros(5))

@@ -125,3 +125,25 @@ def test_plain_calls_stay_plain(rt, rng):
     w, v = tf.krylov.eigsh(matvec(H), k=1, which="SA", v0=v0, tol=1e-13)
     assert isinstance(w, np.ndarray) and type(v) is tf.Tensor
     np.testing.assert_allclose(w[0], np.linalg.eigvalsh(h)[0], atol=1e-10)
+
+
+def test_jvp_of_degenerate_eigenvalues_without_eigenvectors(rt, rng):
+    """Eigenvalues of a degenerate eigenspace have a derivative (their sum: tr(P dH)); with
+    return_eigenvectors=False forward mode needs no eigenvector solve, so it works as reverse
+    mode does."""
+    n = 8
+    q, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    h = (q * np.r_[-2.0, -2, -1, 0, 1, 2, 3, 4]) @ q.T
+    dh = rng.standard_normal((n, n))
+    dh = dh + dh.T
+    want = np.trace(q[:, :2] @ q[:, :2].T @ dh)
+    v0 = rt.upload(np.ones(n))
+
+    def f(m):
+        w = tf.krylov.eigsh(m, k=2, which="SA", v0=v0, tol=1e-13, return_eigenvectors=False)
+        return w[0] + w[1]
+
+    _, t = tf.jvp(f, (rt.upload(h),), (rt.upload(dh),))
+    np.testing.assert_allclose(float(t.download()), want, rtol=1e-8, atol=1e-10)
+    g = tf.grad(f)(rt.upload(h)).download()
+    np.testing.assert_allclose(np.sum(g * dh), want, rtol=1e-8, atol=1e-10)
