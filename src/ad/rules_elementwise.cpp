@@ -118,11 +118,15 @@ Variable sign(const Variable& x) {
   T w = prims::sign(xv);
   if (is_complex(xv.dtype())) {
     // w = z / |z| is smooth off 0: dw = (dz - w Re(conj(w) dz)) / |z|, a self-adjoint map
-    // (the projection off w, over |z|), so the VJP has the same form.
-    T mag = prims::abs(xv);
-    const auto proj = [w, mag](const T& d) {
+    // (the projection off w, over |z|), so the VJP has the same form. At 0 the subgradient 0,
+    // as abs's and the real sign's (a division by |z| = 0 gave inf/NaN that poisoned the
+    // whole gradient): divided by 1 there and masked.
+    const T mag = prims::abs(xv);
+    const T off_zero = prims::sign(mag);  // 1 where z != 0, 0 at 0
+    const T safe = prims::add(mag, prims::shift(prims::neg(off_zero), 1.0));
+    const auto proj = [w, safe, off_zero](const T& d) {
       T along = prims::real(prims::mul(prims::conj(w), d));
-      return prims::div(prims::sub(d, prims::mul(w, along)), mag);
+      return prims::mul(prims::div(prims::sub(d, prims::mul(w, along)), safe), off_zero);
     };
     return record1(
         "sign", std::span<const Variable>(&x, 1), w,
