@@ -94,11 +94,12 @@ V out2(const V& a) {
 V out1(const V& a) {
   return batch_from_cpp_v(a, 1);
 }
-V rhs_in(const V& b) {
-  return b.rank() == 1 ? b : in2(b);
+// As the plain bindings' rhs_in / rhs_out (python/src/linalg.cpp).
+V rhs_in(const V& b, bool vector) {
+  return vector ? batch_to_cpp_v(b, 1) : in2(b);
 }
-V rhs_out(const V& x, const V& b) {
-  return b.rank() == 1 ? x : out2(x);
+V rhs_out(const V& x, bool vector) {
+  return vector ? batch_from_cpp_v(x, 1) : out2(x);
 }
 
 // As the plain linalg bindings: a Numerical failure leaves as tenferro.LinAlgError.
@@ -154,18 +155,20 @@ void bind_linalg_overloads(nb::module_& l) {
     if (!upper) return lower;
     return released([&] { return ad::conj(matrix_transpose_v(lower)); });
   });
-  l.def("solve", [](const V& a, const V& b) {
-    return rhs_out(call([&] { return ad::solve(in2(a), rhs_in(b)); }), b);
+  l.def("solve", [](const V& a, const V& b, bool vector) {
+    return rhs_out(call([&] { return ad::solve(in2(a), rhs_in(b, vector)); }), vector);
   });
-  l.def("solve_triangular", [](const V& a, const V& b, bool upper, bool left, bool unitriangular) {
+  l.def("solve_triangular", [](const V& a, const V& b, bool upper, bool left, bool unitriangular,
+                               bool vector) {
     linalg::TriangularSolveOptions o{.lower = !upper, .left = left, .unit_diagonal = unitriangular};
-    return rhs_out(call([&] { return ad::triangular_solve(in2(a), rhs_in(b), o); }), b);
+    return rhs_out(call([&] { return ad::triangular_solve(in2(a), rhs_in(b, vector), o); }),
+                   vector);
   });
   // numpy.linalg.lstsq's (x, rank, s): x from ad::lstsq, s from the thin ad::svd (both carry
   // gradients), rank from the plain op on the values. The rule needs full rank (where the rank
   // changes there is no derivative): a rank-deficient A is Unsupported, never a wrong gradient.
-  l.def("lstsq", [](const V& a, const V& b, std::optional<double> rcond) {
-    const V am = in2(a), bm = rhs_in(b);
+  l.def("lstsq", [](const V& a, const V& b, std::optional<double> rcond, bool vector) {
+    const V am = in2(a), bm = rhs_in(b, vector);
     auto plain =
         call([&] { return linalg::lstsq_with_rank(am.value(), bm.value(), {.rcond = rcond}); });
     const double full = static_cast<double>(std::min(am.shape()[0], am.shape()[1]));
@@ -181,7 +184,7 @@ void bind_linalg_overloads(nb::module_& l) {
     }
     const V x = call([&] { return ad::lstsq(am, bm); });
     const V s = call([&] { return ad::svd(am).s; });
-    return nb::make_tuple(rhs_out(x, b), plain.rank, out1(s));
+    return nb::make_tuple(rhs_out(x, vector), plain.rank, out1(s));
   });
   l.def("inv", [](const V& a) { return out2(call([&] { return ad::inv(in2(a)); })); });
   l.def("det", [](const V& a) { return call([&] { return ad::det(in2(a)); }); });

@@ -35,9 +35,12 @@ nb::tuple shape_tuple(const ad::Variable& v) {
 // same forms as the Tensor operators (operands.cpp) so traced and plain code compute alike.
 ad::Variable arith(const ad::Variable& a, nb::handle b, BinaryOp op, bool reflected) {
   static const char* names[] = {"add", "subtract", "multiply", "divide", "power"};
-  // A complex number is a 0-d complex tensor, as on Tensor (operands.hpp's is_complex_scalar).
-  const bool complex_scalar = op != BinaryOp::Pow && is_complex_scalar(b);
-  if (std::optional<prims::Scalar> s = complex_scalar ? std::nullopt : as_scalar(b)) {
+  // A NumPy scalar that widens the dtype, or a complex number, is a 0-d tensor, as on Tensor
+  // (operands.hpp's strong_scalar_tensor and is_complex_scalar).
+  std::optional<EagerTensor> scalar_tensor = strong_scalar_tensor(b, a.value());
+  if (!scalar_tensor && op != BinaryOp::Pow && is_complex_scalar(b))
+    scalar_tensor = complex_scalar_tensor(b, a.value());
+  if (std::optional<prims::Scalar> s = scalar_tensor ? std::nullopt : as_scalar(b)) {
     const prims::Scalar v = *s;
     return released([&]() -> ad::Variable {
       switch (op) {
@@ -60,8 +63,8 @@ ad::Variable arith(const ad::Variable& a, nb::handle b, BinaryOp op, bool reflec
       return reflected ? ad::pow(s0, a) : ad::pow(a, s0);
     });
   }
-  const ad::Variable t = complex_scalar
-                             ? ad::Variable(complex_scalar_tensor(b, a.value()))
+  const ad::Variable t = scalar_tensor
+                             ? ad::Variable(*scalar_tensor)
                              : as_variable(b, names[static_cast<int>(op)], reflected ? 0 : 1);
   const ad::Variable& lhs = reflected ? t : a;
   const ad::Variable& rhs = reflected ? a : t;
@@ -192,6 +195,14 @@ void bind_ad_variable(nb::module_& m) {
                             nb::handle b) { return matmul_v(a, as_variable(b, "matmul", 1)); })
       .def("__rmatmul__", [](const ad::Variable& a,
                              nb::handle b) { return matmul_v(as_variable(b, "matmul", 0), a); })
+      .def(
+          "__eq__",
+          [](const ad::Variable& a, nb::handle b) { return equality(a.value(), b, true); },
+          nb::arg("other").none())
+      .def(
+          "__ne__",
+          [](const ad::Variable& a, nb::handle b) { return equality(a.value(), b, false); },
+          nb::arg("other").none())
       .def("__gt__", &compare_values<Compare::Greater>)
       .def("__ge__", &compare_values<Compare::GreaterEqual>)
       .def("__lt__", &compare_values<Compare::Less>)
@@ -206,6 +217,8 @@ void bind_ad_variable(nb::module_& m) {
            nb::arg("keepdims") = false)
       .def("min", &reduce<ad::min>, nb::arg("axis").none() = nb::none(),
            nb::arg("keepdims") = false);
+  // == compares values (above); hashing stays by identity.
+  cls.attr("__hash__") = nb::module_::import_("builtins").attr("object").attr("__hash__");
   // NumPy defers mixed arithmetic to the Tracer (which refuses an ndarray with a typed error)
   // instead of building an object array around it.
   cls.attr("__array_ufunc__") = nb::none();

@@ -167,7 +167,16 @@ nb::object numpy_over(std::byte* data, const TensorLayout& layout, nb::handle ow
   std::vector<std::int64_t> strides(layout.strides.begin(), layout.strides.end());
   nb::ndarray<nb::numpy> arr(data, rank, shape.data(), owner, strides.data(),
                              dlpack_dtype(layout.dtype), nb::device::cpu::value, 0);
-  return arr.cast(nb::rv_policy::reference);
+  nb::object out = arr.cast(nb::rv_policy::reference);
+  // A broadcast view (a zero stride over an axis longer than 1) is read-only, as NumPy's
+  // broadcast_to: one write would change every row it repeats, and the tensor it views.
+  for (std::size_t i = 0; i < rank; ++i) {
+    if (layout.strides[i] == 0 && layout.shape[i] > 1) {
+      out.attr("setflags")(nb::arg("write") = false);
+      break;
+    }
+  }
+  return out;
 }
 }  // namespace
 

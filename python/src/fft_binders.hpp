@@ -37,24 +37,24 @@ void def_fft_one(nb::module_& f, const char* name) {
       nb::arg("norm").none() = nb::none());
 }
 
-// fftn-style (s, axes); the 2-D variants default axes to the last two.
+// fftn-style (s, axes); the 2-D variants default axes to the last two, and an explicit
+// axes=None means every axis there too (NumPy's fft2(a, axes=None) is fftn(a)).
 template <class T, FftNAxes<T> F>
 void def_fft_n(nb::module_& f, const char* name, bool two_d) {
   f.def(
       name,
-      [two_d](const T& a, nb::handle s, nb::handle axes, nb::handle norm) {
+      [](const T& a, nb::handle s, nb::handle axes, nb::handle norm) {
         fft::Lengths sl, al;
         if (!s.is_none()) sl = shape_arg(s, "fft");
         if (!axes.is_none()) {
           al = int_list_arg(axes, "fft", "axis");
           for (std::int64_t& x : *al) x = normalize_axis(x, a.rank(), "fft");
-        } else if (two_d) {
-          al = std::vector<std::int64_t>{-2, -1};
         }
         const fft::Norm nm = norm_of(norm);
         return released([&] { return F(a, sl, al, nm); });
       },
-      nb::arg("a"), nb::arg("s").none() = nb::none(), nb::arg("axes").none() = nb::none(),
+      nb::arg("a"), nb::arg("s").none() = nb::none(),
+      nb::arg("axes").none() = two_d ? nb::object(nb::make_tuple(-2, -1)) : nb::object(nb::none()),
       nb::arg("norm").none() = nb::none());
 }
 

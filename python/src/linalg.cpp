@@ -32,12 +32,14 @@ auto call(F&& f) {
   return linalg_errors([&] { return released(std::forward<F>(f)); });
 }
 
-// b as C++ wants it: a vector only when NumPy 2 treats it as one (b.ndim == 1).
-EagerTensor rhs_in(const EagerTensor& b) {
-  return b.rank() == 1 ? b : in2(b);
+// b as C++ wants it, [n(, k), batch...]: tenferro/linalg.py has broadcast the batches and
+// says whether b is a vector (NumPy 2: b.ndim == 1 before broadcasting), so a matrix b never
+// meets C++'s rule that reads a b of A's rank less one as a batch of vectors.
+EagerTensor rhs_in(const EagerTensor& b, bool vector) {
+  return vector ? batch_to_cpp(b, 1) : in2(b);
 }
-EagerTensor rhs_out(const EagerTensor& x, const EagerTensor& b) {
-  return b.rank() == 1 ? x : out2(x);
+EagerTensor rhs_out(const EagerTensor& x, bool vector) {
+  return vector ? batch_from_cpp(x, 1) : out2(x);
 }
 
 }  // namespace
@@ -103,17 +105,20 @@ void bind_linalg(nb::module_& m) {
     if (!upper) return lower;
     return released([&] { return prims::conj(matrix_transpose(lower)); });
   });
-  l.def("solve", [](const EagerTensor& a, const EagerTensor& b) {
-    return rhs_out(call([&] { return linalg::solve(in2(a), rhs_in(b)); }), b);
+  l.def("solve", [](const EagerTensor& a, const EagerTensor& b, bool vector) {
+    return rhs_out(call([&] { return linalg::solve(in2(a), rhs_in(b, vector)); }), vector);
   });
   l.def("solve_triangular", [](const EagerTensor& a, const EagerTensor& b, bool upper, bool left,
-                               bool unitriangular) {
+                               bool unitriangular, bool vector) {
     linalg::TriangularSolveOptions o{.lower = !upper, .left = left, .unit_diagonal = unitriangular};
-    return rhs_out(call([&] { return linalg::triangular_solve(in2(a), rhs_in(b), o); }), b);
+    return rhs_out(call([&] { return linalg::triangular_solve(in2(a), rhs_in(b, vector), o); }),
+                   vector);
   });
-  l.def("lstsq", [](const EagerTensor& a, const EagerTensor& b, std::optional<double> rcond) {
-    auto r = call([&] { return linalg::lstsq_with_rank(in2(a), rhs_in(b), {.rcond = rcond}); });
-    return nb::make_tuple(rhs_out(r.x, b), r.rank, out1(r.s));
+  l.def("lstsq", [](const EagerTensor& a, const EagerTensor& b, std::optional<double> rcond,
+                    bool vector) {
+    auto r =
+        call([&] { return linalg::lstsq_with_rank(in2(a), rhs_in(b, vector), {.rcond = rcond}); });
+    return nb::make_tuple(rhs_out(r.x, vector), r.rank, out1(r.s));
   });
   l.def("inv",
         [](const EagerTensor& a) { return out2(call([&] { return linalg::inv(in2(a)); })); });

@@ -8,6 +8,7 @@
 
 #include "ad_bridge.hpp"
 #include "bindings.hpp"
+#include "ops/prims/resolve.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"
 #include "views.hpp"
@@ -29,6 +30,35 @@ std::optional<prims::Scalar> as_scalar(nb::handle obj) {
     return std::nullopt;
   }
   return prims::Scalar(c.real, c.imag);
+}
+
+std::optional<DType> numpy_scalar_dtype(nb::handle obj) {
+  PyObject* p = obj.ptr();
+  // Python's own numbers, tensors and NumPy's bool are weak (they take the tensor's dtype).
+  if (PyFloat_CheckExact(p) || PyLong_CheckExact(p) || PyComplex_CheckExact(p) || is_tensor(obj) ||
+      PyBool_Check(p)) {
+    return std::nullopt;
+  }
+  static nb::object* numpy_generic =
+      new nb::object(nb::module_::import_("numpy").attr("generic"));  // leaked on purpose
+  if (!nb::isinstance(obj, *numpy_generic)) return std::nullopt;
+  const nb::object dtype = obj.attr("dtype");
+  const std::string kind = nb::cast<std::string>(dtype.attr("kind"));
+  const auto size = nb::cast<std::int64_t>(dtype.attr("itemsize"));
+  // float16 promotes as float32 would (to float32 with float32, float64 with float64); the
+  // integers as NumPy's int64 with a float tensor: to float64.
+  if (kind == "f") return size <= 4 ? DType::F32 : DType::F64;
+  if (kind == "c") return size <= 8 ? DType::C32 : DType::C64;
+  if (kind == "i" || kind == "u") return DType::F64;
+  return std::nullopt;  // np.bool_ (weak), and kinds as_scalar refuses
+}
+
+std::optional<EagerTensor> strong_scalar_tensor(nb::handle obj, const EagerTensor& like) {
+  const std::optional<DType> d = numpy_scalar_dtype(obj);
+  if (!d || prims_internal::promote(like.dtype(), *d) == like.dtype()) return std::nullopt;
+  const std::optional<prims::Scalar> v = as_scalar(obj);
+  if (!v) return std::nullopt;
+  return released([&] { return prims::full(like.runtime(), *d, {}, *v); });
 }
 
 bool is_complex_scalar(nb::handle obj) {
@@ -64,12 +94,13 @@ const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand) {
 EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflected) {
   static const char* names[] = {"add", "subtract", "multiply", "divide", "power"};
   const char* name = names[static_cast<int>(op)];
+  // A NumPy scalar whose dtype widens the tensor's is a 0-d tensor of that dtype (NEP 50:
+  // float32 * np.float64 is float64); other NumPy and Python scalars take the tensor's dtype.
   // pow's scalar forms stay (pow is real-only; a complex exponent is refused as a 0-d tensor).
-  const std::optional<EagerTensor> complex_scalar =
-      op != BinaryOp::Pow && is_complex_scalar(b)
-          ? std::optional<EagerTensor>(complex_scalar_tensor(b, a))
-          : std::nullopt;
-  if (std::optional<prims::Scalar> s = complex_scalar ? std::nullopt : as_scalar(b)) {
+  std::optional<EagerTensor> scalar_tensor = strong_scalar_tensor(b, a);
+  if (!scalar_tensor && op != BinaryOp::Pow && is_complex_scalar(b))
+    scalar_tensor = complex_scalar_tensor(b, a);
+  if (std::optional<prims::Scalar> s = scalar_tensor ? std::nullopt : as_scalar(b)) {
     const prims::Scalar v = *s;
     return released_unless_short(short_on_host(a), [&]() -> EagerTensor {
       switch (op) {
@@ -95,7 +126,7 @@ EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflect
       return reflected ? prims::pow(s0, a) : prims::pow(a, s0);
     });
   }
-  const EagerTensor& t = complex_scalar ? *complex_scalar : as_tensor(b, name, reflected ? 0 : 1);
+  const EagerTensor& t = scalar_tensor ? *scalar_tensor : as_tensor(b, name, reflected ? 0 : 1);
   const EagerTensor& lhs = reflected ? t : a;
   const EagerTensor& rhs = reflected ? a : t;
   return released_unless_short(short_on_host(lhs, rhs), [&]() -> EagerTensor {
@@ -124,8 +155,8 @@ EagerTensor compare(const EagerTensor& a, nb::handle b, Compare op) {
   }
   // A scalar is a 0-d tensor of a's dtype (NumPy's weak scalars: x > 0.1 compares in x's
   // precision); a complex scalar makes the comparison complex.
-  std::optional<EagerTensor> scalar;
-  if (std::optional<prims::Scalar> s = as_scalar(b)) {
+  std::optional<EagerTensor> scalar = strong_scalar_tensor(b, a);
+  if (std::optional<prims::Scalar> s = scalar ? std::nullopt : as_scalar(b)) {
     const DType d =
         s->imag() != 0.0 && !is_complex(a.dtype()) ? complex_dtype(a.dtype()) : a.dtype();
     scalar = released([&] { return prims::full(a.runtime(), d, {}, *s); });
@@ -148,6 +179,11 @@ EagerTensor compare(const EagerTensor& a, nb::handle b, Compare op) {
     }
     return prims::not_equal(a, rhs);
   });
+}
+
+nb::object equality(const EagerTensor& a, nb::handle b, bool equal) {
+  if (!is_tensor(b) && !is_tracer(b) && !as_scalar(b)) return nb::borrow(Py_NotImplemented);
+  return tensor_object(compare(a, b, equal ? Compare::Equal : Compare::NotEqual));
 }
 
 namespace {

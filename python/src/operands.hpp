@@ -19,6 +19,10 @@ std::optional<prims::Scalar> as_scalar(nb::handle obj);
 // (x * (2+0j) is a complex product, unlike x * 2.0), so the operators take it as a 0-d complex
 // tensor (complex_scalar_tensor) rather than as a scalar form.
 bool is_complex_scalar(nb::handle obj);
+// A NumPy scalar (numpy.float64, numpy.complex64, numpy.int64, ...) whose dtype widens `like`'s,
+// as a 0-d tensor of its own dtype on like's runtime (NEP 50: NumPy scalars are typed, so
+// float32 * np.float64(x) is float64); nullopt for anything else, which takes like's dtype.
+std::optional<EagerTensor> strong_scalar_tensor(nb::handle obj, const EagerTensor& like);
 // The complex number `obj` (is_complex_scalar) as a 0-d tensor on `like`'s runtime, of the
 // complex dtype of `like`'s precision.
 EagerTensor complex_scalar_tensor(nb::handle obj, const EagerTensor& like);
@@ -32,6 +36,10 @@ EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflect
 // boolean dtype), by the comparison prims: IEEE, so a NaN operand gives 0 (1 for !=).
 enum class Compare { Greater, GreaterEqual, Less, LessEqual, Equal, NotEqual };
 EagerTensor compare(const EagerTensor& a, nb::handle b, Compare op);
+// a == b / a != b as NumPy and PyTorch: element-wise against a tensor, a Tracer (its value) or
+// a number; NotImplemented for anything else (None, a string), which Python then compares by
+// identity.
+nb::object equality(const EagerTensor& a, nb::handle b, bool equal);
 
 // a @ b with NumPy's matmul rules (1-D operands promoted and removed, leading batch axes).
 EagerTensor matmul(const EagerTensor& a, const EagerTensor& b);

@@ -67,15 +67,20 @@ std::optional<EagerTensor> value_of(nb::handle h) {
 
 // numpy.where(cond, x, y) over tensors, Tracers and scalars. A scalar becomes a 0-d tensor in
 // the runtime of the tensors beside it, of the other branch's dtype (both branches scalars:
-// cond's real dtype), complex when it has an imaginary part. A Tracer branch records the
-// select (ad::where); a traced condition is used by its value (a mask carries no gradient).
+// float64, as NumPy's result_type of two Python floats), complex when it has an imaginary
+// part; a NumPy scalar that widens the other branch's dtype keeps its own (NEP 50). A Tracer
+// branch records the select (ad::where); a traced condition is used by its value (a mask
+// carries no gradient).
 nb::object where(nb::handle cond, nb::handle x, nb::handle y) {
   const std::optional<EagerTensor> vc = value_of(cond), vx = value_of(x), vy = value_of(y);
   const std::optional<EagerTensor>& any = vx ? vx : vy ? vy : vc;
   if (!any) throw_validation("where", "at least one operand must be a tenferro Tensor");
-  const DType base = vx ? vx->dtype() : vy ? vy->dtype() : real_dtype(vc->dtype());
+  const DType base = vx ? vx->dtype() : vy ? vy->dtype() : DType::F64;
   const auto operand = [&](nb::handle h, const std::optional<EagerTensor>& v, int i) {
     if (v) return *v;
+    if (vx || vy) {
+      if (std::optional<EagerTensor> t = strong_scalar_tensor(h, vx ? *vx : *vy)) return *t;
+    }
     const std::optional<prims::Scalar> s = as_scalar(h);
     if (!s) return as_tensor(h, "where", i);  // a typed error naming the operand
     const DType d = s->imag() != 0.0 && !is_complex(base) ? complex_dtype(base) : base;

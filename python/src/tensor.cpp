@@ -45,7 +45,15 @@ std::string tensor_repr(const EagerTensor& t) {
 
 nb::object array_protocol(const EagerTensor& t, nb::handle dtype, std::optional<bool> copy) {
   nb::object arr = numpy_view(t);  // HostAccess for device tensors: no implicit download
-  if (!dtype.is_none()) arr = arr.attr("astype")(dtype, nb::arg("copy") = false);
+  if (!dtype.is_none()) {
+    // NumPy 2's contract: copy=False never copies, and says so when it would have to.
+    if (copy == false &&
+        !arr.attr("dtype").equal(nb::module_::import_("numpy").attr("dtype")(dtype)))
+      throw nb::value_error(
+          "Unable to avoid copy while creating an array as requested: the tensor's dtype is not "
+          "the one asked for");
+    arr = arr.attr("astype")(dtype, nb::arg("copy") = false);
+  }
   if (copy.value_or(false)) arr = arr.attr("copy")();
   return arr;
 }
@@ -211,13 +219,18 @@ void bind_tensor(nb::module_& m) {
       .def_prop_ro("real", &unary<prims::real>)
       .def_prop_ro("imag", &unary<prims::imag>)
       .def("__neg__", &unary<prims::neg>)
-      .def("__pos__", [](const EagerTensor& t) { return t; })
+      // +t and astype(t.dtype) are new tensors, as NumPy's (a from_dlpack tensor's memory is the
+      // exporter's, which may still write it).
+      .def("__pos__",
+           [](const EagerTensor& t) { return released([&] { return prims::cast(t, t.dtype()); }); })
       .def("__abs__", &unary<prims::abs>)
-      .def("astype",
-           [](const EagerTensor& t, nb::handle dtype) {
-             const DType d = dtype_from_python(dtype);
-             return released([&] { return d == t.dtype() ? t : prims::cast(t, d); });
-           })
+      .def(
+          "astype",
+          [](const EagerTensor& t, nb::handle dtype, bool copy) {
+            const DType d = dtype_from_python(dtype);
+            return released([&] { return d == t.dtype() && !copy ? t : prims::cast(t, d); });
+          },
+          nb::arg("dtype"), nb::arg("copy") = true)
       .def("copy",
            [](const EagerTensor& t) { return released([&] { return prims::cast(t, t.dtype()); }); })
       .def("__add__", &arith<BO::Add, false>)
@@ -240,8 +253,15 @@ void bind_tensor(nb::module_& m) {
              if (is_tracer(b)) return nb::borrow(Py_NotImplemented);
              return nb::cast(matmul(as_tensor(b, "matmul", 0), a));
            })
-      // Comparisons: 0.0/1.0 tensors (no boolean dtype). No __eq__: == keeps Python's identity
-      // meaning, tenferro.equal compares values.
+      // Comparisons: 0.0/1.0 tensors (no boolean dtype), == and != too (NumPy's and PyTorch's
+      // meaning: `where(x != 0, 1 / x, 0)` must mask, not see Python's identity test's True);
+      // hashing stays by identity (below), as PyTorch's tensors.
+      .def(
+          "__eq__", [](const EagerTensor& a, nb::handle b) { return equality(a, b, true); },
+          nb::arg("other").none())
+      .def(
+          "__ne__", [](const EagerTensor& a, nb::handle b) { return equality(a, b, false); },
+          nb::arg("other").none())
       .def("__gt__",
            [](const EagerTensor& a, nb::handle b) { return compare(a, b, Compare::Greater); })
       .def("__ge__",
@@ -275,6 +295,7 @@ void bind_tensor(nb::module_& m) {
            nb::arg("keepdims") = false);
   // NumPy defers mixed arithmetic to us (then refused with a typed error), instead of turning
   // the tensor into an ndarray behind the caller's back.
+  cls.attr("__hash__") = nb::module_::import_("builtins").attr("object").attr("__hash__");
   cls.attr("__array_ufunc__") = nb::none();
   cls.attr("__array_priority__") = 1000;
 }

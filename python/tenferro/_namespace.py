@@ -60,6 +60,17 @@ def eye(N, M=None, k=0, dtype=float64, *, runtime=None):
 def arange(start, stop=None, step=1, dtype=float64, *, runtime=None):
     if stop is None:
         start, stop = 0, start
+    if any(isinstance(v, (str, bytes)) for v in (start, stop, step)):
+        raise _error(_ValidationError, "arange", "start, stop and step must be real numbers")
+    if all(isinstance(v, (int, _np.integer)) for v in (start, stop, step)) and \
+            _builtins.max(_builtins.abs(int(start)), _builtins.abs(int(stop))) > 2**53:
+        # Integers past float64's exact range: the count from exact integer arithmetic (as
+        # NumPy's), the values start + i * step rounded to the dtype.
+        if int(step) == 0:
+            raise _error(_ValidationError, "arange", "step must be nonzero")
+        n = len(range(int(start), int(stop), int(step)))
+        i = _p.arange(_rt(runtime), 0.0, float(n), 1.0, dtype)
+        return i * float(step) + float(start)
     try:
         start, stop, step = float(start), float(stop), float(step)
     except (TypeError, ValueError) as e:
@@ -129,7 +140,9 @@ def imag(x):
 
 
 def astype(x, dtype, copy=True):
-    return x.astype(dtype)
+    if isinstance(x, Tensor):
+        return x.astype(dtype, copy=copy)
+    return x.astype(dtype)  # a Tracer: a value on the tape, never aliased memory
 
 
 def iscomplexobj(x):
@@ -403,13 +416,16 @@ def count_nonzero(x, axis=None, keepdims=False):
     return not_equal(x, 0).sum(axis, keepdims)
 
 
-def cumsum(x, axis=-1):
-    """Inclusive prefix sums along one axis by Hillis-Steele doubling: ceil(log2 n) rounds of
+def cumsum(x, axis=None):
+    """Inclusive prefix sums along one axis (NumPy's default, axis=None: of the flattened
+    values) by Hillis-Steele doubling: ceil(log2 n) rounds of
     y[i] += y[i - s] (two slices, one add, one concatenate each), so every backend runs it with
     its own kernels and Inf/NaN propagate as in NumPy's running sum (nothing is multiplied by
     0). The additions are associated differently, as in any parallel scan: finite partial sums
     can round (or overflow) differently from a sequential loop."""
-    axis = axis % x.ndim
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    axis = _axis(axis, x.ndim, "cumsum")
     n = x.shape[axis]
     y = moveaxis(x, axis, -1)
     s = 1

@@ -8,6 +8,8 @@ copy).
 
 from collections import namedtuple as _nt
 
+import numpy as _np
+
 from . import _namespace as _ns
 from ._tenferro import linalg as _l
 from ._tenferro import prims as _p
@@ -54,13 +56,18 @@ def svdvals(a):
     return _l.svd(a, False, False, None, None, "relative")[0]
 
 
+def _uplo(uplo):
+    """NumPy's UPLO, which it upper-cases ('l' is 'L')."""
+    return uplo.upper() if isinstance(uplo, str) else uplo
+
+
 def eigh(a, UPLO="L"):
     """numpy.linalg.eigh: ascending eigenvalues (real) and orthonormal eigenvectors."""
-    return EighResult(*_l.eigh(a, UPLO, False))
+    return EighResult(*_l.eigh(a, _uplo(UPLO), False))
 
 
 def eigvalsh(a, UPLO="L"):
-    return _l.eigh(a, UPLO, True)[0]
+    return _l.eigh(a, _uplo(UPLO), True)[0]
 
 
 def eig(a):
@@ -82,28 +89,61 @@ def cholesky(a, upper=False):
     return _l.cholesky(a, upper)
 
 
+def _broadcast_batch(op, a, b):
+    """NumPy 2's rule for a right-hand side: b is a vector only when b.ndim == 1 (else a matrix,
+    [..., n, k]), and the batch axes of a and b broadcast. Returns (a, b, b is a vector) with
+    both batches spelled out as stride-0 views, so that the C++ call, whose batches must be
+    equal, can never read a matrix b of k == batch columns as a batch of vectors."""
+    if a.ndim < 2:
+        raise _error(_ValidationError, op, f"a must have at least 2 axes, got shape {a.shape}")
+    vector = b.ndim == 1
+    core = tuple(b.shape[-1:] if vector else b.shape[-2:])
+    a_batch, b_batch = tuple(a.shape[:-2]), () if vector else tuple(b.shape[:-2])
+    rank = max(len(a_batch), len(b_batch))
+    pa, pb = (1,) * (rank - len(a_batch)) + a_batch, (1,) * (rank - len(b_batch)) + b_batch
+    batch = []
+    for x, y in zip(pa, pb):
+        if x != y and x != 1 and y != 1:
+            raise _error(_ValidationError, op, f"the batch axes of a {tuple(a.shape)} and b "
+                         f"{tuple(b.shape)} do not broadcast (NumPy's rule: b is a vector only "
+                         "when b.ndim == 1, else [..., n, k])")
+        batch.append(y if x == 1 else x)
+    batch = tuple(batch)
+    if a_batch != batch:
+        a = _p.broadcast_to(a, batch + tuple(a.shape[-2:]))
+    if b_batch != batch or (vector and batch):
+        b = _p.broadcast_to(b, batch + core)
+    return a, b, vector
+
+
 def solve(a, b):
-    """numpy.linalg.solve (NumPy 2: b is a vector only when b.ndim == 1)."""
-    return _l.solve(a, b)
+    """numpy.linalg.solve (NumPy 2: b is a vector only when b.ndim == 1; batches broadcast)."""
+    a, b, vector = _broadcast_batch("solve", a, b)
+    return _l.solve(a, b, vector)
 
 
 def solve_triangular(a, b, *, upper, left=True, unitriangular=False):
-    """torch.linalg.solve_triangular."""
-    return _l.solve_triangular(a, b, upper, left, unitriangular)
+    """torch.linalg.solve_triangular (batches broadcast; b is a vector only when b.ndim == 1)."""
+    a, b, vector = _broadcast_batch("solve_triangular", a, b)
+    return _l.solve_triangular(a, b, upper, left, unitriangular, vector)
 
 
 def triangular_solve(a, b, *, upper=False, left=True, unitriangular=False):
-    return _l.solve_triangular(a, b, upper, left, unitriangular)
+    return solve_triangular(a, b, upper=upper, left=left, unitriangular=unitriangular)
 
 
 def lstsq(a, b, rcond=None):
     """numpy.linalg.lstsq: (x, residuals, rank, s). Residuals are the squared 2-norms of
     b - a x per column when m > n (NumPy gives them only at full rank), else empty."""
-    x, rank, s = _l.lstsq(a, b, rcond)
+    a, b, vector = _broadcast_batch("lstsq", a, b)
+    if rcond is not None and rcond < 0:  # LAPACK's (and older NumPy's) "machine precision"
+        rcond = float(_np.finfo(_np.dtype(a.dtype)).eps)
+    x, rank, s = _l.lstsq(a, b, rcond, vector)
     m, n = a.shape[-2], a.shape[-1]
     if m > n:
-        r = a @ x - b
-        residuals = (_p.abs(r) ** 2).sum(axis=-2 if b.ndim > 1 else -1)
+        r = a @ (_ns.expand_dims(x, -1) if vector else x) - (_ns.expand_dims(b, -1) if vector else b)
+        # NumPy's shapes: (1,) for a vector b, (k,) for a matrix b.
+        residuals = (_p.abs(r) ** 2).sum(axis=-2)
     else:
         residuals = _p.zeros(a.runtime, (0,), s.dtype)
     return LstsqResult(x, residuals, rank, s)

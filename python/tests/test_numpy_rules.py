@@ -1,0 +1,184 @@
+"""NumPy's rules where an adversarial review found tenferro silently different: == and != are
+element-wise, NumPy scalars are typed (NEP 50), cumsum's default axis and its range check,
+arange past 2**53, copies that are copies, fft2 with an explicit axes=None, and the batch
+broadcasting of linalg's right-hand sides. Each case is compared with NumPy on the same
+input."""
+
+import numpy as np
+import pytest
+import torch
+
+import tenferro as tf
+
+
+def test_equality_operators_compare_values(rt):
+    xn = np.array([0.0, 2.0, -1.0, np.nan])
+    x = rt.upload(xn)
+    np.testing.assert_array_equal((x != 0).download(), (xn != 0).astype(float))
+    np.testing.assert_array_equal((x == 2.0).download(), (xn == 2.0).astype(float))
+    np.testing.assert_array_equal((x == x).download(), (xn == xn).astype(float))
+    np.testing.assert_array_equal((0 != x).download(), (0 != xn).astype(float))
+    # The idiom that used to see Python's identity test (True) and pick 1/x everywhere.
+    with np.errstate(divide="ignore"):
+        got = tf.where(x != 0, 1.0 / x, 0.0).download()
+        want = np.where(xn != 0, 1.0 / xn, 0.0)
+    np.testing.assert_array_equal(got, want)
+    # Anything that is not a number or a tensor compares by identity, and hashing still works.
+    assert (x == None) is False  # noqa: E711 - the operator itself is under test
+    assert (x != "text") is True
+    assert len({x, rt.upload(xn)}) == 2 and x in {x}
+
+
+def test_equality_inside_a_traced_function_masks_the_gradient(rt):
+    xn = np.array([0.0, 2.0, -1.0])
+    g = tf.grad(lambda a: tf.where(a != 0, 3.0 * a, 0.0).sum())(rt.upload(xn)).download()
+    t = torch.tensor(xn, requires_grad=True)
+    torch.where(t != 0, 3.0 * t, 0.0).sum().backward()
+    np.testing.assert_array_equal(g, t.grad.numpy())
+
+
+@pytest.mark.parametrize("scalar", [np.float64(1 + 2**-30), np.complex128(1 + 2j), np.int64(3),
+                                    np.float32(0.1), np.float16(0.5), np.bool_(True), 2.5])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+def test_numpy_scalars_promote_as_numpy(rt, scalar, dtype):
+    xn = np.array([1.0, 3.0], dtype=dtype)
+    x = rt.upload(xn)
+    for got, want in [(x * scalar, xn * scalar), (scalar + x, scalar + xn), (x - scalar, xn - scalar),
+                      (x / scalar, xn / scalar)]:
+        assert got.dtype == want.dtype, (scalar, dtype)
+        np.testing.assert_allclose(got.download(), want, rtol=1e-6 if "32" in dtype else 1e-15)
+    if np.isrealobj(scalar) and "complex" not in dtype:
+        np.testing.assert_array_equal((x > scalar).download(), (xn > scalar).astype(float))
+
+
+def test_a_float32_tensor_compared_with_a_float64_scalar_compares_in_float64(rt):
+    x = rt.upload(np.array([0.1], dtype=np.float32))
+    assert float((x > np.float64(0.1)).download()[0]) == 1.0  # float32(0.1) > 0.1 in float64
+    assert float((x > 0.1).download()[0]) == 0.0  # a Python float is weak: compared in float32
+
+
+def test_where_of_two_python_floats_is_float64(rt):
+    c = rt.upload(np.array([1.0, 0.0], dtype=np.float32))
+    assert tf.where(c, 1.0, 2.0).dtype == np.float64
+    assert tf.where(c, rt.upload(np.ones(2, np.float32)), np.float64(2.0)).dtype == np.float64
+
+
+def test_cumsum_follows_numpy_axes(rt):
+    xn = np.arange(12.0).reshape(3, 4)
+    x = rt.upload(xn)
+    np.testing.assert_array_equal(tf.cumsum(x).download(), np.cumsum(xn))
+    np.testing.assert_array_equal(tf.cumsum(x, axis=-2).download(), np.cumsum(xn, axis=-2))
+    np.testing.assert_array_equal(tf.cumsum(rt.upload(np.array(2.5))).download(),
+                                  np.cumsum(np.array(2.5)))
+    for bad in (2, -3, 5):
+        with pytest.raises(np.exceptions.AxisError):
+            tf.cumsum(x, axis=bad)
+
+
+def test_arange_counts_exactly_past_2_53(rt):
+    for args in [(2**60, 2**60 + 5), (2**53, 2**53 + 3), (2**60 + 10, 2**60, -3)]:
+        got = tf.arange(*args, runtime=rt).download()
+        want = np.arange(*args)
+        assert got.shape == want.shape, args
+        np.testing.assert_array_equal(got, want.astype(np.float64))
+    with pytest.raises(tf.ValidationError):
+        tf.arange("5", runtime=rt)
+
+
+def test_copies_do_not_alias_an_exported_array(rt):
+    src = np.array([1.0, 2.0, 3.0])
+    t = tf.from_dlpack(src, runtime=rt)
+    copies = [t.astype(np.float64), tf.astype(t, np.float64), +t, t.copy()]
+    src[:] = -7.0
+    for c in copies:
+        np.testing.assert_array_equal(c.download(), [1.0, 2.0, 3.0])
+    assert np.asarray(t.astype(np.float64, copy=False)).tolist() == [-7.0] * 3
+
+
+@pytest.mark.parametrize("fn", ["fft2", "ifft2", "rfft2", "irfft2"])
+def test_fft2_with_axes_none_transforms_every_axis(rt, fn):
+    xn = np.random.default_rng(0).standard_normal((3, 4, 6))
+    if fn == "irfft2":
+        xn = np.fft.rfftn(xn)
+    want = getattr(np.fft, fn)(xn, axes=None)
+    got = getattr(tf.fft, fn)(rt.upload(xn), axes=None).download()
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, atol=1e-12 * np.abs(want).max())
+    # The default is still the last two axes.
+    np.testing.assert_allclose(getattr(tf.fft, fn)(rt.upload(xn)).download(),
+                               getattr(np.fft, fn)(xn), atol=1e-12 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("a_shape,b_shape", [
+    ((2, 4, 4), (4, 2)),        # a matrix b of k = batch columns (was read as 2 vectors)
+    ((3, 4, 4), (4,)),          # a vector against a batch
+    ((3, 4, 4), (4, 2)),
+    ((1, 4, 4), (2, 4, 1)),     # both batches broadcast
+    ((4, 4), (5, 4, 2)),
+    ((2, 3, 4, 4), (4, 3)),
+])
+def test_solve_broadcasts_as_numpy(rt, a_shape, b_shape):
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal(a_shape) + 4 * np.eye(a_shape[-1])
+    b = rng.standard_normal(b_shape)
+    want = np.linalg.solve(a, b)
+    got = tf.linalg.solve(rt.upload(a), rt.upload(b)).download()
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    # The triangular solve and its gradient follow the same rule.
+    low = np.tril(a)
+    got_t = tf.linalg.solve_triangular(rt.upload(low), rt.upload(b), upper=False).download()
+    np.testing.assert_allclose(got_t, np.linalg.solve(low, b), rtol=1e-12, atol=1e-12)
+    g = tf.grad(lambda x: (tf.linalg.solve(x, rt.upload(b)) ** 2).sum())(rt.upload(a)).download()
+    ta = torch.tensor(a, requires_grad=True)
+    (torch.linalg.solve(ta, torch.tensor(b)) ** 2).sum().backward()
+    np.testing.assert_allclose(g, ta.grad.numpy(), rtol=1e-10, atol=1e-10)
+
+
+def test_solve_refuses_batches_that_do_not_broadcast(rt):
+    a, b = rt.upload(np.eye(4)[None].repeat(3, 0)), rt.upload(np.ones((2, 4, 1)))
+    with pytest.raises(tf.ValidationError, match="do not broadcast"):
+        tf.linalg.solve(a, b)
+
+
+def test_lstsq_shapes_and_rcond_minus_one_as_numpy(rt):
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((6, 3)), rng.standard_normal(6)
+    x, res, rank, s = tf.linalg.lstsq(rt.upload(a), rt.upload(b), rcond=-1)
+    xw, resw, rankw, sw = np.linalg.lstsq(a, b, rcond=-1)
+    np.testing.assert_allclose(x.download(), xw, rtol=1e-12)
+    assert res.shape == resw.shape == (1,)
+    np.testing.assert_allclose(res.download(), resw, rtol=1e-10)
+    assert int(rank) == rankw
+    x2 = tf.linalg.lstsq(rt.upload(rng.standard_normal((2, 5, 4))), rt.upload(np.ones((5, 2))))[0]
+    assert x2.shape == (2, 4, 2)
+
+
+def test_complex_sign_has_the_zero_subgradient_at_zero(rt):
+    z = np.array([0j, 1 + 1j, -2j])
+    g = tf.grad(lambda a: tf.real(tf.sign(a)).sum())(rt.upload(z)).download()
+    t = torch.tensor(z, requires_grad=True)
+    torch.sgn(t).real.sum().backward()
+    np.testing.assert_allclose(g, t.grad.numpy(), atol=1e-15)
+    _, jv = tf.jvp(lambda a: tf.real(tf.sign(a)).sum(), (rt.upload(z),),
+                   (rt.upload(np.ones(3, complex)),))
+    assert np.isfinite(jv.download()).all()
+
+
+def test_eigh_takes_lowercase_uplo(rt):
+    a = np.random.default_rng(3).standard_normal((4, 4))
+    for uplo in ("l", "u"):
+        np.testing.assert_allclose(tf.linalg.eigvalsh(rt.upload(a), UPLO=uplo).download(),
+                                   np.linalg.eigvalsh(a, UPLO=uplo), rtol=1e-12)
+
+
+def test_array_export_keeps_numpys_copy_and_broadcast_contracts(rt):
+    t = rt.upload(np.array([1.0, 2.0]))
+    with pytest.raises(ValueError, match="avoid copy"):
+        np.asarray(t, dtype=np.float32, copy=False)
+    assert np.asarray(t, dtype=np.float64, copy=False).dtype == np.float64
+    b = np.asarray(tf.broadcast_to(t, (3, 2)))
+    assert not b.flags.writeable
+    with pytest.raises(ValueError):
+        b[0, 0] = 5.0
+    assert np.asarray(t).flags.writeable  # a plain view stays writable, as before
