@@ -206,6 +206,7 @@ ad::Variable traced_einsum(std::string_view subscripts, nb::handle operands,
   std::vector<V> ops;
   int i = 0;
   for (nb::handle x : operands) ops.push_back(as_variable(x, "einsum", i++));
+  promote_operands(ops);
   return released([&] { return ad::einsum(subscripts, std::span<const V>(ops), options); });
 }
 

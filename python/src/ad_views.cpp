@@ -4,6 +4,7 @@
 #include <string>
 
 #include "bindings.hpp"
+#include "operands.hpp"
 #include "tenferro/core/error.hpp"
 #include "views.hpp"
 
@@ -64,7 +65,9 @@ ad::Variable matmul_v(const ad::Variable& a, const ad::Variable& b) {
   const char* subscripts = a.rank() == 1   ? (b.rank() == 1 ? "j,j->" : "j,...jk->...k")
                            : b.rank() == 1 ? "...ij,j->...i"
                                            : "...ij,...jk->...ik";
-  return released([&] { return ad::einsum(subscripts, {a, b}); });
+  std::vector<ad::Variable> ab{a, b};
+  promote_operands(ab);
+  return released([&] { return ad::einsum(subscripts, std::span<const ad::Variable>(ab)); });
 }
 
 ad::Variable batch_to_cpp_v(const ad::Variable& x, int core_axes) {

@@ -219,6 +219,7 @@ nb::object einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
       ops.push_back(as_tensor(x, "einsum", i++));
     }
     const EinsumOptions o = options_of(optimize, ops.size());
+    promote_operands(ops);
     return nb::cast(
         planning([&] { return einsum(subscripts, std::span<const EagerTensor>(ops), o); }));
   }
@@ -264,6 +265,7 @@ nb::object einsum_call(nb::handle first, nb::args rest, nb::handle optimize) {
   if (traced) return nb::cast(traced_einsum(subscripts_of(labels), operands, o));
   int i = 0;
   for (nb::handle x : operands) ops.push_back(as_tensor(x, "einsum", i++));
+  promote_operands(ops);
   return nb::cast(planning([&] { return einsum(labels, std::span<const EagerTensor>(ops), o); }));
 }
 

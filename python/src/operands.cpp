@@ -26,6 +26,9 @@ std::optional<prims::Scalar> as_scalar(nb::handle obj) {
   if (!number) return std::nullopt;
   Py_complex c = PyComplex_AsCComplex(p);
   if (c.real == -1.0 && PyErr_Occurred()) {
+    // An int past float64's range (t + 10**400) is Python's OverflowError, as in NumPy, not
+    // "not a number".
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) throw nb::python_error();
     PyErr_Clear();
     return std::nullopt;
   }
@@ -207,10 +210,34 @@ EagerTensor matmul_in_numpy_order(const EagerTensor& a, const EagerTensor& b) {
 
 }  // namespace
 
-EagerTensor matmul(const EagerTensor& a, const EagerTensor& b) {
-  if (a.rank() == 0 || b.rank() == 0) {
+namespace {
+
+template <class T, class Cast>
+void promote_all(std::vector<T>& ops, Cast cast) {
+  if (ops.empty()) return;
+  DType common = ops[0].dtype();
+  for (const T& x : ops) common = prims_internal::promote(common, x.dtype());
+  for (T& x : ops)
+    if (x.dtype() != common) x = released([&] { return cast(x, common); });
+}
+
+}  // namespace
+
+void promote_operands(std::vector<EagerTensor>& ops) {
+  promote_all(ops, [](const EagerTensor& x, DType d) { return prims::cast(x, d); });
+}
+
+void promote_operands(std::vector<ad::Variable>& ops) {
+  promote_all(ops, [](const ad::Variable& x, DType d) { return ad::cast(x, d); });
+}
+
+EagerTensor matmul(const EagerTensor& a0, const EagerTensor& b0) {
+  if (a0.rank() == 0 || b0.rank() == 0) {
     throw_validation("matmul", "operands must have at least one axis (use * for scalars)");
   }
+  std::vector<EagerTensor> ab{a0, b0};
+  promote_operands(ab);
+  const EagerTensor &a = ab[0], &b = ab[1];
   if (a.rank() >= 2 && a.rank() == b.rank() && a.rank() <= 26 &&
       std::equal(a.shape().begin(), a.shape().end() - 2, b.shape().begin())) {
     return released([&] { return matmul_in_numpy_order(a, b); });

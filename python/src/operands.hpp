@@ -5,7 +5,9 @@
 #include <nanobind/nanobind.h>
 
 #include <optional>
+#include <vector>
 
+#include "tenferro/ad.hpp"
 #include "tenferro/prims.hpp"
 
 namespace tenferro::python {
@@ -43,5 +45,9 @@ nb::object equality(const EagerTensor& a, nb::handle b, bool equal);
 
 // a @ b with NumPy's matmul rules (1-D operands promoted and removed, leading batch axes).
 EagerTensor matmul(const EagerTensor& a, const EagerTensor& b);
+// The operands of a contraction (einsum, @) cast to their common dtype, as NumPy promotes
+// (float32 @ float64 is float64); the C++ einsum takes one dtype. Unchanged when they share one.
+void promote_operands(std::vector<EagerTensor>& ops);
+void promote_operands(std::vector<ad::Variable>& ops);
 
 }  // namespace tenferro::python

@@ -316,15 +316,25 @@ def broadcast_to(x, shape):
 
 
 def concatenate(arrays, axis=0):
-    return _p.concatenate(list(arrays), axis)
+    """numpy.concatenate; axis=None joins the flattened arrays."""
+    arrays = list(arrays)
+    if axis is None:
+        return _p.concatenate([reshape(a, (-1,)) for a in arrays], 0)
+    if arrays:
+        axis = _axis(axis, arrays[0].ndim, "concatenate")
+    return _p.concatenate(arrays, axis)
 
 
 def stack(arrays, axis=0):
-    return _p.stack(list(arrays), axis)
+    arrays = list(arrays)
+    if arrays:
+        axis = _axis(axis, arrays[0].ndim + 1, "stack")
+    return _p.stack(arrays, axis)
 
 
 def ascontiguousarray(x):
-    return _p.ascontiguousarray(x)
+    """numpy.ascontiguousarray: C-ordered, at least one axis (a 0-d tensor becomes shape (1,))."""
+    return _p.ascontiguousarray(reshape(x, (1,)) if x.ndim == 0 else x)
 
 
 # --- contractions ---------------------------------------------------------------------------

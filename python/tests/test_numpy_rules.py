@@ -182,3 +182,36 @@ def test_array_export_keeps_numpys_copy_and_broadcast_contracts(rt):
     with pytest.raises(ValueError):
         b[0, 0] = 5.0
     assert np.asarray(t).flags.writeable  # a plain view stays writable, as before
+
+
+def test_contractions_promote_mixed_dtypes_as_numpy(rt):
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((3, 4)).astype(np.float32)
+    b = rng.standard_normal((4, 2))
+    c = (rng.standard_normal((2, 5)) + 1j * rng.standard_normal((2, 5))).astype(np.complex64)
+    ta, tb, tc = rt.upload(a), rt.upload(b), rt.upload(c)
+    for got, want in [(ta @ tb, a @ b), (tb.T @ ta.T, b.T @ a.T),
+                      (tf.einsum("ij,jk,kl->il", ta, tb, tc), np.einsum("ij,jk,kl->il", a, b, c)),
+                      (tf.einsum(ta, [0, 1], tb, [1, 2]), np.einsum(a, [0, 1], b, [1, 2])),
+                      (tf.tensordot(ta, tb, 1), np.tensordot(a, b, 1))]:
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got.download(), want, rtol=1e-5)
+    g = tf.grad(lambda x: (x @ tb).sum())(ta)
+    assert g.dtype == np.float32
+    np.testing.assert_allclose(g.download(), np.ones((3, 2)) @ b.T, rtol=1e-6)
+
+
+def test_joins_and_scalars_at_numpys_edges(rt):
+    a, b = np.arange(6.0).reshape(2, 3), np.arange(4.0)
+    got = tf.concatenate([rt.upload(a), rt.upload(b)], axis=None).download()
+    np.testing.assert_array_equal(got, np.concatenate([a, b], axis=None))
+    for bad in (2, -3):
+        with pytest.raises(np.exceptions.AxisError):
+            tf.concatenate([rt.upload(a), rt.upload(a)], axis=bad)
+    with pytest.raises(np.exceptions.AxisError):
+        tf.stack([rt.upload(a), rt.upload(a)], axis=3)
+    np.testing.assert_array_equal(tf.stack([rt.upload(a)] * 2, axis=-1).download(),
+                                  np.stack([a] * 2, axis=-1))
+    assert tf.ascontiguousarray(rt.upload(np.array(5.0))).shape == (1,)
+    with pytest.raises(OverflowError):
+        rt.upload(b) + 10**400
