@@ -150,10 +150,11 @@ def iscomplexobj(x):
 
 
 def clip(x, a_min=None, a_max=None):
+    """numpy.clip: bounds are numbers or tensors (broadcast)."""
     if a_min is not None:
-        x = _p.maximum(x, full((), a_min, x.dtype, runtime=x.runtime))
+        x = _p.maximum(*_tensor_operands("clip", x, a_min))
     if a_max is not None:
-        x = _p.minimum(x, full((), a_max, x.dtype, runtime=x.runtime))
+        x = _p.minimum(*_tensor_operands("clip", x, a_max))
     return x
 
 
@@ -460,6 +461,13 @@ def _tensor_operands(op, a, b):
         raise TypeError(f"tenferro.{op}: at least one operand must be a tenferro Tensor")
 
     def lift(v, like):
+        if not isinstance(v, (int, float, complex, _np.generic)):
+            if hasattr(v, "__array_interface__") or hasattr(v, "__dlpack__"):
+                raise _tenferro_placement(
+                    f"{op}: a {type(v).__name__} is not in any tenferro runtime; upload it "
+                    "first (runtime.upload(x)) or pass a number")
+            raise TypeError(f"tenferro.{op}: operands must be tensors or numbers, got "
+                            f"{type(v).__name__}")
         dtype = like.dtype
         if isinstance(v, complex) and dtype.kind != "c":
             dtype = complex128 if dtype == float64 else complex64

@@ -215,3 +215,14 @@ def test_joins_and_scalars_at_numpys_edges(rt):
     assert tf.ascontiguousarray(rt.upload(np.array(5.0))).shape == (1,)
     with pytest.raises(OverflowError):
         rt.upload(b) + 10**400
+
+
+def test_clip_with_tensor_bounds_and_foreign_operands(rt):
+    x = np.array([-2.0, 0.5, 3.0])
+    lo, hi = np.array([-1.0, 1.0, 0.0]), np.array([1.0, 2.0, 2.0])
+    got = tf.clip(rt.upload(x), rt.upload(lo), rt.upload(hi)).download()
+    np.testing.assert_array_equal(got, np.clip(x, lo, hi))
+    g = tf.grad(lambda t: tf.clip(t, rt.upload(lo), 2.0).sum())(rt.upload(x)).download()
+    np.testing.assert_array_equal(g, ((x > lo) & (x < 2.0)).astype(float))
+    with pytest.raises(tf.NoInputIngressError):
+        tf.isclose(rt.upload(x), x)
