@@ -49,10 +49,11 @@ std::optional<DType> numpy_scalar_dtype(nb::handle obj) {
   const std::string kind = nb::cast<std::string>(dtype.attr("kind"));
   const auto size = nb::cast<std::int64_t>(dtype.attr("itemsize"));
   // float16 promotes as float32 would (to float32 with float32, float64 with float64); the
-  // integers as NumPy's int64 with a float tensor: to float64.
+  // integers as NumPy's do with a float tensor: 8- and 16-bit ones fit float32, wider ones
+  // widen it to float64.
   if (kind == "f") return size <= 4 ? DType::F32 : DType::F64;
   if (kind == "c") return size <= 8 ? DType::C32 : DType::C64;
-  if (kind == "i" || kind == "u") return DType::F64;
+  if (kind == "i" || kind == "u") return size <= 2 ? DType::F32 : DType::F64;
   return std::nullopt;  // np.bool_ (weak), and kinds as_scalar refuses
 }
 
@@ -185,7 +186,15 @@ EagerTensor compare(const EagerTensor& a, nb::handle b, Compare op) {
 }
 
 nb::object equality(const EagerTensor& a, nb::handle b, bool equal) {
-  if (!is_tensor(b) && !is_tracer(b) && !as_scalar(b)) return nb::borrow(Py_NotImplemented);
+  // Host data (an ndarray, a list, anything exporting memory) is refused as every other
+  // operator refuses it (compare's typed error): falling back to identity there would make
+  // `x != ndarray` a silent True.
+  PyObject* p = b.ptr();
+  const bool host_data = PyList_Check(p) || PyTuple_Check(p) ||
+                         nb::hasattr(b, "__array_interface__") || nb::hasattr(b, "__dlpack__") ||
+                         nb::hasattr(b, "__array__");
+  if (!is_tensor(b) && !is_tracer(b) && !host_data && !as_scalar(b))
+    return nb::borrow(Py_NotImplemented);
   return tensor_object(compare(a, b, equal ? Compare::Equal : Compare::NotEqual));
 }
 

@@ -25,6 +25,9 @@ bool is_complex_scalar(nb::handle obj);
 // as a 0-d tensor of its own dtype on like's runtime (NEP 50: NumPy scalars are typed, so
 // float32 * np.float64(x) is float64); nullopt for anything else, which takes like's dtype.
 std::optional<EagerTensor> strong_scalar_tensor(nb::handle obj, const EagerTensor& like);
+// The dtype a NumPy scalar promotes as (NEP 50), nullopt for Python numbers, np.bool_ and
+// non-scalars.
+std::optional<DType> numpy_scalar_dtype(nb::handle obj);
 // The complex number `obj` (is_complex_scalar) as a 0-d tensor on `like`'s runtime, of the
 // complex dtype of `like`'s precision.
 EagerTensor complex_scalar_tensor(nb::handle obj, const EagerTensor& like);
@@ -39,8 +42,8 @@ EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflect
 enum class Compare { Greater, GreaterEqual, Less, LessEqual, Equal, NotEqual };
 EagerTensor compare(const EagerTensor& a, nb::handle b, Compare op);
 // a == b / a != b as NumPy and PyTorch: element-wise against a tensor, a Tracer (its value) or
-// a number; NotImplemented for anything else (None, a string), which Python then compares by
-// identity.
+// a number; host data (an ndarray, a list) is a typed error as in the other operators;
+// NotImplemented for anything else (None, a string), which Python compares by identity.
 nb::object equality(const EagerTensor& a, nb::handle b, bool equal);
 
 // a @ b with NumPy's matmul rules (1-D operands promoted and removed, leading batch axes).

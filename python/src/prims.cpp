@@ -12,6 +12,7 @@
 #include "convert.hpp"
 #include "operands.hpp"
 #include "ops/prims/prim_kind_enum.hpp"
+#include "ops/prims/resolve.hpp"
 #include "tenferro/prims.hpp"
 #include "tenferro/runtime/runtime.hpp"
 #include "views.hpp"
@@ -75,7 +76,14 @@ nb::object where(nb::handle cond, nb::handle x, nb::handle y) {
   const std::optional<EagerTensor> vc = value_of(cond), vx = value_of(x), vy = value_of(y);
   const std::optional<EagerTensor>& any = vx ? vx : vy ? vy : vc;
   if (!any) throw_validation("where", "at least one operand must be a tenferro Tensor");
-  const DType base = vx ? vx->dtype() : vy ? vy->dtype() : DType::F64;
+  // Both branches scalars: their NumPy dtypes promoted (np.float32 ones stay float32), else
+  // float64.
+  std::optional<DType> scalars = vx || vy ? std::nullopt : numpy_scalar_dtype(x);
+  if (!vx && !vy) {
+    if (const std::optional<DType> dy = numpy_scalar_dtype(y))
+      scalars = scalars ? prims_internal::promote(*scalars, *dy) : *dy;
+  }
+  const DType base = vx ? vx->dtype() : vy ? vy->dtype() : scalars.value_or(DType::F64);
   const auto operand = [&](nb::handle h, const std::optional<EagerTensor>& v, int i) {
     if (v) return *v;
     if (vx || vy) {

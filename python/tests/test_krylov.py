@@ -297,3 +297,49 @@ def test_zero_right_hand_side_gives_zero_from_any_start(rt, solver):
                                          rt.upload(np.ones(5)))
     assert info == 0
     np.testing.assert_array_equal(x.download(), np.zeros(5))
+
+
+def test_gmres_near_the_attainable_accuracy_does_not_stop_early(rt):
+    """float32 systems of condition 10 at rtol 3e-7 (a few eps32): a cycle that rounding keeps
+    from lowering the residual must not end a solve that later cycles finish (a first version
+    of the stagnation stop gave up on a dozen of these)."""
+    failures = []
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        u, _, vh = np.linalg.svd(rng.standard_normal((20, 20)))
+        a = ((u * np.linspace(1, 10, 20)) @ vh).astype(np.float32)
+        b = rng.standard_normal(20).astype(np.float32)
+        try:
+            tf.krylov.gmres(rt.upload(a), rt.upload(b), rtol=3e-7, restart=20, maxiter=500)
+        except tf.NotConvergedError:
+            failures.append(seed)
+    assert failures == []
+
+
+def test_eigsh_smallest_magnitude_converges_at_machine_precision(rt):
+    """tol=0 means machine precision: a residual at rounding level of ||H|| is converged (the
+    ARPACK test alone stalled eigenvalues small next to ||H|| on a residual of ~4e-16)."""
+    failures = []
+    for seed in range(60):
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(10, 40))
+        m = rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n))
+        h = (m + m.conj().T) / 2
+        w = np.linalg.eigvalsh(h)
+        want = w[np.argsort(np.abs(w))][:1]
+        try:
+            got = tf.krylov.eigsh(rt.upload(h), k=1, which="SM", return_eigenvectors=False)
+            np.testing.assert_allclose(got, want, atol=1e-12 * np.abs(w).max())
+        except tf.NotConvergedError:
+            failures.append(seed)
+    assert failures == []
+
+
+def test_eigsh_refuses_a_basis_of_k_plus_one(rt):
+    """ncv = k + 1 keeps only the k Ritz vectors at a restart, so any eigenvector is a fixed
+    point ('LM' settled on the wrong end of the spectrum): refused."""
+    a = rt.upload(np.diag(np.arange(1.0, 11.0)))
+    with pytest.raises(tf.ValidationError, match="ncv"):
+        tf.krylov.eigsh(a, k=1, which="LM", ncv=2)
+    w = tf.krylov.eigsh(a, k=1, which="LM", ncv=3, return_eigenvectors=False)
+    np.testing.assert_allclose(w, [10.0], atol=1e-10)

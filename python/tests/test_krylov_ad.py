@@ -147,3 +147,26 @@ def test_jvp_of_degenerate_eigenvalues_without_eigenvectors(rt, rng):
     np.testing.assert_allclose(float(t.download()), want, rtol=1e-8, atol=1e-10)
     g = tf.grad(f)(rt.upload(h)).download()
     np.testing.assert_allclose(np.sum(g * dh), want, rtol=1e-8, atol=1e-10)
+
+
+def test_float32_eigenvector_gradients(rt, rng):
+    """The eigenvector derivative's solve asks float32 for what float32 can reach."""
+    n = 8
+    q, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    h = ((q * np.arange(1.0, n + 1)) @ q.T).astype(np.float32)
+    v0 = rt.upload(np.ones(n, np.float32))
+    c = rt.upload(rng.standard_normal(n).astype(np.float32))
+
+    def f(m):
+        _, v = tf.krylov.eigsh(m, k=1, which="SA", v0=v0, tol=1e-6)
+        return (tf.einsum("i,i->", v[:, 0], c)) ** 2  # phase invariant
+
+    g = tf.grad(f)(rt.upload(h)).download()
+    assert g.dtype == np.float32 and np.isfinite(g).all()
+    # Against the dense rule: d(<v, c>^2) = 2 <v,c> <dv, c>, dv = -(H - l)^+ dH v.
+    w, u = np.linalg.eigh(h.astype(np.float64))
+    v, cv = u[:, 0], c.download().astype(np.float64)
+    pinv = sum(np.outer(u[:, j], u[:, j]) / (w[j] - w[0]) for j in range(1, n))
+    want = -2 * (v @ cv) * np.outer(pinv @ cv, v)
+    want = (want + want.T) / 2  # the symmetric part: what a symmetric dH sees
+    np.testing.assert_allclose((g + g.T) / 2, want, atol=2e-3 * np.abs(want).max())

@@ -226,3 +226,28 @@ def test_clip_with_tensor_bounds_and_foreign_operands(rt):
     np.testing.assert_array_equal(g, ((x > lo) & (x < 2.0)).astype(float))
     with pytest.raises(tf.NoInputIngressError):
         tf.isclose(rt.upload(x), x)
+
+
+def test_equality_with_host_data_is_refused_as_other_operators(rt):
+    x = rt.upload(np.array([0.0, 2.0]))
+    for other in (np.zeros(2), [0.0, 2.0], (0.0, 2.0)):
+        with pytest.raises((tf.NoInputIngressError, TypeError)):
+            x != other
+        with pytest.raises((tf.NoInputIngressError, TypeError)):
+            x == other
+
+
+@pytest.mark.parametrize("scalar", [np.int8(3), np.int16(3), np.uint8(3), np.uint16(3),
+                                    np.int32(3), np.uint64(3)])
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_small_numpy_integers_keep_single_precision(rt, scalar, dtype):
+    xn = np.array([1.0, 3.0], dtype=dtype)
+    got, want = rt.upload(xn) * scalar, xn * scalar
+    assert got.dtype == want.dtype
+
+
+def test_where_of_two_numpy_scalars_keeps_their_dtype(rt):
+    c = rt.upload(np.array([1.0, 0.0]))
+    assert tf.where(c, np.float32(1), np.float32(2)).dtype == np.float32
+    assert tf.where(c, np.complex64(1j), 2.0).dtype == np.complex64
+    assert tf.where(c, np.float32(1), np.float64(2)).dtype == np.float64

@@ -86,11 +86,13 @@ EigshVariables eigsh(const VariableOperator& a, const EagerTensor& v0,
         if (e.kind() != ErrorKind::Numerical) throw;
         throw_error(ErrorKind::Numerical, ErrorPhase::Execute, "krylov.eigsh",
                     "the derivative of eigenvector " + std::to_string(i) + " (eigenvalue " +
-                        std::to_string(lambda) +
-                        ") has no solution: the eigenvalue is degenerate or nearly so, and an "
-                        "eigenvector of a degenerate eigenspace has no derivative; differentiate "
-                        "the eigenvalues alone (return_eigenvectors=False / vectors=false) or a "
-                        "function of the whole eigenspace (" +
+                        std::to_string(lambda) + ") was not found to rtol " +
+                        std::to_string(derivative_solve.rtol) +
+                        ": either the eigenvalue is degenerate or nearly so (an eigenvector of a "
+                        "degenerate eigenspace has no derivative: differentiate the eigenvalues "
+                        "alone, return_eigenvectors=False / vectors=false, or a function of the "
+                        "whole eigenspace), or that tolerance is beyond the dtype's precision "
+                        "(pass a looser derivative_solve) (" +
                         e.what() + ")");
       }
     };

@@ -16,9 +16,14 @@ void check_options(const std::string& op, const EigOptions& o, std::int64_t n, s
                              " (the dimension is " + std::to_string(n) +
                              "); for all eigenpairs use linalg::eigh/eig on the dense matrix");
   }
-  if (o.ncv != 0 && (o.ncv <= o.k || o.ncv > n)) {
-    throw_validation(op, "ncv = " + std::to_string(o.ncv) + " must satisfy k < ncv <= " +
-                             std::to_string(n) + " (or be 0 for the default)");
+  // ncv = k + 1 below the dimension keeps only the k Ritz vectors at each restart, which makes
+  // every eigenvector a fixed point: 'LM' settled on the wrong end of the spectrum and called
+  // it converged. From k + 2 on a restart keeps more than the wanted vectors.
+  const std::int64_t least = std::min(n, o.k + 2);
+  if (o.ncv != 0 && (o.ncv < least || o.ncv > n)) {
+    throw_validation(op, "ncv = " + std::to_string(o.ncv) + " must satisfy " +
+                             std::to_string(least) + " <= ncv <= " + std::to_string(n) +
+                             " (at least k + 2 below the dimension; or 0 for the default)");
   }
   if (o.tol < 0 || o.maxiter < 0) throw_validation(op, "tol and maxiter must be >= 0");
 }

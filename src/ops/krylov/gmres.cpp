@@ -77,6 +77,8 @@ SolveResult gmres(const LinearOperator& a, const EagerTensor& b, const SolveOpti
   EagerTensor x = setup.x;
   EagerTensor best_x = x;  // the iterate of the smallest true residual so far
   double best_residual = INFINITY;
+  constexpr int kStalledCycles = 10;
+  int stalled = 0;  // cycles in a row that did not lower best_residual
   Basis basis(space, m + 1);
   for (std::int64_t cycle = 0;; ++cycle) {
     // The true residual at the start of every cycle: the estimate is never what we report.
@@ -89,23 +91,25 @@ SolveResult gmres(const LinearOperator& a, const EagerTensor& b, const SolveOpti
       out.matvecs = space.matvecs();
       return out;
     }
-    // A cycle minimises the residual over x + K, so it cannot grow in exact arithmetic; one
-    // that did not shrink it (rounding on an operator singular on K) would be repeated by every
-    // later cycle from the same x: stop with the best iterate.
-    if (!(beta < best_residual)) {
+    // A cycle minimises the residual over x + K, so it cannot grow in exact arithmetic. Cycles
+    // that do not lower the best residual (rounding near the attainable accuracy, or an
+    // operator singular on K) may still creep on from the new x, so a few are allowed; ten in
+    // a row end the solve with the best iterate instead of spending the remaining cycles.
+    if (beta < best_residual) {
+      stalled = 0;
+      best_residual = beta;
+      best_x = x;
+    } else if (++stalled >= kStalledCycles) {
       throw NotConvergedError(
           op,
           "stagnated after " + std::to_string(cycle) + " restart cycles (" +
-              std::to_string(space.matvecs()) +
-              " matvecs): a cycle did not reduce the residual "
-              "norm " +
-              std::to_string(best_residual) + " (target " + std::to_string(setup.target) +
+              std::to_string(space.matvecs()) + " matvecs): " + std::to_string(kStalledCycles) +
+              " cycles in a row did not reduce the residual norm " + std::to_string(best_residual) +
+              " (target " + std::to_string(setup.target) +
               "); the operator is singular or too ill-conditioned on the Krylov space (b may "
               "not be in its range); the best iterate is in best()",
           {space.shaped(best_x)}, {best_residual});
     }
-    best_residual = beta;
-    best_x = x;
     if (cycle >= cycles) break;
     basis.reset(prims::scale(r, 1.0 / beta));
     HostMatrix h(m + 1, m), unrotated(m + 1, m);
@@ -151,7 +155,7 @@ SolveResult gmres(const LinearOperator& a, const EagerTensor& b, const SolveOpti
       }
     }
     const auto used = static_cast<std::int64_t>(y.size());
-    if (used == 0) continue;  // no y lowers the residual: the next cycle reports stagnation
+    if (used == 0) continue;  // no y lowers the residual: the cycle counts as stalled
     x = x + basis.combine(y, used);
   }
   throw NotConvergedError(op,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "ops/krylov/basis.hpp"
@@ -27,6 +28,13 @@ Ritz ritz_pairs(const HostMatrix& h, std::int64_t size, bool hermitian, bool rea
   }
   GeneralEigen e = general_eigen(block, op);
   return {std::move(e.values), std::move(e.vectors)};
+}
+
+// A residual or tolerance for a message: std::to_string's fixed notation prints 1e-16 as 0.
+std::string scientific(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
 }
 
 // The columns `order[0:count)` of a matrix.
@@ -84,7 +92,12 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
       const cplx theta = a.ritz.values[static_cast<std::size_t>(i)];
       out.values.push_back(theta);
       out.residuals.push_back(res);
-      if (!(res <= tol * std::max(std::abs(theta), eps23 * anorm))) a.converged = false;
+      // ARPACK's test, with a floor at rounding level: a residual of eps ||H|| is as small as
+      // the arithmetic can make one, so tol = 0 ("machine precision") cannot stall an
+      // eigenvalue small next to ||H|| on a residual the basis cannot lower any further.
+      const double target =
+          std::max(tol * std::max(std::abs(theta), eps23 * anorm), space.eps() * anorm);
+      if (!(res <= target)) a.converged = false;
     }
     return a;
   };
@@ -150,8 +163,8 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
           op,
           "not converged after " + std::to_string(restart) + " restarts (" +
               std::to_string(space.matvecs()) + " matvecs): the worst residual norm is " +
-              std::to_string(*std::max_element(out.residuals.begin(), out.residuals.end())) +
-              " for tol " + std::to_string(tol) +
+              scientific(*std::max_element(out.residuals.begin(), out.residuals.end())) +
+              " for tol " + scientific(tol) +
               "; raise maxiter or ncv, or loosen tol. The best Ritz vectors are in best()",
           std::move(best), out.residuals);
     }
