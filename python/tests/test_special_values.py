@@ -390,3 +390,25 @@ def test_every_binary_prim_on_every_special_pair(case, name):
         pick = np.signbit(a) if name == "maximum" else ~np.signbit(a)
         want[zeros] = np.where(pick, b, a)[zeros]
     close_or_same_special(got, want, 4 if name == "divide" else 0)
+
+
+# --- complex64 at the ends of the range (an adversarial review of the WebGPU kernels) ------
+@pytest.mark.parametrize("case", COMPLEX, ids=ids)
+def test_complex_quotients_of_huge_parts_do_not_overflow(case):
+    rt = runtime(case[0])
+    a = np.array([3e38 + 3e38j, 3e38 + 3e38j, 3e38j, 2e38 + 2e38j, 1 + 1j], dtype=case[1])
+    b = np.array([1 + 1j, 3e38 + 3e38j, 3e38 + 3e38j, 2 + 2j, 3e38 - 3e38j], dtype=case[1])
+    want = (a.astype(np.complex128) / b.astype(np.complex128)).astype(case[1])
+    got = (rt.upload(a) / rt.upload(b)).download()
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("case", COMPLEX, ids=ids)
+def test_complex_sqrt_of_subnormal_parts_is_finite(case):
+    rt = runtime(case[0])
+    tiny = np.finfo(real_of(case[1])).smallest_subnormal
+    z = np.array([tiny * 1j, -tiny * 1j, 2 * tiny * 1j, tiny + tiny * 1j, 1e-35 + 2e-35j],
+                 dtype=case[1])
+    want = np.sqrt(z.astype(np.complex128))
+    got = tf.sqrt(rt.upload(z)).download()
+    np.testing.assert_allclose(got, want, rtol=2e-6)

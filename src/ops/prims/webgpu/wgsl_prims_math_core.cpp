@@ -130,11 +130,16 @@ fn c_div_recover(a: C, b: C, q: C) -> C {
   }
   return q;
 }
-// Smith's algorithm: divide through by the larger part of the divisor, so no intermediate
-// overflows or underflows where the quotient is representable.
-fn c_div(a: C, b: C) -> C {
-  let c = b.x;
-  let d = b.y;
+// Smith's algorithm: divide through by the larger part of the divisor. Its sums (a.x + a.y r,
+// c + d r) reach twice their largest term, so an operand with a part above 2^125 is divided
+// by 16 first and the quotient corrected after ((3e38 + 3e38i) / (1 + i) overflowed to inf).
+fn c_div(a0: C, b0: C) -> C {
+  let big = 4.2535296e37;  // 2^125
+  let sa = select(1.0, 0.0625, max(abs(a0.x), abs(a0.y)) > big);
+  let sb = select(1.0, 0.0625, max(abs(b0.x), abs(b0.y)) > big);
+  let a = C(a0.x * sa, a0.y * sa);
+  let c = b0.x * sb;
+  let d = b0.y * sb;
   var q: C;
   if (abs(c) >= abs(d)) {
     let r = d / c;
@@ -145,7 +150,9 @@ fn c_div(a: C, b: C) -> C {
     let den = c * r + d;
     q = C((a.x * r + a.y) / den, (a.y * r - a.x) / den);
   }
-  if (is_nan(q.x) && is_nan(q.y)) { q = c_div_recover(a, b, q); }
+  let back = sb / sa;  // 1, 16 or 1/16: exact
+  q = C(q.x * back, q.y * back);
+  if (is_nan(q.x) && is_nan(q.y)) { q = c_div_recover(a0, b0, q); }
   return q;
 }
 fn c_sign(z: C) -> C {
@@ -169,7 +176,8 @@ fn c_sqrt(z: C) -> C {
     return C(x, copysign(0.0, y));
   }
   if (is_nan(y)) { return C(f_nan(), f_nan()); }
-  // t = sqrt((|x| + |z|) / 2), computed on z / 4 near the top of the range.
+  // t = sqrt((|x| + |z|) / 2), computed on z / 4 near the top of the range and on z * 2^64
+  // near the bottom (where (|x| + |z|) / 2 underflowed to 0 and y / (2t) was inf).
   var ax = abs(x);
   var ay = abs(y);
   var scale = 1.0;
@@ -177,6 +185,10 @@ fn c_sqrt(z: C) -> C {
     ax = ax * 0.25;
     ay = ay * 0.25;
     scale = 2.0;
+  } else if (max(ax, ay) < 1.0e-30) {
+    ax = ax * 1.8446744e19;  // 2^64
+    ay = ay * 1.8446744e19;
+    scale = 2.3283064e-10;  // 2^-32
   }
   let t = sqrt(0.5 * (ax + c_abs(C(ax, ay)))) * scale;
   if (!sign_bit(x)) { return C(t, y / (2.0 * t)); }
