@@ -35,6 +35,18 @@ fn r_log(x: f32) -> f32 {
   }
   return log(x);
 }
+// The leading 12 significant bits of x (bit masking, which no compiler reassociates away).
+fn head12(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) & 0xfffff000u); }
+// a b = hi + lo exactly (Dekker's product on 12-bit halves: every partial product is exact;
+// WGSL's fma may be unfused, so it cannot give the error term).
+fn two_product(a: f32, b: f32) -> vec2<f32> {
+  let p = a * b;
+  let ah = head12(a);
+  let al = a - ah;
+  let bh = head12(b);
+  let bl = b - bh;
+  return vec2<f32>(p, (((ah * bh - p) + ah * bl) + al * bh) + al * bl);
+}
 // ln x as an unevaluated sum hi + lo, for finite x > 0: x = (1 + f) 2^k with 1 + f in
 // [sqrt 1/2, sqrt 2) (f exact), ln(1 + f) = 2 atanh(s) = f - s (f - R(s^2)) with
 // s = f / (2 + f) (fdlibm's form: the leading term f is exact, the rest is about f^2 / 2), and
@@ -55,19 +67,37 @@ fn log_pair(x: f32) -> vec2<f32> {
     k = k - 1;
   }
   let f = m - 1.0;
-  let s = f / (2.0 + f);
-  let z = s * s;
+  // ln(1 + f) = f - s f + s r with s = f / (2 + f) and r = R(s^2) about 2 s^2 / 3. Rounded in
+  // f32, s f (up to 0.09) and s r (up to 0.005) left ln x off by up to 4e-9 absolutely, which
+  // y then multiplies (pow(1.5, 128) was 10 ulp off, 45 ulp at |y ln x| = 85). So s is carried
+  // as s + s_lo, both products as exact pairs (two_product) and z = s^2 with s_lo's share:
+  // what is left is r's own relative rounding, about 5e-10 of ln x at most.
+  let d = 2.0 + f;
+  let d_lo = (2.0 - d) + f;  // Fast2Sum: 2 >= |f|
+  let s = f / d;
+  let sd = two_product(s, d);
+  let s_lo = (((f - sd.x) - sd.y) - s * d_lo) / d;
+  let sf = two_product(s, f);
+  let zz = two_product(s, s);
+  let z = zz.x + (zz.y + 2.0 * s * s_lo);
   let r = z * (2.0 / 3.0 + z * (2.0 / 5.0 + z * (2.0 / 7.0 + z * (2.0 / 9.0 + z * (2.0 / 11.0 +
           z * (2.0 / 13.0))))));
-  let c = f32(k) * -2.12194440e-4 - s * (f - r);
-  if (k == 0) { return vec2<f32>(f, c); }
-  // a + f by Fast2Sum (|a| >= ln 2 > |f|): its rounding error goes to lo, not lost.
+  let sr = two_product(s, r);
+  // f - (s f)'s head, then + (s r)'s head, each by Fast2Sum (|s f| <= |f|, |s r| <= |f - s f|),
+  // their errors and the products' low parts in e.
+  let t = f - sf.x;
+  let u = t + sr.x;
+  let e = (((f - t) - sf.x) - (sf.y + s_lo * f)) + (sr.y + s_lo * r) + ((t - u) + sr.x);
+  if (k == 0) { return vec2<f32>(u, e); }
+  // k ln 2 = a + kl (a exact: 0.693359375 has 9 significant bits); a + u and then + kl by
+  // Fast2Sum (|a| >= ln 2 > |u|; |a + u| > 0.34 > |kl|), their rounding errors kept in lo.
   let a = f32(k) * 0.693359375;
-  let hi = a + f;
-  return vec2<f32>(hi, ((a - hi) + f) + c);
+  let kl = f32(k) * -2.12194440e-4;
+  let h1 = a + u;
+  let hi = h1 + kl;
+  return vec2<f32>(hi, (((a - h1) + u) + ((h1 - hi) + kl)) + e);
 }
-// The leading 12 significant bits of x (bit masking, which no compiler reassociates away).
-fn head12(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) & 0xfffff000u); }
+
 // e^(y (hi + lo)) without rounding the exponent: t = y * hi carries an absolute rounding error
 // of |t| 2^-24, which e^t turns into a relative one (pow(10, 20) would be off by 40 ULP). With
 // y and hi cut into 12-bit heads and tails, y_h * hi_h is exact and the rest is small, so
