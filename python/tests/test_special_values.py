@@ -412,3 +412,23 @@ def test_complex_sqrt_of_subnormal_parts_is_finite(case):
     want = np.sqrt(z.astype(np.complex128))
     got = tf.sqrt(rt.upload(z)).download()
     np.testing.assert_allclose(got, want, rtol=2e-6)
+
+
+def test_complex_products_recover_infinities_as_annex_g():
+    """A product that comes out NaN + iNaN but has an infinite factor (or overflowed parts) is
+    infinite, as C99 Annex G and std::complex make it: WebGPU against the CPU's complex64."""
+    cpu, gpu = tf.Runtime.cpu(), runtime("webgpu")
+    s = np.array([0.0, -0.0, 1.0, -2.0, np.inf, -np.inf, np.nan, 3e38], np.float32)
+    re, im = np.meshgrid(s, s)
+    z = (re + 1j * im).ravel().astype(np.complex64)
+    a, b = np.repeat(z, z.size), np.tile(z, z.size)
+
+    def kind(v):  # per part: 0 finite, 1 inf, 2 nan
+        return np.where(np.isnan(v), 2, np.where(np.isinf(v), 1, 0))
+
+    for op in (lambda x, y: x * y, lambda x, y: tf.square(x)):
+        want = op(cpu.upload(a), cpu.upload(b)).download()
+        got = op(gpu.upload(a), gpu.upload(b)).download()
+        for part in (np.real, np.imag):
+            bad = kind(part(got)) != kind(part(want))
+            assert not bad.any(), (a[bad][:3], b[bad][:3], got[bad][:3], want[bad][:3])

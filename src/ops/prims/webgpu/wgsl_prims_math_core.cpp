@@ -98,7 +98,54 @@ fn mul_hi_lo(a: u32, b: u32) -> vec2<u32> {
 
 // --- Complex arithmetic ---------------------------------------------------------------------
 alias C = vec2<f32>;  // (re, im)
-fn c_mul(a: C, b: C) -> C { return C(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+// Annex G's recovery when a product came out NaN + iNaN: an infinite factor (its parts as
+// +-1/0 and the other's NaN parts as 0), or parts whose products overflowed, recomputed times
+// inf, so (nan + inf i) * i is -inf + nan i as std::complex gives, not NaN + iNaN.
+fn c_mul_recover(z: C, w: C, q: C) -> C {
+  var a = z.x;
+  var b = z.y;
+  var c = w.x;
+  var d = w.y;
+  var recalc = false;
+  if (is_inf(a) || is_inf(b)) {
+    a = copysign(select(0.0, 1.0, is_inf(a)), a);
+    b = copysign(select(0.0, 1.0, is_inf(b)), b);
+    if (is_nan(c)) { c = copysign(0.0, c); }
+    if (is_nan(d)) { d = copysign(0.0, d); }
+    recalc = true;
+  }
+  if (is_inf(c) || is_inf(d)) {
+    c = copysign(select(0.0, 1.0, is_inf(c)), c);
+    d = copysign(select(0.0, 1.0, is_inf(d)), d);
+    if (is_nan(a)) { a = copysign(0.0, a); }
+    if (is_nan(b)) { b = copysign(0.0, b); }
+    recalc = true;
+  }
+  if (!recalc && (is_inf(z.x * w.x) || is_inf(z.y * w.y) || is_inf(z.x * w.y) ||
+                  is_inf(z.y * w.x))) {
+    if (is_nan(a)) { a = copysign(0.0, a); }
+    if (is_nan(b)) { b = copysign(0.0, b); }
+    if (is_nan(c)) { c = copysign(0.0, c); }
+    if (is_nan(d)) { d = copysign(0.0, d); }
+    recalc = true;
+  }
+  if (!recalc) { return q; }
+  return C(f_inf() * (a * c - b * d), f_inf() * (a * d + b * c));
+}
+fn c_mul(a: C, b: C) -> C {
+  let q = C(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+  if (is_nan(q.x) && is_nan(q.y)) { return c_mul_recover(a, b, q); }
+  return q;
+}
+// z * z with its imaginary part as 2 p, p = x y, doubled by ldexp: the same value as
+// c_mul(z, z)'s x y + y x, but a shader compiler that reassociates (lavapipe's does) turned
+// that into y (x + x), and p + p into x (2 y): 0 * inf = NaN for z = 3e38 or 3e38i.
+fn c_square(z: C) -> C {
+  let p = z.x * z.y;
+  let q = C(z.x * z.x - z.y * z.y, ldexp(p, 1));
+  if (is_nan(q.x) && is_nan(q.y)) { return c_mul_recover(z, z, q); }
+  return q;
+}
 fn c_abs(z: C) -> f32 {
   let a = abs(z.x);
   let b = abs(z.y);

@@ -117,7 +117,7 @@ std::string complex_expression(PrimKind kind) {
     case PrimKind::Reciprocal:
       return "c_div(C(1.0, 0.0), x)";
     case PrimKind::Square:
-      return "c_mul(x, x)";
+      return "c_square(x)";
     case PrimKind::Add:
       return "x + y";
     case PrimKind::Sub:
