@@ -416,7 +416,9 @@ def test_complex_sqrt_of_subnormal_parts_is_finite(case):
 
 def test_complex_products_recover_infinities_as_annex_g():
     """A product that comes out NaN + iNaN but has an infinite factor (or overflowed parts) is
-    infinite, as C99 Annex G and std::complex make it: WebGPU against the CPU's complex64."""
+    infinite, as C99 Annex G and std::complex make it, and sin/cos of non-finite values follow
+    Annex G's tables (sin(inf + 0i) is NaN + 0i): WebGPU against the CPU's complex64, which part
+    is finite, infinite or NaN."""
     cpu, gpu = tf.Runtime.cpu(), runtime("webgpu")
     s = np.array([0.0, -0.0, 1.0, -2.0, np.inf, -np.inf, np.nan, 3e38], np.float32)
     re, im = np.meshgrid(s, s)
@@ -426,7 +428,8 @@ def test_complex_products_recover_infinities_as_annex_g():
     def kind(v):  # per part: 0 finite, 1 inf, 2 nan
         return np.where(np.isnan(v), 2, np.where(np.isinf(v), 1, 0))
 
-    for op in (lambda x, y: x * y, lambda x, y: tf.square(x)):
+    for op in (lambda x, y: x * y, lambda x, y: tf.square(x), lambda x, y: tf.sin(x),
+               lambda x, y: tf.cos(x)):
         want = op(cpu.upload(a), cpu.upload(b)).download()
         got = op(gpu.upload(a), gpu.upload(b)).download()
         for part in (np.real, np.imag):

@@ -188,7 +188,32 @@ fn c_exp(z: C) -> C {
 // product with a sine stays finite; the callers multiply by h last. h = e^(|y|/2) / sqrt 2
 // (|y| / 2 is exact).
 fn big_hyperbolic(y: f32) -> f32 { return r_exp(0.5 * abs(y)) * 0.707106781186548; }
+// C99 Annex G's csinh and ccosh of a + ib where a part is infinite or NaN (G.6.2.4-5): sin z is
+// -i sinh(iz) and cos z is cosh(iz), so c_sin and c_cos hand their non-finite inputs here
+// (the formulas below gave NaN + iNaN where Annex G keeps an infinity or a zero).
+fn c_sinh_nonfinite(a: f32, b: f32) -> C {
+  if (is_inf(a)) {
+    if (is_zero(b)) { return C(a, b); }
+    if (is_finite(b)) { return C(a * r_cos(b), a * r_sin(b)); }
+    return C(a, f_nan());
+  }
+  if (is_nan(a)) { return C(a, select(f_nan(), b, is_zero(b))); }
+  return C(select(f_nan(), a, is_zero(a)), f_nan());  // a finite, b infinite or NaN
+}
+fn c_cosh_nonfinite(a: f32, b: f32) -> C {
+  if (is_inf(a)) {
+    if (is_zero(b)) { return C(f_inf(), copysign(0.0, a) * b); }
+    if (is_finite(b)) { return C(f_inf() * r_cos(b), a * r_sin(b)); }
+    return C(f_inf(), f_nan());
+  }
+  if (is_nan(a)) { return C(a, select(f_nan(), 0.0, is_zero(b))); }
+  return C(f_nan(), select(f_nan(), 0.0, is_zero(a)));  // a finite, b infinite or NaN
+}
 fn c_sin(z: C) -> C {
+  if (!is_finite(z.x) || !is_finite(z.y)) {
+    let s = c_sinh_nonfinite(-z.y, z.x);
+    return C(s.y, -s.x);
+  }
   if (is_zero(z.x)) { return C(z.x, r_sinh(z.y)); }
   if (abs(z.y) > 88.0 && is_finite(z.y)) {
     let h = big_hyperbolic(z.y);
@@ -197,6 +222,7 @@ fn c_sin(z: C) -> C {
   return C(r_sin(z.x) * r_cosh(z.y), r_cos(z.x) * r_sinh(z.y));
 }
 fn c_cos(z: C) -> C {
+  if (!is_finite(z.x) || !is_finite(z.y)) { return c_cosh_nonfinite(-z.y, z.x); }
   if (is_zero(z.x)) {
     let sh = r_sinh(z.y);
     return C(r_cosh(z.y), select(copysign(0.0, -z.x * z.y), -z.x * sh, is_finite(sh)));
