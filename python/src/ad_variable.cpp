@@ -36,10 +36,9 @@ nb::tuple shape_tuple(const ad::Variable& v) {
 ad::Variable arith(const ad::Variable& a, nb::handle b, BinaryOp op, bool reflected) {
   static const char* names[] = {"add", "subtract", "multiply", "divide", "power"};
   // A NumPy scalar that widens the dtype, or a complex number, is a 0-d tensor, as on Tensor
-  // (operands.hpp's strong_scalar_tensor and is_complex_scalar).
-  std::optional<EagerTensor> scalar_tensor = strong_scalar_tensor(b, a.value());
-  if (!scalar_tensor && op != BinaryOp::Pow && is_complex_scalar(b))
-    scalar_tensor = complex_scalar_tensor(b, a.value());
+  // (operands.hpp's scalar_operand_tensor).
+  const std::optional<EagerTensor> scalar_tensor =
+      scalar_operand_tensor(b, a.value(), op != BinaryOp::Pow);
   if (std::optional<prims::Scalar> s = scalar_tensor ? std::nullopt : as_scalar(b)) {
     const prims::Scalar v = *s;
     return released([&]() -> ad::Variable {

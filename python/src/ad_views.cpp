@@ -65,9 +65,12 @@ ad::Variable matmul_v(const ad::Variable& a, const ad::Variable& b) {
   const char* subscripts = a.rank() == 1   ? (b.rank() == 1 ? "j,j->" : "j,...jk->...k")
                            : b.rank() == 1 ? "...ij,j->...i"
                                            : "...ij,...jk->...ik";
-  std::vector<ad::Variable> ab{a, b};
-  promote_operands(ab);
-  return released([&] { return ad::einsum(subscripts, std::span<const ad::Variable>(ab)); });
+  if (a.dtype() != b.dtype()) {  // NumPy's promotion, as the plain matmul
+    std::vector<ad::Variable> ab{a, b};
+    promote_operands(ab);
+    return matmul_v(ab[0], ab[1]);
+  }
+  return released([&] { return ad::einsum(subscripts, {a, b}); });
 }
 
 ad::Variable batch_to_cpp_v(const ad::Variable& x, int core_axes) {

@@ -65,6 +65,13 @@ std::optional<EagerTensor> strong_scalar_tensor(nb::handle obj, const EagerTenso
   return released([&] { return prims::full(like.runtime(), *d, {}, *v); });
 }
 
+std::optional<EagerTensor> scalar_operand_tensor(nb::handle obj, const EagerTensor& like,
+                                                 bool complex_as_tensor) {
+  if (std::optional<EagerTensor> t = strong_scalar_tensor(obj, like)) return t;
+  if (complex_as_tensor && is_complex_scalar(obj)) return complex_scalar_tensor(obj, like);
+  return std::nullopt;
+}
+
 bool is_complex_scalar(nb::handle obj) {
   PyObject* p = obj.ptr();
   if (PyComplex_Check(p)) return true;
@@ -101,9 +108,7 @@ EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflect
   // A NumPy scalar whose dtype widens the tensor's is a 0-d tensor of that dtype (NEP 50:
   // float32 * np.float64 is float64); other NumPy and Python scalars take the tensor's dtype.
   // pow's scalar forms stay (pow is real-only; a complex exponent is refused as a 0-d tensor).
-  std::optional<EagerTensor> scalar_tensor = strong_scalar_tensor(b, a);
-  if (!scalar_tensor && op != BinaryOp::Pow && is_complex_scalar(b))
-    scalar_tensor = complex_scalar_tensor(b, a);
+  const std::optional<EagerTensor> scalar_tensor = scalar_operand_tensor(b, a, op != BinaryOp::Pow);
   if (std::optional<prims::Scalar> s = scalar_tensor ? std::nullopt : as_scalar(b)) {
     const prims::Scalar v = *s;
     return released_unless_short(short_on_host(a), [&]() -> EagerTensor {
@@ -188,12 +193,13 @@ EagerTensor compare(const EagerTensor& a, nb::handle b, Compare op) {
 nb::object equality(const EagerTensor& a, nb::handle b, bool equal) {
   // Host data (an ndarray, a list, anything exporting memory) is refused as every other
   // operator refuses it (compare's typed error): falling back to identity there would make
-  // `x != ndarray` a silent True.
-  PyObject* p = b.ptr();
-  const bool host_data = PyList_Check(p) || PyTuple_Check(p) ||
-                         nb::hasattr(b, "__array_interface__") || nb::hasattr(b, "__dlpack__") ||
-                         nb::hasattr(b, "__array__");
-  if (!is_tensor(b) && !is_tracer(b) && !host_data && !as_scalar(b))
+  // `x != ndarray` a silent True. Tensors and numbers are asked about first (the common call).
+  const auto host_data = [](nb::handle h) {
+    return PyList_Check(h.ptr()) || PyTuple_Check(h.ptr()) ||
+           nb::hasattr(h, "__array_interface__") || nb::hasattr(h, "__dlpack__") ||
+           nb::hasattr(h, "__array__");
+  };
+  if (!is_tensor(b) && !is_tracer(b) && !as_scalar(b) && !host_data(b))
     return nb::borrow(Py_NotImplemented);
   return tensor_object(compare(a, b, equal ? Compare::Equal : Compare::NotEqual));
 }
@@ -240,13 +246,15 @@ void promote_operands(std::vector<ad::Variable>& ops) {
   promote_all(ops, [](const ad::Variable& x, DType d) { return ad::cast(x, d); });
 }
 
-EagerTensor matmul(const EagerTensor& a0, const EagerTensor& b0) {
-  if (a0.rank() == 0 || b0.rank() == 0) {
+EagerTensor matmul(const EagerTensor& a, const EagerTensor& b) {
+  if (a.rank() == 0 || b.rank() == 0) {
     throw_validation("matmul", "operands must have at least one axis (use * for scalars)");
   }
-  std::vector<EagerTensor> ab{a0, b0};
-  promote_operands(ab);
-  const EagerTensor &a = ab[0], &b = ab[1];
+  if (a.dtype() != b.dtype()) {  // NumPy's promotion; one dtype needs no copy of the handles
+    std::vector<EagerTensor> ab{a, b};
+    promote_operands(ab);
+    return matmul(ab[0], ab[1]);
+  }
   if (a.rank() >= 2 && a.rank() == b.rank() && a.rank() <= 26 &&
       std::equal(a.shape().begin(), a.shape().end() - 2, b.shape().begin())) {
     return released([&] { return matmul_in_numpy_order(a, b); });

@@ -28,6 +28,11 @@ std::optional<EagerTensor> strong_scalar_tensor(nb::handle obj, const EagerTenso
 // The dtype a NumPy scalar promotes as (NEP 50), nullopt for Python numbers, np.bool_ and
 // non-scalars.
 std::optional<DType> numpy_scalar_dtype(nb::handle obj);
+// A scalar operand of an arithmetic operator that must be a 0-d tensor rather than a scalar
+// form: a NumPy scalar that widens like's dtype (strong_scalar_tensor), or, when
+// complex_as_tensor, a complex number (complex_scalar_tensor); nullopt for anything else.
+std::optional<EagerTensor> scalar_operand_tensor(nb::handle obj, const EagerTensor& like,
+                                                 bool complex_as_tensor);
 // The complex number `obj` (is_complex_scalar) as a 0-d tensor on `like`'s runtime, of the
 // complex dtype of `like`'s precision.
 EagerTensor complex_scalar_tensor(nb::handle obj, const EagerTensor& like);

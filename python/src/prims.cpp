@@ -76,18 +76,18 @@ nb::object where(nb::handle cond, nb::handle x, nb::handle y) {
   const std::optional<EagerTensor> vc = value_of(cond), vx = value_of(x), vy = value_of(y);
   const std::optional<EagerTensor>& any = vx ? vx : vy ? vy : vc;
   if (!any) throw_validation("where", "at least one operand must be a tenferro Tensor");
+  const EagerTensor* branch = vx ? &*vx : vy ? &*vy : nullptr;  // a tensor branch, if any
   // Both branches scalars: their NumPy dtypes promoted (np.float32 ones stay float32), else
-  // float64.
-  std::optional<DType> scalars = vx || vy ? std::nullopt : numpy_scalar_dtype(x);
-  if (!vx && !vy) {
-    if (const std::optional<DType> dy = numpy_scalar_dtype(y))
-      scalars = scalars ? prims_internal::promote(*scalars, *dy) : *dy;
-  }
-  const DType base = vx ? vx->dtype() : vy ? vy->dtype() : scalars.value_or(DType::F64);
+  // float64 (Python's numbers).
+  const auto scalar_base = [&] {
+    const std::optional<DType> dx = numpy_scalar_dtype(x), dy = numpy_scalar_dtype(y);
+    return dx && dy ? prims_internal::promote(*dx, *dy) : dx.value_or(dy.value_or(DType::F64));
+  };
+  const DType base = branch ? branch->dtype() : scalar_base();
   const auto operand = [&](nb::handle h, const std::optional<EagerTensor>& v, int i) {
     if (v) return *v;
-    if (vx || vy) {
-      if (std::optional<EagerTensor> t = strong_scalar_tensor(h, vx ? *vx : *vy)) return *t;
+    if (branch) {
+      if (std::optional<EagerTensor> t = strong_scalar_tensor(h, *branch)) return *t;
     }
     const std::optional<prims::Scalar> s = as_scalar(h);
     if (!s) return as_tensor(h, "where", i);  // a typed error naming the operand

@@ -35,7 +35,7 @@ SolveResult cg(const LinearOperator& a, const EagerTensor& b, const SolveOptions
   double true_norm = setup.x_is_zero ? setup.b_norm : space.norm(r);
   // Passes of the recurrence, each from the true residual of the last pass's x (see
   // require_progress): the recurrence's residual is an estimate, never what is reported.
-  for (std::int64_t pass = 0; true_norm > setup.target; ++pass) {
+  while (true_norm > setup.target) {
     const double pass_start = true_norm;
     const EagerTensor pass_x = x;
     double residual = true_norm;
@@ -70,8 +70,7 @@ SolveResult cg(const LinearOperator& a, const EagerTensor& b, const SolveOptions
     const krylov_internal::Residual t = krylov_internal::true_residual(setup, x);
     r = t.r;
     true_norm = t.norm;
-    if (true_norm > setup.target)
-      krylov_internal::require_progress(setup, op, x, true_norm, pass_start, out.iterations);
+    krylov_internal::require_progress(setup, op, x, true_norm, pass_start, out.iterations);
   }
   out.x = space.shaped(x);
   out.residual_norm = true_norm;

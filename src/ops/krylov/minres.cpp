@@ -79,8 +79,7 @@ SolveResult minres(const LinearOperator& a, const EagerTensor& b, const SolveOpt
     const krylov_internal::Residual t = krylov_internal::true_residual(setup, x);
     r1 = t.r;
     true_norm = t.norm;
-    if (true_norm > setup.target)
-      krylov_internal::require_progress(setup, op, x, true_norm, pass_start, out.iterations);
+    krylov_internal::require_progress(setup, op, x, true_norm, pass_start, out.iterations);
   }
   out.x = space.shaped(x);
   out.residual_norm = true_norm;

@@ -46,7 +46,7 @@ Residual true_residual(SolveSetup& setup, const EagerTensor& x) {
 
 void require_progress(const SolveSetup& setup, const std::string& op, const EagerTensor& x,
                       double residual, double pass_start, std::int64_t iterations) {
-  if (residual < 0.5 * pass_start) return;
+  if (residual <= setup.target || residual < 0.5 * pass_start) return;
   throw krylov::NotConvergedError(
       op,
       "the true residual norm ||b - A x|| = " + std::to_string(residual) +

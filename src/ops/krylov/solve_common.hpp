@@ -34,8 +34,8 @@ Residual true_residual(SolveSetup& setup, const EagerTensor& x);
 // Between two passes of a short recurrence (cg, minres), whose own residual drifts from the
 // true one on an ill-conditioned operator: a pass that ended below the target by its recurrence
 // but left the true residual above it is restarted from the true residual, as long as each pass
-// at least halves it. A pass that did not (`residual` >= `pass_start` / 2) means rounding
-// bounds the attainable accuracy: NotConvergedError with x.
+// at least halves it. A pass that ended above the target without doing so (`residual` >=
+// `pass_start` / 2) means rounding bounds the attainable accuracy: NotConvergedError with x.
 void require_progress(const SolveSetup& setup, const std::string& op, const EagerTensor& x,
                       double residual, double pass_start, std::int64_t iterations);
 

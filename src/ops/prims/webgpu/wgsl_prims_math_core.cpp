@@ -98,39 +98,39 @@ fn mul_hi_lo(a: u32, b: u32) -> vec2<u32> {
 
 // --- Complex arithmetic ---------------------------------------------------------------------
 alias C = vec2<f32>;  // (re, im)
-// Annex G's recovery when a product came out NaN + iNaN: an infinite factor (its parts as
-// +-1/0 and the other's NaN parts as 0), or parts whose products overflowed, recomputed times
-// inf, so (nan + inf i) * i is -inf + nan i as std::complex gives, not NaN + iNaN.
+// Annex G's recovery steps: an infinite value "boxed" (each part +-1 where infinite, +-0
+// elsewhere) and a value's NaN parts as +-0.
+fn has_inf(z: C) -> bool { return is_inf(z.x) || is_inf(z.y); }
+fn boxed(z: C) -> C {
+  return C(copysign(select(0.0, 1.0, is_inf(z.x)), z.x),
+           copysign(select(0.0, 1.0, is_inf(z.y)), z.y));
+}
+fn nan_as_zero(z: C) -> C {
+  return C(select(z.x, copysign(0.0, z.x), is_nan(z.x)),
+           select(z.y, copysign(0.0, z.y), is_nan(z.y)));
+}
+// Annex G's recovery when a product came out NaN + iNaN: an infinite factor boxed (and the
+// other's NaN parts as 0), or parts whose products overflowed, recomputed times inf, so
+// (nan + inf i) * i is -inf + nan i as std::complex gives, not NaN + iNaN.
 fn c_mul_recover(z: C, w: C, q: C) -> C {
-  var a = z.x;
-  var b = z.y;
-  var c = w.x;
-  var d = w.y;
-  var recalc = false;
-  if (is_inf(a) || is_inf(b)) {
-    a = copysign(select(0.0, 1.0, is_inf(a)), a);
-    b = copysign(select(0.0, 1.0, is_inf(b)), b);
-    if (is_nan(c)) { c = copysign(0.0, c); }
-    if (is_nan(d)) { d = copysign(0.0, d); }
-    recalc = true;
+  var a = z;
+  var b = w;
+  if (has_inf(z)) {
+    a = boxed(z);
+    b = nan_as_zero(b);
   }
-  if (is_inf(c) || is_inf(d)) {
-    c = copysign(select(0.0, 1.0, is_inf(c)), c);
-    d = copysign(select(0.0, 1.0, is_inf(d)), d);
-    if (is_nan(a)) { a = copysign(0.0, a); }
-    if (is_nan(b)) { b = copysign(0.0, b); }
-    recalc = true;
+  if (has_inf(w)) {
+    b = boxed(w);
+    a = nan_as_zero(a);
   }
-  if (!recalc && (is_inf(z.x * w.x) || is_inf(z.y * w.y) || is_inf(z.x * w.y) ||
-                  is_inf(z.y * w.x))) {
-    if (is_nan(a)) { a = copysign(0.0, a); }
-    if (is_nan(b)) { b = copysign(0.0, b); }
-    if (is_nan(c)) { c = copysign(0.0, c); }
-    if (is_nan(d)) { d = copysign(0.0, d); }
-    recalc = true;
+  if (!has_inf(z) && !has_inf(w)) {
+    if (!(is_inf(z.x * w.x) || is_inf(z.y * w.y) || is_inf(z.x * w.y) || is_inf(z.y * w.x))) {
+      return q;
+    }
+    a = nan_as_zero(z);
+    b = nan_as_zero(w);
   }
-  if (!recalc) { return q; }
-  return C(f_inf() * (a * c - b * d), f_inf() * (a * d + b * c));
+  return C(f_inf() * (a.x * b.x - a.y * b.y), f_inf() * (a.x * b.y + a.y * b.x));
 }
 fn c_mul(a: C, b: C) -> C {
   let q = C(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
@@ -165,15 +165,13 @@ fn c_div_recover(a: C, b: C, q: C) -> C {
     let s = copysign(f_inf(), c);
     return C(s * a.x, s * a.y);
   }
-  if ((is_inf(a.x) || is_inf(a.y)) && is_finite(c) && is_finite(d)) {
-    let x = copysign(select(0.0, 1.0, is_inf(a.x)), a.x);
-    let y = copysign(select(0.0, 1.0, is_inf(a.y)), a.y);
-    return C(f_inf() * (x * c + y * d), f_inf() * (y * c - x * d));
+  if (has_inf(a) && is_finite(c) && is_finite(d)) {
+    let u = boxed(a);
+    return C(f_inf() * (u.x * c + u.y * d), f_inf() * (u.y * c - u.x * d));
   }
-  if ((is_inf(c) || is_inf(d)) && is_finite(a.x) && is_finite(a.y)) {
-    let x = copysign(select(0.0, 1.0, is_inf(c)), c);
-    let y = copysign(select(0.0, 1.0, is_inf(d)), d);
-    return C(copysign(0.0, a.x * x + a.y * y), copysign(0.0, a.y * x - a.x * y));
+  if (has_inf(b) && is_finite(a.x) && is_finite(a.y)) {
+    let u = boxed(b);
+    return C(copysign(0.0, a.x * u.x + a.y * u.y), copysign(0.0, a.y * u.x - a.x * u.y));
   }
   return q;
 }
