@@ -29,53 +29,39 @@ SolveResult cg(const LinearOperator& a, const EagerTensor& b, const SolveOptions
   auto& space = *setup.space;
   const std::int64_t maxiter = options.maxiter > 0 ? options.maxiter : 10 * space.dim();
 
-  SolveResult out;
-  EagerTensor x = setup.x;
-  EagerTensor r = setup.x_is_zero ? setup.b : setup.b - space.apply(x);
-  double true_norm = setup.x_is_zero ? setup.b_norm : space.norm(r);
-  // Passes of the recurrence, each from the true residual of the last pass's x (see
-  // require_progress): the recurrence's residual is an estimate, never what is reported.
-  while (true_norm > setup.target) {
-    const double pass_start = true_norm;
-    const EagerTensor pass_x = x;
-    double residual = true_norm;
-    EagerTensor p = r;
-    EagerTensor rr = real_inner(r, r);
-    while (residual > setup.target) {
-      if (out.iterations >= maxiter) {
-        krylov_internal::throw_after_maxiter(setup, op, maxiter, x, pass_x, pass_start);
-      }
-      const EagerTensor ap = space.apply(p);
-      const EagerTensor pap = real_inner(p, ap);
-      const EagerTensor alpha = rr / pap;
-      const EagerTensor x_next = x + alpha * p;
-      const EagerTensor r_next = r - alpha * ap;
-      const EagerTensor rr_next = real_inner(r_next, r_next);
-      const std::array<EagerTensor, 2> pair{prims::reshape(rr_next, Shape{1}),
-                                            prims::reshape(pap, Shape{1})};
-      const auto values = space.read(prims::concatenate(pair, 0));
-      if (!(values[1].real() > 0)) {
-        throw_error(ErrorKind::Numerical, ErrorPhase::Execute, op,
-                    "p^H A p = " + std::to_string(values[1].real()) + " <= 0 at iteration " +
-                        std::to_string(out.iterations) +
-                        ": the operator is not Hermitian positive definite; use gmres");
-      }
-      x = x_next;
-      r = r_next;
-      residual = std::sqrt(std::max(0.0, values[0].real()));
-      p = r + (rr_next / rr) * p;
-      rr = rr_next;
-      ++out.iterations;
-    }
-    const krylov_internal::Residual t = krylov_internal::true_residual(setup, x);
-    r = t.r;
-    true_norm = t.norm;
-    krylov_internal::require_progress(setup, op, x, true_norm, pass_start, out.iterations);
-  }
-  out.x = space.shaped(x);
-  out.residual_norm = true_norm;
-  out.matvecs = space.matvecs();
-  return out;
+  return krylov_internal::solve_in_passes(
+      setup, op, maxiter,
+      [&](EagerTensor& x, const krylov_internal::Residual& start, std::int64_t& iterations,
+          const auto& give_up) {
+        double residual = start.norm;
+        EagerTensor r = start.r;
+        EagerTensor p = r;
+        EagerTensor rr = real_inner(r, r);
+        while (residual > setup.target) {
+          if (iterations >= maxiter) give_up();
+          const EagerTensor ap = space.apply(p);
+          const EagerTensor pap = real_inner(p, ap);
+          const EagerTensor alpha = rr / pap;
+          const EagerTensor x_next = x + alpha * p;
+          const EagerTensor r_next = r - alpha * ap;
+          const EagerTensor rr_next = real_inner(r_next, r_next);
+          const std::array<EagerTensor, 2> pair{prims::reshape(rr_next, Shape{1}),
+                                                prims::reshape(pap, Shape{1})};
+          const auto values = space.read(prims::concatenate(pair, 0));
+          if (!(values[1].real() > 0)) {
+            throw_error(ErrorKind::Numerical, ErrorPhase::Execute, op,
+                        "p^H A p = " + std::to_string(values[1].real()) + " <= 0 at iteration " +
+                            std::to_string(iterations) +
+                            ": the operator is not Hermitian positive definite; use gmres");
+          }
+          x = x_next;
+          r = r_next;
+          residual = std::sqrt(std::max(0.0, values[0].real()));
+          p = r + (rr_next / rr) * p;
+          rr = rr_next;
+          ++iterations;
+        }
+      });
 }
 
 }  // namespace tenferro::krylov

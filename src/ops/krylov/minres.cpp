@@ -22,69 +22,55 @@ SolveResult minres(const LinearOperator& a, const EagerTensor& b, const SolveOpt
   const std::int64_t maxiter = options.maxiter > 0 ? options.maxiter : 5 * space.dim();
   const bool cplx = space.complex();
 
-  SolveResult out;
-  EagerTensor x = setup.x;
-  EagerTensor r1 = setup.x_is_zero ? setup.b : setup.b - space.apply(x);
-  double true_norm = setup.x_is_zero ? setup.b_norm : space.norm(r1);
-  // Passes of the recurrence, each from the true residual of the last pass's x (see
-  // require_progress): the recurrence's residual is an estimate, never what is reported.
-  while (true_norm > setup.target) {
-    const double pass_start = true_norm;
-    const EagerTensor pass_x = x;
-    double beta = true_norm;
-    EagerTensor r2 = r1;
-    EagerTensor w = prims::zeros(space.runtime(), space.dtype(), Shape{space.dim()});
-    EagerTensor w2 = w;
-    double oldb = 0, dbar = 0, epsln = 0, phibar = beta, cs = -1, sn = 0;
-    for (std::int64_t it = 0;; ++it) {
-      if (out.iterations >= maxiter) {
-        krylov_internal::throw_after_maxiter(setup, op, maxiter, x, pass_x, pass_start);
-      }
-      const EagerTensor v = prims::scale(r2, 1.0 / beta);
-      EagerTensor y = space.apply(v);
-      if (it > 0) y = prims::axpby(1.0, y, -beta / oldb, r1);
-      const EagerTensor alpha_t = prims::real(einsum("n,n->", {cplx ? prims::conj(v) : v, y}));
-      y = y - alpha_t * prims::scale(r2, 1.0 / beta);
-      const std::array<EagerTensor, 2> pair{
-          prims::reshape(alpha_t, Shape{1}),
-          prims::reshape(prims::cast(prims::norm(y), real_dtype(space.dtype())), Shape{1})};
-      const auto values = space.read(prims::concatenate(pair, 0));
-      const double alpha = values[0].real();
-      r1 = r2;
-      r2 = y;
-      oldb = beta;
-      beta = values[1].real();
-      // The next plane rotation of the tridiagonal's QR factorisation.
-      const double oldeps = epsln;
-      const double delta = cs * dbar + sn * alpha;
-      const double gbar = sn * dbar - cs * alpha;
-      epsln = sn * beta;
-      dbar = -cs * beta;
-      const double gamma = std::hypot(gbar, beta);
-      if (gamma == 0) {
-        throw_error(ErrorKind::Numerical, ErrorPhase::Execute, op,
-                    "the operator is singular on the Krylov space (a zero rotation)");
-      }
-      cs = gbar / gamma;
-      sn = beta / gamma;
-      const double phi = cs * phibar;
-      phibar = sn * phibar;
-      const EagerTensor w1 = w2;
-      w2 = w;
-      w = prims::scale(prims::axpby(-oldeps, w1, -delta, w2) + v, 1.0 / gamma);
-      x = prims::axpby(1.0, x, phi, w);
-      ++out.iterations;
-      if (phibar <= setup.target || beta == 0) break;
-    }
-    const krylov_internal::Residual t = krylov_internal::true_residual(setup, x);
-    r1 = t.r;
-    true_norm = t.norm;
-    krylov_internal::require_progress(setup, op, x, true_norm, pass_start, out.iterations);
-  }
-  out.x = space.shaped(x);
-  out.residual_norm = true_norm;
-  out.matvecs = space.matvecs();
-  return out;
+  return krylov_internal::solve_in_passes(
+      setup, op, maxiter,
+      [&](EagerTensor& x, const krylov_internal::Residual& start, std::int64_t& iterations,
+          const auto& give_up) {
+        double beta = start.norm;
+        EagerTensor r1 = start.r;
+        EagerTensor r2 = r1;
+        EagerTensor w = prims::zeros(space.runtime(), space.dtype(), Shape{space.dim()});
+        EagerTensor w2 = w;
+        double oldb = 0, dbar = 0, epsln = 0, phibar = beta, cs = -1, sn = 0;
+        for (std::int64_t it = 0;; ++it) {
+          if (iterations >= maxiter) give_up();
+          const EagerTensor v = prims::scale(r2, 1.0 / beta);
+          EagerTensor y = space.apply(v);
+          if (it > 0) y = prims::axpby(1.0, y, -beta / oldb, r1);
+          const EagerTensor alpha_t = prims::real(einsum("n,n->", {cplx ? prims::conj(v) : v, y}));
+          y = y - alpha_t * prims::scale(r2, 1.0 / beta);
+          const std::array<EagerTensor, 2> pair{
+              prims::reshape(alpha_t, Shape{1}),
+              prims::reshape(prims::cast(prims::norm(y), real_dtype(space.dtype())), Shape{1})};
+          const auto values = space.read(prims::concatenate(pair, 0));
+          const double alpha = values[0].real();
+          r1 = r2;
+          r2 = y;
+          oldb = beta;
+          beta = values[1].real();
+          // The next plane rotation of the tridiagonal's QR factorisation.
+          const double oldeps = epsln;
+          const double delta = cs * dbar + sn * alpha;
+          const double gbar = sn * dbar - cs * alpha;
+          epsln = sn * beta;
+          dbar = -cs * beta;
+          const double gamma = std::hypot(gbar, beta);
+          if (gamma == 0) {
+            throw_error(ErrorKind::Numerical, ErrorPhase::Execute, op,
+                        "the operator is singular on the Krylov space (a zero rotation)");
+          }
+          cs = gbar / gamma;
+          sn = beta / gamma;
+          const double phi = cs * phibar;
+          phibar = sn * phibar;
+          const EagerTensor w1 = w2;
+          w2 = w;
+          w = prims::scale(prims::axpby(-oldeps, w1, -delta, w2) + v, 1.0 / gamma);
+          x = prims::axpby(1.0, x, phi, w);
+          ++iterations;
+          if (phibar <= setup.target || beta == 0) break;
+        }
+      });
 }
 
 }  // namespace tenferro::krylov

@@ -44,6 +44,11 @@ Residual true_residual(SolveSetup& setup, const EagerTensor& x) {
   return out;
 }
 
+Residual start_residual(SolveSetup& setup) {
+  if (setup.x_is_zero) return {setup.b, setup.b_norm};
+  return true_residual(setup, setup.x);
+}
+
 void require_progress(const SolveSetup& setup, const std::string& op, const EagerTensor& x,
                       double residual, double pass_start, std::int64_t iterations) {
   if (residual <= setup.target || residual < 0.5 * pass_start) return;
