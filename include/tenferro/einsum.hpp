@@ -153,6 +153,9 @@ struct EinsumLabels {
   std::vector<int> output;
 };
 
+// NumPy's semantics: traces and diagonals (a label repeated in an operand, its axes of equal
+// extent), diagonal embedding (repeated in the output), "..." broadcasting, and an extent of 1
+// broadcasting against the same label's longer extent in another operand (read with stride 0).
 EagerTensor einsum(std::string_view subscripts, std::span<const EagerTensor> operands,
                    const EinsumOptions& options = {});
 EagerTensor einsum(std::string_view subscripts, std::initializer_list<EagerTensor> operands,

@@ -1,7 +1,7 @@
 """NumPy's rules where an adversarial review found tenferro silently different: == and != are
 element-wise, NumPy scalars are typed (NEP 50), cumsum's default axis and its range check,
 arange past 2**53, copies that are copies, fft2 with an explicit axes=None, and the batch
-broadcasting of linalg's right-hand sides. Each case is compared with NumPy on the same
+broadcasting of linalg's right-hand sides, einsum's extents of 1 that broadcast. Each case is compared with NumPy on the same
 input."""
 
 import numpy as np
@@ -251,3 +251,39 @@ def test_where_of_two_numpy_scalars_keeps_their_dtype(rt):
     assert tf.where(c, np.float32(1), np.float32(2)).dtype == np.float32
     assert tf.where(c, np.complex64(1j), 2.0).dtype == np.complex64
     assert tf.where(c, np.float32(1), np.float64(2)).dtype == np.float64
+
+
+@pytest.mark.parametrize("subscripts, shapes", [
+    ("ij,ij->i", [(3, 1), (3, 4)]),
+    ("ij,ij->ij", [(3, 1), (1, 4)]),
+    ("ij,jk,kl->il", [(2, 3), (1, 4), (4, 1)]),
+    ("ai,bi,ci->abc", [(2, 1), (3, 4), (2, 1)]),
+])
+def test_einsum_broadcasts_extents_of_one_as_numpy(rt, subscripts, shapes):
+    rng = np.random.default_rng(7)
+    arrays = [rng.standard_normal(s) for s in shapes]
+    tensors = [rt.upload(a) for a in arrays]
+    want = np.einsum(subscripts, *arrays)
+    np.testing.assert_allclose(tf.einsum(subscripts, *tensors).download(), want, rtol=1e-12)
+    labels = [list(term) for term in subscripts.split("->")[0].split(",")]
+    sublist = [x for t, l in zip(tensors, labels) for x in (t, l)]
+    np.testing.assert_allclose(tf.einsum(*sublist, list(subscripts.split("->")[1])).download(),
+                               want, rtol=1e-12)
+    # The gradient of the broadcast operand: NumPy's einsum at every label's full extent, then
+    # summed over the axes the operand broadcast along.
+    inputs, output = subscripts.split("->")
+    terms = inputs.split(",")
+    extent = {}
+    for term, shape in zip(terms, shapes):
+        for label, n in zip(term, shape):
+            extent[label] = max(extent.get(label, 1), n)
+    full = [np.broadcast_to(a, [extent[c] for c in t]) for a, t in zip(arrays, terms)]
+    want_g = np.einsum(",".join([output] + terms[1:]) + "->" + terms[0], np.ones(want.shape),
+                       *full[1:])
+    want_g = want_g.sum(axis=tuple(i for i, n in enumerate(shapes[0]) if n == 1), keepdims=True)
+    g = tf.grad(lambda x: tf.einsum(subscripts, x, *tensors[1:]).sum())(tensors[0])
+    np.testing.assert_allclose(g.download(), want_g, rtol=1e-12, strict=True)
+    with pytest.raises(tf.ValidationError, match="only an extent of 1 broadcasts"):
+        tf.einsum("ij,ij->i", rt.upload(np.ones((3, 2))), rt.upload(np.ones((3, 4))))
+    with pytest.raises(tf.ValidationError, match="needs equal extents"):
+        tf.einsum("ii->i", rt.upload(np.ones((1, 3))))

@@ -41,6 +41,8 @@ TEST(AdEinsum, Notations) {
       {"...ij,...jk->...ik", {{4, 2, 3}, {4, 3, 2}}},
       {"...ij,...jk->...ik", {{1, 2, 3}, {4, 3, 2}}},  // ellipsis broadcasting of size 1
       {"ij...,jk->ik...", {{2, 3, 2, 2}, {3, 2}}},
+      {"ij,ij->i", {{3, 1}, {3, 4}}},  // a lettered label's extent 1 broadcasts (NumPy)
+      {"ab,bc,cd->ad", {{3, 1}, {4, 5}, {1, 2}}},
       {"bij,bjk->bik", {{2, 3, 4}, {2, 4, 2}}},
       {"abc,cd,db->a", {{2, 3, 4}, {4, 2}, {2, 3}}},
       // Three or more plain operands are recorded as pairwise steps:

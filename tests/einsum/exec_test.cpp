@@ -181,6 +181,15 @@ const std::vector<Case>& semantic_cases() {
       {"i...,i...->...", {{3, 2, 2}, {3, 1, 2}}},
       {"...,...->...", {{2, 3}, {3}}},
       {"...ii->...i", {{2, 3, 3}}},
+      // a lettered label's extent 1 broadcasts against a longer one, as in NumPy: summed, kept,
+      // both ways at once, a (1, 1) diagonal, an outer-size batch, and inside networks
+      {"ij,ij->i", {{3, 1}, {3, 4}}},
+      {"ij,ij->ij", {{3, 1}, {1, 4}}},
+      {"ij,jk->ik", {{2, 1}, {3, 4}}},
+      {"bij,bjk->bik", {{1, 2, 3}, {4, 3, 2}}},
+      {"ii,i->i", {{1, 1}, {3}}},
+      {"ij,jk,kl->il", {{2, 3}, {1, 4}, {4, 1}}},
+      {"ai,bi,ci->abc", {{2, 1}, {3, 4}, {2, 1}}},
       // several operands
       {"ij,jk,kl->il", {{2, 3}, {3, 4}, {4, 5}}},
       {"ab,bc,cd,da->", {{2, 3}, {3, 4}, {4, 5}, {5, 2}}},

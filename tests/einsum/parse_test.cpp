@@ -270,12 +270,31 @@ TEST(EinsumLabelSizes, EllipsisBroadcastsSizeOne) {
   EXPECT_EQ(label_sizes(e, empty), (std::vector<std::int64_t>{3, 2, 0}));
 }
 
-TEST(EinsumLabelSizes, LetterLabelsDoNotBroadcast) {
-  const auto e = parse("i,i->", {1, 1});
-  const std::vector<Shape> shapes{{1}, {3}};
+TEST(EinsumLabelSizes, LetterLabelsBroadcastSizeOneAsNumPy) {
+  const auto e = parse("ij,ij->i", {2, 2});
+  // i: 1 against 4 (the later operand gives the size); j: 5 against 1 (the earlier one does).
+  const std::vector<Shape> shapes{{1, 5}, {4, 1}};
+  EXPECT_EQ(label_sizes(e, shapes), (std::vector<std::int64_t>{4, 5}));
+  // Extents other than 1 still have to agree; the message names both axes.
+  const std::vector<Shape> bad{{1, 5}, {4, 3}};
+  const std::string msg = validation_message([&] { label_sizes(e, bad); });
+  EXPECT_NE(msg.find("operand 1 axis 1 (label 'j') has extent 3 but operand 0 axis 1 has extent 5"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("only an extent of 1 broadcasts"), std::string::npos) << msg;
+}
+
+TEST(EinsumLabelSizes, RepeatedLabelInOneOperandDoesNotBroadcast) {
+  // NumPy refuses "ii" on a (1, 3) operand; so do we, though 1 broadcasts across operands.
+  const auto e = parse("ii,i->i", {2, 1});
+  const std::vector<Shape> shapes{{1, 3}, {3}};
   const std::string msg = validation_message([&] { label_sizes(e, shapes); });
-  EXPECT_NE(msg.find("operand 1 axis 0 (label 'i') has extent 3"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("operand 0 axis 0 has extent 1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("operand 0 axis 1 (label 'i') has extent 3 but axis 0 of the same operand"),
+            std::string::npos)
+      << msg;
+  // A (1, 1) diagonal broadcasts against the other operand's 3.
+  const std::vector<Shape> ok{{1, 1}, {3}};
+  EXPECT_EQ(label_sizes(e, ok), (std::vector<std::int64_t>{3}));
 }
 
 TEST(EinsumLabelSizes, MismatchNamesOperandAndAxis) {
@@ -299,7 +318,7 @@ TEST(EinsumLabelSizes, EllipsisMismatchOtherThanOne) {
   const std::vector<Shape> shapes{{2}, {3}};
   const std::string msg = validation_message([&] { label_sizes(e, shapes); });
   EXPECT_NE(msg.find("operand 1 axis 0 (label '..0') has extent 3"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("broadcast only size 1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("only an extent of 1 broadcasts"), std::string::npos) << msg;
 }
 
 TEST(EinsumLabelSizes, ShapeRankAndCountAreChecked) {

@@ -1,7 +1,8 @@
 // The small expressions the CPU slicing tests slice in every possible way (executor, slice
 // ranges, slice threads): one list, so the three suites cannot drift apart. Together they
 // cover output and summed labels, a diagonal with a transposed output, a four-operand
-// network and a scalar output; each is small enough that all 2^labels - 1 slicings run.
+// network, a scalar output and broadcast extents of 1; each is small enough that all 2^labels - 1
+// slicings run.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,8 @@ inline std::vector<SmallSlicedCase> small_sliced_cases() {
       {"iab,bc,cdi,ei->ade", {{2, 3, 4}, {4, 3}, {3, 2, 2}, {3, 2}}},
       {"aab,bc,cd->da", {{3, 3, 2}, {2, 4}, {4, 3}}},  // a diagonal, output transposed
       {"ab,bc,ca->", {{3, 4}, {4, 2}, {2, 3}}},        // a scalar output
+      // extents of 1 that broadcast (NumPy's rule): a sliced label some operand reads at 0 only
+      {"ab,bc,cd->ad", {{3, 1}, {4, 5}, {1, 2}}},
   };
 }
 

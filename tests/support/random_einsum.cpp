@@ -21,6 +21,14 @@ int uniform(std::mt19937_64& rng, int lo, int hi) {
   return std::uniform_int_distribution<int>(lo, hi)(rng);
 }
 
+// The axis in an operand's shape of the letter at `pos` of its term, whose "..." (if any) stands
+// for `ellipsis_axes` axes.
+std::size_t shape_axis(const std::string& term, std::size_t pos, std::size_t ellipsis_axes) {
+  const auto dots = term.find("...");
+  if (dots == std::string::npos || pos < dots) return pos;
+  return pos - 3 + ellipsis_axes;
+}
+
 }  // namespace
 
 std::string RandomEinsumCase::describe() const {
@@ -72,8 +80,16 @@ RandomEinsumCase random_einsum_case(std::mt19937_64& rng, const RandomEinsumLimi
         }
         if (a == rank) break;
         const auto l = static_cast<std::size_t>(uniform(rng, 0, pool - 1));
+        // NumPy broadcasts an extent of 1 against the label's extent in other operands; a
+        // label repeated in this operand (a diagonal) keeps the extent it has here.
+        const auto again = term.find(letters[l]);
+        const std::int64_t extent =
+            again != std::string::npos
+                ? shape[shape_axis(term, again, static_cast<std::size_t>(my_ell))]
+            : chance(rng, limits.label_broadcast_probability) ? 1
+                                                              : sizes[l];
         term += letters[l];
-        shape.push_back(sizes[l]);
+        shape.push_back(extent);
         ++uses[l];
       }
       if (op > 0) c.subscripts += ',';

@@ -2,8 +2,8 @@
 // that runs generated cases on any runtime and compares them with the naive reference.
 // Cases cover random labels (both cases), repeated labels (traces, diagonals), implicit and
 // explicit outputs (sometimes with a repeated label: diagonal embedding), ellipses with NumPy
-// broadcasting, zero-size extents, ranks 0-6 and 1-8
-// operands, with small sizes so the reference stays cheap.
+// broadcasting, letters' extents of 1 broadcast against longer ones, zero-size extents, ranks 0-6
+// and 1-8 operands, with small sizes so the reference stays cheap.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +34,7 @@ struct RandomEinsumLimits {
   double ellipsis_probability = 0.25;
   double implicit_probability = 0.25;
   double repeated_output_probability = 0.1;  // "i->ii" style embeddings
+  double label_broadcast_probability = 0.1;  // a letter's axis at extent 1 (NumPy broadcasts)
 };
 
 RandomEinsumCase random_einsum_case(std::mt19937_64& rng, const RandomEinsumLimits& limits = {});

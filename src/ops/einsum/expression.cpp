@@ -436,15 +436,17 @@ EinsumExpression from_labels(const EinsumLabels& labels, std::span<const std::in
 std::vector<std::int64_t> label_sizes(const EinsumExpression& expr, std::span<const Shape> shapes) {
   check_operand_count(expr.inputs.size(), shapes.size());
   const std::int32_t n = num_labels(expr);
-  std::vector<bool> broadcast(static_cast<std::size_t>(n), false);
-  for (Label l : expr.broadcast_labels) {
-    if (l >= 0 && l < n) broadcast[static_cast<std::size_t>(l)] = true;
-  }
   auto name = [&](Label l) {
     return static_cast<std::size_t>(l) < expr.label_names.size()
                ? expr.label_names[static_cast<std::size_t>(l)]
                : std::to_string(l);
   };
+  auto where = [](std::size_t k, std::size_t a) {
+    return "operand " + std::to_string(k) + " axis " + std::to_string(a);
+  };
+  // NumPy's rule for every label, lettered or ellipsis: an axis of extent 1 broadcasts against
+  // the label's extent elsewhere (the executor reads it with stride 0), while the axes of one
+  // operand that repeat a label (a trace or diagonal) must agree exactly, as NumPy requires.
   // sizes[l] = -1 until seen; origin = (operand, axis) that fixed it, for messages.
   std::vector<std::int64_t> sizes(static_cast<std::size_t>(n), -1);
   std::vector<std::pair<std::size_t, std::size_t>> origin(static_cast<std::size_t>(n));
@@ -459,24 +461,28 @@ std::vector<std::int64_t> label_sizes(const EinsumExpression& expr, std::span<co
     for (std::size_t a = 0; a < in.size(); ++a) {
       const std::int64_t extent = shape[a];
       if (extent < 0) {
-        throw_validation(kOp, "operand " + std::to_string(k) + " axis " + std::to_string(a) +
-                                  " has a negative extent " + std::to_string(extent));
+        throw_validation(kOp, where(k, a) + " has a negative extent " + std::to_string(extent));
+      }
+      for (std::size_t b = 0; b < a; ++b) {
+        if (in[b] == in[a] && shape[b] != extent) {
+          throw_validation(kOp, where(k, a) + " (label '" + name(in[a]) + "') has extent " +
+                                    std::to_string(extent) + " but axis " + std::to_string(b) +
+                                    " of the same operand has extent " + std::to_string(shape[b]) +
+                                    " (a label repeated in one operand needs equal extents)");
+        }
       }
       const auto l = static_cast<std::size_t>(in[a]);
       auto& size = sizes[l];
-      if (size < 0 || (broadcast[l] && size == 1)) {
+      if (size < 0 || (size == 1 && extent != 1)) {
         size = extent;
         origin[l] = {k, a};
         continue;
       }
-      if (size == extent || (broadcast[l] && extent == 1)) continue;
+      if (size == extent || extent == 1) continue;
       const auto [k0, a0] = origin[l];
-      throw_validation(
-          kOp, "operand " + std::to_string(k) + " axis " + std::to_string(a) + " (label '" +
-                   name(in[a]) + "') has extent " + std::to_string(extent) + " but operand " +
-                   std::to_string(k0) + " axis " + std::to_string(a0) + " has extent " +
-                   std::to_string(size) +
-                   (broadcast[l] ? " (ellipsis dimensions broadcast only size 1)" : ""));
+      throw_validation(kOp, where(k, a) + " (label '" + name(in[a]) + "') has extent " +
+                                std::to_string(extent) + " but " + where(k0, a0) + " has extent " +
+                                std::to_string(size) + " (only an extent of 1 broadcasts)");
     }
   }
   // Parsing never yields a label without an input axis; a hand-built expression might.

@@ -23,8 +23,8 @@ inline constexpr std::size_t kMaxDistinctLabels = std::size_t{1} << 20;
 struct EinsumExpression {
   std::vector<std::vector<Label>> inputs;  // one label per operand axis (ellipsis expanded)
   std::vector<Label> output;               // explicit, or NumPy's implicit rule
-  // Labels that stand for ellipsis ('...') dimensions: only their size-1 extents broadcast
-  // (an operand whose extent is 1 for such a label is read with stride 0 by the executor).
+  // Labels that stand for ellipsis ('...') dimensions (the implicit output starts with them).
+  // Any label's extent 1 broadcasts (label_sizes; the executor reads it with stride 0).
   std::vector<Label> broadcast_labels;
   // A readable name per label id, for messages and path reports: the letter itself, "..0",
   // "..1" for ellipsis dimensions (leftmost first), or the integer of the integer-label form.
