@@ -3,8 +3,10 @@
 // that takes the GIL only while it runs: the library's tape work (the forward ops' recording,
 // the reverse pass, the tangent push) runs with the GIL released.
 #include <nanobind/stl/function.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/vector.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,7 +59,10 @@ void bind_ad_functional(nb::module_& m) {
     const ad::Function fn = python_function(std::move(f), "vjp");
     auto [values, pullback] = released([&] { return ad::vjp(fn, primals); });
     nb::object pull = nb::cpp_function(
-        [pullback = std::move(pullback)](std::vector<EagerTensor> cotangents) {
+        [pullback = std::move(pullback)](std::vector<std::optional<EagerTensor>> given) {
+          // None: no cotangent for that output (ad::vjp takes an undefined tensor as zeros).
+          std::vector<EagerTensor> cotangents;
+          for (auto& c : given) cotangents.push_back(c ? std::move(*c) : EagerTensor{});
           return released([&] { return pullback(cotangents); });
         },
         nb::arg("cotangents"));

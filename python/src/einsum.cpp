@@ -369,6 +369,21 @@ PathPlanner planner_of(nb::callable fn) {
   };
 }
 
+// A Python planner held by the C++ registry keeps its function, and with it its module's
+// globals (tensors, runtimes), alive past the interpreter's end, where nanobind reports them as
+// leaks. The ones registered from Python are dropped by an atexit hook instead (with the GIL:
+// this list is only touched from Python calls).
+void unregister_python_planners_at_exit(std::string name) {
+  static std::vector<std::string> names;
+  if (names.empty()) {
+    nb::module_::import_("atexit").attr("register")(nb::cpp_function([] {
+      for (const auto& n : names) unregister_path_planner(n);
+      names.clear();
+    }));
+  }
+  names.push_back(std::move(name));
+}
+
 }  // namespace
 
 void bind_einsum(nb::module_& m) {
@@ -382,7 +397,8 @@ void bind_einsum(nb::module_& m) {
   m.def(
       "register_path_planner",
       [](std::string name, nb::callable fn) {
-        register_path_planner(std::move(name), planner_of(fn));
+        register_path_planner(name, planner_of(fn));
+        unregister_python_planners_at_exit(std::move(name));
       },
       nb::arg("name"), nb::arg("fn"),
       "Registers fn(inputs, output, size_dict, memory_limit) -> [(i, j), ...] (opt_einsum's "

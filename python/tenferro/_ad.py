@@ -106,6 +106,8 @@ def _flat(out):
     """f's result as a list and a function that rebuilds its structure."""
     if isinstance(out, (tuple, list)):
         kind = type(out)
+        if hasattr(kind, "_fields"):  # a namedtuple (linalg's QRResult, SVDResult, ...)
+            return list(out), (lambda xs: kind(*xs))
         return list(out), (lambda xs: kind(xs))
     return [out], (lambda xs: xs[0])
 
@@ -113,7 +115,8 @@ def _flat(out):
 def vjp(f: Callable[..., Any],
         *primals: Tensor) -> Tuple[Any, Callable[[Any], Tuple[Tensor, ...]]]:
     """``jax.vjp``: ``(f(*primals), vjp_fn)``; ``vjp_fn(cotangent)`` returns one Tensor per
-    primal. The cotangent has f's output structure (a tuple of Tensors for a tuple output).
+    primal. The cotangent has f's output structure (a tuple of Tensors for a tuple output; None
+    for an output that gets no cotangent, as zeros would).
     vjp_fn frees the tape: a second call is a RuntimeStateError."""
     rebuild = []
 

@@ -150,7 +150,9 @@ def iscomplexobj(x):
 
 
 def clip(x, a_min=None, a_max=None):
-    """numpy.clip: bounds are numbers or tensors (broadcast)."""
+    """numpy.clip: bounds are numbers or tensors (broadcast); with neither, a copy (NumPy)."""
+    if a_min is None and a_max is None:
+        return astype(x, x.dtype, copy=True)
     if a_min is not None:
         x = _p.maximum(*_tensor_operands("clip", x, a_min))
     if a_max is not None:

@@ -27,7 +27,8 @@ of ``tenferro::ad`` (implicit-function derivatives, never through the iterations
 docs/krylov.md). Their results are then Tracers (``eigsh``'s ``w`` a 1-D Tracer). Reverse mode
 through ``gmres`` and ``expm_multiply`` needs ``adjoint=`` (a callable applying ``A^H``; pass
 ``A`` itself when it is Hermitian). ``eigs`` and ``minres`` have no rule: a Tracer there is an
-UnsupportedError.
+UnsupportedError, as is ``svds`` of a Tracer. A Tracer start vector (``v0``, ``x0``) is taken
+by value: the solution does not depend on it.
 """
 
 import numpy as _np
@@ -50,6 +51,12 @@ def _int(x, default):
     return default if x is None else x
 
 
+def _start(x):
+    """A start vector (v0, x0) by value: the solution does not depend on where the iteration
+    starts (up to the tolerance), so no derivative flows into it."""
+    return x.value if _traced(x) else x
+
+
 def eigsh(A, k=1, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
           return_eigenvectors=True, *, eager=False):
     """scipy.sparse.linalg.eigsh by thick-restart Lanczos: ``k`` eigenpairs of a Hermitian
@@ -61,7 +68,7 @@ def eigsh(A, k=1, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     a start vector close to the wanted eigenvector (DMRG's previous state), but a start vector
     close to an unwanted eigenvector then passes as converged."""
     _no_shift_invert("eigsh", M, sigma)
-    w, vs, _res, _mv = _k.eigsh(A, k, which, v0, _int(ncv, 0), _int(maxiter, 0), float(tol),
+    w, vs, _res, _mv = _k.eigsh(A, k, which, _start(v0), _int(ncv, 0), _int(maxiter, 0), float(tol),
                              bool(eager), bool(return_eigenvectors))
     if w and _traced(w[0]):  # differentiated: w and v are Tracers
         order = _np.argsort([float(x.value.download()) for x in w], kind="stable")
@@ -79,7 +86,7 @@ def eigs(A, k=1, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None
     'LI', 'SI'), and ``v`` a complex Tensor of shape ``v0.shape + (k,)``. A real ``v0`` is
     cast to complex, so a callable must accept complex tensors."""
     _no_shift_invert("eigs", M, sigma)
-    w, vs, _res, _mv = _k.eigs(A, k, which, v0, _int(ncv, 0), _int(maxiter, 0), float(tol),
+    w, vs, _res, _mv = _k.eigs(A, k, which, _start(v0), _int(ncv, 0), _int(maxiter, 0), float(tol),
                              bool(eager), bool(return_eigenvectors))
     w = _np.asarray(w, dtype=_np.complex128)
     return (w, _stack(vs, range(len(vs)))) if return_eigenvectors else w
@@ -93,6 +100,11 @@ def svds(A, k=6, tol=0, return_singular_vectors=True, *, seed=0):
     **descending** (NumPy's svd order; SciPy's svds ascends). Singular values below
     sqrt(eps) times the largest have no relative accuracy, but their vectors still complete
     an orthonormal basis, which is what truncation needs. ``seed`` fixes the start vector."""
+    if _traced(A):
+        from ._errors import UnsupportedError, _error
+
+        raise _error(UnsupportedError, "svds", "svds has no derivative rule: differentiate "
+                     "tf.linalg.svd, or eigsh of the Gram operator A^H A", kind="Unsupported")
     u, s, vh, _mv = _k.svds(A, int(k), float(tol), int(seed))
     return (u, s, vh) if return_singular_vectors else s
 
@@ -102,7 +114,7 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, adj
     ``||b - A x|| <= max(rtol ||b||, atol)``; ``maxiter`` counts restart cycles (default 100).
     Raises NotConvergedError instead of returning ``info > 0``. ``adjoint`` (``A^H``) serves
     reverse-mode differentiation only."""
-    x, _res, _mv, _it = _k.gmres(A, b, x0, float(rtol), float(atol), _int(restart, 20),
+    x, _res, _mv, _it = _k.gmres(A, b, _start(x0), float(rtol), float(atol), _int(restart, 20),
                                  _int(maxiter, 0), adjoint)
     return x, 0
 
@@ -111,7 +123,7 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None):
     """scipy.sparse.linalg.cg for a Hermitian positive-definite operator: ``(x, 0)``;
     ``maxiter`` counts iterations (default 10 * dimension). Raises NotConvergedError instead
     of returning ``info > 0``."""
-    x, _res, _mv, _it = _k.cg(A, b, x0, float(rtol), float(atol), 20, _int(maxiter, 0), None)
+    x, _res, _mv, _it = _k.cg(A, b, _start(x0), float(rtol), float(atol), 20, _int(maxiter, 0), None)
     return x, 0
 
 
@@ -119,7 +131,7 @@ def minres(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None):
     """scipy.sparse.linalg.minres for a Hermitian, possibly indefinite operator: ``(x, 0)``;
     ``maxiter`` counts iterations (default 5 * dimension). Raises NotConvergedError instead
     of returning ``info > 0``."""
-    x, _res, _mv, _it = _k.minres(A, b, x0, float(rtol), float(atol), 20, _int(maxiter, 0), None)
+    x, _res, _mv, _it = _k.minres(A, b, _start(x0), float(rtol), float(atol), 20, _int(maxiter, 0), None)
     return x, 0
 
 

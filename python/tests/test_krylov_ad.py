@@ -170,3 +170,42 @@ def test_float32_eigenvector_gradients(rt, rng):
     want = -2 * (v @ cv) * np.outer(pinv @ cv, v)
     want = (want + want.T) / 2  # the symmetric part: what a symmetric dH sees
     np.testing.assert_allclose((g + g.T) / 2, want, atol=2e-3 * np.abs(want).max())
+
+
+def test_eigsh_vector_derivative_along_the_vector_itself_is_zero(rt, rng):
+    # |v|^2 = 1 and <v|H|v> with H held: the cotangent lies along v, its projection off v is
+    # rounding noise, and the derivative solve raised a NumericalError blaming degeneracy.
+    h = symmetric(rng, 8)
+    H, v0 = rt.upload(h), rt.upload(np.ones(8))
+
+    def norm_of_vector(H):
+        _, v = tf.krylov.eigsh(H, k=1, which="SA", v0=v0)
+        return (v[:, 0] ** 2).sum()
+
+    def energy_at_fixed_h(H):
+        _, v = tf.krylov.eigsh(H, k=1, which="SA", v0=v0)
+        x = v[:, 0]
+        return tf.einsum("i,ij,j->", x, tf.stop_gradient(H), x)
+
+    assert np.abs(tf.grad(norm_of_vector)(H).download()).max() < 1e-8
+    # d<v|H0|v> = 2 <dv|H0|v> = 2 lambda <dv|v> = 0.
+    assert np.abs(tf.grad(energy_at_fixed_h)(H).download()).max() < 1e-6
+    _, dv = tf.jvp(lambda H: tf.krylov.eigsh(H, k=1, which="SA", v0=v0)[1], (H,),
+                   (rt.upload(np.eye(8)),))
+    assert np.abs(dv.download()).max() < 1e-8
+
+
+def test_start_vectors_may_be_tracers_and_svds_of_a_tracer_is_typed(rt, rng):
+    h = symmetric(rng, 6) + 12 * np.eye(6)
+    H, b = rt.upload(h), rt.upload(rng.standard_normal(6))
+
+    def lowest(H, v0):  # v0 a Tracer: taken by value, no derivative flows into it
+        w, _ = tf.krylov.eigsh(H, k=1, which="SA", v0=v0, tol=1e-13)
+        x, _ = tf.krylov.cg(H, b, x0=v0, rtol=1e-12)
+        return w[0] + x.sum()
+
+    gH, gv = tf.grad(lambda H, v: lowest(H, v), argnums=(0, 1))(H, rt.upload(np.ones(6)))
+    np.testing.assert_array_equal(gv.download(), np.zeros(6))
+    assert np.isfinite(gH.download()).all()
+    with pytest.raises(tf.UnsupportedError, match="svds has no derivative rule"):
+        tf.grad(lambda A: tf.krylov.svds(A, k=1)[1].sum())(H)

@@ -287,3 +287,11 @@ def test_einsum_broadcasts_extents_of_one_as_numpy(rt, subscripts, shapes):
         tf.einsum("ij,ij->i", rt.upload(np.ones((3, 2))), rt.upload(np.ones((3, 4))))
     with pytest.raises(tf.ValidationError, match="needs equal extents"):
         tf.einsum("ii->i", rt.upload(np.ones((1, 3))))
+
+
+def test_clip_without_bounds_is_a_copy(rt):
+    x = rt.upload(np.arange(4.0))
+    y = tf.clip(x, None, None)
+    assert y is not x
+    np.asarray(y)[0] = 99.0
+    np.testing.assert_array_equal(x.download(), np.arange(4.0))

@@ -71,6 +71,11 @@ T zeros_like(const T& x) {
   return prims::zeros(x.runtime(), x.dtype(), x.shape());
 }
 
+// 1 where a > b, 1/2 where a == b, 0 elsewhere (NaN compares false: 0).
+T wins_or_ties(const T& a, const T& b) {
+  return prims::add(prims::greater(a, b), prims::scale(prims::equal(a, b), 0.5));
+}
+
 }  // namespace
 
 Variable neg(const Variable& x) {
@@ -219,33 +224,35 @@ Variable div(const Variable& a, const Variable& b) {
       [](const T&, const T& bv, const T& y) { return prims::neg(prims::div(y, bv)); });
 }
 Variable maximum(const Variable& a, const Variable& b) {
-  // (1 + sign(a - b)) / 2: 1 where a wins, 0 where b wins, 1/2 at a tie.
+  // 1 where a wins, 0 where b wins, 1/2 at a tie (inf against inf included: a sign of a - b
+  // would be NaN there).
   return binary(
       "maximum", a, b, [](const T& x, const T& y) { return prims::maximum(x, y); },
-      [](const T& av, const T& bv, const T&) {
-        return prims::scale(prims::shift(prims::sign(prims::sub(av, bv)), 1.0), 0.5);
-      },
-      [](const T& av, const T& bv, const T&) {
-        return prims::scale(prims::shift(prims::sign(prims::sub(bv, av)), 1.0), 0.5);
-      });
+      [](const T& av, const T& bv, const T&) { return wins_or_ties(av, bv); },
+      [](const T& av, const T& bv, const T&) { return wins_or_ties(bv, av); });
 }
 Variable minimum(const Variable& a, const Variable& b) {
   return binary(
       "minimum", a, b, [](const T& x, const T& y) { return prims::minimum(x, y); },
-      [](const T& av, const T& bv, const T&) {
-        return prims::scale(prims::shift(prims::sign(prims::sub(bv, av)), 1.0), 0.5);
-      },
-      [](const T& av, const T& bv, const T&) {
-        return prims::scale(prims::shift(prims::sign(prims::sub(av, bv)), 1.0), 0.5);
-      });
+      [](const T& av, const T& bv, const T&) { return wins_or_ties(bv, av); },
+      [](const T& av, const T& bv, const T&) { return wins_or_ties(av, bv); });
 }
 Variable pow(const Variable& a, const Variable& b) {
+  // d/da = b a^(b-1), taken as 0 where b = 0 (a^b is constant 1 there; the formula gives
+  // 0 * inf at a = 0). d/db = a^b log a, taken as 0 where a = 0 and b >= 0 (0^b is 0 for b > 0;
+  // the formula gives 0 * -inf). PyTorch's choices, so that x ** 0 and 0 ** y differentiate.
   return binary(
       "pow", a, b, [](const T& x, const T& y) { return prims::pow(x, y); },
       [](const T& av, const T& bv, const T&) {
-        return prims::mul(bv, prims::pow(av, prims::shift(bv, -1.0)));
+        const T d = prims::mul(bv, prims::pow(av, prims::shift(bv, -1.0)));
+        return prims::where(prims::equal(bv, zeros_like(bv)), zeros_like(d), d);
       },
-      [](const T& av, const T&, const T& y) { return prims::mul(y, prims::log(av)); });
+      [](const T& av, const T& bv, const T& y) {
+        const T d = prims::mul(y, prims::log(av));
+        const T at_zero =
+            prims::mul(prims::equal(av, zeros_like(av)), prims::greater_equal(bv, zeros_like(bv)));
+        return prims::where(at_zero, zeros_like(d), d);
+      });
 }
 Variable complex(const Variable& re, const Variable& im) {
   T rv = re.value(), iv = im.value();

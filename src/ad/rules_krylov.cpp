@@ -1,12 +1,14 @@
 // AD through the Krylov solvers (declared in tenferro/ad.hpp, explained there): the primal
 // solve runs untracked, then the result is recorded as primal + a zero-valued correction whose
 // rules are the implicit function's linear solves.
+#include <algorithm>
 #include <array>
 #include <string>
 #include <utility>
 
 #include "ad/krylov_operator.hpp"
 #include "ad/tape.hpp"
+#include "ops/krylov/scientific.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/prims.hpp"
 
@@ -53,7 +55,14 @@ T complement_solve(const krylov::LinearOperator& a, const T& x, double lambda, c
     const T pz = project(z);
     return project(a(pz) - prims::scale(pz, lambda));
   };
-  return project(krylov::gmres(shifted, project(g), without_start(options)).x);
+  // The tolerance is relative to g, not to P g: when g lies along x up to rounding (the
+  // gradient of <x|H|x>, of |x|^2, a tangent dA proportional to A), P g is rounding noise whose
+  // solve is both meaningless and, relative to itself, out of reach; its answer is 0 to within
+  // rtol ||g||, the accuracy asked of every other cotangent.
+  krylov::SolveOptions o = without_start(options);
+  const double g_norm = prims::cast(prims::norm(g), DType::F64).download().at<double>({});
+  o.atol = std::max(o.atol, o.rtol * g_norm);
+  return project(krylov::gmres(shifted, project(g), o).x);
 }
 
 }  // namespace
@@ -86,8 +95,8 @@ EigshVariables eigsh(const VariableOperator& a, const EagerTensor& v0,
         if (e.kind() != ErrorKind::Numerical) throw;
         throw_error(ErrorKind::Numerical, ErrorPhase::Execute, "krylov.eigsh",
                     "the derivative of eigenvector " + std::to_string(i) + " (eigenvalue " +
-                        std::to_string(lambda) + ") was not found to rtol " +
-                        std::to_string(derivative_solve.rtol) +
+                        krylov_internal::scientific(lambda) + ") was not found to rtol " +
+                        krylov_internal::scientific(derivative_solve.rtol) +
                         ": either the eigenvalue is degenerate or nearly so (an eigenvector of a "
                         "degenerate eigenspace has no derivative: differentiate the eigenvalues "
                         "alone, return_eigenvectors=False / vectors=false, or a function of the "

@@ -56,9 +56,10 @@ double count_of(const Shape& shape, const std::vector<std::int64_t>& axes) {
   return n;
 }
 
-// Where x attains the reduction's extreme value, weighted 1/count so ties share equally.
+// Where x attains the reduction's extreme value, weighted 1/count so ties share equally (an
+// equality, not the sign of x - y, which is NaN when the extreme is infinite).
 T tie_weights(const T& x, const T& y_expanded, const std::vector<std::int64_t>& axes) {
-  T hit = prims::neg(prims::shift(prims::abs(prims::sign(prims::sub(x, y_expanded))), -1.0));
+  T hit = prims::equal(x, y_expanded);
   return prims::div(hit, prims::sum(hit, axes, /*keepdims=*/true));
 }
 

@@ -2,6 +2,10 @@
 // their consistency), in F64 and, where the op takes complex values, C64.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <functional>
+#include <limits>
+
 #include "ad/gradcheck.hpp"
 
 namespace tenferro::ad_test {
@@ -170,6 +174,50 @@ TEST(AdPrims, MaxTiesShareTheGradient) {
   auto g = ad::grad([](std::span<const V> v) { return std::vector<V>{ad::max(v[0])}; },
                     std::span<const EagerTensor>(&x, 1));
   EXPECT_EQ(g[0].download().to_vector<double>(), (std::vector<double>{0.5, 0.5, 0.0}));
+}
+
+// Infinite extremes tie as finite ones do (a sign of inf - inf was NaN in every entry).
+TEST(AdPrims, InfiniteExtremesTakeTheGradient) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto grad_of = [](const std::function<V(const V&)>& f, std::vector<double> values) {
+    const EagerTensor x = cpu()->upload(
+        Tensor::from_col_major<double>({static_cast<std::int64_t>(values.size())}, values));
+    auto g = ad::grad([&](std::span<const V> v) { return std::vector<V>{f(v[0])}; },
+                      std::span<const EagerTensor>(&x, 1));
+    return g[0].download().to_vector<double>();
+  };
+  using Vec = std::vector<double>;
+  EXPECT_EQ(grad_of([](const V& v) { return ad::max(v); }, {1.0, inf, 2.0}), (Vec{0, 1, 0}));
+  EXPECT_EQ(grad_of([](const V& v) { return ad::min(v); }, {1.0, -inf, -inf}), (Vec{0, 0.5, 0.5}));
+  // maximum(x, inf) and minimum(x, -inf) at x = +-inf: a tie, half each.
+  const auto with = [](double c, bool maximum) {
+    return [c, maximum](const V& v) {
+      const V k(prims::full(cpu(), DType::F64, {2}, c));
+      return ad::sum(maximum ? ad::maximum(v, k) : ad::minimum(v, k));
+    };
+  };
+  EXPECT_EQ(grad_of(with(inf, true), {inf, 1.0}), (Vec{0.5, 0}));
+  EXPECT_EQ(grad_of(with(-inf, false), {-inf, 1.0}), (Vec{0.5, 0}));
+  EXPECT_EQ(grad_of(with(0.0, true), {3.0, -1.0}), (Vec{1, 0}));
+}
+
+// pow's kinks at 0, as PyTorch: d(x^0)/dx = 0 (also at x = 0) and d(0^y)/dy = 0 for y >= 0 (the
+// formulas give 0 * inf = NaN); elsewhere the usual derivatives.
+TEST(AdPrims, PowAtZeroBaseOrExponent) {
+  const auto up = [](std::vector<double> v) {
+    return cpu()->upload(
+        Tensor::from_col_major<double>({static_cast<std::int64_t>(v.size())}, std::move(v)));
+  };
+  const EagerTensor base = up({0.0, 2.0, 0.0}), exponent = up({0.0, 2.0, 3.0});
+  const std::array<EagerTensor, 2> in{base, exponent};
+  auto g = ad::grad(
+      [](std::span<const V> v) { return std::vector<V>{ad::sum(ad::pow(v[0], v[1]))}; }, in);
+  // d/dx: [0 (y = 0), 2 * 2 = 4, 3 * 0^2 = 0]; d/dy: [0 (x = 0), 4 log 2, 0 (x = 0)].
+  EXPECT_EQ(g[0].download().to_vector<double>(), (std::vector<double>{0, 4, 0}));
+  const auto dy = g[1].download().to_vector<double>();
+  EXPECT_EQ(dy[0], 0.0);
+  EXPECT_NEAR(dy[1], 4 * std::log(2.0), 1e-15);
+  EXPECT_EQ(dy[2], 0.0);
 }
 
 TEST(AdPrims, Casts) {

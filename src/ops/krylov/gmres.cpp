@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ops/krylov/basis.hpp"
+#include "ops/krylov/scientific.hpp"
 #include "ops/krylov/small_dense.hpp"
 #include "ops/krylov/solve_common.hpp"
 #include "tenferro/prims.hpp"
@@ -15,6 +16,7 @@ using krylov_internal::Basis;
 using krylov_internal::cplx;
 using krylov_internal::HostMatrix;
 using krylov_internal::Projection;
+using krylov_internal::scientific;
 
 struct Givens {
   double c = 1;
@@ -104,8 +106,8 @@ SolveResult gmres(const LinearOperator& a, const EagerTensor& b, const SolveOpti
           op,
           "stagnated after " + std::to_string(cycle) + " restart cycles (" +
               std::to_string(space.matvecs()) + " matvecs): " + std::to_string(kStalledCycles) +
-              " cycles in a row did not reduce the residual norm " + std::to_string(best_residual) +
-              " (target " + std::to_string(setup.target) +
+              " cycles in a row did not reduce the residual norm " + scientific(best_residual) +
+              " (target " + scientific(setup.target) +
               "); the operator is singular or too ill-conditioned on the Krylov space (b may "
               "not be in its range); the best iterate is in best()",
           {space.shaped(best_x)}, {best_residual});
@@ -161,8 +163,8 @@ SolveResult gmres(const LinearOperator& a, const EagerTensor& b, const SolveOpti
   throw NotConvergedError(op,
                           "not converged after " + std::to_string(cycles) + " restart cycles (" +
                               std::to_string(space.matvecs()) + " matvecs): residual norm " +
-                              std::to_string(best_residual) + " > target " +
-                              std::to_string(setup.target) + "; raise maxiter or restart",
+                              scientific(best_residual) + " > target " + scientific(setup.target) +
+                              "; raise maxiter or restart",
                           {space.shaped(best_x)}, {best_residual});
 }
 

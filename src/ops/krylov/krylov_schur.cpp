@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "ops/krylov/basis.hpp"
 #include "ops/krylov/ritz_order.hpp"
+#include "ops/krylov/scientific.hpp"
 #include "ops/krylov/small_dense.hpp"
 #include "tenferro/prims.hpp"
 
@@ -28,13 +28,6 @@ Ritz ritz_pairs(const HostMatrix& h, std::int64_t size, bool hermitian, bool rea
   }
   GeneralEigen e = general_eigen(block, op);
   return {std::move(e.values), std::move(e.vectors)};
-}
-
-// A residual or tolerance for a message: std::to_string's fixed notation prints 1e-16 as 0.
-std::string scientific(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", x);
-  return text;
 }
 
 // The columns `order[0:count)` of a matrix.

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "ops/krylov/scientific.hpp"
 #include "tenferro/prims.hpp"
 
 namespace tenferro::krylov_internal {
@@ -54,9 +55,8 @@ void require_progress(const SolveSetup& setup, const std::string& op, const Eage
   if (residual <= setup.target || residual < 0.5 * pass_start) return;
   throw krylov::NotConvergedError(
       op,
-      "the true residual norm ||b - A x|| = " + std::to_string(residual) +
-          " stays above the target " + std::to_string(setup.target) + " after " +
-          std::to_string(iterations) +
+      "the true residual norm ||b - A x|| = " + scientific(residual) + " stays above the target " +
+          scientific(setup.target) + " after " + std::to_string(iterations) +
           " iterations, although the recurrence's estimate fell below it: rounding limits the "
           "accuracy reachable on this ill-conditioned operator; loosen rtol/atol or "
           "precondition the operator",
@@ -70,8 +70,8 @@ void throw_after_maxiter(SolveSetup& setup, const std::string& op, std::int64_t 
   const double best = here ? t.norm : start_norm;
   throw krylov::NotConvergedError(op,
                                   "not converged after " + std::to_string(maxiter) +
-                                      " iterations: residual norm " + std::to_string(best) +
-                                      " > target " + std::to_string(setup.target) +
+                                      " iterations: residual norm " + scientific(best) +
+                                      " > target " + scientific(setup.target) +
                                       "; raise maxiter, or precondition the operator",
                                   {setup.space->shaped(here ? x : start)}, {best});
 }

@@ -1,5 +1,7 @@
 #include "ops/fft/fftw/fftw_plan.hpp"
 
+#include <pthread.h>
+
 #include <charconv>
 #include <string>
 
@@ -60,6 +62,15 @@ int planner_threads(const PlanShape& shape) {
 
 std::mutex& fftw_planner_mutex() {
   static std::mutex mutex;
+  // A fork while another thread plans (Python's multiprocessing forks whenever it likes) would
+  // leave the child's copy of this mutex locked by a thread the child does not have, and its
+  // first plan, or the destruction of an evicted one, would wait forever. The fork waits for
+  // the planner instead, and both sides unlock it.
+  static const bool fork_safe = [] {
+    pthread_atfork([] { mutex.lock(); }, [] { mutex.unlock(); }, [] { mutex.unlock(); });
+    return true;
+  }();
+  (void)fork_safe;
   return mutex;
 }
 
