@@ -13,7 +13,10 @@
 // the same Validation error naming what each rank called. Errors inside an operation (bad
 // input on one rank, a numerical failure) are agreed on before the next collective step, so
 // every rank throws the same typed error (that of the lowest failing rank, its message
-// prefixed with the rank) instead of some ranks waiting forever.
+// prefixed with the rank) instead of some ranks waiting forever. That covers what only one
+// rank can see: a NaN or Inf in its part of an input a factorisation reads (Numerical, as on
+// one node; ScaLAPACK and ELPA hang or abort on them), a part replaced through
+// Matrix::local() by one of another shape (Validation), an allocation that fails (Resource).
 //
 // Built with TENFERRO_WITH_MPI (OpenMPI + ScaLAPACK from Debian), as the library
 // tenferro_dist; nothing here is part of the single-node library.

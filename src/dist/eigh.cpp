@@ -146,13 +146,21 @@ std::pair<Tensor, Matrix> eigh(const Matrix& a, const EighOptions& options) {
     }
     detail::require_square("dist.eigh", a);
     detail::require_square_blocks("dist.eigh", a, use_elpa ? "ELPA" : "p?syevd/p?heevd");
-    return detail::grid_of(c, a.layout().grid);
+    const Grid g = detail::grid_of(c, a.layout().grid);
+    // Both drivers read the lower triangle (ELPA's full matrix is built from it).
+    detail::check_part("dist.eigh", a, g, "A", detail::Reads::Lower);
+    return g;
   });
   const DType real = is_complex(a.dtype()) ? real_dtype(a.dtype()) : a.dtype();
-  Tensor w = Tensor::zeros(real, {a.rows()});
-  Matrix work = detail::with_local(a, a.rows(), a.cols(), a.local().clone());
-  Matrix z = detail::with_local(a, a.rows(), a.cols(),
-                                detail::local_part(a.dtype(), a.rows(), a.cols(), a.layout(), g));
+  Tensor w;
+  Matrix work, z;
+  // Allocations can fail on one rank alone: agreed before the collective driver runs.
+  detail::agreed(c, [&] {
+    w = Tensor::zeros(real, {a.rows()});
+    work = detail::with_local(a, a.rows(), a.cols(), a.local().clone());
+    z = detail::with_local(a, a.rows(), a.cols(),
+                           detail::local_part(a.dtype(), a.rows(), a.cols(), a.layout(), g));
+  });
   if (a.rows() == 0) return {w, z};
   detail::agreed(c, [&] {
     detail::by_dtype(a.dtype(), [&]<typename T>() {

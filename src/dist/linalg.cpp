@@ -17,6 +17,7 @@ using detail::data_of;
 using detail::desc_of;
 using detail::Descriptor;
 using detail::Grid;
+using detail::Reads;
 using detail::with_local;
 
 Matrix matmul(const Matrix& a, const Matrix& b) {
@@ -28,10 +29,17 @@ Matrix matmul(const Matrix& a, const Matrix& b) {
       throw_validation("dist.matmul", "inner extents differ: " + std::to_string(a.cols()) +
                                           " and " + std::to_string(b.rows()));
     }
-    return detail::grid_of(c, a.layout().grid);
+    const Grid g = detail::grid_of(c, a.layout().grid);
+    detail::check_part("dist.matmul", a, g, "A", Reads::Nothing);
+    detail::check_part("dist.matmul", b, g, "B", Reads::Nothing);
+    return g;
   });
-  Matrix out = with_local(a, a.rows(), b.cols(),
-                          detail::local_part(a.dtype(), a.rows(), b.cols(), a.layout(), g));
+  // An allocation can fail on one rank alone: agreed before any collective, so every rank
+  // throws the Resource error (as do the copies the other ops factor in place).
+  Matrix out = detail::agreed(c, [&] {
+    return with_local(a, a.rows(), b.cols(),
+                      detail::local_part(a.dtype(), a.rows(), b.cols(), a.layout(), g));
+  });
   if (a.rows() == 0 || b.cols() == 0 || a.cols() == 0) return out;  // the zero product
   by_dtype(a.dtype(), [&]<typename T>() {
     const Descriptor da = desc_of(g, a), db = desc_of(g, b), dc = desc_of(g, out);
@@ -51,9 +59,13 @@ Matrix cholesky(const Matrix& a) {
   detail::check_same_call(c, "dist.cholesky", detail::describe_call("cholesky", {&a}));
   const Grid g = detail::agreed(c, [&] {
     detail::require_square("dist.cholesky", a);
-    return detail::grid_of(c, a.layout().grid);
+    detail::require_square_blocks("dist.cholesky", a, "p?potrf");
+    const Grid g = detail::grid_of(c, a.layout().grid);
+    detail::check_part("dist.cholesky", a, g, "A", Reads::Lower);
+    return g;
   });
-  Matrix l = with_local(a, a.rows(), a.cols(), a.local().clone());
+  Matrix l =
+      detail::agreed(c, [&] { return with_local(a, a.rows(), a.cols(), a.local().clone()); });
   if (a.rows() == 0) return l;
   detail::agreed(c, [&] {
     by_dtype(a.dtype(), [&]<typename T>() {
@@ -77,14 +89,21 @@ Matrix solve(const Matrix& a, const Matrix& b) {
   const Grid g = detail::agreed(c, [&] {
     detail::require_same_layout("dist.solve", a, b);
     detail::require_square("dist.solve", a);
+    detail::require_square_blocks("dist.solve", a, "p?gesv");
     if (b.rows() != a.rows()) {
       throw_validation("dist.solve", "the right-hand side has " + std::to_string(b.rows()) +
                                          " rows, the matrix " + std::to_string(a.rows()));
     }
-    return detail::grid_of(c, a.layout().grid);
+    const Grid g = detail::grid_of(c, a.layout().grid);
+    detail::check_part("dist.solve", a, g, "A", Reads::Whole);
+    detail::check_part("dist.solve", b, g, "B", Reads::Whole);
+    return g;
   });
-  Matrix lu = with_local(a, a.rows(), a.cols(), a.local().clone());
-  Matrix x = with_local(b, b.rows(), b.cols(), b.local().clone());
+  Matrix lu, x;
+  detail::agreed(c, [&] {
+    lu = with_local(a, a.rows(), a.cols(), a.local().clone());
+    x = with_local(b, b.rows(), b.cols(), b.local().clone());
+  });
   if (a.rows() == 0 || b.cols() == 0) return x;
   detail::agreed(c, [&] {
     by_dtype(a.dtype(), [&]<typename T>() {
@@ -107,9 +126,14 @@ Matrix solve(const Matrix& a, const Matrix& b) {
 std::pair<Matrix, Matrix> qr(const Matrix& a) {
   Context::Impl& c = a.context()->impl();
   detail::check_same_call(c, "dist.qr", detail::describe_call("qr", {&a}));
-  const Grid g = detail::agreed(c, [&] { return detail::grid_of(c, a.layout().grid); });
+  const Grid g = detail::agreed(c, [&] {
+    const Grid g = detail::grid_of(c, a.layout().grid);
+    detail::check_part("dist.qr", a, g, "A", Reads::Whole);
+    return g;
+  });
   const std::int64_t k = std::min(a.rows(), a.cols());
-  Matrix f = with_local(a, a.rows(), a.cols(), a.local().clone());
+  Matrix f =
+      detail::agreed(c, [&] { return with_local(a, a.rows(), a.cols(), a.local().clone()); });
   if (k == 0) return {detail::leading(f, a.rows(), 0, g), detail::leading(f, 0, a.cols(), g)};
   Matrix q, r;
   detail::agreed(c, [&] {

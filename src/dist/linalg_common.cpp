@@ -1,5 +1,7 @@
 #include "dist/linalg_common.hpp"
 
+#include <cmath>
+#include <complex>
 #include <cstring>
 
 namespace tenferro::dist::detail {
@@ -46,6 +48,43 @@ void require_square_blocks(std::string_view op, const Matrix& a, std::string_vie
     throw_validation(std::string(op), std::string(driver) + " needs square blocks, got " +
                                           std::to_string(a.layout().block_rows) + " x " +
                                           std::to_string(a.layout().block_cols));
+  }
+}
+
+void check_part(std::string_view op, const Matrix& m, const Grid& g, const char* name,
+                Reads reads) {
+  const Tensor& part = m.local();
+  const std::int64_t rows = local_extent(m.rows(), m.layout().block_rows, g.my_row, g.rows);
+  const std::int64_t cols = local_extent(m.cols(), m.layout().block_cols, g.my_col, g.cols);
+  if (part.rank() != 2 || part.shape()[0] != rows || part.shape()[1] != cols ||
+      !part.is_compact()) {
+    throw_validation(std::string(op),
+                     std::string("this rank's part of ") + name + " is " +
+                         shape_to_string(part.shape()) + (part.is_compact() ? "" : " strided") +
+                         ", its layout gives this rank a compact [" + std::to_string(rows) + ", " +
+                         std::to_string(cols) +
+                         "] (was Matrix::local() replaced? build matrices with scatter or "
+                         "from_local)");
+  }
+  if (reads == Reads::Nothing) return;
+  const bool finite = by_dtype(m.dtype(), [&]<typename T>() {
+    const T* data = data_of<T>(part);
+    bool all = true;
+    for_each_local_run(
+        m.rows(), m.cols(), m.layout(), g.my_row, g.my_col,
+        [&](std::int64_t gi, std::int64_t gj, std::int64_t li, std::int64_t lj, std::int64_t n) {
+          for (std::int64_t k = 0; k < n && all; ++k) {
+            if (reads == Reads::Lower && gi + k < gj) continue;
+            const T x = data[lj * rows + li + k];
+            all = std::isfinite(std::real(x)) && std::isfinite(std::imag(x));
+          }
+        });
+    return all;
+  });
+  if (!finite) {
+    throw_error(ErrorKind::Numerical, ErrorPhase::Input, std::string(op),
+                std::string("input ") + name +
+                    " contains a non-finite value (NaN or Inf); ScaLAPACK was not called");
   }
 }
 

@@ -22,8 +22,19 @@ std::string describe_call(std::string_view op, std::initializer_list<const Matri
 
 void require_same_layout(std::string_view op, const Matrix& a, const Matrix& b);
 void require_square(std::string_view op, const Matrix& a);
-// The drivers that need block_rows == block_cols (p?syevd, p?gesvd, p?getrf).
+// The drivers that need block_rows == block_cols (p?syevd, p?gesvd, p?getrf, p?potrf, p?gesv).
 void require_square_blocks(std::string_view op, const Matrix& a, std::string_view driver);
+
+// The checks of this rank's part that can fail on one rank alone, so they run inside
+// detail::agreed once the grid exists:
+// - the part has the shape the layout gives this rank and is compact (Matrix::local() is
+//   mutable; a part that does not fit makes ScaLAPACK reject its descriptor on this rank while
+//   the others wait in a collective);
+// - unless `reads` is Reads::Nothing, no NaN or Inf where the driver reads (the lower triangle
+//   for Reads::Lower): ScaLAPACK and ELPA loop, hang across ranks or abort the job on them, so
+//   they are refused up front, as linalg:: does on one node.
+enum class Reads { Nothing, Whole, Lower };
+void check_part(std::string_view op, const Matrix& m, const Grid& g, const char* name, Reads reads);
 
 // A Numerical error (`numerical`) for info > 0 (the same on every rank: ScaLAPACK's info is
 // global), a Backend error for an argument ScaLAPACK rejected.

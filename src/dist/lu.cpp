@@ -45,10 +45,12 @@ LuResult lu(const Matrix& a) {
   detail::check_same_call(c, "dist.lu", detail::describe_call("lu", {&a}));
   const detail::Grid g = detail::agreed(c, [&] {
     detail::require_square_blocks("dist.lu", a, "p?getrf");
-    return detail::grid_of(c, a.layout().grid);
+    const detail::Grid g = detail::grid_of(c, a.layout().grid);
+    detail::check_part("dist.lu", a, g, "A", detail::Reads::Whole);
+    return g;
   });
   const std::int64_t m = a.rows(), n = a.cols(), k = std::min(m, n);
-  Matrix f = detail::with_local(a, m, n, a.local().clone());
+  Matrix f = detail::agreed(c, [&] { return detail::with_local(a, m, n, a.local().clone()); });
   std::vector<std::int64_t> swaps;
   if (k > 0) {
     const std::int64_t local_rows = f.local().shape()[0];
