@@ -60,10 +60,10 @@ void run_eigh(const Grid& g, Matrix& a, Matrix& z, Tensor& w) {
   int iwork_size = 0;
   call(&work_size, &query, &rwork_size, &query, &iwork_size, &query);
   detail::check_info("dist.eigh", info, "workspace query failed");
-  const int lwork = detail::as_int(
-      std::max<long>(static_cast<long>(std::real(work_size)) + 1, least.lwork), "lwork");
+  const int lwork =
+      detail::as_int(std::max<long>(workspace_count(work_size), least.lwork), "lwork");
   const int lrwork =
-      detail::as_int(std::max<long>(static_cast<long>(rwork_size) + 1, least.lrwork), "lrwork");
+      detail::as_int(std::max<long>(workspace_count(rwork_size), least.lrwork), "lrwork");
   const int liwork = detail::as_int(std::max<long>(iwork_size, least.liwork), "liwork");
   std::vector<T> work(static_cast<std::size_t>(lwork));
   std::vector<R> rwork(static_cast<std::size_t>(lrwork));

@@ -147,7 +147,7 @@ std::pair<Matrix, Matrix> qr(const Matrix& a) {
       T size(0);
       detail::p_geqrf(tag, &m, &n, data_of<T>(f.local()), &one, &one, d.d, tau.data(), &size,
                       &query, &info);
-      int lwork = static_cast<int>(std::real(size)) + 1;
+      int lwork = detail::as_int(workspace_count(size), "lwork");
       std::vector<T> work(static_cast<std::size_t>(lwork));
       detail::p_geqrf(tag, &m, &n, data_of<T>(f.local()), &one, &one, d.d, tau.data(), work.data(),
                       &lwork, &info);
@@ -158,7 +158,7 @@ std::pair<Matrix, Matrix> qr(const Matrix& a) {
       // Q: the first k columns of the reflectors' product, formed in place.
       detail::p_orgqr(tag, &m, &kk, &kk, data_of<T>(f.local()), &one, &one, d.d, tau.data(), &size,
                       &query, &info);
-      lwork = static_cast<int>(std::real(size)) + 1;
+      lwork = detail::as_int(workspace_count(size), "lwork");
       work.assign(static_cast<std::size_t>(lwork), T(0));
       detail::p_orgqr(tag, &m, &kk, &kk, data_of<T>(f.local()), &one, &one, d.d, tau.data(),
                       work.data(), &lwork, &info);

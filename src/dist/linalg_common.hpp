@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/real_type.hpp"
+#include "core/workspace_count.hpp"
 #include "dist/matrix_impl.hpp"
 #include "dist/scalapack.hpp"
 #include "tenferro/core/error.hpp"

@@ -49,7 +49,7 @@ void run_svd(const Grid& g, Matrix& a, Matrix* u, Tensor& s, Matrix* vh) {
   T work_size(0);
   call(&work_size, &query);
   detail::check_info("dist.svd", info, "workspace query failed");
-  const int lwork = detail::as_int(static_cast<long>(std::real(work_size)) + 1, "lwork");
+  const int lwork = detail::as_int(workspace_count(work_size), "lwork");
   std::vector<T> work(static_cast<std::size_t>(lwork));
   call(work.data(), &lwork);
   // info = min(m, n) + 1 is p?gesvd's heterogeneity report: the ranks' singular values differ

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/workspace_count.hpp"
 #include "ops/linalg/cpu/common.hpp"
 #include "tenferro/linalg.hpp"
 #include "tenferro/runtime/cache_store.hpp"
@@ -92,7 +93,7 @@ class ChunkWorkspace {
 // LAPACK reports the optimal lwork in work[0] (a float for real/complex types).
 template <class T>
 std::int64_t queried_size(T value) {
-  return static_cast<std::int64_t>(real_part(value)) + 1;
+  return workspace_count(value);
 }
 
 }  // namespace tenferro::linalg_cpu
