@@ -59,9 +59,7 @@ ad::Variable index_v(const ad::Variable& x, nb::handle key) {
 }
 
 ad::Variable matmul_v(const ad::Variable& a, const ad::Variable& b) {
-  if (a.rank() == 0 || b.rank() == 0) {
-    throw_validation("matmul", "operands must have at least one axis (use * for scalars)");
-  }
+  require_matmul_operands(a.shape(), b.shape());
   const char* subscripts = a.rank() == 1   ? (b.rank() == 1 ? "j,j->" : "j,...jk->...k")
                            : b.rank() == 1 ? "...ij,j->...i"
                                            : "...ij,...jk->...ik";

@@ -246,10 +246,22 @@ void promote_operands(std::vector<ad::Variable>& ops) {
   promote_all(ops, [](const ad::Variable& x, DType d) { return ad::cast(x, d); });
 }
 
-EagerTensor matmul(const EagerTensor& a, const EagerTensor& b) {
-  if (a.rank() == 0 || b.rank() == 0) {
+void require_matmul_operands(const Shape& a, const Shape& b) {
+  if (a.empty() || b.empty()) {
     throw_validation("matmul", "operands must have at least one axis (use * for scalars)");
   }
+  const std::int64_t k_a = a.back(), k_b = b.size() == 1 ? b[0] : b[b.size() - 2];
+  if (k_a != k_b) {
+    throw_validation("matmul", "the contracted axes differ: a's last axis has " +
+                                   std::to_string(k_a) + ", b's " +
+                                   (b.size() == 1 ? "only" : "second-to-last") + " axis has " +
+                                   std::to_string(k_b) + " (shapes " + shape_to_string(a) +
+                                   " and " + shape_to_string(b) + ")");
+  }
+}
+
+EagerTensor matmul(const EagerTensor& a, const EagerTensor& b) {
+  require_matmul_operands(a.shape(), b.shape());
   if (a.dtype() != b.dtype()) {  // NumPy's promotion; one dtype needs no copy of the handles
     std::vector<EagerTensor> ab{a, b};
     promote_operands(ab);

@@ -53,6 +53,10 @@ nb::object equality(const EagerTensor& a, nb::handle b, bool equal);
 
 // a @ b with NumPy's matmul rules (1-D operands promoted and removed, leading batch axes).
 EagerTensor matmul(const EagerTensor& a, const EagerTensor& b);
+// NumPy's core-dimension rule of matmul: a's last axis and b's contracted one (its first if
+// 1-D, else its second to last) are equal; only the batch axes broadcast. einsum would
+// broadcast a contracted extent of 1, so the check comes first. Also rank 0 is refused.
+void require_matmul_operands(const Shape& a, const Shape& b);
 // The operands of a contraction (einsum, @) cast to their common dtype, as NumPy promotes
 // (float32 @ float64 is float64); the C++ einsum takes one dtype. Unchanged when they share one.
 void promote_operands(std::vector<EagerTensor>& ops);

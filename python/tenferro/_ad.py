@@ -131,6 +131,7 @@ def vjp(f: Callable[..., Any],
 
     def vjp_fn(cotangent):
         cts = list(cotangent) if isinstance(cotangent, (tuple, list)) else [cotangent]
+        _check_primals([c for c in cts if c is not None], "vjp")
         return tuple(pullback(cts))
 
     return unflat(outs), vjp_fn

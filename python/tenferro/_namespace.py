@@ -357,6 +357,12 @@ def tensordot(a, b, axes=2):
     axes_b = _axes(axes_b, b.ndim, "tensordot")
     if len(axes_a) != len(axes_b):
         raise _error(_ValidationError, "tensordot", "shape-mismatch for sum")
+    # NumPy's rule: the paired axes are equal (einsum would broadcast an extent of 1).
+    for i, j in zip(axes_a, axes_b):
+        if a.shape[i] != b.shape[j]:
+            raise _error(_ValidationError, "tensordot",
+                         f"shape-mismatch for sum: a's axis {i} has {a.shape[i]}, "
+                         f"b's axis {j} has {b.shape[j]}")
     letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
     la = [next(letters) for _ in range(a.ndim)]
     lb = [next(letters) for _ in range(b.ndim)]
@@ -368,6 +374,9 @@ def tensordot(a, b, axes=2):
 
 
 def vdot(a, b):
+    if a.size != b.size:  # NumPy's rule (einsum would broadcast a size of 1)
+        raise _error(_ValidationError, "vdot",
+                     f"vectors of different sizes: {a.size} and {b.size}")
     return einsum("i,i->", _p.conj(a.reshape(-1)), b.reshape(-1))
 
 

@@ -501,6 +501,8 @@ def test_vjp_and_jvp_keep_linalgs_named_results(rt, rng):
     out, pull = tf.vjp(tf.linalg.slogdet, a)
     assert type(out).__name__ == "SlogdetResult"
     # None: no cotangent for that output; only logabsdet's flows back (d log|det A| = A^-T).
+    with pytest.raises(tf.ValidationError, match="must be tenferro.Tensor"):
+        pull((None, np.array(1.0)))  # host data: the typed error, the pullback still unused
     (g,) = pull((None, rt.upload(np.array(1.0))))
     np.testing.assert_allclose(g.download(), np.linalg.inv(a.download()).T, rtol=1e-10)
 

@@ -295,3 +295,26 @@ def test_clip_without_bounds_is_a_copy(rt):
     assert y is not x
     np.asarray(y)[0] = 99.0
     np.testing.assert_array_equal(x.download(), np.arange(4.0))
+
+
+@pytest.mark.parametrize("name", ["@", "matmul", "tensordot", "inner"])
+@pytest.mark.parametrize("a_shape, b_shape", [((2, 1), (3, 2)), ((1,), (5, 2)), ((4, 3), (1, 2))])
+def test_contracted_axes_of_matmul_and_friends_do_not_broadcast(rt, name, a_shape, b_shape):
+    # einsum broadcasts an extent of 1; matmul, tensordot and inner do not (NumPy raises). Built
+    # on einsum, they gave numbers for these shapes once einsum broadcast every label.
+    def call(a, b):
+        lib = np if isinstance(a, np.ndarray) else tf
+        return {"@": lambda: a @ b, "matmul": lambda: lib.matmul(a, b),
+                "tensordot": lambda: lib.tensordot(a, b, axes=1),
+                "inner": lambda: lib.inner(a, b.T)}[name]()
+
+    a, b = np.ones(a_shape), np.ones(b_shape)
+    ta, tb = rt.upload(a), rt.upload(b)
+    with pytest.raises(ValueError):
+        call(a, b)
+    with pytest.raises(tf.ValidationError):
+        call(ta, tb)
+    with pytest.raises(tf.ValidationError):  # the same on the tape
+        tf.grad(lambda x: call(x, tb).sum())(ta)
+    with pytest.raises(tf.ValidationError, match="different sizes"):
+        tf.vdot(rt.upload(np.ones(1)), rt.upload(np.ones(5)))

@@ -87,7 +87,8 @@ void validate_options(const EinsumOptions& o) {
 }
 
 // The inputs and the output exist whole whatever is sliced: a limit below one of them
-// cannot be met.
+// cannot be met. An input is counted at its labels' extents, so one that broadcasts an extent
+// of 1 counts as its broadcast (the planner sees labels, not shapes).
 void check_limit_reachable(const PathProblem& p, double limit) {
   for (int k = 0; k < p.num_operands; ++k) {
     const double size = set_size(p.full_input(k), p.extents);
@@ -95,7 +96,7 @@ void check_limit_reachable(const PathProblem& p, double limit) {
       throw_validation("einsum", "memory limit of " + std::to_string(limit) +
                                      " elements cannot be met by slicing: operand " +
                                      std::to_string(k) + " alone holds " + std::to_string(size) +
-                                     " elements");
+                                     " elements (at its labels' extents)");
     }
   }
   const double out = set_size(p.output, p.extents);
