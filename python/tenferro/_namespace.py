@@ -87,9 +87,14 @@ def ones_like(x, dtype=None):
 
 
 def asarray(x, dtype=None, *, runtime=None):
-    """A tenferro tensor as is (cast when ``dtype`` differs). Anything else needs an explicit
-    ``runtime=`` and is uploaded to it (a counted copy)."""
+    """A tenferro tensor as is (cast when ``dtype`` differs; a ``runtime=`` other than its own is
+    a NoInputIngressError). Anything else needs an explicit ``runtime=`` and is uploaded to it
+    (a counted copy)."""
     if isinstance(x, (Tensor, Tracer)):
+        if runtime is not None and x.runtime is not runtime:  # never a silent other runtime
+            raise _tenferro_placement(
+                "asarray: the tensor lives in another runtime than runtime=; move it "
+                "explicitly: runtime.upload(x.download())")
         return x if dtype is None or _np.dtype(dtype) == x.dtype else x.astype(dtype)
     if runtime is None:
         raise _tenferro_placement(
@@ -501,10 +506,11 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """numpy.allclose: isclose everywhere (True for no elements)."""
-    # One explicit download of the count (a device tensor has no host view); a Tensor's == is
-    # Python's identity, so the comparison happens on the host number.
+    # A Python bool needs the host, as bool() and float() do: the count is read through the
+    # host view, so a device tensor is the HostAccessError that says to download (tenferro never
+    # transfers on its own).
     misses = not_equal(isclose(a, b, rtol, atol, equal_nan), 1.0).sum()
-    return float(misses.download()) == 0.0
+    return float(misses) == 0.0
 
 
 __all__ += ["equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "where",

@@ -52,3 +52,30 @@ def test_absent_backends_are_typed_errors():
     with pytest.raises((tf.UnsupportedError, tf.BackendError)) as info:
         tf.Runtime.cuda(0)
     assert info.value.kind in ("Unsupported", "Backend")
+
+
+def test_contract_findings_of_a_spec_review(rt, gpu_rt):
+    # A review against DESIGN's contract found these; each was a wrong kind or a flattened cause.
+    d = gpu_rt.upload(np.ones(4, np.float32))
+    # Device memory as the source of an upload or an import: HostAccess, saying what to call
+    # (was a ValidationError: "not array-like data" / "supports neither __dlpack__ nor ...").
+    for call in (lambda: rt.upload(d), lambda: tf.from_dlpack(d, runtime=rt),
+                 lambda: tf.from_dlpack(d, runtime=rt, copy=True)):
+        with pytest.raises(tf.HostAccessError, match=r"download\(\)"):
+            call()
+    # asarray with another runtime than the tensor's: refused, not the tensor returned as is.
+    with pytest.raises(tf.NoInputIngressError, match="another runtime"):
+        tf.asarray(d, runtime=rt)
+    assert tf.asarray(d, runtime=gpu_rt) is d
+    # A Python bool of device values needs the host: the typed error, no transfer.
+    before = gpu_rt.stats()["downloads"]
+    with pytest.raises(tf.HostAccessError):
+        tf.allclose(d, d)
+    assert gpu_rt.stats()["downloads"] == before
+    # An allocation the device cannot make is a ResourceError (a MemoryError) naming the op.
+    with pytest.raises(MemoryError) as e:
+        tf.zeros((2 ** 40,), tf.float32, runtime=gpu_rt)
+    assert isinstance(e.value, tf.ResourceError) and e.value.op == "full"
+    # grad's argument of another runtime is named by its own index (was "argument 0").
+    with pytest.raises(tf.ContextMismatchError, match="argument 1 lives in runtime"):
+        tf.grad(lambda x, y: x.sum(), argnums=(0, 1))(d, rt.upload(np.ones(4)))

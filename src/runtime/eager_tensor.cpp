@@ -62,6 +62,17 @@ bool EagerTensor::is_host_resident() const {
 
 Tensor EagerTensor::download() const {
   if (!buffer_) throw_empty("download");
+  // The public constructor can wrap a buffer this runtime's backend cannot read (another
+  // runtime's device memory): ops refuse it at ingress, and so does the read here, which would
+  // otherwise fault or read through the wrong device.
+  if (!runtime_->backend().accepts(buffer_->placement())) {
+    throw_error(ErrorKind::NoInputIngress, ErrorPhase::Ingress, "download",
+                "the buffer has placement " + buffer_->placement().to_string() +
+                    ", which runtime " + std::to_string(runtime_->id()) + "'s backend (placement " +
+                    runtime_->backend().placement().to_string() +
+                    ") cannot read: the tensor wraps another runtime's buffer; download it "
+                    "through the runtime that allocated it");
+  }
   // Every byte of the destination is written below (by the read or the gather), so it is not
   // zero-filled first: that doubled the memory traffic of a download.
   const std::size_t out_bytes = static_cast<std::size_t>(numel_) * dtype_size(layout_.dtype);
@@ -69,16 +80,18 @@ Tensor EagerTensor::download() const {
       std::make_shared<HostStorage>(out_bytes, HostStorage::Uninitialized{}),
       TensorLayout{layout_.dtype, layout_.shape, col_major_strides(layout_.shape), 0});
   const std::size_t elem = dtype_size(layout_.dtype);
+  std::size_t bytes_read = 0;  // what crossed from the backend: the view's span, not its size
   if (out.numel() > 0) {
     if (layout_.is_compact()) {
+      bytes_read = out.nbytes();
       runtime_->backend().read(*buffer_, static_cast<std::size_t>(layout_.offset) * elem,
                                std::span<std::byte>(out.raw_data(), out.nbytes()));
     } else {
       // Read the span the view covers, then gather on the host: the transfer stays explicit
       // and the device never runs a kernel on the caller's behalf.
       auto [lo, hi] = layout_.extent();
-      auto staging = std::make_shared<HostStorage>(static_cast<std::size_t>(hi - lo) * elem,
-                                                   HostStorage::Uninitialized{});
+      bytes_read = static_cast<std::size_t>(hi - lo) * elem;
+      auto staging = std::make_shared<HostStorage>(bytes_read, HostStorage::Uninitialized{});
       runtime_->backend().read(*buffer_, static_cast<std::size_t>(lo) * elem,
                                std::span<std::byte>(staging->data(), staging->size_bytes()));
       TensorLayout local = layout_;
@@ -86,7 +99,7 @@ Tensor EagerTensor::download() const {
       copy_into(Tensor::view_of(staging, local), out);
     }
   }
-  runtime_internal::RuntimeAccess::count_download(*runtime_, out.nbytes());
+  runtime_internal::RuntimeAccess::count_download(*runtime_, bytes_read);
   return out;
 }
 

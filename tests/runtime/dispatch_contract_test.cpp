@@ -177,6 +177,30 @@ TEST_F(DispatchContract, AnotherDeviceRuntimesBufferHasNoIngress) {
     EXPECT_EQ(e.placement().allocation_domain, other->backend().placement().allocation_domain);
   }
   EXPECT_EQ(counters().factory_calls, 0u);
+  // An explicit download refuses it too: it would read another runtime's memory through dev's
+  // backend (a WebGPU buffer smuggled into a CPU runtime was a segfault).
+  try {
+    (void)smuggled.download();
+    FAIL() << "downloaded another runtime's buffer";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::NoInputIngress) << e.what();
+  }
+  EXPECT_EQ(dev->stats().downloads, 0u);
+}
+
+// Downloads count the bytes read from the backend: a strided view's whole span, a broadcast
+// view's one stored element (they counted the view's logical size).
+TEST_F(DispatchContract, DownloadsCountTheBytesRead) {
+  auto rt = EagerRuntime::cpu();
+  const EagerTensor x = rt->upload(Tensor::zeros(DType::F64, {16}));
+  const auto read = [&](TensorLayout layout) {
+    const std::uint64_t before = rt->stats().download_bytes;
+    (void)EagerTensor(rt, x.buffer(), std::move(layout)).download();
+    return rt->stats().download_bytes - before;
+  };
+  EXPECT_EQ(read(TensorLayout{DType::F64, {2}, {15}, 0}), 16u * 8u);  // x[::15]: the span
+  EXPECT_EQ(read(TensorLayout{DType::F64, {1000}, {0}, 3}), 8u);      // one element, broadcast
+  EXPECT_EQ(read(TensorLayout{DType::F64, {4}, {1}, 2}), 4u * 8u);    // compact: its size
 }
 
 TEST_F(DispatchContract, FactoryErrorsReachTheCallerUnchangedColdAndWarm) {

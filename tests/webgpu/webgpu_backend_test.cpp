@@ -4,6 +4,7 @@
 
 #include "tenferro/config.hpp"
 #include "tenferro/core/error.hpp"
+#include "tenferro/prims.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
 #if TENFERRO_HAS_WEBGPU
@@ -163,14 +164,22 @@ TEST_F(WebGpuTest, OutOfRangeTransfersAreValidationErrors) {
   }
 }
 
-TEST_F(WebGpuTest, AllocationsBeyondTheAdapterLimitAreBackendErrors) {
+// An allocation that cannot succeed is a Resource error as on the CPU (DESIGN §3), named by the
+// op at its boundary; it was a Backend error, which Python's `except MemoryError` missed.
+TEST_F(WebGpuTest, AllocationsBeyondTheAdapterLimitAreResourceErrors) {
   for (std::size_t bytes : {std::size_t{1} << 50, std::numeric_limits<std::size_t>::max()}) {
     try {
       (void)runtime_->backend().allocate(bytes);
       FAIL() << bytes << " bytes were allocated";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.kind(), ErrorKind::Backend) << e.what();
+    } catch (const ResourceError& e) {
+      EXPECT_EQ(e.requested_bytes(), bytes) << e.what();
     }
+  }
+  try {
+    (void)prims::zeros(runtime_, DType::F32, {std::int64_t{1} << 40});
+    FAIL() << "a 4 TiB tensor was allocated";
+  } catch (const ResourceError& e) {
+    EXPECT_EQ(e.op(), "full") << e.what();  // zeros is a full of 0
   }
   EXPECT_EQ(runtime_->backend().allocate(16)->size_bytes(), 16u);  // still usable
 }

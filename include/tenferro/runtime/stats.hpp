@@ -24,7 +24,8 @@ struct RuntimeStats {
   std::uint64_t uploads = 0;  // explicit transfers
   std::uint64_t upload_bytes = 0;
   std::uint64_t downloads = 0;
-  std::uint64_t download_bytes = 0;
+  std::uint64_t download_bytes = 0;  // read from the backend: a strided view's whole span, a
+                                     // broadcast view's stored elements only
   // Device-to-host reads of an op's own status words (cuSOLVER info values, a non-finite flag,
   // a truncation rank): how a device op raises its typed Numerical error in the same call.
   // Not tensor data and not a transfer the caller asked for, so counted apart from downloads;

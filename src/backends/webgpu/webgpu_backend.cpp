@@ -275,17 +275,25 @@ const WebGpuBuffer& WebGpuBackend::buffer_of(const Buffer& buffer, std::string_v
 std::shared_ptr<Buffer> WebGpuBackend::allocate(std::size_t bytes) {
   // Never zero: WebGPU cannot bind an empty buffer, and kernels bind every operand.
   const std::size_t padded = std::max<std::size_t>(round_up4(bytes), 16);
+  // An allocation that cannot succeed is a Resource error (DESIGN §3; the op boundary names the
+  // op), as on the CPU: `except MemoryError` in Python catches both.
   if (bytes > max_buffer_bytes_ || padded > max_buffer_bytes_) {  // also catches overflow
-    throw_error(ErrorKind::Backend, ErrorPhase::Execute, "webgpu.allocate",
-                std::to_string(bytes) + " bytes exceed the largest buffer adapter " +
-                    adapter_name_ + " allows (" + std::to_string(max_buffer_bytes_) + " bytes)");
+    throw ResourceError(ErrorPhase::Execute, "webgpu.allocate",
+                        std::to_string(bytes) + " bytes exceed the largest buffer adapter " +
+                            adapter_name_ + " allows (" + std::to_string(max_buffer_bytes_) +
+                            " bytes)",
+                        bytes, max_buffer_bytes_);
   }
   WGPUBufferDescriptor desc = WGPU_BUFFER_DESCRIPTOR_INIT;
   desc.usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst;
   desc.size = padded;
   WGPUBuffer handle = wgpuDeviceCreateBuffer(device_, &desc);
   throw_if_device_error("webgpu.allocate");
-  if (handle == nullptr) throw_backend("could not allocate " + std::to_string(bytes) + " bytes");
+  if (handle == nullptr) {
+    throw ResourceError(ErrorPhase::Execute, "webgpu.allocate",
+                        "the device could not allocate " + std::to_string(bytes) + " bytes", bytes,
+                        std::nullopt);
+  }
   return std::make_shared<WebGpuBuffer>(placement_, bytes, padded, handle);
 }
 
