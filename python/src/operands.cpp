@@ -62,7 +62,18 @@ std::optional<EagerTensor> strong_scalar_tensor(nb::handle obj, const EagerTenso
   if (!d || prims_internal::promote(like.dtype(), *d) == like.dtype()) return std::nullopt;
   const std::optional<prims::Scalar> v = as_scalar(obj);
   if (!v) return std::nullopt;
-  return released([&] { return prims::full(like.runtime(), *d, {}, *v); });
+  try {
+    return released([&] { return prims::full(like.runtime(), *d, {}, *v); });
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::Unsupported) throw;
+    // The refusal names `full`, which the caller never wrote: say why a tensor of that dtype
+    // was needed and what keeps the operand's dtype.
+    throw_error(ErrorKind::Unsupported, ErrorPhase::Input, "scalar operand",
+                "a NumPy " + std::string(dtype_name(*d)) + " scalar makes the result " +
+                    std::string(dtype_name(*d)) + " (NEP 50), which this runtime cannot hold (" +
+                    e.what() + "); pass a Python number, which keeps the tensor's " +
+                    std::string(dtype_name(like.dtype())) + ", or a NumPy scalar of that dtype");
+  }
 }
 
 std::optional<EagerTensor> scalar_operand_tensor(nb::handle obj, const EagerTensor& like,

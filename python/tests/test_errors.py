@@ -76,6 +76,9 @@ def test_contract_findings_of_a_spec_review(rt, gpu_rt):
     with pytest.raises(MemoryError) as e:
         tf.zeros((2 ** 40,), tf.float32, runtime=gpu_rt)
     assert isinstance(e.value, tf.ResourceError) and e.value.op == "full"
+    # A NumPy float64 scalar on a float32-only device: says why (NEP 50), not just "full".
+    with pytest.raises(tf.UnsupportedError, match="NEP 50"):
+        d * np.float64(2)
     # grad's argument of another runtime is named by its own index (was "argument 0").
     with pytest.raises(tf.ContextMismatchError, match="argument 1 lives in runtime"):
         tf.grad(lambda x, y: x.sum(), argnums=(0, 1))(d, rt.upload(np.ones(4)))
