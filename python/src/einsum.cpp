@@ -324,6 +324,8 @@ nb::tuple einsum_path_call(nb::handle subscripts, nb::args operands, nb::handle 
 // [(i, j), ...]. einsum plans with the GIL released, so the call takes it back; the function
 // object is held through a shared_ptr whose last release also takes the GIL, because the
 // library copies planners on threads that do not hold it.
+constexpr int kMaxPlannerDepth = 64;
+
 PathPlanner planner_of(nb::callable fn) {
   std::shared_ptr<nb::object> held(new nb::object(std::move(fn)), [](nb::object* o) {
     nb::gil_scoped_acquire gil;
@@ -347,6 +349,21 @@ PathPlanner planner_of(nb::callable fn) {
     }
     std::vector<std::pair<int, int>> steps;
     nb::object path;
+    // A planner that plans again inside itself (einsum or einsum_path with itself) nests about
+    // 10 KB of C++ frames per level, which Python's recursion limit does not count: without a
+    // bound of its own the stack ran out (a segfault) before Python's RecursionError.
+    static thread_local int depth = 0;
+    if (depth >= kMaxPlannerDepth) {
+      const std::string message = "a path planner re-entered einsum planning more than " +
+                                  std::to_string(kMaxPlannerDepth) + " levels deep";
+      PyErr_SetString(PyExc_RecursionError, message.c_str());
+      throw PythonPassThrough{nb::python_error()};
+    }
+    struct Nesting {
+      int& level;
+      explicit Nesting(int& d) : level(d) { ++level; }
+      ~Nesting() { --level; }
+    } nesting(depth);
     try {
       path = (*held)(inputs, output, sizes, limit);
     } catch (nb::python_error& e) {

@@ -124,3 +124,19 @@ def test_a_planner_left_registered_at_exit_leaks_nothing():
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "leaked" not in done.stderr, done.stderr
+
+
+def test_a_planner_that_plans_with_itself_forever_is_a_recursion_error(rt, register_planner):
+    # Each nested planning level costs C++ stack Python's recursion limit does not count: the
+    # process segfaulted at about 780 levels. A bound of its own raises RecursionError.
+    a = rt.upload(np.ones((2, 2)))
+
+    def forever(inputs, output, sizes, memory_limit=None):
+        tf.einsum_path("ij,jk,kl->il", a, a, a, optimize="forever")
+        return [(0, 1), (0, 1)]
+
+    register_planner("forever", forever)
+    with pytest.raises(RecursionError):
+        tf.einsum("ij,jk,kl->il", a, a, a, optimize="forever")
+    # A bounded re-entry still works, and the runtime is usable.
+    np.testing.assert_allclose(tf.einsum("ij,jk->ik", a, a).download(), 2 * np.ones((2, 2)))

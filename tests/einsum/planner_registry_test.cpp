@@ -215,6 +215,12 @@ TEST(PathPlanners, RefusalsAreTypedAndNameTheProblem) {
   });
   EXPECT_EQ(kind_of([&] { einsum_path("ij,jk,kl->il", shapes, with_planner("test-typed")); }),
             ErrorKind::Resource);
+  // Planning that runs out of memory (a planner's, or the built-in search's on a huge network)
+  // is the Resource error every op gives, not a bare std::bad_alloc or a "bad planner".
+  const ScopedPlanner hungry("test-hungry",
+                             [](const PathPlannerInput&) -> Steps { throw std::bad_alloc(); });
+  EXPECT_EQ(kind_of([&] { einsum_path("ij,jk,kl->il", shapes, with_planner("test-hungry")); }),
+            ErrorKind::Resource);
 }
 
 TEST(PathPlanners, ReplacedPlannerNeverReusesTheOldPlans) {

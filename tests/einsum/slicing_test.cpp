@@ -24,6 +24,7 @@
 #include "support/test_device_backend.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/einsum.hpp"
+#include "tenferro/prims.hpp"
 #include "tenferro/runtime/runtime.hpp"
 #include "tenferro/runtime/stats.hpp"
 
@@ -255,6 +256,36 @@ TEST(EinsumSlicing, LimitsNoSlicingCanMeetAreValidationErrors) {
   options.memory_limit = 50;
   EXPECT_NO_THROW(
       (void)einsum_path("ab,bc,cd->ad", std::vector<Shape>{{5, 2}, {2, 2}, {2, 5}}, options));
+}
+
+// A path whose limit needs more slices than a run can count: 64 pairs of vectors of 2, the first
+// of each pair multiplied into one 2^64 outer product, then contracted with the second. At a
+// limit of 2 every label is sliced, 2^64 slices: the count wrapped to 0 in int64, no slice ran
+// and einsum returned 0 (the answer is 2^64). Found by an adversarial review.
+TEST(EinsumSlicing, MoreSlicesThanARunCanCountAreValidationErrors) {
+  const int k = 64;
+  auto rt = EagerRuntime::cpu();
+  EinsumLabels labels;
+  std::vector<EagerTensor> ops;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int l = 0; l < k; ++l) {
+      labels.inputs.push_back({l});
+      ops.push_back(prims::ones(rt, DType::F64, {2}));
+    }
+  }
+  EinsumOptions options;
+  options.strategy = PathStrategy::Explicit;
+  for (int i = 1; i < k; ++i) options.path.push_back({0, 2 * k - i});  // the outer product
+  for (int i = 0; i < k; ++i) options.path.push_back({0, 1});          // then one by one
+  options.memory_limit = 2;
+  try {
+    (void)einsum(labels, ops, options);
+    FAIL() << "ran a plan of 2^64 slices";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Validation);
+    EXPECT_NE(std::string(e.what()).find("more than a run can count"), std::string::npos)
+        << e.what();
+  }
 }
 
 // Sliced plans run on the device that holds the operands (tests/webgpu, tests/cuda); on a device

@@ -2,8 +2,8 @@
 //
 // Rules (NumPy's, with the deliberate differences marked "Unlike NumPy"):
 //  * The subscripts are UTF-8. A label is one code point: an ASCII letter, an ASCII digit, or
-//    any non-ASCII code point that is not whitespace -- so every symbol opt_einsum's
-//    get_symbol, cotengra and quimb emit ('À', '×', CJK, ...) is a label, and so are the
+//    any non-ASCII code point but U+0085 and U+00A0 -- so every symbol opt_einsum's
+//    get_symbol, cotengra and quimb emit ('À', '×', CJK, U+3000, ...) is a label, and so are the
 //    digits the Einsum Benchmark's language-model instances use. Unlike NumPy (letters only;
 //    it refuses digits), digits are labels: opt_einsum and cotengra accept them and no
 //    meaning is lost. ASCII punctuation and control characters stay errors, and so does
@@ -25,8 +25,9 @@
 //    repeated output label). The executor writes such outputs on their diagonal, zeros
 //    elsewhere. What stays an error is what has no meaning: a second ellipsis in the
 //    output, and an output label that no input has.
-//  * Unlike NumPy's C einsum (which broadcasts any size-1 axis), only ellipsis labels
-//    broadcast size-1 extents; a lettered label must have one extent everywhere.
+//  * As NumPy's C einsum and opt_einsum, an extent of 1 broadcasts against the same label's
+//    longer extent in another operand (any label, lettered or ellipsis); the axes one operand
+//    repeats a label on must agree exactly (label_sizes).
 // Positions in messages are 0-based character offsets into the subscripts string.
 #include "ops/einsum/expression.hpp"
 
@@ -47,14 +48,14 @@ constexpr const char* kOp = "einsum";
 bool is_space(char32_t c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
-// Unicode's White_Space code points beyond ASCII: never labels.
-bool is_unicode_space(char32_t c) {
-  return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
-         c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
-}
+// Every code point opt_einsum's get_symbol emits is a label: from index 52 on it is
+// chr(i + 140), U+00C0 upward, which includes White_Space code points (U+1680, U+2000-U+200A,
+// U+2028, U+2029, U+202F, U+205F, U+3000: get_symbol(5620) is U+1680), so a network of more
+// than 5620 labels named that way needs them. The two Latin-1 spaces below that range
+// (U+0085, U+00A0: a no-break space pasted by accident) stay errors.
 bool is_label(char32_t c) {
   if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  return !is_unicode_space(c);
+  return c != 0x85 && c != 0xA0;
 }
 
 // The code point starting at s[i] and its length in bytes; nullopt for invalid UTF-8 (a bad

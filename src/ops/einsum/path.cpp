@@ -27,6 +27,7 @@
 #include "ops/einsum/path.hpp"
 #include "ops/einsum/path_auto.hpp"
 #include "ops/einsum/path_search.hpp"
+#include "runtime/resource_boundary.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::einsum_internal {
@@ -114,6 +115,16 @@ void apply_slicing(const EinsumExpression& expr, const PathProblem& p, const Ssa
   if (limit <= 0 || std::isinf(limit) || p.num_operands < 2) return;
   check_limit_reachable(p, limit);
   const SlicePlan slices = choose_slices(p, ssa, limit);
+  // A run counts its slices in int64 and splits them over threads: beyond 2^62 the count
+  // overflowed, no slice ran and the result was silently zero. No run that long could finish.
+  if (!(slices.slices <= kMaxSlices)) {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.3g", slices.slices);
+    throw_validation("einsum", "memory limit of " + std::to_string(limit) + " elements needs " +
+                                   count +
+                                   " slices of this path, more than a run can count (2^62); "
+                                   "raise memory_limit");
+  }
   for (Label l : slices.labels) {
     path.sliced_labels.push_back(l);
     path.sliced_names.push_back(static_cast<std::size_t>(l) < expr.label_names.size()
@@ -140,6 +151,8 @@ std::vector<std::pair<int, int>> run_user_planner(const EinsumExpression& expr,
     return choice.user(input);
   } catch (const Error&) {
     throw;
+  } catch (const std::bad_alloc&) {
+    throw;  // out of memory, not a bad planner: plan_path's boundary makes it a Resource error
   } catch (const std::exception& e) {
     std::throw_with_nested(
         Error(ErrorKind::Validation, ErrorPhase::Input, "einsum",
@@ -342,7 +355,10 @@ std::optional<EinsumPath> reuse_path(const EinsumExpression& expr,
 EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
                      const EinsumOptions& options, const PlannerChoice& choice, bool step_text) {
   const auto start = std::chrono::steady_clock::now();
-  EinsumPath path = plan_path_untimed(expr, sizes, options, choice);
+  // The planner's own memory grows with the network (label sets per operand and per candidate):
+  // running out is the Resource error every op gives, not a bare std::bad_alloc.
+  EinsumPath path = runtime_internal::at_op_boundary(
+      "einsum", [&] { return plan_path_untimed(expr, sizes, options, choice); });
   path.planning_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (step_text) add_step_text(expr, sizes, options, path);

@@ -188,6 +188,8 @@ SsaPath hyper_path(const PathProblem& problem, const HyperSettings& settings, st
 // seeds; `prune` ends each run by un-slicing the labels the limit lets go. The least total
 // FLOPs wins (ties: fewer slices, then the earlier run): deterministic, and never costlier than
 // run 0 alone. Throws Validation when no label is left to slice.
+// The most slices a plan may have: a run counts them in int64 and splits them over threads.
+inline constexpr double kMaxSlices = 4611686018427387904.0;  // 2^62
 struct SlicePlan {
   std::vector<Label> labels;
   double slices = 1;

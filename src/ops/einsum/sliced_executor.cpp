@@ -77,7 +77,13 @@ SlicedProgram sliced_program(const EinsumPlan& plan) {
       if (contains(p.sliced, plan.expr.inputs[i][axis])) p.slice.input_shapes[i][axis] = 1;
   for (std::size_t axis = 0; axis < p.slice.output_shape.size(); ++axis)
     if (contains(p.sliced, plan.expr.output[axis])) p.slice.output_shape[axis] = 1;
-  for (int l : p.sliced) p.total *= plan.sizes[static_cast<std::size_t>(l)];
+  for (int l : p.sliced) {
+    // The planner keeps plans within kMaxSlices; a count that still does not fit is refused,
+    // never wrapped (a wrapped count ran no slice and returned zeros).
+    if (__builtin_mul_overflow(p.total, plan.sizes[static_cast<std::size_t>(l)], &p.total)) {
+      throw_validation("einsum", "the sliced plan's slice count does not fit in 64 bits");
+    }
+  }
   return p;
 }
 
@@ -174,8 +180,12 @@ EagerTensor run_sliced_program(EagerRuntime& runtime, ContractionKernels& kernel
     for (std::size_t w = 1; w < outputs.size(); ++w)
       outputs[w] = workspace.allocate(plan.dtype, plan.output_shape);
   kernels.run_parts(workers, [&](int w) {
-    const std::int64_t begin = first + count * w / workers;
-    const std::int64_t end = first + count * (w + 1) / workers;
+    // In 128 bits: count * w overflows int64 for counts near kMaxSlices.
+    const auto part = [&](int k) {
+      return static_cast<std::int64_t>(static_cast<__int128>(count) * k / workers);
+    };
+    const std::int64_t begin = first + part(w);
+    const std::int64_t end = first + part(w + 1);
     const EagerTensor& target = outputs[static_cast<std::size_t>(w)];
     if (w > 0 && summed_sliced) kernels.fill_zero(kernel_view(target));
     run_range(runtime, kernels, plan, program, inputs, begin, end - begin, target);
