@@ -8,6 +8,7 @@
 
 #include "ad_bridge.hpp"
 #include "bindings.hpp"
+#include "convert.hpp"
 #include "ops/prims/resolve.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/runtime.hpp"
@@ -68,11 +69,13 @@ std::optional<EagerTensor> strong_scalar_tensor(nb::handle obj, const EagerTenso
     if (e.kind() != ErrorKind::Unsupported) throw;
     // The refusal names `full`, which the caller never wrote: say why a tensor of that dtype
     // was needed and what keeps the operand's dtype.
+    const auto numpy_name = [](DType t) { return nb::cast<std::string>(nb::str(numpy_dtype(t))); };
     throw_error(ErrorKind::Unsupported, ErrorPhase::Input, "scalar operand",
-                "a NumPy " + std::string(dtype_name(*d)) + " scalar makes the result " +
-                    std::string(dtype_name(*d)) + " (NEP 50), which this runtime cannot hold (" +
-                    e.what() + "); pass a Python number, which keeps the tensor's " +
-                    std::string(dtype_name(like.dtype())) + ", or a NumPy scalar of that dtype");
+                "a NumPy " + nb::cast<std::string>(obj.type().attr("__name__")) +
+                    " scalar makes the result " + numpy_name(*d) +
+                    " (NEP 50), which this runtime cannot hold (" + e.what() +
+                    "); pass a Python number, which keeps the tensor's " +
+                    numpy_name(like.dtype()) + ", or a NumPy scalar of that dtype");
   }
 }
 

@@ -33,6 +33,9 @@ nb::object as_numpy(nb::handle data, nb::handle dtype) {
                           : np.attr("asarray")(data, numpy_dtype(dtype_from_python(dtype)));
   } catch (nb::python_error& e) {
     if (!e.matches(PyExc_ValueError) && !e.matches(PyExc_TypeError)) throw;
+    // A tenferro error from inside the data (a device tensor in a list: its host_view's
+    // HostAccessError) keeps its type and message.
+    if (nb::hasattr(e.value(), "kind")) throw;
     throw_validation("upload", "not array-like data: " + repr_of(e.value()));
   }
   nb::object dt = arr.attr("dtype");

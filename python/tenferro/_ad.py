@@ -21,7 +21,7 @@ dtype a ValidationError, a non-real or non-scalar loss given to grad a Validatio
 import operator
 from typing import Any, Callable, Sequence, Tuple, Union
 
-from ._errors import UnsupportedError, ValidationError, _error
+from ._errors import ContextMismatchError, UnsupportedError, ValidationError, _error
 from ._tenferro import Tensor, Tracer
 from ._tenferro import ad as _ad
 
@@ -65,6 +65,18 @@ def _check_primals(values, op):
                          "host data with runtime.upload first)")
 
 
+def _check_one_runtime(args, nums, op):
+    """The differentiated arguments share one runtime; the error names the caller's own
+    argument positions (the C++ layer sees only the differentiated ones, renumbered)."""
+    first = args[nums[0]].runtime
+    for i in nums[1:]:
+        if args[i].runtime is not first:
+            raise _error(ContextMismatchError, op,
+                         f"argument {i} lives in runtime {args[i].runtime.id} but argument "
+                         f"{nums[0]} lives in runtime {first.id}; move it explicitly with "
+                         "tensor.download() and runtime.upload(...)", kind="ContextMismatch")
+
+
 def _with(args, nums, values):
     full = list(args)
     for i, v in zip(nums, values):
@@ -83,6 +95,7 @@ def value_and_grad(f: Callable[..., Any],
         # Each argument is watched once; a repeated argnum gets its gradient again (JAX).
         unique = list(dict.fromkeys(nums))
         _check_primals([args[i] for i in unique], "grad")
+        _check_one_runtime(args, unique, "grad")
         value, grads = _ad.value_and_grad(lambda *xs: [f(*_with(args, unique, xs))],
                                           [args[i] for i in unique])
         by_arg = dict(zip(unique, grads))

@@ -12,6 +12,7 @@ import numpy as _np
 from . import _tenferro
 from ._tenferro import Runtime, Tensor, Tracer, einsum
 from ._tenferro import prims as _p
+from ._errors import ContextMismatchError as _ContextMismatchError
 from ._errors import UnsupportedError as _UnsupportedError
 from ._errors import ValidationError as _ValidationError
 from ._errors import _axes, _axis, _error
@@ -88,13 +89,17 @@ def ones_like(x, dtype=None):
 
 def asarray(x, dtype=None, *, runtime=None):
     """A tenferro tensor as is (cast when ``dtype`` differs; a ``runtime=`` other than its own is
-    a NoInputIngressError). Anything else needs an explicit ``runtime=`` and is uploaded to it
+    a ContextMismatchError). Anything else needs an explicit ``runtime=`` and is uploaded to it
     (a counted copy)."""
     if isinstance(x, (Tensor, Tracer)):
         if runtime is not None and x.runtime is not runtime:  # never a silent other runtime
-            raise _tenferro_placement(
-                "asarray: the tensor lives in another runtime than runtime=; move it "
-                "explicitly: runtime.upload(x.download())")
+            if not isinstance(runtime, Runtime):
+                raise _error(_ValidationError, "asarray",
+                             f"runtime= must be a tenferro.Runtime, got {type(runtime).__name__}")
+            raise _error(_ContextMismatchError, "asarray",
+                         f"the tensor lives in runtime {x.runtime.id}, runtime= is runtime "
+                         f"{runtime.id}; move it explicitly: runtime.upload(tensor.download())",
+                         kind="ContextMismatch")
         return x if dtype is None or _np.dtype(dtype) == x.dtype else x.astype(dtype)
     if runtime is None:
         raise _tenferro_placement(

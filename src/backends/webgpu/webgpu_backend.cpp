@@ -288,7 +288,18 @@ std::shared_ptr<Buffer> WebGpuBackend::allocate(std::size_t bytes) {
   desc.usage = WGPUBufferUsage_Storage | WGPUBufferUsage_CopySrc | WGPUBufferUsage_CopyDst;
   desc.size = padded;
   WGPUBuffer handle = wgpuDeviceCreateBuffer(device_, &desc);
-  throw_if_device_error("webgpu.allocate");
+  try {
+    throw_if_device_error("webgpu.allocate");
+  } catch (const Error& e) {
+    // The size is within the adapter's limit and the usage fixed: a device error here is the
+    // device running out of memory (wgpu reports it as a validation error, "Not enough memory
+    // left"), which is a Resource error like the CPU's.
+    if (handle != nullptr) wgpuBufferRelease(handle);
+    throw ResourceError(
+        ErrorPhase::Execute, "webgpu.allocate",
+        "the device could not allocate " + std::to_string(bytes) + " bytes (" + e.what() + ")",
+        bytes, std::nullopt);
+  }
   if (handle == nullptr) {
     throw ResourceError(ErrorPhase::Execute, "webgpu.allocate",
                         "the device could not allocate " + std::to_string(bytes) + " bytes", bytes,
