@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "ad/checks.hpp"
 #include "ad_bridge.hpp"
 #include "bindings.hpp"
 #include "tenferro/core/error.hpp"
@@ -46,11 +45,8 @@ void bind_ad_functional(nb::module_& m) {
       // real 0-d value and frees the graph).
       ad::GradientTape tape(primals[0].runtime());
       std::vector<ad::Variable> xs;
-      for (std::size_t i = 0; i < primals.size(); ++i) {
-        // The argument's own index in the message (watch() knows only the tape's runtime).
-        ad::check_same_runtime("grad", *tape.runtime(), primals[i], i);
-        xs.push_back(tape.watch(primals[i]));
-      }
+      // One runtime: checked by tenferro.grad with the caller's argument positions.
+      for (const auto& p : primals) xs.push_back(tape.watch(p));
       std::vector<ad::Variable> ys = fn(xs);
       if (ys.size() != 1) {
         throw_validation("grad", "f must return one real 0-d value, it returned " +

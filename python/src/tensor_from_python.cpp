@@ -151,24 +151,23 @@ bool is_byte_swapped_numpy(nb::handle x) {
   return nb::isinstance(x, ndarray) && !nb::cast<bool>(x.attr("dtype").attr("isnative"));
 }
 
-}  // namespace
-
-// A tenferro Tensor in device memory as the source of an upload or an import: the host cannot
-// read it, so the typed HostAccess error that says what to call (NumPy's conversion and the
-// DLPack import would flatten it into "not array-like data" or "no __dlpack__").
-void refuse_device_tensor(nb::handle x, const char* op) {
+// A tenferro Tensor in device memory given to from_dlpack: the host cannot read it, so the
+// typed HostAccess error that says what to call (the DLPack import would report "supports
+// neither __dlpack__ nor the buffer protocol"). upload gets the same error from as_numpy.
+void refuse_device_tensor(nb::handle x) {
   if (!is_tensor(x)) return;
   const EagerTensor& t = tensor_of(x);
   if (t.is_host_resident()) return;
-  throw_error(ErrorKind::HostAccess, ErrorPhase::Transfer, op,
+  throw_error(ErrorKind::HostAccess, ErrorPhase::Transfer, "from_dlpack",
               std::string("the tensor lives in ") + t.placement().to_string() +
                   " memory that the host cannot read; call tensor.download() for an explicit "
                   "copy, then upload that to the runtime you want");
 }
 
+}  // namespace
+
 EagerTensor upload_from_python(const std::shared_ptr<EagerRuntime>& rt, nb::handle data,
                                nb::handle dtype) {
-  refuse_device_tensor(data, "upload");
   nb::object arr = as_numpy(data, dtype);
   const nb::ndarray<nb::ro> a = ndarray_of(arr);
   return upload_host(rt, a, arr);
@@ -176,7 +175,7 @@ EagerTensor upload_from_python(const std::shared_ptr<EagerRuntime>& rt, nb::hand
 
 EagerTensor from_dlpack(nb::handle x, const std::shared_ptr<EagerRuntime>& rt,
                         std::optional<bool> copy) {
-  refuse_device_tensor(x, "from_dlpack");
+  refuse_device_tensor(x);
   check_producer_allows_export(x);
   if (is_byte_swapped_numpy(x)) {  // DLPack has no byte order: NumPy refuses to export it
     if (copy.has_value() && !*copy) {
