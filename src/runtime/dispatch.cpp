@@ -38,18 +38,15 @@ namespace {
 // op family's dense id (runtime_internal::family_id(op.family())). `resolve` is steps 4-5: it
 // answers admission and ensures the family's module, and returns what step 6 calls as
 // run(context, op, inputs) (the installed executor, or the kernel it would index).
-template <class Resolve>
-std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtime,
-                                     const ExtensionOp& op, std::span<const EagerTensor> inputs,
-                                     std::uint32_t family_id, Resolve&& resolve) {
-  Backend& backend = runtime->backend();
-  const RuntimeCallScope call_scope(*runtime);
-
+// Steps 2-3 of the contract: the runtime's target and every input's ingress to its engine.
+const EagerExtensionTarget& target_with_ingress(EagerRuntime& runtime, std::string_view op_name,
+                                                std::span<const EagerTensor> inputs) {
+  const Backend& backend = runtime.backend();
   // 2. Target: derived from the runtime's backend (MissingEngine when it has no direct engine).
-  const EagerExtensionTarget* target = runtime_internal::RuntimeAccess::target(*runtime);
+  const EagerExtensionTarget* target = runtime_internal::RuntimeAccess::target(runtime);
   if (target == nullptr) {
-    throw_error(ErrorKind::MissingEngine, ErrorPhase::Target, std::string(op.name()),
-                "runtime " + std::to_string(runtime->id()) + " (" +
+    throw_error(ErrorKind::MissingEngine, ErrorPhase::Target, std::string(op_name),
+                "runtime " + std::to_string(runtime.id()) + " (" +
                     std::string(backend_kind_name(backend.kind())) + ") has no direct engine");
   }
 
@@ -57,15 +54,25 @@ std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtim
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const Placement& p = inputs[i].placement();
     if (!backend.accepts(p)) {
-      throw NoInputIngressError(std::string(op.name()), i, p, backend.placement(),
+      throw NoInputIngressError(std::string(op_name), i, p, backend.placement(),
                                 target->engine_id.str());
     }
   }
+  return *target;
+}
+
+template <class Resolve>
+std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtime,
+                                     const ExtensionOp& op, std::span<const EagerTensor> inputs,
+                                     std::uint32_t family_id, Resolve&& resolve) {
+  Backend& backend = runtime->backend();
+  const RuntimeCallScope call_scope(*runtime);
+  const EagerExtensionTarget& target = target_with_ingress(*runtime, op.name(), inputs);
 
   // 4-5. Module and ensure. The executor may belong to a module only this snapshot holds: the
   //      snapshot stays alive until the call ends, even if another thread installs meanwhile.
   const runtime_internal::SnapshotReadScope snapshot_reads(*runtime);
-  const auto run = resolve(*target);
+  const auto run = resolve(target);
 
   // 6. Execute inside the runtime's backend session.
   std::unique_lock<std::mutex> session(backend.session_mutex(), std::defer_lock);
@@ -172,6 +179,12 @@ std::vector<EagerTensor> dispatch_table(const std::shared_ptr<EagerRuntime>& run
         nullptr, &RuntimeAccess::ensure_family(*runtime, table.module_for(target, key), family_id,
                                                op.family(), target.engine_id)};
   });
+}
+
+void check_dispatchable(EagerRuntime& runtime, std::string_view op_name,
+                        std::span<const EagerTensor> inputs, const RegistrationTable& table,
+                        OpKey key) {
+  table.check(target_with_ingress(runtime, op_name, inputs), key);
 }
 
 std::vector<EagerTensor> dispatch_on_runtime(const std::shared_ptr<EagerRuntime>& runtime,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "tenferro/runtime/extension.hpp"
@@ -27,6 +28,13 @@ struct OpKey;
 std::vector<EagerTensor> dispatch_table(const std::shared_ptr<EagerRuntime>& runtime,
                                         const ExtensionOp& op, std::span<const EagerTensor> inputs,
                                         const RegistrationTable& table, OpKey key);
+
+// Steps 2-4 of dispatch_table with nothing installed or run: the errors a call would raise
+// there, in the same order. For a family that works before it dispatches (einsum plans a path
+// and caches it), so that a call it would refuse is refused before that work.
+void check_dispatchable(EagerRuntime& runtime, std::string_view op_name,
+                        std::span<const EagerTensor> inputs, const RegistrationTable& table,
+                        OpKey key);
 
 // Steps 1-6 of apply_eager_on_runtime (creation ops).
 std::vector<EagerTensor> dispatch_on_runtime(const std::shared_ptr<EagerRuntime>& runtime,

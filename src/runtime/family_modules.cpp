@@ -14,9 +14,14 @@ bool FamilyModules::implements(BackendKind kind) const noexcept {
   return static_cast<bool>(backends_[static_cast<std::size_t>(kind)].executor);
 }
 
-ModulePtr FamilyModules::module_for(const EagerExtensionTarget& target) const {
+void FamilyModules::require(const EagerExtensionTarget& target) const {
   const FamilyBackend& b = backends_[static_cast<std::size_t>(target.backend_kind)];
   if (!b.executor) throw_unsupported_target(family_, target, b.missing);
+}
+
+ModulePtr FamilyModules::module_for(const EagerExtensionTarget& target) const {
+  require(target);
+  const FamilyBackend& b = backends_[static_cast<std::size_t>(target.backend_kind)];
   return cache_.get_or_build(target, [&] {
     auto module = std::make_shared<ExtensionModule>(module_id(family_, target.engine_id));
     module->register_executor(family_, target.engine_id, b.executor);

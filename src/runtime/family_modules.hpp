@@ -29,6 +29,9 @@ class FamilyModules {
   // The module for the target's engine, or Unsupported (phase Module) when the family has no
   // executor for the target's backend kind.
   ModulePtr module_for(const EagerExtensionTarget& target) const;
+  // module_for's refusal alone (Unsupported for a target this family has no executor for),
+  // building nothing.
+  void require(const EagerExtensionTarget& target) const;
   // Whether `module` is one of the modules built here (for any engine): a runtime's slot of
   // the family holds the module built for its own engine, so this answers the warm call's
   // "is the installed module ours" with pointer compares.

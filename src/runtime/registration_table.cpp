@@ -102,10 +102,14 @@ void RegistrationTable::check(OpKey key, BackendKind backend) const {
                   " (it has no kernel for the target dtype)");
 }
 
-ModulePtr RegistrationTable::module_for(const EagerExtensionTarget& target, OpKey key) const {
+void RegistrationTable::check(const EagerExtensionTarget& target, OpKey key) const {
   // A kind without rows: the factory's own error (why, what to do instead).
-  if (!runs_on(target.backend_kind)) return modules_.module_for(target);
+  if (!runs_on(target.backend_kind)) return modules_.require(target);
   check(key, target.backend_kind);
+}
+
+ModulePtr RegistrationTable::module_for(const EagerExtensionTarget& target, OpKey key) const {
+  check(target, key);
   return modules_.module_for(target);
 }
 

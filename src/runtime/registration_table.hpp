@@ -92,6 +92,8 @@ class RegistrationTable {
   // The module factory step for one call: Unsupported (phase Module, before anything is
   // installed) unless the target's backend runs `key`; else the module of the target's engine.
   ModulePtr module_for(const EagerExtensionTarget& target, OpKey key) const;
+  // module_for's refusals alone, building nothing.
+  void check(const EagerExtensionTarget& target, OpKey key) const;
   // The warm call's two steps, once `module` (the runtime's installed module of this family)
   // is one this table built: whether it is (a pointer compare per engine built, no string
   // compare), and the kernel of `key` on `backend`, with the admission answer (the same

@@ -219,6 +219,8 @@ TEST_F(EinsumWebGpuTest, DoublePrecisionIsUnsupportedBeforeExecution) {
     const RuntimeStats before = runtime_->stats();
     const WebGpuPipelineStats pipelines = backend().pipeline_stats();
     const std::uint64_t cpu_kernels = process_cpu_kernel_launches();
+    const CacheSelector plans{std::string(einsum_family::kFamily), "plan"};
+    const std::size_t plans_before = runtime_->caches().stats(plans).entries;
     for (const char* subscripts : {"ij,jk,kl->il", "ij,jk->ik"}) {
       try {
         const std::vector<EagerTensor> ops = std::string(subscripts) == "ij,jk->ik"
@@ -237,6 +239,15 @@ TEST_F(EinsumWebGpuTest, DoublePrecisionIsUnsupportedBeforeExecution) {
     EXPECT_EQ(after.downloads, before.downloads);
     EXPECT_EQ(after.kernel_launches_for(kEinsumOnWebGpu),
               before.kernel_launches_for(kEinsumOnWebGpu));
+    EXPECT_EQ(runtime_->caches().stats(plans).entries, plans_before)
+        << "a refused call is refused before planning and leaves no plan behind";
+    // The equation is read first: a malformed one is a Validation error whatever the dtype.
+    try {
+      (void)einsum("ij,jk->iq", {a, b});
+      FAIL() << "an output label no operand has was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Validation) << e.what();
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 // Families without WebGPU kernels (linalg, FFT) refuse a WebGPU runtime with a typed
 // Unsupported error from their factories, before anything runs: no CPU kernel, no transfer,
-// no WebGPU dispatch, no module install.
+// no WebGPU dispatch, no module install, nothing cached.
 #include <gtest/gtest.h>
 
 #include "tenferro/config.hpp"
@@ -32,6 +32,7 @@ class WebGpuRefusalTest : public webgpu_test::WebGpuTest {
     const RuntimeStats before = runtime_->stats();
     const WebGpuPipelineStats dispatches = backend.pipeline_stats();
     const std::uint64_t cpu_kernels = process_cpu_kernel_launches();
+    const std::size_t cached = runtime_->caches().stats().entries;
     try {
       call();
       ADD_FAILURE() << what << " ran on a WebGPU runtime";
@@ -45,6 +46,7 @@ class WebGpuRefusalTest : public webgpu_test::WebGpuTest {
     EXPECT_EQ(after.module_installs, before.module_installs);
     EXPECT_EQ(after.kernel_launches, before.kernel_launches);
     EXPECT_EQ(backend.pipeline_stats().dispatches, dispatches.dispatches);
+    EXPECT_EQ(runtime_->caches().stats().entries, cached) << "a refused call caches nothing";
   }
 };
 

@@ -123,19 +123,30 @@ std::string shapes_text(std::span<const Shape> shapes) {
   return text;
 }
 
-// Plans the call. `memo`, when given, is the runtime's path memo of this equation: its path is
-// tried first (reuse_path) and a path planned afresh replaces it. `step_text`: whether the
-// path's steps carry their report text (einsum_path's plans; an einsum call's do not).
-PlanPtr make_plan(const Notation& n, std::vector<Shape> shapes, DType dtype,
-                  const EinsumOptions& options, const einsum_internal::PlannerChoice& planner,
-                  bool step_text, const std::function<std::shared_ptr<PathMemo>()>& find_memo = {},
-                  const std::function<void(std::shared_ptr<PathMemo>)>& store_memo = {}) {
+// The equation read against the operands' shapes: its Validation errors come first.
+struct Equation {
+  einsum_internal::EinsumExpression expr;
+  std::vector<std::int64_t> sizes;  // per label
+};
+
+Equation read_equation(const Notation& n, std::span<const Shape> shapes) {
   std::vector<std::int64_t> ranks;
   for (const auto& s : shapes) ranks.push_back(static_cast<std::int64_t>(s.size()));
   einsum_internal::EinsumExpression expr =
       n.labels ? einsum_internal::from_labels(*n.labels, ranks)
                : einsum_internal::parse_subscripts(n.subscripts, ranks);
   std::vector<std::int64_t> sizes = einsum_internal::label_sizes(expr, shapes);
+  return {std::move(expr), std::move(sizes)};
+}
+
+// Plans the call. `memo`, when given, is the runtime's path memo of this equation: its path is
+// tried first (reuse_path) and a path planned afresh replaces it. `step_text`: whether the
+// path's steps carry their report text (einsum_path's plans; an einsum call's do not).
+PlanPtr make_plan(Equation equation, std::vector<Shape> shapes, DType dtype,
+                  const EinsumOptions& options, const einsum_internal::PlannerChoice& planner,
+                  bool step_text, const std::function<std::shared_ptr<PathMemo>()>& find_memo = {},
+                  const std::function<void(std::shared_ptr<PathMemo>)>& store_memo = {}) {
+  auto& [expr, sizes] = equation;
   std::optional<EinsumPath> path;
   if (find_memo) {
     if (const std::shared_ptr<PathMemo> memo = find_memo()) {
@@ -195,11 +206,16 @@ EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, PlanPtr plan,
   return std::move(outputs.front());
 }
 
+// What a plan is for: a call, which is refused before planning when its dispatch would refuse
+// it (so a refused call costs no planning and leaves no plan behind), or einsum_path's report.
+enum class PlanFor : std::uint8_t { Call, Report };
+
 // The plan of a call from the runtime's plan cache, or planned into it (with the path memo's
-// help on a miss). `cached` receives whether it was a hit; `step_text` as make_plan's.
+// help on a miss). `cached` receives whether it was a hit.
 PlanPtr find_or_plan(EagerRuntime& runtime, const Notation& n,
                      std::span<const EagerTensor> operands, DType dtype,
-                     const EinsumOptions& options, bool step_text, bool* cached = nullptr) {
+                     const EinsumOptions& options, PlanFor plan_for, bool* cached = nullptr) {
+  const bool step_text = plan_for == PlanFor::Report;
   // Built straight from the operands, in one buffer: a warm call allocates the key and nothing
   // else here (the shapes are copied only to plan a miss).
   const einsum_internal::PlannerChoice planner = einsum_internal::choose_planner(options);
@@ -216,6 +232,12 @@ PlanPtr find_or_plan(EagerRuntime& runtime, const Notation& n,
   std::vector<Shape> shapes;
   shapes.reserve(operands.size());
   for (const auto& t : operands) shapes.push_back(t.shape());
+  Equation equation = read_equation(n, shapes);
+  if (plan_for == PlanFor::Call) {
+    runtime_internal::check_dispatchable(runtime, "einsum", operands,
+                                         einsum_internal::registration_table(),
+                                         {einsum_internal::kEinsumOp, dtype});
+  }
   PlanPtr made;
   if (einsum_internal::may_reuse_path(options, planner, operands.size())) {
     runtime_internal::KeyBuffer memo_key;
@@ -223,7 +245,7 @@ PlanPtr find_or_plan(EagerRuntime& runtime, const Notation& n,
     const CacheKeyView memo_view{einsum_family::kFamily, "path-memo", memo_key.hash(),
                                  memo_key.view()};
     made = make_plan(
-        n, std::move(shapes), dtype, options, planner, step_text,
+        std::move(equation), std::move(shapes), dtype, options, planner, step_text,
         [&] { return runtime.caches().find<PathMemo>(memo_view); },
         [&](std::shared_ptr<PathMemo> memo) {
           const std::size_t bytes = sizeof(PathMemo) + memo->path.steps.size() * 8 +
@@ -231,7 +253,7 @@ PlanPtr find_or_plan(EagerRuntime& runtime, const Notation& n,
           runtime.caches().insert<PathMemo>(CacheKey::of(memo_view), std::move(memo), bytes);
         });
   } else {
-    made = make_plan(n, std::move(shapes), dtype, options, planner, step_text);
+    made = make_plan(std::move(equation), std::move(shapes), dtype, options, planner, step_text);
   }
   auto plan = std::const_pointer_cast<EinsumPlan>(made);
   runtime.caches().insert<EinsumPlan>(CacheKey::of(cache_key), plan, plan->retained_bytes());
@@ -244,7 +266,7 @@ EagerTensor einsum_impl(const Notation& n, std::span<const EagerTensor> operands
       require_one_runtime("einsum", operands, operands.size());
   const RuntimeCallScope call_scope(*runtime);  // planning and the direct path included
   const DType dtype = common_dtype(operands);
-  return execute(runtime, find_or_plan(*runtime, n, operands, dtype, options, /*step_text=*/false),
+  return execute(runtime, find_or_plan(*runtime, n, operands, dtype, options, PlanFor::Call),
                  operands, options);
 }
 
@@ -273,7 +295,7 @@ EinsumPath einsum_path(std::string_view subscripts, std::span<const EagerTensor>
   const RuntimeCallScope call_scope(*runtime);
   bool cached = false;
   const PlanPtr plan = find_or_plan(*runtime, Notation{subscripts, nullptr}, operands,
-                                    common_dtype(operands), options, /*step_text=*/true, &cached);
+                                    common_dtype(operands), options, PlanFor::Report, &cached);
   EinsumPath path = plan->path;
   einsum_internal::add_step_text(plan->expr, plan->sizes, options, path);  // a call's plan
   if (cached) path.origin = PlanOrigin::Cached;
@@ -299,8 +321,9 @@ PreparedEinsum::PreparedEinsum(std::string_view subscripts, std::span<const Tens
     shapes.push_back(operands[i].shape);
   }
   auto impl = std::make_shared<Impl>();
-  impl->plan = make_plan(Notation{subscripts, nullptr}, std::move(shapes), operands[0].dtype,
-                         options, einsum_internal::choose_planner(options), /*step_text=*/true);
+  Equation equation = read_equation(Notation{subscripts, nullptr}, shapes);
+  impl->plan = make_plan(std::move(equation), std::move(shapes), operands[0].dtype, options,
+                         einsum_internal::choose_planner(options), /*step_text=*/true);
   impl->operands.assign(operands.begin(), operands.end());
   impl->options = options;
   impl_ = std::move(impl);

@@ -17,7 +17,7 @@ using fft_internal::FftRequest;
 
 // The request resolved for `x`'s dtype and shape, from `x`'s runtime's cache: a warm call
 // resolves nothing and allocates nothing for its spec. A request that does not resolve
-// (Validation) is not cached.
+// (Validation), or that the dispatch would refuse (Unsupported, NoInputIngress), is not cached.
 std::shared_ptr<const fft_internal::ResolvedFft> resolved_for(EagerRuntime& runtime,
                                                               const EagerTensor& x,
                                                               const FftRequest& request) {
@@ -41,6 +41,9 @@ std::shared_ptr<const fft_internal::ResolvedFft> resolved_for(EagerRuntime& runt
   if (auto hit = caches.find<fft_internal::ResolvedFft>(view)) return hit;
   auto made = std::make_shared<fft_internal::ResolvedFft>(fft_internal::ResolvedFft{
       x.dtype(), x.shape(), fft_internal::resolve(request, x.dtype(), x.shape())});
+  runtime_internal::check_dispatchable(
+      runtime, fft_internal::op_kind_name(request.kind), std::span<const EagerTensor>(&x, 1),
+      fft_internal::registration_table(), {static_cast<std::uint32_t>(request.kind), x.dtype()});
   caches.insert<fft_internal::ResolvedFft>(CacheKey::of(view), made, sizeof(*made));
   return made;
 }
