@@ -1,6 +1,8 @@
 #include "dist/collective.hpp"
 
+#include <atomic>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 #include "tenferro/core/error.hpp"
@@ -32,6 +34,19 @@ std::vector<std::string> all_strings(const Context::Impl& ctx, const std::string
 }
 
 }  // namespace
+
+namespace {
+std::atomic<int> injected_workspace_failure{-1};  // the rank whose next workspace fails
+}  // namespace
+
+void fail_next_workspace_for_testing(int rank) noexcept {
+  injected_workspace_failure.store(rank);
+}
+
+void fail_injected_workspace(int rank) {
+  int expected = rank;
+  if (injected_workspace_failure.compare_exchange_strong(expected, -1)) throw std::bad_alloc();
+}
 
 void check_same_call(const Context::Impl& ctx, std::string_view op, const std::string& call) {
   const std::uint64_t mine = fnv1a(call);
@@ -66,6 +81,9 @@ void agree(const Context::Impl& ctx, std::exception_ptr local_error) {
       header[1] = static_cast<int>(e.phase());
       op = e.op();
       message = e.message();
+    } catch (const std::bad_alloc&) {
+      header[0] = static_cast<int>(ErrorKind::Resource);
+      message = "out of memory (an allocation on this rank failed)";
     } catch (const std::exception& e) {
       message = e.what();
     } catch (...) {

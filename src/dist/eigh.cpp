@@ -32,8 +32,9 @@ EighWork eigh_minimum(const Grid& g, std::int64_t n, std::int64_t nb, bool compl
   return {std::max(1 + 6 * n + 2 * np * nq, trilwmin) + 2 * n, 0, liwork};
 }
 
+// Collective: its workspaces are agreed, its info is the same on every rank.
 template <typename T>
-void run_eigh(const Grid& g, Matrix& a, Matrix& z, Tensor& w) {
+void run_eigh(const Context::Impl& c, const Grid& g, Matrix& a, Matrix& z, Tensor& w) {
   using R = RealType<T>;
   const Descriptor da = detail::desc_of(g, a), dz = detail::desc_of(g, z);
   const EighWork least = eigh_minimum(g, a.rows(), a.layout().block_rows, kIsComplexType<T>);
@@ -60,25 +61,27 @@ void run_eigh(const Grid& g, Matrix& a, Matrix& z, Tensor& w) {
   int iwork_size = 0;
   call(&work_size, &query, &rwork_size, &query, &iwork_size, &query);
   detail::check_info("dist.eigh", info, "workspace query failed");
-  const int lwork =
-      detail::as_int(std::max<long>(workspace_count(work_size), least.lwork), "lwork");
-  const int lrwork =
-      detail::as_int(std::max<long>(workspace_count(rwork_size), least.lrwork), "lrwork");
-  const int liwork = detail::as_int(std::max<long>(iwork_size, least.liwork), "liwork");
-  std::vector<T> work(static_cast<std::size_t>(lwork));
-  std::vector<R> rwork(static_cast<std::size_t>(lrwork));
-  std::vector<int> iwork(static_cast<std::size_t>(std::max(liwork, 1)));
+  std::vector<T> work = detail::agreed_workspace<T>(
+      c, "dist.eigh", std::max<long>(workspace_count(work_size), least.lwork), "LWORK");
+  std::vector<R> rwork = detail::agreed_workspace<R>(
+      c, "dist.eigh", std::max<long>(workspace_count(rwork_size), least.lrwork), "LRWORK");
+  std::vector<int> iwork = detail::agreed_workspace<int>(
+      c, "dist.eigh", std::max<long>({iwork_size, least.liwork, 1}), "LIWORK");
+  const int lwork = static_cast<int>(work.size()), lrwork = static_cast<int>(rwork.size());
+  const int liwork = static_cast<int>(iwork.size());
   call(work.data(), &lwork, rwork.data(), &lrwork, iwork.data(), &liwork);
   detail::check_info("dist.eigh", info,
                      "the eigensolver did not converge (info " + std::to_string(info) + ")");
 }
 
 // ELPA reads the whole matrix: tril(A) + strictly_tril(A)^H, from the lower triangle as
-// p?syevd reads it.
+// p?syevd reads it. The two copies are agreed before p?tranc's collective.
 template <typename T>
-Matrix hermitian_from_lower(const Grid& g, const Matrix& a) {
-  Matrix full = detail::with_local(a, a.rows(), a.cols(), a.local().clone());
-  Matrix strict = detail::with_local(a, a.rows(), a.cols(), a.local().clone());
+Matrix hermitian_from_lower(const Context::Impl& c, const Grid& g, const Matrix& a) {
+  auto [full, strict] = detail::agreed(c, [&] {
+    return std::pair{detail::with_local(a, a.rows(), a.cols(), a.local().clone()),
+                     detail::with_local(a, a.rows(), a.cols(), a.local().clone())};
+  });
   detail::keep_triangle<T>(full, g, detail::Triangle::Lower);
   detail::keep_triangle<T>(strict, g, detail::Triangle::StrictLower);
   const Descriptor df = detail::desc_of(g, full), ds = detail::desc_of(g, strict);
@@ -162,14 +165,12 @@ std::pair<Tensor, Matrix> eigh(const Matrix& a, const EighOptions& options) {
                            detail::local_part(a.dtype(), a.rows(), a.cols(), a.layout(), g));
   });
   if (a.rows() == 0) return {w, z};
-  detail::agreed(c, [&] {
-    detail::by_dtype(a.dtype(), [&]<typename T>() {
-      if (!use_elpa) return run_eigh<T>(g, work, z, w);
+  detail::by_dtype(a.dtype(), [&]<typename T>() {
+    if (!use_elpa) return run_eigh<T>(c, g, work, z, w);
 #if TENFERRO_DIST_HAS_ELPA
-      Matrix full = hermitian_from_lower<T>(g, work);
-      detail::elpa_eigh(c, g, full, z, w);
+    Matrix full = hermitian_from_lower<T>(c, g, work);
+    detail::elpa_eigh(c, g, full, z, w);
 #endif
-    });
   });
   // W is documented as global, but with ScaLAPACK 2.2.1 only some grid positions end up with
   // the eigenvalues (seen on 2 x 2 and 1 x 4 grids): the root's copy is the answer.

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 
+#include "dist/collective.hpp"
 #include "dist/linalg_common.hpp"
 
 // elpa.h declares elpa_strerr outside its extern "C" blocks, so a C++ caller would look for a
@@ -64,30 +65,40 @@ void eigenvectors(elpa_t h, c64* a, double* w, c64* z, int* e) {
 }  // namespace
 
 void elpa_eigh(const Context::Impl& ctx, const Grid& g, Matrix& full, Matrix& z, Tensor& w) {
-  init_elpa();
-  int error = 0;
-  ElpaHandle h(elpa_allocate(&error));
-  check(error, "allocation failed");
-  const std::int64_t n = full.rows();
-  set(h.get(), "na", n);
-  set(h.get(), "nev", n);
-  set(h.get(), "local_nrows", full.local().shape()[0]);
-  set(h.get(), "local_ncols", full.local().shape()[1]);
-  set(h.get(), "nblk", full.layout().block_rows);
-  set(h.get(), "mpi_comm_parent", MPI_Comm_c2f(ctx.comm));
-  set(h.get(), "process_row", g.my_row);
-  set(h.get(), "process_col", g.my_col);
-  set(h.get(), "blacs_context", g.context);
-  check(elpa_setup(h.get()), "set-up failed");
-  set(h.get(), "solver", ELPA_SOLVER_2STAGE);
+  // Every step that can fail on one rank alone is agreed before the next collective one
+  // (elpa_setup splits the communicator, the solver communicates throughout).
+  ElpaHandle h = agreed(ctx, [&] {
+    init_elpa();
+    int error = 0;
+    ElpaHandle made(elpa_allocate(&error));
+    check(error, "allocation failed");
+    const std::int64_t n = full.rows();
+    set(made.get(), "na", n);
+    set(made.get(), "nev", n);
+    set(made.get(), "local_nrows", full.local().shape()[0]);
+    set(made.get(), "local_ncols", full.local().shape()[1]);
+    set(made.get(), "nblk", full.layout().block_rows);
+    set(made.get(), "mpi_comm_parent", MPI_Comm_c2f(ctx.comm));
+    set(made.get(), "process_row", g.my_row);
+    set(made.get(), "process_col", g.my_col);
+    set(made.get(), "blacs_context", g.context);
+    return made;
+  });
+  agreed(ctx, [&] {
+    check(elpa_setup(h.get()), "set-up failed");
+    set(h.get(), "solver", ELPA_SOLVER_2STAGE);
+  });
+  int error = ELPA_OK;
   by_dtype(full.dtype(), [&]<typename T>() {
     eigenvectors(h.get(), data_of<T>(full.local()), reinterpret_cast<RealType<T>*>(w.raw_data()),
                  data_of<T>(z.local()), &error);
   });
-  if (error != ELPA_OK) {
-    throw_error(ErrorKind::Numerical, ErrorPhase::Execute, "dist.eigh",
-                std::string("ELPA's eigensolver failed: ") + tenferro_elpa_strerr(error));
-  }
+  agreed(ctx, [&] {
+    if (error != ELPA_OK) {
+      throw_error(ErrorKind::Numerical, ErrorPhase::Execute, "dist.eigh",
+                  std::string("ELPA's eigensolver failed: ") + tenferro_elpa_strerr(error));
+    }
+  });
 }
 
 }  // namespace tenferro::dist::detail

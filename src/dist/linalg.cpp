@@ -105,20 +105,19 @@ Matrix solve(const Matrix& a, const Matrix& b) {
     x = with_local(b, b.rows(), b.cols(), b.local().clone());
   });
   if (a.rows() == 0 || b.cols() == 0) return x;
-  detail::agreed(c, [&] {
-    by_dtype(a.dtype(), [&]<typename T>() {
-      const Descriptor da = desc_of(g, lu), db = desc_of(g, x);
-      const int n = detail::as_int(a.rows(), "rows"), nrhs = detail::as_int(b.cols(), "cols");
-      const int one = 1;
-      std::vector<int> pivots(
-          static_cast<std::size_t>(lu.local().shape()[0] + a.layout().block_rows));
-      int info = 0;
-      detail::p_gesv(static_cast<T*>(nullptr), &n, &nrhs, data_of<T>(lu.local()), &one, &one, da.d,
-                     pivots.data(), data_of<T>(x.local()), &one, &one, db.d, &info);
-      check_info("dist.solve", info,
-                 "the matrix is singular (U(" + std::to_string(info) + ", " + std::to_string(info) +
-                     ") is exactly zero)");
-    });
+  std::vector<int> pivots = detail::agreed_workspace<int>(
+      c, "dist.solve", lu.local().shape()[0] + a.layout().block_rows, "IPIV");
+  by_dtype(a.dtype(), [&]<typename T>() {
+    const Descriptor da = desc_of(g, lu), db = desc_of(g, x);
+    const int n = detail::as_int(a.rows(), "rows"), nrhs = detail::as_int(b.cols(), "cols");
+    const int one = 1;
+    int info = 0;
+    detail::p_gesv(static_cast<T*>(nullptr), &n, &nrhs, data_of<T>(lu.local()), &one, &one, da.d,
+                   pivots.data(), data_of<T>(x.local()), &one, &one, db.d, &info);
+    // info is the same on every rank.
+    check_info("dist.solve", info,
+               "the matrix is singular (U(" + std::to_string(info) + ", " + std::to_string(info) +
+                   ") is exactly zero)");
   });
   return x;
 }
@@ -136,35 +135,41 @@ std::pair<Matrix, Matrix> qr(const Matrix& a) {
       detail::agreed(c, [&] { return with_local(a, a.rows(), a.cols(), a.local().clone()); });
   if (k == 0) return {detail::leading(f, a.rows(), 0, g), detail::leading(f, 0, a.cols(), g)};
   Matrix q, r;
-  detail::agreed(c, [&] {
-    by_dtype(a.dtype(), [&]<typename T>() {
-      const Descriptor d = desc_of(g, f);
-      const int m = detail::as_int(a.rows(), "rows"), n = detail::as_int(a.cols(), "cols");
-      const int kk = static_cast<int>(k), one = 1, query = -1;
-      std::vector<T> tau(static_cast<std::size_t>(f.local().shape()[1] + a.layout().block_cols));
-      T* const tag = nullptr;
-      int info = 0;
-      T size(0);
-      detail::p_geqrf(tag, &m, &n, data_of<T>(f.local()), &one, &one, d.d, tau.data(), &size,
-                      &query, &info);
-      int lwork = detail::as_int(workspace_count(size), "lwork");
-      std::vector<T> work(static_cast<std::size_t>(lwork));
-      detail::p_geqrf(tag, &m, &n, data_of<T>(f.local()), &one, &one, d.d, tau.data(), work.data(),
-                      &lwork, &info);
-      check_info("dist.qr", info, "p?geqrf failed");
-      // R: the upper triangle of the first k rows.
-      r = detail::leading(f, k, a.cols(), g);
-      detail::keep_triangle<T>(r, g, detail::Triangle::Upper);
-      // Q: the first k columns of the reflectors' product, formed in place.
-      detail::p_orgqr(tag, &m, &kk, &kk, data_of<T>(f.local()), &one, &one, d.d, tau.data(), &size,
-                      &query, &info);
-      lwork = detail::as_int(workspace_count(size), "lwork");
-      work.assign(static_cast<std::size_t>(lwork), T(0));
-      detail::p_orgqr(tag, &m, &kk, &kk, data_of<T>(f.local()), &one, &one, d.d, tau.data(),
-                      work.data(), &lwork, &info);
-      check_info("dist.qr", info, "p?orgqr failed");
-      q = detail::leading(f, a.rows(), k, g);
+  // Collective throughout: every step that can fail on one rank alone (a workspace, a copy) is
+  // agreed before the next driver call; the drivers' info is the same on every rank.
+  by_dtype(a.dtype(), [&]<typename T>() {
+    const Descriptor d = desc_of(g, f);
+    const int m = detail::as_int(a.rows(), "rows"), n = detail::as_int(a.cols(), "cols");
+    const int kk = static_cast<int>(k), one = 1, query = -1;
+    std::vector<T> tau = detail::agreed_workspace<T>(
+        c, "dist.qr", f.local().shape()[1] + a.layout().block_cols, "TAU");
+    T* const tag = nullptr;
+    int info = 0;
+    T size(0);
+    detail::p_geqrf(tag, &m, &n, data_of<T>(f.local()), &one, &one, d.d, tau.data(), &size, &query,
+                    &info);
+    check_info("dist.qr", info, "p?geqrf's workspace query failed");
+    std::vector<T> work = detail::agreed_workspace<T>(c, "dist.qr", workspace_count(size), "LWORK");
+    int lwork = static_cast<int>(work.size());
+    detail::p_geqrf(tag, &m, &n, data_of<T>(f.local()), &one, &one, d.d, tau.data(), work.data(),
+                    &lwork, &info);
+    check_info("dist.qr", info, "p?geqrf failed");
+    // R: the upper triangle of the first k rows.
+    r = detail::agreed(c, [&] {
+      Matrix upper = detail::leading(f, k, a.cols(), g);
+      detail::keep_triangle<T>(upper, g, detail::Triangle::Upper);
+      return upper;
     });
+    // Q: the first k columns of the reflectors' product, formed in place.
+    detail::p_orgqr(tag, &m, &kk, &kk, data_of<T>(f.local()), &one, &one, d.d, tau.data(), &size,
+                    &query, &info);
+    check_info("dist.qr", info, "p?orgqr's workspace query failed");
+    work = detail::agreed_workspace<T>(c, "dist.qr", workspace_count(size), "LWORK");
+    lwork = static_cast<int>(work.size());
+    detail::p_orgqr(tag, &m, &kk, &kk, data_of<T>(f.local()), &one, &one, d.d, tau.data(),
+                    work.data(), &lwork, &info);
+    check_info("dist.qr", info, "p?orgqr failed");
+    q = detail::agreed(c, [&] { return detail::leading(f, a.rows(), k, g); });
   });
   return {q, r};
 }

@@ -54,7 +54,8 @@ LuResult lu(const Matrix& a) {
   std::vector<std::int64_t> swaps;
   if (k > 0) {
     const std::int64_t local_rows = f.local().shape()[0];
-    std::vector<int> ipiv(static_cast<std::size_t>(local_rows + a.layout().block_rows));
+    std::vector<int> ipiv =
+        detail::agreed_workspace<int>(c, "dist.lu", local_rows + a.layout().block_rows, "IPIV");
     detail::agreed(c, [&] {
       detail::by_dtype(a.dtype(), [&]<typename T>() {
         const detail::Descriptor d = detail::desc_of(g, f);

@@ -18,9 +18,10 @@ using detail::Descriptor;
 using detail::Grid;
 
 // p?gesvd with JOBU = JOBVT = 'V' (or 'N' for values only, when u and vh are not referenced
-// and A's descriptor stands in for theirs).
+// and A's descriptor stands in for theirs). Collective: its workspaces are agreed, its info is
+// the same on every rank.
 template <typename T>
-void run_svd(const Grid& g, Matrix& a, Matrix* u, Tensor& s, Matrix* vh) {
+void run_svd(const Context::Impl& c, const Grid& g, Matrix& a, Matrix* u, Tensor& s, Matrix* vh) {
   using R = RealType<T>;
   const bool uv = u != nullptr;
   const Descriptor da = detail::desc_of(g, a);
@@ -35,7 +36,8 @@ void run_svd(const Grid& g, Matrix& a, Matrix* u, Tensor& s, Matrix* vh) {
   R* values = reinterpret_cast<R*>(s.raw_data());
   T* const tag = nullptr;
   // RWORK: 1 + 4 * max(m, n) (p?gesvd's documentation), taken by the complex drivers only.
-  std::vector<R> rwork(static_cast<std::size_t>(1 + 4 * std::max(m, n)));
+  std::vector<R> rwork = detail::agreed_workspace<R>(
+      c, "dist.svd", kIsComplexType<T> ? 1 + 4 * std::int64_t{std::max(m, n)} : 0, "RWORK");
   auto call = [&](T* work, const int* lwork) {
     if constexpr (kIsComplexType<T>) {
       detail::p_gesvd(tag, job, job, &m, &n, detail::data_of<T>(a.local()), &one, &one, da.d,
@@ -49,8 +51,9 @@ void run_svd(const Grid& g, Matrix& a, Matrix* u, Tensor& s, Matrix* vh) {
   T work_size(0);
   call(&work_size, &query);
   detail::check_info("dist.svd", info, "workspace query failed");
-  const int lwork = detail::as_int(workspace_count(work_size), "lwork");
-  std::vector<T> work(static_cast<std::size_t>(lwork));
+  std::vector<T> work =
+      detail::agreed_workspace<T>(c, "dist.svd", workspace_count(work_size), "LWORK");
+  const int lwork = static_cast<int>(work.size());
   call(work.data(), &lwork);
   // info = min(m, n) + 1 is p?gesvd's heterogeneity report: the ranks' singular values differ
   // in the last bits (a rank holding no part of U or V^T computes them in another order, seen
@@ -173,11 +176,9 @@ SvdResult svd(const Matrix& a, const SvdOptions& options) {
     if (k > 0) work = detail::with_local(a, m, n, a.local().clone());
   });
   if (k > 0) {
-    detail::agreed(c, [&] {
-      detail::by_dtype(a.dtype(), [&]<typename T>() {
-        run_svd<T>(g, work, options.compute_uv ? &u : nullptr, r.s,
-                   options.compute_uv ? &vh : nullptr);
-      });
+    detail::by_dtype(a.dtype(), [&]<typename T>() {
+      run_svd<T>(c, g, work, options.compute_uv ? &u : nullptr, r.s,
+                 options.compute_uv ? &vh : nullptr);
     });
     // As with eigh: the root's singular values are the answer on every rank.
     MPI_Bcast(r.s.raw_data(), static_cast<int>(r.s.nbytes()), MPI_BYTE, 0, c.comm);

@@ -3,12 +3,15 @@
 # (oversubscribed: the test machines have 2 cores). A hang would be a bug; the timeout bounds it.
 find_program(TENFERRO_MPIEXEC NAMES mpirun mpiexec REQUIRED)
 file(GLOB dist_test_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cpp)
-# The device-like test backend is compiled in (not linked from tenferro_test_support, which is
-# built on the static library): a rank's runtime can then claim to be CUDA without a GPU.
+# The device-like test backend is compiled in (not linked from tenferro_test_support): a rank's
+# runtime can then claim to be CUDA without a GPU.
 add_executable(tenferro_dist_tests ${dist_test_sources}
                ${CMAKE_CURRENT_LIST_DIR}/../support/test_device_backend.cpp)
-target_include_directories(tenferro_dist_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/..)
-target_link_libraries(tenferro_dist_tests PRIVATE tenferro_dist GTest::gtest Threads::Threads)
+# On the static library, so the test-only hooks of src/dist (hidden in the shared one) link.
+target_include_directories(tenferro_dist_tests PRIVATE ${CMAKE_CURRENT_LIST_DIR}/..
+                           ${PROJECT_SOURCE_DIR}/src ${PROJECT_BINARY_DIR}/generated)
+target_link_libraries(tenferro_dist_tests PRIVATE tenferro_dist_internal GTest::gtest
+                      Threads::Threads)
 tenferro_strict_warnings(tenferro_dist_tests)
 foreach(ranks 1 2 4)
   add_test(NAME Dist.Ranks${ranks}

@@ -3,8 +3,9 @@
 // rank, before any collective driver runs (a NaN made eigh hang under ELPA and abort the job
 // under ScaLAPACK; a wrong part made pdgemm reject its descriptor on one rank while the others
 // waited). Found by an adversarial review. Also the small SVDs p?gesvd reported as
-// heterogeneous on ranks holding no part of U or V^T (info = min(m, n) + 1): a result; and
-// cholesky and solve on oblong blocks, refused before ScaLAPACK.
+// heterogeneous on ranks holding no part of U or V^T (info = min(m, n) + 1): a result;
+// cholesky and solve on oblong blocks, refused before ScaLAPACK; and a driver's workspace that
+// one rank alone cannot allocate (its size is that rank's), the same ResourceError everywhere.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "dist/collective.hpp"
 #include "dist_context.hpp"
 
 namespace tenferro::dist {
@@ -136,6 +138,41 @@ TEST(DistRankLocalInput, CholeskyAndSolveRefuseOblongBlocksUpFront) {
     const Outcome o = outcome_of(call);
     EXPECT_TRUE(testing::on_every_rank(o.kind == ErrorKind::Validation)) << o.message;
     EXPECT_NE(o.message.find("needs square blocks, got 2 x 3"), std::string::npos) << o.message;
+  }
+}
+
+// The last rank's first workspace allocation fails (the hook stands in for an exhausted
+// allocator, which no test can make happen on one rank at will): every rank reports the same
+// ResourceError naming that rank, none waits in a driver's collective for it (the allocation
+// used to happen inside the collective step: the other ranks hung), and the same call then
+// succeeds.
+TEST(DistRankLocalInput, AWorkspaceOneRankCannotAllocateIsTheSameResourceErrorOnEveryRank) {
+  const auto& ctx = context();
+  const std::int64_t n = 10;
+  const int last = ctx->size() - 1;
+  for (DType dtype : {DType::F64, DType::C32}) {
+    Tensor x = testing::random_matrix(dtype, n, n, 11);
+    for (std::int64_t i = 0; i < n; ++i) {  // diagonally dominant: every op completes
+      if (dtype == DType::F64) x.at<double>({i, i}) += 2.0 * n;
+      if (dtype == DType::C32) x.at<std::complex<float>>({i, i}) += 2.0f * n;
+    }
+    for (const auto& f : factorisations()) {
+      if (f.name == std::string("cholesky") || f.name == std::string("eigh elpa")) {
+        continue;  // no driver workspace of theirs (p?potrf takes none; ELPA allocates its own)
+      }
+      const Matrix a = scatter(ctx, ctx->is_root() ? x : Tensor(), {2, 2, {}});
+      detail::fail_next_workspace_for_testing(last);
+      const Outcome o = outcome_of([&] { f.run(a); });
+      detail::fail_next_workspace_for_testing(-1);
+      EXPECT_TRUE(testing::on_every_rank(o.kind == ErrorKind::Resource))
+          << f.name << " " << dtype_name(dtype) << ": " << o.message;
+      EXPECT_NE(o.message.find("rank " + std::to_string(last) + ": "), std::string::npos)
+          << f.name << ": " << o.message;
+      EXPECT_NE(o.message.find("workspace"), std::string::npos) << f.name << ": " << o.message;
+      EXPECT_TRUE(
+          testing::on_every_rank(outcome_of([&] { f.run(a); }).kind == ErrorKind::RuntimeState))
+          << f.name << " " << dtype_name(dtype);
+    }
   }
 }
 
