@@ -274,5 +274,48 @@ TEST_P(PrimsSpecialValues, DivisionByAComplexScalarPromotesARealTensor) {
   EXPECT_TRUE(close(got, make_ref(DType::C32, {2}, {C(0, -0.5), C(0, 1)}), tol_for(DType::C32)));
 }
 
+// NumPy 2's sign of a complex value: z/|z|, an infinite part giving the direction whatever the
+// other part (NaN included), two infinite parts or a NaN part NaN, and no overflow or lost
+// digits at the dtype's extremes (complex infinities gave NaN; 3e38 + 3e38i in complex64 gave
+// 0). The expected values: NumPy 2.4's, and z/|z| in long double for the finite ones.
+TEST_P(PrimsSpecialValues, ComplexSignFollowsNumPyAtInfinitiesAndExtremes) {
+  for (DType d : {DType::C32, DType::C64}) {
+    if (!runs(d)) continue;
+    SCOPED_TRACE(std::string(dtype_name(d)));
+    const bool wide = is_double(d);
+    const double big = wide ? 1.5e308 : 3e38;
+    // Subnormal parts, but not on WebGPU, which may flush them to zero (WGSL allows it).
+    const bool subnormals = kind() != RuntimeKind::WebGpu;
+    const double tiny = wide ? 3e-320 : 3e-44;
+    std::vector<C> in = {C(kInf, 0),    C(0, kInf),       C(-kInf, 1),   C(1, -kInf),
+                         C(kInf, kNaN), C(kNaN, -kInf),   C(kInf, kInf), C(-kInf, kInf),
+                         C(kNaN, 0),    C(0, kNaN),       C(0, 0),       C(-0.0, 0.0),
+                         C(big, big),   C(-big, big / 4), C(3, -4),      C(0, -2)};
+    if (subnormals) in.push_back(C(tiny, tiny / 3));
+    const std::vector<C> special = {C(1, 0),       C(0, 1),       C(-1, 0),      C(0, -1),
+                                    C(1, 0),       C(0, -1),      C(kNaN, kNaN), C(kNaN, kNaN),
+                                    C(kNaN, kNaN), C(kNaN, kNaN), C(0, 0),       C(0, 0)};
+    const Ref got = down(prims::sign(up(make_ref(d, {static_cast<std::int64_t>(in.size())}, in))));
+    ASSERT_EQ(got.v.size(), in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const C g = got.v[i];
+      if (i < special.size()) {
+        const C w = special[i];
+        const bool ok = (std::isnan(w.real()) ? std::isnan(g.real()) : g.real() == w.real()) &&
+                        (std::isnan(w.imag()) ? std::isnan(g.imag()) : g.imag() == w.imag());
+        EXPECT_TRUE(ok) << "sign(" << in[i] << ") = " << g << ", NumPy gives " << w;
+        continue;
+      }
+      // The input as the dtype holds it, then z/|z| in long double.
+      const long double re = wide ? in[i].real() : static_cast<float>(in[i].real());
+      const long double im = wide ? in[i].imag() : static_cast<float>(in[i].imag());
+      const long double m = std::sqrt(re * re + im * im);
+      const double tol = wide ? 4e-16 : 4e-7;
+      EXPECT_NEAR(g.real(), static_cast<double>(re / m), tol) << "sign(" << in[i] << ") = " << g;
+      EXPECT_NEAR(g.imag(), static_cast<double>(im / m), tol) << "sign(" << in[i] << ") = " << g;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tenferro::prims_test

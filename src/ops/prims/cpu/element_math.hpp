@@ -78,13 +78,31 @@ inline double complex_magnitude(std::complex<double> z) {
   return std::sqrt(re * re + im * im);
 }
 
+// sign: NumPy 2's. A complex z gives z/|z|, where an infinite part is the direction whatever
+// the other (inf + iy -> 1, x - i inf -> -i, y NaN included), two infinite parts or a NaN part
+// give NaN, and |z| is taken where it neither overflows nor loses digits: complex64 in double,
+// complex128 scaled by a power of two at the extremes (|3e38 + 3e38i| overflowed complex64 to
+// inf and its sign to 0; the subnormal parts' hypot kept a few digits).
 template <class T>
 T sign_of(T x) {
   if constexpr (kIsComplex<T>) {
-    const auto m = std::abs(x);
-    if (m == 0) return T(0);
-    if (std::isnan(m)) return T(std::nan(""), std::nan(""));
-    return x / m;
+    using R = typename T::value_type;
+    const R re = x.real(), im = x.imag();
+    const bool re_inf = std::isinf(re), im_inf = std::isinf(im);
+    if (re_inf != im_inf) {
+      return T(re_inf ? std::copysign(R(1), re) : R(0), im_inf ? std::copysign(R(1), im) : R(0));
+    }
+    if (re_inf || std::isnan(re) || std::isnan(im)) return T(std::nan(""), std::nan(""));
+    if (re == 0 && im == 0) return T(0);
+    if constexpr (std::is_same_v<R, float>) {
+      const double dre = re, dim = im, m = std::sqrt(dre * dre + dim * dim);
+      return T(static_cast<float>(dre / m), static_cast<float>(dim / m));
+    } else {
+      const R big = std::max(std::fabs(re), std::fabs(im));
+      const R scale = big > 0x1p1000 ? 0x1p-100 : (big < 0x1p-1000 ? 0x1p100 : 1.0);
+      const R a = re * scale, b = im * scale, m = std::hypot(a, b);
+      return T(a / m, b / m);
+    }
   } else {
     if (std::isnan(x)) return x;
     return static_cast<T>((x > 0) - (x < 0));

@@ -260,11 +260,20 @@ struct UnaryMath<PrimKind::Square> {
 };
 
 // z / |z| (NumPy 2), 0 at 0, NaN when |z| is NaN.
+// NumPy 2's sign, as the CPU's sign_of: an infinite part is the direction whatever the other,
+// two infinite parts or a NaN part give NaN, the extremes are scaled by a power of two so that
+// |z| neither overflows nor loses digits (complex64 arrives widened to double).
 TENFERRO_PRIMS_HD Z zsign(Z z) {
-  const double m = hypot(z.re, z.im);
-  if (m == 0) return {0.0, 0.0};
-  if (isnan(m)) return {kNaN, kNaN};
-  return {z.re / m, z.im / m};
+  const bool re_inf = isinf(z.re), im_inf = isinf(z.im);
+  if (re_inf != im_inf) {
+    return {re_inf ? copysign(1.0, z.re) : 0.0, im_inf ? copysign(1.0, z.im) : 0.0};
+  }
+  if (re_inf || isnan(z.re) || isnan(z.im)) return {kNaN, kNaN};
+  const double big = fmax(fabs(z.re), fabs(z.im));
+  if (big == 0) return {0.0, 0.0};
+  const double scale = big > 0x1p1000 ? 0x1p-100 : (big < 0x1p-1000 ? 0x1p100 : 1.0);
+  const double a = z.re * scale, b = z.im * scale, m = hypot(a, b);
+  return {a / m, b / m};
 }
 
 template <>

@@ -200,11 +200,22 @@ fn c_div(a0: C, b0: C) -> C {
   if (is_nan(q.x) && is_nan(q.y)) { q = c_div_recover(a0, b0, q); }
   return q;
 }
+// NumPy 2's sign, as the CPU's: an infinite part is the direction whatever the other, two
+// infinite parts or a NaN part give NaN; the parts are divided by the larger one first, so that
+// |z| of values near f32's largest does not overflow (its sign was 0).
 fn c_sign(z: C) -> C {
-  let m = c_abs(z);
-  if (is_zero(m)) { return C(0.0, 0.0); }
-  if (is_nan(m)) { return C(f_nan(), f_nan()); }
-  return C(z.x / m, z.y / m);
+  let re_inf = is_inf(z.x);
+  let im_inf = is_inf(z.y);
+  if (re_inf != im_inf) {
+    return C(select(0.0, sign(z.x), re_inf), select(0.0, sign(z.y), im_inf));
+  }
+  if (re_inf || is_nan(z.x) || is_nan(z.y)) { return C(f_nan(), f_nan()); }
+  let big = max(abs(z.x), abs(z.y));
+  if (is_zero(big)) { return C(0.0, 0.0); }
+  let a = z.x / big;
+  let b = z.y / big;
+  let m = sqrt(a * a + b * b);
+  return C(a / m, b / m);
 }
 fn c_sqrt(z: C) -> C {
   let x = z.x;
