@@ -341,8 +341,9 @@ bool try_simd(const ElementwiseCall& c) {
 }
 
 // Complex operands of one dense block (or a binary op's broadcast value, binary_layout):
-// products and quotients by the vector kernels (the scalar rule redone where both parts came out
-// NaN: Annex G's infinity recovery, and the quotients outside the kernel's range); sums,
+// products and quotients by the vector kernels (the scalar rule redone where a part came out
+// NaN: Annex G's infinity recovery, the quotients outside the kernel's range, a real divisor's
+// repair); sums,
 // differences and scaling by a real number as the real kernels on the interleaved parts
 // (std::complex adds part by part, scale_by multiplies each part); |z| by the vector kernel, the
 // scalar rule (complex_magnitude) redone for the values outside its formula's range, so its bits
@@ -402,10 +403,13 @@ bool try_simd_complex(const ElementwiseCall& c) {
                      ok = simd::complex_binary(isa, op, parts(p), parts(q), rr, count, some_nan);
                    }
                    if (!ok) throw_kernel_refused(op);
+                   // A value with a NaN part is redone by the scalar rule: the kernels'
+                   // bits where both parts are NaN, its real-divisor repair
+                   // (complex_quotient) where one is.
                    if (some_nan)
                      for (std::int64_t i = 0; i < count; ++i)
-                       if (std::isnan(r[i].real()) && std::isnan(r[i].imag()))
-                         r[i] = product ? p[i] * q[i] : p[i] / q[i];
+                       if (std::isnan(r[i].real()) || std::isnan(r[i].imag()))
+                         r[i] = product ? p[i] * q[i] : complex_quotient(p[i], q[i]);
                  });
     };
     run_split(op, sizeof(T), c.out.layout.numel(), run);

@@ -203,6 +203,19 @@ inline constexpr bool kHasBinaryMath = !kIsComplex<T> || (K != prims_internal::P
                                                           K != prims_internal::PrimKind::Minimum &&
                                                           K != prims_internal::PrimKind::Pow);
 
+// a / b for complex values: std::complex's operator/ (libgcc's __divdc3 / __divsc3), except
+// that a real divisor (b's imaginary part zero) whose quotient came out with a NaN part divides
+// part by part, which is exact for it: (1 + 1e308i) / 0.5 gave NaN + inf i (the rule's
+// products overflow or meet inf * 0) where NumPy gives 2 + inf i. Where the operator's result
+// has no NaN its bits stand, so the vector kernels' quotients (the operator's bits) agree.
+template <class T>
+T complex_quotient(T a, T b) {
+  const T q = a / b;
+  if (b.imag() != 0 || !(std::isnan(q.real()) || std::isnan(q.imag()))) return q;
+  const T parts(a.real() / b.real(), a.imag() / b.real());
+  return std::isnan(parts.real()) || std::isnan(parts.imag()) ? q : parts;
+}
+
 // The math of each binary op of the op list (TENFERRO_PRIMS_BINARY_OPS) but Complex (whose
 // output is another dtype; cpu_elementwise.cpp builds it), by compile-time kind.
 template <prims_internal::PrimKind K, class T>
@@ -216,7 +229,10 @@ T binary_op(T a, T b) {
   } else if constexpr (K == Mul) {
     return a * b;
   } else if constexpr (K == Div) {
-    return a / b;
+    if constexpr (kIsComplex<T>)
+      return complex_quotient(a, b);
+    else
+      return a / b;
   } else if constexpr (K == Maximum) {
     return nan_max(a, b);
   } else if constexpr (K == Minimum) {
