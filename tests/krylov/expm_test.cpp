@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "krylov/krylov_matrices.hpp"
 
@@ -70,6 +73,65 @@ TEST(ExpmMultiply, UnitaryEvolutionKeepsTheNorm) {
   const double after = prims::norm(r.x).download().data<double>()[0];
   EXPECT_NEAR(after / before, 1.0, 1e-10);
   EXPECT_GT(r.substeps, 1);
+}
+
+double host_norm(const EagerTensor& x) {
+  return prims::cast(prims::norm(x), DType::F64).download().data<double>()[0];
+}
+
+// exp(tA) v beyond double's range is a NumericalError, not a hang: an exponential that
+// overflowed made the step's estimate NaN (0 * inf on an invariant space) and the substep loop
+// spun on a NaN step forever. Found by an adversarial review (expm_multiply([[1]], [1], 710)).
+TEST(ExpmMultiply, AnOverflowingExponentialIsANumericalErrorNotAHang) {
+  auto rt = EagerRuntime::cpu();
+  const EagerTensor one = rt->upload(host_vector(DType::F64, {1.0}));
+  const EagerTensor a = prims::reshape(one, Shape{1, 1});
+  const auto fits = krylov::expm_multiply(matvec(a), one, 709.0);
+  EXPECT_NEAR(fits.x.download().data<double>()[0] / std::exp(709.0), 1.0, 1e-12);
+  std::vector<cplx> ramp;
+  for (int i = 1; i <= 6; ++i) ramp.emplace_back(double(i));
+  const EagerTensor d = matrix_with_spectrum(rt, DType::F64, ramp, 5);
+  const EagerTensor ones = rt->upload(host_vector(DType::F64, std::vector<cplx>(6, 1.0)));
+  const EagerTensor dc = prims::cast(d, DType::C64), onesc = prims::cast(ones, DType::C64);
+  for (const auto& [op, v, t] : {std::tuple{a, one, cplx(710.0)}, std::tuple{d, ones, cplx(200.0)},
+                                 std::tuple{dc, onesc, cplx(300.0, 5.0)}}) {
+    try {
+      (void)krylov::expm_multiply(matvec(op), v, t, {.max_substeps = 3});
+      ADD_FAILURE() << "t = " << t << " returned";
+    } catch (const Error& e) {
+      // "overflows" from the step, or the operator's own check of its output.
+      EXPECT_EQ(e.kind(), ErrorKind::Numerical) << e.what();
+    }
+  }
+  // A tiny v whose exponential alone overflows but whose product fits: shorter substeps.
+  const EagerTensor tiny = rt->upload(host_vector(DType::F64, {1e-300}));
+  const auto r = krylov::expm_multiply(matvec(a), tiny, 710.0);
+  EXPECT_NEAR(r.x.download().data<double>()[0] / (1e-300 * std::exp(355.0) * std::exp(355.0)), 1.0,
+              1e-10);
+}
+
+// An operator of norm above ~1e154 (float64): the invariance test summed squares and
+// overflowed, so every first Krylov step looked invariant and the answer was one step's Ritz
+// value, silently (eigsh 5.17e155 for 6.13e155). The same matrix at 1e150 and 1e155.
+TEST(ExpmMultiply, OperatorsOfHugeNormAreNotMistakenForInvariantSpaces) {
+  auto rt = EagerRuntime::cpu();
+  const std::int64_t n = 6;
+  std::vector<cplx> lambda;
+  for (std::int64_t i = 0; i < n; ++i) lambda.emplace_back(1.0 + double(i));
+  const EagerTensor base = matrix_with_spectrum(rt, DType::F64, lambda, 9);
+  const EagerTensor a0 = prims::scale(base + prims::transpose(base), 0.5);  // symmetric
+  const EagerTensor v = rt->upload(host_vector(DType::F64, std::vector<cplx>(n, 1.0)));
+  const Tensor w0 = linalg::eigh(a0).w.download();
+  const double largest = w0.data<double>()[n - 1];
+  const auto reference = krylov::expm_multiply(matvec(a0), v, 1.0).x;
+  for (const double s : {1e150, 1e155, 1e200}) {
+    SCOPED_TRACE(s);
+    const EagerTensor a = prims::scale(a0, s);
+    const auto e = krylov::eigsh(matvec(a), v, {.k = 1, .which = krylov::Which::LargestAlgebraic});
+    EXPECT_NEAR(e.eigenvalues[0] / s, largest, 1e-10 * largest);
+    const auto x = krylov::expm_multiply(matvec(a), v, 1.0 / s).x;
+    EXPECT_LT(host_norm(x - reference) / host_norm(reference), 1e-10);
+  }
 }
 
 }  // namespace

@@ -92,9 +92,15 @@ std::vector<EagerTensor> Basis::combine_columns(const std::vector<cplx>& y, std:
 }
 
 bool Projection::invariant(double eps) const {
-  double norm2 = beta * beta;
-  for (const cplx& c : h) norm2 += std::norm(c);
-  return beta <= 10 * eps * std::sqrt(norm2);
+  // ||(h, beta)|| scaled by its largest part: the plain sum of squares overflowed for an
+  // operator norm above ~1e154, so every first step looked invariant and eigsh, eigs and
+  // expm_multiply returned after one Krylov step, silently wrong.
+  double scale = beta;
+  for (const cplx& c : h) scale = std::max({scale, std::abs(c.real()), std::abs(c.imag())});
+  if (!(scale > 0) || !std::isfinite(scale)) return !(beta > 10 * eps * scale);
+  double sum = (beta / scale) * (beta / scale);
+  for (const cplx& c : h) sum += std::norm(c / scale);
+  return beta <= 10 * eps * scale * std::sqrt(sum);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ops/krylov/basis.hpp"
+#include "ops/krylov/scientific.hpp"
 #include "ops/krylov/small_dense.hpp"
 #include "tenferro/prims.hpp"
 
@@ -16,6 +17,7 @@ namespace {
 
 using krylov_internal::cplx;
 using krylov_internal::HostMatrix;
+using krylov_internal::scientific;
 
 }  // namespace
 
@@ -83,9 +85,20 @@ ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::com
       for (cplx& x : zh.a) x *= z;
       e = krylov_internal::expm(zh);
       err = beta * h_next * std::abs(z) * std::abs(e(size - 1, 0));
-      if (err <= budget * tau || tau < 1e-12) break;
-      tau *=
-          std::clamp(0.8 * std::pow(budget * tau / err, 1.0 / static_cast<double>(size)), 0.1, 0.5);
+      // An exponential beyond double's range (exp(710)) makes the estimate NaN (0 * inf on an
+      // invariant space) or inf: a shorter substep, never a step on a NaN (the loop used to
+      // spin on a NaN tau forever).
+      bool finite = std::isfinite(err);
+      for (std::int64_t i = 0; i < size && finite; ++i) finite = std::isfinite(std::abs(e(i, 0)));
+      if (finite && err <= budget * tau) break;
+      if (tau < 1e-12) {
+        if (finite) break;
+        throw_error(ErrorKind::Numerical, ErrorPhase::Execute, op,
+                    "exp(t A) v overflows: its growth over a substep of " + scientific(tau) +
+                        " of t exceeds the largest finite value");
+      }
+      tau *= finite ? std::clamp(0.8 * std::pow(budget * tau / err, 1.0 / double(size)), 0.1, 0.5)
+                    : 0.5;
     }
     std::vector<cplx> y = e.column(0);
     for (cplx& c : y) c *= beta;
@@ -93,7 +106,12 @@ ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::com
     done += tau;
     out.error_estimate += err / beta;
     ++out.substeps;
-    if (done < 1.0) beta = space.norm(w);
+    beta = space.norm(w);
+    if (!std::isfinite(beta)) {
+      throw_error(ErrorKind::Numerical, ErrorPhase::Execute, op,
+                  "exp(t A) v overflows the range of " + std::string(dtype_name(dtype)) +
+                      " (its norm is not finite at t fraction " + scientific(done) + ")");
+    }
     // The next substep from the estimate's order (err ~ tau^size): grow at most 5x.
     tau *= err > 0 ? std::clamp(0.8 * std::pow(budget * tau / err, 1.0 / static_cast<double>(size)),
                                 1.0, 5.0)
