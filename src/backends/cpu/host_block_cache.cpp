@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tenferro/core/error.hpp"
+
 namespace tenferro::cpu_memory {
 
 bool host_block_cache_enabled() noexcept {
@@ -32,8 +34,27 @@ CachedBlock HostBlockCache::take_block(const std::shared_ptr<HostBlockCache>& ca
     return CachedBlock(std::make_unique<HostStorage>(bytes, HostStorage::Uninitialized{}), nullptr);
   }
   std::unique_ptr<HostStorage> block = cache->take(bytes);
-  if (!block) block = std::make_unique<HostStorage>(bytes, HostStorage::Uninitialized{});
+  if (!block) {
+    try {
+      block = std::make_unique<HostStorage>(bytes, HostStorage::Uninitialized{});
+    } catch (const ResourceError&) {
+      // The kept blocks (up to 512 MiB) are memory the process holds for no one: a cache must
+      // never turn an allocation that fits into a ResourceError. Freed, then one more try.
+      cache->release_free_blocks();
+      block = std::make_unique<HostStorage>(bytes, HostStorage::Uninitialized{});
+    }
+  }
   return CachedBlock(std::move(block), cache);
+}
+
+void HostBlockCache::release_free_blocks() noexcept {
+  std::vector<std::unique_ptr<HostStorage>> freed[2];  // freed outside the lock
+  {
+    std::lock_guard lock(mutex_);
+    freed[0].swap(small_.free);
+    freed[1].swap(large_.free);
+    small_.bytes = large_.bytes = 0;
+  }
 }
 
 CachedBlock& CachedBlock::operator=(CachedBlock&& other) noexcept {

@@ -53,7 +53,8 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
   static constexpr std::size_t kLargeMaxBytes = std::size_t{512} << 20;
 
   // Storage of `bytes` (contents unspecified): a reused block when one fits, else a new one
-  // (a ResourceError when the host cannot provide it, as HostStorage), held by one owner (a CPU
+  // (a ResourceError when the host cannot provide it even with the kept blocks freed, as
+  // HostStorage), held by one owner (a CPU
   // buffer). A reused block may be larger than `bytes`: the buffer keeps the size asked for.
   // Called with the owner's pointer to the cache (a CPU backend, for every output it allocates):
   // the block copies it instead of locking a weak one (a compare-and-swap per output).
@@ -62,6 +63,8 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
   std::shared_ptr<HostStorage> allocate(std::size_t bytes);
   std::size_t cached_bytes() const;
   std::size_t cached_blocks() const;
+  // Frees every kept block (take_block does when an allocation fails, before it tries again).
+  void release_free_blocks() noexcept;
 
  private:
   // One size range: its free blocks (oldest first) and bounds.
