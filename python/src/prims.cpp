@@ -122,6 +122,15 @@ void bind_prims(nb::module_& m) {
 #undef TENFERRO_PY_BINARY
   p.attr("unary_ops") = nb::tuple(unary_ops);
   p.attr("binary_ops") = nb::tuple(binary_ops);
+  // The dtype a number brings to a promotion (NEP 50; None for a weak one), the operators' own
+  // rule, for the package's functions that build a scalar operand themselves (clip, isclose).
+  p.def(
+      "_nep50_dtype",
+      [](nb::handle v) -> nb::object {
+        const std::optional<DType> d = numpy_scalar_dtype(v);
+        return d ? numpy_dtype(*d) : nb::none();
+      },
+      nb::arg("value"));
   def_unary<prims::contiguous>(p, "contiguous");
   p.def("ascontiguousarray",
         [](const EagerTensor& x) { return released([&] { return c_contiguous(x); }); });

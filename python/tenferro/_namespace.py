@@ -141,6 +141,16 @@ conjugate = _p.conj
 abs = absolute = _p.abs  # noqa: A001 - NumPy's name
 
 
+# prims' maximum and minimum take tensors only; NumPy's take numbers on either side too, typed
+# as the operators type them (NEP 50, see _tensor_operands).
+def maximum(a, b):
+    return _p.maximum(*_tensor_operands("maximum", a, b))
+
+
+def minimum(a, b):
+    return _p.minimum(*_tensor_operands("minimum", a, b))
+
+
 def real(x):
     return _p.real(x)
 
@@ -202,12 +212,20 @@ def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     are not squared into a third array: var of 1024^2 float64 took 1.6x NumPy's time that way);
     a Tracer takes the explicit squares, whose gradient is 0 at a constant input (the norm's is
     not defined at 0)."""
-    return _variance(x, axis, dtype, out, ddof, keepdims, "var")
+    return _as_requested(_variance(x, axis, dtype, out, ddof, keepdims, "var"), dtype)
 
 
 def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
     """numpy.std: the square root of ``var`` (same arguments)."""
-    return _p.sqrt(_variance(x, axis, dtype, out, ddof, keepdims, "std"))
+    return _as_requested(_p.sqrt(_variance(x, axis, dtype, out, ddof, keepdims, "std")), dtype)
+
+
+def _as_requested(result, dtype):
+    """NumPy's var/std with a complex ``dtype=`` return that dtype (a zero imaginary part);
+    the computation itself gives the real magnitude."""
+    if dtype is not None and _np.dtype(dtype).kind == "c" and result.dtype != _np.dtype(dtype):
+        return result.astype(dtype)
+    return result
 
 
 def _variance(x, axis, dtype, out, ddof, keepdims, op):
@@ -356,13 +374,21 @@ matmul = _p.matmul
 
 def tensordot(a, b, axes=2):
     """numpy.tensordot through einsum (one planned contraction, no reshapes)."""
-    if isinstance(axes, int):
-        axes_a = list(range(a.ndim - axes, a.ndim))
-        axes_b = list(range(axes))
+    # NumPy's reading: anything operator.index takes (np.int64 too) is a count n, pairing a's
+    # last n axes with b's first n; otherwise a pair whose members are an axis or a sequence.
+    try:
+        n = _operator.index(axes)
+    except TypeError:
+        try:
+            axes_a, axes_b = axes
+        except (TypeError, ValueError):
+            raise _error(_ValidationError, "tensordot", "axes must be an integer or a pair of "
+                         f"axis sequences, got {axes!r}") from None
+        axes_a, axes_b = _axes_count(axes_a), _axes_count(axes_b)
     else:
-        axes_a, axes_b = axes
-        axes_a = [axes_a] if isinstance(axes_a, int) else list(axes_a)
-        axes_b = [axes_b] if isinstance(axes_b, int) else list(axes_b)
+        # Negative axes, as NumPy's range(-n, 0): more than a.ndim is an AxisError (NumPy's
+        # IndexError), not a repeated axis.
+        axes_a, axes_b = list(range(-n, 0)), list(range(n))
     axes_a = _axes(axes_a, a.ndim, "tensordot")
     axes_b = _axes(axes_b, b.ndim, "tensordot")
     if len(axes_a) != len(axes_b):
@@ -391,6 +417,9 @@ def vdot(a, b):
 
 
 def inner(a, b):
+    """numpy.inner: a 0-d operand multiplies (NumPy's rule; it has no last axis to pair)."""
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
     return tensordot(a, b, ([-1], [-1]))
 
 
@@ -426,12 +455,25 @@ __all__ = [n for n in dir()
 
 # --- comparisons and selection (0.0/1.0 tensors: tenferro has no boolean dtype) --------------
 # Each comparison is one IEEE kernel (a NaN operand gives 0, or 1 for not_equal; inf == inf).
-equal = _p.equal
-not_equal = _p.not_equal
-greater = _p.greater
-greater_equal = _p.greater_equal
-less = _p.less
-less_equal = _p.less_equal
+# The prims take a tensor first and a tensor or a number second (typed as the operators type
+# it); a number first is the mirrored comparison (2 > x is x < 2, NaN false either way).
+def _comparison(name, prim, mirrored):
+    def compare(a, b):
+        if not isinstance(a, (Tensor, Tracer)) and isinstance(b, (Tensor, Tracer)):
+            return mirrored(b, a)
+        return prim(a, b)
+
+    compare.__name__ = compare.__qualname__ = name
+    compare.__doc__ = f"numpy.{name} as a 0.0/1.0 tensor; a number may stand on either side."
+    return compare
+
+
+equal = _comparison("equal", _p.equal, _p.equal)
+not_equal = _comparison("not_equal", _p.not_equal, _p.not_equal)
+greater = _comparison("greater", _p.greater, _p.less)
+greater_equal = _comparison("greater_equal", _p.greater_equal, _p.less_equal)
+less = _comparison("less", _p.less, _p.greater)
+less_equal = _comparison("less_equal", _p.less_equal, _p.greater_equal)
 isfinite = _p.isfinite
 isnan = _p.isnan
 isinf = _p.isinf
@@ -464,7 +506,9 @@ def cumsum(x, axis=None):
     while s < n:
         y = concatenate([y[..., :s], y[..., s:] + y[..., :n - s]], axis=-1)
         s *= 2
-    return moveaxis(y, -1, axis)
+    y = moveaxis(y, -1, axis)
+    # n <= 1 ran no round: y is a view of x, and NumPy's cumsum always returns a new array.
+    return y if n > 1 else astype(y, y.dtype, copy=True)
 
 
 def swapaxes(x, axis1, axis2):
@@ -475,8 +519,10 @@ def swapaxes(x, axis1, axis2):
 
 
 def _tensor_operands(op, a, b):
-    """a and b as tensors of one runtime: a Python scalar becomes a 0-d tensor of the other
-    operand's dtype (complex when the scalar is)."""
+    """a and b as tensors of one runtime: a number becomes a 0-d tensor typed as the operators
+    type it (python/src/operands.cpp): a NumPy scalar whose dtype widens the other operand's
+    keeps its own (NEP 50: float32 with np.float64 is float64), any other number takes the other
+    operand's dtype (complex when the number is)."""
     ta, tb = isinstance(a, (Tensor, Tracer)), isinstance(b, (Tensor, Tracer))
     if not (ta or tb):
         raise TypeError(f"tenferro.{op}: at least one operand must be a tenferro Tensor")
@@ -490,11 +536,26 @@ def _tensor_operands(op, a, b):
             raise TypeError(f"tenferro.{op}: operands must be tensors or numbers, got "
                             f"{type(v).__name__}")
         dtype = like.dtype
-        if isinstance(v, complex) and dtype.kind != "c":
+        strong = _numpy_scalar_dtype(v)
+        if strong is not None and _np.promote_types(dtype, strong) != dtype:
+            try:
+                return full((), v, strong, runtime=like.runtime)
+            except _UnsupportedError as e:  # a runtime without that dtype (WebGPU's float64)
+                raise _error(_UnsupportedError, op,
+                             f"a NumPy {type(v).__name__} scalar makes the result {strong} (NEP "
+                             f"50), which this runtime cannot hold ({e}); pass a Python number, "
+                             f"which keeps the tensor's {like.dtype}, or a NumPy scalar of that "
+                             "dtype", kind="Unsupported") from None
+        if isinstance(v, (complex, _np.complexfloating)) and dtype.kind != "c":
             dtype = complex128 if dtype == float64 else complex64
         return full((), v, dtype, runtime=like.runtime)
 
     return (a if ta else lift(a, b)), (b if tb else lift(b, a))
+
+
+# The dtype a number brings to a promotion (NEP 50), None for a weak number (Python's
+# int/float/complex, bool and np.bool_): the operators' own rule (python/src/operands.cpp).
+_numpy_scalar_dtype = _p._nep50_dtype
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):

@@ -188,9 +188,9 @@ def _vector_norm(x, ord, axis, keepdims):
         raise _error(_ValidationError, "norm", f"invalid norm order {ord!r} for vectors")
     a = _p.abs(x)
     if ord == float("inf"):
-        return a.max(axis, keepdims)
+        return _max_or_zero(a, axis, keepdims)
     if ord == -float("inf"):
-        return a.min(axis, keepdims)
+        return _min_or_raise(a, axis, keepdims, ord)
     if ord == 0:
         return _ns.not_equal(x, 0.0).sum(axis, keepdims).astype(a.dtype)
     if ord == 1:
@@ -206,13 +206,30 @@ def _matrix_norm(x, ord, axes, keepdims):
         # 1: the largest column sum (sum over rows); inf: the largest row sum.
         inner, outer = (row, col) if ord in (1, -1) else (col, row)
         sums = _p.abs(x).sum(inner, True)
-        r = sums.max(outer, True) if ord > 0 else sums.min(outer, True)
+        r = _max_or_zero(sums, outer, True) if ord > 0 else _min_or_raise(sums, outer, True, ord)
         return r if keepdims else _ns.squeeze(r, (row, col))
     if ord in ("nuc", 2, -2):
         s = svdvals(_ns.moveaxis(x, (row, col), (-2, -1)))
-        r = s.sum(-1) if ord == "nuc" else (s.max(-1) if ord == 2 else s.min(-1))
+        r = s.sum(-1) if ord == "nuc" else (_max_or_zero(s, -1, False) if ord == 2 else
+                                            _min_or_raise(s, -1, False, ord))
         return _ns.expand_dims(r, tuple(sorted((row, col)))) if keepdims else r
     raise _error(_ValidationError, "norm", f"invalid norm order {ord!r} for matrices")
+
+
+def _max_or_zero(a, axis, keepdims):
+    """The largest of the non-negative values a along axis, 0 over an empty axis: NumPy's
+    norms take max(..., initial=0) (the max prim has no identity). The sum over an empty axis
+    is those zeros, in the reduced shape and dtype."""
+    return a.max(axis, keepdims) if a.shape[axis] else a.sum(axis, keepdims)
+
+
+def _min_or_raise(a, axis, keepdims, ord):
+    """The smallest value along axis; an empty axis raises, as NumPy's min without initial does
+    (also when the result would be empty, where the min prim returns an empty tensor)."""
+    if not a.shape[axis]:
+        raise _error(_ValidationError, "norm", f"ord={ord} takes a minimum over an empty axis, "
+                     "which has no identity (zero-size array, as in NumPy)")
+    return a.min(axis, keepdims)
 
 
 def matrix_transpose(x):

@@ -112,6 +112,16 @@ def test_var_and_std_are_numpys(rt, rng, dtype):
                                                err_msg=f"{ours.__name__} {axis} {ddof}")
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_var_and_std_with_a_complex_dtype_are_complex_as_numpy(rt, dtype):
+    x = np.array([[1.0, 2.0, 4.0], [0.5, -3.0, 2.0]])
+    for xin in (x, x + 1j * x[::-1]):
+        for ours, theirs in [(tf.var, np.var), (tf.std, np.std)]:
+            got, want = ours(rt.upload(xin), axis=1, dtype=dtype), theirs(xin, axis=1, dtype=dtype)
+            assert got.dtype == want.dtype
+            np.testing.assert_allclose(got.download(), want, rtol=1e-6)
+
+
 def test_var_with_too_few_terms_divides_by_zero_as_numpy(rt):
     x = np.array([[1.0, 2.0], [3.0, 5.0]])
     with np.errstate(divide="ignore", invalid="ignore"), pytest.warns(RuntimeWarning):

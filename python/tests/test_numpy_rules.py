@@ -318,3 +318,55 @@ def test_contracted_axes_of_matmul_and_friends_do_not_broadcast(rt, name, a_shap
         tf.grad(lambda x: call(x, tb).sum())(ta)
     with pytest.raises(tf.ValidationError, match="different sizes"):
         tf.vdot(rt.upload(np.ones(1)), rt.upload(np.ones(5)))
+
+
+def test_clip_isclose_and_allclose_type_numpy_scalars_as_the_operators(rt):
+    # NEP 50: a np.float64 bound or operand widens a float32 tensor (the operators did; these
+    # three rounded it to float32, so 1.00000001 compared equal to 1.0).
+    xn = np.array([1.0, 2.0], np.float32)
+    x = rt.upload(xn)
+    s = np.float64(1.00000001)
+    np.testing.assert_array_equal(tf.isclose(x, s, rtol=0, atol=0).download(),
+                                  np.isclose(xn, s, rtol=0, atol=0).astype(float))
+    np.testing.assert_array_equal(tf.isclose(s, x, rtol=0, atol=0).download(),
+                                  np.isclose(s, xn, rtol=0, atol=0).astype(float))
+    assert tf.allclose(x[:1], s, rtol=0, atol=0) == np.allclose(xn[:1], s, rtol=0, atol=0)
+    for lo, hi in [(np.float64(1.0000001), None), (None, np.float64(1.9999999)),
+                   (np.int64(2), None), (np.float32(1.5), None), (1.0000001, None)]:
+        want, got = np.clip(xn, lo, hi), tf.clip(x, lo, hi)
+        assert got.dtype == want.dtype, (lo, hi)
+        np.testing.assert_array_equal(got.download(), want)
+    # A weak Python float keeps float32 (x32 vs 1.00000001 compares in float32), as NumPy.
+    np.testing.assert_array_equal(tf.isclose(x, 1.00000001, rtol=0, atol=0).download(),
+                                  np.isclose(xn, 1.00000001, rtol=0, atol=0).astype(float))
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum", "greater", "greater_equal", "less",
+                                  "less_equal", "equal", "not_equal"])
+@pytest.mark.parametrize("scalar", [1.5, 2, np.float64(1.00000001), np.float32(2.0), np.int64(1),
+                                    float("nan")])
+def test_binary_functions_take_numbers_on_either_side(rt, name, scalar):
+    # tf.maximum(t, 1.5) and tf.less(1.5, t) were nanobind's untyped "incompatible function
+    # arguments"; NumPy takes a number on either side, typed by NEP 50 as the operators type it.
+    xn = np.array([1.0, 2.0, np.nan, -np.inf], np.float32)
+    x = rt.upload(xn)
+    for ours, theirs in [((x, scalar), (xn, scalar)), ((scalar, x), (scalar, xn))]:
+        got, want = getattr(tf, name)(*ours), getattr(np, name)(*theirs)
+        if want.dtype != bool:
+            assert got.dtype == want.dtype, ours
+        np.testing.assert_array_equal(got.download(), want.astype(got.dtype))
+    g = tf.grad(lambda t: tf.maximum(1.5, t).sum())(rt.upload(np.array([1.0, 2.0]))).download()
+    np.testing.assert_array_equal(g, [0.0, 1.0])
+
+
+@pytest.mark.parametrize("shape, axis", [((3, 1), 1), ((1, 3), 0), ((1,), None), ((), None),
+                                         ((2, 1, 2), -2)])
+def test_cumsum_along_an_axis_of_one_is_a_copy(rt, shape, axis):
+    # With no doubling round to run, cumsum returned a view of its input (NumPy: a new array).
+    xn = np.arange(1.0, 1.0 + np.prod(shape, dtype=int)).reshape(shape)
+    x = rt.upload(xn)
+    y = tf.cumsum(x, axis=axis)
+    np.testing.assert_array_equal(y.download(), np.cumsum(xn, axis=axis))
+    assert not np.shares_memory(np.asarray(y), np.asarray(x))
+    np.asarray(y)[...] = -7.0
+    np.testing.assert_array_equal(x.download(), xn)

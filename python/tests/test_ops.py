@@ -48,6 +48,23 @@ def test_tensordot_matches_numpy(rt, rng):
                                rtol=1e-12)
 
 
+def test_tensordot_counts_and_inner_of_0d_as_numpy(rt, rng):
+    # A NumPy integer count (operator.index) was a bare "cannot unpack" TypeError; a 0-d operand
+    # of inner is a product in NumPy (tenferro raised AxisError).
+    a, b = rng.standard_normal((2, 3)), rng.standard_normal((3, 4))
+    ta, tb = rt.upload(a), rt.upload(b)
+    for axes in [np.int64(1), np.int32(0), (np.int64(1), np.int64(0)), ([1], [0])]:
+        np.testing.assert_allclose(tf.tensordot(ta, tb, axes).download(),
+                                   np.tensordot(a, b, axes), rtol=1e-12)
+    with pytest.raises(tf.AxisError):  # NumPy's IndexError: a has no third-last axis
+        tf.tensordot(ta, tb, 3)
+    with pytest.raises(tf.ValidationError):
+        tf.tensordot(ta, tb, (1,))
+    two = np.array(2.0)
+    np.testing.assert_array_equal(tf.inner(rt.upload(two), ta).download(), np.inner(two, a))
+    np.testing.assert_array_equal(tf.inner(ta, rt.upload(two)).download(), np.inner(a, two))
+
+
 def batched(rng, dtype=np.float64):
     return crandn(rng, 2, 3, 5, 4, dtype=dtype)  # batch (2, 3) LEADING, matrices 5 x 4
 
