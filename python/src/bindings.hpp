@@ -5,6 +5,7 @@
 #include <nanobind/nanobind.h>
 
 #include <cstdint>
+#include <functional>
 #include <utility>
 
 #include "tenferro/runtime/backend.hpp"
@@ -45,6 +46,22 @@ decltype(auto) released(F&& f) {
   nb::gil_scoped_release release;
   return std::forward<F>(f)();
 }
+
+// A Python exception on its way through the library: deliberately not a std::exception, so the
+// library passes it on unchanged (einsum_planner.hpp, EinsumOptions::interrupt), and the
+// binding raises the very same exception object again (a KeyboardInterrupt stays one; the
+// translator is registered by bind_einsum).
+struct PythonPassThrough {
+  nb::python_error error;
+};
+
+// An interrupt check for a long call from Python that runs with the GIL released (einsum
+// planning's EinsumOptions::interrupt, a Krylov solve's matrix operator): it takes the GIL
+// briefly and runs Python's signal handlers; a pending KeyboardInterrupt (or whatever a handler
+// raised) leaves through PythonPassThrough. Only on the calling thread: signals are handled on
+// the main thread alone, and a worker thread that waited for the GIL could deadlock a caller
+// that did not release it (the AD layer's backward einsums reuse the options).
+std::function<void()> python_interrupt_hook();
 
 // Element-wise work on at most this many elements of host memory runs with the GIL held: its
 // kernel takes microseconds at most, and handing the GIL over and taking it back costs 30-50 ns,

@@ -3,6 +3,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <exception>
 #include <functional>
 #include <limits>
@@ -23,21 +24,6 @@
 
 namespace tenferro::python {
 
-namespace {
-
-// A Python exception on its way through the library: deliberately not a std::exception, so the
-// library passes it on unchanged (einsum_planner.hpp, EinsumOptions::interrupt), and the
-// binding raises the very same exception object again (a KeyboardInterrupt stays one).
-struct PythonPassThrough {
-  nb::python_error error;
-};
-
-// EinsumOptions::interrupt for a call from Python: planning runs with the GIL released, so the
-// hook takes it briefly and runs Python's signal handlers; a pending KeyboardInterrupt (or
-// whatever a handler raised) leaves through PythonPassThrough. Only on the calling thread:
-// signals are handled on the main thread alone, and a planner's worker thread that waited for
-// the GIL could deadlock a caller that plans without releasing it (the AD layer's backward
-// einsums reuse these options).
 std::function<void()> python_interrupt_hook() {
   return [caller = std::this_thread::get_id()] {
     if (std::this_thread::get_id() != caller) return;
@@ -45,6 +31,8 @@ std::function<void()> python_interrupt_hook() {
     if (PyErr_CheckSignals() != 0) throw PythonPassThrough{nb::python_error()};
   };
 }
+
+namespace {
 
 // Runs the library call `f` with the GIL released. A PythonPassThrough leaving it (or any other
 // binding that plans an einsum, such as the AD layer's) becomes its Python exception again in
@@ -398,7 +386,8 @@ void unregister_python_planners_at_exit(std::string name) {
       names.clear();
     }));
   }
-  names.push_back(std::move(name));
+  // Once per name: registering one name again (a planner replaced) kept growing the list.
+  if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
 }
 
 }  // namespace

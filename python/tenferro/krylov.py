@@ -31,8 +31,11 @@ UnsupportedError, as is ``svds`` of a Tracer. A Tracer start vector (``v0``, ``x
 by value: the solution does not depend on it.
 """
 
+import operator as _operator
+
 import numpy as _np
 
+from . import _errors
 from ._tenferro import Tracer as _Tracer
 from ._tenferro import krylov as _k
 from ._tenferro import prims as _p
@@ -47,8 +50,31 @@ def _traced(x):
     return type(x) is _Tracer
 
 
-def _int(x, default):
-    return default if x is None else x
+def _int(x, default, op="krylov", name="a count"):
+    """A count argument (k, ncv, maxiter, ...): anything operator.index takes, within C++'s
+    range, else a ValidationError (nanobind's own refusal was an untyped TypeError)."""
+    if x is None:
+        return default
+    try:
+        n = _operator.index(x)
+    except TypeError:
+        raise _errors._error(_errors.ValidationError, op, f"{name} must be an integer, got "
+                             f"{type(x).__name__}") from None
+    if not -2**62 <= n < 2**62:
+        raise _errors._error(_errors.ValidationError, op, f"{name} = {n} is out of range")
+    return n
+
+
+def _tolerance(x, op, name="tol"):
+    """A tolerance: a number >= 0 (a NaN used to fall back to the default silently)."""
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise _errors._error(_errors.ValidationError, op, f"{name} must be a number, got "
+                             f"{type(x).__name__}") from None
+    if not v >= 0:
+        raise _errors._error(_errors.ValidationError, op, f"{name} must be >= 0, got {v}")
+    return v
 
 
 def _start(x):
@@ -68,8 +94,9 @@ def eigsh(A, k=1, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     a start vector close to the wanted eigenvector (DMRG's previous state), but a start vector
     close to an unwanted eigenvector then passes as converged."""
     _no_shift_invert("eigsh", M, sigma)
-    w, vs, _res, _mv = _k.eigsh(A, k, which, _start(v0), _int(ncv, 0), _int(maxiter, 0), float(tol),
-                             bool(eager), bool(return_eigenvectors))
+    w, vs, _res, _mv = _k.eigsh(A, _int(k, 1, "eigsh", "k"), which, _start(v0),
+                                _int(ncv, 0, "eigsh", "ncv"), _int(maxiter, 0, "eigsh", "maxiter"),
+                                _tolerance(tol, "eigsh"), bool(eager), bool(return_eigenvectors))
     if w and _traced(w[0]):  # differentiated: w and v are Tracers
         order = _np.argsort([float(x.value.download()) for x in w], kind="stable")
         w = _p.stack([w[i] for i in order], 0)
@@ -86,8 +113,9 @@ def eigs(A, k=1, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None
     'LI', 'SI'), and ``v`` a complex Tensor of shape ``v0.shape + (k,)``. A real ``v0`` is
     cast to complex, so a callable must accept complex tensors."""
     _no_shift_invert("eigs", M, sigma)
-    w, vs, _res, _mv = _k.eigs(A, k, which, _start(v0), _int(ncv, 0), _int(maxiter, 0), float(tol),
-                             bool(eager), bool(return_eigenvectors))
+    w, vs, _res, _mv = _k.eigs(A, _int(k, 1, "eigs", "k"), which, _start(v0),
+                               _int(ncv, 0, "eigs", "ncv"), _int(maxiter, 0, "eigs", "maxiter"),
+                               _tolerance(tol, "eigs"), bool(eager), bool(return_eigenvectors))
     w = _np.asarray(w, dtype=_np.complex128)
     return (w, _stack(vs, range(len(vs)))) if return_eigenvectors else w
 
@@ -105,7 +133,12 @@ def svds(A, k=6, tol=0, return_singular_vectors=True, *, seed=0):
 
         raise _error(UnsupportedError, "svds", "svds has no derivative rule: differentiate "
                      "tf.linalg.svd, or eigsh of the Gram operator A^H A", kind="Unsupported")
-    u, s, vh, _mv = _k.svds(A, int(k), float(tol), int(seed))
+    if callable(A) and not hasattr(A, "ndim"):
+        raise _errors._error(_errors.ValidationError, "svds", "A must be a 2-D Tensor (svds "
+                             "forms the Gram operator from the matrix; a callable has no "
+                             "adjoint to give it)")
+    u, s, vh, _mv = _k.svds(A, _int(k, 6, "svds", "k"), _tolerance(tol, "svds"),
+                            _int(seed, 0, "svds", "seed"))
     return (u, s, vh) if return_singular_vectors else s
 
 
@@ -114,8 +147,8 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, adj
     ``||b - A x|| <= max(rtol ||b||, atol)``; ``maxiter`` counts restart cycles (default 100).
     Raises NotConvergedError instead of returning ``info > 0``. ``adjoint`` (``A^H``) serves
     reverse-mode differentiation only."""
-    x, _res, _mv, _it = _k.gmres(A, b, _start(x0), float(rtol), float(atol), _int(restart, 20),
-                                 _int(maxiter, 0), adjoint)
+    x, _res, _mv, _it = _k.gmres(A, b, _start(x0), float(rtol), float(atol), _int(restart, 20, "gmres", "restart"),
+                                 _int(maxiter, 0, "gmres", "maxiter"), adjoint)
     return x, 0
 
 
@@ -123,7 +156,8 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None):
     """scipy.sparse.linalg.cg for a Hermitian positive-definite operator: ``(x, 0)``;
     ``maxiter`` counts iterations (default 10 * dimension). Raises NotConvergedError instead
     of returning ``info > 0``."""
-    x, _res, _mv, _it = _k.cg(A, b, _start(x0), float(rtol), float(atol), 20, _int(maxiter, 0), None)
+    x, _res, _mv, _it = _k.cg(A, b, _start(x0), float(rtol), float(atol), 20,
+                                 _int(maxiter, 0, "cg", "maxiter"), None)
     return x, 0
 
 
@@ -131,7 +165,8 @@ def minres(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None):
     """scipy.sparse.linalg.minres for a Hermitian, possibly indefinite operator: ``(x, 0)``;
     ``maxiter`` counts iterations (default 5 * dimension). Raises NotConvergedError instead
     of returning ``info > 0``."""
-    x, _res, _mv, _it = _k.minres(A, b, _start(x0), float(rtol), float(atol), 20, _int(maxiter, 0), None)
+    x, _res, _mv, _it = _k.minres(A, b, _start(x0), float(rtol), float(atol), 20,
+                                  _int(maxiter, 0, "minres", "maxiter"), None)
     return x, 0
 
 
@@ -140,8 +175,14 @@ def expm_multiply(A, v, t=1.0, *, tol=0.0, ncv=30, max_substeps=10000, adjoint=N
     (``t=-1j*dt`` for a time step of a Hamiltonian). ``tol`` is the target relative error
     (0: 100 times the dtype's epsilon). A real ``v`` is cast to complex when ``t`` is complex.
     ``adjoint`` (``A^H``) serves reverse-mode differentiation only."""
-    x, _err, _sub, _mv = _k.expm_multiply(A, v, complex(t), float(tol), int(ncv),
-                                          int(max_substeps), adjoint)
+    if _traced(t):
+        raise _errors._error(_errors.UnsupportedError, "expm_multiply", "t has no derivative "
+                             "rule: differentiate through A (what it captures) and v, or "
+                             "scale A by t inside the operator", kind="Unsupported")
+    x, _err, _sub, _mv = _k.expm_multiply(A, v, complex(t), _tolerance(tol, "expm_multiply"),
+                                          _int(ncv, 30, "expm_multiply", "ncv"),
+                                          _int(max_substeps, 10000, "expm_multiply",
+                                               "max_substeps"), adjoint)
     return x
 
 

@@ -343,3 +343,80 @@ def test_eigsh_refuses_a_basis_of_k_plus_one(rt):
         tf.krylov.eigsh(a, k=1, which="LM", ncv=2)
     w = tf.krylov.eigsh(a, k=1, which="LM", ncv=3, return_eigenvectors=False)
     np.testing.assert_allclose(w, [10.0], atol=1e-10)
+
+
+def test_expm_multiply_beyond_doubles_range_is_a_numerical_error_not_a_hang(rt):
+    # exp(710) overflows float64: the substep loop spun forever on a NaN step (Python and
+    # Ctrl-C included). Found by a review against SciPy.
+    one = rt.upload(np.array([1.0]))
+    a = rt.upload(np.array([[1.0]]))
+    assert float(tf.krylov.expm_multiply(a, one, 709.0).download()[0]) == pytest.approx(
+        np.exp(709.0), rel=1e-12)
+    with pytest.raises(tf.NumericalError):
+        tf.krylov.expm_multiply(a, one, 710.0, max_substeps=3)
+    d = rt.upload(np.diag(np.arange(1.0, 7.0)))
+    with pytest.raises(tf.NumericalError):
+        tf.krylov.expm_multiply(lambda x: tf.einsum("ij,j->i", d.astype(x.dtype), x),
+                                rt.upload(np.ones(6)), 300 + 5j)
+
+
+def test_krylov_on_an_operator_of_huge_norm_is_right(rt):
+    # ||A|| above ~1e154: every first step looked invariant (a sum of squares overflowed) and
+    # eigsh, eigs and expm_multiply answered after one step, silently wrong.
+    a = np.diag(np.arange(1.0, 7.0)) + 0.1 * np.ones((6, 6))
+    v = rt.upload(np.ones(6))
+    want = np.linalg.eigvalsh(a)[-1]
+    for s in (1e150, 1e155, 1e200):
+        w = tf.krylov.eigsh(rt.upload(a * s), k=1, which="LA", v0=v, return_eigenvectors=False)
+        assert w[0] / s == pytest.approx(want, rel=1e-10)
+        x = tf.krylov.expm_multiply(rt.upload(a * s), v, 1 / s).download()
+        np.testing.assert_allclose(x, scipy.linalg.expm(a) @ np.ones(6), rtol=1e-10)
+
+
+def test_krylov_arguments_are_typed_errors(rt, rng):
+    a = rt.upload(np.diag(np.arange(1.0, 7.0)))
+    v = rt.upload(np.ones(6))
+    for call in (lambda: tf.krylov.eigsh(a, k=2.0, v0=v),
+                 lambda: tf.krylov.eigsh(a, k=2**70, v0=v),
+                 lambda: tf.krylov.expm_multiply(a, v, 1.0, ncv=2**70),
+                 lambda: tf.krylov.eigsh(a, k=1, v0=v, tol=float("nan")),
+                 lambda: tf.krylov.expm_multiply(a, v, 1.0, tol=float("nan")),
+                 lambda: tf.krylov.svds(lambda x: x, k=1)):
+        with pytest.raises(tf.ValidationError):
+            call()
+    # t has no derivative rule: a typed refusal, not Python's TypeError from complex().
+    with pytest.raises(tf.UnsupportedError):
+        tf.grad(lambda t: tf.krylov.expm_multiply(a, v, t, adjoint=a).sum())(
+            rt.upload(np.array(0.3)))
+
+
+def test_ctrl_c_reaches_a_solve_on_a_tensor_operator(rt):
+    # The solve runs without the GIL: Python's signal handlers ran only when it ended (55 s for
+    # this cg). The handler raises its own exception (pytest treats KeyboardInterrupt as the
+    # session's end).
+    import os
+    import signal
+    import threading
+    import time
+
+    class Interrupted(Exception):
+        pass
+
+    def handler(signum, frame):
+        raise Interrupted()
+
+    n = 1500  # ~0.5 ms a matvec: the solve cannot end (NotConvergedError) before the signal
+    m = np.random.default_rng(0).standard_normal((n, n))
+    s = rt.upload(m @ m.T)
+    b = rt.upload(np.ones(n))
+    old = signal.signal(signal.SIGINT, handler)
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        timer.start()
+        start = time.monotonic()
+        with pytest.raises(Interrupted):
+            tf.krylov.cg(s, b, rtol=1e-300, maxiter=10**7)
+        assert time.monotonic() - start < 5.0
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, old)
