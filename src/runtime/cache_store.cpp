@@ -1,7 +1,10 @@
 #include "tenferro/runtime/cache_store.hpp"
 
 #include <functional>
+#include <new>
 #include <string_view>
+
+#include "core/fork_reset.hpp"
 
 namespace tenferro {
 
@@ -31,7 +34,16 @@ CacheKey CacheKey::of(const CacheKeyView& view) {
                   std::string(view.exact)};
 }
 
-ExtensionCacheStore::ExtensionCacheStore(CacheLimits limits) : limits_(limits) {}
+ExtensionCacheStore::ExtensionCacheStore(CacheLimits limits)
+    : limits_(limits), fork_reset_(std::make_shared<core::ForkReset>([this] {
+        if (mutex_.try_lock()) return mutex_.unlock();
+        // Held at the fork: the lists may be half-changed. Abandoned (leaked), not destroyed.
+        new (&mutex_) std::mutex;
+        new (&lru_) Lru;
+        new (&index_) decltype(index_);
+        new (&counters_) decltype(counters_);
+        bytes_ = 0;
+      })) {}
 
 ExtensionCacheStore::Counters& ExtensionCacheStore::counters_locked(std::string_view family,
                                                                     std::string_view name) {

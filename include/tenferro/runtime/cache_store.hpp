@@ -144,6 +144,9 @@ class ExtensionCacheStore {
   // elements of an unordered_map do not move when it rehashes).
   StringMap<StringMap<Counters>> counters_;
   std::size_t bytes_ = 0;
+  // Last, so it unregisters first: in a forked child whose parent held mutex_ at the fork, the
+  // store starts empty with a fresh lock (src/core/fork_reset.hpp), instead of hanging.
+  std::shared_ptr<void> fork_reset_;
 };
 
 }  // namespace tenferro

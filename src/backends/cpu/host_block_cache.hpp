@@ -15,8 +15,10 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <vector>
 
+#include "core/fork_reset.hpp"
 #include "tenferro/core/tensor.hpp"
 
 namespace tenferro::cpu_memory {
@@ -85,6 +87,15 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
   mutable std::mutex mutex_;
   Pool small_{{}, 0, kSmallMaxBlocks, kSmallMaxBytes, 3};  // within 1/8
   Pool large_{{}, 0, kLargeMaxBlocks, kLargeMaxBytes, 0};  // within 2x
+  // Last, so it unregisters first: a forked child whose parent held mutex_ at the fork starts
+  // with no kept blocks and a fresh lock (core/fork_reset.hpp).
+  core::ForkReset fork_reset_{[this] {
+    if (mutex_.try_lock()) return mutex_.unlock();
+    new (&mutex_) std::mutex;
+    new (&small_.free) std::vector<std::unique_ptr<HostStorage>>;
+    new (&large_.free) std::vector<std::unique_ptr<HostStorage>>;
+    small_.bytes = large_.bytes = 0;
+  }};
 };
 
 // Whether this build keeps blocks at all (false under AddressSanitizer).

@@ -16,10 +16,12 @@
 #include <initializer_list>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <span>
 #include <vector>
 
 #include "core/flat_hash_map.hpp"
+#include "core/fork_reset.hpp"
 #include "ops/einsum/contraction_kernels.hpp"
 #include "ops/einsum/workspace.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
@@ -112,6 +114,13 @@ class ReplaySlot {
  private:
   mutable std::mutex mutex_;
   std::shared_ptr<const Replay> replays_[kKept];
+  // Last, so it unregisters first: a forked child whose parent held mutex_ at the fork starts
+  // with no replays and a fresh lock (core/fork_reset.hpp).
+  core::ForkReset fork_reset_{[this] {
+    if (mutex_.try_lock()) return mutex_.unlock();
+    new (&mutex_) std::mutex;
+    for (auto& r : replays_) new (&r) std::shared_ptr<const Replay>;
+  }};
 };
 
 class ReplayRecorder final : public ContractionKernels, public WorkspaceObserver {

@@ -8,9 +8,11 @@
 #include <initializer_list>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #include "core/flat_hash_map.hpp"
+#include "core/fork_reset.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
 
 namespace tenferro::einsum_internal {
@@ -46,6 +48,15 @@ class WorkspacePool {
   // allocated a node for every buffer given back).
   FlatHashMap<std::size_t, std::vector<std::shared_ptr<Buffer>>> free_;
   std::size_t retained_ = 0;
+  // Last, so it unregisters first: a forked child whose parent held mutex_ at the fork starts
+  // with an empty pool and a fresh lock (core/fork_reset.hpp).
+  core::ForkReset fork_reset_{[this] {
+    if (mutex_.try_lock()) return mutex_.unlock();
+    new (&mutex_) std::mutex;
+    new (&free_) decltype(free_);
+    stats_ = {};
+    retained_ = 0;
+  }};
 };
 
 // Told of every buffer a Workspace hands out (the replay recorder, replay.hpp, names them).
