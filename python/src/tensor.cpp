@@ -233,6 +233,27 @@ void bind_tensor(nb::module_& m) {
           nb::arg("dtype"), nb::arg("copy") = true)
       .def("copy",
            [](const EagerTensor& t) { return released([&] { return prims::cast(t, t.dtype()); }); })
+      // copy.copy and copy.deepcopy (quimb's tn.copy(deep=True)): a copy in the same runtime,
+      // as NumPy's and torch's give (a tensor holds no Python objects to copy deeper).
+      .def("__copy__",
+           [](const EagerTensor& t) { return released([&] { return prims::cast(t, t.dtype()); }); })
+      .def(
+          "__deepcopy__",
+          [](const EagerTensor& t, nb::handle) {
+            return released([&] { return prims::cast(t, t.dtype()); });
+          },
+          nb::arg("memo"))
+      // pickle: refused with the typed error. Loading would have to pick a runtime (and a device
+      // tensor would be downloaded): the caller does both, explicitly.
+      .def(
+          "__reduce_ex__",
+          [](const EagerTensor&, int) -> nb::object {
+            throw_error(ErrorKind::Unsupported, ErrorPhase::Input, "pickle",
+                        "a Tensor is not pickled: its memory belongs to a runtime, which "
+                        "unpickling would have to choose; pickle t.download() (a NumPy array) "
+                        "and upload it into the runtime you want");
+          },
+          nb::arg("protocol"))
       .def("__add__", &arith<BO::Add, false>)
       .def("__radd__", &arith<BO::Add, true>)
       .def("__sub__", &arith<BO::Sub, false>)

@@ -269,6 +269,32 @@ def test_vector_norms_match_numpy(rt, ord):
     raises(tf.ValidationError, lambda: tf.linalg.norm(rt.upload(v), ord="bad"))
 
 
+@pytest.mark.parametrize("shape", [(0,), (0, 3), (3, 0), (0, 0), (1, 0), (2, 0, 3), (2, 3, 0)])
+@pytest.mark.parametrize("ord", [np.inf, -np.inf, 1, -1, 2, -2, "nuc"])
+def test_norms_of_empty_inputs_match_numpy(rt, shape, ord):
+    # NumPy's max-based norms (vector inf, matrix 1/inf/2) are 0 over an empty axis (its
+    # initial=0); they raised "max over zero elements". Its min-based ones raise over an empty
+    # axis even when the result is empty (there tenferro returned an empty tensor).
+    a = np.zeros(shape)
+    nd = len(shape)
+    axes = [None] if nd in (1, 2) else []
+    axes += list(range(-nd, nd)) + [(i, j) for i in range(nd) for j in range(nd) if i != j]
+    for axis in axes:
+        if isinstance(ord, str) and not isinstance(axis, tuple) and not (axis is None and nd == 2):
+            continue  # 'nuc' is a matrix norm
+        for keepdims in [False, True]:
+            try:
+                with np.errstate(divide="ignore"):  # ord=-1 of an empty vector: 0 ** -1
+                    want = np.linalg.norm(a, ord=ord, axis=axis, keepdims=keepdims)
+            except ValueError:
+                raises(tf.ValidationError,
+                       lambda: tf.linalg.norm(rt.upload(a), ord=ord, axis=axis, keepdims=keepdims))
+                continue
+            got = tf.linalg.norm(rt.upload(a), ord=ord, axis=axis, keepdims=keepdims).download()
+            assert got.shape == np.shape(want), (axis, keepdims)
+            np.testing.assert_array_equal(got, want, err_msg=f"{axis} {keepdims}")
+
+
 # --- automatic differentiation ----------------------------------------------------------------
 def test_repeated_argnums_give_each_gradient(rt):
     x = rt.upload(np.array([1.0, 2.0, 3.0]))
@@ -385,3 +411,20 @@ def test_non_finite_linalg_input_is_a_linalg_error(rt):
     m[1, 1] = np.nan
     with pytest.raises(tf.LinAlgError):
         tf.linalg.eigh(rt.upload(m))
+
+
+def test_copy_and_deepcopy_copy_in_the_runtime_and_pickle_is_a_typed_refusal(rt):
+    # quimb's tn.copy(deep=True) deep-copies its arrays: Python's generic TypeError ("cannot
+    # pickle 'Tensor' object") stopped it.
+    import copy
+    import pickle
+
+    x = rt.upload(np.arange(6.0).reshape(2, 3))
+    for c in (copy.copy(x), copy.deepcopy(x), copy.deepcopy([x, {"k": x}])[1]["k"]):
+        assert c.runtime is rt
+        np.testing.assert_array_equal(np.asarray(c), np.arange(6.0).reshape(2, 3))
+    d = copy.deepcopy(x)
+    np.asarray(d)[0, 0] = 99.0  # a copy: the original keeps its value
+    assert float(np.asarray(x)[0, 0]) == 0.0
+    with pytest.raises(tf.UnsupportedError, match="download"):
+        pickle.dumps(x)
