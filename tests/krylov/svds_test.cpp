@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "krylov/krylov_matrices.hpp"
 
@@ -79,6 +82,29 @@ TEST(Svds, RefusesWhatItCannotDo) {
   EXPECT_LT(prims::norm(utu - prims::eye(rt, DType::F64, 3)).download().data<double>()[0], 1e-12);
   const EagerTensor approx = einsum("ik,k,kj->ij", {res.u, res.s, res.vh});
   EXPECT_LT(prims::norm(rank1 - approx).download().data<double>()[0], 1e-6);
+}
+
+// A matrix of a scale whose square under- or overflows (the Gram matrix's): 1e-200 B gave
+// singular values 0, reported as a result (a review against SciPy found it); 1e160 B overflowed.
+TEST(Svds, MatricesOfExtremeScaleKeepTheirSingularValues) {
+  auto rt = EagerRuntime::cpu();
+  for (const auto& [dtype, scales] :
+       {std::pair{DType::F64, std::vector<double>{1e-200, 1e-160, 1e160, 1e200}},
+        std::pair{DType::F32, std::vector<double>{1e-25, 1e25}}}) {
+    const EagerTensor b = rt->upload(testing::random_tensor(dtype, Shape{7, 5}, 81));
+    const auto base = krylov::svds(b, 3);
+    for (const double scale : scales) {
+      SCOPED_TRACE(std::string(dtype_name(dtype)) + " " + std::to_string(scale));
+      const auto res = krylov::svds(prims::scale(b, scale), 3);
+      ASSERT_EQ(res.singular_values.size(), 3u);
+      const Tensor s = prims::cast(res.s, DType::F64).download();
+      for (std::size_t i = 0; i < 3; ++i) {
+        const double want = base.singular_values[i] * scale;
+        EXPECT_NEAR(res.singular_values[i] / want, 1.0, dtype == DType::F64 ? 1e-10 : 1e-4);
+        EXPECT_NEAR(s.data<double>()[i] / want, 1.0, dtype == DType::F64 ? 1e-10 : 1e-4);
+      }
+    }
+  }
 }
 
 }  // namespace

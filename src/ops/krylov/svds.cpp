@@ -3,6 +3,7 @@
 // a few matvecs), the other side's vectors come from one more GEMM scaled by 1/s.
 #include <array>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "ops/krylov/krylov_schur.hpp"
@@ -25,17 +26,26 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
                              std::to_string(std::min(m, n)));
   }
   const bool cplx = is_complex(a.dtype());
-  const EagerTensor ac = cplx ? prims::conj(a) : a;
   const bool right = n <= m;  // eigenvectors of A^H A are V; of A A^H, U
-  const EagerTensor gram = right ? einsum("ki,kj->ij", {ac, a}) : einsum("ik,jk->ij", {a, ac});
   const std::int64_t dim = right ? n : m;
+  auto gram = std::make_shared<EagerTensor>();  // formed below, once the scale is known
   const LinearOperator apply = [gram](const EagerTensor& x) {
-    return einsum("ij,j->i", {gram, x});
+    return einsum("ij,j->i", {*gram, x});
   };
   const EagerTensor v0 = prims::random_normal(a.runtime(), a.dtype(), Shape{dim}, seed);
+  krylov_internal::VectorSpace gram_space(op, apply, v0, a.dtype());
+  // A divided by its largest magnitude: the Gram matrix squares A's scale, which under- or
+  // overflows beyond ~1e+-154 in float64 (1e+-19 in float32): 1e-200 B gave singular values 0,
+  // reported as a result. The singular values are scaled back at the end. (One counted scalar
+  // read, which refuses a NaN or Inf in A.)
+  const double largest = gram_space.read(prims::max(prims::abs(a)))[0].real();
+  // A power of two, so that the division rounds nothing (the zero matrix: nothing to scale).
+  const double scale = largest > 0 ? std::exp2(std::round(std::log2(largest))) : 1.0;
+  const EagerTensor as = scale == 1 ? a : prims::div(a, prims::Scalar(scale));
+  const EagerTensor ac = cplx ? prims::conj(as) : as;
+  *gram = right ? einsum("ki,kj->ij", {ac, as}) : einsum("ik,jk->ij", {as, ac});
   // The Krylov-Schur driver directly, not eigsh: k may be the whole Gram dimension (a bond
   // that is not truncated), where the basis spans the space and the projection is exact.
-  krylov_internal::VectorSpace gram_space(op, apply, v0, a.dtype());
   const krylov_internal::RitzOutcome ritz = krylov_internal::krylov_schur(
       gram_space, prims::reshape(v0, Shape{dim}),
       {.k = k, .which = Which::LargestAlgebraic, .tol = tol}, /*hermitian=*/true);
@@ -50,7 +60,8 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
     resolved.push_back(lambda > 100 * gram_space.eps() * lambda_max);
     inverse.emplace_back(resolved.back() ? 1.0 / r.singular_values.back() : 0.0);
   }
-  std::vector<krylov_internal::cplx> values(r.singular_values.begin(), r.singular_values.end());
+  std::vector<krylov_internal::cplx> values;
+  for (const double sv : r.singular_values) values.emplace_back(sv * scale);
   r.s = prims::reshape(gram_space.write(values, k, 1), Shape{k});
   if (cplx) r.s = prims::real(r.s);
   const EagerTensor inv = prims::reshape(gram_space.write(inverse, k, 1), Shape{k});
@@ -59,7 +70,7 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
   // sqrt(eps) s_max the division amplifies rounding, and a numerically zero s_i gives no
   // direction at all (a seeded random one stands in): orthonormalising keeps U (or V) a valid
   // basis whatever the spectrum, and U S Vh stays within those s_i of A.
-  const EagerTensor other = right ? einsum("ij,jk,k->ik", {a, w, inv})
+  const EagerTensor other = right ? einsum("ij,jk,k->ik", {as, w, inv})
                                   : einsum("jk,ji,k->ik", {w, ac, inv});  // V = A^H U / s
   const std::int64_t other_dim = right ? m : n;
   std::vector<EagerTensor> columns;
@@ -88,6 +99,7 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
     r.u = w;
     r.vh = prims::contiguous(prims::transpose(cplx ? prims::conj(orth) : orth));
   }
+  for (double& sv : r.singular_values) sv *= scale;
   r.matvecs = gram_space.matvecs();
   return r;
 }
