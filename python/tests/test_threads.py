@@ -102,52 +102,10 @@ def test_a_forked_child_keeps_computing_after_threaded_calls():
     assert done.returncode == 0, "the forked child's results differ from NumPy's"
 
 
-_FORK_WHILE_PLANNING_SCRIPT = r"""
-import os, signal, sys, threading, time
-import numpy as np
-import tenferro as tf
-
-rt = tf.Runtime.cpu()
-
-
-def plan_forever():  # a new FFTW plan on every call: the planner's lock is often held
-    i = 0
-    while True:
-        tf.fft.fft(rt.upload(np.ones(50 + i % 4000)))
-        i += 1
-
-
-threading.Thread(target=plan_forever, daemon=True).start()
-time.sleep(0.2)
-x = np.arange(12345.0)
-for k in range(12):
-    pid = os.fork()
-    if pid == 0:
-        signal.alarm(20)  # a hang ends the child by SIGALRM
-        got = tf.fft.fft(rt.upload(x + k)).download()  # a plan of its own, a new size
-        os._exit(0 if np.allclose(got, np.fft.fft(x + k)) else 1)
-    _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status) or os.WEXITSTATUS(status) != 0:
-        os._exit(3 if os.WIFSIGNALED(status) else 1)
-os._exit(0)
-"""
-
-
-def test_a_child_forked_while_another_thread_plans_an_fft_does_not_hang():
-    # The FFTW planner's process-wide lock, held by the planning thread at the fork, stayed
-    # locked in the child (4-6 of 10 children hung before the fork handler; an adversarial
-    # review's finding).
-    import os
-    import subprocess
-    import sys
-
-    done = subprocess.run([sys.executable, "-c", _FORK_WHILE_PLANNING_SCRIPT],
-                          env=dict(os.environ), timeout=300)
-    assert done.returncode != 3, "a forked child hung in its first FFT plan"
-    assert done.returncode == 0, "a forked child's FFT differs from NumPy's"
-
-
-_FORK_WHILE_CONTRACTING_SCRIPT = r"""
+# A thread runs `busy` (one call, `i` counting) in a loop while the main thread forks
+# `children` times; each child evaluates `check` (true when its result is right) under a 20 s
+# alarm. The script's exit status: 3 when a child hung, 1 when a child's result was wrong.
+_FORK_WHILE_BUSY_SCRIPT = r"""
 import os, signal, threading, time
 import numpy as np
 import tenferro as tf
@@ -155,24 +113,20 @@ import tenferro as tf
 rt = tf.Runtime.cpu()
 
 
-def contract_forever():  # einsums of ever new shapes: the runtime's caches are often locked
+def busy_forever():
     i = 0
     while True:
-        tf.einsum("ij,jk->ik", tf.ones((2 + i % 400, 3), runtime=rt), tf.ones((3, 2), runtime=rt))
+        {busy}
         i += 1
 
 
-threading.Thread(target=contract_forever, daemon=True).start()
+threading.Thread(target=busy_forever, daemon=True).start()
 time.sleep(0.2)
-for k in range(100):
+for k in range({children}):
     pid = os.fork()
     if pid == 0:
         signal.alarm(20)  # a hang ends the child by SIGALRM
-        x = rt.upload(np.arange(21.0).reshape(7, 3) + k)
-        y = rt.upload(np.arange(15.0).reshape(3, 5))
-        got = tf.einsum("ij,jk->ik", x, y).download()
-        os._exit(0 if np.allclose(got, (np.arange(21.0).reshape(7, 3) + k) @
-                                  np.arange(15.0).reshape(3, 5)) else 1)
+        os._exit(0 if {check} else 1)
     _, status = os.waitpid(pid, 0)
     if os.WIFSIGNALED(status) or os.WEXITSTATUS(status) != 0:
         os._exit(3 if os.WIFSIGNALED(status) else 1)
@@ -180,15 +134,42 @@ os._exit(0)
 """
 
 
-def test_a_child_forked_while_another_thread_contracts_does_not_hang():
-    # The runtime's cache lock (and the einsum workspace pool's, the block cache's), held by the
-    # contracting thread at the fork, stayed locked in the child: 12 of 100 children hung in
-    # their first einsum (a resource review's finding). The child now starts those caches empty.
+def _fork_while_busy(busy, check, children):
     import os
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", _FORK_WHILE_CONTRACTING_SCRIPT],
-                          env=dict(os.environ), timeout=600)
-    assert done.returncode != 3, "a forked child hung in its first einsum"
-    assert done.returncode == 0, "a forked child's einsum differs from NumPy's"
+    script = _FORK_WHILE_BUSY_SCRIPT.format(busy=busy, check=check, children=children)
+    return subprocess.run([sys.executable, "-c", script], env=dict(os.environ),
+                          timeout=600).returncode
+
+
+def test_a_child_forked_while_another_thread_plans_an_fft_does_not_hang():
+    # The FFTW planner's process-wide lock, held by the planning thread at the fork, stayed
+    # locked in the child (4-6 of 10 children hung before the fork handler; an adversarial
+    # review's finding). A new FFTW plan on every busy call: the planner's lock is often held;
+    # each child plans a size of its own.
+    status = _fork_while_busy(
+        busy="tf.fft.fft(rt.upload(np.ones(50 + i % 4000)))",
+        check="np.allclose(tf.fft.fft(rt.upload(np.arange(12345.0) + k)).download(), "
+              "np.fft.fft(np.arange(12345.0) + k))",
+        children=12)
+    assert status != 3, "a forked child hung in its first FFT plan"
+    assert status == 0, "a forked child's FFT differs from NumPy's"
+
+
+def test_a_child_forked_while_another_thread_contracts_does_not_hang():
+    # The runtime's cache lock (and the einsum workspace pool's, the block cache's), held by the
+    # contracting thread at the fork, stayed locked in the child: 12 of 100 children hung in
+    # their first einsum (a resource review's finding; 1 of 100 on a quiet machine, so this is
+    # a smoke test: tests/runtime/cache_store_fork_test.cpp holds the lock deterministically).
+    # Einsums of ever new shapes keep the runtime's caches busy.
+    status = _fork_while_busy(
+        busy='tf.einsum("ij,jk->ik", tf.ones((2 + i % 400, 3), runtime=rt), '
+             'tf.ones((3, 2), runtime=rt))',
+        check="np.allclose(tf.einsum('ij,jk->ik', rt.upload(np.arange(21.0).reshape(7, 3) + k), "
+              "rt.upload(np.arange(15.0).reshape(3, 5))).download(), "
+              "(np.arange(21.0).reshape(7, 3) + k) @ np.arange(15.0).reshape(3, 5))",
+        children=100)
+    assert status != 3, "a forked child hung in its first einsum"
+    assert status == 0, "a forked child's einsum differs from NumPy's"
