@@ -104,18 +104,42 @@ EinsumOptions options_of(nb::handle optimize, std::size_t operands) {
   }
   o.strategy = PathStrategy::Explicit;
   std::size_t k = 0;
+  auto live = static_cast<int>(operands);  // operands in the list before the step
   for (const nb::object& step : items_of(optimize, "optimize")) {
     const std::string where = "optimize step " + std::to_string(k++);
     if (nb::isinstance<nb::str>(step)) continue;  // NumPy's leading 'einsum_path'
     std::vector<int> ids;
     for (const nb::object& i : items_of(step, where)) ids.push_back(index_arg(i, where));
     if (ids.size() == 1 && operands == 1) continue;  // a one-operand "contraction" is no step
-    if (ids.size() != 2) {
+    if (ids.size() < 2) {
       throw Error(ErrorKind::Unsupported, ErrorPhase::Input, "einsum",
-                  "explicit path steps must be pairs (i, j); contract more operands with "
-                  "several pairwise steps");
+                  where + " names one operand; explicit steps contract two or more");
     }
+    if (ids.size() == 2) {  // the library checks the pair against the list
+      o.path.emplace_back(ids[0], ids[1]);
+      --live;
+      continue;
+    }
+    // Three or more operands in one step (NumPy's einsum_path gives them for scalar operands):
+    // the same contraction as pairwise steps in the linear format, each result appended last.
+    // Checked here first, since the pairs' renumbering could make a bad step look good.
+    std::vector<int> sorted = ids;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted.front() < 0 || sorted.back() >= live ||
+        std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+      invalid(where + " must name distinct operands among the " + std::to_string(live) +
+              " in the list at that step");
+    }
+    std::vector<int> rest(ids.begin() + 2, ids.end());
     o.path.emplace_back(ids[0], ids[1]);
+    for (int& r : rest) r -= (r > ids[0]) + (r > ids[1]);  // where they are once the pair left
+    --live;
+    for (std::size_t t = 0; t < rest.size(); ++t) {
+      const int r = rest[t];
+      o.path.emplace_back(r, live - 1);  // with the intermediate just appended
+      for (std::size_t u = t + 1; u < rest.size(); ++u) rest[u] -= rest[u] > r;
+      --live;
+    }
   }
   return o;
 }

@@ -203,3 +203,29 @@ def test_sublist_labels_may_be_any_hashable(rt):
     np.testing.assert_allclose(tf.einsum(a, ["row", ("col",)], [("col",)]).download(),
                                x.sum(axis=0))
     np.testing.assert_allclose(tf.einsum(a, [0, 1], a, [2, 1], [0, 2]).download(), x @ x.T)
+
+
+def test_numpys_einsum_path_with_steps_of_three_or_more_operands_runs(rt):
+    # np.einsum_path contracts scalar operands three at a time (['einsum_path', (0, 1, 2)]);
+    # the binding refused such steps although it takes NumPy's paths. They now run as the same
+    # contraction in pairwise steps; a step naming an operand twice or one not in the list is
+    # still refused.
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((2, 3)), rng.standard_normal((3, 4))
+    s, t = np.float64(2.5), np.float64(-1.5)
+    cases = [(",,ij->ij", (s, t, a)), (",ij,,jk->ik", (s, a, t, b)), ("ij,,,jk,->ik", (a, s, t, b, s))]
+    for eq, ops in cases:
+        path = np.einsum_path(eq, *ops, optimize="greedy")[0]
+        tensors = [rt.upload(np.asarray(x)) for x in ops]
+        got = tf.einsum(eq, *tensors, optimize=path).download()
+        np.testing.assert_allclose(got, np.einsum(eq, *ops), rtol=1e-13)
+    # Written by hand: four operands in one step, and a step of three before a pair.
+    for eq, ops, path in [(",,,ij->ij", (s, t, s, a), [(0, 1, 2, 3)]),
+                          ("ij,,jk,->ik", (a, s, b, t), [(3, 1, 0), (0, 1)])]:
+        tensors = [rt.upload(np.asarray(x)) for x in ops]
+        got = tf.einsum(eq, *tensors, optimize=path).download()
+        np.testing.assert_allclose(got, np.einsum(eq, *ops), rtol=1e-13)
+    x = rt.upload(np.asarray(s))
+    for bad in ([(0, 1, 1)], [(0, 1, 3)], [(0, -1, 2)]):
+        with pytest.raises(tf.ValidationError):
+            tf.einsum(",,ij->ij", x, x, rt.upload(a), optimize=bad)
