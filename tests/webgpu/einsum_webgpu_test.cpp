@@ -8,9 +8,11 @@
 #if TENFERRO_HAS_WEBGPU
 
 #include <array>
+#include <functional>
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "backends/webgpu/webgpu_backend.hpp"
@@ -241,12 +243,36 @@ TEST_F(EinsumWebGpuTest, DoublePrecisionIsUnsupportedBeforeExecution) {
               before.kernel_launches_for(kEinsumOnWebGpu));
     EXPECT_EQ(runtime_->caches().stats(plans).entries, plans_before)
         << "a refused call is refused before planning and leaves no plan behind";
-    // The equation is read first: a malformed one is a Validation error whatever the dtype.
-    try {
-      (void)einsum("ij,jk->iq", {a, b});
-      FAIL() << "an output label no operand has was accepted";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.kind(), ErrorKind::Validation) << e.what();
+    // The request's own errors come first, as planning would raise them: a malformed equation,
+    // bad options, a bad explicit path, a memory limit below an input.
+    EinsumOptions bad_path, bad_budget, tiny_limit;
+    bad_path.strategy = PathStrategy::Explicit;
+    bad_path.path = {{0, 7}, {0, 1}};
+    bad_budget.time_budget_seconds = -1;
+    tiny_limit.memory_limit = 2;
+    const std::vector<std::pair<std::string, std::function<void()>>> invalid = {
+        {"equation",
+         [&] {
+           (void)einsum("ij,jk->iq", {a, b});
+         }},
+        {"path",
+         [&] {
+           (void)einsum("ij,jk,kl->il", {a, b, c}, bad_path);
+         }},
+        {"budget",
+         [&] {
+           (void)einsum("ij,jk,kl->il", {a, b, c}, bad_budget);
+         }},
+        {"limit", [&] {
+           (void)einsum("ij,jk,kl->il", {a, b, c}, tiny_limit);
+         }}};
+    for (const auto& [what, call] : invalid) {
+      try {
+        call();
+        FAIL() << what << ": accepted";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::Validation) << what << ": " << e.what();
+      }
     }
   }
 }

@@ -234,9 +234,16 @@ PlanPtr find_or_plan(EagerRuntime& runtime, const Notation& n,
   for (const auto& t : operands) shapes.push_back(t.shape());
   Equation equation = read_equation(n, shapes);
   if (plan_for == PlanFor::Call) {
-    runtime_internal::check_dispatchable(runtime, "einsum", operands,
-                                         einsum_internal::registration_table(),
-                                         {einsum_internal::kEinsumOp, dtype});
+    try {
+      runtime_internal::check_dispatchable(runtime, "einsum", operands,
+                                           einsum_internal::registration_table(),
+                                           {einsum_internal::kEinsumOp, dtype});
+    } catch (const Error&) {
+      // Refused: the request's own Validation errors still come first, as planning (which
+      // the refusal skips) would have raised them.
+      einsum_internal::validate_request(equation.expr, equation.sizes, options);
+      throw;
+    }
   }
   PlanPtr made;
   if (einsum_internal::may_reuse_path(options, planner, operands.size())) {

@@ -314,6 +314,17 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
   return plan_path(expr, sizes, options, choose_planner(options));
 }
 
+void validate_request(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
+                      const EinsumOptions& options) {
+  validate_options(options);
+  const PathProblem problem = make_path_problem(expr, sizes);
+  if (!choose_planner(options).user && options.strategy == PathStrategy::Explicit)
+    (void)evaluate_path(expr, problem, options.path, false);
+  const double limit = options.memory_limit;
+  if (limit > 0 && !std::isinf(limit) && problem.num_operands >= 2)
+    check_limit_reachable(problem, limit);
+}
+
 bool may_reuse_path(const EinsumOptions& options, const PlannerChoice& choice,
                     std::size_t operands) {
   // Greedy is the check itself; explicit paths and user planners are the caller's; with fewer

@@ -20,6 +20,12 @@ EinsumPath plan_path(const EinsumExpression& expr, std::span<const std::int64_t>
                      const EinsumOptions& options, const PlannerChoice& choice,
                      bool step_text = true);
 
+// The request's own Validation errors, without planning: the options, an explicit path's
+// steps, a memory limit below an input or the output. For a caller that refuses a call before
+// planning it (Unsupported on its backend): these checks come first, as planning would run them.
+void validate_request(const EinsumExpression& expr, std::span<const std::int64_t> sizes,
+                      const EinsumOptions& options);
+
 // Path reuse across shapes (EinsumOptions::reuse_path_across_shapes). Whether a path planned for
 // other shapes may stand in for `choice` at all: the option is on, a built-in search chose
 // (Auto, Optimal, Hyper; greedy is the check itself), three or more operands.
