@@ -86,11 +86,31 @@ TEST(Svds, RefusesWhatItCannotDo) {
 
 // A matrix of a scale whose square under- or overflows (the Gram matrix's): 1e-200 B gave
 // singular values 0, reported as a result (a review against SciPy found it); 1e160 B overflowed.
+// Largest entries near the dtype's largest value: a scale rounded up to a power of two was
+// infinite there (singular values NaN for float64, 0 for float32; the review of the scaling).
+TEST(Svds, EntriesNearTheLargestValueKeepTheirSingularValues) {
+  auto rt = EagerRuntime::cpu();
+  for (const auto& [dtype, c] : {std::pair{DType::F64, 1.3e308}, std::pair{DType::F64, 1.7e308},
+                                 std::pair{DType::F32, 2.5e38}, std::pair{DType::F32, 3.3e38}}) {
+    SCOPED_TRACE(std::string(dtype_name(dtype)) + " " + std::to_string(c));
+    Tensor host = Tensor::zeros(dtype, Shape{4, 3});
+    for (std::int64_t i = 0; i < 3; ++i) {
+      const double v = c / double(1 << i);
+      if (dtype == DType::F64) host.at<double>({i, i}) = v;
+      if (dtype == DType::F32) host.at<float>({i, i}) = static_cast<float>(v);
+    }
+    const auto res = krylov::svds(rt->upload(host), 2);
+    ASSERT_EQ(res.singular_values.size(), 2u);
+    EXPECT_NEAR(res.singular_values[0] / c, 1.0, 1e-6);
+    EXPECT_NEAR(res.singular_values[1] / (c / 2), 1.0, 1e-6);
+  }
+}
+
 TEST(Svds, MatricesOfExtremeScaleKeepTheirSingularValues) {
   auto rt = EagerRuntime::cpu();
   for (const auto& [dtype, scales] :
-       {std::pair{DType::F64, std::vector<double>{1e-200, 1e-160, 1e160, 1e200}},
-        std::pair{DType::F32, std::vector<double>{1e-25, 1e25}}}) {
+       {std::pair{DType::F64, std::vector<double>{1e-200, 1e-160, 1e160, 1e200, 1e307}},
+        std::pair{DType::F32, std::vector<double>{1e-25, 1e25, 1e37}}}) {
     const EagerTensor b = rt->upload(testing::random_tensor(dtype, Shape{7, 5}, 81));
     const auto base = krylov::svds(b, 3);
     for (const double scale : scales) {

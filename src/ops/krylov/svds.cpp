@@ -39,8 +39,13 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
   // reported as a result. The singular values are scaled back at the end. (One counted scalar
   // read, which refuses a NaN or Inf in A.)
   const double largest = gram_space.read(prims::max(prims::abs(a)))[0].real();
-  // A power of two, so that the division rounds nothing (the zero matrix: nothing to scale).
-  const double scale = largest > 0 ? std::exp2(std::round(std::log2(largest))) : 1.0;
+  // Only outside a band whose squares stay normal, and by a power of two at or below the
+  // largest magnitude (so it is finite: rounding up gave 2^1024 = inf near DBL_MAX) that
+  // rounds nothing. Inside the band A is used as it is (no copy).
+  const double band = a.dtype() == DType::F32 || a.dtype() == DType::C32 ? 0x1p50 : 0x1p400;
+  const double scale = largest > 0 && (largest > band || largest < 1 / band)
+                           ? std::ldexp(1.0, std::ilogb(largest))
+                           : 1.0;
   const EagerTensor as = scale == 1 ? a : prims::div(a, prims::Scalar(scale));
   const EagerTensor ac = cplx ? prims::conj(as) : as;
   *gram = right ? einsum("ki,kj->ij", {ac, as}) : einsum("ik,jk->ij", {as, ac});
