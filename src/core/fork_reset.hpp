@@ -15,8 +15,9 @@ namespace tenferro::core {
 
 class ForkReset {
  public:
-  // Registers `reset_in_child` until destruction. It runs in a forked child with no lock of the
-  // registry held and must not throw or allocate beyond what it abandons.
+  // Registers `reset_in_child` until destruction. It runs in a forked child, with the
+  // registry's lock held: it must not make or destroy a ForkReset (that would deadlock), nor
+  // throw, nor allocate beyond what it abandons.
   explicit ForkReset(std::function<void()> reset_in_child);
   ~ForkReset();
   ForkReset(const ForkReset&) = delete;

@@ -103,6 +103,10 @@ TEST(ExpmMultiply, AnOverflowingExponentialIsANumericalErrorNotAHang) {
       EXPECT_EQ(e.kind(), ErrorKind::Numerical) << e.what();
     }
   }
+  // A float32 result beyond float32's range, from coefficients that fit in double.
+  const EagerTensor one32 = prims::cast(one, DType::F32);
+  EXPECT_THROW((void)krylov::expm_multiply(matvec(prims::cast(a, DType::F32)), one32, 100.0),
+               Error);
   // A tiny v whose exponential alone overflows but whose product fits: shorter substeps.
   const EagerTensor tiny = rt->upload(host_vector(DType::F64, {1e-300}));
   const auto r = krylov::expm_multiply(matvec(a), tiny, 710.0);

@@ -314,6 +314,19 @@ TEST_P(PrimsSpecialValues, ComplexQuotientsByARealDivisorHaveNoSpuriousNaN) {
   }
 }
 
+// An infinite numerator over a real divisor keeps the general rule's result on every backend,
+// as NumPy's: (inf + 1i) / 2 = inf + NaN i (the repair above is for finite numerators only).
+TEST_P(PrimsSpecialValues, ComplexQuotientsOfAnInfiniteNumeratorAreNumPys) {
+  for (DType d : {DType::C32, DType::C64}) {
+    if (!runs(d)) continue;
+    SCOPED_TRACE(std::string(dtype_name(d)));
+    const Ref got = down(prims::div(up(make_ref(d, {2}, {C(kInf, 1), C(1, kInf)})),
+                                    up(make_ref(d, {2}, {C(2, 0), C(2, 0)}))));
+    EXPECT_TRUE(std::isinf(got.v[0].real()) && std::isnan(got.v[0].imag())) << got.v[0];
+    EXPECT_TRUE(std::isnan(got.v[1].real()) && std::isinf(got.v[1].imag())) << got.v[1];
+  }
+}
+
 // NumPy 2's sign of a complex value: z/|z|, an infinite part giving the direction whatever the
 // other part (NaN included), two infinite parts or a NaN part NaN, and no overflow or lost
 // digits at the dtype's extremes (complex infinities gave NaN; 3e38 + 3e38i in complex64 gave

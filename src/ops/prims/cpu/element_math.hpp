@@ -204,14 +204,19 @@ inline constexpr bool kHasBinaryMath = !kIsComplex<T> || (K != prims_internal::P
                                                           K != prims_internal::PrimKind::Pow);
 
 // a / b for complex values: std::complex's operator/ (libgcc's __divdc3 / __divsc3), except
-// that a real divisor (b's imaginary part zero) whose quotient came out with a NaN part divides
-// part by part, which is exact for it: (1 + 1e308i) / 0.5 gave NaN + inf i (the rule's
-// products overflow or meet inf * 0) where NumPy gives 2 + inf i. Where the operator's result
-// has no NaN its bits stand, so the vector kernels' quotients (the operator's bits) agree.
+// that a finite numerator over a real divisor (b's imaginary part zero) whose quotient came out
+// with a NaN part divides part by part, which is exact for it: (1 + 1e308i) / 0.5 gave
+// NaN + inf i (the rule's products overflow) where NumPy gives 2 + inf i. An infinite numerator
+// keeps the operator's result, as NumPy's, CUDA's and WebGPU's (inf + 1i) / 2 = inf + NaN i.
+// Where the operator's result has no NaN its bits stand, so the vector kernels' quotients (the
+// operator's bits) agree.
 template <class T>
 T complex_quotient(T a, T b) {
   const T q = a / b;
-  if (b.imag() != 0 || !(std::isnan(q.real()) || std::isnan(q.imag()))) return q;
+  if (b.imag() != 0 || !(std::isnan(q.real()) || std::isnan(q.imag())) ||
+      !std::isfinite(a.real()) || !std::isfinite(a.imag())) {
+    return q;
+  }
   const T parts(a.real() / b.real(), a.imag() / b.real());
   return std::isnan(parts.real()) || std::isnan(parts.imag()) ? q : parts;
 }
