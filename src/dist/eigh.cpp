@@ -60,7 +60,7 @@ void run_eigh(const Context::Impl& c, const Grid& g, Matrix& a, Matrix& z, Tenso
   R rwork_size(0);
   int iwork_size = 0;
   call(&work_size, &query, &rwork_size, &query, &iwork_size, &query);
-  detail::check_info("dist.eigh", info, "workspace query failed");
+  detail::check_info(c, "dist.eigh", info, "workspace query failed");
   std::vector<T> work = detail::agreed_workspace<T>(
       c, "dist.eigh", std::max<long>(workspace_count(work_size), least.lwork), "LWORK");
   std::vector<R> rwork = detail::agreed_workspace<R>(
@@ -70,7 +70,7 @@ void run_eigh(const Context::Impl& c, const Grid& g, Matrix& a, Matrix& z, Tenso
   const int lwork = static_cast<int>(work.size()), lrwork = static_cast<int>(rwork.size());
   const int liwork = static_cast<int>(iwork.size());
   call(work.data(), &lwork, rwork.data(), &lrwork, iwork.data(), &liwork);
-  detail::check_info("dist.eigh", info,
+  detail::check_info(c, "dist.eigh", info,
                      "the eigensolver did not converge (info " + std::to_string(info) + ")");
 }
 

@@ -67,18 +67,16 @@ Matrix cholesky(const Matrix& a) {
   Matrix l =
       detail::agreed(c, [&] { return with_local(a, a.rows(), a.cols(), a.local().clone()); });
   if (a.rows() == 0) return l;
-  detail::agreed(c, [&] {
-    by_dtype(a.dtype(), [&]<typename T>() {
-      const Descriptor d = desc_of(g, l);
-      const int n = detail::as_int(a.rows(), "rows"), one = 1;
-      int info = 0;
-      detail::p_potrf(static_cast<T*>(nullptr), "L", &n, data_of<T>(l.local()), &one, &one, d.d,
-                      &info);
-      check_info("dist.cholesky", info,
-                 "the matrix is not positive definite (its leading minor of order " +
-                     std::to_string(info) + " is not)");
-      detail::keep_triangle<T>(l, g, detail::Triangle::Lower);
-    });
+  by_dtype(a.dtype(), [&]<typename T>() {
+    const Descriptor d = desc_of(g, l);
+    const int n = detail::as_int(a.rows(), "rows"), one = 1;
+    int info = 0;
+    detail::p_potrf(static_cast<T*>(nullptr), "L", &n, data_of<T>(l.local()), &one, &one, d.d,
+                    &info);
+    check_info(c, "dist.cholesky", info,
+               "the matrix is not positive definite (its leading minor of order " +
+                   std::to_string(info) + " is not)");
+    detail::keep_triangle<T>(l, g, detail::Triangle::Lower);  // local, allocates nothing
   });
   return l;
 }
@@ -115,7 +113,7 @@ Matrix solve(const Matrix& a, const Matrix& b) {
     detail::p_gesv(static_cast<T*>(nullptr), &n, &nrhs, data_of<T>(lu.local()), &one, &one, da.d,
                    pivots.data(), data_of<T>(x.local()), &one, &one, db.d, &info);
     // info is the same on every rank.
-    check_info("dist.solve", info,
+    check_info(c, "dist.solve", info,
                "the matrix is singular (U(" + std::to_string(info) + ", " + std::to_string(info) +
                    ") is exactly zero)");
   });
@@ -148,12 +146,12 @@ std::pair<Matrix, Matrix> qr(const Matrix& a) {
     T size(0);
     detail::p_geqrf(tag, &m, &n, data_of<T>(f.local()), &one, &one, d.d, tau.data(), &size, &query,
                     &info);
-    check_info("dist.qr", info, "p?geqrf's workspace query failed");
+    check_info(c, "dist.qr", info, "p?geqrf's workspace query failed");
     std::vector<T> work = detail::agreed_workspace<T>(c, "dist.qr", workspace_count(size), "LWORK");
     int lwork = static_cast<int>(work.size());
     detail::p_geqrf(tag, &m, &n, data_of<T>(f.local()), &one, &one, d.d, tau.data(), work.data(),
                     &lwork, &info);
-    check_info("dist.qr", info, "p?geqrf failed");
+    check_info(c, "dist.qr", info, "p?geqrf failed");
     // R: the upper triangle of the first k rows.
     r = detail::agreed(c, [&] {
       Matrix upper = detail::leading(f, k, a.cols(), g);
@@ -163,12 +161,12 @@ std::pair<Matrix, Matrix> qr(const Matrix& a) {
     // Q: the first k columns of the reflectors' product, formed in place.
     detail::p_orgqr(tag, &m, &kk, &kk, data_of<T>(f.local()), &one, &one, d.d, tau.data(), &size,
                     &query, &info);
-    check_info("dist.qr", info, "p?orgqr's workspace query failed");
+    check_info(c, "dist.qr", info, "p?orgqr's workspace query failed");
     work = detail::agreed_workspace<T>(c, "dist.qr", workspace_count(size), "LWORK");
     lwork = static_cast<int>(work.size());
     detail::p_orgqr(tag, &m, &kk, &kk, data_of<T>(f.local()), &one, &one, d.d, tau.data(),
                     work.data(), &lwork, &info);
-    check_info("dist.qr", info, "p?orgqr failed");
+    check_info(c, "dist.qr", info, "p?orgqr failed");
     q = detail::agreed(c, [&] { return detail::leading(f, a.rows(), k, g); });
   });
   return {q, r};

@@ -1,5 +1,7 @@
 #include "dist/linalg_common.hpp"
 
+#include "dist/collective.hpp"
+
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -88,12 +90,17 @@ void check_part(std::string_view op, const Matrix& m, const Grid& g, const char*
   }
 }
 
-void check_info(std::string_view op, int info, const std::string& numerical) {
-  if (info > 0) throw_error(ErrorKind::Numerical, ErrorPhase::Execute, std::string(op), numerical);
-  if (info < 0) {
-    throw_error(ErrorKind::Backend, ErrorPhase::Execute, std::string(op),
-                "ScaLAPACK rejected argument " + std::to_string(-info));
-  }
+void check_info(const Context::Impl& c, std::string_view op, int info,
+                const std::string& numerical) {
+  agreed(c, [&] {
+    if (info > 0) {
+      throw_error(ErrorKind::Numerical, ErrorPhase::Execute, std::string(op), numerical);
+    }
+    if (info < 0) {
+      throw_error(ErrorKind::Backend, ErrorPhase::Execute, std::string(op),
+                  "ScaLAPACK rejected argument " + std::to_string(-info));
+    }
+  });
 }
 
 Descriptor desc_of(const Grid& g, const Matrix& m) {

@@ -37,9 +37,11 @@ void require_square_blocks(std::string_view op, const Matrix& a, std::string_vie
 enum class Reads { Nothing, Whole, Lower };
 void check_part(std::string_view op, const Matrix& m, const Grid& g, const char* name, Reads reads);
 
-// A Numerical error (`numerical`) for info > 0 (the same on every rank: ScaLAPACK's info is
-// global), a Backend error for an argument ScaLAPACK rejected.
-void check_info(std::string_view op, int info, const std::string& numerical);
+// A Numerical error (`numerical`) for info > 0, a Backend error for an argument ScaLAPACK
+// rejected: agreed, so every rank throws the same one even where a driver's info is not the
+// same on every rank (p?syevd's is not documented to be). One allreduce, after the driver.
+void check_info(const Context::Impl& c, std::string_view op, int info,
+                const std::string& numerical);
 
 Descriptor desc_of(const Grid& g, const Matrix& m);
 

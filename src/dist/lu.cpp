@@ -56,17 +56,15 @@ LuResult lu(const Matrix& a) {
     const std::int64_t local_rows = f.local().shape()[0];
     std::vector<int> ipiv =
         detail::agreed_workspace<int>(c, "dist.lu", local_rows + a.layout().block_rows, "IPIV");
-    detail::agreed(c, [&] {
-      detail::by_dtype(a.dtype(), [&]<typename T>() {
-        const detail::Descriptor d = detail::desc_of(g, f);
-        const int mi = detail::as_int(m, "rows"), ni = detail::as_int(n, "cols"), one = 1;
-        int info = 0;
-        detail::p_getrf(static_cast<T*>(nullptr), &mi, &ni, detail::data_of<T>(f.local()), &one,
-                        &one, d.d, ipiv.data(), &info);
-        // info > 0: U(info, info) is exactly zero; the factorisation is still complete (a
-        // singular A is not an error, as in linalg::lu).
-        if (info < 0) detail::check_info("dist.lu", info, "");
-      });
+    detail::by_dtype(a.dtype(), [&]<typename T>() {
+      const detail::Descriptor d = detail::desc_of(g, f);
+      const int mi = detail::as_int(m, "rows"), ni = detail::as_int(n, "cols"), one = 1;
+      int info = 0;
+      detail::p_getrf(static_cast<T*>(nullptr), &mi, &ni, detail::data_of<T>(f.local()), &one, &one,
+                      d.d, ipiv.data(), &info);
+      // info > 0: U(info, info) is exactly zero; the factorisation is still complete (a
+      // singular A is not an error, as in linalg::lu).
+      detail::check_info(c, "dist.lu", std::min(info, 0), "");
     });
     swaps = global_pivots(c, g, a.layout(), local_rows, k, ipiv);
   }

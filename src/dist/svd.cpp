@@ -50,7 +50,7 @@ void run_svd(const Context::Impl& c, const Grid& g, Matrix& a, Matrix* u, Tensor
   };
   T work_size(0);
   call(&work_size, &query);
-  detail::check_info("dist.svd", info, "workspace query failed");
+  detail::check_info(c, "dist.svd", info, "workspace query failed");
   std::vector<T> work =
       detail::agreed_workspace<T>(c, "dist.svd", workspace_count(work_size), "LWORK");
   const int lwork = static_cast<int>(work.size());
@@ -61,7 +61,7 @@ void run_svd(const Context::Impl& c, const Grid& g, Matrix& a, Matrix* u, Tensor
   // result stands; only info from 1 to min(m, n) is a convergence failure.
   if (info == std::min(m, n) + 1) info = 0;
   detail::check_info(
-      "dist.svd", info,
+      c, "dist.svd", info,
       "the bidiagonal QR iteration did not converge (info " + std::to_string(info) + ")");
 }
 
