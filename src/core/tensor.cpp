@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 #include <numeric>
+#include <utility>
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -160,6 +161,20 @@ std::pair<std::int64_t, std::int64_t> TensorLayout::extent() const {
 }
 
 Tensor::Tensor() : storage_(make_storage(DType::F64, {})), layout_{DType::F64, {}, {}, 0} {}
+
+Tensor::Tensor(Tensor&& other) : Tensor() {
+  std::swap(storage_, other.storage_);
+  std::swap(layout_, other.layout_);
+}
+
+Tensor& Tensor::operator=(Tensor&& other) {
+  if (this != &other) {
+    Tensor zero;  // allocated first: a failure leaves both tensors as they were
+    storage_ = std::exchange(other.storage_, std::move(zero.storage_));
+    layout_ = std::exchange(other.layout_, std::move(zero.layout_));
+  }
+  return *this;
+}
 
 Tensor Tensor::zeros(DType dtype, Shape shape) {
   auto storage = make_storage(dtype, shape);

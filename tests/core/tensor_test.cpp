@@ -88,6 +88,28 @@ TEST(TensorLayout, StorageIsAligned) {
   }
 }
 
+// A moved-from Tensor is Tensor(): its storage was null, and every data access (at, data,
+// clone, copy_into, upload) dereferenced it (a C++ user's review found the segfault).
+TEST(TensorLayout, AMovedFromTensorIsARankZeroF64Zero) {
+  Tensor t = Tensor::from_col_major<float>({2}, {1.f, 2.f});
+  Tensor u = std::move(t);
+  for (Tensor* moved : {&t}) {
+    EXPECT_EQ(moved->rank(), 0);
+    EXPECT_EQ(moved->dtype(), DType::F64);
+    ASSERT_NE(moved->storage(), nullptr);
+    EXPECT_EQ(moved->at<double>({}), 0.0);
+    EXPECT_EQ(moved->clone().at<double>({}), 0.0);
+  }
+  EXPECT_EQ(u.to_vector<float>(), (std::vector<float>{1.f, 2.f}));
+  Tensor v = Tensor::zeros(DType::C32, {3});
+  v = std::move(u);
+  EXPECT_EQ(v.to_vector<float>(), (std::vector<float>{1.f, 2.f}));
+  EXPECT_EQ(u.rank(), 0);
+  EXPECT_EQ(u.at<double>({}), 0.0);
+  u.at<double>({}) = 5.0;  // its own zero: writing it changes no other tensor
+  EXPECT_EQ(t.at<double>({}), 0.0);
+}
+
 TEST(TensorLayout, DefaultIsRankZeroF64Zero) {
   const Tensor t;
   EXPECT_EQ(t.dtype(), DType::F64);

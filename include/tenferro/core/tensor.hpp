@@ -63,6 +63,12 @@ struct TensorLayout {
 class Tensor {
  public:
   Tensor();  // rank-0 F64 zero
+  Tensor(const Tensor&) = default;
+  Tensor& operator=(const Tensor&) = default;
+  // A moved-from Tensor is Tensor() (a rank-0 F64 zero of its own), never one without storage,
+  // whose data access would dereference null. (The move allocates that zero: 8 bytes.)
+  Tensor(Tensor&& other);
+  Tensor& operator=(Tensor&& other);
   static Tensor zeros(DType dtype, Shape shape);
   template <Element T>
   static Tensor from_col_major(Shape shape, std::span<const T> data);
