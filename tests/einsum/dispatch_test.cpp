@@ -385,4 +385,24 @@ TEST(EinsumCommand, RepeatsInstallOnceAndWriteTheResult) {
 }
 
 }  // namespace
+// A runtime whose cache holds less than the einsum workspace pool's 64 MiB: the pool was
+// accounted at 64 MiB whatever the bound, so it and the plans evicted each other on every call
+// and every einsum planned again (a C++ user's review: 0 hits in 60 lookups at 32 MiB). The pool
+// keeps a quarter of a smaller bound; the plan of a repeated call is found.
+TEST(EinsumPlanCache, ACacheSmallerThanTheWorkspacePoolKeepsItsPlans) {
+  RuntimeOptions options;
+  options.cache_limits.max_bytes = std::size_t{32} << 20;
+  auto rt = EagerRuntime::cpu(options);
+  std::mt19937_64 rng(40);
+  std::vector<EagerTensor> ring;
+  for (int i = 0; i < 6; ++i) ring.push_back(rt->upload(random_tensor(rng, DType::F64, {3, 3})));
+  const CacheSelector plans{std::string(einsum_family::kFamily), "plan"};
+  for (int call = 0; call < 5; ++call)
+    (void)einsum("ab,bc,cd,de,ef,fg->ag", std::span<const EagerTensor>(ring));
+  const CacheStats s = rt->caches().stats(plans);
+  EXPECT_EQ(s.misses, 1u) << "planned again after the first call";
+  EXPECT_GE(s.hits, 4u);
+  EXPECT_LE(rt->caches().stats().bytes, options.cache_limits.max_bytes);
+}
+
 }  // namespace tenferro

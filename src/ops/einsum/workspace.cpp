@@ -56,7 +56,7 @@ void WorkspacePool::give_back(std::vector<std::shared_ptr<Buffer>>& buffers) {
     // Dropped (freed by the backend): past the byte bound, and empty buffers, which allocate()
     // never takes back and which the byte bound would never stop (one per call of an einsum
     // with a zero-extent intermediate).
-    if (bytes == 0 || retained_ + bytes > kMaxRetainedBytes) continue;
+    if (bytes == 0 || retained_ + bytes > max_retained_) continue;
     retained_ += bytes;
     free_[bytes].push_back(std::move(b));
   }
@@ -75,12 +75,15 @@ void WorkspacePool::give_back(std::vector<std::shared_ptr<Buffer>>& buffers) {
 namespace {
 
 std::shared_ptr<WorkspacePool> pool_of(EagerRuntime& runtime) {
+  // The store accounts the most the pool may retain, so its byte bound stays honest; a store
+  // bound below 256 MiB keeps a quarter of it for the pool (at 64 MiB against a 32 MiB bound,
+  // the pool and the plans evicted each other on every call: every einsum planned again).
+  const std::size_t max_retained =
+      std::min(WorkspacePool::kMaxRetainedBytes, runtime.caches().limits().max_bytes / 4);
   return runtime.caches().get_or_create<WorkspacePool>(
       // A view: the warm lookup builds no string.
       CacheKeyView::of(einsum_family::kFamily, "workspace", "pool"),
-      [] { return std::make_shared<WorkspacePool>(); },
-      // The store accounts the most the pool may retain, so its byte bound stays honest.
-      WorkspacePool::kMaxRetainedBytes);
+      [&] { return std::make_shared<WorkspacePool>(max_retained); }, max_retained);
 }
 
 }  // namespace

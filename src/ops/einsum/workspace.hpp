@@ -29,6 +29,12 @@ struct WorkspaceStats {
 class WorkspacePool {
  public:
   static constexpr std::size_t kMaxRetainedBytes = std::size_t{64} << 20;
+  // `max_retained`: the most bytes of released buffers kept (kMaxRetainedBytes, or a quarter
+  // of a smaller cache's byte bound: the store accounts the pool at this size, and a pool
+  // larger than the bound would evict every plan on every call).
+  explicit WorkspacePool(std::size_t max_retained = kMaxRetainedBytes)
+      : max_retained_(max_retained) {}
+  std::size_t max_retained() const noexcept { return max_retained_; }
   static constexpr std::size_t kMaxSizes = 1024;  // byte sizes free_ keeps an entry for
   // A released buffer of exactly `bytes`, counted as allocated (see note_allocated), or null.
   std::shared_ptr<Buffer> take(std::size_t bytes);
@@ -42,6 +48,7 @@ class WorkspacePool {
  private:
   void count_locked(std::size_t bytes);  // the stats of a buffer handed out; mutex_ held
 
+  const std::size_t max_retained_;
   std::mutex mutex_;
   WorkspaceStats stats_;
   // Released buffers by exact byte size (a vector per size keeps its capacity: a multimap
