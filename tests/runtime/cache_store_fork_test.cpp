@@ -12,6 +12,7 @@
 #include <future>
 #include <memory>
 #include <thread>
+#include <utility>
 
 #include "tenferro/runtime/cache_store.hpp"
 
@@ -21,6 +22,10 @@ namespace {
 // A cached value whose destructor waits until `release` is set: evicting it keeps the store's
 // lock held for as long as the test wants.
 struct StuckOnDestruction {
+  // A constructor (not aggregate initialisation): make_shared's parenthesised aggregate form is
+  // C++20's, which clang 14 (the sanitizer builds) does not have.
+  StuckOnDestruction(std::promise<void>* e, std::shared_future<void> r)
+      : entered(e), release(std::move(r)) {}
   std::promise<void>* entered;
   std::shared_future<void> release;
   ~StuckOnDestruction() {
