@@ -243,15 +243,16 @@ void bind_tensor(nb::module_& m) {
             return released([&] { return prims::cast(t, t.dtype()); });
           },
           nb::arg("memo"))
-      // pickle: refused with the typed error. Loading would have to pick a runtime (and a device
-      // tensor would be downloaded): the caller does both, explicitly.
+      // pickle: refused, with Python's TypeError for an object that cannot be pickled (what
+      // pickle's callers catch to fall back) and what to do instead. Loading would have to pick
+      // a runtime (and a device tensor would be downloaded): the caller does both, explicitly.
       .def(
           "__reduce_ex__",
           [](const EagerTensor&, int) -> nb::object {
-            throw_error(ErrorKind::Unsupported, ErrorPhase::Input, "pickle",
-                        "a Tensor is not pickled: its memory belongs to a runtime, which "
-                        "unpickling would have to choose; pickle t.download() (a NumPy array) "
-                        "and upload it into the runtime you want");
+            throw nb::type_error(
+                "cannot pickle 'Tensor' object: its memory belongs to a runtime, which "
+                "unpickling would have to choose; pickle t.download() (a NumPy array) and "
+                "upload it into the runtime you want");
           },
           nb::arg("protocol"))
       .def("__add__", &arith<BO::Add, false>)

@@ -144,10 +144,14 @@ abs = absolute = _p.abs  # noqa: A001 - NumPy's name
 # prims' maximum and minimum take tensors only; NumPy's take numbers on either side too, typed
 # as the operators type them (NEP 50, see _tensor_operands).
 def maximum(a, b):
+    if type(a) is Tensor and type(b) is Tensor:  # the common case, without the Python lifting
+        return _p.maximum(a, b)
     return _p.maximum(*_tensor_operands("maximum", a, b))
 
 
 def minimum(a, b):
+    if type(a) is Tensor and type(b) is Tensor:
+        return _p.minimum(a, b)
     return _p.minimum(*_tensor_operands("minimum", a, b))
 
 
@@ -459,7 +463,9 @@ __all__ = [n for n in dir()
 # it); a number first is the mirrored comparison (2 > x is x < 2, NaN false either way).
 def _comparison(name, prim, mirrored):
     def compare(a, b):
-        if not isinstance(a, (Tensor, Tracer)) and isinstance(b, (Tensor, Tracer)):
+        # Only a number is mirrored: anything else keeps its place, so an error names it as the
+        # caller's operand 0.
+        if isinstance(a, (int, float, complex, _np.generic)) and isinstance(b, (Tensor, Tracer)):
             return mirrored(b, a)
         return prim(a, b)
 

@@ -137,8 +137,10 @@ def svds(A, k=6, tol=0, return_singular_vectors=True, *, seed=0):
         raise _errors._error(_errors.ValidationError, "svds", "A must be a 2-D Tensor (svds "
                              "forms the Gram operator from the matrix; a callable has no "
                              "adjoint to give it)")
-    u, s, vh, _mv = _k.svds(A, _int(k, 6, "svds", "k"), _tolerance(tol, "svds"),
-                            _int(seed, 0, "svds", "seed"))
+    seed = _int(seed, 0, "svds", "seed")
+    if seed < 0:
+        raise _errors._error(_errors.ValidationError, "svds", f"seed must be >= 0, got {seed}")
+    u, s, vh, _mv = _k.svds(A, _int(k, 6, "svds", "k"), _tolerance(tol, "svds"), seed)
     return (u, s, vh) if return_singular_vectors else s
 
 

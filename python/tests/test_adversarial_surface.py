@@ -426,5 +426,5 @@ def test_copy_and_deepcopy_copy_in_the_runtime_and_pickle_is_a_typed_refusal(rt)
     d = copy.deepcopy(x)
     np.asarray(d)[0, 0] = 99.0  # a copy: the original keeps its value
     assert float(np.asarray(x)[0, 0]) == 0.0
-    with pytest.raises(tf.UnsupportedError, match="download"):
+    with pytest.raises(TypeError, match="download"):  # Python's error for the unpicklable
         pickle.dumps(x)

@@ -381,7 +381,8 @@ def test_krylov_arguments_are_typed_errors(rt, rng):
                  lambda: tf.krylov.expm_multiply(a, v, 1.0, ncv=2**70),
                  lambda: tf.krylov.eigsh(a, k=1, v0=v, tol=float("nan")),
                  lambda: tf.krylov.expm_multiply(a, v, 1.0, tol=float("nan")),
-                 lambda: tf.krylov.svds(lambda x: x, k=1)):
+                 lambda: tf.krylov.svds(lambda x: x, k=1),
+                 lambda: tf.krylov.svds(a, k=1, seed=-1)):
         with pytest.raises(tf.ValidationError):
             call()
     # t has no derivative rule: a typed refusal, not Python's TypeError from complex().
