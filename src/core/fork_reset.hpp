@@ -10,6 +10,8 @@
 #pragma once
 
 #include <functional>
+#include <mutex>
+#include <new>
 
 namespace tenferro::core {
 
@@ -29,5 +31,16 @@ class ForkReset {
   ForkReset* prev_ = nullptr;
   ForkReset* next_ = nullptr;
 };
+
+// A reset's first step: whether `m` was held at the fork, in which case it is made anew
+// (unlocked) and the state it guarded must be abandoned; a free lock stays as it was.
+inline bool remake_if_held(std::mutex& m) {
+  if (m.try_lock()) {
+    m.unlock();
+    return false;
+  }
+  new (&m) std::mutex;
+  return true;
+}
 
 }  // namespace tenferro::core

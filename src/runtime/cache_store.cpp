@@ -36,9 +36,8 @@ CacheKey CacheKey::of(const CacheKeyView& view) {
 
 ExtensionCacheStore::ExtensionCacheStore(CacheLimits limits)
     : limits_(limits), fork_reset_(std::make_shared<core::ForkReset>([this] {
-        if (mutex_.try_lock()) return mutex_.unlock();
+        if (!core::remake_if_held(mutex_)) return;
         // Held at the fork: the lists may be half-changed. Abandoned (leaked), not destroyed.
-        new (&mutex_) std::mutex;
         new (&lru_) Lru;
         new (&index_) decltype(index_);
         new (&counters_) decltype(counters_);

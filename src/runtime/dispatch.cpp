@@ -34,10 +34,6 @@ const std::shared_ptr<EagerRuntime>& require_one_runtime(std::string_view op,
 
 namespace {
 
-// Steps 2-6 of the contract, for a runtime whose inputs passed step 1. `family_id` is the
-// op family's dense id (runtime_internal::family_id(op.family())). `resolve` is steps 4-5: it
-// answers admission and ensures the family's module, and returns what step 6 calls as
-// run(context, op, inputs) (the installed executor, or the kernel it would index).
 // Steps 2-3 of the contract: the runtime's target and every input's ingress to its engine.
 const EagerExtensionTarget& target_with_ingress(EagerRuntime& runtime, std::string_view op_name,
                                                 std::span<const EagerTensor> inputs) {
@@ -61,6 +57,10 @@ const EagerExtensionTarget& target_with_ingress(EagerRuntime& runtime, std::stri
   return *target;
 }
 
+// Steps 2-6 of the contract, for a runtime whose inputs passed step 1. `family_id` is the
+// op family's dense id (runtime_internal::family_id(op.family())). `resolve` is steps 4-5: it
+// answers admission and ensures the family's module, and returns what step 6 calls as
+// run(context, op, inputs) (the installed executor, or the kernel it would index).
 template <class Resolve>
 std::vector<EagerTensor> dispatch_on(const std::shared_ptr<EagerRuntime>& runtime,
                                      const ExtensionOp& op, std::span<const EagerTensor> inputs,

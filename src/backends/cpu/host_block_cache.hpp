@@ -56,8 +56,8 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
 
   // Storage of `bytes` (contents unspecified): a reused block when one fits, else a new one
   // (a ResourceError when the host cannot provide it even with the kept blocks freed, as
-  // HostStorage), held by one owner (a CPU
-  // buffer). A reused block may be larger than `bytes`: the buffer keeps the size asked for.
+  // HostStorage), held by one owner (a CPU buffer). A reused block may be larger than `bytes`:
+  // the buffer keeps the size asked for.
   // Called with the owner's pointer to the cache (a CPU backend, for every output it allocates):
   // the block copies it instead of locking a weak one (a compare-and-swap per output).
   static CachedBlock take_block(const std::shared_ptr<HostBlockCache>& cache, std::size_t bytes);
@@ -90,8 +90,7 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
   // Last, so it unregisters first: a forked child whose parent held mutex_ at the fork starts
   // with no kept blocks and a fresh lock (core/fork_reset.hpp).
   core::ForkReset fork_reset_{[this] {
-    if (mutex_.try_lock()) return mutex_.unlock();
-    new (&mutex_) std::mutex;
+    if (!core::remake_if_held(mutex_)) return;
     new (&small_.free) std::vector<std::unique_ptr<HostStorage>>;
     new (&large_.free) std::vector<std::unique_ptr<HostStorage>>;
     small_.bytes = large_.bytes = 0;

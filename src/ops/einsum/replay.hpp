@@ -117,8 +117,7 @@ class ReplaySlot {
   // Last, so it unregisters first: a forked child whose parent held mutex_ at the fork starts
   // with no replays and a fresh lock (core/fork_reset.hpp).
   core::ForkReset fork_reset_{[this] {
-    if (mutex_.try_lock()) return mutex_.unlock();
-    new (&mutex_) std::mutex;
+    if (!core::remake_if_held(mutex_)) return;
     for (auto& r : replays_) new (&r) std::shared_ptr<const Replay>;
   }};
 };

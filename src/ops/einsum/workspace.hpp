@@ -58,8 +58,7 @@ class WorkspacePool {
   // Last, so it unregisters first: a forked child whose parent held mutex_ at the fork starts
   // with an empty pool and a fresh lock (core/fork_reset.hpp).
   core::ForkReset fork_reset_{[this] {
-    if (mutex_.try_lock()) return mutex_.unlock();
-    new (&mutex_) std::mutex;
+    if (!core::remake_if_held(mutex_)) return;
     new (&free_) decltype(free_);
     stats_ = {};
     retained_ = 0;
