@@ -62,7 +62,11 @@ EagerTensor real(const EagerTensor& x);
 EagerTensor imag(const EagerTensor& x);  // zeros for real dtypes
 EagerTensor sqrt(const EagerTensor& x);  // real: NaN below 0, as NumPy
 EagerTensor exp(const EagerTensor& x);
-EagerTensor log(const EagerTensor& x);  // real: -inf at 0, NaN below 0
+EagerTensor expm1(const EagerTensor& x);  // exp(x) - 1, accurate near 0
+EagerTensor log(const EagerTensor& x);    // real: -inf at 0, NaN below 0
+EagerTensor log1p(const EagerTensor& x);  // log(1 + x), accurate near 0; real: NaN below -1
+EagerTensor log2(const EagerTensor& x);
+EagerTensor log10(const EagerTensor& x);
 EagerTensor sin(const EagerTensor& x);
 EagerTensor cos(const EagerTensor& x);
 EagerTensor tanh(const EagerTensor& x);

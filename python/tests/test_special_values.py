@@ -347,7 +347,8 @@ def test_traced_division_by_zero_stays_real():
 
 
 # --- every element-wise prim on the special values ----------------------------------------
-UNARY = ["exp", "log", "sin", "cos", "tanh", "sqrt", "abs", "sign", "reciprocal", "square",
+UNARY = ["exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tanh", "sqrt", "abs",
+         "sign", "reciprocal", "square",
          "negative"]
 
 

@@ -1,6 +1,8 @@
 // VJP/JVP rules of the prims element-wise ops (unary, binary with broadcasting, scalar forms).
 // Broadcasting and promotion of a cotangent are undone centrally (fit() in the reverse pass),
 // so a rule returns the cotangent in the output's shape.
+#include <numbers>
+
 #include "ad/helpers.hpp"
 #include "ad/tape.hpp"
 
@@ -161,6 +163,28 @@ Variable log(const Variable& x) {
   return holomorphic(
       "log", x, [](const T& v) { return prims::log(v); },
       [](const T& v, const T&) { return prims::reciprocal(v); });
+}
+Variable expm1(const Variable& x) {
+  return holomorphic(
+      "expm1", x, [](const T& v) { return prims::expm1(v); },
+      [](const T&, const T& y) { return prims::shift(y, 1.0); });
+}
+Variable log1p(const Variable& x) {
+  return holomorphic(
+      "log1p", x, [](const T& v) { return prims::log1p(v); },
+      [](const T& v, const T&) { return prims::reciprocal(prims::shift(v, 1.0)); });
+}
+Variable log2(const Variable& x) {
+  return holomorphic(
+      "log2", x, [](const T& v) { return prims::log2(v); },
+      [](const T& v, const T&) { return prims::scale(prims::reciprocal(v), std::numbers::log2e); });
+}
+Variable log10(const Variable& x) {
+  return holomorphic(
+      "log10", x, [](const T& v) { return prims::log10(v); },
+      [](const T& v, const T&) {
+        return prims::scale(prims::reciprocal(v), std::numbers::log10e);
+      });
 }
 Variable sin(const Variable& x) {
   return holomorphic(

@@ -42,6 +42,14 @@ TEST(AdPrims, UnaryHolomorphic) {
     check_unary(
         "log " + tag, [](const V& v) { return ad::log(v); }, xpos);
     check_unary(
+        "expm1 " + tag, [](const V& v) { return ad::expm1(v); }, x);
+    check_unary(
+        "log1p " + tag, [](const V& v) { return ad::log1p(v); }, xpos);
+    check_unary(
+        "log2 " + tag, [](const V& v) { return ad::log2(v); }, xpos);
+    check_unary(
+        "log10 " + tag, [](const V& v) { return ad::log10(v); }, xpos);
+    check_unary(
         "reciprocal " + tag, [](const V& v) { return ad::reciprocal(v); }, xpos);
   }
 }

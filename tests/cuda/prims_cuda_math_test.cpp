@@ -130,6 +130,49 @@ TEST(CudaPrimsMath, ComplexExpSinCosTanhFollowTheCLibrary) {
       "tanh", math<PrimKind::Tanh>, [](const C& x) { return std::tanh(x); }, anywhere);
 }
 
+// exp(z) - 1 and log(1 + z) by their Taylor series inside |z| < 1/2 (where the plain forms lose
+// a small z's digits), the plain forms outside. The sum starts at z and skips terms that
+// underflow to 0, so a zero part keeps its sign (expm1(-0 + 0i) = -0 + 0i).
+C series(const C& z, bool log1p) {
+  C sum = z, power = z;
+  double factorial = 1.0;
+  for (int k = 2; k < 70; ++k) {
+    power *= z;
+    factorial *= k;
+    const C term =
+        log1p ? (k % 2 ? 1.0 : -1.0) * power / static_cast<double>(k) : power / factorial;
+    if (term != C(0)) sum += term;
+  }
+  return sum;
+}
+C expm1_reference(const C& z) {
+  if (std::abs(z) < 0.5) return series(z, false);
+  return z.imag() == 0 ? C(std::expm1(z.real()), z.imag()) : std::exp(z) - 1.0;
+}
+C log1p_reference(const C& z) {
+  // On the imaginary axis log|1 + iy| = log1p(y^2) / 2 exactly, +0 for tiny y (the series'
+  // -0 + ... would keep a -0 real part that the true value does not have).
+  if (z.real() == 0) return C(0.5 * std::log1p(z.imag() * z.imag()), std::atan2(z.imag(), 1.0));
+  return std::abs(z) < 0.5 ? series(z, true) : std::log(1.0 + z);
+}
+
+TEST(CudaPrimsMath, ComplexExpm1Log1pLog2Log10FollowTheirDefinitions) {
+  expect_like_std("expm1", math<PrimKind::Expm1>, expm1_reference, moderate);
+  expect_like_std("log1p", math<PrimKind::Log1p>, log1p_reference, moderate);
+  expect_like_std(
+      "log2", math<PrimKind::Log2>, [](const C& x) { return std::log(x) / std::log(2.0); },
+      anywhere);
+  expect_like_std(
+      "log10", math<PrimKind::Log10>, [](const C& x) { return std::log10(x); }, anywhere);
+  // Near 0 the series' digits, which exp(z) - 1 and log(1 + z) lose.
+  const ck::Z e = math<PrimKind::Expm1>({1e-20, 1e-20});
+  EXPECT_DOUBLE_EQ(e.re, 1e-20);
+  EXPECT_DOUBLE_EQ(e.im, 1e-20);
+  const ck::Z l = math<PrimKind::Log1p>({1e-20, -1e-20});
+  EXPECT_DOUBLE_EQ(l.re, 1e-20);
+  EXPECT_DOUBLE_EQ(l.im, -1e-20);
+}
+
 TEST(CudaPrimsMath, ComplexDivisionAndSignAreRobust) {
   expect_like_std(
       "div",
@@ -199,6 +242,10 @@ void expect_real_math() {
     expect("sqrt", ck::unary_math<PrimKind::Sqrt>(x), std::sqrt(x));
     expect("exp", ck::unary_math<PrimKind::Exp>(x), once(std::exp(d)));
     expect("log", ck::unary_math<PrimKind::Log>(x), once(std::log(d)));
+    expect("expm1", ck::unary_math<PrimKind::Expm1>(x), once(std::expm1(d)));
+    expect("log1p", ck::unary_math<PrimKind::Log1p>(x), once(std::log1p(d)));
+    expect("log2", ck::unary_math<PrimKind::Log2>(x), once(std::log2(d)));
+    expect("log10", ck::unary_math<PrimKind::Log10>(x), once(std::log10(d)));
     expect("sin", ck::unary_math<PrimKind::Sin>(x), once(std::sin(d)));
     expect("cos", ck::unary_math<PrimKind::Cos>(x), once(std::cos(d)));
     expect("tanh", ck::unary_math<PrimKind::Tanh>(x), once(std::tanh(d)));

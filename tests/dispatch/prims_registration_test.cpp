@@ -67,8 +67,16 @@ EagerTensor call_kind(PrimKind kind, const std::shared_ptr<EagerRuntime>& rt, DT
       return prims::sqrt(input(1));
     case PrimKind::Exp:
       return prims::exp(input(1));
+    case PrimKind::Expm1:
+      return prims::expm1(input(1));
     case PrimKind::Log:
       return prims::log(input(1));
+    case PrimKind::Log1p:
+      return prims::log1p(input(1));
+    case PrimKind::Log2:
+      return prims::log2(input(1));
+    case PrimKind::Log10:
+      return prims::log10(input(1));
     case PrimKind::Sin:
       return prims::sin(input(1));
     case PrimKind::Cos:

@@ -32,6 +32,27 @@ struct UnaryRow {
   std::function<bool(C, bool cplx)> skip = [](C, bool) { return false; };
 };
 
+// Independent references for the complex expm1 and log1p: their Taylor series inside |z| < 1/2
+// (where exp(z) - 1 and log(1 + z) lose the digits of a small z), the plain forms outside.
+C series_expm1(C z) {
+  if (std::abs(z) >= 0.5 || has_nan(z)) return std::exp(z) - 1.0;
+  C term = z, sum = 0.0;
+  for (int k = 2; k < 40; ++k) {
+    sum += term;
+    term *= z / static_cast<double>(k);
+  }
+  return sum;
+}
+C series_log1p(C z) {
+  if (std::abs(z) >= 0.5 || has_nan(z)) return std::log(1.0 + z);
+  C power = z, sum = 0.0;
+  for (int k = 1; k < 70; ++k) {
+    sum += (k % 2 ? 1.0 : -1.0) * power / static_cast<double>(k);
+    power *= z;
+  }
+  return sum;
+}
+
 double real_sqrt(double x) {
   return std::sqrt(x);  // NaN below 0 (and -0 stays -0), as NumPy
 }
@@ -53,6 +74,22 @@ std::vector<UnaryRow> unary_rows() {
        [](C z, bool cplx) { return cplx ? std::exp(z) : C(std::exp(z.real()), 0.0); }},
       {"log", [](const EagerTensor& x) { return prims::log(x); },
        [](C z, bool cplx) { return cplx ? std::log(z) : C(std::log(z.real()), 0.0); }},
+      // On the real axis expm1 keeps exp's zero imaginary part; NaN + 0i is C99's exp's.
+      {"expm1", [](const EagerTensor& x) { return prims::expm1(x); },
+       [](C z, bool cplx) {
+         if (cplx && z.imag() == 0.0) return C(std::expm1(z.real()), z.imag());
+         return cplx ? series_expm1(z) : C(std::expm1(z.real()), 0.0);
+       }},
+      {"log1p", [](const EagerTensor& x) { return prims::log1p(x); },
+       [](C z, bool cplx) { return cplx ? series_log1p(z) : C(std::log1p(z.real()), 0.0); }},
+      {"log2", [](const EagerTensor& x) { return prims::log2(x); },
+       [](C z, bool cplx) {
+         return cplx ? std::log(z) / std::log(2.0) : C(std::log2(z.real()), 0.0);
+       }},
+      {"log10", [](const EagerTensor& x) { return prims::log10(x); },
+       [](C z, bool cplx) {
+         return cplx ? std::log(z) / std::log(10.0) : C(std::log10(z.real()), 0.0);
+       }},
       {"sin", [](const EagerTensor& x) { return prims::sin(x); },
        [](C z, bool cplx) { return cplx ? std::sin(z) : C(std::sin(z.real()), 0.0); }},
       {"cos", [](const EagerTensor& x) { return prims::cos(x); },
@@ -121,8 +158,8 @@ TEST_P(PrimsElementwise, UnaryWideRange) {
         if (row.skip(z, is_complex(d))) continue;
         // Complex exp/sin/cos/tanh of large parts overflow differently in C and NumPy.
         const bool big = std::abs(z.real()) > 20 || std::abs(z.imag()) > 20;
-        const bool trig =
-            row.name == "exp" || row.name == "sin" || row.name == "cos" || row.name == "tanh";
+        const bool trig = row.name == "exp" || row.name == "expm1" || row.name == "sin" ||
+                          row.name == "cos" || row.name == "tanh";
         if (is_complex(d) && trig && big) continue;
         values.push_back(z);
       }

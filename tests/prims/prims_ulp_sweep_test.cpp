@@ -1,5 +1,6 @@
 // The SIMD element-wise kernels (src/ops/prims/cpu/simd) against the C++ standard library, on
-// every vector ISA this CPU runs: exp/log/sin/cos/tanh within 4 ulp of std:: over a dense sweep
+// every vector ISA this CPU runs: exp/expm1/log/log1p/log2/log10/sin/cos/tanh within 4 ulp of
+// std:: over a dense sweep
 // (every 509th float32 bit pattern and every float at exp's
 // overflow and underflow edges; ~2.5 million float64 points spread evenly over the bit
 // patterns, i.e. log-spaced in magnitude, plus dense runs at the overflow/underflow edges),
@@ -30,8 +31,16 @@ R reference(Op op, R x) {
   switch (op) {
     case Op::Exp:
       return std::exp(x);
+    case Op::Expm1:
+      return std::expm1(x);
     case Op::Log:
       return std::log(x);
+    case Op::Log1p:
+      return std::log1p(x);
+    case Op::Log2:
+      return std::log2(x);
+    case Op::Log10:
+      return std::log10(x);
     case Op::Sin:
       return std::sin(x);
     case Op::Cos:
@@ -97,7 +106,8 @@ void check_unary(Op op, const std::vector<R>& xs, std::uint64_t max_ulp) {
   }
 }
 
-constexpr Op kTranscendental[] = {Op::Exp, Op::Log, Op::Sin, Op::Cos, Op::Tanh};
+constexpr Op kTranscendental[] = {Op::Exp,   Op::Expm1, Op::Log, Op::Log1p, Op::Log2,
+                                  Op::Log10, Op::Sin,   Op::Cos, Op::Tanh};
 
 TEST(PrimsUlpSweep, Float32EveryNthBitPattern) {
   std::vector<float> xs;
@@ -108,6 +118,8 @@ TEST(PrimsUlpSweep, Float32EveryNthBitPattern) {
   // Every float where exp overflows (88.72) or goes subnormal and underflows (-87.3 .. -103.97).
   for (float x = 88.0f; x < 89.0f; x = std::nextafter(x, 90.0f)) xs.push_back(x);
   for (float x = -104.0f; x < -87.0f; x = std::nextafter(x, 0.0f)) xs.push_back(x);
+  // log1p's pole (-1) and the float32 values next to it.
+  for (float x = -1.0f; x < -0.999f; x = std::nextafter(x, 0.0f)) xs.push_back(x);
   for (float s : specials<float>()) xs.push_back(s);
   for (Op op : kTranscendental) check_unary(op, xs, 4);
   check_unary(Op::Sqrt, xs, 0);
@@ -137,6 +149,7 @@ TEST(PrimsUlpSweep, Float64LogSpacedAndEdges) {
   }
   run(-746.0, -707.0, 40000);
   run(-1.0, 1.0, 20000);
+  run(-1.0, -0.999999, 20000);  // log1p's pole
   run(3.0, 3.3, 10000);
   // Where the AVX-512 tanh changes formula (atanh(1/2) = 0.5493) and where it saturates (18.7).
   run(0.5, 0.6, 20000);
@@ -145,6 +158,38 @@ TEST(PrimsUlpSweep, Float64LogSpacedAndEdges) {
   for (Op op : kTranscendental) check_unary(op, xs, 4);
   check_unary(Op::Sqrt, xs, 0);
   check_unary(Op::Abs, xs, 0);
+}
+
+// log1p x and expm1 x round to x itself for |x| below half an ulp's worth (subnormals
+// included), where a few ulp of tolerance would still let a subnormal come out 0 (SLEEF's
+// log1p(5e-324) was 0).
+template <class R>
+void check_tiny_arguments_are_returned() {
+  using Bits = std::conditional_t<sizeof(R) == 4, std::uint32_t, std::uint64_t>;
+  std::vector<R> xs;
+  for (R x = std::numeric_limits<R>::denorm_min(); x < R(1e-9); x *= R(3.7)) {
+    xs.push_back(x);
+    xs.push_back(-x);
+  }
+  xs.push_back(R(0));
+  xs.push_back(-R(0));
+  std::vector<R> ys(xs.size());
+  for (Isa isa : vector_isas()) {
+    for (Op op : {Op::Log1p, Op::Expm1}) {
+      ASSERT_TRUE(simd::unary(isa, op, xs.data(), ys.data(), static_cast<std::int64_t>(xs.size())));
+      for (std::size_t i = 0; i < xs.size(); ++i) {
+        if (std::abs(xs[i]) >= std::numeric_limits<R>::epsilon() / 4) continue;
+        EXPECT_EQ(std::bit_cast<Bits>(ys[i]), std::bit_cast<Bits>(xs[i]))
+            << op_name(op) << " on " << isa_name(isa) << ": x=" << xs[i] << " got " << ys[i];
+      }
+    }
+  }
+}
+TEST(PrimsUlpSweep, Log1pAndExpm1OfTinyArgumentsAreTheArgumentsFloat32) {
+  check_tiny_arguments_are_returned<float>();
+}
+TEST(PrimsUlpSweep, Log1pAndExpm1OfTinyArgumentsAreTheArgumentsFloat64) {
+  check_tiny_arguments_are_returned<double>();
 }
 
 // Each output lane depends on its own input only: a value gives the same bits whatever shares

@@ -56,6 +56,22 @@ class PrimsWebGpuNumerics : public webgpu_test::WebGpuTest {
   }
 };
 
+// log(1 + z) (log1p) or exp(z) - 1 by their Taylor series, for |z| < 1/2.
+cd complex_series(cd z, bool log1p) {
+  cd sum = 0.0, power = z;
+  double factorial = 1.0;
+  for (int k = 1; k < 70; ++k) {
+    if (log1p) {
+      sum += (k % 2 ? 1.0 : -1.0) * power / static_cast<double>(k);
+    } else {
+      factorial *= k;
+      sum += power / factorial;
+    }
+    power *= z;
+  }
+  return sum;
+}
+
 // Wide argument ranges, where WGSL's own bounds grow (exp: 3 + 2|x| ULP) or an intermediate
 // overflows first (cosh y near y = 89 with a small sine): the kernels' range reductions keep
 // these within a few roundings of the exact value, computed by std:: in double from the same
@@ -89,6 +105,39 @@ TEST_F(PrimsWebGpuNumerics, WideArgumentRangesStayWithinAFewRoundings) {
       {"log", [](const EagerTensor& x) { return prims::log(x); }, DType::F32,
        [](float u, float) { return cf(std::pow(10.0f, -30.0f + 60.0f * u), 0.0f); },
        real_of([](double x) { return std::log(x); }), 4 * kEpsF32},
+      {"log10", [](const EagerTensor& x) { return prims::log10(x); }, DType::F32,
+       [](float u, float) { return cf(std::pow(10.0f, -30.0f + 60.0f * u), 0.0f); },
+       real_of([](double x) { return std::log10(x); }), 4 * kEpsF32},
+      {"log2", [](const EagerTensor& x) { return prims::log2(x); }, DType::F32,
+       [](float u, float) { return cf(std::pow(10.0f, -30.0f + 60.0f * u), 0.0f); },
+       real_of([](double x) { return std::log2(x); }), 4 * kEpsF32},
+      // log1p on (-1, 0) (u - 1 is exact there) and on 10^-30 .. 10^30, where 1 + x rounds.
+      {"log1p", [](const EagerTensor& x) { return prims::log1p(x); }, DType::F32,
+       [](float u, float w) {
+         return cf(w < 0.5f ? u - 1.0f : std::pow(10.0f, -30.0f + 60.0f * u), 0.0f);
+       },
+       real_of([](double x) { return std::log1p(x); }), 6 * kEpsF32},
+      // expm1 near 0 (both signs, 10^-30 .. 1) and over its whole finite range.
+      {"expm1", [](const EagerTensor& x) { return prims::expm1(x); }, DType::F32,
+       [](float u, float w) {
+         const float tiny = std::pow(10.0f, -30.0f * u);
+         return cf(w < 0.25f ? tiny : (w < 0.5f ? -tiny : -20.0f + 108.0f * u), 0.0f);
+       },
+       real_of([](double x) { return std::expm1(x); }), 8 * kEpsF32},
+      {"log10", [](const EagerTensor& x) { return prims::log10(x); }, DType::C32,
+       [](float u, float w) { return cf(-30.0f + 60.0f * u, -3.0f + 6.0f * w); },
+       [](cd x) { return std::log10(x); }, 12 * kEpsF32},
+      // The complex log1p and expm1 inside |z| < 1/2, where they differ from log(1 + z) and
+      // exp(z) - 1, against their series, and outside it.
+      {"log1p", [](const EagerTensor& x) { return prims::log1p(x); }, DType::C32,
+       [](float u, float w) { return cf(-0.3f + 0.6f * u, -0.3f + 0.6f * w); },
+       [](cd x) { return complex_series(x, true); }, 12 * kEpsF32},
+      {"expm1", [](const EagerTensor& x) { return prims::expm1(x); }, DType::C32,
+       [](float u, float w) { return cf(-0.3f + 0.6f * u, -0.3f + 0.6f * w); },
+       [](cd x) { return complex_series(x, false); }, 12 * kEpsF32},
+      {"expm1", [](const EagerTensor& x) { return prims::expm1(x); }, DType::C32,
+       [](float u, float w) { return cf(-20.0f + 100.0f * u, -3.0f + 6.0f * w); },
+       [](cd x) { return std::exp(x) - 1.0; }, 12 * kEpsF32},
       {"tanh", [](const EagerTensor& x) { return prims::tanh(x); }, DType::F32,
        [](float u, float) { return cf(-30.0f + 60.0f * u, 0.0f); },
        real_of([](double x) { return std::tanh(x); }), 8 * kEpsF32},

@@ -30,7 +30,11 @@
   X(Imag, imag, "imag", kAll)                   \
   X(Sqrt, sqrt, "sqrt", kAll)                   \
   X(Exp, exp, "exp", kAll)                      \
+  X(Expm1, expm1, "expm1", kAll)                \
   X(Log, log, "log", kAll)                      \
+  X(Log1p, log1p, "log1p", kAll)                \
+  X(Log2, log2, "log2", kAll)                   \
+  X(Log10, log10, "log10", kAll)                \
   X(Sin, sin, "sin", kAll)                      \
   X(Cos, cos, "cos", kAll)                      \
   X(Tanh, tanh, "tanh", kAll)                   \

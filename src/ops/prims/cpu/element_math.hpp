@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <complex>
+#include <numbers>
 #include <type_traits>
 
 #include "core/real_type.hpp"
@@ -109,6 +110,41 @@ T sign_of(T x) {
   }
 }
 
+// log2 and log10 of a complex z: log z's parts times log2(e) or log10(e), as NumPy's (the
+// branch cut and signed zeros are log's).
+template <class T>
+T complex_log_base(T z, Real<T> log_e) {
+  const T l = std::log(z);
+  return T(l.real() * log_e, l.imag() * log_e);
+}
+
+// log(1 + z) for complex z. Near 0 the real part log|1 + z| = log1p(x (2 + x) + y^2) / 2 keeps
+// its digits (forming 1 + z first loses them: NumPy's log1p(1e-20 + 0j) is 0); elsewhere it is
+// log(1 + z), as NumPy's.
+template <class T>
+T complex_log1p(T z) {
+  using R = Real<T>;
+  const R x = z.real(), y = z.imag();
+  if (std::fabs(x) < R(0.5) && std::fabs(y) < R(0.5)) {
+    return T(R(0.5) * std::log1p(x * (R(2) + x) + y * y), std::atan2(y, R(1) + x));
+  }
+  return std::log(T(R(1) + x, y));
+}
+
+// exp(z) - 1 for complex z: (expm1(x) cos y - 2 sin^2(y/2)) + i e^x sin y, NumPy's formula, which
+// keeps the real part's digits near 0. On the real axis and for non-finite parts it is exp's
+// (C99 Annex G): expm1(inf + 0i) is inf + 0i, NaN + 0i stays NaN + 0i (NumPy's formula gives a
+// NaN imaginary part there).
+template <class T>
+T complex_expm1(T z) {
+  using R = Real<T>;
+  const R x = z.real(), y = z.imag();
+  if (y == 0) return T(std::expm1(x), y);
+  if (!std::isfinite(x) || !std::isfinite(y)) return std::exp(z) - T(1);
+  const R s = std::sin(y / 2);
+  return T(std::expm1(x) * std::cos(y) - R(2) * s * s, std::exp(x) * std::sin(y));
+}
+
 template <prims_internal::PrimKind>
 inline constexpr bool kNoCpuMath = false;
 
@@ -145,8 +181,28 @@ auto unary_op(T x) {
     return std::sqrt(x);
   } else if constexpr (K == Exp) {
     return std::exp(x);
+  } else if constexpr (K == Expm1) {
+    if constexpr (kIsComplex<T>)
+      return complex_expm1(x);
+    else
+      return std::expm1(x);
   } else if constexpr (K == Log) {
     return std::log(x);
+  } else if constexpr (K == Log1p) {
+    if constexpr (kIsComplex<T>)
+      return complex_log1p(x);
+    else
+      return std::log1p(x);
+  } else if constexpr (K == Log2) {
+    if constexpr (kIsComplex<T>)
+      return complex_log_base(x, std::numbers::log2e_v<RealType<T>>);
+    else
+      return std::log2(x);
+  } else if constexpr (K == Log10) {
+    if constexpr (kIsComplex<T>)
+      return complex_log_base(x, std::numbers::log10e_v<RealType<T>>);
+    else
+      return std::log10(x);
   } else if constexpr (K == Sin) {
     return std::sin(x);
   } else if constexpr (K == Cos) {
@@ -181,7 +237,11 @@ auto unary_op(T x) {
 // per-ISA files must not instantiate the inline functions of this header (see simd_body.inc, and
 // the SimdObjectsDefineNoWeakFunction test).
 #define TENFERRO_PRIMS_CPU_SLEEF_UNARY(X) \
+  X(Expm1, expm1, u10, u10)               \
   X(Log, log, u35, u35)                   \
+  X(Log1p, log1p, u10, u10)               \
+  X(Log2, log2, u10, u10)                 \
+  X(Log10, log10, u10, u10)               \
   X(Sin, sin, u35, u10)                   \
   X(Cos, cos, u35, u10)                   \
   X(Tanh, tanh, u35, u35)

@@ -170,6 +170,23 @@ TENFERRO_PRIMS_HD Z zexp(Z z) {
 
 TENFERRO_CUDA_MATH_IN_DOUBLE(Exp, exp, zexp)
 
+// exp(z) - 1 as the CPU's (cpu/element_math.hpp's complex_expm1): NumPy's formula, which keeps
+// the real part's digits near 0, and exp's values on the real axis and at non-finite parts.
+TENFERRO_PRIMS_HD Z zexpm1(Z z) {
+  const double x = z.re, y = z.im;
+  if (y == 0) return {expm1(x), y};
+  if (!isfinite(x) || !isfinite(y)) {
+    const Z e = zexp(z);
+    return {e.re - 1.0, e.im};
+  }
+  const double h = sin(0.5 * y);
+  double s, c;
+  sincos(y, &s, &c);
+  return {expm1(x) * c - 2.0 * h * h, exp(x) * s};
+}
+
+TENFERRO_CUDA_MATH_IN_DOUBLE(Expm1, expm1, zexpm1)
+
 // Principal logarithm: log|z| + i arg z with arg in [-pi, pi] (atan2 keeps the zero signs).
 // Near |z| = 1, log|z| comes from log1p so that it keeps its relative accuracy.
 TENFERRO_PRIMS_HD Z zlog(Z z) {
@@ -184,6 +201,30 @@ TENFERRO_PRIMS_HD Z zlog(Z z) {
 }
 
 TENFERRO_CUDA_MATH_IN_DOUBLE(Log, log, zlog)
+
+// log(1 + z) as the CPU's (complex_log1p): near 0 the real part from log1p of |1 + z|^2 - 1.
+TENFERRO_PRIMS_HD Z zlog1p(Z z) {
+  const double x = z.re, y = z.im;
+  if (fabs(x) < 0.5 && fabs(y) < 0.5) {
+    return {0.5 * log1p(x * (2.0 + x) + y * y), atan2(y, 1.0 + x)};
+  }
+  return zlog({1.0 + x, y});
+}
+
+TENFERRO_CUDA_MATH_IN_DOUBLE(Log1p, log1p, zlog1p)
+
+// log2 z and log10 z: log z's parts times log2(e) or log10(e), as the CPU's and NumPy's.
+TENFERRO_PRIMS_HD Z zlog2(Z z) {
+  const Z l = zlog(z);
+  return {l.re * 1.4426950408889634, l.im * 1.4426950408889634};
+}
+TENFERRO_PRIMS_HD Z zlog10(Z z) {
+  const Z l = zlog(z);
+  return {l.re * 0.4342944819032518, l.im * 0.4342944819032518};
+}
+
+TENFERRO_CUDA_MATH_IN_DOUBLE(Log2, log2, zlog2)
+TENFERRO_CUDA_MATH_IN_DOUBLE(Log10, log10, zlog10)
 
 // {a cosh y, b sinh y} without overflowing early: past |y| = 709 cosh y = sinh y = e^|y| / 2
 // overflows although the products may not (a = sin x tiny), so e^|y| is applied in halves.

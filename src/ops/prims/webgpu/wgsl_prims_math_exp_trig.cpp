@@ -1,5 +1,5 @@
 // The exponential, circular and hyperbolic functions of the WGSL function library of the WebGPU
-// prims kernels (wgsl_prims_math.hpp): exp, sin, cos and tanh on f32 and on C, with sinh and
+// prims kernels (wgsl_prims_math.hpp): exp, expm1, sin, cos and tanh on f32 and on C, with sinh and
 // cosh on f32, which the complex sin, cos and tanh are built on. One part because they call
 // each other: the hyperbolic functions and c_exp call r_exp, the complex functions r_sin and
 // r_cos.
@@ -30,6 +30,20 @@ fn exp_sum(p0: f32, p1: f32) -> f32 {
   return ldexp(ldexp(exp(r), k / 2), k - k / 2);
 }
 fn r_exp(x: f32) -> f32 { return exp_sum(x, 0.0); }
+// e^x - 1. For |x| <= 1, Kahan's form: u = e^x rounds, and (u - 1) x / ln u undoes that
+// rounding to first order (u - 1 alone would lose the digits of a small x). Beyond, e^x - 1
+// loses at most a factor 1.6 of e^x's accuracy, and (u - 1) x could overflow near e^88.
+fn r_expm1(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  if (abs(x) > 1.0) {
+    if (x < -17.4) { return -1.0; }  // e^x is below half an ULP of 1
+    return r_exp(x) - 1.0;
+  }
+  let u = r_exp(x);
+  if (u == 1.0) { return x; }  // |x| below half an ULP of 1 (and -0)
+  let l = log_pair(u);  // ln u, relatively accurate (the builtin is not, on [0.5, 2])
+  return (u - 1.0) * x / (l.x + l.y);
+}
 
 // sin and cos: the builtins are only specified to 2^-11 absolute error on [-pi, pi] and are
 // meaningless far outside it (lavapipe returns +-1 from 1e9 on), so both reduce the argument
@@ -183,6 +197,19 @@ fn c_exp(z: C) -> C {
   }
   let e = r_exp(x);
   return C(e * c, e * s);
+}
+// e^z - 1 as the CPU's: (expm1(x) cos y - 2 sin^2(y/2)) + i e^x sin y, which keeps the real
+// part's digits near 0; exp's values on the real axis and at non-finite parts.
+fn c_expm1(z: C) -> C {
+  let x = z.x;
+  let y = z.y;
+  if (is_zero(y)) { return C(r_expm1(x), y); }
+  if (!is_finite(x) || !is_finite(y) || x > 88.0) {  // e^x - 1 is e^x's value where it overflows
+    let e = c_exp(z);
+    return C(e.x - 1.0, e.y);
+  }
+  let h = r_sin(0.5 * y);
+  return C(r_expm1(x) * r_cos(y) - 2.0 * h * h, r_exp(x) * r_sin(y));
 }
 // (cosh y, sinh y) as h * (h, +-h) for |y| > 88, where cosh y alone may overflow although its
 // product with a sine stays finite; the callers multiply by h last. h = e^(|y|/2) / sqrt 2

@@ -194,6 +194,50 @@ fn log_modulus_near_one(m: f32, n: f32) -> f32 {
           t * (1.0 / 11.0 + t * (1.0 / 13.0 + t * (1.0 / 15.0 + t * (1.0 / 17.0))))))));
   return u * q;  // 0.5 * 2 atanh(u)
 }
+// log2 x and log10 x: ln x as a pair (log_pair) times log2(e) or log10(e) as a pair (c_hi, its
+// f32 rounding; c_lo, the rest), so that only the last addition rounds much (log10(1000) is 3).
+fn log_scaled(x: f32, c_hi: f32, c_lo: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  if (is_zero(x)) { return -f_inf(); }
+  if (sign_bit(x)) { return f_nan(); }
+  if (is_inf(x)) { return x; }
+  let l = log_pair(x);
+  let p = two_product(l.x, c_hi);
+  return p.x + (p.y + (l.x * c_lo + l.y * c_hi));
+}
+fn r_log2(x: f32) -> f32 { return log_scaled(x, 1.4426950216293335, 1.925963033500011e-08); }
+fn r_log10(x: f32) -> f32 { return log_scaled(x, 0.4342944920063019, -1.0103049952192578e-08); }
+// log(1 + x). Near 0 (1 + x in (0.7, 1.4)) as r_log's series there, 2 atanh(s) with
+// s = x / (2 + x), which never forms 1 + x: Goldberg's log(u) x / (u - 1) with u = 1 + x does
+// not survive the shader compilers, which fold (1 + x) - 1 to x (lavapipe's log1p(1.2e-6) was
+// 10% off). Elsewhere 1 + x's rounding costs at most a few ULP of log(1 + x), taken from
+// log_pair, relatively accurate everywhere (the builtin has only an absolute bound on [0.5, 2]).
+fn r_log1p(x: f32) -> f32 {
+  if (is_nan(x) || (is_inf(x) && !sign_bit(x))) { return x; }
+  if (x > -0.3 && x < 0.4) {
+    let s = x / (2.0 + x);
+    let t = s * s;
+    let q = 1.0 + t * (1.0 / 3.0 + t * (1.0 / 5.0 + t * (1.0 / 7.0 + t * (1.0 / 9.0 +
+            t * (1.0 / 11.0 + t * (1.0 / 13.0))))));
+    return 2.0 * s * q;
+  }
+  let u = 1.0 + x;
+  if (u < 0.0 || is_inf(u)) { return f_nan(); }  // x < -1, -inf
+  if (is_zero(u)) { return -f_inf(); }
+  let l = log_pair(u);
+  return l.x + l.y;
+}
+fn c_log2(z: C) -> C { return c_log(z) * 1.44269504088896; }
+fn c_log10(z: C) -> C { return c_log(z) * 0.434294481903252; }
+// log(1 + z) as the CPU's: near 0 the real part from log1p(|1 + z|^2 - 1), elsewhere log(1 + z).
+fn c_log1p(z: C) -> C {
+  let x = z.x;
+  let y = z.y;
+  if (abs(x) < 0.5 && abs(y) < 0.5) {
+    return C(0.5 * r_log1p(x * (2.0 + x) + y * y), r_atan2(y, 1.0 + x));
+  }
+  return c_log(C(1.0 + x, y));
+}
 fn c_log(z: C) -> C {
   let a = c_abs(z);
   var re = r_log(a);
