@@ -1,5 +1,10 @@
 #include "tenferro/core/dtype.hpp"
 
+#include <string>
+
+#include "core/dtype_check.hpp"
+#include "tenferro/core/error.hpp"
+
 namespace tenferro {
 
 std::string_view dtype_name(DType d) {
@@ -14,6 +19,11 @@ std::string_view dtype_name(DType d) {
       return "C64";
   }
   return "?";
+}
+
+void throw_unknown_dtype(DType d, const char* op) {
+  throw_validation(op, "unknown dtype " + std::to_string(static_cast<int>(d)) +
+                           " (the dtypes are F32, F64, C32 and C64)");
 }
 
 bool parse_dtype(std::string_view text, DType& out) {

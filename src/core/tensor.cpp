@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/dtype_check.hpp"
 #include "core/host_memory.hpp"
 
 namespace tenferro {
@@ -26,7 +27,8 @@ std::int64_t normalize_axis(std::int64_t axis, std::int64_t rank, const char* op
 }
 
 std::shared_ptr<HostStorage> make_storage(DType dtype, const Shape& shape) {
-  return std::make_shared<HostStorage>(checked_bytes(checked_numel(shape), dtype_size(dtype)));
+  return std::make_shared<HostStorage>(
+      checked_bytes(checked_numel(shape), checked_dtype_size(dtype, "Tensor")));
 }
 
 // Visits every multi-index of `shape` in column-major order, calling f(src_index, dst_index)
@@ -221,6 +223,7 @@ TENFERRO_INSTANTIATE_FACTORIES(std::complex<double>)
 
 Tensor Tensor::view_of(std::shared_ptr<HostStorage> storage, TensorLayout layout) {
   if (!storage) throw_validation("view_of", "null storage");
+  checked_dtype_size(layout.dtype, "view_of");
   if (layout.shape.size() != layout.strides.size()) {
     throw_validation("view_of", "shape and strides differ in rank");
   }

@@ -1,5 +1,6 @@
 #include "tenferro/runtime/eager_tensor.hpp"
 
+#include "core/dtype_check.hpp"
 #include "runtime/runtime_access.hpp"
 #include "tenferro/runtime/runtime.hpp"
 
@@ -16,6 +17,7 @@ EagerTensor::EagerTensor(std::shared_ptr<EagerRuntime> runtime, std::shared_ptr<
                          TensorLayout layout)
     : runtime_(std::move(runtime)), buffer_(std::move(buffer)), layout_(std::move(layout)) {
   if (!runtime_ || !buffer_) throw_empty("EagerTensor");
+  checked_dtype_size(layout_.dtype, "EagerTensor");
   if (layout_.shape.size() != layout_.strides.size()) {
     throw_validation("EagerTensor", "shape and strides differ in rank");
   }
@@ -32,7 +34,7 @@ EagerTensor::EagerTensor(std::shared_ptr<EagerRuntime> runtime, std::shared_ptr<
 EagerTensor EagerTensor::fresh(std::shared_ptr<EagerRuntime> runtime, Backend& backend, DType dtype,
                                Shape shape) {
   const std::int64_t numel = checked_numel(shape);
-  const std::size_t bytes = checked_bytes(numel, dtype_size(dtype));
+  const std::size_t bytes = checked_bytes(numel, checked_dtype_size(dtype, "EagerTensor"));
   EagerTensor t(std::move(runtime), backend.allocate(bytes));
   // A backend's defects, not the caller's: no buffer, or one smaller than asked for (a backend
   // adopted through with_backend is anyone's code; its kernels would write past the end).

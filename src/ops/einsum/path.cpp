@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "core/enum_check.hpp"
 #include "ops/einsum/path.hpp"
 #include "ops/einsum/path_auto.hpp"
 #include "ops/einsum/path_search.hpp"
@@ -66,6 +67,8 @@ void check_finite_nonnegative(double value, const char* name) {
 }
 
 void validate_options(const EinsumOptions& o) {
+  require_enumerator(o.strategy, PathStrategy::Hyper, "einsum", "EinsumOptions::strategy");
+  require_enumerator(o.objective, PathObjective::Combo, "einsum", "EinsumOptions::objective");
   check_finite_nonnegative(o.time_budget_seconds, "time_budget_seconds");
   check_finite_nonnegative(o.combo_factor, "combo_factor");
   check_finite_nonnegative(o.memory_limit, "memory_limit");

@@ -100,14 +100,14 @@ EagerTensor n_axis(FftOpKind kind, const EagerTensor& x, Lengths s, Lengths axes
 
 std::string_view norm_name(Norm norm) {
   switch (norm) {
+    case Norm::Backward:
+      return "backward";
     case Norm::Forward:
       return "forward";
     case Norm::Ortho:
       return "ortho";
-    case Norm::Backward:
-      break;
   }
-  return "backward";
+  return "?";  // a cast integer, which every transform refuses
 }
 
 bool parse_norm(std::string_view text, Norm& out) {

@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 
+#include "core/enum_check.hpp"
 #include "tenferro/core/error.hpp"
 
 namespace tenferro::fft_internal {
@@ -96,6 +97,7 @@ std::uint64_t FftRequest::hash() const noexcept {
 
 FftSpec resolve(const FftRequest& request, DType dtype, const Shape& shape) {
   const FftOpKind k = request.kind;
+  require_enumerator(request.norm, fft::Norm::Ortho, op_kind_name(k), "norm");
   const auto rank = static_cast<std::int64_t>(shape.size());
   FftSpec spec;
   spec.kind = k;

@@ -1,6 +1,7 @@
 // eigsh and eigs: argument checks, then the Krylov-Schur driver.
 #include <string>
 
+#include "core/enum_check.hpp"
 #include "ops/krylov/krylov_schur.hpp"
 #include "tenferro/prims.hpp"
 
@@ -25,7 +26,9 @@ void check_options(const std::string& op, const EigOptions& o, std::int64_t n, s
                              std::to_string(least) + " <= ncv <= " + std::to_string(n) +
                              " (at least k + 2 below the dimension; or 0 for the default)");
   }
-  if (o.tol < 0 || o.maxiter < 0) throw_validation(op, "tol and maxiter must be >= 0");
+  // Written as "not >= 0" so that a NaN tolerance is refused too.
+  if (!(o.tol >= 0) || o.maxiter < 0) throw_validation(op, "tol and maxiter must be >= 0");
+  require_enumerator(o.which, Which::SmallestImaginary, op, "EigOptions::which");
 }
 
 }  // namespace

@@ -27,13 +27,21 @@ ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::com
   if (!v.defined()) throw_validation(op, "v is an empty handle");
   if (!std::isfinite(t.real()) || !std::isfinite(t.imag()))
     throw_validation(op, "t must be finite");
-  if (options.ncv < 1 || options.max_substeps < 1 || options.tol < 0) {
+  if (options.ncv < 1 || options.max_substeps < 1 || !(options.tol >= 0)) {
     throw_validation(op, "ncv and max_substeps must be >= 1, tol >= 0");
   }
   const DType dtype = t.imag() != 0 ? complex_dtype(v.dtype()) : v.dtype();
   krylov_internal::VectorSpace space(op, a, v, dtype);
   const double tol = options.tol > 0 ? options.tol : 1e2 * space.eps();
   const std::int64_t m = std::min(options.ncv, space.dim());
+  // One Krylov vector spans only v itself: every substep's error estimate stays at its first
+  // value and the call ran all max_substeps before failing.
+  if (m < 2 && space.dim() > 1) {
+    throw_validation(op,
+                     "ncv = 1 cannot follow exp(tA) v beyond v's own direction: use ncv >= 2 "
+                     "(the default is " +
+                         std::to_string(ExpmOptions{}.ncv) + ")");
+  }
 
   ExpmResult out;
   EagerTensor w = space.flat(v, "v");

@@ -25,6 +25,7 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
     throw_validation(op, "k = " + std::to_string(k) + " must satisfy 1 <= k <= min(m, n) = " +
                              std::to_string(std::min(m, n)));
   }
+  if (!(tol >= 0)) throw_validation(op, "tol must be >= 0 (0: the dtype's default)");
   const bool cplx = is_complex(a.dtype());
   const bool right = n <= m;  // eigenvectors of A^H A are V; of A A^H, U
   const std::int64_t dim = right ? n : m;

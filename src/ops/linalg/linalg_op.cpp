@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "core/enum_check.hpp"
 #include "ops/linalg/truncation.hpp"
 #include "runtime/op_cast.hpp"
 #include "tenferro/core/error.hpp"
@@ -179,11 +180,18 @@ bool validate_inputs(const LinalgOp& op, std::span<const InputView> inputs) {
   require_matrix(op, a, "A");
   const std::int64_t m = a.shape[0], n = a.shape[1];
   const auto& p = op.payload();
+  const std::string_view name = op.name();
   switch (op.kind()) {
     case LinalgKind::Qr:
+      require_enumerator(p.qr.mode, linalg::QrMode::Complete, name, "QrOptions::mode");
+      require_enumerator(p.qr.gauge, linalg::QrGauge::PositiveDiagonal, name, "QrOptions::gauge");
+      return false;
     case LinalgKind::Lu:
       return false;
     case LinalgKind::Svd:
+      require_enumerator(p.svd.gauge, linalg::SvdGauge::Canonical, name, "SvdOptions::gauge");
+      require_enumerator(p.svd.truncation.cutoff_kind, linalg::CutoffKind::AbsoluteDiscardedWeight,
+                         name, "SvdTruncation::cutoff_kind");
       check_truncation(op, p.svd);
       return false;
     case LinalgKind::Eigh:
@@ -198,6 +206,8 @@ bool validate_inputs(const LinalgOp& op, std::span<const InputView> inputs) {
       require_square(op, a);
       return check_rhs(op, a, inputs[1], n, false);
     case LinalgKind::TriangularSolve:
+      require_enumerator(p.triangular.transpose, linalg::TriangularOp::ConjugateTranspose, name,
+                         "TriangularSolveOptions::transpose");
       require_square(op, a);
       return check_rhs(op, a, inputs[1], n, !p.triangular.left);
     case LinalgKind::Lstsq: {

@@ -145,10 +145,13 @@ EagerTensor slice(const EagerTensor& x, std::span<const Slice> slices) {
       return std::clamp<std::int64_t>(i, 0, n);
     };
     const std::int64_t start = clamp(s.start, 0), stop = clamp(s.stop, n);
-    const std::int64_t len = stop > start ? (stop - start + s.step - 1) / s.step : 0;
+    // (stop - start - 1) / step + 1, not (stop - start + step - 1) / step, which overflows for a
+    // step near INT64_MAX (x[0:4:2**63-1] had no element, NumPy's has one). A stride times a
+    // step that leaves at most one element is never used, and may overflow: kept as it is.
+    const std::int64_t len = stop > start ? (stop - start - 1) / s.step + 1 : 0;
     if (len > 0) l.offset += start * l.strides[a];
     l.shape[a] = len;
-    l.strides[a] *= s.step;
+    if (len > 1) l.strides[a] *= s.step;
   }
   return with_layout(x, std::move(l));
 }
@@ -239,7 +242,12 @@ EagerTensor concatenate(std::span<const EagerTensor> xs, std::int64_t axis) {
                                             " (only axis " + std::to_string(ax) + " may differ)");
       }
     }
-    out[ax] += s[ax];
+    // Checked: a wrapped sum (32 views of 2^59 elements) sized the output for what was left
+    // (0 or a few elements) and the copies wrote past it.
+    if (__builtin_add_overflow(out[ax], s[ax], &out[ax])) {
+      throw_validation("concatenate", "the extents along axis " + std::to_string(ax) +
+                                          " add up to more than 2^63 - 1 elements");
+    }
     dtype = prims_internal::promote(dtype, xs[i].dtype());
   }
   prims_internal::check_shape("concatenate", out, dtype);
