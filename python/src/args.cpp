@@ -91,7 +91,9 @@ void throw_indexing_error(const char* op, const std::string& message) {
 std::int64_t int_arg(nb::handle obj, const char* op, const char* what) {
   PyObject* p = obj.ptr();
   std::string why = "it is a " + python_type_name(obj);
-  if (!is_text(p) && PyIndex_Check(p)) {
+  // A bool is an integer to Python but not an axis, extent or count to NumPy (axis=True was
+  // taken as axis 1).
+  if (!is_text(p) && (PyLong_CheckExact(p) || !is_boolean(obj)) && PyIndex_Check(p)) {
     if (std::optional<std::int64_t> v = try_index(p, why)) return *v;
   }
   throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
@@ -100,7 +102,8 @@ std::int64_t int_arg(nb::handle obj, const char* op, const char* what) {
 std::vector<std::int64_t> int_list_arg(nb::handle obj, const char* op, const char* what) {
   PyObject* p = obj.ptr();
   std::string why = "it is a " + python_type_name(obj);
-  if (is_text(p)) throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
+  if (is_text(p) || is_boolean(obj))
+    throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
   if (PyIndex_Check(p)) {
     if (std::optional<std::int64_t> v = try_index(p, why)) return {*v};
     if (!is_numpy_array(obj) || nb::cast<int>(obj.attr("ndim")) == 0) {

@@ -206,6 +206,10 @@ std::optional<Tensor> host_view_of(const nb::ndarray<>& a, DType dtype) {
     if (layout.strides[i] < 0) return std::nullopt;  // our kernels walk forward only
     reach += (layout.shape[i] - 1) * layout.strides[i];
   }
+  // The shape's size as every tensor builder checks it: a zero-copy view of a broadcast of 2^61
+  // elements was accepted and its byte count wrapped further on.
+  if (std::string violation = shape_size_violation(layout.shape, item); !violation.empty())
+    throw_validation("import", violation);
   if (empty) reach = 0;
   if (reach > 0 && reinterpret_cast<std::uintptr_t>(data) % required_alignment(dtype) != 0)
     return std::nullopt;

@@ -289,7 +289,7 @@ Shape path_shape(nb::handle x, std::size_t index) {
   const nb::object shape = x.attr("shape");
   Shape out;
   for (const nb::object& e : items_of(shape, what + "'s shape")) {
-    const int extent = index_arg(e, what + "'s shape");
+    const std::int64_t extent = int_arg(e, "einsum_path", "an extent");
     if (extent < 0) invalid(what + "'s shape has a negative extent: " + repr_of(shape));
     out.push_back(extent);
   }

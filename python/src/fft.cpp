@@ -8,6 +8,10 @@ namespace tenferro::python {
 fft::Norm norm_of(nb::handle norm) {
   if (norm.is_none()) return fft::Norm::Backward;
   fft::Norm out;
+  if (!nb::isinstance<nb::str>(norm)) {  // nb::cast<std::string> threw std::bad_cast
+    throw_validation("fft", "norm must be None, 'backward', 'forward' or 'ortho', not a " +
+                                nb::cast<std::string>(nb::str(norm.type().attr("__name__"))));
+  }
   const std::string s = nb::cast<std::string>(norm);
   if (!fft::parse_norm(s, out)) {
     throw_validation("fft", "norm must be None, 'backward', 'forward' or 'ortho', not '" + s + "'");

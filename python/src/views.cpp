@@ -105,7 +105,9 @@ EagerTensor index(const EagerTensor& x, nb::handle key) {
       case IndexItem::Kind::Slice:
         out.offset += item.start * in.strides[axis];
         out.shape.push_back(item.length);
-        out.strides.push_back(in.strides[axis] * item.step);
+        // A stride times a step that leaves at most one element is never used and may
+        // overflow (x[0:4:2**63-1]): the axis's own stride stands for it.
+        out.strides.push_back(item.length > 1 ? in.strides[axis] * item.step : in.strides[axis]);
         break;
       case IndexItem::Kind::Integer:
         out.offset += item.start * in.strides[axis];

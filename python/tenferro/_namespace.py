@@ -391,8 +391,10 @@ def tensordot(a, b, axes=2):
         axes_a, axes_b = _axes_count(axes_a), _axes_count(axes_b)
     else:
         # Negative axes, as NumPy's range(-n, 0): more than a.ndim is an AxisError (NumPy's
-        # IndexError), not a repeated axis.
-        axes_a, axes_b = list(range(-n, 0)), list(range(n))
+        # IndexError), not a repeated axis. Built only up to one past the ranks (axes=2**62
+        # built a list of 2**62 axes first).
+        k = n if n <= a.ndim + b.ndim else a.ndim + b.ndim + 1  # this module's max is NumPy's
+        axes_a, axes_b = list(range(-k, 0)), list(range(k))
     axes_a = _axes(axes_a, a.ndim, "tensordot")
     axes_b = _axes(axes_b, b.ndim, "tensordot")
     if len(axes_a) != len(axes_b):

@@ -58,6 +58,11 @@ CRASHERS = {
                           "ValidationError"),
     "rank 65 __dlpack__": ("result = np.from_dlpack(rt.upload(np.ones(1)).reshape((1,) * 65))",
                            "ValidationError"),
+    # The extents' sum wrapped to 5: a 40-byte output, then the copies wrote past it.
+    "concatenate past 2**63": (
+        "x = tf.broadcast_to(tf.ones(1, runtime=rt), (2**59,))\n"
+        "y = tf.broadcast_to(tf.ones(1, runtime=rt), (2**59 + 5,))\n"
+        "result = tf.concatenate([x] * 31 + [y])", "ValidationError"),
 }
 
 
@@ -428,3 +433,51 @@ def test_copy_and_deepcopy_copy_in_the_runtime_and_pickle_is_a_typed_refusal(rt)
     assert float(np.asarray(x)[0, 0]) == 0.0
     with pytest.raises(TypeError, match="download"):  # Python's error for the unpicklable
         pickle.dumps(x)
+
+
+# --- sizes, steps and options outside their range (an adversarial review, 2026-12-06) --------
+def test_concatenate_whose_extents_wrap_to_zero_is_refused(rt):
+    x = tf.broadcast_to(tf.ones(1, runtime=rt), (2**59,))
+    raises(tf.ValidationError, lambda: tf.concatenate([x] * 32))
+    raises(tf.ValidationError, lambda: tf.concatenate([x] * 32, axis=None))
+
+
+def test_slice_steps_near_the_largest_integer_keep_numpys_length(rt):
+    x = rt.upload(np.arange(4.0))
+    for key in (slice(0, 4, 2**63 - 1), slice(1, 4, 2**63 - 2), slice(0, 4, 3)):
+        got, want = x[key], np.arange(4.0)[key]
+        assert got.shape == want.shape, key
+        np.testing.assert_array_equal(got.download(), want)
+        assert all(0 <= s < 2**63 for s in np.abs(np.array(got.strides, dtype=object))), key
+
+
+def test_fft_norm_that_is_not_a_string_is_a_validation_error(rt):
+    x = rt.upload(np.ones(4))
+    for norm in (3, b"ortho", ["ortho"]):
+        raises(tf.ValidationError, lambda: tf.fft.fft(x, norm=norm))
+        raises(tf.ValidationError, lambda: tf.fft.fftn(x, norm=norm))
+
+
+def test_zero_copy_import_of_an_oversized_broadcast_is_refused(rt):
+    torch = pytest.importorskip("torch")
+    huge = torch.ones(1, dtype=torch.float64).expand(2**61)
+    raises(tf.ValidationError, lambda: tf.from_dlpack(huge, runtime=rt))
+
+
+def test_a_bool_is_not_an_axis_or_an_extent(rt):
+    x = rt.upload(np.ones((2, 3)))
+    raises(tf.ValidationError, lambda: tf.sum(x, axis=True))
+    raises(tf.ValidationError, lambda: x.reshape(True, 6))
+    np.testing.assert_array_equal(tf.sum(x, axis=np.int64(1)).download(), [3.0, 3.0])
+
+
+def test_einsum_path_takes_extents_beyond_int32(rt):
+    x = tf.broadcast_to(tf.ones(1, runtime=rt), (2**31,))
+    path, report = tf.einsum_path("i->", x)  # refused as "out of range" before
+    assert path == ["einsum_path", (0,)]
+    assert "2.147e+09" in report  # the naive FLOP count: one per element
+
+
+def test_tensordot_with_a_huge_count_is_an_axis_error_at_once(rt):
+    x = rt.upload(np.ones((2, 3)))
+    raises(tf.AxisError, lambda: tf.tensordot(x, x, axes=2**62))
