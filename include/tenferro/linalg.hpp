@@ -62,7 +62,10 @@ struct SvdTruncation {
   bool active() const noexcept { return max_rank.has_value() || cutoff_kind != CutoffKind::None; }
 };
 enum class SvdGauge : std::uint8_t {
-  Raw,        // as LAPACK returns it
+  // As the kernel returns it: LAPACK's, or for batches of small real matrices the batched
+  // Jacobi kernel's, so a pair's signs can differ between calls whose batches differ (a
+  // matrix alone, or beside one that sends its group to LAPACK). Canonical where they matter.
+  Raw,
   Canonical,  // the largest-magnitude entry of each kept U column is real > 0; Vh compensated
 };
 struct SvdOptions {
@@ -88,7 +91,10 @@ struct EighOptions {
 };
 struct EighResult {
   EagerTensor w;  // [n, batch...], real dtype, ascending
-  EagerTensor v;  // [n, n, batch...], orthonormal columns; undefined when values_only
+  // [n, n, batch...], orthonormal columns; undefined when values_only. Each column's sign (or
+  // phase) is the kernel's: LAPACK's or, for batches of small real matrices, the batched
+  // Jacobi kernel's, so it can differ between calls whose batches differ.
+  EagerTensor v;
 };
 // Hermitian (symmetric) A; only the lower triangle is read. A V = V diag(w).
 EighResult eigh(const EagerTensor& a, const EighOptions& options = {});
