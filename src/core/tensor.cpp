@@ -389,6 +389,27 @@ void copy_into(const Tensor& src, Tensor& dst) {
                                       shape_to_string(dst.shape()) + " " +
                                       std::string(dtype_name(dst.dtype())));
   }
+  // A destination that holds one element at several indices (a stride 0 over an extent above
+  // 1) would keep whichever write came last: refused, as NumPy refuses writing to a broadcast.
+  for (std::size_t a = 0; a < dst.shape().size(); ++a) {
+    if (dst.layout().strides[a] == 0 && dst.shape()[a] > 1) {
+      throw_validation("copy_into", "the destination repeats its elements along axis " +
+                                        std::to_string(a) +
+                                        " (stride 0): write to a compact tensor");
+    }
+  }
+  // Views of one storage whose element ranges overlap (x[1:] from x[:-1]) read elements the
+  // copy has already written, in an order that depends on the layouts: through a copy of src,
+  // as NumPy does.
+  if (src.numel() > 0 && src.storage() == dst.storage()) {
+    const auto [src_lo, src_hi] = src.layout().extent();
+    const auto [dst_lo, dst_hi] = dst.layout().extent();
+    if (src_lo < dst_hi && dst_lo < src_hi) {
+      const Tensor staged = src.clone();
+      visit_dtype(src.dtype(), [&](auto zero) { copy_typed<decltype(zero)>(staged, dst); });
+      return;
+    }
+  }
   visit_dtype(src.dtype(), [&](auto zero) { copy_typed<decltype(zero)>(src, dst); });
 }
 

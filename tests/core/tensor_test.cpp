@@ -422,6 +422,31 @@ TEST(TensorCopies, CopyIntoAStridedDestination) {
   EXPECT_EQ(at(dst_base, {1, 2}), at(src, {2, 1}));
 }
 
+// Overlapping views of one storage copy as NumPy's x[1:] = x[:-1]: every element read before
+// any is written (element by element it gave 0 0 0 0 ...: each read saw the last write).
+TEST(TensorCopies, CopyIntoBetweenOverlappingViewsReadsTheSourceFirst) {
+  const Tensor x = iota({10});
+  Tensor dst = x.slice(0, 1, 10, 1);
+  copy_into(x.slice(0, 0, 9, 1), dst);
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{0, 0, 1, 2, 3, 4, 5, 6, 7, 8}));
+  // The other direction and a transpose over itself.
+  const Tensor y = iota({10});
+  Tensor head = y.slice(0, 0, 9, 1);
+  copy_into(y.slice(0, 1, 10, 1), head);
+  EXPECT_EQ(y.to_vector<double>(), (std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9, 9}));
+  const Tensor m = iota({3, 3});
+  Tensor mt = m.transpose();
+  copy_into(m, mt);
+  EXPECT_EQ(m.to_vector<double>(), (std::vector<double>{0, 3, 6, 1, 4, 7, 2, 5, 8}));
+}
+
+TEST(TensorCopies, CopyIntoADestinationThatRepeatsElementsIsRefused) {
+  Tensor one = Tensor::zeros(DType::F64, {1});
+  Tensor repeated = Tensor::view_of(one.storage(), TensorLayout{DType::F64, {4}, {0}, 0});
+  expect_validation([&] { copy_into(iota({4}), repeated); });
+  EXPECT_EQ(one.at<double>({0}), 0.0);
+}
+
 TEST(TensorCopies, CopyIntoChecksShapeAndDType) {
   const Tensor src = iota({3, 2});
   Tensor wrong_shape = Tensor::zeros(DType::F64, {2, 3});
