@@ -24,6 +24,18 @@ def test_errors_carry_kind_phase_op_message(rt):
     assert e.message and e.message in str(e)
 
 
+def test_messages_name_dtypes_as_numpy_does(rt):
+    # The C++ names are F32/F64/C32/C64, and C64 is complex128, not NumPy's complex64.
+    z = rt.upload(np.ones(2, np.complex128))
+    with pytest.raises(tf.ValidationError) as info:
+        tf.maximum(z, z)
+    assert "complex128" in str(info.value) and "C64" not in str(info.value)
+    assert "complex128" in info.value.message
+    with pytest.raises(tf.ValidationError) as info:
+        tf.maximum(rt.upload(np.ones(2, np.complex64)), rt.upload(np.ones(2, np.complex64)))
+    assert "complex64" in str(info.value) and "C32" not in str(info.value)
+
+
 def test_operands_of_two_runtimes_are_a_context_mismatch(rt):
     other = tf.Runtime.cpu()
     with pytest.raises(tf.ContextMismatchError) as info:
