@@ -13,6 +13,7 @@ from . import _tenferro
 from ._tenferro import Runtime, Tensor, Tracer, einsum
 from ._tenferro import prims as _p
 from ._errors import ContextMismatchError as _ContextMismatchError
+from ._errors import IndexingError as _IndexingError
 from ._errors import UnsupportedError as _UnsupportedError
 from ._errors import ValidationError as _ValidationError
 from ._errors import _axes, _axis, _error
@@ -365,6 +366,46 @@ def stack(arrays, axis=0):
     if arrays:
         axis = _axis(axis, arrays[0].ndim + 1, "stack")
     return _p.stack(arrays, axis)
+
+
+def take(x, indices, axis=None):
+    """numpy.take: x's entries at ``indices`` along ``axis`` (of the flattened x when axis is
+    None), quimb's ``isel``. Indices are Python or NumPy integers (an int, a sequence or an
+    integer array, whose shape replaces the axis); negative ones count from the end, one outside
+    the axis is an IndexingError (NumPy's IndexError). Built from slices and one join, no
+    products, so inf and NaN stay where they are: a run of consecutive indices is one slice, and
+    there is no gather kernel, so many scattered indices cost one slice each."""
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    axis = _axis(axis, x.ndim, "take")
+    lead = (slice(None),) * axis
+    try:
+        return x[lead + (_operator.index(indices),)]
+    except TypeError:
+        pass
+    if isinstance(indices, (Tensor, Tracer)):
+        raise _error(_ValidationError, "take", "indices must be Python or NumPy integers; "
+                     "tenferro has no integer dtype, so a Tensor cannot hold them")
+    idx = _np.asarray(indices)
+    if idx.dtype.kind not in "iu" and not (idx.size == 0 and idx.dtype.kind == "f"):
+        raise _error(_ValidationError, "take", f"indices must be integers, not {idx.dtype}")
+    n = x.shape[axis]
+    flat = idx.reshape(-1).astype(_np.int64)
+    bad = (flat < -n) | (flat >= n)
+    if bad.any():
+        raise _error(_IndexingError, "take", f"index {int(flat[bad][0])} is out of bounds for "
+                     f"axis {axis} with size {n}")
+    flat = _np.where(flat < 0, flat + n, flat)
+    out_shape = x.shape[:axis] + idx.shape + x.shape[axis + 1:]
+    if flat.size == 0:
+        return x[lead + (slice(0, 0),)].reshape(out_shape)
+    # Runs of consecutive indices, each one slice.
+    breaks = _np.flatnonzero(_np.diff(flat) != 1) + 1
+    starts = _np.concatenate(([0], breaks))
+    ends = _np.concatenate((breaks, [flat.size]))
+    pieces = [x[lead + (slice(int(flat[a]), int(flat[b - 1]) + 1),)] for a, b in zip(starts, ends)]
+    joined = pieces[0] if len(pieces) == 1 else _p.concatenate(pieces, axis)
+    return joined.reshape(out_shape)
 
 
 def ascontiguousarray(x):

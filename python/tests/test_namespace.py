@@ -143,3 +143,40 @@ def test_var_of_a_constant_has_a_zero_gradient(rt):
     # The squares are explicit under a Tracer: the norm's derivative is not defined at 0.
     g = tf.grad(lambda t: tf.var(t))(rt.upload(np.full(5, 3.0)))
     np.testing.assert_array_equal(g.download(), np.zeros(5))
+
+
+@pytest.mark.parametrize("indices,axis", [
+    (1, 1), (-1, 2), ([0, 2], 1), (np.array([[3, 0], [1, 1]]), 2), ([], 0), (5, None),
+    ([23, 0, 1, 2], None), (np.int64(1), 0), ([2, 1, 0], 1), (range(1, 3), 2)])
+def test_take_is_numpys(rt, indices, axis):
+    a = np.arange(24.0).reshape(2, 3, 4)
+    a[0, 1, 2] = np.inf  # no products: inf stays where it is, NaN appears nowhere
+    got = tf.take(rt.upload(a), indices, axis=axis).download()
+    want = np.take(a, indices, axis=axis)
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+
+
+def test_take_refuses_what_numpy_refuses(rt):
+    t = rt.upload(np.arange(24.0).reshape(2, 3, 4))
+    with pytest.raises(tf.IndexingError):
+        tf.take(t, [0, 5], axis=2)
+    with pytest.raises(IndexError):
+        tf.take(t, 3, axis=1)
+    with pytest.raises(tf.ValidationError):
+        tf.take(t, [0.5], axis=1)
+    with pytest.raises(tf.ValidationError):
+        tf.take(t, t, axis=1)
+
+
+def test_take_is_differentiated_and_drives_quimbs_sample(rt):
+    g = tf.grad(lambda x: tf.take(x, [0, 2, 2], axis=0).sum())(rt.upload(np.arange(4.0)))
+    np.testing.assert_array_equal(g.download(), [1.0, 0.0, 2.0, 0.0])
+    qtn = pytest.importorskip("quimb.tensor")
+    rt0 = tf.default_runtime()
+    psi = qtn.MPS_rand_state(6, 4, seed=1)
+    ref = qtn.MPS_rand_state(6, 4, seed=1)
+    psi.apply_to_arrays(lambda x: rt0.upload(np.ascontiguousarray(x)))
+    (config, p), (want_config, want_p) = next(psi.sample(1, seed=3)), next(ref.sample(1, seed=3))
+    assert config == want_config
+    assert p == pytest.approx(want_p, rel=1e-12)
