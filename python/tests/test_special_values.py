@@ -442,3 +442,46 @@ def test_complex_products_recover_infinities_as_annex_g():
         for part in (np.real, np.imag):
             bad = kind(part(got)) != kind(part(want))
             assert not bad.any(), (a[bad][:3], b[bad][:3], got[bad][:3], want[bad][:3])
+
+
+# --- expm1 and log1p where their digits are hard to keep (an adversarial review) --------------
+@pytest.mark.parametrize("case", COMPLEX, ids=ids)
+def test_complex_log1p_keeps_its_digits_near_the_circle(case):
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.prec = 200
+    # |1 + z| = 1 to within a few roundings: x (2 + x) + y^2 cancelled (a third of the digits
+    # of the real part were left at z = -0.125 + 0.484i).
+    rng = np.random.default_rng(5)
+    theta = rng.uniform(0.2, 0.5, 64)
+    z = (np.cos(theta) - 1 + 1j * np.sin(theta)).astype(case[1])
+    got = tf.log1p(runtime(case[0]).upload(z)).download()
+    for g, w in zip(got, z):
+        exact = mpmath.log(1 + mpmath.mpc(complex(w)))
+        tol = 8 * np.finfo(real_of(case[1])).eps
+        assert abs(g.real - float(exact.real)) <= tol * abs(float(exact.real)), (w, g, exact)
+        assert abs(g.imag - float(exact.imag)) <= tol * abs(float(exact.imag)), (w, g, exact)
+
+
+@pytest.mark.parametrize("case", REAL, ids=ids)
+def test_expm1_and_log1p_of_tiny_arguments_are_the_arguments(case):
+    # WebGPU's expm1 of -1e-38 was -2.35e-38 and of -1e-40 -0; its log1p of the smallest
+    # subnormal 0.
+    info = np.finfo(case[1])
+    x = np.array([info.smallest_subnormal, -info.smallest_subnormal, info.tiny, -info.tiny,
+                  1e-40 if case[1] == np.float32 else 1e-310, -1e-33, 3e-36, -1e-30],
+                 dtype=case[1])
+    rt = runtime(case[0])
+    for name in ("expm1", "log1p"):
+        got = getattr(tf, name)(rt.upload(x)).download()
+        np.testing.assert_array_equal(got, x, err_msg=name)
+
+
+@pytest.mark.parametrize("case", COMPLEX, ids=ids)
+def test_complex_expm1_past_exps_overflow_is_exps(case):
+    big = 88.9 if case[1] == np.complex64 else 709.9
+    z = np.array([big + 1j, big - 2j], dtype=case[1])
+    got = tf.expm1(runtime(case[0]).upload(z)).download()
+    want = np.exp(z.astype(np.complex256)).astype(case[1])  # the 1 is below an ulp there
+    for part in (np.real, np.imag):  # parts apart: assert_allclose mis-compares complex infs
+        np.testing.assert_allclose(part(got), part(want), rtol=1e-5)
+    assert np.isfinite(got.real).all()  # e^x cos y is finite (the formula's expm1(x) was not)

@@ -167,7 +167,8 @@ Variable log(const Variable& x) {
 Variable expm1(const Variable& x) {
   return holomorphic(
       "expm1", x, [](const T& v) { return prims::expm1(v); },
-      [](const T&, const T& y) { return prims::shift(y, 1.0); });
+      // exp(v), not expm1(v) + 1, which loses exp's digits for v << 0 (0 at v = -40).
+      [](const T& v, const T&) { return prims::exp(v); });
 }
 Variable log1p(const Variable& x) {
   return holomorphic(

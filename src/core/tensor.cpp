@@ -391,7 +391,7 @@ void copy_into(const Tensor& src, Tensor& dst) {
   }
   // A destination that holds one element at several indices (a stride 0 over an extent above
   // 1) would keep whichever write came last: refused, as NumPy refuses writing to a broadcast.
-  for (std::size_t a = 0; a < dst.shape().size(); ++a) {
+  for (std::size_t a = 0; a < dst.shape().size() && dst.numel() > 0; ++a) {
     if (dst.layout().strides[a] == 0 && dst.shape()[a] > 1) {
       throw_validation("copy_into", "the destination repeats its elements along axis " +
                                         std::to_string(a) +

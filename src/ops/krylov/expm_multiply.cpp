@@ -38,9 +38,10 @@ ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::com
   // value and the call ran all max_substeps before failing.
   if (m < 2 && space.dim() > 1) {
     throw_validation(op,
-                     "ncv = 1 cannot follow exp(tA) v beyond v's own direction: use ncv >= 2 "
-                     "(the default is " +
-                         std::to_string(ExpmOptions{}.ncv) + ")");
+                     "ncv = 1 cannot follow exp(tA) v beyond v's own direction: use a larger "
+                     "basis (the default is " +
+                         std::to_string(ExpmOptions{}.ncv) +
+                         "; a basis of a few vectors may not converge either)");
   }
 
   ExpmResult out;

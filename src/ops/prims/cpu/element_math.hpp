@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <numbers>
 #include <type_traits>
 
@@ -118,7 +119,17 @@ T complex_log_base(T z, Real<T> log_e) {
   return T(l.real() * log_e, l.imag() * log_e);
 }
 
-// log(1 + z) for complex z. Near 0 the real part log|1 + z| = log1p(x (2 + x) + y^2) / 2 keeps
+// |1 + z|^2 - 1 = 2x + y^2 + x^2 for |x|, |y| < 1/2, keeping the digits that cancel near the
+// circle |1 + z| = 1 (x (2 + x) + y^2 kept a third of them at z = -0.125 + 0.484i): the
+// squares as exact pairs, summed in this order because there each partial sum is exact
+// (Sterbenz: y^2 is within a factor 2 of -2x, and 2x + y^2 of -x^2). float parts in double,
+// where their squares are exact.
+inline double circle_distance(double x, double y) {
+  const double xx = x * x, yy = y * y;
+  return ((2 * x + yy) + xx) + (std::fma(x, x, -xx) + std::fma(y, y, -yy));
+}
+
+// log(1 + z) for complex z. Near 0 the real part log|1 + z| = log1p(|1 + z|^2 - 1) / 2 keeps
 // its digits (forming 1 + z first loses them: NumPy's log1p(1e-20 + 0j) is 0); elsewhere it is
 // log(1 + z), as NumPy's.
 template <class T>
@@ -126,7 +137,8 @@ T complex_log1p(T z) {
   using R = Real<T>;
   const R x = z.real(), y = z.imag();
   if (std::fabs(x) < R(0.5) && std::fabs(y) < R(0.5)) {
-    return T(R(0.5) * std::log1p(x * (R(2) + x) + y * y), std::atan2(y, R(1) + x));
+    const double s = circle_distance(x, y);
+    return T(static_cast<R>(0.5 * std::log1p(s)), std::atan2(y, R(1) + x));
   }
   return std::log(T(R(1) + x, y));
 }
@@ -140,7 +152,10 @@ T complex_expm1(T z) {
   using R = Real<T>;
   const R x = z.real(), y = z.imag();
   if (y == 0) return T(std::expm1(x), y);
-  if (!std::isfinite(x) || !std::isfinite(y)) return std::exp(z) - T(1);
+  // Non-finite parts, and e^x near or past overflow (where e^x cos y may still be finite: the
+  // formula's expm1(x) overflowed first), as exp's (the 1 is below an ulp there).
+  constexpr R kNearOverflow = R(0.69) * std::numeric_limits<R>::max_exponent;
+  if (!std::isfinite(x) || !std::isfinite(y) || x > kNearOverflow) return std::exp(z) - T(1);
   const R s = std::sin(y / 2);
   return T(std::expm1(x) * std::cos(y) - R(2) * s * s, std::exp(x) * std::sin(y));
 }

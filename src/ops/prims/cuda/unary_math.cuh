@@ -175,7 +175,7 @@ TENFERRO_CUDA_MATH_IN_DOUBLE(Exp, exp, zexp)
 TENFERRO_PRIMS_HD Z zexpm1(Z z) {
   const double x = z.re, y = z.im;
   if (y == 0) return {expm1(x), y};
-  if (!isfinite(x) || !isfinite(y)) {
+  if (!isfinite(x) || !isfinite(y) || x > 700.0) {  // zexp scales e^x past overflow
     const Z e = zexp(z);
     return {e.re - 1.0, e.im};
   }
@@ -202,11 +202,15 @@ TENFERRO_PRIMS_HD Z zlog(Z z) {
 
 TENFERRO_CUDA_MATH_IN_DOUBLE(Log, log, zlog)
 
-// log(1 + z) as the CPU's (complex_log1p): near 0 the real part from log1p of |1 + z|^2 - 1.
+// log(1 + z) as the CPU's (complex_log1p): near 0 the real part from log1p of |1 + z|^2 - 1,
+// that from exact squares summed where each partial sum is exact (see circle_distance in
+// cpu/element_math.hpp).
 TENFERRO_PRIMS_HD Z zlog1p(Z z) {
   const double x = z.re, y = z.im;
   if (fabs(x) < 0.5 && fabs(y) < 0.5) {
-    return {0.5 * log1p(x * (2.0 + x) + y * y), atan2(y, 1.0 + x)};
+    const double xx = x * x, yy = y * y;
+    const double s = ((2.0 * x + yy) + xx) + (fma(x, x, -xx) + fma(y, y, -yy));
+    return {0.5 * log1p(s), atan2(y, 1.0 + x)};
   }
   return zlog({1.0 + x, y});
 }

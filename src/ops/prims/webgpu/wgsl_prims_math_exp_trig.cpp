@@ -35,6 +35,9 @@ fn r_exp(x: f32) -> f32 { return exp_sum(x, 0.0); }
 // loses at most a factor 1.6 of e^x's accuracy, and (u - 1) x could overflow near e^88.
 fn r_expm1(x: f32) -> f32 {
   if (is_nan(x)) { return x; }
+  // Near 0 by its series: r_exp of a tiny negative x is 1 - 2^-24, not 1, and (u - 1) x then
+  // underflowed (expm1(-1e-38) came out -2.35e-38, expm1(-1e-40) -0).
+  if (abs(x) < 1e-4) { return x * (1.0 + x * (0.5 + x * (1.0 / 6.0))); }
   if (abs(x) > 1.0) {
     if (x < -17.4) { return -1.0; }  // e^x is below half an ULP of 1
     return r_exp(x) - 1.0;

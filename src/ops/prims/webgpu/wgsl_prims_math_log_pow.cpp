@@ -214,6 +214,7 @@ fn r_log10(x: f32) -> f32 { return log_scaled(x, 0.4342944920063019, -1.01030499
 // log_pair, relatively accurate everywhere (the builtin has only an absolute bound on [0.5, 2]).
 fn r_log1p(x: f32) -> f32 {
   if (is_nan(x) || (is_inf(x) && !sign_bit(x))) { return x; }
+  if (abs(x) < 5.9604645e-8) { return x; }  // x^2 / 2 is below half an ULP of x (x / (2 + x) lost the smallest)
   if (x > -0.3 && x < 0.4) {
     let s = x / (2.0 + x);
     let t = s * s;
@@ -234,7 +235,12 @@ fn c_log1p(z: C) -> C {
   let x = z.x;
   let y = z.y;
   if (abs(x) < 0.5 && abs(y) < 0.5) {
-    return C(0.5 * r_log1p(x * (2.0 + x) + y * y), r_atan2(y, 1.0 + x));
+    // |1 + z|^2 - 1 = 2x + y^2 + x^2 from exact squares, in the order where each partial sum is
+    // exact near the circle |1 + z| = 1 (see circle_distance in cpu/element_math.hpp).
+    let xx = square_pair(x);
+    let yy = square_pair(y);
+    let s = ((2.0 * x + yy.x) + xx.x) + (xx.y + yy.y);
+    return C(0.5 * r_log1p(s), r_atan2(y, 1.0 + x));
   }
   return c_log(C(1.0 + x, y));
 }
