@@ -101,16 +101,24 @@ EagerTensor complex_scalar_tensor(nb::handle obj, const EagerTensor& like) {
   return released([&] { return prims::full(like.runtime(), complex_dtype(like.dtype()), {}, v); });
 }
 
+void refuse_host_operand(nb::handle obj, const char* op, int operand) {
+  PyObject* p = obj.ptr();
+  if (!PyList_Check(p) && !PyTuple_Check(p) && !nb::hasattr(obj, "__dlpack__") &&
+      !nb::hasattr(obj, "__array_interface__")) {
+    return;
+  }
+  const std::string type = nb::cast<std::string>(nb::str(nb::handle(Py_TYPE(p))));
+  throw Error(ErrorKind::NoInputIngress, ErrorPhase::Input, op,
+              "operand " + std::to_string(operand) + " is a " + type +
+                  ", memory outside any tenferro runtime; tenferro never uploads on its own: "
+                  "call runtime.upload(x) (a copy) or tenferro.from_dlpack(x, runtime=rt) "
+                  "(zero copy on the CPU) first");
+}
+
 const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand) {
   if (is_tensor(obj)) return tensor_of(obj);
+  refuse_host_operand(obj, op, operand);
   const std::string type = nb::cast<std::string>(nb::str(nb::handle(Py_TYPE(obj.ptr()))));
-  if (nb::hasattr(obj, "__dlpack__") || nb::hasattr(obj, "__array_interface__")) {
-    throw Error(ErrorKind::NoInputIngress, ErrorPhase::Input, op,
-                "operand " + std::to_string(operand) + " is a " + type +
-                    ", memory outside any tenferro runtime; tenferro never uploads on its own: "
-                    "call runtime.upload(x) (a copy) or tenferro.from_dlpack(x, runtime=rt) "
-                    "(zero copy on the CPU) first");
-  }
   throw nb::type_error(("tenferro." + std::string(op) + ": operand " + std::to_string(operand) +
                         " must be a tenferro.Tensor, got " + type)
                            .c_str());

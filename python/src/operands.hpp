@@ -38,6 +38,9 @@ std::optional<EagerTensor> scalar_operand_tensor(nb::handle obj, const EagerTens
 EagerTensor complex_scalar_tensor(nb::handle obj, const EagerTensor& like);
 // `obj` as a tensor; anything else is a typed error naming the operand.
 const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand);
+// Host data (anything with __dlpack__ or __array_interface__, a list, a tuple) as an operand
+// of `op`: the NoInputIngressError saying to upload it. Nothing for any other object.
+void refuse_host_operand(nb::handle obj, const char* op, int operand);
 
 enum class BinaryOp { Add, Sub, Mul, Div, Pow };
 // a <op> b for tensors and scalars on either side (`reflected`: b <op> a).

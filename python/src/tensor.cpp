@@ -112,6 +112,38 @@ TensorObject unary(const EagerTensor& t) {
 
 PyTypeObject* g_tensor_type = nullptr;  // tenferro.Tensor, once bound
 
+// tenferro.add, subtract, multiply, divide, power: Python's own operator on the operands (a
+// Tensor's, a Tracer's, a number's) once host data is refused: bound to operator.add, tf.add of
+// two ndarrays was NumPy's computation handed back as an ndarray under tenferro's name. A
+// Tensor first operand runs its operator directly (no Python frame, no slot lookup).
+template <BinaryOp Op, PyObject* (*Slot)(PyObject*, PyObject*)>
+nb::object namespace_binary(nb::handle a, nb::handle b) {
+  static const char* names[] = {"add", "subtract", "multiply", "divide", "power"};
+  const char* name = names[static_cast<int>(Op)];
+  if (is_tensor(a)) {
+    nb::object r = arith<Op, false>(tensor_of(a), b);
+    if (r.ptr() != Py_NotImplemented) return r;
+  } else {
+    refuse_host_operand(a, name, 0);
+  }
+  if (!is_tensor(b)) refuse_host_operand(b, name, 1);
+  PyObject* r = Slot(a.ptr(), b.ptr());
+  if (r == nullptr) throw nb::python_error();
+  return nb::steal(r);
+}
+
+PyObject* power_slot(PyObject* a, PyObject* b) {
+  return PyNumber_Power(a, b, Py_None);
+}
+
+nb::object namespace_negative(nb::handle x) {
+  if (is_tensor(x)) return unary<prims::neg>(tensor_of(x));
+  refuse_host_operand(x, "negative", 0);
+  PyObject* r = PyNumber_Negative(x.ptr());
+  if (r == nullptr) throw nb::python_error();
+  return nb::steal(r);
+}
+
 }  // namespace
 
 TensorObject tensor_object(EagerTensor&& t) {
@@ -129,6 +161,12 @@ bool is_tensor(nb::handle h) noexcept {
 
 void bind_tensor(nb::module_& m) {
   using BO = BinaryOp;
+  m.def("_add", &namespace_binary<BO::Add, PyNumber_Add>);
+  m.def("_subtract", &namespace_binary<BO::Sub, PyNumber_Subtract>);
+  m.def("_multiply", &namespace_binary<BO::Mul, PyNumber_Multiply>);
+  m.def("_divide", &namespace_binary<BO::Div, PyNumber_TrueDivide>);
+  m.def("_power", &namespace_binary<BO::Pow, power_slot>);
+  m.def("_negative", &namespace_negative);
   nb::class_<EagerTensor> cls(
       m, "Tensor",
       "A tensor living in one tenferro.Runtime (logical C-order shape, as "

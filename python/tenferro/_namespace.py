@@ -14,6 +14,7 @@ from ._tenferro import Runtime, Tensor, Tracer, einsum
 from ._tenferro import prims as _p
 from ._errors import ContextMismatchError as _ContextMismatchError
 from ._errors import IndexingError as _IndexingError
+from ._errors import NoInputIngressError as _NoInputIngressError
 from ._errors import UnsupportedError as _UnsupportedError
 from ._errors import ValidationError as _ValidationError
 from ._errors import _axes, _axis, _error
@@ -129,14 +130,15 @@ def to_numpy(x):
 globals().update({_n: getattr(_p, _n) for _n in _p.unary_ops + _p.binary_ops if hasattr(_np, _n)})
 
 
-# The operators themselves (Tensor and Tracer define them, with Python scalars on either side):
-# no Python frame of ours in between, which was a tenth of a small call's time.
-add = _operator.add
-subtract = _operator.sub
-multiply = _operator.mul
-divide = true_divide = _operator.truediv
-power = _operator.pow
-negative = _operator.neg
+# The operators themselves (Tensor and Tracer define them, with Python scalars on either side),
+# through C++ that first refuses host data (operator.add gave NumPy's own result for two
+# ndarrays): no Python frame of ours in between, which was a tenth of a small call's time.
+add = _tenferro._add
+subtract = _tenferro._subtract
+multiply = _tenferro._multiply
+divide = true_divide = _tenferro._divide
+power = _tenferro._power
+negative = _tenferro._negative
 
 conjugate = _p.conj
 abs = absolute = _p.abs  # noqa: A001 - NumPy's name
@@ -186,24 +188,40 @@ def clip(x, a_min=None, a_max=None):
 
 
 # --- reductions -----------------------------------------------------------------------------
-def sum(x, axis=None, keepdims=False):  # noqa: A001
-    return x.sum(axis, keepdims)
+# NumPy's signatures. A dtype= casts before reducing (NumPy accumulates in it: float32 summed
+# as float64 is the sum of the float64 values); out= has no meaning for immutable tensors.
+def _reduced(op, x, dtype, out):
+    if not isinstance(x, (Tensor, Tracer)):
+        if hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__") or isinstance(
+                x, (list, tuple)):
+            raise _error(_NoInputIngressError, op, f"a {type(x).__name__} is not in any "
+                         "tenferro runtime; tenferro never uploads on its own: call "
+                         "runtime.upload(x) first", kind="NoInputIngress")
+        raise TypeError(f"tenferro.{op}: expected a tenferro Tensor, got {type(x).__name__}")
+    if out is not None:
+        raise _error(_UnsupportedError, op, "out= is not supported: tenferro tensors are "
+                     "immutable (use the returned tensor)", kind="Unsupported")
+    return x if dtype is None or _np.dtype(dtype) == x.dtype else x.astype(dtype)
 
 
-def mean(x, axis=None, keepdims=False):
-    return x.mean(axis, keepdims)
+def sum(x, axis=None, dtype=None, out=None, keepdims=False):  # noqa: A001
+    return _reduced("sum", x, dtype, out).sum(axis, keepdims)
 
 
-def prod(x, axis=None, keepdims=False):
-    return x.prod(axis, keepdims)
+def mean(x, axis=None, dtype=None, out=None, keepdims=False):
+    return _reduced("mean", x, dtype, out).mean(axis, keepdims)
 
 
-def max(x, axis=None, keepdims=False):  # noqa: A001
-    return x.max(axis, keepdims)
+def prod(x, axis=None, dtype=None, out=None, keepdims=False):
+    return _reduced("prod", x, dtype, out).prod(axis, keepdims)
 
 
-def min(x, axis=None, keepdims=False):  # noqa: A001
-    return x.min(axis, keepdims)
+def max(x, axis=None, out=None, keepdims=False):  # noqa: A001
+    return _reduced("max", x, None, out).max(axis, keepdims)
+
+
+def min(x, axis=None, out=None, keepdims=False):  # noqa: A001
+    return _reduced("min", x, None, out).min(axis, keepdims)
 
 
 amax, amin = max, min
@@ -234,11 +252,7 @@ def _as_requested(result, dtype):
 
 
 def _variance(x, axis, dtype, out, ddof, keepdims, op):
-    if out is not None:
-        raise _error(_UnsupportedError, op, "out= is not supported (tenferro returns a new "
-                     "tensor)", kind="Unsupported")
-    if dtype is not None:
-        x = x.astype(dtype)
+    x = _reduced(op, x, dtype, out)
     axes = None if axis is None else tuple(_axes(axis, x.ndim, op))
     n = 1
     for a in range(x.ndim) if axes is None else axes:

@@ -481,3 +481,30 @@ def test_einsum_path_takes_extents_beyond_int32(rt):
 def test_tensordot_with_a_huge_count_is_an_axis_error_at_once(rt):
     x = rt.upload(np.ones((2, 3)))
     raises(tf.AxisError, lambda: tf.tensordot(x, x, axes=2**62))
+
+
+# --- host data given to the namespace's functions (a review of the docs' promises) -----------
+@pytest.mark.parametrize("call", [
+    lambda a: tf.sum(a), lambda a: tf.mean(a, axis=0), lambda a: tf.prod(a), lambda a: tf.max(a),
+    lambda a: tf.min(a), lambda a: tf.var(a), lambda a: tf.std(a), lambda a: tf.add(a, a),
+    lambda a: tf.subtract(a, 1.0), lambda a: tf.multiply(2.0, a), lambda a: tf.divide(a, a),
+    lambda a: tf.power(a, 2), lambda a: tf.negative(a)])
+def test_namespace_functions_refuse_host_arrays(call):
+    # sum/max passed keepdims into ndarray's dtype/out slot (a plain TypeError); add and
+    # negative computed in NumPy and returned an ndarray.
+    raises(tf.NoInputIngressError, lambda: call(np.ones(3)))
+    raises(tf.NoInputIngressError, lambda: call([1.0, 2.0]))
+
+
+def test_operators_refuse_lists_as_host_data(a):
+    raises(tf.NoInputIngressError, lambda: a + [1.0, 2.0, 3.0])
+    raises(tf.NoInputIngressError, lambda: a == [1.0, 2.0, 3.0])
+
+
+def test_namespace_reductions_take_numpys_dtype_and_out(rt):
+    x = rt.upload(np.array([1.0, 2.0, 3.0], np.float32))
+    s = tf.sum(x, dtype=np.float64)
+    assert s.dtype == np.float64 and float(s) == 6.0
+    assert tf.mean(x, 0, np.complex64).dtype == np.complex64  # NumPy's positional order
+    raises(tf.UnsupportedError, lambda: tf.sum(x, out=x))
+    assert tf.add(1, 2) == 3  # numbers alone stay Python's
