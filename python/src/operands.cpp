@@ -11,6 +11,7 @@
 #include "convert.hpp"
 #include "ops/prims/resolve.hpp"
 #include "tenferro/einsum.hpp"
+#include "tenferro/runtime/errors.hpp"
 #include "tenferro/runtime/runtime.hpp"
 #include "views.hpp"
 
@@ -283,6 +284,11 @@ void require_matmul_operands(const Shape& a, const Shape& b) {
 }
 
 EagerTensor matmul(const EagerTensor& a, const EagerTensor& b) {
+  // The runtimes first, by the caller's operand order: the einsum below takes b before a, and
+  // its refusal named b as argument 0.
+  if (a.defined() && b.defined() && a.runtime() != b.runtime()) {
+    throw ContextMismatchError("matmul", 1, a.runtime()->id(), b.runtime()->id());
+  }
   require_matmul_operands(a.shape(), b.shape());
   if (a.dtype() != b.dtype()) {  // NumPy's promotion; one dtype needs no copy of the handles
     std::vector<EagerTensor> ab{a, b};

@@ -29,8 +29,19 @@ nb::object as_numpy(nb::handle data, nb::handle dtype) {
   nb::module_ np = nb::module_::import_("numpy");
   nb::object arr;
   try {
-    arr = dtype.is_none() ? np.attr("asarray")(data)
-                          : np.attr("asarray")(data, numpy_dtype(dtype_from_python(dtype)));
+    arr = np.attr("asarray")(data);
+    if (!dtype.is_none()) {
+      const DType target = dtype_from_python(dtype);
+      // Complex to real only through real/imag/abs (docs/prims.md): NumPy's cast would drop
+      // the imaginary parts with a warning, as astype on a Tensor refuses to.
+      if (!is_complex(target) && nb::cast<std::string>(arr.attr("dtype").attr("kind")) == "c") {
+        throw_validation("upload", "complex data to the real dtype " +
+                                       repr_of(numpy_dtype(target)) +
+                                       " would drop the imaginary parts: upload it as complex and "
+                                       "take .real (or abs) explicitly");
+      }
+      arr = np.attr("asarray")(arr, numpy_dtype(target));
+    }
   } catch (nb::python_error& e) {
     if (!e.matches(PyExc_ValueError) && !e.matches(PyExc_TypeError)) throw;
     // A tenferro error from inside the data (a device tensor in a list: its host_view's

@@ -508,3 +508,17 @@ def test_namespace_reductions_take_numpys_dtype_and_out(rt):
     assert tf.mean(x, 0, np.complex64).dtype == np.complex64  # NumPy's positional order
     raises(tf.UnsupportedError, lambda: tf.sum(x, out=x))
     assert tf.add(1, 2) == 3  # numbers alone stay Python's
+
+
+def test_upload_of_complex_data_to_a_real_dtype_is_refused(rt):
+    # NumPy's cast dropped the imaginary parts with only a ComplexWarning.
+    raises(tf.ValidationError, lambda: rt.upload(np.array([1 + 5j]), np.float64))
+    raises(tf.ValidationError, lambda: tf.asarray(np.array([1 + 5j]), dtype=np.float32, runtime=rt))
+    assert rt.upload(np.array([1 + 5j]), np.complex64).dtype == np.complex64
+    assert rt.upload(np.array([1.0]), np.complex128).dtype == np.complex128
+
+
+def test_mixed_runtimes_in_matmul_name_the_callers_operands(rt):
+    other = tf.Runtime.cpu()
+    e = raises(tf.ContextMismatchError, lambda: rt.upload(np.eye(2)) @ other.upload(np.eye(2)))
+    assert f"argument 1 lives in runtime {other.id}" in e.message, e.message

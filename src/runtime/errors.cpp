@@ -10,7 +10,11 @@ ContextMismatchError::ContextMismatchError(std::string op, std::size_t argument_
                 ? "argument " + std::to_string(argument_index) +
                       " is an empty tensor bound to no runtime"
                 : "argument " + std::to_string(argument_index) + " lives in runtime " +
-                      std::to_string(actual_runtime) + " but argument 0 lives in runtime " +
+                      std::to_string(actual_runtime) +
+                      // Argument 0 against the call's own runtime (a cotangent against its
+                      // primals'): "but argument 0 lives in ..." named the same argument twice.
+                      (argument_index == 0 ? " but the call's runtime is runtime "
+                                           : " but argument 0 lives in runtime ") +
                       std::to_string(expected_runtime) +
                       "; move it explicitly with tensor.download() and runtime->upload(...)"),
       argument_index_(argument_index),

@@ -216,7 +216,9 @@ bool validate_inputs(const LinalgOp& op, std::span<const InputView> inputs) {
       // would not be the cutoff the caller asked for.
       if (p.lstsq.rcond && !(*p.lstsq.rcond > 0 && *p.lstsq.rcond < 1)) {
         fail(op, "rcond must lie in (0, 1) (got " + std::to_string(*p.lstsq.rcond) +
-                     "); leave it unset for NumPy's default eps * max(m, n)");
+                     "): LAPACK's gelsd replaces any other value by eps without saying so (NumPy "
+                     "passes rcond=0 on to it, so there it means eps); leave it unset for NumPy's "
+                     "default eps * max(m, n)");
       }
       return vector;
     }
