@@ -104,6 +104,11 @@ EagerTensor complex_scalar_tensor(nb::handle obj, const EagerTensor& like) {
 
 void refuse_host_operand(nb::handle obj, const char* op, int operand) {
   PyObject* p = obj.ptr();
+  if (PyFloat_Check(p) || PyLong_Check(p) || PyComplex_Check(p)) return;  // numbers
+  static nb::object* numpy_generic =
+      new nb::object(nb::module_::import_("numpy").attr("generic"));  // leaked on purpose
+  // A NumPy scalar has __array_interface__ too, but it is a number (NEP 50 types it).
+  if (nb::isinstance(obj, *numpy_generic)) return;
   if (!PyList_Check(p) && !PyTuple_Check(p) && !nb::hasattr(obj, "__dlpack__") &&
       !nb::hasattr(obj, "__array_interface__")) {
     return;

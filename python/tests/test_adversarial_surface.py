@@ -522,3 +522,13 @@ def test_mixed_runtimes_in_matmul_name_the_callers_operands(rt):
     other = tf.Runtime.cpu()
     e = raises(tf.ContextMismatchError, lambda: rt.upload(np.eye(2)) @ other.upload(np.eye(2)))
     assert f"argument 1 lives in runtime {other.id}" in e.message, e.message
+
+
+def test_namespace_arithmetic_takes_numpy_scalars_on_either_side(rt):
+    x = rt.upload(np.array([1.0, 2.0], np.float32))
+    for got in (tf.multiply(np.float64(2.0), x), tf.add(x, np.float32(1.0)),
+                tf.subtract(np.int64(3), x), tf.power(x, np.float64(2.0))):
+        assert isinstance(got, tf.Tensor)
+    assert tf.multiply(np.float64(2.0), x).dtype == np.float64  # NEP 50, as the operator
+    g = tf.grad(lambda t: tf.multiply(np.float64(3.0), t).sum())(rt.upload(np.ones(2)))
+    np.testing.assert_array_equal(g.download(), [3.0, 3.0])
