@@ -91,9 +91,7 @@ void throw_indexing_error(const char* op, const std::string& message) {
 std::int64_t int_arg(nb::handle obj, const char* op, const char* what) {
   PyObject* p = obj.ptr();
   std::string why = "it is a " + python_type_name(obj);
-  // A bool is an integer to Python but not an axis, extent or count to NumPy (axis=True was
-  // taken as axis 1).
-  if (!is_text(p) && (PyLong_CheckExact(p) || !is_boolean(obj)) && PyIndex_Check(p)) {
+  if (!is_text(p) && PyIndex_Check(p)) {
     if (std::optional<std::int64_t> v = try_index(p, why)) return *v;
   }
   throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
@@ -102,8 +100,7 @@ std::int64_t int_arg(nb::handle obj, const char* op, const char* what) {
 std::vector<std::int64_t> int_list_arg(nb::handle obj, const char* op, const char* what) {
   PyObject* p = obj.ptr();
   std::string why = "it is a " + python_type_name(obj);
-  if (is_text(p) || is_boolean(obj))
-    throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
+  if (is_text(p)) throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
   if (PyIndex_Check(p)) {
     if (std::optional<std::int64_t> v = try_index(p, why)) return {*v};
     if (!is_numpy_array(obj) || nb::cast<int>(obj.attr("ndim")) == 0) {
@@ -141,6 +138,9 @@ std::int64_t normalize_axis(std::int64_t axis, std::int64_t ndim, const char* op
 std::optional<std::vector<std::int64_t>> axes_arg(nb::handle axis, std::int64_t ndim,
                                                   const char* op) {
   if (axis.is_none()) return std::nullopt;
+  // A bool is an integer to Python but not a reduction's axis to NumPy (axis=True was taken as
+  // axis 1); fft axes, offsets and counts take bools as NumPy's do.
+  if (is_boolean(axis)) throw_validation(op, "axis must be an integer, not a bool");
   std::vector<std::int64_t> axes = int_list_arg(axis, op, "axis");
   std::vector<bool> seen(static_cast<std::size_t>(ndim), false);
   for (std::int64_t& a : axes) {

@@ -104,21 +104,26 @@ EagerTensor complex_scalar_tensor(nb::handle obj, const EagerTensor& like) {
 
 void refuse_host_operand(nb::handle obj, const char* op, int operand) {
   PyObject* p = obj.ptr();
-  if (PyFloat_Check(p) || PyLong_Check(p) || PyComplex_Check(p)) return;  // numbers
+  // Numbers and Tracers first, without the attribute lookups below (a Tracer's failed
+  // hasattr calls were a sixth of a traced tf.add).
+  if (PyFloat_Check(p) || PyLong_Check(p) || PyComplex_Check(p) || is_tracer(obj)) return;
   static nb::object* numpy_generic =
       new nb::object(nb::module_::import_("numpy").attr("generic"));  // leaked on purpose
   // A NumPy scalar has __array_interface__ too, but it is a number (NEP 50 types it).
   if (nb::isinstance(obj, *numpy_generic)) return;
-  if (!PyList_Check(p) && !PyTuple_Check(p) && !nb::hasattr(obj, "__dlpack__") &&
-      !nb::hasattr(obj, "__array_interface__")) {
+  const bool sequence = PyList_Check(p) || PyTuple_Check(p);
+  if (!sequence && !PyObject_CheckBuffer(p) && !nb::hasattr(obj, "__dlpack__") &&
+      !nb::hasattr(obj, "__array_interface__") && !nb::hasattr(obj, "__array__")) {
     return;
   }
   const std::string type = nb::cast<std::string>(nb::str(nb::handle(Py_TYPE(p))));
   throw Error(ErrorKind::NoInputIngress, ErrorPhase::Input, op,
               "operand " + std::to_string(operand) + " is a " + type +
-                  ", memory outside any tenferro runtime; tenferro never uploads on its own: "
-                  "call runtime.upload(x) (a copy) or tenferro.from_dlpack(x, runtime=rt) "
-                  "(zero copy on the CPU) first");
+                  ", data outside any tenferro runtime; tenferro never uploads on its own: "
+                  "call runtime.upload(x) (a copy)" +
+                  (sequence ? std::string(" first")
+                            : std::string(" or tenferro.from_dlpack(x, runtime=rt) (zero copy on "
+                                          "the CPU) first")));
 }
 
 const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand) {

@@ -161,12 +161,12 @@ bool is_tensor(nb::handle h) noexcept {
 
 void bind_tensor(nb::module_& m) {
   using BO = BinaryOp;
-  m.def("_add", &namespace_binary<BO::Add, PyNumber_Add>);
-  m.def("_subtract", &namespace_binary<BO::Sub, PyNumber_Subtract>);
-  m.def("_multiply", &namespace_binary<BO::Mul, PyNumber_Multiply>);
-  m.def("_divide", &namespace_binary<BO::Div, PyNumber_TrueDivide>);
-  m.def("_power", &namespace_binary<BO::Pow, power_slot>);
-  m.def("_negative", &namespace_negative);
+  m.def("add", &namespace_binary<BO::Add, PyNumber_Add>);
+  m.def("subtract", &namespace_binary<BO::Sub, PyNumber_Subtract>);
+  m.def("multiply", &namespace_binary<BO::Mul, PyNumber_Multiply>);
+  m.def("divide", &namespace_binary<BO::Div, PyNumber_TrueDivide>);
+  m.def("power", &namespace_binary<BO::Pow, power_slot>);
+  m.def("negative", &namespace_negative);
   nb::class_<EagerTensor> cls(
       m, "Tensor",
       "A tensor living in one tenferro.Runtime (logical C-order shape, as "

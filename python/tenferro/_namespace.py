@@ -133,12 +133,12 @@ globals().update({_n: getattr(_p, _n) for _n in _p.unary_ops + _p.binary_ops if 
 # The operators themselves (Tensor and Tracer define them, with Python scalars on either side),
 # through C++ that first refuses host data (operator.add gave NumPy's own result for two
 # ndarrays): no Python frame of ours in between, which was a tenth of a small call's time.
-add = _tenferro._add
-subtract = _tenferro._subtract
-multiply = _tenferro._multiply
-divide = true_divide = _tenferro._divide
-power = _tenferro._power
-negative = _tenferro._negative
+add = _tenferro.add
+subtract = _tenferro.subtract
+multiply = _tenferro.multiply
+divide = true_divide = _tenferro.divide
+power = _tenferro.power
+negative = _tenferro.negative
 
 conjugate = _p.conj
 abs = absolute = _p.abs  # noqa: A001 - NumPy's name
@@ -205,22 +205,32 @@ def _reduced(op, x, dtype, out):
 
 
 def sum(x, axis=None, dtype=None, out=None, keepdims=False):  # noqa: A001
+    if (type(x) is Tensor or type(x) is Tracer) and dtype is None and out is None:  # one frame
+        return x.sum(axis, keepdims)
     return _reduced("sum", x, dtype, out).sum(axis, keepdims)
 
 
 def mean(x, axis=None, dtype=None, out=None, keepdims=False):
+    if (type(x) is Tensor or type(x) is Tracer) and dtype is None and out is None:  # one frame
+        return x.mean(axis, keepdims)
     return _reduced("mean", x, dtype, out).mean(axis, keepdims)
 
 
 def prod(x, axis=None, dtype=None, out=None, keepdims=False):
+    if (type(x) is Tensor or type(x) is Tracer) and dtype is None and out is None:  # one frame
+        return x.prod(axis, keepdims)
     return _reduced("prod", x, dtype, out).prod(axis, keepdims)
 
 
 def max(x, axis=None, out=None, keepdims=False):  # noqa: A001
+    if (type(x) is Tensor or type(x) is Tracer) and out is None:
+        return x.max(axis, keepdims)
     return _reduced("max", x, None, out).max(axis, keepdims)
 
 
 def min(x, axis=None, out=None, keepdims=False):  # noqa: A001
+    if (type(x) is Tensor or type(x) is Tracer) and out is None:
+        return x.min(axis, keepdims)
     return _reduced("min", x, None, out).min(axis, keepdims)
 
 
@@ -382,34 +392,44 @@ def stack(arrays, axis=0):
     return _p.stack(arrays, axis)
 
 
-def take(x, indices, axis=None):
+def take(x, indices, axis=None, mode="raise"):
     """numpy.take: x's entries at ``indices`` along ``axis`` (of the flattened x when axis is
-    None), quimb's ``isel``. Indices are Python or NumPy integers (an int, a sequence or an
-    integer array, whose shape replaces the axis); negative ones count from the end, one outside
-    the axis is an IndexingError (NumPy's IndexError). Built from slices and one join, no
-    products, so inf and NaN stay where they are: a run of consecutive indices is one slice, and
-    there is no gather kernel, so many scattered indices cost one slice each."""
+    None), quimb's ``isel``. Indices are Python or NumPy integers or bools (an int, a sequence or
+    an array, whose shape replaces the axis); negative ones count from the end; one outside the
+    axis is an IndexingError (NumPy's IndexError) unless ``mode`` is "wrap" or "clip". Built from
+    slices and one join, no products, so inf and NaN stay where they are: a run of consecutive
+    indices is one slice, and there is no gather kernel, so many scattered indices cost one slice
+    each."""
+    if mode not in ("raise", "wrap", "clip"):
+        raise _error(_ValidationError, "take", f"mode must be 'raise', 'wrap' or 'clip', not {mode!r}")
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
     axis = _axis(axis, x.ndim, "take")
-    lead = (slice(None),) * axis
-    try:
-        return x[lead + (_operator.index(indices),)]
-    except TypeError:
-        pass
     if isinstance(indices, (Tensor, Tracer)):
         raise _error(_ValidationError, "take", "indices must be Python or NumPy integers; "
                      "tenferro has no integer dtype, so a Tensor cannot hold them")
     idx = _np.asarray(indices)
-    if idx.dtype.kind not in "iu" and not (idx.size == 0 and idx.dtype.kind == "f"):
+    if idx.dtype.kind not in "iub" and not (idx.size == 0 and idx.dtype.kind == "f"):
         raise _error(_ValidationError, "take", f"indices must be integers, not {idx.dtype}")
     n = x.shape[axis]
-    flat = idx.reshape(-1).astype(_np.int64)
+    flat = idx.reshape(-1)
+    if flat.size and idx.dtype.kind == "u" and flat.max() > _np.iinfo(_np.int64).max:
+        bad = int(flat[flat > _np.iinfo(_np.int64).max][0])  # before int64 would wrap it
+        raise _error(_IndexingError, "take", f"index {bad} is out of bounds for axis {axis} with "
+                     f"size {n}")
+    flat = flat.astype(_np.int64)
+    if mode == "wrap" and n:
+        flat = flat % n
+    elif mode == "clip":
+        flat = _np.clip(flat, 0, _builtins.max(n - 1, 0))
     bad = (flat < -n) | (flat >= n)
     if bad.any():
         raise _error(_IndexingError, "take", f"index {int(flat[bad][0])} is out of bounds for "
                      f"axis {axis} with size {n}")
     flat = _np.where(flat < 0, flat + n, flat)
+    lead = (slice(None),) * axis
+    if idx.ndim == 0:
+        return x[lead + (int(flat[0]),)]
     out_shape = x.shape[:axis] + idx.shape + x.shape[axis + 1:]
     if flat.size == 0:
         return x[lead + (slice(0, 0),)].reshape(out_shape)

@@ -180,3 +180,16 @@ def test_take_is_differentiated_and_drives_quimbs_sample(rt):
     (config, p), (want_config, want_p) = next(psi.sample(1, seed=3)), next(ref.sample(1, seed=3))
     assert config == want_config
     assert p == pytest.approx(want_p, rel=1e-12)
+
+
+def test_take_modes_bools_and_huge_indices_as_numpy(rt):
+    a = np.arange(12.0).reshape(3, 4)
+    t = rt.upload(a)
+    for indices, kw in [([5, -6, 1], {"mode": "wrap"}), ([7, -3], {"mode": "clip"}),
+                        (np.array([True, False, True]), {}), (9, {"mode": "wrap"})]:
+        np.testing.assert_array_equal(tf.take(t, indices, axis=1, **kw).download(),
+                                      np.take(a, indices, axis=1, **kw))
+    with pytest.raises(tf.IndexingError, match="18446744073709551615"):
+        tf.take(t, np.array([2**64 - 1], np.uint64), axis=1)
+    with pytest.raises(tf.IndexingError, match="take"):
+        tf.take(t, 7, axis=1)
