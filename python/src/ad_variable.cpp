@@ -34,7 +34,6 @@ nb::tuple shape_tuple(const ad::Variable& v) {
 // a <op> b with a Python scalar, a Tensor (a constant) or a Tracer on the other side, in the
 // same forms as the Tensor operators (operands.cpp) so traced and plain code compute alike.
 ad::Variable arith(const ad::Variable& a, nb::handle b, BinaryOp op, bool reflected) {
-  static const char* names[] = {"add", "subtract", "multiply", "divide", "power"};
   // A NumPy scalar that widens the dtype, or a complex number, is a 0-d tensor, as on Tensor
   // (operands.hpp's scalar_operand_tensor).
   const std::optional<EagerTensor> scalar_tensor =
@@ -62,9 +61,8 @@ ad::Variable arith(const ad::Variable& a, nb::handle b, BinaryOp op, bool reflec
       return reflected ? ad::pow(s0, a) : ad::pow(a, s0);
     });
   }
-  const ad::Variable t = scalar_tensor
-                             ? ad::Variable(*scalar_tensor)
-                             : as_variable(b, names[static_cast<int>(op)], reflected ? 0 : 1);
+  const ad::Variable t = scalar_tensor ? ad::Variable(*scalar_tensor)
+                                       : as_variable(b, binary_op_name(op), reflected ? 0 : 1);
   const ad::Variable& lhs = reflected ? t : a;
   const ad::Variable& rhs = reflected ? a : t;
   return released([&]() -> ad::Variable {

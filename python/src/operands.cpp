@@ -135,9 +135,13 @@ const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand) {
                            .c_str());
 }
 
-EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflected) {
+const char* binary_op_name(BinaryOp op) {
   static const char* names[] = {"add", "subtract", "multiply", "divide", "power"};
-  const char* name = names[static_cast<int>(op)];
+  return names[static_cast<int>(op)];
+}
+
+EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflected) {
+  const char* name = binary_op_name(op);
   // A NumPy scalar whose dtype widens the tensor's is a 0-d tensor of that dtype (NEP 50:
   // float32 * np.float64 is float64); other NumPy and Python scalars take the tensor's dtype.
   // pow's scalar forms stay (pow is real-only; a complex exponent is refused as a 0-d tensor).

@@ -38,11 +38,15 @@ std::optional<EagerTensor> scalar_operand_tensor(nb::handle obj, const EagerTens
 EagerTensor complex_scalar_tensor(nb::handle obj, const EagerTensor& like);
 // `obj` as a tensor; anything else is a typed error naming the operand.
 const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand);
-// Host data (anything with __dlpack__ or __array_interface__, a list, a tuple) as an operand
-// of `op`: the NoInputIngressError saying to upload it. Nothing for any other object.
+// Host data as an operand of `op` (a list, a tuple, anything with the buffer protocol,
+// __dlpack__, __array_interface__ or __array__; not a number, a NumPy scalar or a Tracer): the
+// NoInputIngressError saying to upload it. Nothing for any other object. The one rule of what
+// is host data, for the operators and the Python namespace (prims._refuse_host).
 void refuse_host_operand(nb::handle obj, const char* op, int operand);
 
 enum class BinaryOp { Add, Sub, Mul, Div, Pow };
+// Its NumPy name (add, subtract, multiply, divide, power), the op errors name.
+const char* binary_op_name(BinaryOp op);
 // a <op> b for tensors and scalars on either side (`reflected`: b <op> a).
 EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflected);
 // a > b, a >= b, ... as a tensor of 0.0/1.0 in the operands' real dtype (tenferro has no

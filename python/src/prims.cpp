@@ -131,6 +131,12 @@ void bind_prims(nb::module_& m) {
         return d ? numpy_dtype(*d) : nb::none();
       },
       nb::arg("value"));
+  // The operators' rule of what is host data, for the package's own functions (reductions,
+  // clip, maximum, ...): the NoInputIngressError, or nothing.
+  p.def(
+      "_refuse_host",
+      [](nb::handle x, const char* op, int operand) { refuse_host_operand(x, op, operand); },
+      nb::arg("x"), nb::arg("op"), nb::arg("operand"));
   def_unary<prims::contiguous>(p, "contiguous");
   p.def("ascontiguousarray",
         [](const EagerTensor& x) { return released([&] { return c_contiguous(x); }); });

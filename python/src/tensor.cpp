@@ -118,8 +118,7 @@ PyTypeObject* g_tensor_type = nullptr;  // tenferro.Tensor, once bound
 // Tensor first operand runs its operator directly (no Python frame, no slot lookup).
 template <BinaryOp Op, PyObject* (*Slot)(PyObject*, PyObject*)>
 nb::object namespace_binary(nb::handle a, nb::handle b) {
-  static const char* names[] = {"add", "subtract", "multiply", "divide", "power"};
-  const char* name = names[static_cast<int>(Op)];
+  const char* name = binary_op_name(Op);
   if (is_tensor(a)) {
     nb::object r = arith<Op, false>(tensor_of(a), b);
     if (r.ptr() != Py_NotImplemented) return r;
@@ -134,6 +133,12 @@ nb::object namespace_binary(nb::handle a, nb::handle b) {
 
 PyObject* power_slot(PyObject* a, PyObject* b) {
   return PyNumber_Power(a, b, Py_None);
+}
+
+// +t, t.copy(), copy.copy and copy.deepcopy (quimb's tn.copy(deep=True)): a new tensor in t's
+// runtime, as NumPy's and torch's give (a tensor holds no Python objects to copy deeper).
+EagerTensor copy_of(const EagerTensor& t) {
+  return released([&] { return prims::cast(t, t.dtype()); });
 }
 
 nb::object namespace_negative(nb::handle x) {
@@ -259,8 +264,7 @@ void bind_tensor(nb::module_& m) {
       .def("__neg__", &unary<prims::neg>)
       // +t and astype(t.dtype) are new tensors, as NumPy's (a from_dlpack tensor's memory is the
       // exporter's, which may still write it).
-      .def("__pos__",
-           [](const EagerTensor& t) { return released([&] { return prims::cast(t, t.dtype()); }); })
+      .def("__pos__", &copy_of)
       .def("__abs__", &unary<prims::abs>)
       .def(
           "astype",
@@ -269,17 +273,10 @@ void bind_tensor(nb::module_& m) {
             return released([&] { return d == t.dtype() && !copy ? t : prims::cast(t, d); });
           },
           nb::arg("dtype"), nb::arg("copy") = true)
-      .def("copy",
-           [](const EagerTensor& t) { return released([&] { return prims::cast(t, t.dtype()); }); })
-      // copy.copy and copy.deepcopy (quimb's tn.copy(deep=True)): a copy in the same runtime,
-      // as NumPy's and torch's give (a tensor holds no Python objects to copy deeper).
-      .def("__copy__",
-           [](const EagerTensor& t) { return released([&] { return prims::cast(t, t.dtype()); }); })
+      .def("copy", &copy_of)
+      .def("__copy__", &copy_of)
       .def(
-          "__deepcopy__",
-          [](const EagerTensor& t, nb::handle) {
-            return released([&] { return prims::cast(t, t.dtype()); });
-          },
+          "__deepcopy__", [](const EagerTensor& t, nb::handle) { return copy_of(t); },
           nb::arg("memo"))
       // pickle: refused, with Python's TypeError for an object that cannot be pickled (what
       // pickle's callers catch to fall back) and what to do instead. Loading would have to pick

@@ -14,7 +14,6 @@ from ._tenferro import Runtime, Tensor, Tracer, einsum
 from ._tenferro import prims as _p
 from ._errors import ContextMismatchError as _ContextMismatchError
 from ._errors import IndexingError as _IndexingError
-from ._errors import NoInputIngressError as _NoInputIngressError
 from ._errors import UnsupportedError as _UnsupportedError
 from ._errors import ValidationError as _ValidationError
 from ._errors import _axes, _axis, _error
@@ -192,11 +191,7 @@ def clip(x, a_min=None, a_max=None):
 # as float64 is the sum of the float64 values); out= has no meaning for immutable tensors.
 def _reduced(op, x, dtype, out):
     if not isinstance(x, (Tensor, Tracer)):
-        if hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__") or isinstance(
-                x, (list, tuple)):
-            raise _error(_NoInputIngressError, op, f"a {type(x).__name__} is not in any "
-                         "tenferro runtime; tenferro never uploads on its own: call "
-                         "runtime.upload(x) first", kind="NoInputIngress")
+        _p._refuse_host(x, op, 0)  # host data: the operators' NoInputIngressError
         raise TypeError(f"tenferro.{op}: expected a tenferro Tensor, got {type(x).__name__}")
     if out is not None:
         raise _error(_UnsupportedError, op, "out= is not supported: tenferro tensors are "
@@ -401,7 +396,8 @@ def take(x, indices, axis=None, mode="raise"):
     indices is one slice, and there is no gather kernel, so many scattered indices cost one slice
     each."""
     if mode not in ("raise", "wrap", "clip"):
-        raise _error(_ValidationError, "take", f"mode must be 'raise', 'wrap' or 'clip', not {mode!r}")
+        raise _error(_ValidationError, "take",
+                     f"mode must be 'raise', 'wrap' or 'clip', not {mode!r}")
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
     axis = _axis(axis, x.ndim, "take")
@@ -612,10 +608,7 @@ def _tensor_operands(op, a, b):
 
     def lift(v, like):
         if not isinstance(v, (int, float, complex, _np.generic)):
-            if hasattr(v, "__array_interface__") or hasattr(v, "__dlpack__"):
-                raise _tenferro_placement(
-                    f"{op}: a {type(v).__name__} is not in any tenferro runtime; upload it "
-                    "first (runtime.upload(x)) or pass a number")
+            _p._refuse_host(v, op, 0 if v is a else 1)  # host data: the operators' error
             raise TypeError(f"tenferro.{op}: operands must be tensors or numbers, got "
                             f"{type(v).__name__}")
         dtype = like.dtype

@@ -149,7 +149,8 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, adj
     ``||b - A x|| <= max(rtol ||b||, atol)``; ``maxiter`` counts restart cycles (default 100).
     Raises NotConvergedError instead of returning ``info > 0``. ``adjoint`` (``A^H``) serves
     reverse-mode differentiation only."""
-    x, _res, _mv, _it = _k.gmres(A, b, _start(x0), float(rtol), float(atol), _int(restart, 20, "gmres", "restart"),
+    x, _res, _mv, _it = _k.gmres(A, b, _start(x0), float(rtol), float(atol),
+                                 _int(restart, 20, "gmres", "restart"),
                                  _int(maxiter, 0, "gmres", "maxiter"), adjoint)
     return x, 0
 

@@ -490,7 +490,8 @@ def test_tensordot_with_a_huge_count_is_an_axis_error_at_once(rt):
     lambda a: tf.sum(a), lambda a: tf.mean(a, axis=0), lambda a: tf.prod(a), lambda a: tf.max(a),
     lambda a: tf.min(a), lambda a: tf.var(a), lambda a: tf.std(a), lambda a: tf.add(a, a),
     lambda a: tf.subtract(a, 1.0), lambda a: tf.multiply(2.0, a), lambda a: tf.divide(a, a),
-    lambda a: tf.power(a, 2), lambda a: tf.negative(a)])
+    lambda a: tf.power(a, 2), lambda a: tf.negative(a), lambda a: tf.maximum(tf.ones(2), a),
+    lambda a: tf.clip(tf.ones(2), a)])
 def test_namespace_functions_refuse_host_arrays(call):
     # sum/max passed keepdims into ndarray's dtype/out slot (a plain TypeError); add and
     # negative computed in NumPy and returned an ndarray.

@@ -223,15 +223,14 @@ TENFERRO_INSTANTIATE_FACTORIES(std::complex<double>)
 
 Tensor Tensor::view_of(std::shared_ptr<HostStorage> storage, TensorLayout layout) {
   if (!storage) throw_validation("view_of", "null storage");
-  checked_dtype_size(layout.dtype, "view_of");
+  const std::size_t item = checked_dtype_size(layout.dtype, "view_of");
   if (layout.shape.size() != layout.strides.size()) {
     throw_validation("view_of", "shape and strides differ in rank");
   }
   const std::int64_t n = checked_numel(layout.shape);
   if (n > 0) {
     auto [lo, hi] = layout.extent();
-    const auto capacity =
-        static_cast<std::int64_t>(storage->size_bytes() / dtype_size(layout.dtype));
+    const auto capacity = static_cast<std::int64_t>(storage->size_bytes() / item);
     if (lo < 0 || hi > capacity) throw_validation("view_of", "layout reaches outside its storage");
   }
   return Tensor(std::move(storage), std::move(layout));

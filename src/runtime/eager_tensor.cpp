@@ -17,15 +17,14 @@ EagerTensor::EagerTensor(std::shared_ptr<EagerRuntime> runtime, std::shared_ptr<
                          TensorLayout layout)
     : runtime_(std::move(runtime)), buffer_(std::move(buffer)), layout_(std::move(layout)) {
   if (!runtime_ || !buffer_) throw_empty("EagerTensor");
-  checked_dtype_size(layout_.dtype, "EagerTensor");
+  const std::size_t item = checked_dtype_size(layout_.dtype, "EagerTensor");
   if (layout_.shape.size() != layout_.strides.size()) {
     throw_validation("EagerTensor", "shape and strides differ in rank");
   }
   numel_ = layout_.numel();
   if (numel_ > 0) {
     auto [lo, hi] = layout_.extent();
-    const auto capacity =
-        static_cast<std::int64_t>(buffer_->size_bytes() / dtype_size(layout_.dtype));
+    const auto capacity = static_cast<std::int64_t>(buffer_->size_bytes() / item);
     if (lo < 0 || hi > capacity)
       throw_validation("EagerTensor", "layout reaches outside its buffer");
   }

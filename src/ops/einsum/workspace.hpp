@@ -34,7 +34,6 @@ class WorkspacePool {
   // larger than the bound would evict every plan on every call).
   explicit WorkspacePool(std::size_t max_retained = kMaxRetainedBytes)
       : max_retained_(max_retained) {}
-  std::size_t max_retained() const noexcept { return max_retained_; }
   static constexpr std::size_t kMaxSizes = 1024;  // byte sizes free_ keeps an entry for
   // A released buffer of exactly `bytes`, counted as allocated (see note_allocated), or null.
   std::shared_ptr<Buffer> take(std::size_t bytes);
