@@ -60,6 +60,31 @@ int planner_threads(const PlanShape& shape) {
   return points >= kThreadedFftPoints ? cpu_parallel::host_kernel_threads() : 1;
 }
 
+namespace {
+// FFTW's parallel loop, on the host worker pool: `work` on each of the `njobs` records of
+// `jobdata`, returning when all are done. FFTW's jobs are independent, so a busy pool, which
+// runs them on the caller one after another, gives the same result.
+void run_fftw_jobs_on_host_pool(void* (*work)(char*), char* jobdata, std::size_t elsize, int njobs,
+                                void* /*data*/) {
+  cpu_parallel::parallel_chunks(njobs, njobs, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) work(jobdata + elsize * static_cast<std::size_t>(i));
+  });
+}
+
+// In a forked child. The planner mutex is unlocked (the fork waited for it). FFTW's own worker
+// threads were the parent's: the child's copy of FFTW's queue still lists them, parked, so its
+// first threaded transform (from 2^17 points, a plan cached before the fork or a new one)
+// handed them its jobs and waited forever (10 of 20 children of a process that had run one).
+// FFTW cannot let go of them (fftw_cleanup_threads waits for each to stop); its parallel loops
+// are handed to the host worker pool instead, which a child starts anew. Only in a child: the
+// parent's FFTW setting, which other users of FFTW in the process share, is left alone.
+void fftw_in_forked_child() {
+  fftw_planner_mutex().unlock();
+  fftw_threads_set_callback(&run_fftw_jobs_on_host_pool, nullptr);
+  fftwf_threads_set_callback(&run_fftw_jobs_on_host_pool, nullptr);
+}
+}  // namespace
+
 std::mutex& fftw_planner_mutex() {
   static std::mutex mutex;
   // A fork while another thread plans (Python's multiprocessing forks whenever it likes) would
@@ -67,7 +92,7 @@ std::mutex& fftw_planner_mutex() {
   // first plan, or the destruction of an evicted one, would wait forever. The fork waits for
   // the planner instead, and both sides unlock it.
   static const bool fork_safe = [] {
-    pthread_atfork([] { mutex.lock(); }, [] { mutex.unlock(); }, [] { mutex.unlock(); });
+    pthread_atfork([] { mutex.lock(); }, [] { mutex.unlock(); }, &fftw_in_forked_child);
     return true;
   }();
   (void)fork_safe;
