@@ -171,15 +171,18 @@ EagerTensor full(const std::shared_ptr<EagerRuntime>& rt, DType dtype, Shape sha
 // n x m (m = n when absent) with ones on the diagonal `offset` (> 0 above).
 EagerTensor eye(const std::shared_ptr<EagerRuntime>& rt, DType dtype, std::int64_t n,
                 std::optional<std::int64_t> m = std::nullopt, std::int64_t offset = 0);
-// start, start + step, ... below stop (above it for step < 0), as NumPy: ceil((stop-start)/step)
-// elements. A real dtype (a complex one gets zero imaginary parts).
+// start, start + step, ... toward stop, as NumPy: ceil((stop-start)/step) elements (one where
+// that quotient underflows to 0 with stop != start), so rounding can put the last past stop.
+// A real dtype (a complex one gets zero imaginary parts).
 EagerTensor arange(const std::shared_ptr<EagerRuntime>& rt, DType dtype, double start, double stop,
                    double step = 1.0);
 // Counter-based (Philox4x32-10) random numbers: element k (column-major) depends only on
 // (seed, k), so the same seed gives the same numbers on every call, every shape prefix and every
 // thread count. The underlying uniform numbers in [0, 1) are bit-identical on every backend
 // (src/ops/prims/philox.hpp says how); low + (high - low) * u and the normal values (through
-// log/cos/sin) agree across backends to the device's rounding. Complex values: real and
+// log/cos/sin) agree across backends to the device's rounding. Uniform values are in
+// [low, high) ((high, low] for low > high; docs/prims.md says how rounding is kept off high);
+// a bound or span not finite in the dtype is a Validation error. Complex values: real and
 // imaginary parts are independent, each uniform on [low, high); complex normal values have
 // variance stddev^2 split evenly between the parts (PyTorch's convention).
 EagerTensor random_uniform(const std::shared_ptr<EagerRuntime>& rt, DType dtype, Shape shape,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "prims/philox_reference.hpp"
@@ -70,9 +71,20 @@ TEST_P(PrimsCreation, ArangeCountsAndValuesAsNumPy) {
     double start, stop, step;
     std::int64_t count;  // NumPy's len(np.arange(start, stop, step)), worked out by hand
   };
-  const Case cases[] = {{0, 5, 1, 5},       {2, 3, 1, 1},  {0, 1, 0.1, 10},     {1, 0, -0.3, 4},
-                        {5, 1, 1, 0},       {1, 5, -1, 0}, {0.5, 3.2, 0.75, 4}, {-3, 3, 1.5, 4},
-                        {10, -10, -2.5, 8}, {0, 0, 1, 0}};
+  const Case cases[] = {{0, 5, 1, 5},
+                        {2, 3, 1, 1},
+                        {0, 1, 0.1, 10},
+                        {1, 0, -0.3, 4},
+                        {5, 1, 1, 0},
+                        {1, 5, -1, 0},
+                        {0.5, 3.2, 0.75, 4},
+                        {-3, 3, 1.5, 4},
+                        {10, -10, -2.5, 8},
+                        {0, 0, 1, 0},
+                        // (stop - start) / step underflows to 0: NumPy counts the first element
+                        // when the range runs forwards (the count was 0).
+                        {0, 1e-300, 1e300, 1},
+                        {0, -1e-300, 1e300, 0}};
   for (DType d : dtypes()) {
     for (const Case& c : cases) {
       SCOPED_TRACE(std::string(dtype_name(d)) + " arange(" + std::to_string(c.start) + ", " +
@@ -139,6 +151,42 @@ TEST_P(PrimsCreation, UniformAndNormalFollowTheirFormulas) {
     EXPECT_TRUE(close(down(prims::random_normal(rt_, d, shape, seed, 1.5, 0.5)),
                       make_ref(d, shape, nor), t, 5.0));
   }
+}
+
+// [low, high) holds where high's spacing is coarser than the steps of low + (high - low) u:
+// float32 (1e8, 1e8 + 8) gave high itself for half the draws, float64 (1e16, 1e16 + 4) for a
+// quarter. low > high draws from (high, low].
+TEST_P(PrimsCreation, UniformNeverReturnsHigh) {
+  for (DType d : dtypes()) {
+    SCOPED_TRACE(dtype_name(d));
+    const double lo = is_double(d) ? 1e16 : 1e8, hi = is_double(d) ? 1e16 + 4 : 1e8 + 8;
+    for (const auto& [low, high] : {std::pair{lo, hi}, std::pair{hi, lo}, std::pair{10.0, 11.0}}) {
+      const Ref got = down(prims::random_uniform(rt_, d, {4096}, 7, low, high));
+      int outside = 0;
+      for (const C& v : got.v) {
+        for (double part : {v.real(), is_complex(d) ? v.imag() : low}) {
+          outside += low < high ? !(part >= low && part < high) : !(part <= low && part > high);
+        }
+      }
+      EXPECT_EQ(outside, 0) << "of 4096 draws in [" << low << ", " << high << ")";
+    }
+  }
+}
+
+// The kernels compute in the dtype's precision: a span or a bound that is infinite there made
+// every value inf (or NaN) silently.
+TEST_P(PrimsCreation, RangesBeyondTheDtypeAreValidationErrors) {
+  const auto refused = [&](auto&& draw) { return throws_kind(draw, ErrorKind::Validation); };
+  EXPECT_TRUE(refused([&] { (void)prims::random_uniform(rt_, DType::F32, {4}, 1, -3e38, 3e38); }));
+  EXPECT_TRUE(refused([&] { (void)prims::random_uniform(rt_, DType::F32, {4}, 1, 0.0, 1e39); }));
+  EXPECT_TRUE(refused([&] { (void)prims::random_normal(rt_, DType::F32, {4}, 1, 0.0, 1e39); }));
+  EXPECT_TRUE(refused([&] { (void)prims::random_normal(rt_, DType::F32, {4}, 1, -1e39, 1.0); }));
+  if (std::find(dtypes().begin(), dtypes().end(), DType::F64) != dtypes().end()) {
+    EXPECT_TRUE(
+        refused([&] { (void)prims::random_uniform(rt_, DType::F64, {4}, 1, -1e308, 1e308); }));
+  }
+  // Within range they still run.
+  EXPECT_EQ(prims::random_uniform(rt_, DType::F32, {4}, 1, -1e38, 1e38).numel(), 4);
 }
 
 TEST_P(PrimsCreation, SameSeedSameNumbersDifferentSeedDifferent) {

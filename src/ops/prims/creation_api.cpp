@@ -13,9 +13,25 @@ namespace {
 using prims_internal::PrimKind;
 using prims_internal::PrimsPayload;
 
-EagerTensor generate(const std::shared_ptr<EagerRuntime>& rt, PrimsPayload p) {
-  prims_internal::check_shape(prims_internal::prim_name(p.kind), p.out.shape, p.out.dtype);
+// `op`: the name the caller used, for shape errors (zeros' and ones' were full's).
+EagerTensor generate(const std::shared_ptr<EagerRuntime>& rt, PrimsPayload p,
+                     std::string_view op = {}) {
+  prims_internal::check_shape(op.empty() ? prims_internal::prim_name(p.kind) : op, p.out.shape,
+                              p.out.dtype);
   return prims_internal::run_on(rt, prims_internal::PrimsOp(std::move(p)));
+}
+
+EagerTensor filled(const std::shared_ptr<EagerRuntime>& rt, DType dtype, Shape shape, Scalar value,
+                   std::string_view op) {
+  if (value.imag() != 0.0 && !is_complex(dtype)) {
+    throw_validation(std::string(op), "the fill value has an imaginary part but the dtype " +
+                                          std::string(dtype_name(dtype)) + " is real");
+  }
+  PrimsPayload p;
+  p.kind = PrimKind::Fill;
+  p.out = {dtype, std::move(shape)};
+  p.value = value;
+  return generate(rt, std::move(p), op);
 }
 
 void require_finite(std::string_view op, std::string_view what, double v) {
@@ -25,26 +41,36 @@ void require_finite(std::string_view op, std::string_view what, double v) {
   }
 }
 
+// `v` as the kernels hold it: in float for F32/C32 (1e39 is finite as a double, inf there).
+double in_precision(DType dtype, double v) {
+  return is_double(dtype) ? v : static_cast<double>(static_cast<float>(v));
+}
+
+// The kernels compute low + (high - low) * u in the dtype's precision: an infinite bound or
+// span there would make every value inf (or NaN where u = 0), silently.
+void require_finite_range(DType dtype, double low, double high) {
+  const double lo = in_precision(dtype, low), hi = in_precision(dtype, high);
+  const std::string in = std::string(" in ") + std::string(dtype_name(dtype));
+  require_finite("random_uniform", "low" + in, lo);
+  require_finite("random_uniform", "high" + in, hi);
+  if (!std::isfinite(in_precision(dtype, hi - lo))) {
+    throw_validation("random_uniform", "high - low (" + std::to_string(high) + " - " +
+                                           std::to_string(low) + ") overflows" + in);
+  }
+}
+
 }  // namespace
 
 EagerTensor full(const std::shared_ptr<EagerRuntime>& rt, DType dtype, Shape shape, Scalar value) {
-  if (value.imag() != 0.0 && !is_complex(dtype)) {
-    throw_validation("full", "the fill value has an imaginary part but the dtype " +
-                                 std::string(dtype_name(dtype)) + " is real");
-  }
-  PrimsPayload p;
-  p.kind = PrimKind::Fill;
-  p.out = {dtype, std::move(shape)};
-  p.value = value;
-  return generate(rt, std::move(p));
+  return filled(rt, dtype, std::move(shape), value, "full");
 }
 
 EagerTensor zeros(const std::shared_ptr<EagerRuntime>& rt, DType dtype, Shape shape) {
-  return full(rt, dtype, std::move(shape), 0.0);
+  return filled(rt, dtype, std::move(shape), 0.0, "zeros");
 }
 
 EagerTensor ones(const std::shared_ptr<EagerRuntime>& rt, DType dtype, Shape shape) {
-  return full(rt, dtype, std::move(shape), 1.0);
+  return filled(rt, dtype, std::move(shape), 1.0, "ones");
 }
 
 EagerTensor eye(const std::shared_ptr<EagerRuntime>& rt, DType dtype, std::int64_t n,
@@ -62,7 +88,11 @@ EagerTensor arange(const std::shared_ptr<EagerRuntime>& rt, DType dtype, double 
   require_finite("arange", "stop", stop);
   require_finite("arange", "step", step);
   if (step == 0.0) throw_validation("arange", "step must not be 0");
-  const double count = std::ceil((stop - start) / step);
+  // NumPy's count: a quotient that underflows to 0 while stop != start still has its first
+  // element (arange(0, 1e-300, 1e300) is [0]), unless its sign says the range runs backwards.
+  const double delta = stop - start, quotient = delta / step;
+  const double count =
+      quotient == 0.0 && delta != 0.0 ? (std::signbit(quotient) ? 0.0 : 1.0) : std::ceil(quotient);
   if (!(count < 9.0e18)) throw_validation("arange", "too many elements");
   PrimsPayload p;
   p.kind = PrimKind::Arange;
@@ -76,6 +106,7 @@ EagerTensor random_uniform(const std::shared_ptr<EagerRuntime>& rt, DType dtype,
                            std::uint64_t seed, double low, double high) {
   require_finite("random_uniform", "low", low);
   require_finite("random_uniform", "high", high);
+  require_finite_range(dtype, low, high);
   PrimsPayload p;
   p.kind = PrimKind::RandomUniform;
   p.out = {dtype, std::move(shape)};
@@ -90,6 +121,10 @@ EagerTensor random_normal(const std::shared_ptr<EagerRuntime>& rt, DType dtype, 
   require_finite("random_normal", "mean", mean);
   require_finite("random_normal", "stddev", stddev);
   if (stddev < 0) throw_validation("random_normal", "stddev must be >= 0");
+  require_finite("random_normal", "mean in " + std::string(dtype_name(dtype)),
+                 in_precision(dtype, mean));
+  require_finite("random_normal", "stddev in " + std::string(dtype_name(dtype)),
+                 in_precision(dtype, stddev));
   PrimsPayload p;
   p.kind = PrimKind::RandomNormal;
   p.out = {dtype, std::move(shape)};

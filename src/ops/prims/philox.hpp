@@ -6,7 +6,8 @@
 // counter = (k low 32, k high 32, 0, 0); x0..x3 = philox4x32_10(counter, key).
 //  - uniform F32 from one word w: (w >> 8) * 2^-24, in [0, 1).
 //  - uniform F64 from words (w0, w1): ((w0 >> 5) * 2^26 + (w1 >> 6)) * 2^-53, in [0, 1).
-//  - a uniform value is low + (high - low) * u. Complex: real part from x0 (F64: x0, x1),
+//  - a uniform value is low + (high - low) * u, in the dtype's precision; where that rounds to
+//    high itself, the value next to high toward low. Complex: real part from x0 (F64: x0, x1),
 //    imaginary part from x2 (F64: x2, x3).
 //  - normal (Box-Muller): u1 = 1 - U_a (in (0, 1]), u2 = U_b, with U_a from x0 and U_b from x1
 //    for F32/C32, U_a from (x0, x1) and U_b from (x2, x3) for F64/C64; r = sqrt(-2 ln u1),

@@ -35,6 +35,16 @@ std::array<R, 2> uniforms(std::uint64_t seed, std::uint64_t k) {
   }
 }
 
+// low + span * u, in [low, high) (in (high, low] for low > high; low where they are equal).
+// The product rounds up to high itself where high's spacing is coarser than the steps of u
+// (float32 [10, 11): 2 values in 10^7 were 11; (1e8, 1e8 + 8): half of them): those take the
+// value next to high instead.
+template <class R>
+R uniform_between(R lo, R hi, R span, R u) {
+  const R v = lo + span * u;
+  return (span > 0 && v >= hi) || (span < 0 && v <= hi) ? std::nextafter(hi, lo) : v;
+}
+
 // Box-Muller on the element's words: z0 and z1 (see philox.hpp).
 template <class R>
 std::array<R, 2> normals(std::uint64_t seed, std::uint64_t k) {
@@ -64,11 +74,11 @@ T value_at(const GenerateCall& c, std::int64_t k, std::int64_t rows) {
       return T(static_cast<R>(c.start + static_cast<double>(k) * c.step));
     case PrimKind::RandomUniform: {
       const auto u = uniforms<R>(c.seed, static_cast<std::uint64_t>(k));
-      const R lo = static_cast<R>(c.a), span = static_cast<R>(c.b) - static_cast<R>(c.a);
+      const R lo = static_cast<R>(c.a), hi = static_cast<R>(c.b), span = hi - lo;
       if constexpr (kIsComplex<T>) {
-        return T(lo + span * u[0], lo + span * u[1]);
+        return T(uniform_between(lo, hi, span, u[0]), uniform_between(lo, hi, span, u[1]));
       } else {
-        return lo + span * u[0];
+        return uniform_between(lo, hi, span, u[0]);
       }
     }
     case PrimKind::RandomNormal: {

@@ -64,6 +64,14 @@ __device__ __forceinline__ T make(RealOf<T> re, RealOf<T> im) {
   }
 }
 
+// low + span * u in [low, high), as the CPU's uniform_between: where the product rounds to
+// high itself, the value next to high.
+template <class R>
+__device__ __forceinline__ R uniform_between(R lo, R hi, R span, R u) {
+  const R v = add_rn(lo, mul_rn(span, u));
+  return (span > R(0) && v >= hi) || (span < R(0) && v <= hi) ? nextafter(hi, lo) : v;
+}
+
 template <PrimKind Op, class T>
 __global__ void generate_kernel(T* dst, std::int64_t count, GenerateArgs g) {
   using R = RealOf<T>;
@@ -78,8 +86,8 @@ __global__ void generate_kernel(T* dst, std::int64_t count, GenerateArgs g) {
                   R(0));
     } else if constexpr (Op == PrimKind::RandomUniform) {
       const Uniforms<R> u = uniforms<R>(philox_words(g.seed, static_cast<std::uint64_t>(k)));
-      const R lo = static_cast<R>(g.a), span = sub_rn(static_cast<R>(g.b), lo);
-      v = make<T>(add_rn(lo, mul_rn(span, u.re)), add_rn(lo, mul_rn(span, u.im)));
+      const R lo = static_cast<R>(g.a), hi = static_cast<R>(g.b), span = sub_rn(hi, lo);
+      v = make<T>(uniform_between(lo, hi, span, u.re), uniform_between(lo, hi, span, u.im));
     } else {
       const Uniforms<R> z = normals<R>(philox_words(g.seed, static_cast<std::uint64_t>(k)));
       const R mean = static_cast<R>(g.a), sd = static_cast<R>(g.b);

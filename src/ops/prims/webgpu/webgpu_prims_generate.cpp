@@ -3,6 +3,7 @@
 // high - low in float; normal: stddev / sqrt 2 in float), so that the device computes the same
 // expression from the same words.
 #include <algorithm>
+#include <cmath>
 #include <numbers>
 #include <span>
 
@@ -35,11 +36,15 @@ void generate(const ExecutionContext& ctx, const GenerateCall& call) {
       v = {static_cast<float>(call.value.real()), static_cast<float>(call.value.imag()), 0, 0};
       break;
     case PrimKind::Arange:
-      v = {static_cast<float>(call.start), static_cast<float>(call.step), 0, 0};
+      // One element is start whatever the step (arange(0, 1e-300, 1e300): a step of inf in
+      // f32 made it 0 * inf = NaN).
+      v = {static_cast<float>(call.start), n > 1 ? static_cast<float>(call.step) : 0.0f, 0, 0};
       break;
     case PrimKind::RandomUniform: {
-      const auto lo = static_cast<float>(call.a);
-      v = {lo, static_cast<float>(call.b) - lo, 0, 0};
+      // low, high - low, high and the value next to high, which replaces a product that
+      // rounds to high (the CPU's uniform_between).
+      const auto lo = static_cast<float>(call.a), hi = static_cast<float>(call.b);
+      v = {lo, hi - lo, hi, std::nextafter(hi, lo)};
       break;
     }
     case PrimKind::RandomNormal: {

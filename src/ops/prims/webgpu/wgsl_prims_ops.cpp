@@ -246,11 +246,12 @@ std::string generate_function(PrimKind kind, DType out) {
       body = "return " + wrap("v(3) + f32(k) * v(4)") + ";";
       break;
     case PrimKind::RandomUniform:
-      // v(3) = low, v(4) = high - low (rounded to f32 on the host, as the CPU does).
+      // v(3) = low, v(4) = high - low, v(5) = high, v(6) = the value next to high (rounded to
+      // f32 on the host, as the CPU does); uniform_between is the CPU's.
       body = "let w = philox_words(k);\n  return " +
-             std::string(
-                 complex ? "TO(v(3) + v(4) * unit_uniform(w.x), v(3) + v(4) * unit_uniform(w.z))"
-                         : "v(3) + v(4) * unit_uniform(w.x)") +
+             std::string(complex ? "TO(uniform_between(unit_uniform(w.x)), "
+                                   "uniform_between(unit_uniform(w.z)))"
+                                 : "uniform_between(unit_uniform(w.x))") +
              ";";
       break;
     case PrimKind::RandomNormal:

@@ -80,6 +80,12 @@ fn philox_words(k: i32) -> vec4<u32> {
 }
 // (w >> 8) * 2^-24: exact, and bit-identical to philox.hpp's uniform_f32.
 fn unit_uniform(w: u32) -> f32 { return f32(w >> 8u) * (1.0 / 16777216.0); }
+// low + (high - low) * u for a uniform: v(3) = low, v(4) = high - low, v(5) = high, v(6) = the
+// value next to high, which replaces a product that rounds to high (the CPU's uniform_between).
+fn uniform_between(u: f32) -> f32 {
+  let x = v(3) + v(4) * u;
+  return select(x, v(6), (v(4) > 0.0 && x >= v(5)) || (v(4) < 0.0 && x <= v(5)));
+}
 )";
 
 // p = [n, rows, diagonal offset, v3, v4, v5, v6 (f32 bits), seed low, seed high]
