@@ -194,23 +194,33 @@ void bind_prims(nb::module_& m) {
   });
   // Creation inside a runtime: arguments are converted with the GIL held, the fill runs
   // without it (a large fill must not starve other Python threads).
-  p.def("zeros", [](const Runtime& rt, nb::handle shape, nb::handle dtype) {
-    const Shape s = shape_arg(shape, "zeros");
-    const DType d = dtype_from_python(dtype);
-    return released([&] { return prims::zeros(rt, d, s); });
-  });
-  p.def("ones", [](const Runtime& rt, nb::handle shape, nb::handle dtype) {
-    const Shape s = shape_arg(shape, "ones");
-    const DType d = dtype_from_python(dtype);
-    return released([&] { return prims::ones(rt, d, s); });
-  });
-  p.def("full", [](const Runtime& rt, nb::handle shape, nb::handle value, nb::handle dtype) {
-    std::optional<prims::Scalar> v = as_scalar(value);
-    if (!v) throw_validation("full", "fill value must be a number");
-    const Shape s = shape_arg(shape, "full");
-    const DType d = dtype_from_python(dtype);
-    return released([&] { return prims::full(rt, d, s, *v); });
-  });
+  p.def(
+      "zeros",
+      [](const Runtime& rt, nb::handle shape, nb::handle dtype) {
+        const Shape s = shape_arg(shape, "zeros");
+        const DType d = dtype_from_python(dtype);
+        return released([&] { return prims::zeros(rt, d, s); });
+      },
+      nb::arg("runtime"), nb::arg("shape").none(), nb::arg("dtype").none());
+  p.def(
+      "ones",
+      [](const Runtime& rt, nb::handle shape, nb::handle dtype) {
+        const Shape s = shape_arg(shape, "ones");
+        const DType d = dtype_from_python(dtype);
+        return released([&] { return prims::ones(rt, d, s); });
+      },
+      nb::arg("runtime"), nb::arg("shape").none(), nb::arg("dtype").none());
+  p.def(
+      "full",
+      [](const Runtime& rt, nb::handle shape, nb::handle value, nb::handle dtype) {
+        std::optional<prims::Scalar> v = as_scalar(value);
+        if (!v) throw_validation("full", "fill value must be a number");
+        const Shape s = shape_arg(shape, "full");
+        const DType d = dtype_from_python(dtype);
+        return released([&] { return prims::full(rt, d, s, *v); });
+      },
+      nb::arg("runtime"), nb::arg("shape").none(), nb::arg("value").none(),
+      nb::arg("dtype").none());
   p.def(
       "eye",
       [](const Runtime& rt, nb::handle n, nb::handle m, nb::handle k, nb::handle dtype) {
@@ -221,11 +231,16 @@ void bind_prims(nb::module_& m) {
         const DType d = dtype_from_python(dtype);
         return released([&] { return prims::eye(rt, d, rows, cols, diag); });
       },
-      nb::arg("runtime"), nb::arg("N"), nb::arg("M").none(), nb::arg("k"), nb::arg("dtype"));
-  p.def("arange", [](const Runtime& rt, double start, double stop, double step, nb::handle dtype) {
-    const DType d = dtype_from_python(dtype);
-    return released([&] { return prims::arange(rt, d, start, stop, step); });
-  });
+      nb::arg("runtime"), nb::arg("N").none(), nb::arg("M").none(), nb::arg("k").none(),
+      nb::arg("dtype").none());
+  p.def(
+      "arange",
+      [](const Runtime& rt, double start, double stop, double step, nb::handle dtype) {
+        const DType d = dtype_from_python(dtype);
+        return released([&] { return prims::arange(rt, d, start, stop, step); });
+      },
+      nb::arg("runtime"), nb::arg("start"), nb::arg("stop"), nb::arg("step"),
+      nb::arg("dtype").none());
   p.def("random_uniform", [](const Runtime& rt, nb::handle shape, std::uint64_t seed, double low,
                              double high, nb::handle dtype) {
     const Shape s = shape_arg(shape, "random_uniform");

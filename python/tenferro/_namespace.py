@@ -39,7 +39,22 @@ def default_runtime():
 
 
 def _rt(runtime):
-    return default_runtime() if runtime is None else runtime
+    if runtime is None:
+        return default_runtime()
+    if not isinstance(runtime, Runtime):
+        raise _error(_ValidationError, "runtime",
+                     f"runtime= must be a tenferro.Runtime, got {type(runtime).__name__}")
+    return runtime
+
+
+def _fill_dtype(fill_value):
+    """NumPy's dtype for ``full`` without ``dtype=``: a NumPy scalar's own (float32, complex64,
+    ...), complex128 for a Python complex, float64 otherwise (tenferro has no integer dtypes)."""
+    if isinstance(fill_value, _np.generic) and fill_value.dtype.kind in "fc":
+        if fill_value.dtype.kind == "c":
+            return complex64 if fill_value.dtype.itemsize <= 8 else complex128
+        return float32 if fill_value.dtype.itemsize <= 4 else float64
+    return complex128 if isinstance(fill_value, complex) else float64
 
 
 # --- creation -----------------------------------------------------------------------------
@@ -51,8 +66,9 @@ def ones(shape, dtype=float64, *, runtime=None):
     return _p.ones(_rt(runtime), shape, dtype)
 
 
-def full(shape, fill_value, dtype=float64, *, runtime=None):
-    return _p.full(_rt(runtime), shape, fill_value, dtype)
+def full(shape, fill_value, dtype=None, *, runtime=None):
+    return _p.full(_rt(runtime), shape, fill_value,
+                   _fill_dtype(fill_value) if dtype is None else dtype)
 
 
 def eye(N, M=None, k=0, dtype=float64, *, runtime=None):
@@ -62,21 +78,28 @@ def eye(N, M=None, k=0, dtype=float64, *, runtime=None):
 def arange(start, stop=None, step=1, dtype=float64, *, runtime=None):
     if stop is None:
         start, stop = 0, start
-    if any(isinstance(v, (str, bytes)) for v in (start, stop, step)):
+    # float() would drop a NumPy complex scalar's imaginary part with only a warning.
+    if any(isinstance(v, (str, bytes, complex, _np.complexfloating)) for v in (start, stop, step)):
         raise _error(_ValidationError, "arange", "start, stop and step must be real numbers")
     if all(isinstance(v, (int, _np.integer)) for v in (start, stop, step)) and \
             _builtins.max(_builtins.abs(int(start)), _builtins.abs(int(stop))) > 2**53:
         # Integers past float64's exact range: the count from exact integer arithmetic (as
         # NumPy's), the values start + i * step rounded to the dtype.
-        if int(step) == 0:
+        start, stop, step = int(start), int(stop), int(step)
+        if step == 0:
             raise _error(_ValidationError, "arange", "step must be nonzero")
-        n = len(range(int(start), int(stop), int(step)))
+        n = _builtins.max(0, -((start - stop) // step))  # ceil((stop - start) / step)
+        if n >= 2**63 or _builtins.max(_builtins.abs(start), _builtins.abs(stop),
+                                       _builtins.abs(step)) >= 2**1024:
+            raise _error(_ValidationError, "arange", f"too many elements ({n})" if n >= 2**63
+                         else "start, stop and step must be finite as float64")
         i = _p.arange(_rt(runtime), 0.0, float(n), 1.0, dtype)
         return i * float(step) + float(start)
     try:
         start, stop, step = float(start), float(stop), float(step)
-    except (TypeError, ValueError) as e:
-        raise _error(_ValidationError, "arange", f"start, stop and step must be real numbers ({e})")
+    except (TypeError, ValueError, OverflowError) as e:
+        raise _error(_ValidationError, "arange",
+                     f"start, stop and step must be real numbers finite as float64 ({e})")
     return _p.arange(_rt(runtime), start, stop, step, dtype)
 
 

@@ -85,6 +85,42 @@ def test_arange_counts_exactly_past_2_53(rt):
         tf.arange("5", runtime=rt)
 
 
+def test_creation_arguments_as_numpy_takes_them(rt):
+    # dtype=None is NumPy's default (it was nanobind's TypeError); full without dtype= takes
+    # the fill value's (a complex fill was refused as "dtype float64 is real").
+    for make in (lambda: tf.zeros(3, dtype=None, runtime=rt), lambda: tf.ones(3, None, runtime=rt),
+                 lambda: tf.eye(3, dtype=None, runtime=rt),
+                 lambda: tf.arange(3, dtype=None, runtime=rt)):
+        assert make().dtype == np.float64
+    for value in (1j, np.complex64(2 + 1j), np.float32(1.5), 2.5, 3):
+        got, want = tf.full(2, value, runtime=rt), np.full(2, value)
+        assert got.dtype == (want.dtype if want.dtype != np.int64 else np.float64), value
+        np.testing.assert_array_equal(got.download(), want)
+    # arange's count when (stop - start) / step underflows: NumPy's first element.
+    np.testing.assert_array_equal(tf.arange(0, 1e-300, 1e300, runtime=rt).download(),
+                                  np.arange(0, 1e-300, 1e300))
+    np.testing.assert_array_equal(tf.arange(0, -1e-300, 1e300, runtime=rt).download(),
+                                  np.arange(0, -1e-300, 1e300))
+
+
+@pytest.mark.parametrize("call", [
+    lambda rt: tf.arange(2**63, runtime=rt),  # OverflowError from len(range(...))
+    lambda rt: tf.arange(np.uint64(2**64 - 1), runtime=rt),
+    lambda rt: tf.arange(0, 10**400, 10**398, runtime=rt),  # float(10**400): OverflowError
+    lambda rt: tf.arange(0.0, 10**400, runtime=rt),
+    lambda rt: tf.arange(np.complex64(1j), runtime=rt),  # its imaginary part was dropped
+    lambda rt: tf.arange(0, np.clongdouble(1 + 1j), runtime=rt),
+    lambda rt: tf.full(3, None, runtime=rt),  # nanobind's TypeError before
+    lambda rt: tf.eye(3, k=None, runtime=rt),
+    lambda rt: tf.zeros(3, runtime="cpu"),
+], ids=["arange 2**63", "arange uint64 max", "arange 10**400 int", "arange 10**400 float",
+        "arange complex64", "arange clongdouble", "full None", "eye k None", "runtime str"])
+def test_creation_refuses_bad_arguments_with_tenferro_errors(rt, call):
+    with pytest.raises(tf.ValidationError):
+        call(rt)
+    assert tf.zeros(2, runtime=rt).download().tolist() == [0.0, 0.0]  # still usable
+
+
 def test_copies_do_not_alias_an_exported_array(rt):
     src = np.array([1.0, 2.0, 3.0])
     t = tf.from_dlpack(src, runtime=rt)
