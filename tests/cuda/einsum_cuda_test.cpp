@@ -1,6 +1,7 @@
 // Einsum on a CUDA runtime: results stay in device memory, match the CPU runtime and the naive
 // reference for F32/F64/C32/C64, run no CPU kernel and make no transfer inside the call, go
-// through the extension dispatch (N-ary) or the direct binary path. Skipped without a device.
+// through the extension dispatch (N-ary) or the direct binary path. Skipped without a device,
+// but for the strided index's coalescing of views of many axes (host code).
 #include <gtest/gtest.h>
 
 #include "tenferro/config.hpp"
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/cuda/strided_layout.hpp"
 #include "cuda_fixture.hpp"
 #include "support/device_result_checks.hpp"
 #include "support/einsum_reference.hpp"
@@ -148,6 +150,41 @@ TEST_F(EinsumCudaTest, BinaryCallsGiveTheSameResultWithAndWithoutTheDirectPath) 
     check_against_cpu("ij,jk->ik", {{33, 17}, {17, 21}}, dtype, false, /*direct=*/false);
     check_against_cpu("ji,kj->ik", {{17, 33}, {21, 17}}, dtype, false, /*direct=*/true);
   }
+}
+
+// The compact copies of einsum, fft and linalg on CUDA (strided_kernels.hpp) walk views of up
+// to 64 non-mergeable axes, as the prims kernels do: 24 refused a 25-qubit state permuted,
+// which the CPU takes. Host code: runs without a device.
+TEST(EinsumCudaLayout, ViewsOfManyAxesCoalesceIntoTheStridedIndex) {
+  for (std::size_t rank : {std::size_t{25}, std::size_t{62}}) {
+    SCOPED_TRACE(rank);
+    const std::vector<std::int64_t> shape(rank, 2);
+    std::vector<std::int64_t> dst(rank), src(rank);  // src read through the reversal
+    for (std::size_t a = 0; a < rank; ++a) {
+      dst[a] = std::int64_t{1} << a;
+      src[a] = std::int64_t{1} << (rank - 1 - a);
+    }
+    const auto ix = cuda_layout::coalesce<2>(shape, {dst, src});
+    EXPECT_EQ(ix.index.rank, static_cast<int>(rank)) << "no two axes merge";
+    EXPECT_EQ(ix.count, std::int64_t{1} << rank);
+    for (std::size_t a = 0; a < rank; ++a) {
+      EXPECT_EQ(ix.index.extent[a], 2);
+      EXPECT_EQ(ix.index.stride[0][a], dst[a]);
+      EXPECT_EQ(ix.index.stride[1][a], src[a]);
+    }
+  }
+  static_assert(cuda_kernels::kMaxRank >= 64);
+}
+
+TEST_F(EinsumCudaTest, PermutesAViewOfTwentyFiveAxes) {
+  // 2^25 float32 elements as 25 axes of extent 2, reversed: no two axes of the copy merge.
+  const std::string subscripts = "abcdefghijklmnopqrstuvwxy->yxwvutsrqponmlkjihgfedcba";
+  const Tensor host = random_tensor(DType::F32, Shape(25, 2), 5);
+  const EagerTensor result = einsum(subscripts, {runtime_->upload(host)});
+  EXPECT_EQ(result.runtime(), runtime_);
+  const Tensor want = einsum(subscripts, {cpu_->upload(host)}).download();
+  EXPECT_EQ(result.download().contiguous().to_vector<float>(),
+            want.contiguous().to_vector<float>());
 }
 
 TEST_F(EinsumCudaTest, RepeatedCallsInstallOnceAndReuseThePlan) {

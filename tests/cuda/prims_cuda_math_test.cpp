@@ -3,6 +3,9 @@
 // host-callable):
 //  - the complex functions against the CPU's std::complex (C99 Annex G, NumPy's branch cuts and
 //    signed zeros) on random, huge, tiny and special inputs;
+//  - complex division, reciprocal and product against the CPU backend's own functions
+//    (cpu/element_math.hpp) bit for bit, and division against a double-double reference across
+//    the whole range (subnormals to DBL_MAX); log, sin and cos at the extremes of the range;
 //  - every unary op of the list has CUDA math for every element type, and the real cases
 //    round as the kernels promise;
 //  - the device Philox4x32-10 against philox.hpp, which the CPU kernels use, and philox.hpp
@@ -15,6 +18,8 @@
 
 #if TENFERRO_HAS_CUDA
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -23,6 +28,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ops/prims/cpu/element_math.hpp"
 #include "ops/prims/cuda/philox_device.cuh"
 #include "ops/prims/cuda/unary_math.cuh"
 #include "ops/prims/philox.hpp"
@@ -286,6 +292,388 @@ TEST(CudaPrimsMath, ComplexCasesOfBothPrecisions) {
   const CF t = ck::unary_math<PrimKind::Tanh>(y);
   EXPECT_EQ(t.re, static_cast<float>(wide.re));
   EXPECT_EQ(t.im, static_cast<float>(wide.im));
+}
+
+// ---- Division, reciprocal and product against the CPU backend; the extremes of the range ----
+
+using ZF = cuda_kernels::DeviceComplex<float>;
+using CF = std::complex<float>;
+
+// The Div op's math as binary_kernels.cu calls it.
+template <class R>
+cuda_kernels::DeviceComplex<R> div_op(cuda_kernels::DeviceComplex<R> a,
+                                      cuda_kernels::DeviceComplex<R> b) {
+  return ck::cquotient(a, b);
+}
+
+// The CPU backend's math (cpu/element_math.hpp) on the same values.
+template <PrimKind K, class R>
+std::complex<R> cpu_unary(std::complex<R> z) {
+  return prims_cpu::unary_op<K>(z);
+}
+template <PrimKind K, class R>
+std::complex<R> cpu_binary(std::complex<R> a, std::complex<R> b) {
+  return prims_cpu::binary_op<K>(a, b);
+}
+
+template <class R>
+bool identical_to(cuda_kernels::DeviceComplex<R> got, std::complex<R> want) {
+  return identical(got.re, want.real()) && identical(got.im, want.imag());
+}
+
+// a / b to about 100 bits: each operand scaled by a power of two (its larger part to [1, 2);
+// a part over 2^1074 times smaller than the other may vanish, its share of the quotient being
+// below the quotient's last bit), a conj(b) and |b|^2 in double-double arithmetic (products
+// split exactly by fma), divided, scaled back (rounded once more where the quotient is
+// subnormal).
+struct DD {
+  double hi, lo;
+};
+DD two_sum(double a, double b) {
+  const double s = a + b, v = s - a;
+  return {s, (a - (s - v)) + (b - v)};
+}
+DD two_prod(double a, double b) {
+  const double p = a * b;
+  return {p, std::fma(a, b, -p)};
+}
+DD dd_add(DD x, DD y) {
+  const DD s = two_sum(x.hi, y.hi);
+  const double lo = s.lo + (x.lo + y.lo), hi = s.hi + lo;
+  return {hi, lo - (hi - s.hi)};
+}
+double dd_quotient(DD n, DD d) {
+  const double q = n.hi / d.hi;
+  const DD p = two_prod(q, d.hi);
+  const double r = ((n.hi - p.hi) - p.lo + n.lo) - q * d.lo;
+  return q + r / d.hi;
+}
+C reference_quotient(C a, C b) {
+  const double top = std::max(std::abs(a.real()), std::abs(a.imag()));
+  const double big = std::max(std::abs(b.real()), std::abs(b.imag()));
+  const int ea = top == 0 ? 0 : std::ilogb(top), eb = std::ilogb(big);
+  const double p = std::ldexp(a.real(), -ea), q = std::ldexp(a.imag(), -ea);
+  const double c = std::ldexp(b.real(), -eb), d = std::ldexp(b.imag(), -eb);
+  const DD den = dd_add(two_prod(c, c), two_prod(d, d));
+  const DD re = dd_add(two_prod(p, c), two_prod(q, d)),
+           im = dd_add(two_prod(q, c), two_prod(-p, d));
+  return {std::ldexp(dd_quotient(re, den), ea - eb), std::ldexp(dd_quotient(im, den), ea - eb)};
+}
+
+// How far got is from the reference, in units in the last place of the reference's larger
+// part (a normwise error: Smith's division is accurate normwise, not part by part). A part of
+// the reference that overflows must be that infinity (or DBL_MAX of its sign, a rounding
+// away); any other non-finite part of got is an infinite error.
+double ulps_from(ck::Z got, C want) {
+  const double w[2] = {want.real(), want.imag()}, g[2] = {got.re, got.im};
+  bool overflowed = false;
+  for (int i = 0; i < 2; ++i) {
+    if (!std::isinf(w[i])) continue;
+    overflowed = true;
+    if (g[i] != w[i] && g[i] != std::copysign(DBL_MAX, w[i])) return INFINITY;
+  }
+  for (int i = 0; i < 2; ++i)
+    if (std::isnan(g[i]) || (!std::isinf(w[i]) && std::isinf(g[i]))) return INFINITY;
+  if (overflowed) return 0;
+  const double m = std::max(std::abs(w[0]), std::abs(w[1]));
+  const double ulp = m < DBL_MIN ? std::ldexp(1.0, -1074) : std::ldexp(1.0, std::ilogb(m) - 52);
+  return std::max(std::abs(g[0] - w[0]), std::abs(g[1] - w[1])) / ulp;
+}
+
+// Parts drawn log-uniformly over the whole range, from the subnormals and lowest normals, near
+// DBL_MAX, or moderate; a few zeros.
+class Parts {
+ public:
+  explicit Parts(std::uint64_t seed) : rng_(seed) {}
+  double operator()(int mode) {
+    const int draw = mode < 0 ? static_cast<int>(rng_() % 4) : mode;
+    int e = 0;
+    switch (draw) {
+      case 0:
+        e = -1074 + static_cast<int>(rng_() % 2098);
+        break;
+      case 1:
+        e = -1074 + static_cast<int>(rng_() % 80);
+        break;
+      case 2:
+        e = 1023 - static_cast<int>(rng_() % 8);
+        break;
+      default:
+        e = static_cast<int>(rng_() % 40) - 20;
+        break;
+    }
+    double v = std::ldexp(mantissa_(rng_), e);
+    if (!std::isfinite(v)) v = DBL_MAX;
+    if (rng_() % 40 == 0) v = 0;
+    return rng_() % 2 ? -v : v;
+  }
+
+ private:
+  std::mt19937_64 rng_;
+  std::uniform_real_distribution<double> mantissa_{1.0, 2.0};
+};
+
+void expect_within_ulps_of_reference(const char* name, ck::Z (*f)(ck::Z, ck::Z), bool reciprocal) {
+  Parts part(reciprocal ? 71 : 72);
+  int failures = 0, checked = 0;
+  double worst = 0;
+  for (int i = 0; i < 300000; ++i) {
+    const C a = reciprocal ? C(1.0, 0.0) : C(part(-1), part(-1));
+    const C b(part(-1), part(-1));
+    if (b == C(0.0)) continue;
+    ++checked;
+    const ck::Z got = f({a.real(), a.imag()}, {b.real(), b.imag()});
+    const double e = ulps_from(got, reference_quotient(a, b));
+    if (e <= 4) {
+      worst = std::max(worst, e);
+      continue;
+    }
+    if (++failures <= 5) {
+      const C want = reference_quotient(a, b);
+      ADD_FAILURE() << name << ": (" << a << ") / (" << b << ") = (" << got.re << ", " << got.im
+                    << "), want " << want << " (" << e << " ulps)";
+    }
+  }
+  EXPECT_EQ(failures, 0) << name << ": " << failures << " of " << checked
+                         << " quotients over 4 ulps from the reference";
+  ::testing::Test::RecordProperty(std::string(name) + "_max_ulps", std::to_string(worst));
+}
+
+TEST(CudaPrimsMath, C64DivisionAndReciprocalKeepTheirDigitsAcrossTheWholeRange) {
+  // The review's cases: Smith's unscaled reciprocal 1 / (c + d r) overflowed for a subnormal
+  // divisor and vanished near DBL_MAX.
+  const ck::Z q1 = div_op<double>({1e-310, 0.0}, {1e-310, 1e-310});
+  EXPECT_DOUBLE_EQ(q1.re, 0.5);
+  EXPECT_DOUBLE_EQ(q1.im, -0.5);
+  const ck::Z q2 = div_op<double>({1e308, 0.0}, {1e308, 1e308});
+  EXPECT_DOUBLE_EQ(q2.re, 0.5);
+  EXPECT_DOUBLE_EQ(q2.im, -0.5);
+  const ck::Z r = math<PrimKind::Reciprocal>({1.7e308, 1.7e308});
+  const C r_want = reference_quotient(C(1.0), C(1.7e308, 1.7e308));  // 2.94e-309 (1 - i)
+  EXPECT_LE(ulps_from(r, r_want), 1.0) << r.re << " " << r.im;
+  EXPECT_GT(r.re, 2.9e-309);
+  // Dense log-uniform sweeps: within 4 ulps (of the larger part) of the reference everywhere,
+  // overflowing parts infinite. (The CPU's operator/ is not: its Smith sums overflow for a
+  // numerator past DBL_MAX / 2, (1e308 + 1e308i) / (1 + 1i) = inf + 0i there.)
+  expect_within_ulps_of_reference(
+      "div", [](ck::Z a, ck::Z b) { return div_op<double>(a, b); }, false);
+  expect_within_ulps_of_reference(
+      "reciprocal", [](ck::Z, ck::Z b) { return math<PrimKind::Reciprocal>(b); }, true);
+  // Where neither meets an overflow or underflow on the way the bits are the CPU backend's
+  // (std::complex's operator/, libgcc's __divdc3, which scales only at the extremes too).
+  Parts part(73);
+  int differ = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const C a(part(3), part(3)), b(part(3), part(3));
+    if (b == C(0.0)) continue;
+    const ck::Z q = div_op<double>({a.real(), a.imag()}, {b.real(), b.imag()});
+    const ck::Z rb = math<PrimKind::Reciprocal>({b.real(), b.imag()});
+    if (!identical_to(q, cpu_binary<PrimKind::Div>(a, b)) && ++differ <= 5)
+      ADD_FAILURE() << "(" << a << ") / (" << b << "): " << q.re << " " << q.im;
+    if (!identical_to(rb, cpu_unary<PrimKind::Reciprocal>(b)) && ++differ <= 5)
+      ADD_FAILURE() << "1 / (" << b << "): " << rb.re << " " << rb.im;
+  }
+  EXPECT_EQ(differ, 0);
+}
+
+// The special values of the C99 Annex G cases, the extremes, zeros of both signs.
+std::vector<double> special_parts() {
+  return {0.0,  -0.0,  5e-324, -5e-324, 1e-310,   1.0,      -1.0,      2.0, -2.0,
+          0.75, 1e308, -1e308, DBL_MAX, -DBL_MAX, INFINITY, -INFINITY, NAN, -NAN};
+}
+
+// C32 division and reciprocal: libgcc's __divsc3 formula in double, rounded once, then Annex G:
+// the CPU backend's bits everywhere (the old Smith division in double gave other zero signs:
+// 1 / (0 - 1i) = -0 + 1i for the CPU's 0 + 1i), and C32 products in float as the CPU's.
+TEST(CudaPrimsMath, C32DivisionReciprocalAndProductAreTheCpuBackendsBitForBit) {
+  std::vector<float> vs;
+  for (double v : special_parts()) vs.push_back(static_cast<float>(v));
+  std::mt19937_64 rng(81);
+  std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
+  for (int i = 0; i < 60; ++i) {
+    const int e = -149 + static_cast<int>(rng() % 278);
+    vs.push_back(std::ldexp(mantissa(rng), e) * (rng() % 2 ? 1.0f : -1.0f));
+  }
+  int differ = 0;
+  const auto expect = [&](const char* name, ZF got, CF want, CF a, CF b) {
+    if (identical_to(got, want) || ++differ > 8) return;
+    ADD_FAILURE() << name << " (" << a << ", " << b << "): (" << got.re << ", " << got.im
+                  << "), the CPU's (" << want.real() << ", " << want.imag() << ")";
+  };
+  for (float ar : vs)
+    for (float ai : vs) {
+      const CF a(ar, ai);
+      expect("reciprocal", ck::unary_math<PrimKind::Reciprocal>(ZF{ar, ai}),
+             cpu_unary<PrimKind::Reciprocal>(a), a, a);
+      expect("square", ck::unary_math<PrimKind::Square>(ZF{ar, ai}), cpu_unary<PrimKind::Square>(a),
+             a, a);
+      for (std::size_t k = 0; k < vs.size(); k += 3)
+        for (std::size_t l = k % 5; l < vs.size(); l += 5) {
+          const CF b(vs[k], vs[l]);
+          expect("div", div_op<float>(ZF{ar, ai}, ZF{vs[k], vs[l]}),
+                 cpu_binary<PrimKind::Div>(a, b), a, b);
+          expect("mul", ck::cmul(ZF{ar, ai}, ZF{vs[k], vs[l]}), cpu_binary<PrimKind::Mul>(a, b), a,
+                 b);
+        }
+    }
+  EXPECT_EQ(differ, 0);
+}
+
+// How far a part is from the reference's: NaN and a wrong infinity infinitely. (Zero signs are
+// not compared: the reference's are those of an underflowed or cancelled sum.)
+double part_error(double got, double want) {
+  if (std::isnan(got) || std::isinf(want) || std::isinf(got)) return got == want ? 0 : INFINITY;
+  return std::abs(got - want);
+}
+
+// C64 products, squares, reciprocals, quotients, sines and cosines of special values as the CPU
+// backend's: C99 Annex G's recovery of infinities ((inf + inf i)(0 + 1i) = -inf + inf i, the
+// naive product's NaN + NaN i), zero divisors (1 / (-0 + 0i) = -inf + NaN i), infinite ones
+// (1 / (inf + inf i) = 0 - 0i), sin(inf + 0i) = NaN + 0i, cos(inf + inf i) = inf + NaN i. Where
+// a quotient of finite parts differs, ours is within 4 ulps of the reference and each of its
+// parts at least as close to the reference's as the CPU's (whose Smith sums overflow for a
+// numerator past DBL_MAX / 2, whose scaled reciprocal of a subnormal gives NaN parts, whose
+// subnormal ratios lose digits: (5e-324 i) / (5e-324 + 1e-310i) has the imaginary part
+// 2.4410e-27, not the CPU's 2.4464e-27; and whose zero signs then follow its fallback).
+TEST(CudaPrimsMath, C64SpecialValuesAreTheCpuBackends) {
+  const std::vector<double> vs = special_parts();
+  int differ = 0;
+  const auto report = [&](const char* name, ck::Z got, C want, C a, C b) {
+    if (++differ <= 8)
+      ADD_FAILURE() << name << " (" << a << ", " << b << "): (" << got.re << ", " << got.im
+                    << "), the CPU's (" << want.real() << ", " << want.imag() << ")";
+  };
+  const auto expect = [&](const char* name, ck::Z got, C want, C a, C b) {
+    if (!identical_to(got, want)) report(name, got, want, a, b);
+  };
+  const auto expect_quotient = [&](const char* name, ck::Z got, C want, C a, C b) {
+    if (identical_to(got, want)) return;
+    const bool finite = std::isfinite(a.real()) && std::isfinite(a.imag()) &&
+                        std::isfinite(b.real()) && std::isfinite(b.imag()) && b != C(0.0);
+    if (finite) {
+      const C ref = reference_quotient(a, b);
+      if (ulps_from(got, ref) <= 4 &&
+          part_error(got.re, ref.real()) <= part_error(want.real(), ref.real()) &&
+          part_error(got.im, ref.imag()) <= part_error(want.imag(), ref.imag()))
+        return;
+    }
+    report(name, got, want, a, b);
+  };
+  for (double ar : vs)
+    for (double ai : vs) {
+      const C a(ar, ai);
+      const ck::Z za{ar, ai};
+      expect("sin", math<PrimKind::Sin>(za), cpu_unary<PrimKind::Sin>(a), a, a);
+      expect("cos", math<PrimKind::Cos>(za), cpu_unary<PrimKind::Cos>(a), a, a);
+      expect("square", math<PrimKind::Square>(za), cpu_unary<PrimKind::Square>(a), a, a);
+      expect_quotient("reciprocal", math<PrimKind::Reciprocal>(za),
+                      cpu_unary<PrimKind::Reciprocal>(a), C(1.0), a);
+      for (double br : vs)
+        for (double bi : vs) {
+          const C b(br, bi);
+          expect("mul", ck::cmul(za, ck::Z{br, bi}), cpu_binary<PrimKind::Mul>(a, b), a, b);
+          expect_quotient("div", div_op<double>(za, {br, bi}), cpu_binary<PrimKind::Div>(a, b), a,
+                          b);
+        }
+    }
+  EXPECT_EQ(differ, 0);
+  // The review's cases, spelled out.
+  const ck::Z p = ck::cmul(ck::Z{INFINITY, INFINITY}, ck::Z{0.0, 1.0});
+  EXPECT_EQ(p.re, -INFINITY);
+  EXPECT_EQ(p.im, INFINITY);
+  const ck::Z sq = math<PrimKind::Square>({INFINITY, NAN});
+  EXPECT_EQ(sq.re, INFINITY);
+  EXPECT_TRUE(std::isnan(sq.im));
+  const ck::Z rz = math<PrimKind::Reciprocal>({-0.0, 0.0});
+  EXPECT_EQ(rz.re, -INFINITY);
+  const ZF rf = ck::unary_math<PrimKind::Reciprocal>(ZF{INFINITY, INFINITY});
+  EXPECT_TRUE(identical(rf.re, 0.0f) && identical(rf.im, -0.0f)) << rf.re << " " << rf.im;
+  const ck::Z s = math<PrimKind::Sin>({INFINITY, 0.0});
+  EXPECT_TRUE(std::isnan(s.re) && identical(s.im, 0.0));
+  const ck::Z c = math<PrimKind::Cos>({INFINITY, INFINITY});
+  EXPECT_TRUE(c.re == INFINITY && std::isnan(c.im));
+  // Random products: the CPU's bits (no FMA, the same roundings).
+  Parts part(91);
+  int products_differ = 0;
+  for (int i = 0; i < 100000; ++i) {
+    const C a(part(-1), part(-1)), b(part(-1), part(-1));
+    if (!identical_to(ck::cmul(ck::Z{a.real(), a.imag()}, ck::Z{b.real(), b.imag()}),
+                      cpu_binary<PrimKind::Mul>(a, b)))
+      ++products_differ;
+  }
+  EXPECT_EQ(products_differ, 0);
+}
+
+// log|z| past DBL_MAX and in the subnormal range: log(1.7e308 + 1.7e308i) was inf (hypot
+// overflowed), log(5e-324 + 5e-324i) -744.44 for -744.09 (hypot of subnormals keeps a few
+// digits). log2, log10 and log1p away from 0 go through the same path.
+TEST(CudaPrimsMath, ComplexLogsAtTheExtremesOfTheRange) {
+  EXPECT_NEAR(math<PrimKind::Log>({1.7e308, 1.7e308}).re, 710.07341048350827, 1e-12);
+  EXPECT_NEAR(math<PrimKind::Log>({5e-324, 5e-324}).re, -744.09349833110127, 1e-12);
+  EXPECT_NEAR(math<PrimKind::Log1p>({DBL_MAX, DBL_MAX}).re, std::log(C(DBL_MAX, DBL_MAX)).real(),
+              1e-12);
+  std::mt19937_64 rng(101);
+  std::uniform_real_distribution<double> mantissa(1.0, 2.0), angle(-M_PI, M_PI);
+  int failures = 0, checked = 0;
+  const auto expect = [&](const char* name, ck::Z got, C want, C z) {
+    // The real part within 4 ulps, the imaginary part (atan2, scaled) within 4 ulps.
+    const auto ulps = [](double g, double w) {
+      if (g == w) return 0.0;
+      const double a = std::abs(w);
+      return std::abs(g - w) /
+             (a < DBL_MIN ? std::ldexp(1.0, -1074) : std::ldexp(1.0, std::ilogb(a) - 52));
+    };
+    if (ulps(got.re, want.real()) <= 4 && ulps(got.im, want.imag()) <= 4) return;
+    if (++failures <= 5)
+      ADD_FAILURE() << name << "(" << z << ") = (" << got.re << ", " << got.im << "), want "
+                    << want;
+  };
+  for (int i = 0; i < 100000; ++i) {
+    // |z| log-uniform over the whole range, at a random angle or with independent parts.
+    const double r = std::ldexp(mantissa(rng), -1074 + static_cast<int>(rng() % 2098));
+    const double t = angle(rng);
+    C z = i % 2 ? C(r * std::cos(t), r * std::sin(t))
+                : C(r, std::ldexp(mantissa(rng), -1074 + static_cast<int>(rng() % 2098)));
+    if (!std::isfinite(z.real()) || !std::isfinite(z.imag())) continue;
+    if (rng() % 2) z = -z;
+    if (std::abs(z) > 0.25 && std::abs(z) < 4) continue;  // the log1p path, checked above
+    ++checked;
+    const ck::Z w{z.real(), z.imag()};
+    expect("log", math<PrimKind::Log>(w), std::log(z), z);
+    expect("log2", math<PrimKind::Log2>(w), std::log(z) / std::log(2.0), z);
+    expect("log10", math<PrimKind::Log10>(w), std::log10(z), z);
+    if (std::abs(z) > 4) expect("log1p", math<PrimKind::Log1p>(w), std::log(1.0 + z), z);
+  }
+  EXPECT_EQ(failures, 0) << failures << " of " << checked;
+}
+
+// sin and cos past |y| = 709, where e^|y| is applied in halves: a subnormal sin x or sin x
+// (x = 5e-324) halved first lost its digits or became 0 (sin(5e-324 + 1000i) was 0 + inf i, for
+// 4.87e110 + inf i; sin(5e-324 + 1e10i) NaN + inf i, for inf + inf i).
+TEST(CudaPrimsMath, ComplexSinCosOfATinyRealPartPastOverflow) {
+  const ck::Z s = math<PrimKind::Sin>({5e-324, 1000.0});
+  EXPECT_NEAR(s.re, 4.8667e110, 1e106);
+  EXPECT_EQ(s.im, INFINITY);
+  const ck::Z big = math<PrimKind::Sin>({5e-324, 1e10});
+  EXPECT_EQ(big.re, INFINITY);
+  EXPECT_EQ(big.im, INFINITY);
+  int failures = 0;
+  const auto expect = [&](const char* name, ck::Z got, C want, C z) {
+    if (same(got.re, want.real(), std::abs(want.real()), 1e-14) &&
+        same(got.im, want.imag(), std::abs(want.imag()), 1e-14))
+      return;
+    if (++failures <= 5)
+      ADD_FAILURE() << name << "(" << z << ") = (" << got.re << ", " << got.im << "), want "
+                    << want;
+  };
+  for (double x : {5e-324, 1e-320, 1e-310, 2.5e-308, 1e-300, 1e-10, 0.5, 3.0})
+    for (double y : {709.5, 800.0, 1000.0, 1400.0, 1419.0, 1e4, 1e10})
+      for (int sign = 0; sign < 4; ++sign) {
+        const C z(sign % 2 ? -x : x, sign / 2 ? -y : y);
+        expect("sin", math<PrimKind::Sin>({z.real(), z.imag()}), std::sin(z), z);
+        expect("cos", math<PrimKind::Cos>({z.real(), z.imag()}), std::cos(z), z);
+      }
+  EXPECT_EQ(failures, 0);
 }
 
 TEST(CudaPrimsMath, DevicePhiloxIsTheCpusPhiloxWordForWord) {

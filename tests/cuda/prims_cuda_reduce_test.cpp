@@ -2,15 +2,19 @@
 // axes, with and without keepdims, against the CPU runtime; the identity over zero elements;
 // 10^7-element sums, means, norms, max and min against a compensated long double reference,
 // through each of the kernels' paths (one thread per output, one block per output, the
-// two-pass split).
+// two-pass split); float64 and complex128 norms whose squares leave float64's range, through
+// each path, against the exact value; complex products of infinities as the CPU's.
 #include <gtest/gtest.h>
 
 #include "tenferro/config.hpp"
 
 #if TENFERRO_HAS_CUDA
 
+#include <cmath>
+#include <complex>
 #include <optional>
 #include <random>
+#include <vector>
 
 #include "prims_cuda_fixture.hpp"
 
@@ -126,6 +130,74 @@ TEST_F(PrimsCudaTest, LongReductionsStayAccurate) {
             d == DType::F64 ? 1e-13 : 1e-6, /*strided=*/false);
       }
     }
+  }
+}
+
+// Float64 and complex128 norms whose sum of squares overflows or underflows float64 are computed
+// again on the device with the parts scaled by a power of two, as the CPU runtime does
+// (norm([1e200, 1e200]) was inf, norm([1e-170]) 0): against the exact |v| sqrt(n), through
+// each kernel path (n < 512: one thread per output; 1000: one block; 10^5: seven parts and the
+// combining kernel), next to an output in range that keeps its value. float32 and complex64
+// squares are summed in double and never leave its range.
+TEST_F(PrimsCudaTest, NormsOutOfFloat64RangeAreRescaledOnTheDevice) {
+  for (DType d : {DType::F64, DType::C64}) {
+    for (double v : {1e200, -1e300, 1e-170, 2.5e-310}) {
+      for (std::int64_t n : {1, 2, 3, 1000, 100000}) {
+        SCOPED_TRACE(std::string(dtype_name(d)) + " " + ::testing::PrintToString(v) + " x " +
+                     std::to_string(n));
+        // Column 0: n copies of v (v + v i for complex128); column 1: n ones, in range.
+        const std::size_t count = static_cast<std::size_t>(2 * n);
+        Tensor host;
+        double magnitude = std::abs(v);
+        if (d == DType::F64) {
+          std::vector<double> x(count, 1.0);
+          for (std::int64_t i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = v;
+          host = Tensor::from_col_major<double>({n, 2}, x);
+        } else {
+          std::vector<C> x(count, C(1.0, 0.0));
+          for (std::int64_t i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = C(v, v);
+          host = Tensor::from_col_major<C>({n, 2}, x);
+          magnitude *= std::sqrt(2.0);
+        }
+        const EagerTensor x = runtime_->upload(host);
+        const RuntimeStats before = runtime_->stats();
+        const EagerTensor by_column = prims::norm(x, prims::Axes{0});
+        const std::vector<prims::Slice> first_column{prims::Slice{}, prims::Slice{0, 1}};
+        const EagerTensor whole = prims::norm(prims::slice(x, first_column));
+        EXPECT_EQ(runtime_->stats().downloads, before.downloads) << "rescaled on the device";
+        const std::vector<C> cols = values_of(by_column.download());
+        const std::vector<C> all = values_of(whole.download());
+        const double want = magnitude * std::sqrt(static_cast<double>(n));
+        ASSERT_EQ(cols.size(), 2u);
+        EXPECT_NEAR(cols[0].real(), want, 1e-13 * want);
+        EXPECT_NEAR(all[0].real(), want, 1e-13 * want);
+        EXPECT_EQ(cols[1].real(), std::sqrt(static_cast<double>(n)));
+      }
+    }
+  }
+}
+
+// Complex products of infinities as std::complex's (C99 Annex G), elementwise and in a product
+// reduction: (inf + inf i)(0 + 1i) = -inf + inf i, not NaN + NaN i.
+TEST_F(PrimsCudaTest, ComplexProductsOfInfinitiesAreTheCpus) {
+  const double inf = INFINITY;
+  for (DType d : {DType::C32, DType::C64}) {
+    SCOPED_TRACE(dtype_name(d));
+    const auto tensor = [&](std::initializer_list<C> v) {
+      return prims::cast(cpu_->upload(Tensor::from_col_major<C>({std::int64_t(v.size())}, v)), d)
+          .download();
+    };
+    const Tensor a = tensor({C(inf, inf), C(inf, 0.0), C(0.0, inf)});
+    const Tensor b = tensor({C(0.0, 1.0), C(inf, inf), C(2.0, 0.0)});
+    const auto [got, want] = run_both(
+        {a, b}, [](const std::vector<EagerTensor>& in) { return prims::mul(in[0], in[1]); });
+    EXPECT_TRUE(agree(got, want, 0.0));
+    EXPECT_EQ(values_of(got)[0], C(-inf, inf));
+    const auto [p_got, p_want] =
+        run_both({tensor({C(inf, inf), C(0.0, 1.0)})},
+                 [](const std::vector<EagerTensor>& in) { return prims::prod(in[0]); });
+    EXPECT_TRUE(agree(p_got, p_want, 0.0));
+    EXPECT_EQ(values_of(p_got)[0], C(-inf, inf));
   }
 }
 

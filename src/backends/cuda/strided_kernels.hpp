@@ -12,7 +12,10 @@
 
 namespace tenferro::cuda_kernels {
 
-inline constexpr int kMaxRank = 24;
+// 64 axes always suffice, as for the prims kernels (prims_index.hpp): after dropping extent-1
+// axes every axis has extent >= 2, and no tensor has 2^64 elements. (24 refused views that the
+// CPU takes: a 25-qubit state permuted.)
+inline constexpr int kMaxRank = 64;
 
 // `rank` axes of extents `extent`, one stride set per operand (element units, may be 0).
 template <int N>
@@ -21,6 +24,16 @@ struct StridedIndex {
   std::int64_t extent[kMaxRank] = {};
   std::int64_t stride[N][kMaxRank] = {};
 };
+
+// The kernels take their StridedIndex by value: their parameters must fit in 4 KB (the limit
+// before Volta and CUDA 12.1). The largest lists: the sums' two pointers, kept and reduced
+// indexes and two counts (strided_kernels.cu); the multiply's three pointers, index and count.
+static_assert(2 * sizeof(void*) + sizeof(StridedIndex<2>) + sizeof(StridedIndex<1>) +
+                      2 * sizeof(std::int64_t) <=
+                  4096,
+              "launch_sum's kernel parameters exceed 4 KB");
+static_assert(3 * sizeof(void*) + sizeof(StridedIndex<3>) + sizeof(std::int64_t) <= 4096,
+              "launch_multiply's kernel parameters exceed 4 KB");
 
 // dst = src over the view (permutes, diagonals, broadcasts); by element size (4, 8, 16).
 cudaError_t launch_copy(int element_bytes, void* dst, const void* src, const StridedIndex<2>& ix,

@@ -77,7 +77,6 @@ struct BinaryFn {
     } else if constexpr (Op == PrimKind::Complex) {
       return {a, b};
     } else if constexpr (kIsComplex<T>) {
-      using R = RealOf<T>;
       switch (Op) {
         case PrimKind::Add:
           return cadd(a, b);
@@ -86,7 +85,7 @@ struct BinaryFn {
         case PrimKind::Mul:
           return cmul(a, b);
         case PrimKind::Div:
-          return narrow<R>(zdiv(widen(a), widen(b)));
+          return cquotient(a, b);
         default:
           return a;  // real-only ops are never instantiated for complex (binary_runs)
       }

@@ -15,7 +15,7 @@ namespace tenferro::cuda_kernels::prims {
 using prims_internal::PrimKind;
 
 // 64 axes always suffice: after dropping extent-1 axes every axis has extent >= 2, and no
-// tensor has 2^64 elements. (Einsum's StridedIndex stops at 24.)
+// tensor has 2^64 elements. (Einsum's StridedIndex, strided_kernels.hpp, too.)
 inline constexpr int kMaxRank = 64;
 
 // `rank` axes with extents `extent`, one stride set per operand (element units, >= 0; 0 is a

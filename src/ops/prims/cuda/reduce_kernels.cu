@@ -8,7 +8,11 @@
 //    one block per chunk (threads stride through the chunk, then a shared-memory tree), and
 //    when there is more than one part a second kernel combines the parts' results from a
 //    workspace, again compensated and by a tree. No atomics: the result is deterministic.
+// A float64 or complex128 norm whose sum of squares left float64's range is recomputed on the
+// device, with the parts scaled by a power of two, by the kernel that writes it (see
+// rescaled_norm); float32 and complex64 squares never leave it.
 #include <algorithm>
+#include <type_traits>
 
 #include "ops/prims/cuda/element_ops.cuh"
 
@@ -67,9 +71,9 @@ struct Reducer {
   __device__ static Acc combine(Acc a, Acc b) {
     switch (Op) {
       case PrimKind::Prod:
-        if (kComplex) {
-          return {__dsub_rn(__dmul_rn(a.re, b.re), __dmul_rn(a.im, b.im)),
-                  __dadd_rn(__dmul_rn(a.re, b.im), __dmul_rn(a.im, b.re))};
+        if (kComplex) {  // as std::complex<double>'s product, Annex G's infinities included
+          const Z p = cmul(Z{a.re, a.im}, Z{b.re, b.im});
+          return {p.re, p.im};
         }
         return {__dmul_rn(a.re, b.re), 0.0};
       case PrimKind::Max:  // ties: -0 < +0, as IEEE 754-2019 (and the CPU and WebGPU)
@@ -132,21 +136,122 @@ struct Accumulator {
 
 constexpr int kThreads = kGridThreads;
 
-// Tree-combines one value per thread; thread 0 gets the block's result. Every thread of the
-// block must call it (it synchronizes).
-template <PrimKind Op, class T>
-__device__ Acc block_combine(Acc* shared, Acc v) {
+// Tree-combines one value per thread by `combine`; every thread gets the block's result. Every
+// thread of the block must call it (it synchronizes).
+template <class F>
+__device__ Acc block_tree(Acc* shared, Acc v, F combine) {
   shared[threadIdx.x] = v;
   __syncthreads();
   for (int width = kThreads / 2; width > 0; width /= 2) {
     if (threadIdx.x < width)
-      shared[threadIdx.x] =
-          Reducer<Op, T>::combine(shared[threadIdx.x], shared[threadIdx.x + width]);
+      shared[threadIdx.x] = combine(shared[threadIdx.x], shared[threadIdx.x + width]);
     __syncthreads();
   }
   const Acc result = shared[0];
   __syncthreads();  // `shared` is reused by the caller's next output
   return result;
+}
+
+template <PrimKind Op, class T>
+__device__ Acc block_combine(Acc* shared, Acc v) {
+  return block_tree(shared, v, [](Acc a, Acc b) { return Reducer<Op, T>::combine(a, b); });
+}
+
+// The norms that are recomputed: float64 and complex128 (float32 and complex64 squares, summed
+// in double, never leave its range).
+template <PrimKind Op, class T>
+inline constexpr bool kRescalesNorm = (Op == PrimKind::Norm) && std::is_same_v<RealOf<T>, double>;
+
+// Out-of-range norms, as the CPU's rescale_out_of_range_norms (cpu/cpu_reduce.cpp): a norm r
+// that overflowed (inf from finite parts: norm([1e200, 1e200]) was inf), or is below 2^-484 with
+// a nonzero part under 2^-511 (whose square lost bits in the subnormal range or vanished:
+// norm([1e-170]) was 0), is computed again with every part scaled by 2^-e, e the exponent of
+// the largest part, as LAPACK's nrm2 scales: sqrt(sum (x 2^-e)^2) 2^e, the sum compensated as
+// the first. Other norms keep their bits; all zeros keep 0, an infinite part inf (a NaN part
+// made r NaN, which is kept).
+__device__ __forceinline__ bool norm_out_of_range(double r) {
+  return r == kInf || r < 0x1p-484;
+}
+__device__ __forceinline__ void note_part(double v, Acc& m) {
+  const double a = fabs(v);
+  m.re = fmax(m.re, a);                    // the largest part
+  if (a != 0 && a < 0x1p-511) m.im = 1.0;  // a part whose square lost bits
+}
+template <class T>
+__device__ __forceinline__ void note_parts(T x, Acc& m) {
+  if constexpr (kIsComplex<T>) {
+    note_part(x.re, m);
+    note_part(x.im, m);
+  } else {
+    note_part(x, m);
+  }
+}
+template <class T>
+__device__ __forceinline__ double scaled_square(T x, int e) {
+  if constexpr (kIsComplex<T>) {
+    const double re = scalbn(static_cast<double>(x.re), -e);
+    const double im = scalbn(static_cast<double>(x.im), -e);
+    return re * re + im * im;
+  } else {
+    const double v = scalbn(static_cast<double>(x), -e);
+    return v * v;
+  }
+}
+// Whether r is recomputed, given the largest part and whether one lost bits (m); e its exponent.
+__device__ __forceinline__ bool rescales(double r, Acc m, int& e) {
+  if (m.re == 0 || !isfinite(m.re) || (r != kInf && m.im == 0)) return false;
+  e = ilogb(m.re);
+  return true;
+}
+
+// One thread recomputes output r over its `count` reduced elements from src + base.
+template <class T>
+__device__ double rescaled_norm(const T* src, std::int64_t base, const Index<1>& reduced,
+                                std::int64_t count, double r) {
+  if (!norm_out_of_range(r)) return r;
+  Acc m = {0.0, 0.0};
+  for (std::int64_t j = 0; j < count; ++j) {
+    std::int64_t o[1];
+    offsets_of<1>(reduced, j, o);
+    note_parts(src[base + o[0]], m);
+  }
+  int e = 0;
+  if (!rescales(r, m, e)) return r;
+  double s = 0.0, c = 0.0;
+  for (std::int64_t j = 0; j < count; ++j) {
+    std::int64_t o[1];
+    offsets_of<1>(reduced, j, o);
+    kahan_add(s, c, scaled_square(src[base + o[0]], e));
+  }
+  return scalbn(sqrt(s - c), e);
+}
+
+// The block recomputes output r (the same in every thread, so every thread takes the same
+// branches around the block's synchronizations): threads stride through the reduced elements,
+// then tree-combine the largest part and the compensated sum as the first pass does.
+template <class T>
+__device__ double rescaled_norm_by_block(Acc* shared, const T* src, std::int64_t base,
+                                         const Index<1>& reduced, std::int64_t count, double r) {
+  if (!norm_out_of_range(r)) return r;
+  Acc m = {0.0, 0.0};
+  for (std::int64_t j = threadIdx.x; j < count; j += blockDim.x) {
+    std::int64_t o[1];
+    offsets_of<1>(reduced, j, o);
+    note_parts(src[base + o[0]], m);
+  }
+  m = block_tree(shared, m, [](Acc a, Acc b) { return Acc{fmax(a.re, b.re), fmax(a.im, b.im)}; });
+  int e = 0;
+  if (!rescales(r, m, e)) return r;
+  double s = 0.0, c = 0.0;
+  for (std::int64_t j = threadIdx.x; j < count; j += blockDim.x) {
+    std::int64_t o[1];
+    offsets_of<1>(reduced, j, o);
+    kahan_add(s, c, scaled_square(src[base + o[0]], e));
+  }
+  const Acc t = block_tree(shared, Acc{s - c, 0.0}, [](Acc a, Acc b) {
+    return Acc{a.re + b.re, 0.0};
+  });
+  return scalbn(sqrt(t.re), e);
 }
 
 // One thread per output.
@@ -164,7 +269,11 @@ __global__ void per_thread_kernel(typename Reducer<Op, T>::Out* dst, const T* sr
       offsets_of<1>(reduced, j, r);
       acc.add(Rd::lift(src[off[1] + r[0]]));
     }
-    dst[off[0]] = Rd::finish(acc.value(), reduced_count);
+    auto out = Rd::finish(acc.value(), reduced_count);
+    if constexpr (kRescalesNorm<Op, T>) {
+      out = rescaled_norm(src, off[1], reduced, reduced_count, out);
+    }
+    dst[off[0]] = out;
   }
 }
 
@@ -190,20 +299,24 @@ __global__ void per_block_kernel(typename Reducer<Op, T>::Out* dst, Acc* partial
       acc.add(Rd::lift(src[off[1] + r[0]]));
     }
     const Acc v = block_combine<Op, T>(shared, acc.value());
-    if (threadIdx.x == 0) {
-      if (parts == 1) {
-        dst[off[0]] = Rd::finish(v, reduced_count);
-      } else {
-        partial[b] = v;
+    if (parts == 1) {
+      auto out = Rd::finish(v, reduced_count);
+      if constexpr (kRescalesNorm<Op, T>) {
+        out = rescaled_norm_by_block(shared, src, off[1], reduced, reduced_count, out);
       }
+      if (threadIdx.x == 0) dst[off[0]] = out;
+    } else if (threadIdx.x == 0) {
+      partial[b] = v;
     }
   }
 }
 
-// One block per output: combines its `parts` partial results.
+// One block per output: combines its `parts` partial results (and recomputes an out-of-range
+// float64/complex128 norm over the whole reduced range from src).
 template <PrimKind Op, class T>
 __global__ void combine_parts_kernel(typename Reducer<Op, T>::Out* dst, const Acc* partial,
-                                     Index<2> kept, std::int64_t kept_count, std::int64_t parts,
+                                     const T* src, Index<2> kept, std::int64_t kept_count,
+                                     Index<1> reduced, std::int64_t parts,
                                      std::int64_t reduced_count) {
   using Rd = Reducer<Op, T>;
   __shared__ Acc shared[kThreads];
@@ -211,11 +324,13 @@ __global__ void combine_parts_kernel(typename Reducer<Op, T>::Out* dst, const Ac
     Accumulator<Op, T> acc;
     for (std::int64_t p = threadIdx.x; p < parts; p += blockDim.x) acc.add(partial[i * parts + p]);
     const Acc v = block_combine<Op, T>(shared, acc.value());
-    if (threadIdx.x == 0) {
-      std::int64_t off[2];
-      offsets_of<2>(kept, i, off);
-      dst[off[0]] = Rd::finish(v, reduced_count);
+    std::int64_t off[2];
+    offsets_of<2>(kept, i, off);
+    auto out = Rd::finish(v, reduced_count);
+    if constexpr (kRescalesNorm<Op, T>) {
+      out = rescaled_norm_by_block(shared, src, off[1], reduced, reduced_count, out);
     }
+    if (threadIdx.x == 0) dst[off[0]] = out;
   }
 }
 
@@ -260,7 +375,7 @@ cudaError_t reduce_op(Element in, void* dst, const void* src, const Index<2>& ke
       if (parts == 1) return cudaGetLastError();
       if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
       combine_parts_kernel<Op, T><<<capped_blocks(kept_count), kThreads, 0, stream>>>(
-          out, partial, kept, kept_count, parts, reduced_count);
+          out, partial, x, kept, kept_count, reduced, parts, reduced_count);
       return cudaGetLastError();
     }
   });

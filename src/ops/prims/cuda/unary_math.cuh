@@ -188,16 +188,31 @@ TENFERRO_PRIMS_HD Z zexpm1(Z z) {
 TENFERRO_CUDA_MATH_IN_DOUBLE(Expm1, expm1, zexpm1)
 
 // Principal logarithm: log|z| + i arg z with arg in [-pi, pi] (atan2 keeps the zero signs).
-// Near |z| = 1, log|z| comes from log1p so that it keeps its relative accuracy.
+// Near |z| = 1, log|z| comes from log1p so that it keeps its relative accuracy. Elsewhere
+// |z| = hypot would overflow past DBL_MAX (log(1.7e308 + 1.7e308i) gave inf) and keep few digits
+// in the subnormal range (log(5e-324 + 5e-324i) gave -744.44 for -744.09), so at the extremes
+// the parts are scaled by a power of two, exactly, and log|z| = log|z 2^-k| + k ln 2, with ln 2
+// split in two (the first part's low bits zero: k times it is exact).
 TENFERRO_PRIMS_HD Z zlog(Z z) {
   const double ax = fabs(z.re), ay = fabs(z.im);
   const double arg = atan2(z.im, z.re);
   if (isinf(ax) || isinf(ay)) return {kInf, arg};
   if (isnan(ax) || isnan(ay)) return {kNaN, kNaN};
-  const double a = fmax(ax, ay), b = fmin(ax, ay);
+  double a = fmax(ax, ay), b = fmin(ax, ay);
   if (a == 0) return {-kInf, arg};
   if (a > 0.5 && a < 2.0) return {0.5 * log1p((a - 1.0) * (a + 1.0) + b * b), arg};
-  return {log(hypot(a, b)), arg};
+  double k = 0;
+  if (a > 0x1p1020) {
+    a *= 0x1p-4;
+    b *= 0x1p-4;
+    k = 4;
+  } else if (a < 0x1p-1000) {
+    a *= 0x1p100;
+    b *= 0x1p100;
+    k = -100;
+  }
+  constexpr double kLn2Hi = 6.93147180369123816490e-01, kLn2Lo = 1.90821492927058770002e-10;
+  return {(log(hypot(a, b)) + k * kLn2Lo) + k * kLn2Hi, arg};
 }
 
 TENFERRO_CUDA_MATH_IN_DOUBLE(Log, log, zlog)
@@ -231,17 +246,24 @@ TENFERRO_CUDA_MATH_IN_DOUBLE(Log2, log2, zlog2)
 TENFERRO_CUDA_MATH_IN_DOUBLE(Log10, log10, zlog10)
 
 // {a cosh y, b sinh y} without overflowing early: past |y| = 709 cosh y = sinh y = e^|y| / 2
-// overflows although the products may not (a = sin x tiny), so e^|y| is applied in halves.
-// (zsin and zcos.)
+// overflows although the products may not (a = sin x tiny), so e^|y| is applied in halves,
+// the first to a or b itself (a * 0.5 first rounded a subnormal a to 0 or lost its digits:
+// sin(5e-324 + 1000i) gave 0 + inf i). (zsin and zcos.)
 TENFERRO_PRIMS_HD Z cosh_sinh(double a, double b, double y) {
   if (fabs(y) < 709.0) return {a * cosh(y), b * sinh(y)};
   const double h = exp(0.5 * fabs(y));
-  return {(a * 0.5 * h) * h, (b * copysign(0.5, y) * h) * h};
+  return {(a * h) * (0.5 * h), (b * h) * (copysign(0.5, y) * h)};
 }
 
 // sin(x + iy) = sin x cosh y + i cos x sinh y; a zero x keeps its sign (and avoids 0 * inf).
+// An infinite or NaN x as the C library's csin (C99 Annex G through csin z = -i csinh(iz)):
+// sin(inf + 0i) = NaN + 0i, sin(inf + inf i) = NaN + inf i.
 TENFERRO_PRIMS_HD Z zsin(Z z) {
   const double x = z.re, y = z.im;
+  if (!isfinite(x)) {
+    if (y == 0) return {kNaN, y};
+    return {kNaN, isinf(y) ? kInf : kNaN};
+  }
   double s, c;
   sincos(x, &s, &c);
   const Z r = cosh_sinh(s, c, y);
@@ -250,13 +272,20 @@ TENFERRO_PRIMS_HD Z zsin(Z z) {
 
 TENFERRO_CUDA_MATH_IN_DOUBLE(Sin, sin, zsin)
 
-// cos(x + iy) = cos x cosh y - i sin x sinh y.
+// cos(x + iy) = cos x cosh y - i sin x sinh y; a zero x gives an imaginary part -0 * sign y
+// (x for a NaN y). An infinite or NaN x as the C library's ccos (Annex G through
+// ccos z = ccosh(iz)): cos(inf + 0i) = NaN + 0i, cos(inf + inf i) = inf + NaN i.
 TENFERRO_PRIMS_HD Z zcos(Z z) {
   const double x = z.re, y = z.im;
+  if (!isfinite(x)) {
+    if (y == 0) return {kNaN, 0.0};
+    return isinf(y) ? Z{kInf, kNaN} : Z{kNaN, kNaN};
+  }
   double s, c;
   sincos(x, &s, &c);
   const Z r = cosh_sinh(c, s, y);
-  return {r.re, x == 0 ? -(x * copysign(1.0, y)) : -r.im};
+  if (x == 0) return {r.re, isnan(y) ? x : -(x * copysign(1.0, y))};
+  return {r.re, -r.im};
 }
 
 TENFERRO_CUDA_MATH_IN_DOUBLE(Cos, cos, zcos)
@@ -288,7 +317,7 @@ struct UnaryMath<PrimKind::Reciprocal> {
   }
   template <class R>
   static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) {
-    return narrow<R>(zdiv(Z{1.0, 0.0}, widen(z)));
+    return cdiv(DeviceComplex<R>{R(1), R(0)}, z);
   }
 };
 
