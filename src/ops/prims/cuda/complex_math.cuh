@@ -12,7 +12,9 @@
 // The math of each unary op is in unary_math.cuh.
 #pragma once
 
+#if defined(__CUDACC__)
 #include <cuda_runtime.h>
+#endif
 
 #include <cmath>
 #include <limits>
