@@ -648,6 +648,28 @@ TEST(CudaPrimsMath, ComplexLogsAtTheExtremesOfTheRange) {
 // sin and cos past |y| = 709, where e^|y| is applied in halves: a subnormal sin x or sin x
 // (x = 5e-324) halved first lost its digits or became 0 (sin(5e-324 + 1000i) was 0 + inf i, for
 // 4.87e110 + inf i; sin(5e-324 + 1e10i) NaN + inf i, for inf + inf i).
+// log|z| near |z| = 1, where a^2 + b^2 - 1 cancels: on the unit circle and a few ulp off it,
+// against the C library's clog (which computes it exactly), to a few ulp of the real part.
+TEST(CudaPrimsMath, ComplexLogNearTheUnitCircleKeepsItsDigits) {
+  std::mt19937_64 gen(11);
+  std::uniform_real_distribution<double> angle(-3.14159, 3.14159);
+  std::uniform_int_distribution<int> ulps(-8, 8);
+  double worst = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const double t = angle(gen);
+    const double r = 1.0 + ulps(gen) * 0x1p-53;
+    const C z(r * std::cos(t), r * std::sin(t));
+    const double want = std::log(z).real();
+    const double got = ck::zlog(ck::Z{z.real(), z.imag()}).re;
+    if (want == 0) {
+      EXPECT_EQ(got, 0.0) << z;
+      continue;
+    }
+    worst = std::max(worst, std::fabs(got - want) / (std::fabs(want) * DBL_EPSILON));
+  }
+  EXPECT_LE(worst, 4.0) << "largest error of log|z| near |z| = 1, in ulp of the result";
+}
+
 TEST(CudaPrimsMath, ComplexSinCosOfATinyRealPartPastOverflow) {
   const ck::Z s = math<PrimKind::Sin>({5e-324, 1000.0});
   EXPECT_NEAR(s.re, 4.8667e110, 1e106);

@@ -193,6 +193,30 @@ TENFERRO_CUDA_MATH_IN_DOUBLE(Expm1, expm1, zexpm1)
 // in the subnormal range (log(5e-324 + 5e-324i) gave -744.44 for -744.09), so at the extremes
 // the parts are scaled by a power of two, exactly, and log|z| = log|z 2^-k| + k ln 2, with ln 2
 // split in two (the first part's low bits zero: k times it is exact).
+// x + y = s + the returned error, exactly (Knuth's two-sum).
+TENFERRO_PRIMS_HD double two_sum(double x, double y, double& s) {
+  s = x + y;
+  const double yb = s - x;
+  return (x - (s - yb)) + (y - yb);
+}
+
+// a^2 + b^2 - 1 for 0.5 < a < 2, b <= a, to an ulp or two of itself even where it cancels twice
+// (|z| near 1: log|z| of a point on the unit circle was 0, or thousands of ulp off, where the
+// CPU's clog is exact). a^2 = aa + ea and b^2 = bb + eb exactly (fma), aa - 1 = t + et exactly,
+// t + bb is exact where it cancels (Sterbenz), and the small parts are added with their
+// rounding errors carried (they cancel too: 2e-21 from parts of 1e-17).
+TENFERRO_PRIMS_HD double norm_squared_minus_one(double a, double b) {
+  const double aa = a * a, bb = b * b;
+  const double ea = fma(a, a, -aa), eb = fma(b, b, -bb);
+  double t = 0;
+  const double et = two_sum(aa, -1.0, t);
+  double s = t + bb, carried = 0;
+  carried += two_sum(s, et, s);
+  carried += two_sum(s, ea, s);
+  carried += two_sum(s, eb, s);
+  return s + carried;
+}
+
 TENFERRO_PRIMS_HD Z zlog(Z z) {
   const double ax = fabs(z.re), ay = fabs(z.im);
   const double arg = atan2(z.im, z.re);
@@ -200,7 +224,7 @@ TENFERRO_PRIMS_HD Z zlog(Z z) {
   if (isnan(ax) || isnan(ay)) return {kNaN, kNaN};
   double a = fmax(ax, ay), b = fmin(ax, ay);
   if (a == 0) return {-kInf, arg};
-  if (a > 0.5 && a < 2.0) return {0.5 * log1p((a - 1.0) * (a + 1.0) + b * b), arg};
+  if (a > 0.5 && a < 2.0) return {0.5 * log1p(norm_squared_minus_one(a, b)), arg};
   double k = 0;
   if (a > 0x1p1020) {
     a *= 0x1p-4;
