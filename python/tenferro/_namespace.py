@@ -89,12 +89,15 @@ def arange(start, stop=None, step=1, dtype=float64, *, runtime=None):
         if step == 0:
             raise _error(_ValidationError, "arange", "step must be nonzero")
         n = _builtins.max(0, -((start - stop) // step))  # ceil((stop - start) / step)
-        if n >= 2**63 or _builtins.max(_builtins.abs(start), _builtins.abs(stop),
-                                       _builtins.abs(step)) >= 2**1024:
-            raise _error(_ValidationError, "arange", f"too many elements ({n})" if n >= 2**63
-                         else "start, stop and step must be finite as float64")
+        if n >= 2**63:
+            raise _error(_ValidationError, "arange", f"too many elements ({n})")
+        try:  # float() overflows from 2**1024 - 2**970 on
+            fstart, fstep = float(start), float(step)
+        except OverflowError:
+            raise _error(_ValidationError, "arange",
+                         "start, stop and step must be finite as float64") from None
         i = _p.arange(_rt(runtime), 0.0, float(n), 1.0, dtype)
-        return i * float(step) + float(start)
+        return i * fstep + fstart
     try:
         start, stop, step = float(start), float(stop), float(step)
     except (TypeError, ValueError, OverflowError) as e:

@@ -108,12 +108,14 @@ def test_creation_arguments_as_numpy_takes_them(rt):
     lambda rt: tf.arange(np.uint64(2**64 - 1), runtime=rt),
     lambda rt: tf.arange(0, 10**400, 10**398, runtime=rt),  # float(10**400): OverflowError
     lambda rt: tf.arange(0.0, 10**400, runtime=rt),
+    lambda rt: tf.arange(2**1024 - 1, 2**1024 - 6, -1, runtime=rt),  # float() overflows there
     lambda rt: tf.arange(np.complex64(1j), runtime=rt),  # its imaginary part was dropped
     lambda rt: tf.arange(0, np.clongdouble(1 + 1j), runtime=rt),
     lambda rt: tf.full(3, None, runtime=rt),  # nanobind's TypeError before
     lambda rt: tf.eye(3, k=None, runtime=rt),
     lambda rt: tf.zeros(3, runtime="cpu"),
 ], ids=["arange 2**63", "arange uint64 max", "arange 10**400 int", "arange 10**400 float",
+        "arange near 2**1024",
         "arange complex64", "arange clongdouble", "full None", "eye k None", "runtime str"])
 def test_creation_refuses_bad_arguments_with_tenferro_errors(rt, call):
     with pytest.raises(tf.ValidationError):

@@ -185,8 +185,22 @@ TEST_P(PrimsCreation, RangesBeyondTheDtypeAreValidationErrors) {
     EXPECT_TRUE(
         refused([&] { (void)prims::random_uniform(rt_, DType::F64, {4}, 1, -1e308, 1e308); }));
   }
+  // mean + stddev z past the dtype's range for the largest |z| the draws reach (5.77 in
+  // float32): stddev 3e38 made a quarter of the values inf.
+  EXPECT_TRUE(refused([&] { (void)prims::random_normal(rt_, DType::F32, {4}, 1, 0.0, 3e38); }));
+  EXPECT_TRUE(refused([&] { (void)prims::random_normal(rt_, DType::F32, {4}, 1, 3e38, 1e37); }));
   // Within range they still run.
   EXPECT_EQ(prims::random_uniform(rt_, DType::F32, {4}, 1, -1e38, 1e38).numel(), 4);
+  EXPECT_EQ(prims::random_normal(rt_, DType::F32, {4}, 1, 0.0, 5e37).numel(), 4);
+}
+
+// Element 0 of an arange is start whatever the step: WebGPU computed it as start + 0 * step in
+// float32, NaN for a step that overflows float32.
+TEST_P(PrimsCreation, ArangeStartsAtStartWhenTheStepOverflowsTheDtype) {
+  const Ref got = down(prims::arange(rt_, DType::F32, 0.0, 2e39, 1e39));
+  ASSERT_EQ(got.v.size(), 2u);
+  EXPECT_EQ(got.v[0], C(0.0));
+  EXPECT_TRUE(std::isinf(got.v[1].real()));
 }
 
 TEST_P(PrimsCreation, SameSeedSameNumbersDifferentSeedDifferent) {

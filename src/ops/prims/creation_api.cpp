@@ -1,5 +1,6 @@
 // The prims creation ops: filled, identity, ranges and counter-based random numbers, made by a
 // kernel of the named runtime (never on the host and uploaded).
+#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -34,10 +35,15 @@ EagerTensor filled(const std::shared_ptr<EagerRuntime>& rt, DType dtype, Shape s
   return generate(rt, std::move(p), op);
 }
 
+// The shortest text that reads back as `v` (std::to_string printed 1e308 with 309 digits).
+std::string number(double v) {
+  char buffer[32];
+  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, v).ptr);
+}
+
 void require_finite(std::string_view op, std::string_view what, double v) {
   if (!std::isfinite(v)) {
-    throw_validation(std::string(op),
-                     std::string(what) + " must be finite, got " + std::to_string(v));
+    throw_validation(std::string(op), std::string(what) + " must be finite, got " + number(v));
   }
 }
 
@@ -46,17 +52,32 @@ double in_precision(DType dtype, double v) {
   return is_double(dtype) ? v : static_cast<double>(static_cast<float>(v));
 }
 
+// `what` (its value `v`, finite as a double) must stay finite in the dtype's precision.
+void require_finite_in(std::string_view op, DType dtype, const std::string& what, double v) {
+  if (!std::isfinite(in_precision(dtype, v))) {
+    throw_validation(std::string(op),
+                     what + " (" + number(v) + ") overflows " + std::string(dtype_name(dtype)));
+  }
+}
+
 // The kernels compute low + (high - low) * u in the dtype's precision: an infinite bound or
 // span there would make every value inf (or NaN where u = 0), silently.
 void require_finite_range(DType dtype, double low, double high) {
-  const double lo = in_precision(dtype, low), hi = in_precision(dtype, high);
-  const std::string in = std::string(" in ") + std::string(dtype_name(dtype));
-  require_finite("random_uniform", "low" + in, lo);
-  require_finite("random_uniform", "high" + in, hi);
-  if (!std::isfinite(in_precision(dtype, hi - lo))) {
-    throw_validation("random_uniform", "high - low (" + std::to_string(high) + " - " +
-                                           std::to_string(low) + ") overflows" + in);
-  }
+  require_finite_in("random_uniform", dtype, "low", low);
+  require_finite_in("random_uniform", dtype, "high", high);
+  require_finite_in("random_uniform", dtype, "high - low",
+                    in_precision(dtype, high) - in_precision(dtype, low));
+}
+
+// mean + stddev z with |z| below the largest the draws reach (philox.hpp: r = sqrt(-2 ln u1)
+// with u1 >= 2^-24 in float32, 2^-53 in float64) must stay finite: float32 stddev 3e38 made a
+// quarter of the values inf.
+void require_finite_normals(DType dtype, double mean, double stddev) {
+  require_finite_in("random_normal", dtype, "mean", mean);
+  require_finite_in("random_normal", dtype, "stddev", stddev);
+  const double z_max = is_double(dtype) ? 8.58 : 5.78;
+  require_finite_in("random_normal", dtype, "|mean| + " + number(z_max) + " stddev",
+                    std::fabs(mean) + z_max * stddev);
 }
 
 }  // namespace
@@ -121,10 +142,7 @@ EagerTensor random_normal(const std::shared_ptr<EagerRuntime>& rt, DType dtype, 
   require_finite("random_normal", "mean", mean);
   require_finite("random_normal", "stddev", stddev);
   if (stddev < 0) throw_validation("random_normal", "stddev must be >= 0");
-  require_finite("random_normal", "mean in " + std::string(dtype_name(dtype)),
-                 in_precision(dtype, mean));
-  require_finite("random_normal", "stddev in " + std::string(dtype_name(dtype)),
-                 in_precision(dtype, stddev));
+  require_finite_normals(dtype, mean, stddev);
   PrimsPayload p;
   p.kind = PrimKind::RandomNormal;
   p.out = {dtype, std::move(shape)};

@@ -36,9 +36,7 @@ void generate(const ExecutionContext& ctx, const GenerateCall& call) {
       v = {static_cast<float>(call.value.real()), static_cast<float>(call.value.imag()), 0, 0};
       break;
     case PrimKind::Arange:
-      // One element is start whatever the step (arange(0, 1e-300, 1e300): a step of inf in
-      // f32 made it 0 * inf = NaN).
-      v = {static_cast<float>(call.start), n > 1 ? static_cast<float>(call.step) : 0.0f, 0, 0};
+      v = {static_cast<float>(call.start), static_cast<float>(call.step), 0, 0};
       break;
     case PrimKind::RandomUniform: {
       // low, high - low, high and the value next to high, which replaces a product that

@@ -243,7 +243,8 @@ std::string generate_function(PrimKind kind, DType out) {
              wrap("select(0.0, 1.0, col - row == p[2])") + ";";
       break;
     case PrimKind::Arange:
-      body = "return " + wrap("v(3) + f32(k) * v(4)") + ";";
+      // Element 0 is start whatever the step (a step of inf in f32 made it 0 * inf = NaN).
+      body = "return " + wrap("select(v(3) + f32(k) * v(4), v(3), k == 0)") + ";";
       break;
     case PrimKind::RandomUniform:
       // v(3) = low, v(4) = high - low, v(5) = high, v(6) = the value next to high (rounded to
