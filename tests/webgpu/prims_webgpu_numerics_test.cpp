@@ -448,6 +448,124 @@ TEST_F(PrimsWebGpuNumerics, ComplexFunctionsHandleExtremesAndNonFinites) {
   }
 }
 
+// Quotients across the whole f32 range against complex<double>: Smith's ratio d/c underflowed
+// (half a real part, 25% errors with subnormal divisors, a sign flipped); each part to a few
+// roundings of the larger part of the exact quotient. Also e^x up to ln(FLT_MAX) (the four f32
+// below it gave inf) and log|z| of subnormal moduli (-103.279 for -102.932).
+TEST_F(PrimsWebGpuNumerics, ExtremeQuotientsExpAndLogKeepTheirDigits) {
+  std::vector<cf> a = {{1e37f, 1e-9f},  {-1.3712094e37f, 5.366497e-10f}, {1e-30f, 0.0f},
+                       {0.0f, 1e38f},   {1.4e-45f, 3.4028235e38f},       {3e38f, 3e38f},
+                       {1e-40f, 3e-41f}};
+  std::vector<cf> b = {{1e-20f, 1e26f},      {-2.5079924e-28f, -4.0925475e18f},
+                       {2.8e-45f, 1.4e-45f}, {3.0f, 1e-44f},
+                       {1.4e-45f, 0.0f},     {1.0f, 1.0f},
+                       {2e-44f, -1e-38f}};
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<float> mantissa(0.5f, 1.0f);
+  std::uniform_int_distribution<int> exponent(-149, 127), flip(0, 1);
+  const auto draw = [&] {
+    return (flip(gen) ? -1.0f : 1.0f) * std::ldexp(mantissa(gen), exponent(gen));
+  };
+  for (int i = 0; i < 20000; ++i) {
+    a.emplace_back(draw(), draw());
+    b.emplace_back(draw(), draw());
+  }
+  const auto n = static_cast<std::int64_t>(a.size());
+  const std::vector<cd> q =
+      values_of(prims::div(runtime_->upload(Tensor::from_col_major<cf>({n}, a)),
+                           runtime_->upload(Tensor::from_col_major<cf>({n}, b)))
+                    .download());
+  int bad = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const cd want = cd(a[i].real(), a[i].imag()) / cd(b[i].real(), b[i].imag());
+    const double big = std::max(std::abs(want.real()), std::abs(want.imag()));
+    if (!(big < 3e38) || big < 1e-37) continue;  // outside f32's normal range
+    const double tol = 6 * kEpsF32 * big;
+    if ((std::abs(q[i].real() - want.real()) > tol || std::abs(q[i].imag() - want.imag()) > tol) &&
+        ++bad <= 5) {
+      ADD_FAILURE() << a[i] << " / " << b[i] << " = " << q[i] << ", expected " << want;
+    }
+  }
+  EXPECT_EQ(bad, 0);
+
+  const std::vector<float> x = {88.72283f, 88.72282f, 88.7228f, -87.0f};
+  const std::vector<float> e = prims::exp(runtime_->upload(Tensor::from_col_major<float>({4}, x)))
+                                   .download()
+                                   .to_vector<float>();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double want = std::exp(static_cast<double>(x[i]));
+    EXPECT_TRUE(close_part(e[i], want, kTight * want)) << "exp(" << x[i] << ") = " << e[i];
+  }
+
+  const std::vector<cf> z = {{1.4e-45f, 1.4e-45f}, {1e-44f, 1e-44f}, {-3e-41f, 2e-45f}};
+  const std::vector<cd> l =
+      values_of(prims::log(runtime_->upload(Tensor::from_col_major<cf>({3}, z))).download());
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    const cd want = std::log(cd(z[i].real(), z[i].imag()));
+    EXPECT_TRUE(close_part(l[i].real(), want.real(), kTight * std::abs(want.real())))
+        << "log" << z[i] << " = " << l[i] << ", expected " << want;
+  }
+}
+
+// sin and cos relative to their value near every multiple of pi/2 below 8192 (the
+// Cody-Waite range), where the results are tiny: pi/2's third part rounded to f32 left 1e-11
+// absolute, 974 ulp at cos(6715.1543). The floats nearest k pi/2 and four ulp either side.
+TEST_F(PrimsWebGpuNumerics, SinAndCosKeepTheirDigitsNearMultiplesOfHalfPi) {
+  std::vector<float> x;
+  for (int k = 1; k * 1.5707963267948966 < 8191.0; ++k) {
+    float v = static_cast<float>(k * 1.5707963267948966);
+    for (int i = 0; i < 4; ++i) v = std::nextafter(v, 0.0f);
+    for (int i = 0; i < 9; ++i, v = std::nextafter(v, 1e9f)) x.push_back(v);
+  }
+  const auto n = static_cast<std::int64_t>(x.size());
+  const EagerTensor gx = runtime_->upload(Tensor::from_col_major<float>({n}, x));
+  const std::vector<float> s = prims::sin(gx).download().to_vector<float>();
+  const std::vector<float> c = prims::cos(gx).download().to_vector<float>();
+  int bad = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double xs = static_cast<double>(x[i]);
+    const double refs[2] = {std::sin(xs), std::cos(xs)};
+    const float got[2] = {s[i], c[i]};
+    for (int k = 0; k < 2; ++k) {
+      if (std::abs(static_cast<double>(got[k]) - refs[k]) > 6 * kEpsF32 * std::abs(refs[k]) &&
+          ++bad <= 5) {
+        ADD_FAILURE() << (k ? "cos(" : "sin(") << x[i] << ") = " << got[k] << ", expected "
+                      << refs[k];
+      }
+    }
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+// exp(x + iy) for x past 88 and sin/cos(x + iy) for |y| past 88, where e^88 overflows f32 but
+// the product with a small sine or a tiny part does not (inf from |y| = 177.4 on before).
+TEST_F(PrimsWebGpuNumerics, ComplexExpSinCosPastEToThe88KeepFiniteParts) {
+  const std::vector<cf> z = {{178.0f, 1e-40f}, {1e-40f, 178.0f}, {1e-40f, -185.0f}, {-0.3f, 150.0f},
+                             {190.0f, 3e-44f}, {120.0f, 1e-20f}, {0.7f, -120.0f}};
+  const auto n = static_cast<std::int64_t>(z.size());
+  const EagerTensor gz = runtime_->upload(Tensor::from_col_major<cf>({n}, z));
+  const std::vector<cd> e = values_of(prims::exp(gz).download());
+  const std::vector<cd> si = values_of(prims::sin(gz).download());
+  const std::vector<cd> co = values_of(prims::cos(gz).download());
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    const cd x(z[i].real(), z[i].imag());
+    const cd want[3] = {std::exp(x), std::sin(x), std::cos(x)};
+    const cd got[3] = {e[i], si[i], co[i]};
+    for (int f = 0; f < 3; ++f) {
+      for (bool imag : {false, true}) {
+        const double w = imag ? want[f].imag() : want[f].real();
+        const double g = imag ? got[f].imag() : got[f].real();
+        if (std::abs(w) > 3.4e38) {
+          EXPECT_TRUE(std::isinf(g) && (g > 0) == (w > 0)) << f << " of " << z[i] << ": " << g;
+        } else if (std::abs(w) > 1e-37) {
+          EXPECT_TRUE(close_part(g, w, 16 * kEpsF32 * std::abs(w)))
+              << "function " << f << " of " << z[i] << " = " << got[f] << ", expected " << want[f];
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tenferro
 

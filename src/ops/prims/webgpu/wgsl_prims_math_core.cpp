@@ -175,10 +175,61 @@ fn c_div_recover(a: C, b: C, q: C) -> C {
   }
   return q;
 }
+// m1 2^e1 + m2 2^e2 for |m1|, |m2| < 1 as m 2^e with |m| < 2 (a zero term has no exponent; a
+// term 2^126 times smaller than the other is below its rounding and may be dropped).
+struct Split { m: f32, e: i32 }
+fn split_add(m1: f32, e1: i32, m2: f32, e2: i32) -> Split {
+  if (m1 == 0.0) { return Split(m2, e2); }
+  if (m2 == 0.0) { return Split(m1, e1); }
+  let e = max(e1, e2);
+  return Split(ldexp(m1, max(e1 - e, -126)) + ldexp(m2, max(e2 - e, -126)), e);
+}
+// x as m 2^e, 0.5 <= |m| < 1 (0 as 0). A subnormal x is scaled into the normal range first:
+// lavapipe's frexp takes subnormals as 0.
+fn split_of(x: f32) -> Split {
+  if (abs(x) >= 1.1754944e-38 || is_zero(x)) {
+    let f = frexp(x);
+    return Split(f.fract, f.exp);
+  }
+  let f = frexp(x * 1.8446744e19);  // 2^64: exact
+  return Split(f.fract, f.exp - 64);
+}
+// m 2^e rounded to f32: inf past its range, a subnormal formed by a product (ldexp may flush
+// it to zero), and no ldexp beyond its exponent range (WGSL leaves that undefined).
+fn split_value(m: f32, e: i32) -> f32 {
+  if (is_zero(m)) { return m; }
+  let f = split_of(m);
+  let t = f.e + e;
+  if (t > 128) { return copysign(f_inf(), m); }
+  if (t >= -125) { return ldexp(f.m, t); }
+  if (t < -200) { return copysign(0.0, m); }
+  return ldexp(f.m, t + 64) * 5.421010862e-20;  // 2^-64
+}
+// a / b for finite parts and b != 0, with every part as m 2^e (frexp) so that no product,
+// square or ratio leaves f32's range: (a.x c + a.y d) / (c^2 + d^2) and (a.y c - a.x d) / (...)
+// from mantissa products, each sum aligned to its larger exponent, and the exponents applied
+// once at the end. Smith's algorithm, which this replaces for finite operands, lost its ratio
+// d/c to underflow: (1e37 + 1e-9i) / (1e-20 + 1e26i) had half its real part, some quotients
+// with a subnormal divisor part were 25% off, and some changed sign.
+fn c_div_finite(a: C, b: C) -> C {
+  let fa = split_of(a.x);
+  let fb = split_of(a.y);
+  let fc = split_of(b.x);
+  let fd = split_of(b.y);
+  let den = split_add(fc.m * fc.m, 2 * fc.e, fd.m * fd.m, 2 * fd.e);
+  let re = split_add(fa.m * fc.m, fa.e + fc.e, fb.m * fd.m, fb.e + fd.e);
+  let im = split_add(fb.m * fc.m, fb.e + fc.e, -(fa.m * fd.m), fa.e + fd.e);
+  return C(split_value(re.m / den.m, re.e - den.e), split_value(im.m / den.m, im.e - den.e));
+}
 // Smith's algorithm: divide through by the larger part of the divisor. Its sums (a.x + a.y r,
 // c + d r) reach twice their largest term, so an operand with a part above 2^125 is divided
 // by 16 first and the quotient corrected after ((3e38 + 3e38i) / (1 + i) overflowed to inf).
+// Only for infinite, NaN and zero operands now (C99 Annex G's recovery follows it).
 fn c_div(a0: C, b0: C) -> C {
+  if (is_finite(a0.x) && is_finite(a0.y) && is_finite(b0.x) && is_finite(b0.y) &&
+      !(is_zero(b0.x) && is_zero(b0.y))) {
+    return c_div_finite(a0, b0);
+  }
   let big = 4.2535296e37;  // 2^125
   let sa = select(1.0, 0.0625, max(abs(a0.x), abs(a0.y)) > big);
   let sb = select(1.0, 0.0625, max(abs(b0.x), abs(b0.y)) > big);

@@ -22,7 +22,9 @@ std::string_view exp_trig_math_library() {
 fn exp_sum(p0: f32, p1: f32) -> f32 {
   let x = p0 + p1;
   if (is_nan(x)) { return x; }
-  if (x > 88.7228) { return f_inf(); }
+  // Above the largest f32 below ln(FLT_MAX) (88.7228317; the cut at 88.7228 made e^x of the
+  // four f32 above it inf, though e^x <= FLT_MAX there).
+  if (x > 88.72283) { return f_inf(); }
   if (x < -103.98) { return 0.0; }
   let n = round(x * 1.44269504088896);
   let r = ((p0 - n * 0.693359375) - n * -2.12194440e-4) + p1;
@@ -52,8 +54,8 @@ fn r_expm1(x: f32) -> f32 {
 // meaningless far outside it (lavapipe returns +-1 from 1e9 on), so both reduce the argument
 // to r in [-pi/4, pi/4] plus a quadrant, then evaluate Taylor polynomials whose truncation error
 // there (r^11/11!, r^12/12!) is below one f32 rounding.
-//  * |x| < 8192: Cody-Waite, x - q*(DP1 + DP2 + DP3) with pi/2 split so that q*DP1 and q*DP2
-//    are exact in f32 (DP1 has 8 significant bits, DP2 11, q < 2^13).
+//  * |x| < 8192: Cody-Waite, x - q*(DP1 + ... + DP5) with pi/2 split so that q*DP1 to q*DP4
+//    are exact in f32 (DP1 has 8 significant bits, DP2 to DP4 11, q < 2^13).
 //  * larger |x| (up to FLT_MAX): Payne-Hanek. x = m * 2^e with a 24-bit integer m; only the
 //    bits of 2/pi from position e - 1 on matter modulo 4, so x * 2/pi mod 4 is the low 128
 //    bits of m times a 128-bit window of 2/pi, scaled by 2^-126: its top two bits are the
@@ -70,8 +72,13 @@ fn padded_pi_word(i: u32) -> u32 {
 }
 fn reduce_half_pi(a: f32) -> Reduced {  // a = |x|, finite
   if (a < 8192.0) {
+    // pi/2 in five parts: the first four of 8, 11, 11 and 11 significant bits, so that q times
+    // each is exact (q < 2^13) and each difference cancels exactly, the fifth the rest in f32.
+    // With three parts (the third all of f32's 24 bits), the third's own rounding times q was
+    // 1e-11 absolute: sin(505.79642) came out 478 ulp off, cos(6715.1543) 974.
     let q = round(a * 0.636619772367581);
-    let r = ((a - q * 1.5703125) - q * 4.837512969970703e-4) - q * 7.549790126404332e-8;
+    let r = ((((a - q * 1.5703125) - q * 4.837512969970703e-4) - q * 7.549533620476723e-8) -
+             q * 2.5632829192545614e-12) - q * 6.123234262925839e-17;
     return Reduced(r, u32(q) & 3u);
   }
   let bits = bitcast<u32>(a);
@@ -184,6 +191,18 @@ fn r_tanh(x: f32) -> f32 {
   let e = r_exp(-2.0 * a);
   return copysign((1.0 - e) / (1.0 + e), x);
 }
+// v e^x (v e^x / 2 when `half`) for x > 88, where e^x alone overflows f32 but its product with
+// v may not: x = n ln2 + r as in exp_sum, v = m 2^e, and m e^r 2^(e + n) formed by split_value
+// (inf past f32's range). A half step e^(x/2) twice overflowed from x = 177.4: exp(178 +
+// 1e-40i) had an infinite imaginary part for 2.0e37. (Constant factors of e^64 would not do:
+// the shader compiler folds e^64 e^64 into inf.)
+fn times_exp(v: f32, x: f32, half: bool) -> f32 {
+  if (is_zero(v)) { return v; }
+  let n = round(x * 1.44269504088896);
+  let r = (x - n * 0.693359375) - n * -2.12194440e-4;
+  let f = split_of(v);
+  return split_value(f.m * exp(r), f.e + i32(n) - select(0, 1, half));
+}
 fn c_exp(z: C) -> C {
   let x = z.x;
   let y = z.y;
@@ -194,10 +213,7 @@ fn c_exp(z: C) -> C {
   }
   let c = r_cos(y);
   let s = r_sin(y);
-  if (x > 88.0) {  // e^x overflows before e^x cos y does: two half steps
-    let h = r_exp(0.5 * x);
-    return C(h * c * h, h * s * h);
-  }
+  if (x > 88.0) { return C(times_exp(c, x, false), times_exp(s, x, false)); }
   let e = r_exp(x);
   return C(e * c, e * s);
 }
@@ -214,10 +230,6 @@ fn c_expm1(z: C) -> C {
   let h = r_sin(0.5 * y);
   return C(r_expm1(x) * r_cos(y) - 2.0 * h * h, r_exp(x) * r_sin(y));
 }
-// (cosh y, sinh y) as h * (h, +-h) for |y| > 88, where cosh y alone may overflow although its
-// product with a sine stays finite; the callers multiply by h last. h = e^(|y|/2) / sqrt 2
-// (|y| / 2 is exact).
-fn big_hyperbolic(y: f32) -> f32 { return r_exp(0.5 * abs(y)) * 0.707106781186548; }
 // C99 Annex G's csinh and ccosh of a + ib where a part is infinite or NaN (G.6.2.4-5): sin z is
 // -i sinh(iz) and cos z is cosh(iz), so c_sin and c_cos hand their non-finite inputs here
 // (the formulas below gave NaN + iNaN where Annex G keeps an infinity or a zero).
@@ -245,9 +257,10 @@ fn c_sin(z: C) -> C {
     return C(s.y, -s.x);
   }
   if (is_zero(z.x)) { return C(z.x, r_sinh(z.y)); }
-  if (abs(z.y) > 88.0 && is_finite(z.y)) {
-    let h = big_hyperbolic(z.y);
-    return C(r_sin(z.x) * h * h, r_cos(z.x) * h * copysign(h, z.y));
+  if (abs(z.y) > 88.0 && is_finite(z.y)) {  // cosh y = |sinh y| = e^|y| / 2 in f32 there
+    let a = abs(z.y);
+    let sh = times_exp(r_cos(z.x), a, true);  // cos x |sinh y|
+    return C(times_exp(r_sin(z.x), a, true), select(sh, -sh, z.y < 0.0));
   }
   return C(r_sin(z.x) * r_cosh(z.y), r_cos(z.x) * r_sinh(z.y));
 }
@@ -258,8 +271,9 @@ fn c_cos(z: C) -> C {
     return C(r_cosh(z.y), select(copysign(0.0, -z.x * z.y), -z.x * sh, is_finite(sh)));
   }
   if (abs(z.y) > 88.0 && is_finite(z.y)) {
-    let h = big_hyperbolic(z.y);
-    return C(r_cos(z.x) * h * h, -(r_sin(z.x) * h * copysign(h, z.y)));
+    let a = abs(z.y);
+    let sh = times_exp(r_sin(z.x), a, true);  // sin x |sinh y|
+    return C(times_exp(r_cos(z.x), a, true), select(-sh, sh, z.y < 0.0));
   }
   return C(r_cos(z.x) * r_cosh(z.y), -(r_sin(z.x) * r_sinh(z.y)));
 }
