@@ -179,6 +179,7 @@ fn c_div_recover(a: C, b: C, q: C) -> C {
 // term 2^126 times smaller than the other is below its rounding and may be dropped).
 struct Split { m: f32, e: i32 }
 fn split_add(m1: f32, e1: i32, m2: f32, e2: i32) -> Split {
+  if (m1 == 0.0 && m2 == 0.0) { return Split(m1 + m2, 0); }  // IEEE's sign of a sum of zeros
   if (m1 == 0.0) { return Split(m2, e2); }
   if (m2 == 0.0) { return Split(m1, e1); }
   let e = max(e1, e2);
