@@ -196,8 +196,11 @@ fn r_tanh(x: f32) -> f32 {
 // (inf past f32's range). A half step e^(x/2) twice overflowed from x = 177.4: exp(178 +
 // 1e-40i) had an infinite imaginary part for 2.0e37. (Constant factors of e^64 would not do:
 // the shader compiler folds e^64 e^64 into inf.)
-fn times_exp(v: f32, x: f32, half: bool) -> f32 {
+fn times_exp(v: f32, x0: f32, half: bool) -> f32 {
   if (is_zero(v)) { return v; }
+  // Past 200 every product overflows (2^-149 e^200 > FLT_MAX): the clamp keeps n below 2^9, so
+  // that n * 0.693359375 stays exact and i32(n) in range (x = 1e10 gave 0, FLT_MAX -inf).
+  let x = min(x0, 200.0);
   let n = round(x * 1.44269504088896);
   let r = (x - n * 0.693359375) - n * -2.12194440e-4;
   let f = split_of(v);
