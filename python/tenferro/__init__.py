@@ -18,7 +18,7 @@ from . import _errors
 from ._errors import *  # noqa: F401,F403
 from ._tenferro import (Runtime, Tensor, einsum, einsum_path, from_dlpack, path_planner_names,
                         register_path_planner, unregister_path_planner)
-from . import fft, krylov, linalg
+from . import fft, krylov, linalg, random
 from ._config import show_config
 from ._ad import Tracer, grad, jvp, stop_gradient, value_and_grad, vjp
 from ._namespace import *  # noqa: F401,F403
@@ -26,7 +26,7 @@ from ._namespace import __all__ as _namespace_all
 
 __version__ = "0.1.0"
 __all__ = (["Runtime", "Tensor", "einsum", "einsum_path", "from_dlpack", "fft", "krylov", "linalg",
-            "register_path_planner", "unregister_path_planner", "path_planner_names", "grad",
+            "random", "register_path_planner", "unregister_path_planner", "path_planner_names", "grad",
             "value_and_grad", "vjp", "jvp", "stop_gradient", "Tracer", "show_config"] +
            _errors.__all__ + _namespace_all)
 
