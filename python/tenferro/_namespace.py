@@ -38,13 +38,28 @@ def default_runtime():
         return _default
 
 
-def _rt(runtime):
+def _rt(runtime, op="runtime"):
+    """``runtime=`` as given (the default CPU runtime when None); anything but a Runtime is a
+    ValidationError naming ``op``."""
     if runtime is None:
         return default_runtime()
     if not isinstance(runtime, Runtime):
-        raise _error(_ValidationError, "runtime",
+        raise _error(_ValidationError, op,
                      f"runtime= must be a tenferro.Runtime, got {type(runtime).__name__}")
     return runtime
+
+
+def _real(value, op, what):
+    """``value`` as a float64; a complex or non-number value, or an int past float64's range, is
+    a ValidationError (float() dropped a NumPy complex scalar's imaginary part with only a
+    warning, and raised a bare OverflowError from 2**1024 - 2**970 on)."""
+    if isinstance(value, (complex, _np.complexfloating, str, bytes)):
+        raise _error(_ValidationError, op, f"{what} must be a real number, got {value!r}")
+    try:
+        return float(value)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise _error(_ValidationError, op,
+                     f"{what} must be a real number finite as float64 ({e})") from None
 
 
 def _fill_dtype(fill_value):
@@ -78,9 +93,6 @@ def eye(N, M=None, k=0, dtype=float64, *, runtime=None):
 def arange(start, stop=None, step=1, dtype=float64, *, runtime=None):
     if stop is None:
         start, stop = 0, start
-    # float() would drop a NumPy complex scalar's imaginary part with only a warning.
-    if any(isinstance(v, (str, bytes, complex, _np.complexfloating)) for v in (start, stop, step)):
-        raise _error(_ValidationError, "arange", "start, stop and step must be real numbers")
     if all(isinstance(v, (int, _np.integer)) for v in (start, stop, step)) and \
             _builtins.max(_builtins.abs(int(start)), _builtins.abs(int(stop))) > 2**53:
         # Integers past float64's exact range: the count from exact integer arithmetic (as
@@ -91,18 +103,10 @@ def arange(start, stop=None, step=1, dtype=float64, *, runtime=None):
         n = _builtins.max(0, -((start - stop) // step))  # ceil((stop - start) / step)
         if n >= 2**63:
             raise _error(_ValidationError, "arange", f"too many elements ({n})")
-        try:  # float() overflows from 2**1024 - 2**970 on
-            fstart, fstep = float(start), float(step)
-        except OverflowError:
-            raise _error(_ValidationError, "arange",
-                         "start, stop and step must be finite as float64") from None
-        i = _p.arange(_rt(runtime), 0.0, float(n), 1.0, dtype)
-        return i * fstep + fstart
-    try:
-        start, stop, step = float(start), float(stop), float(step)
-    except (TypeError, ValueError, OverflowError) as e:
-        raise _error(_ValidationError, "arange",
-                     f"start, stop and step must be real numbers finite as float64 ({e})")
+        fstep, fstart = _real(step, "arange", "step"), _real(start, "arange", "start")
+        return _p.arange(_rt(runtime), 0.0, float(n), 1.0, dtype) * fstep + fstart
+    start, stop, step = (_real(v, "arange", w) for v, w in ((start, "start"), (stop, "stop"),
+                                                           (step, "step")))
     return _p.arange(_rt(runtime), start, stop, step, dtype)
 
 
@@ -119,10 +123,8 @@ def asarray(x, dtype=None, *, runtime=None):
     a ContextMismatchError). Anything else needs an explicit ``runtime=`` and is uploaded to it
     (a counted copy)."""
     if isinstance(x, (Tensor, Tracer)):
-        if runtime is not None and x.runtime is not runtime:  # never a silent other runtime
-            if not isinstance(runtime, Runtime):
-                raise _error(_ValidationError, "asarray",
-                             f"runtime= must be a tenferro.Runtime, got {type(runtime).__name__}")
+        # Never a silent other runtime (and a runtime= that is not one is a ValidationError).
+        if runtime is not None and x.runtime is not _rt(runtime, "asarray"):
             raise _error(_ContextMismatchError, "asarray",
                          f"the tensor lives in runtime {x.runtime.id}, runtime= is runtime "
                          f"{runtime.id}; move it explicitly: runtime.upload(tensor.download())",

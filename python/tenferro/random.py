@@ -21,7 +21,7 @@ import numpy as _np
 
 from ._errors import ValidationError as _ValidationError
 from ._errors import _error
-from ._namespace import _rt
+from ._namespace import _real, _rt
 from ._tenferro import prims as _p
 
 __all__ = ["Generator", "default_rng"]
@@ -39,17 +39,6 @@ def _splitmix64(x):
 
 def _shape(size):
     return () if size is None else size
-
-
-def _real(value, op, what):
-    """A bound as a float; a complex or non-number bound is a ValidationError (float() dropped
-    a NumPy complex scalar's imaginary part with only a warning)."""
-    if isinstance(value, (complex, _np.complexfloating, str, bytes)):
-        raise _error(_ValidationError, op, f"{what} must be a real number, got {value!r}")
-    try:
-        return float(value)
-    except (TypeError, ValueError, OverflowError) as e:
-        raise _error(_ValidationError, op, f"{what} must be a real number ({e})") from None
 
 
 def _dtype(dtype):
@@ -113,4 +102,4 @@ def default_rng(seed=None, *, runtime=None):
                      f"seed must be a non-negative integer, got {type(seed).__name__}")
     if not 0 <= int(seed) < 2**64:
         raise _error(_ValidationError, "default_rng", f"seed must be in [0, 2**64), got {seed}")
-    return Generator(int(seed), _rt(runtime))
+    return Generator(int(seed), _rt(runtime, "default_rng"))

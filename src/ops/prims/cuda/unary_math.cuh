@@ -187,12 +187,6 @@ TENFERRO_PRIMS_HD Z zexpm1(Z z) {
 
 TENFERRO_CUDA_MATH_IN_DOUBLE(Expm1, expm1, zexpm1)
 
-// Principal logarithm: log|z| + i arg z with arg in [-pi, pi] (atan2 keeps the zero signs).
-// Near |z| = 1, log|z| comes from log1p so that it keeps its relative accuracy. Elsewhere
-// |z| = hypot would overflow past DBL_MAX (log(1.7e308 + 1.7e308i) gave inf) and keep few digits
-// in the subnormal range (log(5e-324 + 5e-324i) gave -744.44 for -744.09), so at the extremes
-// the parts are scaled by a power of two, exactly, and log|z| = log|z 2^-k| + k ln 2, with ln 2
-// split in two (the first part's low bits zero: k times it is exact).
 // x + y = s + the returned error, exactly (Knuth's two-sum).
 TENFERRO_PRIMS_HD double two_sum(double x, double y, double& s) {
   s = x + y;
@@ -217,6 +211,12 @@ TENFERRO_PRIMS_HD double norm_squared_minus_one(double a, double b) {
   return s + carried;
 }
 
+// Principal logarithm: log|z| + i arg z with arg in [-pi, pi] (atan2 keeps the zero signs).
+// Near |z| = 1, log|z| comes from log1p so that it keeps its relative accuracy. Elsewhere
+// |z| = hypot would overflow past DBL_MAX (log(1.7e308 + 1.7e308i) gave inf) and keep few digits
+// in the subnormal range (log(5e-324 + 5e-324i) gave -744.44 for -744.09), so at the extremes
+// the parts are scaled by a power of two, exactly, and log|z| = log|z 2^-k| + k ln 2, with ln 2
+// split in two (the first part's low bits zero: k times it is exact).
 TENFERRO_PRIMS_HD Z zlog(Z z) {
   const double ax = fabs(z.re), ay = fabs(z.im);
   const double arg = atan2(z.im, z.re);

@@ -19,6 +19,12 @@ std::string_view exp_trig_math_library() {
 // significant bits so that n * 0.693359375 is exact and p0 minus it too). The builtin's error
 // grows with its argument (WGSL allows 3 + 2|x| ULP), so it only sees r; the scaling by 2^n is
 // exact, in two halves so that neither leaves ldexp's range.
+// p0 + p1 = n ln2 + r (|n| < 2^15 keeps n * 0.693359375 exact).
+struct Ln2Reduced { r: f32, n: i32 }
+fn reduce_ln2(p0: f32, p1: f32) -> Ln2Reduced {
+  let n = round((p0 + p1) * 1.44269504088896);
+  return Ln2Reduced(((p0 - n * 0.693359375) - n * -2.12194440e-4) + p1, i32(n));
+}
 fn exp_sum(p0: f32, p1: f32) -> f32 {
   let x = p0 + p1;
   if (is_nan(x)) { return x; }
@@ -26,10 +32,9 @@ fn exp_sum(p0: f32, p1: f32) -> f32 {
   // four f32 above it inf, though e^x <= FLT_MAX there).
   if (x > 88.72283) { return f_inf(); }
   if (x < -103.98) { return 0.0; }
-  let n = round(x * 1.44269504088896);
-  let r = ((p0 - n * 0.693359375) - n * -2.12194440e-4) + p1;
-  let k = i32(n);
-  return ldexp(ldexp(exp(r), k / 2), k - k / 2);
+  let red = reduce_ln2(p0, p1);
+  let k = red.n;
+  return ldexp(ldexp(exp(red.r), k / 2), k - k / 2);
 }
 fn r_exp(x: f32) -> f32 { return exp_sum(x, 0.0); }
 // e^x - 1. For |x| <= 1, Kahan's form: u = e^x rounds, and (u - 1) x / ln u undoes that
@@ -192,19 +197,17 @@ fn r_tanh(x: f32) -> f32 {
   return copysign((1.0 - e) / (1.0 + e), x);
 }
 // v e^x (v e^x / 2 when `half`) for x > 88, where e^x alone overflows f32 but its product with
-// v may not: x = n ln2 + r as in exp_sum, v = m 2^e, and m e^r 2^(e + n) formed by split_value
+// v may not: x = n ln2 + r (reduce_ln2), v = m 2^e, and m e^r 2^(e + n) formed by split_value
 // (inf past f32's range). A half step e^(x/2) twice overflowed from x = 177.4: exp(178 +
 // 1e-40i) had an infinite imaginary part for 2.0e37. (Constant factors of e^64 would not do:
 // the shader compiler folds e^64 e^64 into inf.)
 fn times_exp(v: f32, x0: f32, half: bool) -> f32 {
   if (is_zero(v)) { return v; }
   // Past 200 every product overflows (2^-149 e^200 > FLT_MAX): the clamp keeps n below 2^9, so
-  // that n * 0.693359375 stays exact and i32(n) in range (x = 1e10 gave 0, FLT_MAX -inf).
-  let x = min(x0, 200.0);
-  let n = round(x * 1.44269504088896);
-  let r = (x - n * 0.693359375) - n * -2.12194440e-4;
+  // that reduce_ln2 stays exact and i32(n) in range (x = 1e10 gave 0, FLT_MAX -inf).
+  let red = reduce_ln2(min(x0, 200.0), 0.0);
   let f = split_of(v);
-  return split_value(f.m * exp(r), f.e + i32(n) - select(0, 1, half));
+  return split_value(f.m * exp(red.r), f.e + red.n - select(0, 1, half));
 }
 fn c_exp(z: C) -> C {
   let x = z.x;
