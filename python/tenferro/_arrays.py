@@ -1,0 +1,430 @@
+"""NumPy's array-manipulation names that autoray and quimb reach beyond ``_namespace``: flip,
+roll, pad, split, repeat, tile, tril/triu, dot, linspace, indices, meshgrid, any/all and the
+small creation helpers. Each is built from the prims the backends already run (slices, joins,
+broadcasts, reshapes, one select), so it runs on the operands' runtime, differentiates through
+a Tracer, and multiplies nothing by a mask: Inf and NaN stay where NumPy puts them.
+
+tenferro's kernels take no negative strides, so a reversal is a copy: ``flip`` pads the axis to
+a power of two and complements its index digit by digit (the reverse of i < 2^k is 2^k - 1 - i,
+every base-16 digit complemented, one join per digit), then slices the padded end off: about
+log16(n) + 1 copies where NumPy returns a view.
+"""
+
+import builtins as _builtins
+import operator as _operator
+
+import numpy as _np
+
+from ._errors import UnsupportedError as _UnsupportedError
+from ._errors import ValidationError as _ValidationError
+from ._errors import _axes, _axis, _error
+from ._namespace import (_real, _rt, arange, astype, broadcast_to, concatenate, equal,
+                         expand_dims, float32, float64, full, greater, less_equal,
+                         not_equal, reshape, stack, tensordot, where, zeros)
+
+_RADIX = 16  # flip's digit: one join of 16 slices per 4 bits of the padded length
+
+
+def _count(value, op, what):
+    """A non-negative Python int from an int-like ``value``; anything else is a ValidationError."""
+    try:
+        n = _operator.index(value)
+    except TypeError:
+        raise _error(_ValidationError, op, f"{what} must be an integer, got {value!r}") from None
+    if n < 0:
+        raise _error(_ValidationError, op, f"{what} must be non-negative, got {n}")
+    return n
+
+
+def _along(x, axis, start, stop):
+    """x[start:stop] along ``axis`` (a view)."""
+    return x[(slice(None),) * axis + (slice(start, stop),)]
+
+
+def _reversed_axis(x, axis):
+    n = x.shape[axis]
+    if n <= _RADIX:
+        if n <= 1:
+            return x
+        return concatenate([_along(x, axis, i, i + 1) for i in range(n - 1, -1, -1)], axis)
+    digits = (n - 1).bit_length()  # bits of the padded length 2^digits >= n
+    m = 1 << digits
+    if m > n:  # the padding's values never reach the result: it is sliced off at the end
+        shape = list(x.shape)
+        shape[axis] = m - n
+        x = concatenate([x, zeros(tuple(shape), x.dtype, runtime=x.runtime)], axis)
+    radices = [_RADIX] * (digits // 4) + ([1 << (digits % 4)] if digits % 4 else [])
+    lead, tail = x.shape[:axis], x.shape[axis + 1:]
+    y = reshape(x, lead + tuple(radices) + tail)
+    for d, r in enumerate(radices):
+        y = concatenate([_along(y, axis + d, i, i + 1) for i in range(r - 1, -1, -1)], axis + d)
+    return _along(reshape(y, lead + (m,) + tail), axis, m - n, m)
+
+
+def flip(m, axis=None):
+    """numpy.flip: the entries along ``axis`` (every axis when None) in reverse order; a copy
+    (see the module's note), NumPy's values bit for bit."""
+    axes = range(m.ndim) if axis is None else _axes(axis, m.ndim, "flip")
+    for a in axes:
+        m = _reversed_axis(m, a)
+    return m
+
+
+def fliplr(m):
+    if m.ndim < 2:
+        raise _error(_ValidationError, "fliplr", f"needs at least 2 axes, got {m.ndim}")
+    return flip(m, 1)
+
+
+def flipud(m):
+    if m.ndim < 1:
+        raise _error(_ValidationError, "flipud", "needs at least 1 axis, got a 0-d tensor")
+    return flip(m, 0)
+
+
+def roll(a, shift, axis=None):
+    """numpy.roll: entries shifted along ``axis`` (of the flattened tensor when None), those
+    past the end coming back at the start; shift and axis may be matching sequences."""
+    if axis is None:
+        return reshape(roll(reshape(a, (-1,)), shift, 0), a.shape)
+    shifts, axes = _np.broadcast_arrays(_np.asarray(shift), _np.asarray(axis))
+    if shifts.ndim > 1 or shifts.dtype.kind not in "iu" or axes.dtype.kind not in "iu":
+        raise _error(_ValidationError, "roll", "shift and axis must be integers or matching "
+                     f"sequences of integers, got {shift!r} and {axis!r}")
+    total = [0] * a.ndim
+    for s, ax in zip(shifts.reshape(-1), axes.reshape(-1)):
+        total[_axis(int(ax), a.ndim, "roll")] += int(s)
+    for ax, s in enumerate(total):
+        n = a.shape[ax]
+        if n and s % n:
+            k = n - s % n
+            a = concatenate([_along(a, ax, k, n), _along(a, ax, 0, k)], ax)
+    return a
+
+
+def _runs(x, idx, axis):
+    """x's entries at the integer positions ``idx`` along ``axis``: runs of steps +1, -1 and 0
+    become a slice, a reversed slice and a broadcast, joined once."""
+    pieces, i, n = [], 0, len(idx)
+    while i < n:
+        step = int(idx[i + 1] - idx[i]) if i + 1 < n else 1
+        if step not in (-1, 0, 1):
+            step = 1
+        j = i + 1
+        while j < n and idx[j] - idx[j - 1] == step:
+            j += 1
+        lo, hi = int(_builtins.min(idx[i], idx[j - 1])), int(_builtins.max(idx[i], idx[j - 1]))
+        piece = _along(x, axis, lo, hi + 1)
+        if step == -1:
+            piece = _reversed_axis(piece, axis)
+        elif step == 0:
+            shape = list(x.shape)
+            shape[axis] = j - i
+            piece = broadcast_to(piece, tuple(shape))
+        pieces.append(piece)
+        i = j
+    return pieces
+
+
+def _pad_pairs(value, ndim, what):
+    v = _np.asarray(value)
+    try:
+        pairs = _np.broadcast_to(v, (ndim, 2))
+    except ValueError:
+        raise _error(_ValidationError, "pad", f"{what} {value!r} does not fit {ndim} axes "
+                     "(NumPy's forms: n, (before, after) or one pair per axis)") from None
+    return pairs
+
+
+_SELECTING_MODES = ("edge", "wrap", "reflect", "symmetric")
+
+
+def pad(array, pad_width, mode="constant", **kwargs):
+    """numpy.pad for the modes that place values: "constant" (``constant_values``), "empty"
+    (zeros here), and the modes that repeat the array's own entries ("edge", "wrap", "reflect",
+    "symmetric", with NumPy's ``reflect_type`` "even"). Axes are padded in order, as NumPy does,
+    so corners take the later axis's constant. The arithmetic modes (mean, linear_ramp, ...)
+    and a callable mode are an UnsupportedError."""
+    x = array
+    widths = _pad_pairs(pad_width, x.ndim, "pad_width")
+    if widths.dtype.kind not in "iu":
+        raise _error(_ValidationError, "pad", f"pad_width must be integers, got {pad_width!r}")
+    if (widths < 0).any():
+        raise _error(_ValidationError, "pad", f"pad_width must be non-negative, got {pad_width!r}")
+    allowed = {"constant": {"constant_values"}, "empty": set(),
+               "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}}
+    if not isinstance(mode, str) or mode not in ("constant", "empty") + _SELECTING_MODES:
+        raise _error(_UnsupportedError, "pad", f"mode {mode!r} is not supported; tenferro pads "
+                     "with 'constant', 'empty', 'edge', 'wrap', 'reflect' or 'symmetric'")
+    unknown = set(kwargs) - allowed.get(mode, set())
+    if unknown:
+        raise _error(_ValidationError, "pad", f"mode {mode!r} takes no {sorted(unknown)}")
+    if kwargs.get("reflect_type", "even") != "even":
+        raise _error(_UnsupportedError, "pad", "reflect_type 'odd' (arithmetic) is not supported")
+    values = _pad_pairs(kwargs.get("constant_values", 0), x.ndim, "constant_values")
+    for ax in range(x.ndim):
+        before, after = int(widths[ax, 0]), int(widths[ax, 1])
+        if before == after == 0:
+            continue
+        n = x.shape[ax]
+        if mode in ("constant", "empty"):
+            pieces = []
+            for width, value in ((before, values[ax, 0]), (after, values[ax, 1])):
+                shape = list(x.shape)
+                shape[ax] = width
+                v = value.item() if mode == "constant" else 0
+                pieces.append(full(tuple(shape), v, x.dtype, runtime=x.runtime))
+            x = concatenate([pieces[0], x, pieces[1]], ax)
+            continue
+        if n == 0:
+            raise _error(_ValidationError, "pad", f"can't extend empty axis {ax} using modes "
+                         "other than 'constant' or 'empty'")
+        # NumPy's own index map for this axis says which entry each padded place repeats.
+        idx = _np.pad(_np.arange(n), (before, after), mode=mode)
+        x = concatenate(_runs(x, idx, ax), ax)
+    return x
+
+
+def _sections(n, indices_or_sections, op):
+    if isinstance(indices_or_sections, (int, _np.integer)):
+        k = int(indices_or_sections)
+        if k <= 0:
+            raise _error(_ValidationError, op, f"number of sections must be larger than 0, got {k}")
+        if op == "split" and n % k:
+            raise _error(_ValidationError, op, f"array split does not result in an equal "
+                         f"division ({n} into {k})")
+        q, r = divmod(n, k)
+        bounds = [0]
+        for i in range(k):
+            bounds.append(bounds[-1] + q + (1 if i < r else 0))
+        return list(zip(bounds[:-1], bounds[1:]))
+    cuts = [_operator.index(c) for c in indices_or_sections]
+    starts, stops = [0] + cuts, cuts + [n]
+    # Python's slice rules, as NumPy's: negative cuts count from the end, past-the-end clamps.
+    return [slice(a, b).indices(n)[:2] for a, b in zip(starts, stops)]
+
+
+def split(ary, indices_or_sections, axis=0):
+    """numpy.split: views of equal sections (a count that does not divide the axis is a
+    ValidationError) or between the given indices."""
+    axis = _axis(axis, ary.ndim, "split")
+    return [_along(ary, axis, a, _builtins.max(a, b))
+            for a, b in _sections(ary.shape[axis], indices_or_sections, "split")]
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    """numpy.array_split: as split, the first n % k sections one longer when k does not divide
+    n."""
+    axis = _axis(axis, ary.ndim, "array_split")
+    return [_along(ary, axis, a, _builtins.max(a, b))
+            for a, b in _sections(ary.shape[axis], indices_or_sections, "array_split")]
+
+
+def repeat(a, repeats, axis=None):
+    """numpy.repeat: each entry ``repeats`` times along ``axis`` (of the flattened tensor when
+    None); ``repeats`` an int or one count per entry."""
+    if axis is None:
+        a, axis = reshape(a, (-1,)), 0
+    axis = _axis(axis, a.ndim, "repeat")
+    counts = _np.asarray(repeats)
+    if counts.dtype.kind not in "iu" or counts.ndim > 1:
+        raise _error(_ValidationError, "repeat", f"repeats must be an integer or a sequence of "
+                     f"integers, got {repeats!r}")
+    if (counts < 0).any():
+        raise _error(_ValidationError, "repeat", "repeats may not contain negative values")
+    n = a.shape[axis]
+    if counts.ndim == 0 or counts.size == 1:
+        r = int(counts.reshape(-1)[0])
+        shape = a.shape[:axis + 1] + (r,) + a.shape[axis + 1:]
+        out = broadcast_to(expand_dims(a, axis + 1), shape)
+        return reshape(out, a.shape[:axis] + (n * r,) + a.shape[axis + 1:])
+    if counts.size != n:
+        raise _error(_ValidationError, "repeat", f"{counts.size} repeats for an axis of {n}")
+    idx = _np.repeat(_np.arange(n), counts)
+    if idx.size == 0:
+        return _along(a, axis, 0, 0)
+    return concatenate(_runs(a, idx, axis), axis)
+
+
+def tile(A, reps):
+    """numpy.tile: A repeated ``reps`` times along each axis (leading axes added as NumPy
+    does)."""
+    reps = (reps,) if isinstance(reps, (int, _np.integer)) else tuple(reps)
+    reps = tuple(_count(r, "tile", "reps") for r in reps)
+    d = _builtins.max(len(reps), A.ndim)
+    A = reshape(A, (1,) * (d - A.ndim) + A.shape)
+    reps = (1,) * (d - len(reps)) + reps
+    # Each axis k of A becomes (reps[k], A.shape[k]): a broadcast over new axes, one copy.
+    expanded = reshape(A, tuple(v for s in A.shape for v in (1, s)))
+    out = broadcast_to(expanded, tuple(v for r, s in zip(reps, A.shape) for v in (r, s)))
+    return reshape(out, tuple(r * s for r, s in zip(reps, A.shape)))
+
+
+def _index_dtype(*extents):
+    """float32 holds every index below 2^24 exactly and runs on every backend; float64 above."""
+    return float32 if _builtins.max(extents, default=0) < 2**24 else float64
+
+
+def _triangle(m, k, keep):
+    k = _operator.index(k)
+    rows, cols = m.shape[-2:] if m.ndim >= 2 else (m.shape[-1], m.shape[-1])
+    dt = _index_dtype(rows, cols, _builtins.abs(k))
+    i = reshape(arange(rows, dtype=dt, runtime=m.runtime), (rows, 1))
+    j = reshape(arange(cols, dtype=dt, runtime=m.runtime), (1, cols))
+    return where(keep(j - i, float(k)), m, 0)
+
+
+def tril(m, k=0):
+    """numpy.tril: the entries on and below the k-th diagonal of the last two axes, the others
+    zero (a select: an Inf or NaN above it does not leak)."""
+    return _triangle(m, k, less_equal)
+
+
+def triu(m, k=0):
+    """numpy.triu: the entries on and above the k-th diagonal of the last two axes."""
+    return _triangle(m, k, lambda d, kk: less_equal(kk, d))
+
+
+def dot(a, b):
+    """numpy.dot: a product for a 0-d operand, else the sum over a's last axis and b's
+    second-to-last (its only one when 1-d)."""
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    return tensordot(a, b, axes=([a.ndim - 1], [_builtins.max(b.ndim - 2, 0)]))
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             runtime=None):
+    """numpy.linspace for real scalar ends, with NumPy's arithmetic (in float64, then cast):
+    start + i * step, the last value ``stop`` exactly when ``endpoint``."""
+    num = _count(num, "linspace", "num")
+    start, stop = _real(start, "linspace", "start"), _real(stop, "linspace", "stop")
+    if axis not in (0, -1):
+        raise _error(_ValidationError, "linspace", f"axis {axis} is out of range for 1 axis")
+    div = num - 1 if endpoint else num
+    delta = stop - start
+    y = arange(num, dtype=float64, runtime=runtime)
+    if div > 0:
+        step = delta / div
+        y = y / div * delta if step == 0 else y * step
+    else:
+        step = float("nan")
+        y = y * delta
+    y = y + start
+    if endpoint and num > 1:
+        y = concatenate([y[:-1], full((1,), stop, float64, runtime=y.runtime)])
+    if dtype is not None:
+        y = astype(y, dtype)
+    return (y, step) if retstep else y
+
+
+def indices(dimensions, dtype=float64, sparse=False, *, runtime=None):
+    """numpy.indices as float64 (tenferro has no integer dtype; every index below 2^53 is
+    exact): the grid's coordinates, stacked (or, with sparse, one broadcastable tensor per
+    axis)."""
+    dims = tuple(_count(d, "indices", "each dimension") for d in dimensions)
+    rt = _rt(runtime, "indices")
+    grids = []
+    for ax, n in enumerate(dims):
+        shape = tuple(n if i == ax else 1 for i in range(len(dims)))
+        grids.append(reshape(arange(n, dtype=dtype, runtime=rt), shape))
+    if sparse:
+        return tuple(grids)
+    if not dims:
+        return zeros((0,), dtype, runtime=rt)
+    return stack([broadcast_to(g, dims) for g in grids])
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """numpy.meshgrid of 1-d tensors ("xy": the first two outputs' axes swapped, as NumPy's)."""
+    if indexing not in ("xy", "ij"):
+        raise _error(_ValidationError, "meshgrid", f"indexing must be 'xy' or 'ij', not "
+                     f"{indexing!r}")
+    n = len(xi)
+    shapes = [[1] * n for _ in xi]
+    for i, x in enumerate(xi):
+        shapes[i][i] = -1
+    if indexing == "xy" and n > 1:
+        for s in shapes:
+            s[0], s[1] = s[1], s[0]
+    grids = [reshape(x, tuple(s)) for x, s in zip(xi, shapes)]
+    if sparse:
+        return tuple(astype(g, g.dtype, copy=True) if copy else g for g in grids)
+    full_shape = tuple(_builtins.max(g.shape[k] for g in grids) for k in range(n))
+    out = [broadcast_to(g, full_shape) for g in grids]
+    return tuple(astype(g, g.dtype, copy=True) if copy else g for g in out)
+
+
+def any(a, axis=None, keepdims=False):  # noqa: A001 - NumPy's name
+    """numpy.any as a 0.0/1.0 tensor (tenferro has no boolean dtype); NaN counts as true."""
+    return greater(not_equal(a, 0).sum(axis, keepdims), 0)
+
+
+def all(a, axis=None, keepdims=False):  # noqa: A001 - NumPy's name
+    """numpy.all as a 0.0/1.0 tensor; True over an empty axis, as NumPy's."""
+    return equal(equal(a, 0).sum(axis, keepdims), 0)
+
+
+def empty(shape, dtype=float64, *, runtime=None):
+    """numpy.empty: zeros here (a new tensor's memory is never left undefined)."""
+    return zeros(shape, dtype, runtime=runtime)
+
+
+def empty_like(x, dtype=None):
+    return zeros(x.shape, x.dtype if dtype is None else dtype, runtime=x.runtime)
+
+
+def full_like(x, fill_value, dtype=None):
+    return full(x.shape, fill_value, x.dtype if dtype is None else dtype, runtime=x.runtime)
+
+
+def identity(n, dtype=float64, *, runtime=None):
+    from ._namespace import eye
+    return eye(n, dtype=dtype, runtime=runtime)
+
+
+def copy(a):
+    return astype(a, a.dtype, copy=True)
+
+
+def ravel(a, order="C"):
+    if order != "C":
+        raise _error(_UnsupportedError, "ravel", f"order {order!r}: only 'C' is supported")
+    return reshape(a, (-1,))
+
+
+def _at_least(arys, k):
+    out = []
+    for a in arys:
+        if a.ndim < k:  # NumPy's placement: (N,) -> (1, N) -> (1, N, 1); (M, N) -> (M, N, 1)
+            core = a.shape if a.ndim else (1,)
+            shape = {1: core, 2: (1,) + core if a.ndim < 2 else core,
+                     3: ((1,) + core + (1,)) if a.ndim < 2 else core + (1,)}[k]
+            if a.ndim == 0:
+                shape = (1,) * k
+            a = reshape(a, shape)
+        out.append(a)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def atleast_1d(*arys):
+    return _at_least(arys, 1)
+
+
+def atleast_2d(*arys):
+    return _at_least(arys, 2)
+
+
+def atleast_3d(*arys):
+    return _at_least(arys, 3)
+
+
+def finfo(dtype):
+    """numpy.finfo of a dtype or of a tensor's dtype (float32, float64, complex64, complex128)."""
+    return _np.finfo(getattr(dtype, "dtype", dtype))
+
+
+__all__ = ["flip", "fliplr", "flipud", "roll", "pad", "split", "array_split", "repeat", "tile",
+           "tril", "triu", "dot", "linspace", "indices", "meshgrid", "any", "all", "empty",
+           "empty_like", "full_like", "identity", "copy", "ravel", "atleast_1d", "atleast_2d",
+           "atleast_3d", "finfo"]
