@@ -82,6 +82,8 @@ def ones(shape, dtype=float64, *, runtime=None):
 
 
 def full(shape, fill_value, dtype=None, *, runtime=None):
+    if isinstance(fill_value, _np.ndarray) and fill_value.ndim == 0:
+        fill_value = fill_value[()]  # a 0-d array is its scalar, as NumPy takes it
     return _p.full(_rt(runtime), shape, fill_value,
                    _fill_dtype(fill_value) if dtype is None else dtype)
 

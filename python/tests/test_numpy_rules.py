@@ -87,12 +87,14 @@ def test_arange_counts_exactly_past_2_53(rt):
 
 def test_creation_arguments_as_numpy_takes_them(rt):
     # dtype=None is NumPy's default (it was nanobind's TypeError); full without dtype= takes
-    # the fill value's (a complex fill was refused as "dtype float64 is real").
+    # the fill value's (a complex fill was refused as "dtype float64 is real"), also from a
+    # 0-d array (refused as "not a number").
     for make in (lambda: tf.zeros(3, dtype=None, runtime=rt), lambda: tf.ones(3, None, runtime=rt),
                  lambda: tf.eye(3, dtype=None, runtime=rt),
                  lambda: tf.arange(3, dtype=None, runtime=rt)):
         assert make().dtype == np.float64
-    for value in (1j, np.complex64(2 + 1j), np.float32(1.5), 2.5, 3):
+    for value in (1j, np.complex64(2 + 1j), np.float32(1.5), 2.5, 3,
+                  np.array(2.5), np.array(np.complex64(1j)), np.array(np.float32(0.5))):
         got, want = tf.full(2, value, runtime=rt), np.full(2, value)
         assert got.dtype == (want.dtype if want.dtype != np.int64 else np.float64), value
         np.testing.assert_array_equal(got.download(), want)
