@@ -63,7 +63,7 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
   for (const auto& z : ritz.values) {
     const double lambda = z.real();
     r.singular_values.push_back(std::sqrt(std::max(lambda, 0.0)));
-    resolved.push_back(lambda > 100 * gram_space.eps() * lambda_max);
+    resolved.push_back(lambda > gram_space.eps() * lambda_max);  // s > sqrt(eps) s_max
     inverse.emplace_back(resolved.back() ? 1.0 / r.singular_values.back() : 0.0);
   }
   std::vector<krylov_internal::cplx> values;
@@ -73,27 +73,53 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
   const EagerTensor inv = prims::reshape(gram_space.write(inverse, k, 1), Shape{k});
   const EagerTensor w = prims::stack(ritz.vectors, 1);  // [dim, k], orthonormal
   // The other side: A v_i / s_i (or A^H u_i / s_i), then CGS2 on its columns. Below
-  // sqrt(eps) s_max the division amplifies rounding, and a numerically zero s_i gives no
-  // direction at all (a seeded random one stands in): orthonormalising keeps U (or V) a valid
-  // basis whatever the spectrum, and U S Vh stays within those s_i of A.
+  // sqrt(eps) s_max the division amplifies rounding, so such a column is A v_i's own direction
+  // once orthogonalised, and where nothing of it is left (s_i numerically zero) a seeded random
+  // direction turned to A v_i's phase stands in: U stays an orthonormal basis whatever the
+  // spectrum, each u_i keeps the sign of A v_i (a flipped one missed A by 2 s_i), and U S Vh
+  // stays within those s_i of A.
   const EagerTensor other = right ? einsum("ij,jk,k->ik", {as, w, inv})
                                   : einsum("jk,ji,k->ik", {w, ac, inv});  // V = A^H U / s
+  const EagerTensor image =
+      right ? einsum("ij,jk->ik", {as, w}) : einsum("jk,ji->ik", {w, ac});  // A v_i unscaled
   const std::int64_t other_dim = right ? m : n;
-  std::vector<EagerTensor> columns;
-  for (std::int64_t i = 0; i < k; ++i) {
+  auto column = [&](const EagerTensor& t, std::int64_t i) {
     const std::array<prims::Slice, 2> col{prims::Slice{}, prims::Slice{i, i + 1, 1}};
-    EagerTensor c =
-        resolved[static_cast<std::size_t>(i)]
-            ? prims::reshape(prims::contiguous(prims::slice(other, col)), Shape{other_dim})
-            : prims::random_normal(a.runtime(), a.dtype(), Shape{other_dim},
-                                   seed + 1 + static_cast<std::uint64_t>(i));
-    for (int pass = 0; pass < 2; ++pass) {
-      if (!columns.empty()) {
-        const EagerTensor q = prims::stack(columns, 1);
-        const EagerTensor h = einsum("jk,j->k", {cplx ? prims::conj(q) : q, c});
-        c = c - einsum("jk,k->j", {q, h});
-      }
-      c = c / prims::cast(prims::norm(c), a.dtype());
+    return prims::reshape(prims::contiguous(prims::slice(t, col)), Shape{other_dim});
+  };
+  std::vector<EagerTensor> columns;
+  auto orthogonalised = [&](EagerTensor c) {  // two passes of classical Gram-Schmidt
+    for (int pass = 0; pass < 2 && !columns.empty(); ++pass) {
+      const EagerTensor q = prims::stack(columns, 1);
+      const EagerTensor h = einsum("jk,j->k", {cplx ? prims::conj(q) : q, c});
+      c = c - einsum("jk,k->j", {q, h});
+    }
+    return c;
+  };
+  auto normalised = [&](const EagerTensor& c) {
+    return c / prims::cast(prims::norm(c), a.dtype());
+  };
+  // What rounding leaves of a column of A v in the scaled units: a few eps of s_max.
+  const double noise = 16 * gram_space.eps() * std::sqrt(lambda_max);
+  for (std::int64_t i = 0; i < k; ++i) {
+    if (resolved[static_cast<std::size_t>(i)]) {
+      columns.push_back(normalised(orthogonalised(normalised(orthogonalised(column(other, i))))));
+      continue;
+    }
+    const EagerTensor direction = column(image, i);
+    EagerTensor c = orthogonalised(direction);
+    if (gram_space.read(prims::norm(c))[0].real() > noise) {
+      columns.push_back(normalised(orthogonalised(normalised(c))));
+      continue;
+    }
+    c = normalised(orthogonalised(normalised(orthogonalised(prims::random_normal(
+        a.runtime(), a.dtype(), Shape{other_dim}, seed + 1 + static_cast<std::uint64_t>(i))))));
+    // The phase that makes <c, A v_i> real and non-negative (none when it is zero).
+    const krylov_internal::cplx h =
+        gram_space.read(einsum("j,j->", {cplx ? prims::conj(c) : c, direction}))[0];
+    if (std::abs(h) > 0) {
+      const krylov_internal::cplx phase = h / std::abs(h);
+      c = cplx ? prims::scale(c, phase) : (phase.real() < 0 ? prims::neg(c) : c);
     }
     columns.push_back(c);
   }
