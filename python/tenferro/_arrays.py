@@ -1,6 +1,6 @@
 """NumPy's array-manipulation names that autoray and quimb reach beyond ``_namespace``: flip,
-roll, pad, split, repeat, tile, tril/triu, dot, linspace, indices, meshgrid, any/all and the
-small creation helpers. Each is built from the prims the backends already run (slices, joins,
+roll, pad, split, repeat, tile, tril/triu, dot, linspace, indices, meshgrid, any/all,
+argmax/argmin, nan_to_num and the small creation helpers. Each is built from the prims the backends already run (slices, joins,
 broadcasts, reshapes, one select), so it runs on the operands' runtime, differentiates through
 a Tracer, and multiplies nothing by a mask: Inf and NaN stay where NumPy puts them.
 
@@ -21,6 +21,10 @@ from ._errors import _axes, _axis, _error
 from ._namespace import (_real, _rt, arange, astype, broadcast_to, concatenate, equal,
                          expand_dims, float32, float64, full, greater, less_equal,
                          not_equal, reshape, stack, tensordot, where, zeros)
+from ._namespace import imag as _imag_part
+from ._namespace import isnan as _isnan
+from ._namespace import real as _real_part
+from ._tenferro.prims import complex as _complex
 
 _RADIX = 16  # flip's digit: one join of 16 slices per 4 bits of the padded length
 
@@ -365,6 +369,67 @@ def all(a, axis=None, keepdims=False):  # noqa: A001 - NumPy's name
     return equal(equal(a, 0).sum(axis, keepdims), 0)
 
 
+def _arg_extreme(a, axis, keepdims, op, extreme):
+    """The first index of ``extreme`` along ``axis`` (of the flattened tensor when None), or of
+    the first NaN when there is one (NumPy's rule), as a tensor of a's dtype: tenferro has no
+    integer dtype, and every index of an axis shorter than 2^24 (float32) or 2^53 (float64) is
+    exact. Built from the reduction, a compare, a select and a minimum: no product."""
+    if a.dtype.kind == "c":
+        raise _error(_UnsupportedError, op, "complex tensors are not supported (NumPy orders them "
+                     "by real, then imaginary part); take the real part or abs first")
+    if axis is None:
+        flat = _arg_extreme(reshape(a, (-1,)), 0, False, op, extreme)
+        return reshape(flat, (1,) * a.ndim) if keepdims else flat
+    axis = _axis(axis, a.ndim, op)
+    n = a.shape[axis]
+    if n == 0:
+        raise _error(_ValidationError, op, f"attempt to get {op} of an empty sequence")
+    if n > (2**24 if a.dtype == float32 else 2**53):
+        raise _error(_ValidationError, op, f"an axis of {n} entries has indices {a.dtype} does "
+                     "not hold exactly")
+    shape = tuple(n if i == axis else 1 for i in range(a.ndim))
+    idx = reshape(arange(n, dtype=a.dtype, runtime=a.runtime), shape)
+    # n marks "not here"; the first index that is the extreme, or the first NaN.
+    first = _first_where(equal(a, extreme(a, axis, keepdims=True)), idx, n, axis, keepdims)
+    first_nan = _first_where(_isnan(a), idx, n, axis, keepdims)
+    return where(less_equal(first_nan, n - 1), first_nan, first)
+
+
+def _first_where(cond, idx, n, axis, keepdims):
+    return where(cond, idx, float(n)).min(axis, keepdims)
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    """numpy.argmax, the indices as a tensor of a's dtype (see _arg_extreme)."""
+    if out is not None:
+        raise _error(_UnsupportedError, "argmax", "out= is not supported: tensors are immutable")
+    return _arg_extreme(a, axis, keepdims, "argmax", lambda x, ax, keepdims: x.max(ax, keepdims))
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    """numpy.argmin, the indices as a tensor of a's dtype (see _arg_extreme)."""
+    if out is not None:
+        raise _error(_UnsupportedError, "argmin", "out= is not supported: tensors are immutable")
+    return _arg_extreme(a, axis, keepdims, "argmin", lambda x, ax, keepdims: x.min(ax, keepdims))
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """numpy.nan_to_num: NaN to ``nan``, +-Inf to ``posinf``/``neginf`` (the dtype's largest
+    finite values by default), each part of a complex tensor on its own; selects, no
+    arithmetic."""
+    if x.dtype.kind == "c":
+        return _complex(nan_to_num(_real_part(x), copy, nan, posinf, neginf),
+                        nan_to_num(_imag_part(x), copy, nan, posinf, neginf))
+    info = _np.finfo(x.dtype)
+    hi = float(info.max) if posinf is None else _real(posinf, "nan_to_num", "posinf")
+    lo = float(info.min) if neginf is None else _real(neginf, "nan_to_num", "neginf")
+    fill = _real(nan, "nan_to_num", "nan")
+    # One select per value, each with a tensor branch, so the result keeps x's dtype.
+    y = where(equal(x, float("inf")), hi, x)
+    y = where(equal(x, float("-inf")), lo, y)
+    return where(_isnan(x), fill, y)
+
+
 def empty(shape, dtype=float64, *, runtime=None):
     """numpy.empty: zeros here (a new tensor's memory is never left undefined)."""
     return zeros(shape, dtype, runtime=runtime)
@@ -427,4 +492,4 @@ def finfo(dtype):
 __all__ = ["flip", "fliplr", "flipud", "roll", "pad", "split", "array_split", "repeat", "tile",
            "tril", "triu", "dot", "linspace", "indices", "meshgrid", "any", "all", "empty",
            "empty_like", "full_like", "identity", "copy", "ravel", "atleast_1d", "atleast_2d",
-           "atleast_3d", "finfo"]
+           "atleast_3d", "finfo", "argmax", "argmin", "nan_to_num"]

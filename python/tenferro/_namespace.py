@@ -599,25 +599,35 @@ def count_nonzero(x, axis=None, keepdims=False):
     return not_equal(x, 0).sum(axis, keepdims)
 
 
-def cumsum(x, axis=None):
-    """Inclusive prefix sums along one axis (NumPy's default, axis=None: of the flattened
-    values) by Hillis-Steele doubling: ceil(log2 n) rounds of
-    y[i] += y[i - s] (two slices, one add, one concatenate each), so every backend runs it with
-    its own kernels and Inf/NaN propagate as in NumPy's running sum (nothing is multiplied by
-    0). The additions are associated differently, as in any parallel scan: finite partial sums
-    can round (or overflow) differently from a sequential loop."""
+def _scan(x, axis, op, combine):
+    """Inclusive prefix ``combine`` along one axis (NumPy's default, axis=None: of the flattened
+    values) by Hillis-Steele doubling: ceil(log2 n) rounds of y[i] = y[i] (+) y[i - s] (two
+    slices, one kernel, one concatenate each), so every backend runs it with its own kernels and
+    Inf/NaN propagate as in NumPy's running loop (nothing is multiplied by a mask). The terms are
+    associated differently, as in any parallel scan: finite partial results can round (or
+    overflow) differently from a sequential loop."""
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
-    axis = _axis(axis, x.ndim, "cumsum")
+    axis = _axis(axis, x.ndim, op)
     n = x.shape[axis]
     y = moveaxis(x, axis, -1)
     s = 1
     while s < n:
-        y = concatenate([y[..., :s], y[..., s:] + y[..., :n - s]], axis=-1)
+        y = concatenate([y[..., :s], combine(y[..., s:], y[..., :n - s])], axis=-1)
         s *= 2
     y = moveaxis(y, -1, axis)
-    # n <= 1 ran no round: y is a view of x, and NumPy's cumsum always returns a new array.
+    # n <= 1 ran no round: y is a view of x, and NumPy's scans always return a new array.
     return y if n > 1 else astype(y, y.dtype, copy=True)
+
+
+def cumsum(x, axis=None):
+    """numpy.cumsum (see _scan)."""
+    return _scan(x, axis, "cumsum", _operator.add)
+
+
+def cumprod(x, axis=None):
+    """numpy.cumprod (see _scan): a 0 and an Inf in one prefix give NaN in any association."""
+    return _scan(x, axis, "cumprod", _operator.mul)
 
 
 def swapaxes(x, axis1, axis2):
@@ -686,5 +696,5 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 __all__ += ["equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "where",
-            "isfinite", "isnan", "isinf", "count_nonzero", "cumsum", "swapaxes", "isclose",
-            "allclose"]
+            "isfinite", "isnan", "isinf", "count_nonzero", "cumsum", "cumprod", "swapaxes",
+            "isclose", "allclose"]

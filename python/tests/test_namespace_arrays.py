@@ -192,3 +192,37 @@ def test_gradients_flow_through_flip_pad_and_tril(rt, rng):
             e[i, j] = 1.0
             want[i, j] = (np.pad(np.flip(np.tril(e), 1), ((1, 1), (2, 2)), mode="reflect") * w).sum()
     np.testing.assert_allclose(g, want, rtol=1e-13, atol=1e-13)
+
+
+def test_argmax_and_argmin_are_numpys_first_index_and_nan_rule(rt, rng):
+    for trial in range(60):
+        shape = tuple(rng.integers(1, 5, size=rng.integers(1, 4)))
+        a = rng.integers(-3, 3, size=shape).astype(float)  # ties: the first index wins
+        for value in (np.nan, np.inf, -np.inf):
+            if rng.random() < 0.4:
+                a.flat[rng.integers(a.size)] = value
+        t = rt.upload(a)
+        for axis in [None] + list(range(-a.ndim, a.ndim)):
+            for keepdims in (False, True):
+                same(tf.argmax(t, axis, keepdims=keepdims), np.argmax(a, axis, keepdims=keepdims))
+                same(tf.argmin(t, axis, keepdims=keepdims), np.argmin(a, axis, keepdims=keepdims))
+    with pytest.raises(tf.ValidationError, match="empty"):
+        tf.argmax(rt.upload(np.ones((2, 0))), 1)
+    with pytest.raises(tf.UnsupportedError, match="complex"):
+        tf.argmin(rt.upload(np.ones(3, complex)))
+
+
+def test_nan_to_num_and_cumprod_are_numpys(rt):
+    x = np.array([np.nan, np.inf, -np.inf, 1.5, -0.0])
+    c = np.array([complex(np.nan, np.inf), complex(-np.inf, -0.0), 1 - 2j])
+    for kw in ({}, {"nan": 7.0, "posinf": 1e30, "neginf": -2.0}):
+        same(tf.nan_to_num(rt.upload(x), **kw), np.nan_to_num(x, **kw))
+        same(tf.nan_to_num(rt.upload(c), **kw), np.nan_to_num(c, **kw))
+        same(tf.nan_to_num(rt.upload(x.astype(np.float32)), **kw),
+             np.nan_to_num(x.astype(np.float32), **kw))
+    y = np.array([[2.0, 0.0, np.inf, 3.0], [-1.5, 2.0, 0.5, -4.0]])
+    for axis in (None, 0, 1):
+        with np.errstate(invalid="ignore"):  # NumPy's own 0 * inf
+            want = np.cumprod(y, axis)
+        same(tf.cumprod(rt.upload(y), axis), want)
+    same(tf.cumprod(rt.upload(y[:, :1]), 1), np.cumprod(y[:, :1], 1))
