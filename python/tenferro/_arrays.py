@@ -18,6 +18,8 @@ import numpy as _np
 from ._errors import UnsupportedError as _UnsupportedError
 from ._errors import ValidationError as _ValidationError
 from ._errors import _axes, _axis, _error
+from ._tenferro import Tensor, Tracer
+from ._tenferro import prims as _p
 from ._namespace import (_real, _rt, arange, astype, broadcast_to, concatenate, equal,
                          expand_dims, float32, float64, full, greater, less_equal,
                          not_equal, reshape, stack, tensordot, where, zeros)
@@ -86,18 +88,41 @@ def flipud(m):
     return flip(m, 0)
 
 
+def _ints(value, op, what):
+    """``value`` as a list of Python ints: an int-like scalar (a bool, an integral float, a
+    NumPy integer, a 0-d array) or a sequence of them; anything else is a ValidationError."""
+    arr = None if isinstance(value, (Tensor, Tracer)) else _np.asarray(value)
+    if arr is not None and arr.dtype.kind in "iub":  # the common case, without a Python loop
+        return arr.reshape(-1).astype(_np.int64 if arr.dtype.kind != "u" else object).tolist()
+    items = list(value) if _np.ndim(value) else [value]
+    out = []
+    for v in items:
+        v = v.item() if isinstance(v, _np.generic) or (isinstance(v, _np.ndarray)) else v
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        try:
+            out.append(_operator.index(v))
+        except TypeError:
+            raise _error(_ValidationError, op, f"{what} must be integers, got {value!r}") from None
+    return out
+
+
 def roll(a, shift, axis=None):
     """numpy.roll: entries shifted along ``axis`` (of the flattened tensor when None), those
-    past the end coming back at the start; shift and axis may be matching sequences."""
+    past the end coming back at the start; shift and axis may be matching sequences (one of
+    them of length 1 broadcasts)."""
     if axis is None:
         return reshape(roll(reshape(a, (-1,)), shift, 0), a.shape)
-    shifts, axes = _np.broadcast_arrays(_np.asarray(shift), _np.asarray(axis))
-    if shifts.ndim > 1 or shifts.dtype.kind not in "iu" or axes.dtype.kind not in "iu":
-        raise _error(_ValidationError, "roll", "shift and axis must be integers or matching "
-                     f"sequences of integers, got {shift!r} and {axis!r}")
+    shifts, axes = _ints(shift, "roll", "shift"), _ints(axis, "roll", "axis")
+    if len(shifts) != len(axes) and 1 not in (len(shifts), len(axes)):
+        raise _error(_ValidationError, "roll", f"{len(shifts)} shifts for {len(axes)} axes")
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    if len(axes) == 1:
+        axes = axes * len(shifts)
     total = [0] * a.ndim
-    for s, ax in zip(shifts.reshape(-1), axes.reshape(-1)):
-        total[_axis(int(ax), a.ndim, "roll")] += int(s)
+    for s, ax in zip(shifts, axes):
+        total[_axis(ax, a.ndim, "roll")] += s
     for ax, s in enumerate(total):
         n = a.shape[ax]
         if n and s % n:
@@ -107,16 +132,30 @@ def roll(a, shift, axis=None):
 
 
 def _runs(x, idx, axis):
-    """x's entries at the integer positions ``idx`` along ``axis``: runs of steps +1, -1 and 0
-    become a slice, a reversed slice and a broadcast, joined once."""
-    pieces, i, n = [], 0, len(idx)
-    while i < n:
-        step = int(idx[i + 1] - idx[i]) if i + 1 < n else 1
-        if step not in (-1, 0, 1):
-            step = 1
-        j = i + 1
-        while j < n and idx[j] - idx[j - 1] == step:
-            j += 1
+    """x's entries at the integer positions ``idx`` along ``axis``, as pieces to join: runs of
+    steps +1, -1 and 0 become a slice, a reversed slice and a broadcast. A run breaks wherever
+    the step changes (found by NumPy over the whole map, not element by element); a map that
+    repeats with a short period (pad's wrap, reflect and symmetric modes far past the axis) is
+    gathered once per period and tiled."""
+    idx = _np.asarray(idx, dtype=_np.int64)
+    n = len(idx)
+    if n == 0:
+        return [_along(x, axis, 0, 0)]
+    period = _period(idx)
+    if period and n > 2 * period:
+        block = concatenate(_runs(x, idx[:period], axis), axis)
+        reps = -(-n // period)
+        lead, tail = block.shape[:axis], block.shape[axis + 1:]
+        tiled = broadcast_to(reshape(block, lead + (1, period) + tail), lead + (reps, period) + tail)
+        return [_along(reshape(tiled, lead + (reps * period,) + tail), axis, 0, n)]
+    d = _np.diff(idx)
+    small = _np.abs(d) <= 1
+    # A run starts at 0, after a step that is not -1/0/+1, and where the step changes.
+    starts = _np.flatnonzero(_np.concatenate(([True], ~small[:1], (~small[1:]) | (d[1:] != d[:-1]))))
+    ends = _np.concatenate((starts[1:], [n]))
+    pieces = []
+    for i, j in zip(starts.tolist(), ends.tolist()):
+        step = int(d[i]) if j - i > 1 else 1
         lo, hi = int(_builtins.min(idx[i], idx[j - 1])), int(_builtins.max(idx[i], idx[j - 1]))
         piece = _along(x, axis, lo, hi + 1)
         if step == -1:
@@ -126,11 +165,24 @@ def _runs(x, idx, axis):
             shape[axis] = j - i
             piece = broadcast_to(piece, tuple(shape))
         pieces.append(piece)
-        i = j
     return pieces
 
 
+def _period(idx):
+    """The shortest period (below half the map's length) with which ``idx`` repeats, found among
+    the distances to the next occurrences of its first entry; 0 when none."""
+    for p in _np.flatnonzero(idx[1:] == idx[0])[:8] + 1:
+        if 2 * p < len(idx) and _np.array_equal(idx[p:], idx[:-p]):
+            return int(p)
+    return 0
+
+
 def _pad_pairs(value, ndim, what):
+    if isinstance(value, dict):  # NumPy 2.3's {axis: width}, the other axes unpadded
+        pairs = _np.zeros((ndim, 2), dtype=_np.int64 if what == "pad_width" else object)
+        for ax, w in value.items():
+            pairs[_axis(ax, ndim, "pad")] = _pad_pairs(w, 1, what)[0]
+        return pairs
     v = _np.asarray(value)
     try:
         pairs = _np.broadcast_to(v, (ndim, 2))
@@ -163,9 +215,13 @@ def pad(array, pad_width, mode="constant", **kwargs):
     unknown = set(kwargs) - allowed.get(mode, set())
     if unknown:
         raise _error(_ValidationError, "pad", f"mode {mode!r} takes no {sorted(unknown)}")
-    if kwargs.get("reflect_type", "even") != "even":
+    if kwargs.get("reflect_type", "even") == "odd":
         raise _error(_UnsupportedError, "pad", "reflect_type 'odd' (arithmetic) is not supported")
-    values = _pad_pairs(kwargs.get("constant_values", 0), x.ndim, "constant_values")
+    constant = kwargs.get("constant_values", 0)
+    if isinstance(constant, dict):
+        raise _error(_ValidationError, "pad", "constant_values must be a number, a pair or one "
+                     "pair per axis, not a dict")
+    values = _pad_pairs(constant, x.ndim, "constant_values")
     for ax in range(x.ndim):
         before, after = int(widths[ax, 0]), int(widths[ax, 1])
         if before == after == 0:
@@ -190,8 +246,17 @@ def pad(array, pad_width, mode="constant", **kwargs):
 
 
 def _sections(n, indices_or_sections, op):
-    if isinstance(indices_or_sections, (int, _np.integer)):
-        k = int(indices_or_sections)
+    try:  # NumPy's order: a sequence of cut indices, else a count (int() of it)
+        len(indices_or_sections)
+        is_count = False
+    except TypeError:
+        is_count = True
+    if is_count:
+        try:
+            k = int(indices_or_sections)
+        except (TypeError, ValueError):
+            raise _error(_ValidationError, op, f"sections must be an integer or a sequence of "
+                         f"indices, got {indices_or_sections!r}") from None
         if k <= 0:
             raise _error(_ValidationError, op, f"number of sections must be larger than 0, got {k}")
         if op == "split" and n % k:
@@ -202,7 +267,7 @@ def _sections(n, indices_or_sections, op):
         for i in range(k):
             bounds.append(bounds[-1] + q + (1 if i < r else 0))
         return list(zip(bounds[:-1], bounds[1:]))
-    cuts = [_operator.index(c) for c in indices_or_sections]
+    cuts = _ints(indices_or_sections, op, "split indices") if len(indices_or_sections) else []
     starts, stops = [0] + cuts, cuts + [n]
     # Python's slice rules, as NumPy's: negative cuts count from the end, past-the-end clamps.
     return [slice(a, b).indices(n)[:2] for a, b in zip(starts, stops)]
@@ -227,34 +292,33 @@ def array_split(ary, indices_or_sections, axis=0):
 def repeat(a, repeats, axis=None):
     """numpy.repeat: each entry ``repeats`` times along ``axis`` (of the flattened tensor when
     None); ``repeats`` an int or one count per entry."""
-    if axis is None:
+    if axis is None or a.ndim == 0:
         a, axis = reshape(a, (-1,)), 0
     axis = _axis(axis, a.ndim, "repeat")
-    counts = _np.asarray(repeats)
-    if counts.dtype.kind not in "iu" or counts.ndim > 1:
+    counts = _np.asarray(_ints(repeats, "repeat", "repeats"), dtype=_np.int64)
+    if _np.ndim(repeats) == 0:
+        counts = counts.reshape(())
+    if counts.ndim > 1:
         raise _error(_ValidationError, "repeat", f"repeats must be an integer or a sequence of "
                      f"integers, got {repeats!r}")
     if (counts < 0).any():
         raise _error(_ValidationError, "repeat", "repeats may not contain negative values")
     n = a.shape[axis]
-    if counts.ndim == 0 or counts.size == 1:
+    if counts.ndim == 0 or counts.size == 1 or (counts.size and (counts == counts[0]).all()):
         r = int(counts.reshape(-1)[0])
         shape = a.shape[:axis + 1] + (r,) + a.shape[axis + 1:]
         out = broadcast_to(expand_dims(a, axis + 1), shape)
         return reshape(out, a.shape[:axis] + (n * r,) + a.shape[axis + 1:])
     if counts.size != n:
         raise _error(_ValidationError, "repeat", f"{counts.size} repeats for an axis of {n}")
-    idx = _np.repeat(_np.arange(n), counts)
-    if idx.size == 0:
-        return _along(a, axis, 0, 0)
-    return concatenate(_runs(a, idx, axis), axis)
+    # Unequal counts: one broadcast piece per entry (there is no gather kernel).
+    return concatenate(_runs(a, _np.repeat(_np.arange(n), counts), axis), axis)
 
 
 def tile(A, reps):
     """numpy.tile: A repeated ``reps`` times along each axis (leading axes added as NumPy
     does)."""
-    reps = (reps,) if isinstance(reps, (int, _np.integer)) else tuple(reps)
-    reps = tuple(_count(r, "tile", "reps") for r in reps)
+    reps = tuple(_count(r, "tile", "reps") for r in _ints(reps, "tile", "reps"))
     d = _builtins.max(len(reps), A.ndim)
     A = reshape(A, (1,) * (d - A.ndim) + A.shape)
     reps = (1,) * (d - len(reps)) + reps
@@ -269,10 +333,13 @@ def _index_dtype(*extents):
     return float32 if _builtins.max(extents, default=0) < 2**24 else float64
 
 
-def _triangle(m, k, keep):
-    k = _operator.index(k)
+def _triangle(m, k, keep, op):
+    if m.ndim == 0:
+        raise _error(_ValidationError, op, "needs at least 1 axis, got a 0-d tensor")
     rows, cols = m.shape[-2:] if m.ndim >= 2 else (m.shape[-1], m.shape[-1])
-    dt = _index_dtype(rows, cols, _builtins.abs(k))
+    # NumPy takes a real k (the diagonal j - i <= k); past the matrix it keeps all or nothing.
+    k = _builtins.min(_builtins.max(_real(k, op, "k"), -rows - 1.0), cols + 1.0)
+    dt = _index_dtype(rows + 1, cols + 1)
     i = reshape(arange(rows, dtype=dt, runtime=m.runtime), (rows, 1))
     j = reshape(arange(cols, dtype=dt, runtime=m.runtime), (1, cols))
     return where(keep(j - i, float(k)), m, 0)
@@ -281,30 +348,33 @@ def _triangle(m, k, keep):
 def tril(m, k=0):
     """numpy.tril: the entries on and below the k-th diagonal of the last two axes, the others
     zero (a select: an Inf or NaN above it does not leak)."""
-    return _triangle(m, k, less_equal)
+    return _triangle(m, k, less_equal, "tril")
 
 
 def triu(m, k=0):
     """numpy.triu: the entries on and above the k-th diagonal of the last two axes."""
-    return _triangle(m, k, lambda d, kk: less_equal(kk, d))
+    return _triangle(m, k, lambda d, kk: less_equal(kk, d), "triu")
 
 
 def dot(a, b):
     """numpy.dot: a product for a 0-d operand, else the sum over a's last axis and b's
     second-to-last (its only one when 1-d)."""
-    if a.ndim == 0 or b.ndim == 0:
-        return a * b
+    if not isinstance(a, (Tensor, Tracer)) or not isinstance(b, (Tensor, Tracer)) or \
+            a.ndim == 0 or b.ndim == 0:
+        return a * b  # a number is a 0-d operand (the operators' rules; host arrays refused)
     return tensordot(a, b, axes=([a.ndim - 1], [_builtins.max(b.ndim - 2, 0)]))
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
              runtime=None):
     """numpy.linspace for real scalar ends, with NumPy's arithmetic (in float64, then cast):
-    start + i * step, the last value ``stop`` exactly when ``endpoint``."""
+    start + i * step, the last value ``stop`` exactly when ``endpoint``. A runtime without
+    float64 kernels (WebGPU) refuses it rather than round differently from NumPy."""
     num = _count(num, "linspace", "num")
+    if dtype is None:  # NumPy's result_type(start, stop, float(num)): float32 ends stay float32
+        dtype = _np.result_type(start, stop, float(num))
     start, stop = _real(start, "linspace", "start"), _real(stop, "linspace", "stop")
-    if axis not in (0, -1):
-        raise _error(_ValidationError, "linspace", f"axis {axis} is out of range for 1 axis")
+    _axis(axis, 1, "linspace")
     div = num - 1 if endpoint else num
     delta = stop - start
     y = arange(num, dtype=float64, runtime=runtime)
@@ -317,7 +387,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     y = y + start
     if endpoint and num > 1:
         y = concatenate([y[:-1], full((1,), stop, float64, runtime=y.runtime)])
-    if dtype is not None:
+    if y.dtype != dtype:
         y = astype(y, dtype)
     return (y, step) if retstep else y
 
@@ -354,7 +424,7 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     grids = [reshape(x, tuple(s)) for x, s in zip(xi, shapes)]
     if sparse:
         return tuple(astype(g, g.dtype, copy=True) if copy else g for g in grids)
-    full_shape = tuple(_builtins.max(g.shape[k] for g in grids) for k in range(n))
+    full_shape = tuple(_np.broadcast_shapes(*(g.shape for g in grids)))
     out = [broadcast_to(g, full_shape) for g in grids]
     return tuple(astype(g, g.dtype, copy=True) if copy else g for g in out)
 
@@ -460,7 +530,11 @@ def ravel(a, order="C"):
 
 def _at_least(arys, k):
     out = []
-    for a in arys:
+    for i, a in enumerate(arys):
+        if not isinstance(a, (Tensor, Tracer)):
+            _p._refuse_host(a, f"atleast_{k}d", i)
+            raise _error(_ValidationError, f"atleast_{k}d", f"operand {i} is not a tensor: "
+                         f"{type(a).__name__}")
         if a.ndim < k:  # NumPy's placement: (N,) -> (1, N) -> (1, N, 1); (M, N) -> (M, N, 1)
             core = a.shape if a.ndim else (1,)
             shape = {1: core, 2: (1,) + core if a.ndim < 2 else core,
@@ -486,7 +560,7 @@ def atleast_3d(*arys):
 
 def finfo(dtype):
     """numpy.finfo of a dtype or of a tensor's dtype (float32, float64, complex64, complex128)."""
-    return _np.finfo(getattr(dtype, "dtype", dtype))
+    return _np.finfo(dtype.dtype if isinstance(dtype, (Tensor, Tracer)) else dtype)
 
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "pad", "split", "array_split", "repeat", "tile",

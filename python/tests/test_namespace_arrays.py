@@ -226,3 +226,46 @@ def test_nan_to_num_and_cumprod_are_numpys(rt):
             want = np.cumprod(y, axis)
         same(tf.cumprod(rt.upload(y), axis), want)
     same(tf.cumprod(rt.upload(y[:, :1]), 1), np.cumprod(y[:, :1], 1))
+
+
+def test_argument_forms_numpy_takes(rt, rng):
+    # Found by a review of the first version: each raised (or was refused) where NumPy answers.
+    a = special(rng, 3, 4)
+    t = rt.upload(a)
+    for g, w in zip(tf.meshgrid(rt.upload(np.ones(0)), rt.upload(np.ones(3))),
+                    np.meshgrid(np.ones(0), np.ones(3))):
+        same(g, w)
+    assert tf.finfo(np.float32).eps == np.finfo(np.float32).eps
+    for sections in (2.0, np.array(3)):
+        for g, w in zip(tf.array_split(t, sections), np.array_split(a, sections)):
+            same(g, w)
+    same(tf.tile(t, np.array(2)), np.tile(a, np.array(2)))
+    same(tf.tril(t, 1.5), np.tril(a, 1.5))
+    same(tf.triu(t, 2**70), np.zeros_like(a))
+    same(tf.repeat(rt.upload(np.ones(0)), []), np.repeat(np.ones(0), []))
+    same(tf.repeat(rt.upload(np.array(5.0)), 2, axis=0), np.repeat(np.array(5.0), 2, axis=0))
+    same(tf.repeat(t, np.full(4, 3), axis=1), np.repeat(a, np.full(4, 3), axis=1))
+    same(tf.roll(t, [], []), np.roll(a, [], []))
+    same(tf.roll(t, 1.0, 1), np.roll(a, 1, 1))
+    same(tf.roll(t, 10**30, 1), np.roll(a, 10**30 % 4, 1))
+    same(tf.pad(t, {1: (1, 2)}), np.pad(a, ((0, 0), (1, 2))))
+    same(tf.pad(t, 1, mode="reflect", reflect_type="even"), np.pad(a, 1, mode="reflect"))
+    same(tf.dot(t, 2.0), a * 2.0)
+    got = tf.linspace(np.float32(0), np.float32(1), 5, runtime=rt)
+    assert got.dtype == np.linspace(np.float32(0), np.float32(1), 5).dtype
+    with pytest.raises(tf.AxisError):
+        tf.linspace(0, 1, 5, axis=1, runtime=rt)
+    with pytest.raises(tf.ValidationError):
+        tf.tril(rt.upload(np.array(1.0)))
+    with pytest.raises(tf.ValidationError):
+        tf.pad(t, 1, constant_values={0: 5})
+    with pytest.raises(tf.NoInputIngressError):
+        tf.atleast_1d(np.ones(2))
+
+
+def test_pad_far_past_the_axis_is_tiled_not_sliced_per_entry(rt):
+    # A width of 10^5 on a length-2 axis was one slice per padded entry (seconds); the index
+    # map repeats with a short period, so one period is gathered and tiled.
+    a = np.array([1.0, -2.0])
+    for mode in ("reflect", "symmetric", "wrap", "edge"):
+        same(tf.pad(rt.upload(a), 100000, mode=mode), np.pad(a, 100000, mode=mode))
