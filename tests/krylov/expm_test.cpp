@@ -138,5 +138,60 @@ TEST(ExpmMultiply, OperatorsOfHugeNormAreNotMistakenForInvariantSpaces) {
   }
 }
 
+// A strongly decaying exp(tA) v whose slow eigenvalue the first basis does not resolve: every
+// Ritz value decays, the estimate read off the decayed corner was 1e-13 of the true error, and
+// one substep returned ~0 (exp(-100 A) ones, A = diag(0.01, 1, 5.5, 10), ncv 3: 4e-16 for
+// 0.37; the 1-D Laplacian at t = -3e4: 8.6e-45 for 3.7e-4; a review against SciPy found it).
+TEST(ExpmMultiply, DecayThatOutrunsTheBasisKeepsTheSlowestMode) {
+  auto rt = EagerRuntime::cpu();
+  {
+    const std::vector<double> d{0.01, 1.0, 5.5, 10.0};
+    Tensor host = Tensor::zeros(DType::F64, Shape{4, 4});
+    for (std::int64_t i = 0; i < 4; ++i) host.at<double>({i, i}) = d[static_cast<std::size_t>(i)];
+    const EagerTensor a = rt->upload(host);
+    const EagerTensor v = prims::ones(rt, DType::F64, Shape{4});
+    // Three vectors cannot follow it to the tolerance: a typed NotConvergedError, never ~0.
+    EXPECT_THROW(krylov::expm_multiply(matvec(a), v, -100.0, {.ncv = 3, .max_substeps = 500}),
+                 krylov::NotConvergedError);
+    const Tensor x = krylov::expm_multiply(matvec(a), v, -100.0).x.download();
+    for (std::int64_t i = 0; i < 4; ++i) {
+      const double want = std::exp(-100 * d[static_cast<std::size_t>(i)]);
+      EXPECT_NEAR(x.data<double>()[i], want, 1e-13) << i;
+    }
+  }
+  // The Dirichlet Laplacian: eigenvectors sin(pi k (i + 1) / (n + 1)), eigenvalues
+  // 2 - 2 cos(pi k / (n + 1)), so exp(tL) v is known without a dense solver.
+  const std::int64_t n = 200;
+  Tensor lap = Tensor::zeros(DType::F64, Shape{n, n});
+  for (std::int64_t i = 0; i < n; ++i) {
+    lap.at<double>({i, i}) = 2;
+    if (i + 1 < n) lap.at<double>({i, i + 1}) = lap.at<double>({i + 1, i}) = -1;
+  }
+  const EagerTensor a = rt->upload(lap);
+  const Tensor vh = testing::random_tensor(DType::F64, Shape{n}, 41);
+  for (const double t : {-1e4, -3e4}) {
+    std::vector<double> want(static_cast<std::size_t>(n), 0.0);
+    const double pi = 3.141592653589793;
+    for (std::int64_t k = 1; k <= n; ++k) {
+      double coef = 0;
+      for (std::int64_t i = 0; i < n; ++i)
+        coef += std::sin(pi * double(k * (i + 1)) / double(n + 1)) * vh.data<double>()[i];
+      coef *=
+          2.0 / double(n + 1) * std::exp(t * (2 - 2 * std::cos(pi * double(k) / double(n + 1))));
+      for (std::int64_t i = 0; i < n; ++i)
+        want[static_cast<std::size_t>(i)] +=
+            coef * std::sin(pi * double(k * (i + 1)) / double(n + 1));
+    }
+    const auto r = krylov::expm_multiply(matvec(a), rt->upload(vh), t);
+    const Tensor x = r.x.download();
+    double err = 0, norm = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      err += std::pow(x.data<double>()[i] - want[static_cast<std::size_t>(i)], 2);
+      norm += std::pow(want[static_cast<std::size_t>(i)], 2);
+    }
+    EXPECT_LT(std::sqrt(err / norm), 1e-8) << "t " << t << ", substeps " << r.substeps;
+  }
+}
+
 }  // namespace
 }  // namespace tenferro::krylov_test

@@ -19,6 +19,8 @@ using krylov_internal::cplx;
 using krylov_internal::HostMatrix;
 using krylov_internal::scientific;
 
+constexpr double kMinKept = 1e-2;
+
 }  // namespace
 
 ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::complex<double> t,
@@ -98,8 +100,17 @@ ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::com
       // invariant space) or inf: a shorter substep, never a step on a NaN (the loop used to
       // spin on a NaN tau forever).
       bool finite = std::isfinite(err);
-      for (std::int64_t i = 0; i < size && finite; ++i) finite = std::isfinite(std::abs(e(i, 0)));
-      if (finite && err <= budget * tau) break;
+      double kept = 0;  // ||exp(z H) e1||^2: how much of w the substep keeps
+      for (std::int64_t i = 0; i < size && finite; ++i) {
+        finite = std::isfinite(std::abs(e(i, 0)));
+        kept += std::norm(e(i, 0));
+      }
+      // A substep that wipes out what the basis resolved leaves only what it did not: an
+      // eigenvalue the few Krylov vectors missed decays slower than every Ritz value, so the
+      // estimate, read off the decayed corner, was 1e-13 of a 100% error (exp(-100 A) v with
+      // A = diag(0.01, 1, 5.5, 10) gave 4e-16 for 0.37). Each substep keeps at least
+      // kMinKept of w's norm, so the next basis, built from what is left, resolves it.
+      if (finite && err <= budget * tau && (kept >= kMinKept * kMinKept || h_next == 0)) break;
       if (tau < 1e-12) {
         if (finite) break;
         throw_error(ErrorKind::Numerical, ErrorPhase::Execute, op,
@@ -129,6 +140,7 @@ ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::com
     // coefficients did not; the norm itself could overflow with every entry finite).
     if (done < 1.0) {
       beta = space.norm(w);
+      if (beta == 0) break;  // underflowed to zero: so is the rest of the way (w is zero)
     } else {
       (void)space.read(prims::max(prims::abs(w)));
     }
