@@ -157,9 +157,8 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
     // pass while a copy of a degenerate wanted eigenvalue still lies in the new direction's
     // part, barely explored (eigsh k = 2 of [-2, -2, -1, 1, 1] stopped at [-2, -1]): such a
     // cycle restarts, keeping its best vectors and the new direction's residual, unless its
-    // whole basis closed on an invariant subspace (there is no residual to restart from, and
-    // every pair is exact; a basis of the whole space is one).
-    const bool done = assessment.converged && (!injected || invariant);
+    // basis spans the whole space.
+    const bool done = assessment.converged && (!injected || size == n);
     if (done || restart >= maxiter) {
       finish(assessment, size);
       if (assessment.converged) return out;  // at maxiter, the wanted pairs as they passed
