@@ -156,35 +156,5 @@ TEST(Eigs, RealStartVectorGivesComplexEigenpairs) {
               1e-9);
 }
 
-// A spectrum of few levels closes the basis on an invariant subspace after as many vectors as
-// there are levels; a random direction is then added. The wanted pairs of the closed block are
-// exact, so that cycle stopped with a copy of a degenerate eigenvalue missing: [-2, -1] for
-// k = 2 of [-2, -2, -1, 1, 1] (3 seeds of 4; a review against SciPy). A cycle that added a
-// direction now restarts once more before it may stop.
-TEST(Eigsh, DegenerateCopiesAreNotMissedAfterAnInvariantSubspace) {
-  auto rt = EagerRuntime::cpu();
-  for (unsigned seed = 1; seed <= 100; ++seed) {
-    const std::vector<cplx> spectrum{-2.0, -2.0, -1.0, 1.0, 1.0};
-    const EagerTensor a = matrix_with_spectrum(rt, DType::F64, spectrum, 100 + seed);
-    const EagerTensor h = prims::scale(a + prims::transpose(a), 0.5);
-    const EagerTensor v0 = rt->upload(testing::random_tensor(DType::F64, Shape{5}, 200 + seed));
-    const auto r =
-        krylov::eigsh(matvec(h), v0, {.k = 2, .which = krylov::Which::SmallestAlgebraic, .ncv = 4});
-    ASSERT_EQ(r.eigenvalues.size(), 2u);
-    EXPECT_NEAR(r.eigenvalues[0], -2, 1e-8) << "seed " << seed;
-    EXPECT_NEAR(r.eigenvalues[1], -2, 1e-8) << "seed " << seed;
-  }
-  // eigs on a non-normal matrix of the same levels (27 seeds of 40 missed a copy).
-  for (unsigned seed = 1; seed <= 40; ++seed) {
-    const std::vector<cplx> spectrum{-2.0, -2.0, -1.0, 1.0, 1.0, 1.0};
-    const EagerTensor a = matrix_with_spectrum(rt, DType::C64, spectrum, 300 + seed, 0.5);
-    const EagerTensor v0 = rt->upload(testing::random_tensor(DType::C64, Shape{6}, 400 + seed));
-    const auto r =
-        krylov::eigs(matvec(a), v0, {.k = 2, .which = krylov::Which::SmallestAlgebraic, .ncv = 4});
-    ASSERT_EQ(r.eigenvalues.size(), 2u);
-    EXPECT_NEAR(std::abs(r.eigenvalues[0] + 2.0), 0, 1e-6) << "seed " << seed;
-    EXPECT_NEAR(std::abs(r.eigenvalues[1] + 2.0), 0, 1e-6) << "seed " << seed;
-  }
-}
 }  // namespace
 }  // namespace tenferro::krylov_test

@@ -103,7 +103,6 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
     out.restarts = restart;
     std::int64_t size = m;
     bool invariant = false;
-    bool injected = false;  // this cycle went on in a random (or rounding's) direction
     for (std::int64_t j = kept; j < m; ++j) {
       // Past the first column after a (re)start the Hermitian basis follows the three-term
       // recurrence; that first column's product has large components on every kept vector
@@ -115,10 +114,6 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
       for (std::int64_t i = 0; i <= j; ++i) h(i, j) = pr.h[static_cast<std::size_t>(i)];
       if (!pr.invariant(space.eps())) {
         h(j + 1, j) = pr.beta;
-        // Nearly invariant: the next direction is mostly rounding, as random as an added one.
-        double column = pr.beta * pr.beta;
-        for (std::int64_t i = 0; i <= j; ++i) column += std::norm(h(i, j));
-        if (pr.beta <= std::sqrt(space.eps() * column)) injected = true;
         basis.append(prims::scale(pr.w, 1.0 / pr.beta));
         // Converged before the basis is full (options.eager only)? The projected problem is
         // tiny next to a matvec, so it is checked after every step: a good start vector (the
@@ -145,7 +140,6 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
       // h(j+1, j) = 0), so eigenvalues outside the subspace can still be found.
       const Projection r = basis.orthogonalize(space.random_vector(seed++));
       basis.append(prims::scale(r.w, 1.0 / r.beta));
-      injected = true;
     }
 
     // A basis of the whole space leaves nothing outside it: the projection is exact.
@@ -153,15 +147,9 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
     const Assessment assessment = assess(size, invariant);
     const Ritz& ritz = assessment.ritz;
     const std::vector<std::int64_t>& order = assessment.order;
-    // After a random direction the closed block's pairs are exact, so the wanted ones can all
-    // pass while a copy of a degenerate wanted eigenvalue still lies in the new direction's
-    // part, barely explored (eigsh k = 2 of [-2, -2, -1, 1, 1] stopped at [-2, -1]): such a
-    // cycle restarts, keeping its best vectors and the new direction's residual, unless its
-    // basis spans the whole space.
-    const bool done = assessment.converged && (!injected || size == n);
-    if (done || restart >= maxiter) {
+    if (assessment.converged || restart >= maxiter) {
       finish(assessment, size);
-      if (assessment.converged) return out;  // at maxiter, the wanted pairs as they passed
+      if (assessment.converged) return out;
       std::vector<EagerTensor> best;
       for (const EagerTensor& x : out.vectors) best.push_back(space.shaped(x));
       throw krylov::NotConvergedError(
