@@ -193,5 +193,29 @@ TEST(ExpmMultiply, DecayThatOutrunsTheBasisKeepsTheSlowestMode) {
   }
 }
 
+// Decays past the dtype's range: the 1% rule's short substeps reached subnormal norms, where
+// 1 / beta overflowed (a NumericalError) or a budget of 0 made the step size NaN (a hang); the
+// answer, below what the dtype holds, is zero (the review of the rule found both).
+TEST(ExpmMultiply, DecayPastTheDtypesRangeEndsAtZero) {
+  auto rt = EagerRuntime::cpu();
+  for (const auto& [dtype, center, t] :
+       {std::tuple{DType::F64, 100.0, -50.0}, std::tuple{DType::F64, 100.0, -7.5},
+        std::tuple{DType::F32, 10.0, -12.0}}) {
+    SCOPED_TRACE(std::string(dtype_name(dtype)) + " t " + std::to_string(t));
+    const std::int64_t n = 50;
+    Tensor host = Tensor::zeros(dtype, Shape{n, n});
+    for (std::int64_t i = 0; i < n; ++i) {
+      const double d = center - 1 + 2 * double(i) / double(n - 1);
+      if (dtype == DType::F64) host.at<double>({i, i}) = d;
+      if (dtype == DType::F32) host.at<float>({i, i}) = static_cast<float>(d);
+    }
+    const EagerTensor a = rt->upload(host);
+    const auto r = krylov::expm_multiply(matvec(a), prims::ones(rt, dtype, Shape{n}), t);
+    const double largest =
+        prims::cast(prims::max(prims::abs(r.x)), DType::F64).download().data<double>()[0];
+    EXPECT_LE(largest, dtype == DType::F64 ? 1e-300 : 1e-37);  // exact: below 1e-320 / 1e-46
+  }
+}
+
 }  // namespace
 }  // namespace tenferro::krylov_test

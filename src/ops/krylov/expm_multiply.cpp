@@ -55,6 +55,8 @@ ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::com
     return out;
   }
   krylov_internal::Basis basis(space, m);
+  // The working dtype's smallest normal value (its epsilon tells float32 from float64).
+  const double tiny = space.eps() > 1e-10 ? 1.1754943508222875e-38 : 2.2250738585072014e-308;
   double done = 0;   // fraction of t already applied
   double tau = 1.0;  // the next substep, as a fraction of t
   double beta = v_norm;
@@ -110,15 +112,19 @@ ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::com
       // estimate, read off the decayed corner, was 1e-13 of a 100% error (exp(-100 A) v with
       // A = diag(0.01, 1, 5.5, 10) gave 4e-16 for 0.37). Each substep keeps at least
       // kMinKept of w's norm, so the next basis, built from what is left, resolves it.
-      if (finite && err <= budget * tau && (kept >= kMinKept * kMinKept || h_next == 0)) break;
+      // Near the dtype's underflow the rule is waived: 1% steps would reach subnormal norms
+      // (1 / beta overflows there) and what is left is below what the dtype holds anyway.
+      const bool waived = h_next == 0 || beta < tiny / (kMinKept * kMinKept);
+      if (finite && err <= budget * tau && (kept >= kMinKept * kMinKept || waived)) break;
       if (tau < 1e-12) {
         if (finite) break;
         throw_error(ErrorKind::Numerical, ErrorPhase::Execute, op,
                     "exp(t A) v overflows: its growth over a substep of " + scientific(tau) +
                         " of t exceeds the largest finite value");
       }
-      tau *= finite ? std::clamp(0.8 * std::pow(budget * tau / err, 1.0 / double(size)), 0.1, 0.5)
-                    : 0.5;
+      // 0 / 0 (a budget that underflowed, an estimate of 0) is NaN, which clamp passes on.
+      const double shrink = 0.8 * std::pow(budget * tau / err, 1.0 / double(size));
+      tau *= finite && std::isfinite(shrink) ? std::clamp(shrink, 0.1, 0.5) : 0.5;
     }
     std::vector<cplx> y = e.column(0);
     for (cplx& c : y) c *= beta;
@@ -140,7 +146,9 @@ ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::com
     // coefficients did not; the norm itself could overflow with every entry finite).
     if (done < 1.0) {
       beta = space.norm(w);
-      if (beta == 0) break;  // underflowed to zero: so is the rest of the way (w is zero)
+      // Decayed below the dtype's normal range (only a waived step gets there): the rest of
+      // the way stays below it, and 1 / beta would overflow.
+      if (beta < tiny) break;
     } else {
       (void)space.read(prims::max(prims::abs(w)));
     }
