@@ -1,8 +1,9 @@
 """NumPy's array-manipulation names that autoray and quimb reach beyond ``_namespace``: flip,
 roll, pad, split, repeat, tile, tril/triu, dot, linspace, indices, meshgrid, any/all,
-argmax/argmin, nan_to_num and the small creation helpers. Each is built from the prims the backends already run (slices, joins,
-broadcasts, reshapes, one select), so it runs on the operands' runtime, differentiates through
-a Tracer, and multiplies nothing by a mask: Inf and NaN stay where NumPy puts them.
+argmax/argmin, nan_to_num and the small creation helpers. Each is built from the prims the
+backends already run (slices, joins, broadcasts, reshapes, one select), so it runs on the
+operands' runtime, differentiates through a Tracer, and multiplies nothing by a mask: Inf and
+NaN stay where NumPy puts them.
 
 tenferro's kernels take no negative strides, so a reversal is a copy: ``flip`` pads the axis to
 a power of two and complements its index digit by digit (the reverse of i < 2^k is 2^k - 1 - i,
@@ -20,9 +21,9 @@ from ._errors import ValidationError as _ValidationError
 from ._errors import _axes, _axis, _error
 from ._tenferro import Tensor, Tracer
 from ._tenferro import prims as _p
-from ._namespace import (_real, _rt, arange, astype, broadcast_to, concatenate, equal,
-                         expand_dims, float32, float64, full, greater, less_equal,
-                         not_equal, reshape, stack, tensordot, where, zeros)
+from ._namespace import (_real, _rt, arange, astype, broadcast_to, concatenate, equal, eye,
+                         float32, float64, full, greater, less_equal, not_equal, reshape, stack,
+                         tensordot, where, zeros, zeros_like)
 from ._namespace import imag as _imag_part
 from ._namespace import isnan as _isnan
 from ._namespace import real as _real_part
@@ -47,12 +48,25 @@ def _along(x, axis, start, stop):
     return x[(slice(None),) * axis + (slice(start, stop),)]
 
 
+def _reversed_short(x, axis):
+    """x reversed along a short ``axis`` by one join of its single entries."""
+    return concatenate([_along(x, axis, i, i + 1) for i in range(x.shape[axis] - 1, -1, -1)], axis)
+
+
+def _tiled(x, axis, reps, each=False):
+    """x repeated ``reps`` times along ``axis``: the whole axis (tile), or each entry in turn
+    (repeat) with ``each``; a broadcast over a new axis and one copy."""
+    lead, n, tail = x.shape[:axis], x.shape[axis], x.shape[axis + 1:]
+    inner = (n, 1) if each else (1, n)
+    spread = (n, reps) if each else (reps, n)
+    return reshape(broadcast_to(reshape(x, lead + inner + tail), lead + spread + tail),
+                   lead + (n * reps,) + tail)
+
+
 def _reversed_axis(x, axis):
     n = x.shape[axis]
     if n <= _RADIX:
-        if n <= 1:
-            return x
-        return concatenate([_along(x, axis, i, i + 1) for i in range(n - 1, -1, -1)], axis)
+        return x if n <= 1 else _reversed_short(x, axis)
     digits = (n - 1).bit_length()  # bits of the padded length 2^digits >= n
     m = 1 << digits
     if m > n:  # the padding's values never reach the result: it is sliced off at the end
@@ -62,8 +76,8 @@ def _reversed_axis(x, axis):
     radices = [_RADIX] * (digits // 4) + ([1 << (digits % 4)] if digits % 4 else [])
     lead, tail = x.shape[:axis], x.shape[axis + 1:]
     y = reshape(x, lead + tuple(radices) + tail)
-    for d, r in enumerate(radices):
-        y = concatenate([_along(y, axis + d, i, i + 1) for i in range(r - 1, -1, -1)], axis + d)
+    for d in range(len(radices)):
+        y = _reversed_short(y, axis + d)
     return _along(reshape(y, lead + (m,) + tail), axis, m - n, m)
 
 
@@ -144,14 +158,12 @@ def _runs(x, idx, axis):
     period = _period(idx)
     if period and n > 2 * period:
         block = concatenate(_runs(x, idx[:period], axis), axis)
-        reps = -(-n // period)
-        lead, tail = block.shape[:axis], block.shape[axis + 1:]
-        tiled = broadcast_to(reshape(block, lead + (1, period) + tail), lead + (reps, period) + tail)
-        return [_along(reshape(tiled, lead + (reps * period,) + tail), axis, 0, n)]
+        return [_along(_tiled(block, axis, -(-n // period)), axis, 0, n)]
     d = _np.diff(idx)
     small = _np.abs(d) <= 1
     # A run starts at 0, after a step that is not -1/0/+1, and where the step changes.
-    starts = _np.flatnonzero(_np.concatenate(([True], ~small[:1], (~small[1:]) | (d[1:] != d[:-1]))))
+    breaks = (~small[1:]) | (d[1:] != d[:-1])
+    starts = _np.flatnonzero(_np.concatenate(([True], ~small[:1], breaks)))
     ends = _np.concatenate((starts[1:], [n]))
     pieces = []
     for i, j in zip(starts.tolist(), ends.tolist()):
@@ -273,20 +285,22 @@ def _sections(n, indices_or_sections, op):
     return [slice(a, b).indices(n)[:2] for a, b in zip(starts, stops)]
 
 
+def _split(ary, indices_or_sections, axis, op):
+    axis = _axis(axis, ary.ndim, op)
+    return [_along(ary, axis, a, _builtins.max(a, b))
+            for a, b in _sections(ary.shape[axis], indices_or_sections, op)]
+
+
 def split(ary, indices_or_sections, axis=0):
     """numpy.split: views of equal sections (a count that does not divide the axis is a
     ValidationError) or between the given indices."""
-    axis = _axis(axis, ary.ndim, "split")
-    return [_along(ary, axis, a, _builtins.max(a, b))
-            for a, b in _sections(ary.shape[axis], indices_or_sections, "split")]
+    return _split(ary, indices_or_sections, axis, "split")
 
 
 def array_split(ary, indices_or_sections, axis=0):
     """numpy.array_split: as split, the first n % k sections one longer when k does not divide
     n."""
-    axis = _axis(axis, ary.ndim, "array_split")
-    return [_along(ary, axis, a, _builtins.max(a, b))
-            for a, b in _sections(ary.shape[axis], indices_or_sections, "array_split")]
+    return _split(ary, indices_or_sections, axis, "array_split")
 
 
 def repeat(a, repeats, axis=None):
@@ -305,10 +319,7 @@ def repeat(a, repeats, axis=None):
         raise _error(_ValidationError, "repeat", "repeats may not contain negative values")
     n = a.shape[axis]
     if counts.ndim == 0 or counts.size == 1 or (counts.size and (counts == counts[0]).all()):
-        r = int(counts.reshape(-1)[0])
-        shape = a.shape[:axis + 1] + (r,) + a.shape[axis + 1:]
-        out = broadcast_to(expand_dims(a, axis + 1), shape)
-        return reshape(out, a.shape[:axis] + (n * r,) + a.shape[axis + 1:])
+        return _tiled(a, axis, int(counts.reshape(-1)[0]), each=True)
     if counts.size != n:
         raise _error(_ValidationError, "repeat", f"{counts.size} repeats for an axis of {n}")
     # Unequal counts: one broadcast piece per entry (there is no gather kernel).
@@ -506,7 +517,7 @@ def empty(shape, dtype=float64, *, runtime=None):
 
 
 def empty_like(x, dtype=None):
-    return zeros(x.shape, x.dtype if dtype is None else dtype, runtime=x.runtime)
+    return zeros_like(x, dtype)
 
 
 def full_like(x, fill_value, dtype=None):
@@ -514,7 +525,6 @@ def full_like(x, fill_value, dtype=None):
 
 
 def identity(n, dtype=float64, *, runtime=None):
-    from ._namespace import eye
     return eye(n, dtype=dtype, runtime=runtime)
 
 
@@ -535,13 +545,11 @@ def _at_least(arys, k):
             _p._refuse_host(a, f"atleast_{k}d", i)
             raise _error(_ValidationError, f"atleast_{k}d", f"operand {i} is not a tensor: "
                          f"{type(a).__name__}")
-        if a.ndim < k:  # NumPy's placement: (N,) -> (1, N) -> (1, N, 1); (M, N) -> (M, N, 1)
-            core = a.shape if a.ndim else (1,)
-            shape = {1: core, 2: (1,) + core if a.ndim < 2 else core,
-                     3: ((1,) + core + (1,)) if a.ndim < 2 else core + (1,)}[k]
-            if a.ndim == 0:
-                shape = (1,) * k
-            a = reshape(a, shape)
+        if a.ndim == 0:
+            a = reshape(a, (1,) * k)
+        elif a.ndim < k:  # NumPy's placement: (N,) -> (1, N) or (1, N, 1); (M, N) -> (M, N, 1)
+            a = reshape(a, (1,) + a.shape if k == 2 else
+                        (1,) + a.shape + (1,) if a.ndim == 1 else a.shape + (1,))
         out.append(a)
     return out[0] if len(out) == 1 else tuple(out)
 

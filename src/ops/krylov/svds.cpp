@@ -1,6 +1,6 @@
 // svds: the k largest singular triplets through eigsh on the smaller Gram matrix. The Gram
 // matrix is formed once (one GEMM: cheaper than two GEMVs per matvec once there are more than
-// a few matvecs), the other side's vectors come from one more GEMM scaled by 1/s.
+// a few matvecs), the other side's vectors from one more GEMM, A V (or A^H U), orthonormalised.
 #include <array>
 #include <cmath>
 #include <memory>
@@ -58,43 +58,31 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
 
   SvdsResult r;
   const double lambda_max = std::max(ritz.values.front().real(), 0.0);
-  std::vector<krylov_internal::cplx> inverse;
   std::vector<bool> resolved;  // the other side's vector A v / s carries information
   for (const auto& z : ritz.values) {
     const double lambda = z.real();
     r.singular_values.push_back(std::sqrt(std::max(lambda, 0.0)));
     resolved.push_back(lambda > gram_space.eps() * lambda_max);  // s > sqrt(eps) s_max
-    inverse.emplace_back(resolved.back() ? 1.0 / r.singular_values.back() : 0.0);
   }
   std::vector<krylov_internal::cplx> values;
   for (const double sv : r.singular_values) values.emplace_back(sv * scale);
   r.s = prims::reshape(gram_space.write(values, k, 1), Shape{k});
   if (cplx) r.s = prims::real(r.s);
-  const EagerTensor inv = prims::reshape(gram_space.write(inverse, k, 1), Shape{k});
   const EagerTensor w = prims::stack(ritz.vectors, 1);  // [dim, k], orthonormal
-  // The other side: A v_i / s_i (or A^H u_i / s_i), then CGS2 on its columns. Below
-  // sqrt(eps) s_max the division amplifies rounding, so such a column is A v_i's own direction
-  // once orthogonalised, and where nothing of it is left (s_i numerically zero) a seeded random
-  // direction turned to A v_i's phase stands in: U stays an orthonormal basis whatever the
-  // spectrum, each u_i keeps the sign of A v_i (a flipped one missed A by 2 s_i), and U S Vh
-  // stays within those s_i of A.
-  const EagerTensor other = right ? einsum("ij,jk,k->ik", {as, w, inv})
-                                  : einsum("jk,ji,k->ik", {w, ac, inv});  // V = A^H U / s
+  // The other side: the directions of A v_i (or A^H u_i; u_i = A v_i / s_i once normalised),
+  // then CGS2 on them. Below sqrt(eps) s_max rounding weighs on that direction, so such a
+  // column is what is left of it after the earlier ones, and where nothing is left (s_i
+  // numerically zero) a seeded random direction turned to A v_i's phase stands in: U stays an
+  // orthonormal basis whatever the spectrum, each u_i keeps the sign of A v_i (a random one
+  // missed A by 2 s_i), and U S Vh stays within those s_i of A.
   const EagerTensor image =
-      right ? einsum("ij,jk->ik", {as, w}) : einsum("jk,ji->ik", {w, ac});  // A v_i unscaled
+      right ? einsum("ij,jk->ik", {as, w}) : einsum("jk,ji->ik", {w, ac});  // A V, or A^H U
   const std::int64_t other_dim = right ? m : n;
-  auto column = [&](const EagerTensor& t, std::int64_t i) {
-    const std::array<prims::Slice, 2> col{prims::Slice{}, prims::Slice{i, i + 1, 1}};
-    return prims::reshape(prims::contiguous(prims::slice(t, col)), Shape{other_dim});
-  };
   std::vector<EagerTensor> columns;
-  auto orthogonalised = [&](EagerTensor c) {  // two passes of classical Gram-Schmidt
-    for (int pass = 0; pass < 2 && !columns.empty(); ++pass) {
-      const EagerTensor q = prims::stack(columns, 1);
-      const EagerTensor h = einsum("jk,j->k", {cplx ? prims::conj(q) : q, c});
-      c = c - einsum("jk,k->j", {q, h});
-    }
-    return c;
+  auto projected = [&](const EagerTensor& c) {  // one classical Gram-Schmidt pass
+    if (columns.empty()) return c;
+    const EagerTensor q = prims::stack(columns, 1);
+    return c - einsum("jk,k->j", {q, einsum("jk,j->k", {cplx ? prims::conj(q) : q, c})});
   };
   auto normalised = [&](const EagerTensor& c) {
     return c / prims::cast(prims::norm(c), a.dtype());
@@ -102,18 +90,18 @@ SvdsResult svds(const EagerTensor& a, std::int64_t k, double tol, std::uint64_t 
   // What rounding leaves of a column of A v in the scaled units: a few eps of s_max.
   const double noise = 16 * gram_space.eps() * std::sqrt(lambda_max);
   for (std::int64_t i = 0; i < k; ++i) {
-    if (resolved[static_cast<std::size_t>(i)]) {
-      columns.push_back(normalised(orthogonalised(normalised(orthogonalised(column(other, i))))));
+    const std::array<prims::Slice, 2> col{prims::Slice{}, prims::Slice{i, i + 1, 1}};
+    const EagerTensor direction =
+        prims::reshape(prims::contiguous(prims::slice(image, col)), Shape{other_dim});
+    const EagerTensor left = projected(direction);
+    if (resolved[static_cast<std::size_t>(i)] ||
+        gram_space.read(prims::norm(left))[0].real() > noise) {
+      columns.push_back(normalised(projected(normalised(left))));  // CGS2's second pass
       continue;
     }
-    const EagerTensor direction = column(image, i);
-    EagerTensor c = orthogonalised(direction);
-    if (gram_space.read(prims::norm(c))[0].real() > noise) {
-      columns.push_back(normalised(orthogonalised(normalised(c))));
-      continue;
-    }
-    c = normalised(orthogonalised(normalised(orthogonalised(prims::random_normal(
-        a.runtime(), a.dtype(), Shape{other_dim}, seed + 1 + static_cast<std::uint64_t>(i))))));
+    const EagerTensor random = prims::random_normal(a.runtime(), a.dtype(), Shape{other_dim},
+                                                    seed + 1 + static_cast<std::uint64_t>(i));
+    EagerTensor c = normalised(projected(normalised(projected(random))));
     // The phase that makes <c, A v_i> real and non-negative (none when it is zero).
     const krylov_internal::cplx h =
         gram_space.read(einsum("j,j->", {cplx ? prims::conj(c) : c, direction}))[0];
