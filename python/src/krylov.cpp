@@ -228,6 +228,15 @@ EagerTensor promoted(nb::handle a, const EagerTensor& v) {
   return v;
 }
 
+// The same for the differentiated path, whose matrix may be a Tracer: the cast is on the tape,
+// so a real b's cotangent is the real part of the complex one.
+ad::Variable promoted(nb::handle a, const ad::Variable& v) {
+  if (!is_tracer(a) && !nb::isinstance<EagerTensor>(a)) return v;
+  const DType m = as_variable(a, "krylov", 0).dtype();
+  if (is_complex(m) && !is_complex(v.dtype())) return ad::cast(v, m);
+  return v;
+}
+
 krylov::EigOptions eig_options(std::int64_t k, const std::string& which, std::int64_t ncv,
                                std::int64_t maxiter, double tol, bool eager) {
   krylov::EigOptions o;
@@ -322,7 +331,7 @@ void bind_krylov(nb::module_& m) {
               [&] {
                 if (traced == nullptr) no_rule(name);
                 const ad::VariableOperator vop = variable_operator(a, name);
-                const ad::Variable rhs = as_variable(b, name, 1);
+                const ad::Variable rhs = promoted(a, as_variable(b, name, 1));
                 const ad::Variable x = solve(
                     true, [&] { return traced(vop, rhs, o, optional_operator(adjoint, name)); });
                 return nb::object(nb::make_tuple(x, nb::none(), nb::none(), nb::none()));
@@ -361,7 +370,7 @@ void bind_krylov(nb::module_& m) {
             [&] {
               const ad::Variable x = solve(true, [&] {
                 return ad::expm_multiply(variable_operator(a, "expm_multiply"),
-                                         as_variable(v, "expm_multiply", 1), t, o,
+                                         promoted(a, as_variable(v, "expm_multiply", 1)), t, o,
                                          optional_operator(adjoint, "expm_multiply"));
               });
               return nb::object(nb::make_tuple(x, nb::none(), nb::none(), nb::none()));

@@ -109,6 +109,34 @@ def test_expm_multiply_gradients_match_expm(rt, rng):
         assert abs(g[i, j] - fd / (2 * eps)) < 1e-7, (i, j)
 
 
+def test_a_real_traced_vector_meets_a_complex_matrix_as_complex(rt, rng):
+    """As in the plain calls, a real b (or v) with a complex A is solved as complex; its gradient
+    is the real part of the complex one. (The traced calls refused it with a ValidationError.)"""
+    n = 5
+    h = rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n))
+    a = h @ h.conj().T + n * np.eye(n)  # Hermitian positive definite
+    herm = h + h.conj().T
+    A, H, bh = rt.upload(a), rt.upload(herm), rng.standard_normal(n)
+    b = rt.upload(bh)
+    ainv = np.linalg.inv(a)
+
+    def norm2(x):
+        return (x * x.conj()).real.sum()
+
+    # |A^-1 b|^2 over real b: gradient 2 Re(A^-H A^-1 b).
+    want = 2 * (ainv.conj().T @ (ainv @ bh)).real
+    for solve in (lambda b: tf.krylov.cg(A, b, rtol=1e-13)[0],
+                  lambda b: tf.krylov.gmres(A, b, rtol=1e-13, adjoint=A.conj().T)[0]):
+        value, g = tf.value_and_grad(lambda b: norm2(solve(b)))(b)
+        assert abs(float(value) - np.linalg.norm(ainv @ bh) ** 2) < 1e-9
+        np.testing.assert_allclose(g.download(), want, atol=1e-9)
+    # |exp(-i t H) v|^2 = |v|^2 for Hermitian H: gradient 2 v.
+    t = 0.3
+    g = tf.grad(lambda v: norm2(tf.krylov.expm_multiply(H, v, -1j * t, tol=1e-13,
+                                                        adjoint=H)))(b)
+    np.testing.assert_allclose(g.download(), 2 * bh, atol=1e-9)
+
+
 def test_solvers_without_a_rule_refuse_tracers(rt, rng):
     h = symmetric(rng, 5) + 10 * np.eye(5)
     H, b = rt.upload(h), rt.upload(np.ones(5))

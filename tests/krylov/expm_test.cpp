@@ -217,5 +217,35 @@ TEST(ExpmMultiply, DecayPastTheDtypesRangeEndsAtZero) {
   }
 }
 
+// A start vector below the dtype's normal range: 1 / ||v|| overflowed (a Numerical error for a
+// valid input). exp(tA) v is linear in v, so its answer is the normal-range one scaled down.
+TEST(ExpmMultiply, SubnormalStartVectorsAreScaledNotRefused) {
+  auto rt = EagerRuntime::cpu();
+  for (const auto& [dtype, scale] :
+       {std::pair{DType::F64, 1e-310}, std::pair{DType::F64, 5e-324}, std::pair{DType::F32, 1e-40},
+        std::pair{DType::F32, 1.4e-45}}) {
+    SCOPED_TRACE(std::string(dtype_name(dtype)) + " scale " + std::to_string(scale));
+    const std::int64_t n = 6;
+    Tensor host = Tensor::zeros(dtype, Shape{n, n});
+    for (std::int64_t i = 0; i < n; ++i) {
+      const double d = 0.1 * double(i);  // exp(t d) grows to e^1.5 at t = 3
+      if (dtype == DType::F64) host.at<double>({i, i}) = d;
+      if (dtype == DType::F32) host.at<float>({i, i}) = static_cast<float>(d);
+    }
+    const EagerTensor a = rt->upload(host);
+    const EagerTensor v = prims::full(rt, dtype, Shape{n}, scale);
+    const auto r = krylov::expm_multiply(matvec(a), v, 3.0);
+    const Tensor x = prims::cast(r.x, DType::F64).download();
+    const double held = prims::cast(v, DType::F64).download().data<double>()[0];
+    for (std::int64_t i = 0; i < n; ++i) {
+      const double want = held * std::exp(0.3 * double(i));
+      // The answer is itself subnormal: within one unit of the dtype's smallest step.
+      const double unit = dtype == DType::F64 ? 4.9406564584124654e-324 : 1.401298464324817e-45;
+      EXPECT_NEAR(x.data<double>()[i], want, std::max(1e-6 * want, 2 * unit)) << "entry " << i;
+      EXPECT_GT(x.data<double>()[i], 0.0) << "entry " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tenferro::krylov_test

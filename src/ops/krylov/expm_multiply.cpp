@@ -21,6 +21,16 @@ using krylov_internal::scientific;
 
 constexpr double kMinKept = 1e-2;
 
+// w * 2^exponent, by factors that float32 holds as normal numbers (2^+-100).
+EagerTensor scaled_by_power_of_two(EagerTensor w, int exponent) {
+  while (exponent != 0) {
+    const int step = std::clamp(exponent, -100, 100);
+    w = prims::scale(w, std::ldexp(1.0, step));
+    exponent -= step;
+  }
+  return w;
+}
+
 }  // namespace
 
 ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::complex<double> t,
@@ -57,9 +67,14 @@ ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::com
   krylov_internal::Basis basis(space, m);
   // The working dtype's smallest normal value (its epsilon tells float32 from float64).
   const double tiny = space.eps() > 1e-10 ? 1.1754943508222875e-38 : 2.2250738585072014e-308;
+  // A start vector below that range (1 / beta would overflow: a Numerical error for a valid
+  // input): exp(tA) is linear, so the solve runs on v times a power of two and the result is
+  // scaled back (both exact but for the result's own underflow).
+  const int exponent = v_norm < tiny ? -std::ilogb(v_norm) : 0;
+  if (exponent != 0) w = scaled_by_power_of_two(w, exponent);
   double done = 0;   // fraction of t already applied
   double tau = 1.0;  // the next substep, as a fraction of t
-  double beta = v_norm;
+  double beta = exponent != 0 ? space.norm(w) : v_norm;
   while (done < 1.0) {
     if (out.substeps >= options.max_substeps) {
       throw NotConvergedError(op,
@@ -157,6 +172,7 @@ ExpmResult expm_multiply(const LinearOperator& a, const EagerTensor& v, std::com
                                 1.0, 5.0)
                    : 5.0;
   }
+  if (exponent != 0) w = scaled_by_power_of_two(w, -exponent);
   out.x = space.shaped(w);
   out.matvecs = space.matvecs();
   return out;
