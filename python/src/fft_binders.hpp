@@ -37,6 +37,22 @@ void def_fft_one(nb::module_& f, const char* name) {
       nb::arg("norm").none() = nb::none());
 }
 
+// NumPy 2's -1 in s: the input's whole length along that axis. (The C++ API's -1 is the
+// default length, which differs on irfftn's last axis: 2 (m - 1), not m; irfftn(z, s=(-1, -1))
+// had a last axis of 6 for NumPy's 4.) Counts that do not fit the axes are left to the C++
+// checks and their errors.
+template <class T>
+void whole_axis_lengths(const T& a, fft::Lengths& s, const fft::Lengths& axes) {
+  if (!s) return;
+  const auto count = static_cast<std::int64_t>(s->size());
+  if (axes ? axes->size() != s->size() : count > a.rank()) return;
+  for (std::int64_t i = 0; i < count; ++i) {
+    std::int64_t& v = (*s)[static_cast<std::size_t>(i)];
+    const std::int64_t axis = axes ? (*axes)[static_cast<std::size_t>(i)] : a.rank() - count + i;
+    if (v == -1) v = a.shape()[static_cast<std::size_t>(axis)];
+  }
+}
+
 // fftn-style (s, axes); the 2-D variants default axes to the last two, and an explicit
 // axes=None means every axis there too (NumPy's fft2(a, axes=None) is fftn(a)).
 template <class T, FftNAxes<T> F>
@@ -50,6 +66,7 @@ void def_fft_n(nb::module_& f, const char* name, bool two_d) {
           al = int_list_arg(axes, "fft", "axis");
           for (std::int64_t& x : *al) x = normalize_axis(x, a.rank(), "fft");
         }
+        whole_axis_lengths(a, sl, al);
         const fft::Norm nm = norm_of(norm);
         return released([&] { return F(a, sl, al, nm); });
       },

@@ -100,8 +100,13 @@ void bind_linalg(nb::module_& m) {
     auto r = call([&] { return linalg::lu(in2(a)); });
     return nb::make_tuple(out2(r.p), out2(r.l), out2(r.u));
   });
+  // upper: NumPy 2's (LAPACK's 'U'): R with R^H R = A read from A's upper triangle, the lower
+  // factor of A^H (whose lower triangle that is) transposed back. (Factoring A's lower
+  // triangle gave a wrong R for an A stored in its upper triangle only.)
   l.def("cholesky", [](const EagerTensor& a, bool upper) {
-    EagerTensor lower = out2(call([&] { return linalg::cholesky(in2(a)); }));
+    EagerTensor src = a;
+    if (upper) src = released([&] { return prims::conj(matrix_transpose(a)); });
+    EagerTensor lower = out2(call([&] { return linalg::cholesky(in2(src)); }));
     if (!upper) return lower;
     return released([&] { return prims::conj(matrix_transpose(lower)); });
   });

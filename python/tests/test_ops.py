@@ -1,5 +1,7 @@
 """einsum, linalg and fft against NumPy, with NumPy's conventions (leading batch axes)."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -143,6 +145,72 @@ def test_fft_matches_numpy_fft(rt, rng):
                                np.fft.fft2(x, norm="forward"), atol=1e-12)
     np.testing.assert_allclose(tf.fft.irfftn(tf.fft.rfftn(tr), s=r.shape).download(), r,
                                atol=1e-12)
+
+
+def test_minus_one_in_s_is_the_whole_axis_as_numpy_2(rt, rng):
+    """NumPy 2: -1 in s uses the input's whole length along that axis; irfftn's last axis had
+    taken the default 2 (m - 1) there (a (4, 6) result for NumPy's (4, 4))."""
+    z = crandn(rng, 4, 4, dtype=np.complex128)
+    tz = rt.upload(z)
+    for f, s, axes in [("irfftn", (-1, -1), None), ("irfft2", (-1, -1), (-2, -1)),
+                       ("irfftn", (5, -1), None), ("irfftn", (-1,), (0,)),
+                       ("irfftn", (-1,), None), ("fftn", (-1, 3), None),
+                       ("rfftn", (-1, -1), (1, 0)), ("ifftn", (-1,), (0,))]:
+        args = {"s": s} if axes is None else {"s": s, "axes": axes}
+        x = z.real if f == "rfftn" else z
+        t = rt.upload(np.ascontiguousarray(x)) if f == "rfftn" else tz
+        got = getattr(tf.fft, f)(t, **args).download()
+        with warnings.catch_warnings():  # NumPy 2 deprecates s without axes; tenferro keeps it
+            warnings.simplefilter("ignore", DeprecationWarning)
+            want = getattr(np.fft, f)(x, **args)
+        assert got.shape == want.shape, (f, s, axes)
+        np.testing.assert_allclose(got, want, atol=1e-12)
+    # A last transformed axis of length 1 is a length-1 output, not a refused 0.
+    one = crandn(rng, 3, 1, dtype=np.complex128)
+    np.testing.assert_allclose(tf.fft.irfftn(rt.upload(one), s=(-1, -1)).download(),
+                               np.fft.irfftn(one, s=(-1, -1), axes=(0, 1)), atol=1e-12)
+
+
+def test_hermitian_transforms_frequencies_and_shifts(rt, rng):
+    z = crandn(rng, 5, 6, dtype=np.complex128)
+    r = crandn(rng, 5, 7)
+    for norm in (None, "backward", "ortho", "forward"):
+        for n in (None, 9):
+            np.testing.assert_allclose(tf.fft.hfft(rt.upload(z), n, 0, norm).download(),
+                                       np.fft.hfft(z, n, 0, norm), atol=1e-11)
+            np.testing.assert_allclose(tf.fft.ihfft(rt.upload(r), n, -1, norm).download(),
+                                       np.fft.ihfft(r, n, -1, norm), atol=1e-12)
+    for n in (1, 2, 7, 8):
+        for d in (1.0, 0.1):
+            np.testing.assert_allclose(tf.fft.fftfreq(n, d).download(), np.fft.fftfreq(n, d),
+                                       rtol=1e-15)
+            np.testing.assert_allclose(tf.fft.rfftfreq(n, d).download(), np.fft.rfftfreq(n, d),
+                                       rtol=1e-15)
+    for axes in (None, 0, (1,), (-1, 0), ()):
+        np.testing.assert_array_equal(tf.fft.fftshift(rt.upload(r), axes).download(),
+                                      np.fft.fftshift(r, axes))
+        np.testing.assert_array_equal(tf.fft.ifftshift(rt.upload(r), axes).download(),
+                                      np.fft.ifftshift(r, axes))
+    with pytest.raises(tf.ValidationError):
+        tf.fft.hfft(rt.upload(z), norm="both")
+    with pytest.raises(tf.ValidationError):
+        tf.fft.fftfreq(0)
+
+
+def test_cholesky_upper_reads_the_upper_triangle(rt, rng):
+    """NumPy 2's cholesky(a, upper=True) factors a's upper triangle (LAPACK's 'U'); the lower
+    one was factored, so an a stored in its upper triangle only gave a wrong R."""
+    for dtype in (np.float64, np.complex128):
+        m = crandn(rng, 2, 4, 4, dtype=dtype)
+        h = m @ np.conj(np.swapaxes(m, -1, -2)) + 4 * np.eye(4)
+        upper_only = np.triu(h)
+        got = tf.linalg.cholesky(rt.upload(upper_only), upper=True).download()
+        np.testing.assert_allclose(got, np.linalg.cholesky(upper_only, upper=True), rtol=1e-10,
+                                   atol=1e-12)
+        np.testing.assert_allclose(np.conj(np.swapaxes(got, -1, -2)) @ got, h, rtol=1e-10)
+        lower_only = np.tril(h)
+        np.testing.assert_allclose(tf.linalg.cholesky(rt.upload(lower_only)).download(),
+                                   np.linalg.cholesky(lower_only), rtol=1e-10, atol=1e-12)
 
 
 def test_webgpu_einsum_and_prims_stay_on_device(gpu_rt, rng):
