@@ -182,7 +182,21 @@ Variable log2(const Variable& x);
 Variable log10(const Variable& x);
 Variable sin(const Variable& x);
 Variable cos(const Variable& x);
+Variable tan(const Variable& x);
+Variable sinh(const Variable& x);
+Variable cosh(const Variable& x);
 Variable tanh(const Variable& x);
+Variable asin(const Variable& x);
+Variable acos(const Variable& x);
+Variable atan(const Variable& x);
+Variable asinh(const Variable& x);
+Variable acosh(const Variable& x);
+Variable atanh(const Variable& x);
+// Piecewise constant: gradient zero (JAX's choice; the jumps have none).
+Variable floor(const Variable& x);
+Variable ceil(const Variable& x);
+Variable rint(const Variable& x);
+Variable trunc(const Variable& x);
 Variable reciprocal(const Variable& x);
 Variable square(const Variable& x);
 Variable sign(const Variable& x);  // real: gradient zero; complex: z/|z| is smooth off 0

@@ -69,7 +69,23 @@ EagerTensor log2(const EagerTensor& x);
 EagerTensor log10(const EagerTensor& x);
 EagerTensor sin(const EagerTensor& x);
 EagerTensor cos(const EagerTensor& x);
+EagerTensor tan(const EagerTensor& x);
+EagerTensor sinh(const EagerTensor& x);
+EagerTensor cosh(const EagerTensor& x);
 EagerTensor tanh(const EagerTensor& x);
+// Inverse circular and hyperbolic functions, real dtypes only (a complex input is a Validation
+// error): NaN outside the domain (|x| > 1 for asin, acos and atanh, x < 1 for acosh), as NumPy.
+EagerTensor asin(const EagerTensor& x);
+EagerTensor acos(const EagerTensor& x);
+EagerTensor atan(const EagerTensor& x);
+EagerTensor asinh(const EagerTensor& x);
+EagerTensor acosh(const EagerTensor& x);
+EagerTensor atanh(const EagerTensor& x);  // +-inf at +-1
+// To an integral value in the same dtype, real dtypes only: rint rounds to nearest, ties to even.
+EagerTensor floor(const EagerTensor& x);
+EagerTensor ceil(const EagerTensor& x);
+EagerTensor rint(const EagerTensor& x);
+EagerTensor trunc(const EagerTensor& x);
 EagerTensor reciprocal(const EagerTensor& x);
 EagerTensor square(const EagerTensor& x);
 EagerTensor sign(const EagerTensor& x);  // complex: x/|x| (0 at 0), as NumPy 2

@@ -171,6 +171,29 @@ negative = _tenferro.negative
 
 conjugate = _p.conj
 abs = absolute = _p.abs  # noqa: A001 - NumPy's name
+# NumPy 2's array-API spellings of the inverse functions, and fix (rounding toward zero).
+asin, acos, atan = _p.arcsin, _p.arccos, _p.arctan
+asinh, acosh, atanh = _p.arcsinh, _p.arccosh, _p.arctanh
+fix = _p.trunc
+
+
+def round(x, decimals=0):  # noqa: A001 - NumPy's name
+    """numpy.round: to ``decimals`` places, ties to even, as NumPy computes it (x times 10^d
+    rounded by rint and divided back, or x over 10^-d for negative d); a complex value's parts
+    apart."""
+    d = _operator.index(decimals)
+    if x.dtype.kind == "c":
+        return _p.complex(round(_p.real(x), d), round(_p.imag(x), d))
+    if d == 0:
+        return _p.rint(x)
+    if d > 0:
+        scale = 10.0 ** d
+        return _p.rint(x * scale) / scale
+    scale = 10.0 ** -d
+    return _p.rint(x / scale) * scale
+
+
+around = round
 
 
 # prims' maximum and minimum take tensors only; NumPy's take numbers on either side too, typed

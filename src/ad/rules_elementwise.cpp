@@ -73,6 +73,25 @@ T zeros_like(const T& x) {
   return prims::zeros(x.runtime(), x.dtype(), x.shape());
 }
 
+// A piecewise-constant op (floor, ceil, rint, trunc): derivative zero, JAX's choice (the jumps
+// have none), and zeros rather than 0 * g, which an infinite cotangent would make NaN.
+Variable piecewise_constant(std::string op, const Variable& x, T y) {
+  return record1(
+      std::move(op), std::span<const Variable>(&x, 1), std::move(y),
+      [](std::span<const T> g, const std::vector<bool>&) {
+        return std::vector<T>{zeros_like(g[0])};
+      },
+      [](std::span<const T> t) { return std::vector<T>{zeros_like(t[0])}; });
+}
+
+// (1 - x)(1 + x) and (x - 1)(x + 1): 1 - x^2 and x^2 - 1 without cancelling near |x| = 1.
+T one_minus_square(const T& x) {
+  return prims::mul(prims::shift(prims::neg(x), 1.0), prims::shift(x, 1.0));
+}
+T square_minus_one(const T& x) {
+  return prims::mul(prims::shift(x, -1.0), prims::shift(x, 1.0));
+}
+
 // 1 where a > b, 1/2 where a == b, 0 elsewhere (NaN compares false: 0).
 T wins_or_ties(const T& a, const T& b) {
   return prims::add(prims::greater(a, b), prims::scale(prims::equal(a, b), 0.5));
@@ -196,6 +215,68 @@ Variable cos(const Variable& x) {
   return holomorphic(
       "cos", x, [](const T& v) { return prims::cos(v); },
       [](const T& v, const T&) { return prims::neg(prims::sin(v)); });
+}
+Variable tan(const Variable& x) {
+  return holomorphic(
+      "tan", x, [](const T& v) { return prims::tan(v); },
+      [](const T&, const T& y) { return prims::shift(prims::square(y), 1.0); });
+}
+Variable sinh(const Variable& x) {
+  return holomorphic(
+      "sinh", x, [](const T& v) { return prims::sinh(v); },
+      [](const T& v, const T&) { return prims::cosh(v); });
+}
+Variable cosh(const Variable& x) {
+  return holomorphic(
+      "cosh", x, [](const T& v) { return prims::cosh(v); },
+      [](const T& v, const T&) { return prims::sinh(v); });
+}
+// The inverse functions are real-only (prims): their derivatives are real.
+Variable asin(const Variable& x) {
+  return holomorphic(
+      "asin", x, [](const T& v) { return prims::asin(v); },
+      [](const T& v, const T&) { return prims::reciprocal(prims::sqrt(one_minus_square(v))); });
+}
+Variable acos(const Variable& x) {
+  return holomorphic(
+      "acos", x, [](const T& v) { return prims::acos(v); },
+      [](const T& v, const T&) {
+        return prims::neg(prims::reciprocal(prims::sqrt(one_minus_square(v))));
+      });
+}
+Variable atan(const Variable& x) {
+  return holomorphic(
+      "atan", x, [](const T& v) { return prims::atan(v); },
+      [](const T& v, const T&) { return prims::reciprocal(prims::shift(prims::square(v), 1.0)); });
+}
+Variable asinh(const Variable& x) {
+  return holomorphic(
+      "asinh", x, [](const T& v) { return prims::asinh(v); },
+      [](const T& v, const T&) {
+        return prims::reciprocal(prims::sqrt(prims::shift(prims::square(v), 1.0)));
+      });
+}
+Variable acosh(const Variable& x) {
+  return holomorphic(
+      "acosh", x, [](const T& v) { return prims::acosh(v); },
+      [](const T& v, const T&) { return prims::reciprocal(prims::sqrt(square_minus_one(v))); });
+}
+Variable atanh(const Variable& x) {
+  return holomorphic(
+      "atanh", x, [](const T& v) { return prims::atanh(v); },
+      [](const T& v, const T&) { return prims::reciprocal(one_minus_square(v)); });
+}
+Variable floor(const Variable& x) {
+  return piecewise_constant("floor", x, prims::floor(x.value()));
+}
+Variable ceil(const Variable& x) {
+  return piecewise_constant("ceil", x, prims::ceil(x.value()));
+}
+Variable rint(const Variable& x) {
+  return piecewise_constant("rint", x, prims::rint(x.value()));
+}
+Variable trunc(const Variable& x) {
+  return piecewise_constant("trunc", x, prims::trunc(x.value()));
 }
 Variable tanh(const Variable& x) {
   return holomorphic(

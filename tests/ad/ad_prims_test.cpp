@@ -51,6 +51,39 @@ TEST(AdPrims, UnaryHolomorphic) {
         "log10 " + tag, [](const V& v) { return ad::log10(v); }, xpos);
     check_unary(
         "reciprocal " + tag, [](const V& v) { return ad::reciprocal(v); }, xpos);
+    check_unary(
+        "tan " + tag, [](const V& v) { return ad::tan(v); }, prims::scale(x, 0.5));
+    check_unary(
+        "sinh " + tag, [](const V& v) { return ad::sinh(v); }, x);
+    check_unary(
+        "cosh " + tag, [](const V& v) { return ad::cosh(v); }, x);
+  }
+}
+
+// The real-only functions, inside their domains (asin, acos and atanh on (-0.9, 0.9), acosh
+// above 1.5); floor, ceil, rint and trunc away from their jumps have gradient zero, which the
+// product with x (gradient floor(x)) checks against the finite differences.
+TEST(AdPrims, UnaryRealOnly) {
+  const EagerTensor x = randn(kReal, {3, 2}, 11);
+  const EagerTensor unit = prims::scale(prims::tanh(x), 0.9);
+  const EagerTensor above = prims::shift(prims::abs(x), 1.5);
+  const EagerTensor wide = prims::scale(x, 3.0);
+  check_unary(
+      "asin", [](const V& v) { return ad::asin(v); }, unit);
+  check_unary(
+      "acos", [](const V& v) { return ad::acos(v); }, unit);
+  check_unary(
+      "atan", [](const V& v) { return ad::atan(v); }, wide);
+  check_unary(
+      "asinh", [](const V& v) { return ad::asinh(v); }, wide);
+  check_unary(
+      "acosh", [](const V& v) { return ad::acosh(v); }, above);
+  check_unary(
+      "atanh", [](const V& v) { return ad::atanh(v); }, unit);
+  for (auto [name, f] : {std::pair{"floor", &ad::floor}, std::pair{"ceil", &ad::ceil},
+                         std::pair{"rint", &ad::rint}, std::pair{"trunc", &ad::trunc}}) {
+    check_unary(
+        std::string(name) + " times x", [f](const V& v) { return ad::mul(f(v), v); }, wide);
   }
 }
 

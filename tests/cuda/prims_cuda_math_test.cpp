@@ -123,7 +123,7 @@ TEST(CudaPrimsMath, ComplexSqrtAndLogFollowTheCLibraryIncludingBranchCuts) {
   EXPECT_DOUBLE_EQ(math<PrimKind::Log>({-1.0, -0.0}).im, -M_PI);
 }
 
-TEST(CudaPrimsMath, ComplexExpSinCosTanhFollowTheCLibrary) {
+TEST(CudaPrimsMath, ComplexExpSinCosTanhSinhCoshTanFollowTheCLibrary) {
   expect_like_std(
       "exp", math<PrimKind::Exp>, [](const C& x) { return std::exp(x); }, moderate);
   expect_like_std(
@@ -132,6 +132,13 @@ TEST(CudaPrimsMath, ComplexExpSinCosTanhFollowTheCLibrary) {
       "cos", math<PrimKind::Cos>, [](const C& x) { return std::cos(x); }, moderate);
   expect_like_std(
       "tanh", math<PrimKind::Tanh>, [](const C& x) { return std::tanh(x); }, anywhere);
+  // sinh, cosh and tan: sin, cos and tanh rotated by i (exact), against the C library's own.
+  expect_like_std(
+      "sinh", math<PrimKind::Sinh>, [](const C& x) { return std::sinh(x); }, moderate);
+  expect_like_std(
+      "cosh", math<PrimKind::Cosh>, [](const C& x) { return std::cosh(x); }, moderate);
+  expect_like_std(
+      "tan", math<PrimKind::Tan>, [](const C& x) { return std::tan(x); }, anywhere);
 }
 
 // exp(z) - 1 and log(1 + z) by their Taylor series inside |z| < 1/2 (where the plain forms lose
@@ -210,7 +217,7 @@ constexpr bool kComplexOutputIsReal =
                  PrimKind::Kind == PrimKind::Imag) ==                                             \
                 (kComplexOutputIsReal<PrimKind::Kind, float> &&                                   \
                  kComplexOutputIsReal<PrimKind::Kind, double>));                                  \
-  static_assert(kComplexOutputIsReal<PrimKind::Kind, float> ||                                    \
+  static_assert(real_only_math(PrimKind::Kind) || kComplexOutputIsReal<PrimKind::Kind, float> ||  \
                 (kOutputIsInput<PrimKind::Kind, cuda_kernels::DeviceComplex<float>> &&            \
                  kOutputIsInput<PrimKind::Kind, cuda_kernels::DeviceComplex<double>>));
 TENFERRO_PRIMS_UNARY_OPS(TENFERRO_TEST_UNARY_MATH_TYPES)
@@ -253,6 +260,19 @@ void expect_real_math() {
     expect("sin", ck::unary_math<PrimKind::Sin>(x), once(std::sin(d)));
     expect("cos", ck::unary_math<PrimKind::Cos>(x), once(std::cos(d)));
     expect("tanh", ck::unary_math<PrimKind::Tanh>(x), once(std::tanh(d)));
+    expect("tan", ck::unary_math<PrimKind::Tan>(x), once(std::tan(d)));
+    expect("sinh", ck::unary_math<PrimKind::Sinh>(x), once(std::sinh(d)));
+    expect("cosh", ck::unary_math<PrimKind::Cosh>(x), once(std::cosh(d)));
+    expect("asin", ck::unary_math<PrimKind::Asin>(x), once(std::asin(d)));
+    expect("acos", ck::unary_math<PrimKind::Acos>(x), once(std::acos(d)));
+    expect("atan", ck::unary_math<PrimKind::Atan>(x), once(std::atan(d)));
+    expect("asinh", ck::unary_math<PrimKind::Asinh>(x), once(std::asinh(d)));
+    expect("acosh", ck::unary_math<PrimKind::Acosh>(x), once(std::acosh(d)));
+    expect("atanh", ck::unary_math<PrimKind::Atanh>(x), once(std::atanh(d)));
+    expect("floor", ck::unary_math<PrimKind::Floor>(x), std::floor(x));
+    expect("ceil", ck::unary_math<PrimKind::Ceil>(x), std::ceil(x));
+    expect("rint", ck::unary_math<PrimKind::Rint>(x), std::nearbyint(x));
+    expect("trunc", ck::unary_math<PrimKind::Trunc>(x), std::trunc(x));
     expect("reciprocal", ck::unary_math<PrimKind::Reciprocal>(x), R(1) / x);
     expect("square", ck::unary_math<PrimKind::Square>(x), x * x);
     expect("sign", ck::unary_math<PrimKind::Sign>(x),

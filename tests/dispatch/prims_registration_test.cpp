@@ -81,8 +81,34 @@ EagerTensor call_kind(PrimKind kind, const std::shared_ptr<EagerRuntime>& rt, DT
       return prims::sin(input(1));
     case PrimKind::Cos:
       return prims::cos(input(1));
+    case PrimKind::Tan:
+      return prims::tan(input(1));
+    case PrimKind::Sinh:
+      return prims::sinh(input(1));
+    case PrimKind::Cosh:
+      return prims::cosh(input(1));
     case PrimKind::Tanh:
       return prims::tanh(input(1));
+    case PrimKind::Asin:
+      return prims::asin(input(1));
+    case PrimKind::Acos:
+      return prims::acos(input(1));
+    case PrimKind::Atan:
+      return prims::atan(input(1));
+    case PrimKind::Asinh:
+      return prims::asinh(input(1));
+    case PrimKind::Acosh:
+      return prims::acosh(input(1));
+    case PrimKind::Atanh:
+      return prims::atanh(input(1));
+    case PrimKind::Floor:
+      return prims::floor(input(1));
+    case PrimKind::Ceil:
+      return prims::ceil(input(1));
+    case PrimKind::Rint:
+      return prims::rint(input(1));
+    case PrimKind::Trunc:
+      return prims::trunc(input(1));
     case PrimKind::Reciprocal:
       return prims::reciprocal(input(1));
     case PrimKind::Square:

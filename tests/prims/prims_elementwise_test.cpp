@@ -30,7 +30,15 @@ struct UnaryRow {
   bool to_real = false;  // complex in, real dtype out (abs/real/imag)
   // Inputs the row leaves out (values where NumPy and C disagree or the result is unspecified).
   std::function<bool(C, bool cplx)> skip = [](C, bool) { return false; };
+  bool real_only = false;  // no complex dtype (RealOnlyOpsRefuseComplex checks the refusal)
 };
+
+// A real-only row: libm's function of the real part.
+UnaryRow real_row(std::string name, EagerTensor (*op)(const EagerTensor&), double (*f)(double)) {
+  UnaryRow row{std::move(name), op, [f](C z, bool) { return C(f(z.real()), 0.0); }};
+  row.real_only = true;
+  return row;
+}
 
 // Independent references for the complex expm1 and log1p: their Taylor series inside |z| < 1/2
 // (where exp(z) - 1 and log(1 + z) lose the digits of a small z), the plain forms outside.
@@ -96,6 +104,22 @@ std::vector<UnaryRow> unary_rows() {
        [](C z, bool cplx) { return cplx ? std::cos(z) : C(std::cos(z.real()), 0.0); }},
       {"tanh", [](const EagerTensor& x) { return prims::tanh(x); },
        [](C z, bool cplx) { return cplx ? std::tanh(z) : C(std::tanh(z.real()), 0.0); }},
+      {"tan", [](const EagerTensor& x) { return prims::tan(x); },
+       [](C z, bool cplx) { return cplx ? std::tan(z) : C(std::tan(z.real()), 0.0); }},
+      {"sinh", [](const EagerTensor& x) { return prims::sinh(x); },
+       [](C z, bool cplx) { return cplx ? std::sinh(z) : C(std::sinh(z.real()), 0.0); }},
+      {"cosh", [](const EagerTensor& x) { return prims::cosh(x); },
+       [](C z, bool cplx) { return cplx ? std::cosh(z) : C(std::cosh(z.real()), 0.0); }},
+      real_row("asin", prims::asin, [](double x) { return std::asin(x); }),
+      real_row("acos", prims::acos, [](double x) { return std::acos(x); }),
+      real_row("atan", prims::atan, [](double x) { return std::atan(x); }),
+      real_row("asinh", prims::asinh, [](double x) { return std::asinh(x); }),
+      real_row("acosh", prims::acosh, [](double x) { return std::acosh(x); }),
+      real_row("atanh", prims::atanh, [](double x) { return std::atanh(x); }),
+      real_row("floor", prims::floor, [](double x) { return std::floor(x); }),
+      real_row("ceil", prims::ceil, [](double x) { return std::ceil(x); }),
+      real_row("rint", prims::rint, [](double x) { return std::nearbyint(x); }),
+      real_row("trunc", prims::trunc, [](double x) { return std::trunc(x); }),
       // 1/(0+0i) is left out: C and NumPy give different infinities/NaNs there.
       {"reciprocal", [](const EagerTensor& x) { return prims::reciprocal(x); },
        [](C z, bool cplx) { return cplx ? 1.0 / z : C(1.0 / z.real(), 0.0); }, false,
@@ -129,6 +153,7 @@ std::vector<C> complex_inputs() {
 TEST_P(PrimsElementwise, UnaryTable) {
   for (const UnaryRow& row : unary_rows()) {
     for (DType d : dtypes()) {
+      if (row.real_only && is_complex(d)) continue;
       SCOPED_TRACE(row.name + " " + std::string(dtype_name(d)));
       std::vector<C> values;
       for (C z : is_complex(d) ? complex_inputs() : real_inputs()) {
@@ -152,6 +177,7 @@ TEST_P(PrimsElementwise, UnaryWideRange) {
                                     {-2e-3, 50.0},  {80.0, 3.0},  {1e-30, -1e30}, {7.0, 100.0}};
   for (const UnaryRow& row : unary_rows()) {
     for (DType d : dtypes()) {
+      if (row.real_only && is_complex(d)) continue;
       SCOPED_TRACE(row.name + " " + std::string(dtype_name(d)));
       std::vector<C> values;
       for (C z : is_complex(d) ? complexes : reals) {
@@ -159,7 +185,8 @@ TEST_P(PrimsElementwise, UnaryWideRange) {
         // Complex exp/sin/cos/tanh of large parts overflow differently in C and NumPy.
         const bool big = std::abs(z.real()) > 20 || std::abs(z.imag()) > 20;
         const bool trig = row.name == "exp" || row.name == "expm1" || row.name == "sin" ||
-                          row.name == "cos" || row.name == "tanh";
+                          row.name == "cos" || row.name == "tanh" || row.name == "tan" ||
+                          row.name == "sinh" || row.name == "cosh";
         if (is_complex(d) && trig && big) continue;
         values.push_back(z);
       }
@@ -177,6 +204,7 @@ TEST_P(PrimsElementwise, UnaryWideRange) {
 TEST_P(PrimsElementwise, UnaryOnPermutedView) {
   for (const UnaryRow& row : unary_rows()) {
     for (DType d : dtypes()) {
+      if (row.real_only && is_complex(d)) continue;
       SCOPED_TRACE(row.name + " " + std::string(dtype_name(d)));
       const Ref x = random_ref(d, {3, 4, 5}, 7, 0.1, 2.0);  // positive: every row defined
       const std::vector<std::int64_t> perm{2, 0, 1};
@@ -365,9 +393,14 @@ TEST_P(PrimsElementwise, MixedDtypesPromote) {
   }
 }
 
-TEST_P(PrimsElementwise, RealOnlyBinaryOpsRefuseComplex) {
+TEST_P(PrimsElementwise, RealOnlyOpsRefuseComplex) {
   const EagerTensor z = up(random_ref(DType::C32, {3}, 1));
   const EagerTensor r = up(random_ref(DType::F32, {3}, 2));
+  for (const UnaryRow& row : unary_rows()) {
+    if (!row.real_only) continue;
+    SCOPED_TRACE(row.name);
+    EXPECT_TRUE(throws_kind([&] { (void)row.op(z); }, ErrorKind::Validation));
+  }
   EXPECT_TRUE(throws_kind([&] { (void)prims::maximum(z, r); }, ErrorKind::Validation));
   EXPECT_TRUE(throws_kind([&] { (void)prims::minimum(r, z); }, ErrorKind::Validation));
   EXPECT_TRUE(throws_kind([&] { (void)prims::pow(z, z); }, ErrorKind::Validation));

@@ -147,6 +147,68 @@ TEST_F(PrimsWebGpuNumerics, WideArgumentRangesStayWithinAFewRoundings) {
       {"sin", [](const EagerTensor& x) { return prims::sin(x); }, DType::C32,
        [](float u, float w) { return cf(-3.0f + 6.0f * w, -95.0f + 190.0f * u); },
        [](cd x) { return std::sin(x); }, 12 * kEpsF32},
+      // tan over many periods (its poles included: near them s / c keeps its relative
+      // accuracy), sinh and cosh to f32's overflow, the complex ones off the axes.
+      {"tan", [](const EagerTensor& x) { return prims::tan(x); }, DType::F32,
+       [](float u, float w) {
+         return cf(w < 0.5f ? -100.0f + 200.0f * u : std::ldexp(u, -40), 0.0f);
+       },
+       real_of([](double x) { return std::tan(x); }), 8 * kEpsF32},
+      {"sinh", [](const EagerTensor& x) { return prims::sinh(x); }, DType::F32,
+       [](float u, float w) {
+         return cf(w < 0.5f ? -89.0f + 178.0f * u : std::ldexp(u, -30), 0.0f);
+       },
+       real_of([](double x) { return std::sinh(x); }), 8 * kEpsF32},
+      {"cosh", [](const EagerTensor& x) { return prims::cosh(x); }, DType::F32,
+       [](float u, float) { return cf(-89.0f + 178.0f * u, 0.0f); },
+       real_of([](double x) { return std::cosh(x); }), 8 * kEpsF32},
+      {"tan", [](const EagerTensor& x) { return prims::tan(x); }, DType::C32,
+       [](float u, float w) { return cf(-3.0f + 6.0f * w, -30.0f + 60.0f * u); },
+       [](cd x) { return std::tan(x); }, 12 * kEpsF32},
+      {"sinh", [](const EagerTensor& x) { return prims::sinh(x); }, DType::C32,
+       [](float u, float w) { return cf(-80.0f + 160.0f * u, -3.0f + 6.0f * w); },
+       [](cd x) { return std::sinh(x); }, 12 * kEpsF32},
+      {"cosh", [](const EagerTensor& x) { return prims::cosh(x); }, DType::C32,
+       [](float u, float w) { return cf(-80.0f + 160.0f * u, -3.0f + 6.0f * w); },
+       [](cd x) { return std::cosh(x); }, 12 * kEpsF32},
+      // The inverse functions over their domains, near their ends (|x| -> 1, x -> 1) and at
+      // tiny and huge magnitudes.
+      {"asin", [](const EagerTensor& x) { return prims::asin(x); }, DType::F32,
+       [](float u, float w) {
+         const float near_one = 1.0f - std::ldexp(u, -12);
+         return cf(w < 0.3f ? -1.0f + 2.0f * u : (w < 0.6f ? near_one : std::ldexp(u, -60)), 0.0f);
+       },
+       real_of([](double x) { return std::asin(x); }), 8 * kEpsF32},
+      {"acos", [](const EagerTensor& x) { return prims::acos(x); }, DType::F32,
+       [](float u, float w) {
+         const float near_one = 1.0f - std::ldexp(u, -12);
+         return cf(w < 0.4f ? -1.0f + 2.0f * u : (w < 0.7f ? near_one : -near_one), 0.0f);
+       },
+       real_of([](double x) { return std::acos(x); }), 8 * kEpsF32},
+      {"atan", [](const EagerTensor& x) { return prims::atan(x); }, DType::F32,
+       [](float u, float w) {
+         const float m = std::pow(10.0f, -30.0f + 60.0f * u);
+         return cf(w < 0.5f ? m : -m, 0.0f);
+       },
+       real_of([](double x) { return std::atan(x); }), 8 * kEpsF32},
+      {"asinh", [](const EagerTensor& x) { return prims::asinh(x); }, DType::F32,
+       [](float u, float w) {
+         const float m = std::pow(10.0f, -30.0f + 60.0f * u);
+         return cf(w < 0.5f ? m : -m, 0.0f);
+       },
+       real_of([](double x) { return std::asinh(x); }), 8 * kEpsF32},
+      {"acosh", [](const EagerTensor& x) { return prims::acosh(x); }, DType::F32,
+       [](float u, float w) {
+         return cf(w < 0.5f ? 1.0f + std::ldexp(u, -10) : std::pow(10.0f, 30.0f * u), 0.0f);
+       },
+       real_of([](double x) { return std::acosh(x); }), 8 * kEpsF32},
+      {"atanh", [](const EagerTensor& x) { return prims::atanh(x); }, DType::F32,
+       [](float u, float w) {
+         const float v = w < 0.4f ? -1.0f + 2.0f * u
+                                  : (w < 0.7f ? 1.0f - std::ldexp(u, -12) : std::ldexp(u, -50));
+         return cf(w < 0.85f ? v : -v, 0.0f);
+       },
+       real_of([](double x) { return std::atanh(x); }), 8 * kEpsF32},
       {"cos", [](const EagerTensor& x) { return prims::cos(x); }, DType::C32,
        [](float u, float w) { return cf(-3.0f + 6.0f * w, -95.0f + 190.0f * u); },
        [](cd x) { return std::cos(x); }, 12 * kEpsF32},

@@ -25,6 +25,9 @@ void require_dtype_allowed(PrimKind kind, DType dtype, std::string_view what) {
 }
 
 EagerTensor unary(PrimKind kind, const EagerTensor& x) {
+  // The real-only ops of the list refuse a complex value as an input error, as the binary
+  // ones do, not as a backend's missing kernel.
+  if (x.defined()) require_dtype_allowed(kind, x.dtype(), "real dtypes");
   const PrimsOp op([&](PrimsPayload& p) {
     p.kind = kind;
     p.inputs.assign(std::span(&x, 1));

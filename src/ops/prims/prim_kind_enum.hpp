@@ -21,7 +21,10 @@
 #include <cstddef>
 #include <cstdint>
 
-// Unary element-wise math (same dtype in and out, but abs/real/imag: complex -> real).
+// Unary element-wise math (same dtype in and out, but abs/real/imag: complex -> real). The
+// inverse circular and hyperbolic functions are real-only for now (NumPy's take complex values
+// too: their branch cuts need complex kernels of their own on each backend); floor, ceil, rint
+// (to nearest, ties to even) and trunc are real-only in NumPy as well.
 #define TENFERRO_PRIMS_UNARY_OPS(X)             \
   X(Neg, neg, "negative", kAll)                 \
   X(Conj, conj, "conj", kAll)                   \
@@ -37,7 +40,20 @@
   X(Log10, log10, "log10", kAll)                \
   X(Sin, sin, "sin", kAll)                      \
   X(Cos, cos, "cos", kAll)                      \
+  X(Tan, tan, "tan", kAll)                      \
+  X(Sinh, sinh, "sinh", kAll)                   \
+  X(Cosh, cosh, "cosh", kAll)                   \
   X(Tanh, tanh, "tanh", kAll)                   \
+  X(Asin, asin, "arcsin", kReal)                \
+  X(Acos, acos, "arccos", kReal)                \
+  X(Atan, atan, "arctan", kReal)                \
+  X(Asinh, asinh, "arcsinh", kReal)             \
+  X(Acosh, acosh, "arccosh", kReal)             \
+  X(Atanh, atanh, "arctanh", kReal)             \
+  X(Floor, floor, "floor", kReal)               \
+  X(Ceil, ceil, "ceil", kReal)                  \
+  X(Rint, rint, "rint", kReal)                  \
+  X(Trunc, trunc, "trunc", kReal)               \
   X(Reciprocal, reciprocal, "reciprocal", kAll) \
   X(Square, square, "square", kAll)             \
   X(Sign, sign, "sign", kAll)
@@ -95,6 +111,24 @@ enum class PrimKind : std::uint8_t {
 };
 #undef TENFERRO_PRIMS_ENUMERATOR_MATH
 #undef TENFERRO_PRIMS_ENUMERATOR_OTHER
+
+// Whether a math op of the lists is defined for real dtypes only (its dtypes column is kReal):
+// the backends instantiate no complex kernel for it (the registration table admits none).
+constexpr bool same_token(const char* a, const char* b) {
+  return *a == *b && (*a == '\0' || same_token(a + 1, b + 1));
+}
+constexpr bool real_only_math(PrimKind kind) {
+  switch (kind) {
+#define TENFERRO_PRIMS_REAL_ONLY(Kind, fn, python_name, dtypes) \
+  case PrimKind::Kind:                                          \
+    return same_token(#dtypes, "kReal");
+    TENFERRO_PRIMS_UNARY_OPS(TENFERRO_PRIMS_REAL_ONLY)
+    TENFERRO_PRIMS_BINARY_OPS(TENFERRO_PRIMS_REAL_ONLY)
+#undef TENFERRO_PRIMS_REAL_ONLY
+    default:
+      return false;
+  }
+}
 
 #define TENFERRO_PRIMS_COUNT_MATH(...) +1
 #define TENFERRO_PRIMS_COUNT_OTHER(...) +1

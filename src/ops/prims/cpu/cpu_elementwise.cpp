@@ -480,14 +480,20 @@ void cast_from(const ElementwiseCall& c) {
   });
 }
 
+// false where the op has no kernel for T (a real-only op of the list on complex values, a
+// complex Complex): the registration table admits none of them, so reaching one is an internal
+// error.
 template <PrimKind K, class T>
-void map_unary(const ElementwiseCall& c) {
-  using Out = decltype(unary_op<K>(T{}));
-  map1<T, Out>(c, [](T x) { return unary_op<K>(x); });
+bool map_unary(const ElementwiseCall& c) {
+  if constexpr (kHasMath<K, T>) {
+    using Out = decltype(unary_op<K>(T{}));
+    map1<T, Out>(c, [](T x) { return unary_op<K>(x); });
+    return true;
+  } else {
+    return false;
+  }
 }
 
-// false where the op has no kernel for T (complex maximum/minimum/pow, a complex Complex): the
-// registration table admits none of them, so reaching one is an internal error.
 template <PrimKind K, class T>
 bool map_binary(const ElementwiseCall& c) {
   if constexpr (K == PrimKind::Complex) {
@@ -495,7 +501,7 @@ bool map_binary(const ElementwiseCall& c) {
       return false;
     else
       map2<T, std::complex<T>>(c, [](T re, T im) { return std::complex<T>(re, im); });
-  } else if constexpr (kHasBinaryMath<K, T>) {
+  } else if constexpr (kHasMath<K, T>) {
     map2<T, T>(c, [](T a, T b) { return binary_op<K>(a, b); });
   } else {
     return false;
@@ -538,7 +544,8 @@ void run_typed(const ElementwiseCall& c) {
       // Every math op of the op list, each with its element function fixed at compile time.
 #define TENFERRO_CPU_UNARY_CASE(Kind, fn, python_name, dtypes) \
   case Kind:                                                   \
-    return map_unary<Kind, T>(c);
+    if (map_unary<Kind, T>(c)) return;                         \
+    break;
 #define TENFERRO_CPU_BINARY_CASE(Kind, fn, python_name, dtypes) \
   case Kind:                                                    \
     if (map_binary<Kind, T>(c)) return;                         \

@@ -222,8 +222,34 @@ auto unary_op(T x) {
     return std::sin(x);
   } else if constexpr (K == Cos) {
     return std::cos(x);
+  } else if constexpr (K == Tan) {
+    return std::tan(x);
+  } else if constexpr (K == Sinh) {
+    return std::sinh(x);
+  } else if constexpr (K == Cosh) {
+    return std::cosh(x);
   } else if constexpr (K == Tanh) {
     return std::tanh(x);
+  } else if constexpr (K == Asin) {
+    return std::asin(x);
+  } else if constexpr (K == Acos) {
+    return std::acos(x);
+  } else if constexpr (K == Atan) {
+    return std::atan(x);
+  } else if constexpr (K == Asinh) {
+    return std::asinh(x);
+  } else if constexpr (K == Acosh) {
+    return std::acosh(x);
+  } else if constexpr (K == Atanh) {
+    return std::atanh(x);
+  } else if constexpr (K == Floor) {
+    return std::floor(x);
+  } else if constexpr (K == Ceil) {
+    return std::ceil(x);
+  } else if constexpr (K == Rint) {
+    return std::nearbyint(x);  // the default rounding mode: to nearest, ties to even
+  } else if constexpr (K == Trunc) {
+    return std::trunc(x);
   } else if constexpr (K == Reciprocal) {
     return T(1) / x;
   } else if constexpr (K == Square) {
@@ -271,12 +297,11 @@ constexpr bool is_transcendental(prims_internal::PrimKind kind) {
 #undef TENFERRO_PRIMS_CPU_IS
 }
 
-// Whether binary_op<K> is defined for T: maximum, minimum and pow are real-only (the op list's
-// dtypes; the registration table never admits them for complex values).
+// Whether unary_op<K> / binary_op<K> is defined for T: the real-only ops of the list (its
+// dtypes column) have no complex math; the registration table never admits them for complex
+// values.
 template <prims_internal::PrimKind K, class T>
-inline constexpr bool kHasBinaryMath = !kIsComplex<T> || (K != prims_internal::PrimKind::Maximum &&
-                                                          K != prims_internal::PrimKind::Minimum &&
-                                                          K != prims_internal::PrimKind::Pow);
+inline constexpr bool kHasMath = !kIsComplex<T> || !prims_internal::real_only_math(K);
 
 // a / b for complex values: std::complex's operator/ (libgcc's __divdc3 / __divsc3), except
 // that a finite numerator over a real divisor (b's imaginary part zero) whose quotient came out
@@ -301,7 +326,7 @@ T complex_quotient(T a, T b) {
 template <prims_internal::PrimKind K, class T>
 T binary_op(T a, T b) {
   using enum prims_internal::PrimKind;
-  static_assert(kHasBinaryMath<K, T>);
+  static_assert(kHasMath<K, T>);
   if constexpr (K == Add) {
     return a + b;
   } else if constexpr (K == Sub) {

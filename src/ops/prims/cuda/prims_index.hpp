@@ -13,6 +13,7 @@
 namespace tenferro::cuda_kernels::prims {
 
 using prims_internal::PrimKind;
+using prims_internal::real_only_math;
 
 // 64 axes always suffice: after dropping extent-1 axes every axis has extent >= 2, and no
 // tensor has 2^64 elements. (Einsum's StridedIndex, strided_kernels.hpp, too.)
@@ -73,8 +74,9 @@ constexpr bool is_complex_element(Element e) {
 }
 // What the kernels are instantiated for. The host's runs[] claim (cuda_prims_kernels.cpp) and
 // the launch dispatch in the .cu files both read these, so the claim is what runs.
-constexpr bool unary_runs(PrimKind, Element) {
-  return true;  // every unary op for every element (Cast: see cast_runs)
+constexpr bool unary_runs(PrimKind op, Element in) {
+  // every unary op for every element but the real-only ones on complex (Cast: see cast_runs)
+  return !(real_only_math(op) && is_complex_element(in));
 }
 constexpr bool cast_runs(Element in, Element out) {
   return !(is_complex_element(in) && !is_complex_element(out));

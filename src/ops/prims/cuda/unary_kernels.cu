@@ -115,6 +115,8 @@ cudaError_t unary_op(Element in, Element out, void* dst, const void* src, const 
     using In = decltype(in_tag);
     if constexpr (Op == PrimKind::Cast) {
       return cast_from<In>(out, dst, src, ix, count, stream);
+    } else if constexpr (kIsComplex<In> && real_only_math(Op)) {
+      return cudaErrorInvalidValue;  // no complex math (unary_runs)
     } else {
       using Fn = UnaryFn<Op, In>;
       if (!unary_runs(Op, in) || out != kElementOf<typename Fn::Out>) return cudaErrorInvalidValue;

@@ -333,6 +333,54 @@ TENFERRO_PRIMS_HD Z ztanh(Z z) {
 
 TENFERRO_CUDA_MATH_IN_DOUBLE(Tanh, tanh, ztanh)
 
+// sinh z = -i sin(iz), cosh z = cos(iz), tan z = -i tanh(iz): C99 Annex G defines csin, ccos
+// and ctanh's special values through these identities (multiplying by i swaps the parts and
+// negates one, exactly).
+TENFERRO_PRIMS_HD Z times_i(Z z) {
+  return {-z.im, z.re};
+}
+TENFERRO_PRIMS_HD Z times_minus_i(Z z) {
+  return {z.im, -z.re};
+}
+TENFERRO_PRIMS_HD Z zsinh(Z z) {
+  return times_minus_i(zsin(times_i(z)));
+}
+TENFERRO_PRIMS_HD Z zcosh(Z z) {
+  return zcos(times_i(z));
+}
+TENFERRO_PRIMS_HD Z ztan(Z z) {
+  return times_minus_i(ztanh(times_i(z)));
+}
+
+TENFERRO_CUDA_MATH_IN_DOUBLE(Sinh, sinh, zsinh)
+TENFERRO_CUDA_MATH_IN_DOUBLE(Cosh, cosh, zcosh)
+TENFERRO_CUDA_MATH_IN_DOUBLE(Tan, tan, ztan)
+
+// The real-only ops of the list (prim_kind_enum.hpp's dtypes column): a real argument evaluated
+// in double and rounded once (exact for the roundings to an integral value); no complex member
+// (unary_kernels.cu instantiates none for them).
+#define TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Kind, fn)      \
+  template <>                                            \
+  struct UnaryMath<PrimKind::Kind> {                     \
+    template <class R>                                   \
+    static TENFERRO_PRIMS_HD R real(R x) {               \
+      return static_cast<R>(fn(static_cast<double>(x))); \
+    }                                                    \
+  };
+
+TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Asin, asin)
+TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Acos, acos)
+TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Atan, atan)
+TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Asinh, asinh)
+TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Acosh, acosh)
+TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Atanh, atanh)
+TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Floor, floor)
+TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Ceil, ceil)
+TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Rint, rint)
+TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Trunc, trunc)
+
+#undef TENFERRO_CUDA_REAL_MATH_IN_DOUBLE
+
 template <>
 struct UnaryMath<PrimKind::Reciprocal> {
   template <class R>

@@ -1,8 +1,8 @@
 // The core of the WGSL function library of the WebGPU prims kernels (wgsl_prims_math.hpp):
 // constants, IEEE classification by bit pattern, the real functions that are plain arithmetic
-// (division, maximum and minimum, comparisons, sign, square root), the u32 product mul_hi_lo
-// (for the sin/cos argument reduction and Philox), and complex arithmetic on C = vec2<f32>
-// (re, im): product, modulus, quotient, sign, square root.
+// (division, maximum and minimum, comparisons, sign, roundings, square root), the u32 product
+// mul_hi_lo (for the sin/cos argument reduction and Philox), and complex arithmetic on C =
+// vec2<f32> (re, im): product, modulus, quotient, sign, square root.
 //
 // Why so much is spelled out by hand:
 //  * NaN and Inf. Shader compilers may assume floats are finite (Mesa folds `x != x` to false
@@ -77,6 +77,11 @@ fn r_sign(x: f32) -> f32 {
   if (is_zero(x)) { return 0.0; }
   return select(1.0, -1.0, sign_bit(x));
 }
+// To an integral value (exact); round is WGSL's ties-to-even rounding (NumPy's rint).
+fn r_floor(x: f32) -> f32 { return select(floor(x), x, !is_finite(x)); }
+fn r_ceil(x: f32) -> f32 { return select(ceil(x), x, !is_finite(x)); }
+fn r_rint(x: f32) -> f32 { return select(round(x), x, !is_finite(x)); }
+fn r_trunc(x: f32) -> f32 { return select(trunc(x), x, !is_finite(x)); }
 fn r_sqrt(x: f32) -> f32 {
   if (is_nan(x) || is_zero(x)) { return x; }
   if (sign_bit(x)) { return f_nan(); }

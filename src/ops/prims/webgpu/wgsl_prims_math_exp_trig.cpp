@@ -1,8 +1,8 @@
 // The exponential, circular and hyperbolic functions of the WGSL function library of the WebGPU
-// prims kernels (wgsl_prims_math.hpp): exp, expm1, sin, cos and tanh on f32 and on C, with sinh and
-// cosh on f32, which the complex sin, cos and tanh are built on. One part because they call
-// each other: the hyperbolic functions and c_exp call r_exp, the complex functions r_sin and
-// r_cos.
+// prims kernels (wgsl_prims_math.hpp): exp, expm1, sin, cos, tan, sinh, cosh and tanh on f32
+// and on C (the real sinh and cosh are what the complex sin, cos and tanh are built on; the
+// complex tan, sinh and cosh are those rotated by i). One part because they call each other:
+// the hyperbolic functions and c_exp call r_exp, the complex functions r_sin and r_cos.
 //
 // Accuracy. WGSL allows builtins loose error bounds where cancellation hurts: sinh/cosh/tanh
 // are "inherited from" (exp(x) - exp(-x)) / 2, so sinh(1e-5) would lose half its digits. Those
@@ -166,6 +166,16 @@ fn r_cos(x: f32) -> f32 {
     default: { return sin_poly(red.r); }
   }
 }
+// tan x from the same reduction: s / c in quadrants 0 and 2, -c / s in 1 and 3 (period pi).
+fn r_tan(x: f32) -> f32 {
+  if (!is_finite(x)) { return f_nan(); }
+  let red = reduce_half_pi(abs(x));
+  let s = sin_poly(red.r);
+  let c = cos_poly(red.r);
+  var v = r_div(s, c);
+  if ((red.quadrant & 1u) == 1u) { v = -r_div(c, s); }
+  return select(v, -v, sign_bit(x));
+}
 fn r_sinh(x: f32) -> f32 {
   let a = abs(x);
   if (a < 0.5) {
@@ -304,6 +314,17 @@ fn c_tanh(z: C) -> C {
   let ch = r_cosh(x);
   let den = sh * sh + c * c;
   return C(sh * ch / den, s * c / den);
+}
+// sinh z = -i sin(iz), cosh z = cos(iz), tan z = -i tanh(iz) (Annex G defines the special
+// values of csin, ccos and ctanh through these identities; a product with i is exact).
+fn c_sinh(z: C) -> C {
+  let s = c_sin(C(-z.y, z.x));
+  return C(s.y, -s.x);
+}
+fn c_cosh(z: C) -> C { return c_cos(C(-z.y, z.x)); }
+fn c_tan(z: C) -> C {
+  let t = c_tanh(C(-z.y, z.x));
+  return C(t.y, -t.x);
 }
 )";
   return kLibrary;

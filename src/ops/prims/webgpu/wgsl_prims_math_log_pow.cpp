@@ -228,6 +228,52 @@ fn r_log1p(x: f32) -> f32 {
   let l = log_pair(u);
   return l.x + l.y;
 }
+// The inverse circular and hyperbolic functions on f32 (real-only ops), from r_atan2, r_log1p
+// and r_log, whose errors are a few roundings (the builtins' bounds are inherited from
+// formulas that cancel: asin's from atan2(x, sqrt(1 - x^2))). Each differences only exact
+// values (1 - a for a >= 1/2, x - 1 for x in [1, 2]: Sterbenz), so no compiler rewrite of
+// 1 - a^2 can cost digits.
+fn r_atan(x: f32) -> f32 { return r_atan2(x, 1.0); }
+// asin a = atan(a / sqrt(1 - a^2)) below 1/2; above, pi/2 - 2 asin(z) with z = sqrt((1 - a) / 2).
+fn r_asin(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  let a = abs(x);
+  if (a > 1.0) { return f_nan(); }
+  if (a <= 0.5) { return copysign(r_atan2(a, r_sqrt((1.0 - a) * (1.0 + a))), x); }
+  let z = r_sqrt(0.5 * (1.0 - a));
+  return copysign(HALF_PI - 2.0 * r_atan2(z, r_sqrt((1.0 - z) * (1.0 + z))), x);
+}
+// acos x = 2 atan(sqrt((1 - x) / (1 + x))): 1 - x is exact from x >= 1/2, 1 + x to -1/2;
+// outside [-1, 1] the quotient is negative (NaN).
+fn r_acos(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  if (abs(x) > 1.0) { return f_nan(); }
+  return 2.0 * r_atan(r_sqrt(r_div(1.0 - x, 1.0 + x)));
+}
+// asinh a = log1p(a + a^2 / (1 + sqrt(1 + a^2))); from 2^12 on 1 + a^2 rounds to a^2 and
+// asinh a = log 2a to f32's precision (taken as log a + ln 2: 2a may overflow).
+fn r_asinh(x: f32) -> f32 {
+  if (!is_finite(x)) { return x; }
+  let a = abs(x);
+  if (a > 4096.0) { return copysign(r_log(a) + 0.6931471805599453, x); }
+  return copysign(r_log1p(a + a * a / (1.0 + r_sqrt(1.0 + a * a))), x);
+}
+// acosh x = log1p(t + sqrt(t (t + 2))) with t = x - 1; from 2^12 on, log 2x.
+fn r_acosh(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  if (x < 1.0) { return f_nan(); }
+  if (x > 4096.0) { return r_log(x) + 0.6931471805599453; }
+  let t = x - 1.0;
+  return r_log1p(t + r_sqrt(t * (t + 2.0)));
+}
+// atanh a = log1p(2a / (1 - a)) / 2; +-inf at +-1, NaN beyond.
+fn r_atanh(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  let a = abs(x);
+  if (a > 1.0) { return f_nan(); }
+  if (a == 1.0) { return copysign(f_inf(), x); }
+  return copysign(0.5 * r_log1p(r_div(2.0 * a, 1.0 - a)), x);
+}
 fn c_log2(z: C) -> C { return c_log(z) * 1.44269504088896; }
 fn c_log10(z: C) -> C { return c_log(z) * 0.434294481903252; }
 // log(1 + z) as the CPU's: near 0 the real part from log1p(|1 + z|^2 - 1), elsewhere log(1 + z).

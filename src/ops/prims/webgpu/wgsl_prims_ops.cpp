@@ -139,8 +139,8 @@ std::string complex_expression(PrimKind kind) {
       return "scaled(alpha(), x, FLAG_ALPHA_REAL) + scaled(beta(), y, FLAG_BETA_REAL)";
     case PrimKind::Cast:
       return "x";
-    default:
-      return library_call("c_", kind);
+    default:  // a real-only op has no c_ function: no_kernel
+      return prims_internal::real_only_math(kind) ? std::string() : library_call("c_", kind);
   }
 }
 
