@@ -6,6 +6,7 @@ The C++ library keeps batch axes trailing; the mapping is a permuted view both w
 copy).
 """
 
+import operator as _operator
 from collections import namedtuple as _nt
 
 import numpy as _np
@@ -89,6 +90,13 @@ def cholesky(a, upper=False):
     return _l.cholesky(a, upper)
 
 
+def _common_dtype(a, b):
+    """a and b in NumPy's common dtype (float32 with float64 is float64, with complex128
+    complex128): the C++ solvers take one dtype, NumPy promotes. The cast runs in the runtime."""
+    dtype = _np.result_type(a.dtype, b.dtype)
+    return (a if a.dtype == dtype else a.astype(dtype)), (b if b.dtype == dtype else b.astype(dtype))
+
+
 def _broadcast_batch(op, a, b):
     """NumPy 2's rule for a right-hand side: b is a vector only when b.ndim == 1 (else a matrix,
     [..., n, k]), and the batch axes of a and b broadcast. Returns (a, b, b is a vector) with
@@ -96,6 +104,7 @@ def _broadcast_batch(op, a, b):
     equal, can never read a matrix b of k == batch columns as a batch of vectors."""
     if a.ndim < 2:
         raise _error(_ValidationError, op, f"a must have at least 2 axes, got shape {a.shape}")
+    a, b = _common_dtype(a, b)
     vector = b.ndim == 1
     core = tuple(b.shape[-1:] if vector else b.shape[-2:])
     a_batch, b_batch = tuple(a.shape[:-2]), () if vector else tuple(b.shape[:-2])
@@ -234,3 +243,128 @@ def _min_or_raise(a, axis, keepdims, ord):
 
 def matrix_transpose(x):
     return x.mT
+
+
+# --- numpy.linalg's compositions: built from svd, inv, matmul and the reductions above -------
+
+_NO_VALUE = object()
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
+    """numpy.linalg.pinv: V diag(1/s) U^H over the singular values above rcond * max(s)
+    (rcond's default 1e-15; rtol=None is max(m, n) eps, as NumPy 2), the rest dropped."""
+    del hermitian  # the SVD serves Hermitian matrices too (NumPy's hint only picks eigh)
+    if rcond is None:
+        if rtol is _NO_VALUE:
+            rcond = 1e-15
+        elif rtol is None:
+            rcond = max(a.shape[-2:]) * float(_np.finfo(_np.dtype(a.dtype)).eps)
+        else:
+            rcond = rtol
+    elif rtol is not _NO_VALUE:
+        raise _error(_ValidationError, "pinv", "rtol and rcond can't be both set")
+    u, s, vh = svd(a, full_matrices=False)
+    cutoff = _max_or_zero(s, -1, True) * float(rcond)
+    large = _ns.greater(s, cutoff)
+    inverse = _ns.where(large, 1.0 / _ns.where(large, s, 1.0), 0.0)
+    return _ns.matmul(vh.mT.conj() * _ns.expand_dims(inverse, -2), u.mT.conj())
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    """numpy.linalg.matrix_rank: the singular values above tol (default max(s) max(m, n) eps),
+    counted; a float tensor (tenferro has no integer dtype). A 1-D or 0-d A: 1 unless all zero."""
+    del hermitian
+    if rtol is not None and tol is not None:
+        raise _error(_ValidationError, "matrix_rank", "tol and rtol can't be both set")
+    if A.ndim < 2:
+        return _ns.greater(_ns.not_equal(A, 0.0).sum(), 0.0)
+    s = svdvals(A)
+    if tol is None:
+        if rtol is None:
+            rtol = max(A.shape[-2:]) * float(_np.finfo(_np.dtype(s.dtype)).eps)
+        threshold = _max_or_zero(s, -1, True) * rtol
+    else:
+        threshold = tol
+    return _ns.greater(s, threshold).sum(-1)
+
+
+def matrix_power(a, n):
+    """numpy.linalg.matrix_power: a^n by repeated squaring; n = 0 the identity, n < 0 inv(a)^-n."""
+    try:
+        n = _operator.index(n)
+    except TypeError:
+        raise _error(_ValidationError, "matrix_power", f"exponent must be an integer, got {n!r}") \
+            from None
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise _error(_ValidationError, "matrix_power",
+                     f"a must be a stack of square matrices, got shape {tuple(a.shape)}")
+    if n == 0:
+        eye = _p.eye(a.runtime, a.shape[-1], a.shape[-1], 0, a.dtype)
+        return _p.broadcast_to(eye, tuple(a.shape)) * 1.0
+    if n < 0:
+        a, n = inv(a), -n
+    result, power = None, a
+    while True:
+        if n & 1:
+            result = power if result is None else _ns.matmul(result, power)
+        n >>= 1
+        if not n:
+            return result
+        power = _ns.matmul(power, power)
+
+
+def multi_dot(arrays):
+    """numpy.linalg.multi_dot: the chain product in a cheap order (einsum plans it); a 1-D first
+    (last) operand is a row (column) vector, dropped from the result as NumPy does."""
+    arrays = list(arrays)
+    if len(arrays) < 2:
+        raise _error(_ValidationError, "multi_dot", "expecting at least two arrays")
+    letters = [chr(ord("a") + i) for i in range(len(arrays) + 1)]
+    terms = []
+    for i, x in enumerate(arrays):
+        first, last = i == 0, i == len(arrays) - 1
+        if x.ndim == 1 and (first or last):
+            terms.append(letters[i + 1] if first else letters[i])
+        elif x.ndim == 2:
+            terms.append(letters[i] + letters[i + 1])
+        else:
+            raise _error(_ValidationError, "multi_dot",
+                         f"operand {i} has {x.ndim} dimensions; 2 (1 at the ends) expected")
+    out = ("" if arrays[0].ndim == 1 else letters[0]) + \
+          ("" if arrays[-1].ndim == 1 else letters[len(arrays)])
+    return _ns.einsum(",".join(terms) + "->" + out, *arrays)
+
+
+def cond(x, p=None):
+    """numpy.linalg.cond: s_max / s_min for p None, 2 (and s_min / s_max for -2); otherwise
+    norm(x, p) norm(inv(x), p), where a singular x raises LinAlgError (NumPy returns inf)."""
+    if p in (None, 2, -2):
+        s = svdvals(x)
+        big, small = _max_or_zero(s, -1, False), _min_or_raise(s, -1, False, p)
+        return big / small if p != -2 else small / big
+    return norm(x, p, axis=(-2, -1)) * norm(inv(x), p, axis=(-2, -1))
+
+
+def vector_norm(x, axis=None, keepdims=False, ord=2):
+    """numpy.linalg.vector_norm: over every axis (None) or the given ones as one vector."""
+    axes = tuple(range(x.ndim)) if axis is None else _axes(axis, x.ndim, "vector_norm")
+    if len(axes) == 1:
+        return _vector_norm(x, ord, axes[0], keepdims)
+    rest = [i for i in range(x.ndim) if i not in axes]
+    moved = _ns.moveaxis(x, axes, tuple(range(x.ndim - len(axes), x.ndim)))
+    flat = moved.reshape(tuple(x.shape[i] for i in rest) + (-1,)) if x.size else \
+        moved.reshape(tuple(x.shape[i] for i in rest) + (0,))
+    r = _vector_norm(flat, ord, -1, False)
+    if keepdims:
+        r = r.reshape(tuple(1 if i in axes else x.shape[i] for i in range(x.ndim)))
+    return r
+
+
+def matrix_norm(x, keepdims=False, ord="fro"):
+    """numpy.linalg.matrix_norm: the norm of the last two axes."""
+    return _matrix_norm(x, ord, (x.ndim - 2, x.ndim - 1), keepdims)
+
+
+def vecdot(x1, x2, axis=-1):
+    """numpy.linalg.vecdot: sum(conj(x1) x2) along axis, the other axes broadcast."""
+    return (x1.conj() * x2).sum(axis)
