@@ -209,6 +209,9 @@ Variable div(const Variable& a, const Variable& b);
 Variable maximum(const Variable& a, const Variable& b);
 Variable minimum(const Variable& a, const Variable& b);
 Variable pow(const Variable& a, const Variable& b);  // real; d/db needs a > 0
+Variable atan2(const Variable& a, const Variable& b);
+// At (0, 0) the subgradient 0, as abs's.
+Variable hypot(const Variable& a, const Variable& b);
 Variable complex(const Variable& re, const Variable& im);
 
 // Comparisons (prims::greater ..): piecewise constant, so their outputs are constants (zero

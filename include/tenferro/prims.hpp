@@ -98,6 +98,10 @@ EagerTensor div(const EagerTensor& a, const EagerTensor& b);
 EagerTensor maximum(const EagerTensor& a, const EagerTensor& b);  // real dtypes only
 EagerTensor minimum(const EagerTensor& a, const EagerTensor& b);  // real dtypes only
 EagerTensor pow(const EagerTensor& a, const EagerTensor& b);      // real dtypes only
+// The angle of the point (b, a) (C's atan2(a, b): signed zeros and infinities included) and
+// sqrt(a^2 + b^2) without overflow or underflow in between; real dtypes only.
+EagerTensor atan2(const EagerTensor& a, const EagerTensor& b);
+EagerTensor hypot(const EagerTensor& a, const EagerTensor& b);
 // re + i*im from two real tensors of one dtype (F32 -> C32, F64 -> C64), broadcast.
 EagerTensor complex(const EagerTensor& re, const EagerTensor& im);
 

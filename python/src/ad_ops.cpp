@@ -150,8 +150,10 @@ void bind_linalg_overloads(nb::module_& l) {
     auto r = call([&] { return ad::lu(in2(a)); });
     return nb::make_tuple(out2(r.p), out2(r.l), out2(r.u));
   });
+  // upper: A's upper triangle, as the plain binding (python/src/linalg.cpp) reads it.
   l.def("cholesky", [](const V& a, bool upper) {
-    const V lower = out2(call([&] { return ad::cholesky(in2(a)); }));
+    const V src = upper ? released([&] { return ad::conj(matrix_transpose_v(a)); }) : a;
+    const V lower = out2(call([&] { return ad::cholesky(in2(src)); }));
     if (!upper) return lower;
     return released([&] { return ad::conj(matrix_transpose_v(lower)); });
   });

@@ -177,19 +177,35 @@ asinh, acosh, atanh = _p.arcsinh, _p.arccosh, _p.arctanh
 fix = _p.trunc
 
 
+def _power_of_ten(n):
+    """NumPy's power_of_ten (PyArray_Round): exact up to 1e8, then 1e9 times 10 n - 9 times,
+    which is not correctly rounded past 1e22 (so neither is 10.0 ** n equal to it) and reaches
+    inf from n = 309 instead of raising."""
+    if n < 9:
+        return 10.0 ** n
+    r = 1e9
+    for _ in range(n - 9):
+        r *= 10.0
+        if r == float("inf"):
+            break
+    return r
+
+
 def round(x, decimals=0):  # noqa: A001 - NumPy's name
     """numpy.round: to ``decimals`` places, ties to even, as NumPy computes it (x times 10^d
-    rounded by rint and divided back, or x over 10^-d for negative d); a complex value's parts
-    apart."""
+    rounded by rint and divided back, or x over 10^-d for negative d, with NumPy's 10^d); a
+    complex value's parts apart."""
     d = _operator.index(decimals)
+    if not isinstance(x, (Tensor, Tracer)):
+        return _p.rint(x)  # the typed refusal of anything else
     if x.dtype.kind == "c":
         return _p.complex(round(_p.real(x), d), round(_p.imag(x), d))
     if d == 0:
         return _p.rint(x)
     if d > 0:
-        scale = 10.0 ** d
+        scale = _power_of_ten(d)
         return _p.rint(x * scale) / scale
-    scale = 10.0 ** -d
+    scale = _power_of_ten(-d)
     return _p.rint(x / scale) * scale
 
 
@@ -208,6 +224,31 @@ def minimum(a, b):
     if type(a) is Tensor and type(b) is Tensor:
         return _p.minimum(a, b)
     return _p.minimum(*_tensor_operands("minimum", a, b))
+
+
+def arctan2(x1, x2):
+    """numpy.arctan2: the angle of the point (x2, x1), C's atan2 (signed zeros and infinities
+    included); numbers on either side as maximum's."""
+    if type(x1) is Tensor and type(x2) is Tensor:
+        return _p.arctan2(x1, x2)
+    return _p.arctan2(*_tensor_operands("arctan2", x1, x2))
+
+
+def hypot(x1, x2):
+    """numpy.hypot: sqrt(x1^2 + x2^2) without overflow or underflow in between."""
+    if type(x1) is Tensor and type(x2) is Tensor:
+        return _p.hypot(x1, x2)
+    return _p.hypot(*_tensor_operands("hypot", x1, x2))
+
+
+atan2 = arctan2  # NumPy 2's array-API spelling
+
+
+def angle(z, deg=False):
+    """numpy.angle: arctan2(imag, real) (pi for a negative real, -0.0 included), in degrees when
+    ``deg``."""
+    a = _p.arctan2(_p.imag(z), _p.real(z))
+    return a * (180.0 / _np.pi) if deg else a
 
 
 def real(x):

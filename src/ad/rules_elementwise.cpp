@@ -84,12 +84,9 @@ Variable piecewise_constant(std::string op, const Variable& x, T y) {
       [](std::span<const T> t) { return std::vector<T>{zeros_like(t[0])}; });
 }
 
-// (1 - x)(1 + x) and (x - 1)(x + 1): 1 - x^2 and x^2 - 1 without cancelling near |x| = 1.
+// (1 - x)(1 + x): 1 - x^2 without cancelling near |x| = 1.
 T one_minus_square(const T& x) {
   return prims::mul(prims::shift(prims::neg(x), 1.0), prims::shift(x, 1.0));
-}
-T square_minus_one(const T& x) {
-  return prims::mul(prims::shift(x, -1.0), prims::shift(x, 1.0));
 }
 
 // 1 where a > b, 1/2 where a == b, 0 elsewhere (NaN compares false: 0).
@@ -252,14 +249,17 @@ Variable atan(const Variable& x) {
 Variable asinh(const Variable& x) {
   return holomorphic(
       "asinh", x, [](const T& v) { return prims::asinh(v); },
-      [](const T& v, const T&) {
-        return prims::reciprocal(prims::sqrt(prims::shift(prims::square(v), 1.0)));
+      [](const T& v, const T&) {  // 1 / hypot(x, 1): x^2 + 1 overflowed from |x| = 1e154
+        return prims::reciprocal(prims::hypot(v, prims::ones(v.runtime(), v.dtype(), {})));
       });
 }
 Variable acosh(const Variable& x) {
   return holomorphic(
       "acosh", x, [](const T& v) { return prims::acosh(v); },
-      [](const T& v, const T&) { return prims::reciprocal(prims::sqrt(square_minus_one(v))); });
+      [](const T& v, const T&) {  // sqrt(x - 1) sqrt(x + 1): (x - 1)(x + 1) overflowed
+        return prims::reciprocal(
+            prims::mul(prims::sqrt(prims::shift(v, -1.0)), prims::sqrt(prims::shift(v, 1.0))));
+      });
 }
 Variable atanh(const Variable& x) {
   return holomorphic(
@@ -359,6 +359,28 @@ Variable pow(const Variable& a, const Variable& b) {
             prims::mul(prims::equal(av, zeros_like(av)), prims::greater_equal(bv, zeros_like(bv)));
         return prims::where(at_zero, zeros_like(d), d);
       });
+}
+Variable atan2(const Variable& a, const Variable& b) {
+  // d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2).
+  return binary(
+      "atan2", a, b, [](const T& x, const T& y) { return prims::atan2(x, y); },
+      [](const T& av, const T& bv, const T&) {
+        return prims::div(bv, prims::add(prims::square(av), prims::square(bv)));
+      },
+      [](const T& av, const T& bv, const T&) {
+        return prims::div(prims::neg(av), prims::add(prims::square(av), prims::square(bv)));
+      });
+}
+Variable hypot(const Variable& a, const Variable& b) {
+  // d/da = a / h, d/db = b / h; at h = 0 the subgradient 0 (a / 0 would be NaN), as abs's.
+  const auto part = [](const T& v, const T& h) {
+    const T zero = prims::equal(h, zeros_like(h));
+    return prims::where(zero, zeros_like(h), prims::div(v, prims::add(h, zero)));
+  };
+  return binary(
+      "hypot", a, b, [](const T& x, const T& y) { return prims::hypot(x, y); },
+      [part](const T& av, const T&, const T& y) { return part(av, y); },
+      [part](const T&, const T& bv, const T& y) { return part(bv, y); });
 }
 Variable complex(const Variable& re, const Variable& im) {
   T rv = re.value(), iv = im.value();

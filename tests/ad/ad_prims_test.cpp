@@ -151,6 +151,24 @@ TEST(AdPrims, RealOnlyBinary) {
   check_gradients("complex",
                   [](std::span<const V> v) { return std::vector<V>{ad::complex(v[0], v[1])}; },
                   {a, b});
+  check_gradients(
+      "atan2", [](std::span<const V> v) { return std::vector<V>{ad::atan2(v[0], v[1])}; }, {a, b});
+  check_gradients(
+      "hypot", [](std::span<const V> v) { return std::vector<V>{ad::hypot(v[0], v[1])}; }, {a, b});
+  // Broadcast operands: the cotangent sums back over the stretched axis.
+  check_gradients("atan2 broadcast",
+                  [](std::span<const V> v) { return std::vector<V>{ad::atan2(v[0], v[1])}; },
+                  {randn(kReal, {3, 1}, 23), randn(kReal, {4}, 24)});
+}
+
+// hypot at (0, 0): the subgradient 0 (a / h would be NaN), as abs's at 0.
+TEST(AdPrims, HypotAtTheOriginHasGradientZero) {
+  const EagerTensor z = cpu()->upload(Tensor::from_col_major<double>({2}, {0.0, 0.0}));
+  const EagerTensor in[] = {z, z};
+  auto g = ad::grad(
+      [](std::span<const V> v) { return std::vector<V>{ad::sum(ad::hypot(v[0], v[1]))}; }, in);
+  for (const EagerTensor& t : g)
+    EXPECT_EQ(t.download().to_vector<double>(), (std::vector<double>{0.0, 0.0}));
 }
 
 TEST(AdPrims, ScalarForms) {

@@ -129,6 +129,10 @@ EagerTensor call_kind(PrimKind kind, const std::shared_ptr<EagerRuntime>& rt, DT
       return prims::minimum(input(1), input(2));
     case PrimKind::Pow:
       return prims::pow(input(1), input(2));
+    case PrimKind::Atan2:
+      return prims::atan2(input(1), input(2));
+    case PrimKind::Hypot:
+      return prims::hypot(input(1), input(2));
     case PrimKind::Complex:
       return prims::complex(input(1), input(2));
     case PrimKind::Greater:

@@ -281,6 +281,10 @@ std::vector<BinaryRow> binary_rows() {
        [](C a, C b) { return C(np_minimum(a.real(), b.real()), 0.0); }, true},
       {"pow", [](auto& a, auto& b) { return prims::pow(a, b); },
        [](C a, C b) { return C(std::pow(a.real(), b.real()), 0.0); }, true},
+      {"atan2", [](auto& a, auto& b) { return prims::atan2(a, b); },
+       [](C a, C b) { return C(std::atan2(a.real(), b.real()), 0.0); }, true},
+      {"hypot", [](auto& a, auto& b) { return prims::hypot(a, b); },
+       [](C a, C b) { return C(std::hypot(a.real(), b.real()), 0.0); }, true},
   };
 }
 
@@ -404,6 +408,8 @@ TEST_P(PrimsElementwise, RealOnlyOpsRefuseComplex) {
   EXPECT_TRUE(throws_kind([&] { (void)prims::maximum(z, r); }, ErrorKind::Validation));
   EXPECT_TRUE(throws_kind([&] { (void)prims::minimum(r, z); }, ErrorKind::Validation));
   EXPECT_TRUE(throws_kind([&] { (void)prims::pow(z, z); }, ErrorKind::Validation));
+  EXPECT_TRUE(throws_kind([&] { (void)prims::atan2(z, r); }, ErrorKind::Validation));
+  EXPECT_TRUE(throws_kind([&] { (void)prims::hypot(r, z); }, ErrorKind::Validation));
   EXPECT_TRUE(throws_kind([&] { (void)prims::complex(z, r); }, ErrorKind::Validation));
 }
 

@@ -292,6 +292,41 @@ TEST_F(PrimsWebGpuNumerics, SinAndCosReduceTheirArgumentOverTheWholeFloatRange) 
 // pow over wide ranges: the exponent y ln x (to |y ln x| = 60) is kept to more than f32
 // precision (ln x as a pair, y * ln x split exactly), so the error stays a few roundings
 // instead of growing like |y ln x| roundings.
+// atan2 and hypot over magnitudes 1e-30 .. 1e30 in all four quadrants, with zeros of both
+// signs and infinities, against C's in double rounded to float (atan2 within a few roundings:
+// the builtin is only bounded by 4096 ULP; hypot without overflow past sqrt(FLT_MAX)).
+TEST_F(PrimsWebGpuNumerics, Atan2AndHypotOverWideRangesAndSpecialValues) {
+  std::mt19937_64 rng(93);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  const std::int64_t n = 20000;
+  Tensor ha = Tensor::zeros(DType::F32, {n}), hb = Tensor::zeros(DType::F32, {n});
+  const float specials[] = {0.0f, -0.0f, 1.0f, -1.0f, INFINITY, -INFINITY, 3e38f, -1e-40f};
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto draw = [&] {
+      const float m = std::pow(10.0f, -30.0f + 60.0f * unit(rng));
+      return unit(rng) < 0.5f ? m : -m;
+    };
+    const bool special = i < 64;
+    ha.data<float>()[i] = special ? specials[i % 8] : draw();
+    hb.data<float>()[i] = special ? specials[(i / 8) % 8] : draw();
+  }
+  const EagerTensor a = runtime_->upload(ha), b = runtime_->upload(hb);
+  for (const bool is_atan2 : {true, false}) {
+    std::vector<cd> want(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      const double x = ha.data<float>()[i], y = hb.data<float>()[i];
+      const double e = is_atan2 ? std::atan2(x, y) : std::hypot(x, y);
+      // past the largest float's rounding boundary: inf (a plain conversion is undefined)
+      const bool overflows = std::abs(e) >= 0x1.ffffffp127;
+      want[static_cast<std::size_t>(i)] =
+          cd(overflows ? std::copysign(HUGE_VAL, e) : static_cast<float>(e), 0.0);
+    }
+    const EagerTensor got = is_atan2 ? prims::atan2(a, b) : prims::hypot(a, b);
+    compare_values(values_of(got.download()), want, 4 * kEpsF32, 0,
+                   is_atan2 ? "atan2 wide" : "hypot wide");
+  }
+}
+
 TEST_F(PrimsWebGpuNumerics, PowKeepsItsExponentExactOverWideRanges) {
   // (x range, log-uniform; y range; bound in units of 2^-24). A pow that rounds y ln x to f32
   // first misses these bounds (by 1.5x on the first range and 5x on the second).
@@ -514,6 +549,40 @@ TEST_F(PrimsWebGpuNumerics, ComplexFunctionsHandleExtremesAndNonFinites) {
       EXPECT_TRUE(close_part(th[i].real(), t.real(), 16 * kEpsF32 * std::abs(t)) &&
                   close_part(th[i].imag(), t.imag(), 16 * kEpsF32 * std::abs(t)))
           << "tanh" << z[i] << " = " << th[i] << ", expected " << t;
+    }
+  }
+}
+
+// sinh, cosh, sin and cos with an infinite part and a finite nonzero other part: Annex G's
+// +-inf cis(y) values, whose signs follow the finite part (sinh(inf + 1i) is inf + inf i; the
+// shared non-finite helper gave inf - inf i, and sin(1 + inf i) -inf + inf i). Against the C
+// library's std::complex functions (exactly: these are signed infinities).
+TEST_F(PrimsWebGpuNumerics, InfinitePartsKeepAnnexGsSigns) {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<cf> z;
+  for (const float y : {1.0f, -1.0f, 2.0f, -2.0f, 4.0f, -5.0f})
+    for (const float x : {inf, -inf}) z.push_back({x, y});  // sinh/cosh: infinite real part
+  const auto n = static_cast<std::int64_t>(z.size());
+  const EagerTensor gz = runtime_->upload(Tensor::from_col_major<cf>({n}, z));
+  std::vector<cf> iz;  // sin/cos: the same points rotated, the infinite part imaginary
+  for (const cf& v : z) iz.push_back({-v.imag(), v.real()});
+  const EagerTensor giz = runtime_->upload(Tensor::from_col_major<cf>({n}, iz));
+  struct Fn {
+    const char* name;
+    EagerTensor (*op)(const EagerTensor&);
+    std::complex<float> (*ref)(const std::complex<float>&);
+    bool rotated;
+  };
+  for (const Fn& f :
+       {Fn{"sinh", prims::sinh, std::sinh, false}, Fn{"cosh", prims::cosh, std::cosh, false},
+        Fn{"sin", prims::sin, std::sin, true}, Fn{"cos", prims::cos, std::cos, true}}) {
+    const std::vector<cd> got = values_of(f.op(f.rotated ? giz : gz).download());
+    for (std::size_t i = 0; i < z.size(); ++i) {
+      const cf in = f.rotated ? iz[i] : z[i];
+      const cf want = f.ref(in);
+      EXPECT_TRUE(close_part(got[i].real(), want.real(), 0) &&
+                  close_part(got[i].imag(), want.imag(), 0))
+          << f.name << in << " = " << got[i] << ", expected " << want;
     }
   }
 }

@@ -68,6 +68,8 @@
   X(Maximum, maximum, "maximum", kReal) \
   X(Minimum, minimum, "minimum", kReal) \
   X(Pow, pow, "power", kReal)           \
+  X(Atan2, atan2, "arctan2", kReal)     \
+  X(Hypot, hypot, "hypot", kReal)       \
   X(Complex, complex, "complex", kReal)
 
 // Every other op.

@@ -342,6 +342,10 @@ T binary_op(T a, T b) {
     return nan_max(a, b);
   } else if constexpr (K == Minimum) {
     return nan_min(a, b);
+  } else if constexpr (K == Atan2) {
+    return std::atan2(a, b);
+  } else if constexpr (K == Hypot) {
+    return std::hypot(a, b);
   } else if constexpr (K == Pow) {
     return std::pow(a, b);
   } else {

@@ -105,6 +105,10 @@ struct BinaryFn {
           return nan_min(a, b);
         case PrimKind::Pow:  // float: evaluated in double, rounded once
           return static_cast<T>(pow(static_cast<double>(a), static_cast<double>(b)));
+        case PrimKind::Atan2:
+          return static_cast<T>(atan2(static_cast<double>(a), static_cast<double>(b)));
+        case PrimKind::Hypot:
+          return static_cast<T>(hypot(static_cast<double>(a), static_cast<double>(b)));
         default:
           return a;
       }
@@ -161,6 +165,10 @@ cudaError_t launch_binary(PrimKind op, Element in, void* dst, const void* a, con
       return binary_op<PrimKind::Minimum>(in, dst, a, b, ix, count, s, stream);
     case PrimKind::Pow:
       return binary_op<PrimKind::Pow>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Atan2:
+      return binary_op<PrimKind::Atan2>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Hypot:
+      return binary_op<PrimKind::Hypot>(in, dst, a, b, ix, count, s, stream);
     case PrimKind::Complex:
       return binary_op<PrimKind::Complex>(in, dst, a, b, ix, count, s, stream);
     case PrimKind::Axpby:

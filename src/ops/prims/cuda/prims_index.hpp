@@ -82,18 +82,15 @@ constexpr bool cast_runs(Element in, Element out) {
   return !(is_complex_element(in) && !is_complex_element(out));
 }
 constexpr bool binary_runs(PrimKind op, Element in) {
+  // the real-only math ops of the list (maximum .. hypot, complex) and the orderings: real only
   switch (op) {
-    case PrimKind::Maximum:
-    case PrimKind::Minimum:
-    case PrimKind::Pow:
-    case PrimKind::Complex:
     case PrimKind::Greater:
     case PrimKind::GreaterEqual:
     case PrimKind::Less:
     case PrimKind::LessEqual:
       return !is_complex_element(in);
     default:
-      return true;
+      return !(real_only_math(op) && is_complex_element(in));
   }
 }
 

@@ -1,7 +1,7 @@
 // The core of the WGSL function library of the WebGPU prims kernels (wgsl_prims_math.hpp):
 // constants, IEEE classification by bit pattern, the real functions that are plain arithmetic
-// (division, maximum and minimum, comparisons, sign, roundings, square root), the u32 product
-// mul_hi_lo (for the sin/cos argument reduction and Philox), and complex arithmetic on C =
+// (division, maximum and minimum, comparisons, sign, roundings, square root, hypot), the u32
+// product mul_hi_lo (for the sin/cos argument reduction and Philox), and complex arithmetic on C =
 // vec2<f32> (re, im): product, modulus, quotient, sign, square root.
 //
 // Why so much is spelled out by hand:
@@ -87,6 +87,19 @@ fn r_sqrt(x: f32) -> f32 {
   if (sign_bit(x)) { return f_nan(); }
   if (is_inf(x)) { return x; }
   return sqrt(x);
+}
+// sqrt(x^2 + y^2) as C's hypot: inf if either is infinite (a NaN other one included), the
+// larger magnitude times sqrt(1 + r^2), r <= 1, so nothing overflows or underflows in between.
+fn r_hypot(x: f32, y: f32) -> f32 {
+  let a = abs(x);
+  let b = abs(y);
+  if (is_inf(a) || is_inf(b)) { return f_inf(); }
+  if (is_nan(a) || is_nan(b)) { return f_nan(); }
+  let big = max(a, b);
+  let small = min(a, b);
+  if (is_zero(big)) { return 0.0; }
+  let r = small / big;
+  return big * sqrt(1.0 + r * r);
 }
 // (high, low) words of a * b, in u32 arithmetic (WGSL has no 64-bit integers).
 fn mul_hi_lo(a: u32, b: u32) -> vec2<u32> {

@@ -252,7 +252,9 @@ fn c_expm1(z: C) -> C {
 fn c_sinh_nonfinite(a: f32, b: f32) -> C {
   if (is_inf(a)) {
     if (is_zero(b)) { return C(a, b); }
-    if (is_finite(b)) { return C(a * r_cos(b), a * r_sin(b)); }
+    // +-inf cos b + i inf sin b: sinh is odd and cosh even, so only the real part takes a's
+    // sign (a * sin b gave sinh(inf + 1i) = inf - inf i, and sin(1 + inf i) = -inf + inf i).
+    if (is_finite(b)) { return C(a * r_cos(b), f_inf() * r_sin(b)); }
     return C(a, f_nan());
   }
   if (is_nan(a)) { return C(a, select(f_nan(), b, is_zero(b))); }

@@ -75,6 +75,10 @@ std::string real_expression(PrimKind kind, DType out) {
       return "r_min(x, y)";
     case PrimKind::Pow:
       return "r_pow(x, y)";
+    case PrimKind::Atan2:
+      return "r_atan2(x, y)";
+    case PrimKind::Hypot:
+      return "r_hypot(x, y)";
     case PrimKind::Complex:
       return "C(x, y)";
     case PrimKind::Greater:
