@@ -220,11 +220,19 @@ EagerTensor start_vector(nb::handle a, std::optional<EagerTensor> v0, const char
   return prims::random_normal(m.runtime(), m.dtype(), {m.shape()[0]}, 0x5eed);
 }
 
-// The right-hand side/start in the operator's dtype when a real vector meets a complex matrix.
+// The complex dtype a real vector takes against a complex matrix: of the wider precision of the
+// two, as NumPy's and SciPy's promotion (complex64 A with a float64 b solves in complex128; the
+// operator casts A to it once).
+DType complex_for(DType matrix, DType vector) {
+  return complex_dtype(is_double(matrix) || is_double(vector) ? DType::F64 : DType::F32);
+}
+
+// The right-hand side/start as complex when a real vector meets a complex matrix.
 EagerTensor promoted(nb::handle a, const EagerTensor& v) {
   if (!nb::isinstance<EagerTensor>(a)) return v;
   const auto m = nb::cast<EagerTensor>(a);
-  if (is_complex(m.dtype()) && !is_complex(v.dtype())) return prims::cast(v, m.dtype());
+  if (is_complex(m.dtype()) && !is_complex(v.dtype()))
+    return prims::cast(v, complex_for(m.dtype(), v.dtype()));
   return v;
 }
 
@@ -233,7 +241,7 @@ EagerTensor promoted(nb::handle a, const EagerTensor& v) {
 ad::Variable promoted(nb::handle a, const ad::Variable& v) {
   if (!is_tracer(a) && !nb::isinstance<EagerTensor>(a)) return v;
   const DType m = as_variable(a, "krylov", 0).dtype();
-  if (is_complex(m) && !is_complex(v.dtype())) return ad::cast(v, m);
+  if (is_complex(m) && !is_complex(v.dtype())) return ad::cast(v, complex_for(m, v.dtype()));
   return v;
 }
 

@@ -137,6 +137,22 @@ def test_a_real_traced_vector_meets_a_complex_matrix_as_complex(rt, rng):
     np.testing.assert_allclose(g.download(), 2 * bh, atol=1e-9)
 
 
+def test_a_real_vector_against_complex64_takes_the_wider_precision(rt, rng):
+    """complex64 A with a float64 b solves in complex128, as SciPy (the vector was cast to
+    complex64, losing its precision), plain and traced."""
+    n = 4
+    h = rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n))
+    a = (h @ h.conj().T + n * np.eye(n)).astype(np.complex64)
+    A, b = rt.upload(a), rt.upload(rng.standard_normal(n))
+    x = tf.krylov.cg(A, b, rtol=1e-12)[0]
+    assert x.dtype == np.complex128
+    np.testing.assert_allclose(x.download(), np.linalg.solve(a.astype(np.complex128),
+                                                             b.download()), rtol=1e-10)
+    value, _ = tf.vjp(lambda b: tf.krylov.gmres(A, b, rtol=1e-12, adjoint=A.conj().T)[0], b)
+    assert value.dtype == np.complex128
+    np.testing.assert_allclose(value.download(), x.download(), rtol=1e-9)
+
+
 def test_solvers_without_a_rule_refuse_tracers(rt, rng):
     h = symmetric(rng, 5) + 10 * np.eye(5)
     H, b = rt.upload(h), rt.upload(np.ones(5))
