@@ -10,6 +10,7 @@ from ._errors import ValidationError as _ValidationError
 from ._errors import _error
 from ._namespace import arange as _arange
 from ._namespace import concatenate as _concatenate
+from ._namespace import float64 as _float64
 from ._tenferro.fft import (  # noqa: F401
     fft, fft2, fftn, ifft, ifft2, ifftn, irfft, irfft2, irfftn, rfft, rfft2, rfftn)
 
@@ -48,19 +49,20 @@ def _length(n, op):
     return n
 
 
-def fftfreq(n, d=1.0, *, runtime=None):
-    """numpy.fft.fftfreq: [0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (d n), float64, in
-    ``runtime`` (the default CPU runtime when None)."""
+def fftfreq(n, d=1.0, *, dtype=_float64, runtime=None):
+    """numpy.fft.fftfreq: [0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (d n), in ``runtime``
+    (the default CPU runtime when None); ``dtype`` float64 as NumPy's, or float32 (a runtime
+    without float64, WebGPU's, needs it)."""
     n = _length(n, "fftfreq")
-    k = _concatenate([_arange((n - 1) // 2 + 1, runtime=runtime),
-                      _arange(-(n // 2), 0, runtime=runtime)])
+    k = _concatenate([_arange((n - 1) // 2 + 1, dtype=dtype, runtime=runtime),
+                      _arange(-(n // 2), 0, dtype=dtype, runtime=runtime)])
     return k * (1.0 / (n * d))
 
 
-def rfftfreq(n, d=1.0, *, runtime=None):
-    """numpy.fft.rfftfreq: [0, 1, ..., n // 2] / (d n), float64, in ``runtime``."""
+def rfftfreq(n, d=1.0, *, dtype=_float64, runtime=None):
+    """numpy.fft.rfftfreq: [0, 1, ..., n // 2] / (d n), in ``runtime`` (``dtype`` as fftfreq's)."""
     n = _length(n, "rfftfreq")
-    return _arange(n // 2 + 1, runtime=runtime) * (1.0 / (n * d))
+    return _arange(n // 2 + 1, dtype=dtype, runtime=runtime) * (1.0 / (n * d))
 
 
 def _shifted(x, axes, sign):

@@ -197,6 +197,17 @@ def test_hermitian_transforms_frequencies_and_shifts(rt, rng):
         tf.fft.fftfreq(0)
 
 
+def test_sample_frequencies_in_float32_on_webgpu(gpu_rt):
+    """WebGPU holds no float64: dtype=float32 builds the frequencies there."""
+    for n in (1, 6, 7):
+        f = tf.fft.fftfreq(n, 0.5, dtype=np.float32, runtime=gpu_rt)
+        assert f.dtype == np.float32 and "webgpu" in f.placement
+        np.testing.assert_allclose(f.download(), np.fft.fftfreq(n, 0.5), rtol=1e-7)
+        np.testing.assert_allclose(tf.fft.rfftfreq(n, 0.5, dtype=np.float32,
+                                                   runtime=gpu_rt).download(),
+                                   np.fft.rfftfreq(n, 0.5), rtol=1e-7)
+
+
 def test_cholesky_upper_reads_the_upper_triangle(rt, rng):
     """NumPy 2's cholesky(a, upper=True) factors a's upper triangle (LAPACK's 'U'); the lower
     one was factored, so an a stored in its upper triangle only gave a wrong R."""
