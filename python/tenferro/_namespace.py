@@ -212,35 +212,25 @@ def round(x, decimals=0):  # noqa: A001 - NumPy's name
 around = round
 
 
-# prims' maximum and minimum take tensors only; NumPy's take numbers on either side too, typed
-# as the operators type them (NEP 50, see _tensor_operands).
-def maximum(a, b):
-    if type(a) is Tensor and type(b) is Tensor:  # the common case, without the Python lifting
-        return _p.maximum(a, b)
-    return _p.maximum(*_tensor_operands("maximum", a, b))
+# prims' binary math takes tensors only; NumPy's functions take numbers on either side too,
+# typed as the operators type them (NEP 50, see _tensor_operands).
+def _with_numbers(name, prim, doc):
+    def f(x1, x2):
+        if type(x1) is Tensor and type(x2) is Tensor:  # the common case, without the lifting
+            return prim(x1, x2)
+        return prim(*_tensor_operands(name, x1, x2))
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    return f
 
 
-def minimum(a, b):
-    if type(a) is Tensor and type(b) is Tensor:
-        return _p.minimum(a, b)
-    return _p.minimum(*_tensor_operands("minimum", a, b))
-
-
-def arctan2(x1, x2):
-    """numpy.arctan2: the angle of the point (x2, x1), C's atan2 (signed zeros and infinities
-    included); numbers on either side as maximum's."""
-    if type(x1) is Tensor and type(x2) is Tensor:
-        return _p.arctan2(x1, x2)
-    return _p.arctan2(*_tensor_operands("arctan2", x1, x2))
-
-
-def hypot(x1, x2):
-    """numpy.hypot: sqrt(x1^2 + x2^2) without overflow or underflow in between."""
-    if type(x1) is Tensor and type(x2) is Tensor:
-        return _p.hypot(x1, x2)
-    return _p.hypot(*_tensor_operands("hypot", x1, x2))
-
-
+maximum = _with_numbers("maximum", _p.maximum, "numpy.maximum (NaN propagates).")
+minimum = _with_numbers("minimum", _p.minimum, "numpy.minimum (NaN propagates).")
+arctan2 = _with_numbers("arctan2", _p.arctan2, "numpy.arctan2: the angle of the point (x2, x1), "
+                        "C's atan2 (signed zeros and infinities included).")
+hypot = _with_numbers("hypot", _p.hypot, "numpy.hypot: sqrt(x1^2 + x2^2) without overflow or "
+                      "underflow in between.")
 atan2 = arctan2  # NumPy 2's array-API spelling
 
 

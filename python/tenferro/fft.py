@@ -3,8 +3,7 @@
 The twelve transforms are the C++ module's; the Hermitian transforms, the sample frequencies and
 the shifts below are built from them and from the namespace's arrays, as NumPy builds them."""
 
-import operator as _operator
-
+from ._arrays import _count
 from ._arrays import roll as _roll
 from ._errors import ValidationError as _ValidationError
 from ._errors import _error
@@ -40,10 +39,7 @@ def ihfft(a, n=None, axis=-1, norm=None):
 
 
 def _length(n, op):
-    try:
-        n = _operator.index(n)
-    except TypeError:
-        raise _error(_ValidationError, op, f"n must be an integer, got {n!r}") from None
+    n = _count(n, op, "n")
     if n < 1:
         raise _error(_ValidationError, op, f"n must be positive, got {n}")
     return n

@@ -94,6 +94,26 @@ def test_arctan2_and_hypot_gradients(rt, rng):
     np.testing.assert_allclose(gx.download(), x / np.hypot(x, y), rtol=1e-13)
 
 
+def test_arctan2_gradient_at_extreme_magnitudes_and_the_origin(rt):
+    """x / (x^2 + y^2) overflowed or underflowed (0 at 1e200, inf at 1e-200); at the origin the
+    subgradient 0, so angle's gradient at 0 is 0 (PyTorch's), not NaN."""
+    y = np.array([1e200, 1e300, 1e-200, 3.0, 0.0])
+    x = np.array([1e200, 1.0, 1e-200, 4.0, 0.0])
+    gy, gx = tf.grad(lambda a, b: tf.arctan2(a, b).sum(), argnums=(0, 1))(rt.upload(y),
+                                                                           rt.upload(x))
+    h = np.hypot(x, y)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_allclose(gy.download()[:4], ((x / h) / h)[:4], rtol=1e-14)
+        np.testing.assert_allclose(gx.download()[:4], ((-y / h) / h)[:4], rtol=1e-14)
+    assert gy.download()[4] == 0 and gx.download()[4] == 0
+    z = np.array([0j, 1e200 + 1e200j, -2.0 + 0j])
+    g = tf.grad(lambda t: tf.angle(t).sum())(rt.upload(z)).download()
+    assert np.all(np.isfinite(g)) and g[0] == 0
+    r = np.array([-2.0, 0.0, -0.0, 5.0])
+    np.testing.assert_array_equal(tf.grad(lambda t: tf.angle(t).sum())(rt.upload(r)).download(),
+                                  np.zeros(4))
+
+
 def test_rint_rounds_ties_to_even(rt):
     x = np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 3.5, 4.5, 2.0**52 + 0.5, -(2.0**52) - 1])
     np.testing.assert_array_equal(tf.rint(rt.upload(x)).download(), np.rint(x))

@@ -89,6 +89,15 @@ T one_minus_square(const T& x) {
   return prims::mul(prims::shift(prims::neg(x), 1.0), prims::shift(x, 1.0));
 }
 
+// v / h^2 as (v / h) / h (atan2's a^2 + b^2 overflowed past 1e154, or underflowed, and its
+// gradient was 0 or inf where it is finite), 0 where h = 0: the subgradient at the origin, as
+// abs's and hypot's (JAX's and PyTorch's NaN there poisoned angle's gradient at 0).
+T over_square(const T& v, const T& h) {
+  const T zero = prims::equal(h, zeros_like(h));
+  const T safe = prims::add(h, zero);
+  return prims::where(zero, zeros_like(h), prims::div(prims::div(v, safe), safe));
+}
+
 // 1 where a > b, 1/2 where a == b, 0 elsewhere (NaN compares false: 0).
 T wins_or_ties(const T& a, const T& b) {
   return prims::add(prims::greater(a, b), prims::scale(prims::equal(a, b), 0.5));
@@ -361,14 +370,12 @@ Variable pow(const Variable& a, const Variable& b) {
       });
 }
 Variable atan2(const Variable& a, const Variable& b) {
-  // d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2).
+  // d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2), with a^2 + b^2 = hypot(a, b)^2.
   return binary(
       "atan2", a, b, [](const T& x, const T& y) { return prims::atan2(x, y); },
+      [](const T& av, const T& bv, const T&) { return over_square(bv, prims::hypot(av, bv)); },
       [](const T& av, const T& bv, const T&) {
-        return prims::div(bv, prims::add(prims::square(av), prims::square(bv)));
-      },
-      [](const T& av, const T& bv, const T&) {
-        return prims::div(prims::neg(av), prims::add(prims::square(av), prims::square(bv)));
+        return over_square(prims::neg(av), prims::hypot(av, bv));
       });
 }
 Variable hypot(const Variable& a, const Variable& b) {

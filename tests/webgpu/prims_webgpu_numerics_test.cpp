@@ -573,6 +573,18 @@ TEST_F(PrimsWebGpuNumerics, InfinitePartsKeepAnnexGsSigns) {
     std::complex<float> (*ref)(const std::complex<float>&);
     bool rotated;
   };
+  // exp of a finite real part with an infinite or NaN imaginary part is NaN + NaN i (Annex G),
+  // past e^88 too (inf + inf i there before).
+  const std::vector<cf> e_in = {
+      {89.0f, inf}, {100.0f, -inf}, {95.0f, std::nanf("")}, {1.0f, inf}, {-3.0f, -inf}};
+  const std::vector<cd> e_got =
+      values_of(prims::exp(runtime_->upload(Tensor::from_col_major<cf>(
+                               {static_cast<std::int64_t>(e_in.size())}, e_in)))
+                    .download());
+  for (std::size_t i = 0; i < e_in.size(); ++i) {
+    EXPECT_TRUE(std::isnan(e_got[i].real()) && std::isnan(e_got[i].imag()))
+        << "exp" << e_in[i] << " = " << e_got[i] << ", expected (nan,nan)";
+  }
   for (const Fn& f :
        {Fn{"sinh", prims::sinh, std::sinh, false}, Fn{"cosh", prims::cosh, std::cosh, false},
         Fn{"sin", prims::sin, std::sin, true}, Fn{"cos", prims::cos, std::cos, true}}) {

@@ -38,15 +38,19 @@ struct UnaryMath {
   static_assert(kNoCudaMath<K>, "a unary prim of the op list has no CUDA math here");
 };
 
-// A transcendental function: a real argument evaluated in double and rounded once (fn), a
-// complex one by its double-precision function here (zfn).
+// A real argument evaluated in double and rounded once (fn).
+#define TENFERRO_CUDA_REAL_IN_DOUBLE(fn)               \
+  template <class R>                                   \
+  static TENFERRO_PRIMS_HD R real(R x) {               \
+    return static_cast<R>(fn(static_cast<double>(x))); \
+  }
+
+// A transcendental function: a real argument in double (above), a complex one by its
+// double-precision function here (zfn).
 #define TENFERRO_CUDA_MATH_IN_DOUBLE(Kind, fn, zfn)                         \
   template <>                                                               \
   struct UnaryMath<PrimKind::Kind> {                                        \
-    template <class R>                                                      \
-    static TENFERRO_PRIMS_HD R real(R x) {                                  \
-      return static_cast<R>(fn(static_cast<double>(x)));                    \
-    }                                                                       \
+    TENFERRO_CUDA_REAL_IN_DOUBLE(fn)                                        \
     template <class R>                                                      \
     static TENFERRO_PRIMS_HD DeviceComplex<R> complex(DeviceComplex<R> z) { \
       return narrow<R>(zfn(widen(z)));                                      \
@@ -359,13 +363,10 @@ TENFERRO_CUDA_MATH_IN_DOUBLE(Tan, tan, ztan)
 // The real-only ops of the list (prim_kind_enum.hpp's dtypes column): a real argument evaluated
 // in double and rounded once (exact for the roundings to an integral value); no complex member
 // (unary_kernels.cu instantiates none for them).
-#define TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Kind, fn)      \
-  template <>                                            \
-  struct UnaryMath<PrimKind::Kind> {                     \
-    template <class R>                                   \
-    static TENFERRO_PRIMS_HD R real(R x) {               \
-      return static_cast<R>(fn(static_cast<double>(x))); \
-    }                                                    \
+#define TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Kind, fn) \
+  template <>                                       \
+  struct UnaryMath<PrimKind::Kind> {                \
+    TENFERRO_CUDA_REAL_IN_DOUBLE(fn)                \
   };
 
 TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Asin, asin)
@@ -448,5 +449,6 @@ TENFERRO_PRIMS_HD auto unary_math(DeviceComplex<R> z) -> decltype(UnaryMath<K>::
 }
 
 #undef TENFERRO_CUDA_MATH_IN_DOUBLE
+#undef TENFERRO_CUDA_REAL_IN_DOUBLE
 
 }  // namespace tenferro::cuda_kernels::prims

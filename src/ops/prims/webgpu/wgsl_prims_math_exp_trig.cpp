@@ -227,6 +227,9 @@ fn c_exp(z: C) -> C {
     if (sign_bit(x)) { return C(0.0, 0.0); }
     return C(x, f_nan());
   }
+  // Annex G: a finite x with an infinite or NaN y is NaN + NaN i (the e^x > FLT_MAX branch below
+  // scaled cos(inf) = NaN into inf + inf i from x = 88 on).
+  if (!is_finite(y)) { return C(f_nan(), f_nan()); }
   let c = r_cos(y);
   let s = r_sin(y);
   if (x > 88.0) { return C(times_exp(c, x, false), times_exp(s, x, false)); }
