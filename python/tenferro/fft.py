@@ -3,6 +3,8 @@
 The twelve transforms are the C++ module's; the Hermitian transforms, the sample frequencies and
 the shifts below are built from them and from the namespace's arrays, as NumPy builds them."""
 
+import numpy as _np
+
 from ._arrays import _count
 from ._arrays import roll as _roll
 from ._errors import ValidationError as _ValidationError
@@ -52,19 +54,19 @@ def fftfreq(n, d=1.0, *, dtype=_float64, runtime=None):
     n = _length(n, "fftfreq")
     k = _concatenate([_arange((n - 1) // 2 + 1, dtype=dtype, runtime=runtime),
                       _arange(-(n // 2), 0, dtype=dtype, runtime=runtime)])
-    return k * (1.0 / (n * d))
+    return k * (1.0 / (n * float(d)))  # a Python float: a NumPy d would promote (NEP 50)
 
 
 def rfftfreq(n, d=1.0, *, dtype=_float64, runtime=None):
     """numpy.fft.rfftfreq: [0, 1, ..., n // 2] / (d n), in ``runtime`` (``dtype`` as fftfreq's)."""
     n = _length(n, "rfftfreq")
-    return _arange(n // 2 + 1, dtype=dtype, runtime=runtime) * (1.0 / (n * d))
+    return _arange(n // 2 + 1, dtype=dtype, runtime=runtime) * (1.0 / (n * float(d)))
 
 
 def _shifted(x, axes, sign):
     if axes is None:
         axes = tuple(range(x.ndim))
-    elif isinstance(axes, int):
+    elif isinstance(axes, (int, _np.integer)):
         axes = (axes,)
     axes = tuple(axes)
     if not axes:

@@ -18,6 +18,8 @@ from ._errors import LinAlgError  # noqa: F401 - numpy.linalg's name
 from ._errors import UnsupportedError as _UnsupportedError
 from ._errors import ValidationError as _ValidationError
 from ._errors import _axes, _error
+from ._tenferro import Tensor as _Tensor
+from ._tenferro import Tracer as _Tracer
 
 QRResult = _nt("QRResult", "Q R")
 SVDResult = _nt("SVDResult", "U S Vh")
@@ -250,10 +252,30 @@ def matrix_transpose(x):
 _NO_VALUE = object()
 
 
+def _tensor(x, op, index):
+    """x itself when it is a Tensor or Tracer; host data is the operators' NoInputIngressError,
+    anything else a TypeError (a composition must not compute on an ndarray with NumPy)."""
+    if not isinstance(x, (_Tensor, _Tracer)):
+        _p._refuse_host(x, op, index)
+        raise TypeError(f"tenferro.linalg.{op}: operand {index} must be a tenferro Tensor, got "
+                        f"{type(x).__name__}")
+    return x
+
+
+def _per_matrix(value):
+    """A threshold per matrix of a batch (NumPy's value[..., newaxis]) against the singular values
+    [..., k]: a Tensor gains a trailing axis; a number is one threshold for all."""
+    if isinstance(value, (_Tensor, _Tracer)):
+        return _ns.expand_dims(value, -1)
+    return float(value)
+
+
 def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
     """numpy.linalg.pinv: V diag(1/s) U^H over the singular values above rcond * max(s)
-    (rcond's default 1e-15; rtol=None is max(m, n) eps, as NumPy 2), the rest dropped."""
+    (rcond's default 1e-15; rtol=None is max(m, n) eps, as NumPy 2; a Tensor rcond holds one
+    value per matrix of the batch), the rest dropped."""
     del hermitian  # the SVD serves Hermitian matrices too (NumPy's hint only picks eigh)
+    _tensor(a, "pinv", 0)
     if rcond is None:
         if rtol is _NO_VALUE:
             rcond = 1e-15
@@ -264,16 +286,18 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
     elif rtol is not _NO_VALUE:
         raise _error(_ValidationError, "pinv", "rtol and rcond can't be both set")
     u, s, vh = svd(a, full_matrices=False)
-    cutoff = _max_or_zero(s, -1, True) * float(rcond)
+    cutoff = _max_or_zero(s, -1, True) * _per_matrix(rcond)
     large = _ns.greater(s, cutoff)
     inverse = _ns.where(large, 1.0 / _ns.where(large, s, 1.0), 0.0)
     return _ns.matmul(vh.mT.conj() * _ns.expand_dims(inverse, -2), u.mT.conj())
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
-    """numpy.linalg.matrix_rank: the singular values above tol (default max(s) max(m, n) eps),
-    counted; a float tensor (tenferro has no integer dtype). A 1-D or 0-d A: 1 unless all zero."""
+    """numpy.linalg.matrix_rank: the singular values above tol (default max(s) max(m, n) eps;
+    a Tensor tol or rtol holds one value per matrix), counted; a float tensor (tenferro has no
+    integer dtype). A 1-D or 0-d A: 1 unless all zero."""
     del hermitian
+    _tensor(A, "matrix_rank", 0)
     if rtol is not None and tol is not None:
         raise _error(_ValidationError, "matrix_rank", "tol and rtol can't be both set")
     if A.ndim < 2:
@@ -282,14 +306,15 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     if tol is None:
         if rtol is None:
             rtol = max(A.shape[-2:]) * float(_np.finfo(_np.dtype(s.dtype)).eps)
-        threshold = _max_or_zero(s, -1, True) * rtol
+        threshold = _max_or_zero(s, -1, True) * _per_matrix(rtol)
     else:
-        threshold = tol
+        threshold = _per_matrix(tol)
     return _ns.greater(s, threshold).sum(-1)
 
 
 def matrix_power(a, n):
     """numpy.linalg.matrix_power: a^n by repeated squaring; n = 0 the identity, n < 0 inv(a)^-n."""
+    _tensor(a, "matrix_power", 0)
     try:
         n = _operator.index(n)
     except TypeError:
@@ -314,47 +339,64 @@ def matrix_power(a, n):
 
 
 def multi_dot(arrays):
-    """numpy.linalg.multi_dot: the chain product in a cheap order (einsum plans it); a 1-D first
-    (last) operand is a row (column) vector, dropped from the result as NumPy does."""
+    """numpy.linalg.multi_dot: the chain product in a cheap order (einsum plans it, in the
+    sublist form, so any number of operands); a 1-D first (last) operand is a row (column)
+    vector, dropped from the result as NumPy does. Inner extents must agree exactly (einsum alone
+    would broadcast an extent of 1)."""
     arrays = list(arrays)
     if len(arrays) < 2:
         raise _error(_ValidationError, "multi_dot", "expecting at least two arrays")
-    letters = [chr(ord("a") + i) for i in range(len(arrays) + 1)]
-    terms = []
-    for i, x in enumerate(arrays):
-        first, last = i == 0, i == len(arrays) - 1
-        if x.ndim == 1 and (first or last):
-            terms.append(letters[i + 1] if first else letters[i])
-        elif x.ndim == 2:
-            terms.append(letters[i] + letters[i + 1])
+    args, inner = [], None
+    last = len(arrays) - 1
+    for i, x in enumerate(_tensor(x, "multi_dot", i) for i, x in enumerate(arrays)):
+        if x.ndim == 2:
+            (rows, cols), labels = x.shape, [i, i + 1]
+        elif x.ndim == 1 and i == 0:  # a row vector
+            (rows, cols), labels = (None, x.shape[0]), [i + 1]
+        elif x.ndim == 1 and i == last:  # a column vector
+            (rows, cols), labels = (x.shape[0], None), [i]
         else:
             raise _error(_ValidationError, "multi_dot",
                          f"operand {i} has {x.ndim} dimensions; 2 (1 at the ends) expected")
-    out = ("" if arrays[0].ndim == 1 else letters[0]) + \
-          ("" if arrays[-1].ndim == 1 else letters[len(arrays)])
-    return _ns.einsum(",".join(terms) + "->" + out, *arrays)
+        if i > 0 and rows != inner:
+            raise _error(_ValidationError, "multi_dot", f"shapes not aligned: operand {i - 1} "
+                         f"has {inner} columns, operand {i} has {rows} rows")
+        inner = cols
+        args += [x, labels]
+    out = ([] if arrays[0].ndim == 1 else [0]) + ([] if arrays[-1].ndim == 1 else [last + 1])
+    return _ns.einsum(*args, out)
 
 
 def cond(x, p=None):
-    """numpy.linalg.cond: s_max / s_min for p None, 2 (and s_min / s_max for -2); otherwise
-    norm(x, p) norm(inv(x), p), where a singular x raises LinAlgError (NumPy returns inf)."""
+    """numpy.linalg.cond: s_max / s_min for p None, 2 (and s_min / s_max for -2), inf for a
+    singular matrix without NaN (NumPy's); otherwise norm(x, p) norm(inv(x), p), where a singular
+    x raises LinAlgError (NumPy returns inf). Not defined on empty matrices (LinAlgError)."""
+    _tensor(x, "cond", 0)
+    if x.ndim >= 2 and x.shape[-1] * x.shape[-2] == 0:
+        raise _error(LinAlgError, "cond", "cond is not defined on empty arrays",
+                     kind="Numerical")
     if p in (None, 2, -2):
         s = svdvals(x)
         big, small = _max_or_zero(s, -1, False), _min_or_raise(s, -1, False, p)
-        return big / small if p != -2 else small / big
+        r = big / small if p != -2 else small / big
+        # 0 / 0 of a zero matrix is NaN: inf where the input holds no NaN, as NumPy.
+        clean = _ns.equal(_ns.isnan(x).sum((-2, -1)), 0.0)
+        return _ns.where(_ns.isnan(r) * clean, float("inf"), r)
     return norm(x, p, axis=(-2, -1)) * norm(inv(x), p, axis=(-2, -1))
 
 
 def vector_norm(x, axis=None, keepdims=False, ord=2):
     """numpy.linalg.vector_norm: over every axis (None) or the given ones as one vector."""
+    _tensor(x, "vector_norm", 0)
     axes = tuple(range(x.ndim)) if axis is None else _axes(axis, x.ndim, "vector_norm")
     if len(axes) == 1:
         return _vector_norm(x, ord, axes[0], keepdims)
     rest = [i for i in range(x.ndim) if i not in axes]
     moved = _ns.moveaxis(x, axes, tuple(range(x.ndim - len(axes), x.ndim)))
-    flat = moved.reshape(tuple(x.shape[i] for i in rest) + (-1,)) if x.size else \
-        moved.reshape(tuple(x.shape[i] for i in rest) + (0,))
-    r = _vector_norm(flat, ord, -1, False)
+    length = 1
+    for i in axes:
+        length *= x.shape[i]
+    r = _vector_norm(moved.reshape(tuple(x.shape[i] for i in rest) + (length,)), ord, -1, False)
     if keepdims:
         r = r.reshape(tuple(1 if i in axes else x.shape[i] for i in range(x.ndim)))
     return r
@@ -362,9 +404,19 @@ def vector_norm(x, axis=None, keepdims=False, ord=2):
 
 def matrix_norm(x, keepdims=False, ord="fro"):
     """numpy.linalg.matrix_norm: the norm of the last two axes."""
+    _tensor(x, "matrix_norm", 0)
     return _matrix_norm(x, ord, (x.ndim - 2, x.ndim - 1), keepdims)
 
 
 def vecdot(x1, x2, axis=-1):
-    """numpy.linalg.vecdot: sum(conj(x1) x2) along axis, the other axes broadcast."""
-    return (x1.conj() * x2).sum(axis)
+    """numpy.linalg.vecdot: sum(conj(x1) x2) over ``axis`` of each operand (NumPy's gufunc
+    (n),(n)->(): the axis is each operand's own, both extents must agree), the other axes
+    broadcast."""
+    x1, x2 = _tensor(x1, "vecdot", 0), _tensor(x2, "vecdot", 1)
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise _error(_ValidationError, "vecdot", "operands must have at least one axis")
+    a, b = _ns.moveaxis(x1, axis, -1), _ns.moveaxis(x2, axis, -1)
+    if a.shape[-1] != b.shape[-1]:
+        raise _error(_ValidationError, "vecdot", f"the vectors along axis {axis} have "
+                     f"{a.shape[-1]} and {b.shape[-1]} entries")
+    return (a.conj() * b).sum(-1)

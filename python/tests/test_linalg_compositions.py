@@ -111,3 +111,47 @@ def test_solvers_promote_mixed_dtypes_as_numpy(rt, rng, da, db):
     z = tf.linalg.lstsq(rt.upload(a), rt.upload(b))[0].download()
     assert z.dtype == want.dtype
     np.testing.assert_allclose(z, np.linalg.lstsq(a, b, rcond=None)[0], rtol=1e-4, atol=1e-5)
+
+
+def test_review_findings_vecdot_multi_dot_rank_cond(rt, rng):
+    """An adversarial review's findings: vecdot summed the broadcast product over axis (NumPy
+    applies the axis to each operand), multi_dot broadcast a contracted extent of 1 and ran out
+    of labels from 26 operands, a per-matrix Tensor tol compared along the singular values, cond
+    of a zero matrix was NaN (NumPy: inf)."""
+    x1, x2 = rng.standard_normal((3, 3)), rng.standard_normal(3)
+    np.testing.assert_allclose(tf.linalg.vecdot(rt.upload(x1), rt.upload(x2), axis=0).download(),
+                               np.linalg.vecdot(x1, x2, axis=0), rtol=1e-13)
+    for a, b, axis in [((3, 1), (1, 3), -1), ((2, 3), (3,), 0)]:
+        with pytest.raises(tf.ValidationError):
+            tf.linalg.vecdot(rt.upload(np.ones(a)), rt.upload(np.ones(b)), axis=axis)
+    with pytest.raises(tf.ValidationError, match="not aligned"):
+        tf.linalg.multi_dot([rt.upload(np.ones((2, 1))), rt.upload(np.ones((3, 4)))])
+    chain = [rng.standard_normal((3, 3)) * 0.5 for _ in range(30)]
+    np.testing.assert_allclose(tf.linalg.multi_dot([rt.upload(m) for m in chain]).download(),
+                               np.linalg.multi_dot(chain), rtol=1e-10, atol=1e-25)
+    a = np.stack([np.diag([12.0, 6.0, 3.0])] * 3)
+    for kw in ({"tol": np.array([7.0, 0.5, 4.0])}, {"rtol": np.array([0.3, 0.05, 0.9])}):
+        got = tf.linalg.matrix_rank(rt.upload(a), **{k: rt.upload(v) for k, v in kw.items()})
+        np.testing.assert_array_equal(got.download(), np.linalg.matrix_rank(a, **kw))
+    rc = np.array([0.3, 0.05, 0.9])
+    np.testing.assert_allclose(tf.linalg.pinv(rt.upload(a), rcond=rt.upload(rc)).download(),
+                               np.linalg.pinv(a, rcond=rc), atol=1e-15)
+    z = np.zeros((2, 3, 3))
+    z[1] = np.eye(3)
+    for p in (None, 2, -2):
+        np.testing.assert_array_equal(tf.linalg.cond(rt.upload(z), p).download(),
+                                      np.linalg.cond(z, p))
+    with pytest.raises(tf.LinAlgError):
+        tf.linalg.cond(rt.upload(np.zeros((0, 0))))
+    with pytest.raises(tf.NoInputIngressError):
+        tf.linalg.vecdot(np.ones(3), np.ones(3))
+    empty = np.zeros((0, 3, 4))
+    assert tf.linalg.vector_norm(rt.upload(empty), (1, 2), ord=-np.inf).shape == (0,)
+
+
+def test_frequencies_keep_their_dtype_with_numpy_spacings(rt):
+    f = tf.fft.fftfreq(8, np.float64(0.1), dtype=np.float32)
+    assert f.dtype == np.float32
+    np.testing.assert_allclose(f.download(), np.fft.fftfreq(8, 0.1), rtol=1e-6)
+    np.testing.assert_array_equal(tf.fft.fftshift(rt.upload(np.arange(5.0)), np.int64(0))
+                                  .download(), np.fft.fftshift(np.arange(5.0), 0))
