@@ -120,16 +120,19 @@ Variable norm(const Variable& x, std::optional<Axes> axes, bool keepdims) {
   T xv = x.value();
   T y = prims::norm(xv, axes, keepdims);
   auto ax = reduced_axes(axes, xv.rank());
-  // |x| = sqrt(sum |x_i|^2): g_x = g x / |x|, d|x| = Re sum conj(x) dx / |x|.
+  // |x| = sqrt(sum |x_i|^2): g_x = g x / |x|, d|x| = Re sum conj(x) dx / |x|. A zero vector
+  // divides by 1 instead (its x is 0, so the gradient is the subgradient 0, as abs's at 0 and
+  // PyTorch's; g / 0 times x = 0 was NaN).
+  const T safe = prims::add(y, prims::equal(y, prims::zeros(y.runtime(), y.dtype(), y.shape())));
   return record1(
       "norm", std::span<const Variable>(&x, 1), y,
-      [xv, y, ax](std::span<const T> g, const std::vector<bool>&) {
-        return std::vector<T>{prims::mul(xv, expand_back(prims::div(g[0], y), xv.shape(), ax))};
+      [xv, safe, ax](std::span<const T> g, const std::vector<bool>&) {
+        return std::vector<T>{prims::mul(xv, expand_back(prims::div(g[0], safe), xv.shape(), ax))};
       },
-      [xv, y, axes, keepdims](std::span<const T> t) {
+      [xv, safe, axes, keepdims](std::span<const T> t) {
         T p = prims::mul(is_complex(xv.dtype()) ? prims::conj(xv) : xv, t[0]);
         if (is_complex(p.dtype())) p = prims::real(p);
-        return std::vector<T>{prims::div(prims::sum(p, axes, keepdims), y)};
+        return std::vector<T>{prims::div(prims::sum(p, axes, keepdims), safe)};
       });
 }
 

@@ -161,6 +161,18 @@ TEST(AdPrims, RealOnlyBinary) {
                   {randn(kReal, {3, 1}, 23), randn(kReal, {4}, 24)});
 }
 
+// The 2-norm of a zero vector: the subgradient 0 (g / 0 times x = 0 was NaN), per reduced
+// vector: the zero column of [[0, 3], [0, 4]] gets 0, the other x / |x|.
+TEST(AdPrims, NormOfAZeroVectorHasGradientZero) {
+  const EagerTensor x = cpu()->upload(Tensor::from_col_major<double>({2, 2}, {0, 0, 3, 4}));
+  const ad::Axes rows{0};
+  auto g =
+      ad::grad([&](std::span<const V> v) { return std::vector<V>{ad::sum(ad::norm(v[0], rows))}; },
+               std::span<const EagerTensor>(&x, 1));
+  const std::vector<double> got = g[0].download().to_vector<double>(), want{0.0, 0.0, 0.6, 0.8};
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-15) << i;
+}
+
 // hypot at (0, 0): the subgradient 0 (a / h would be NaN), as abs's at 0.
 TEST(AdPrims, HypotAtTheOriginHasGradientZero) {
   const EagerTensor z = cpu()->upload(Tensor::from_col_major<double>({2}, {0.0, 0.0}));
