@@ -155,3 +155,11 @@ def test_frequencies_keep_their_dtype_with_numpy_spacings(rt):
     np.testing.assert_allclose(f.download(), np.fft.fftfreq(8, 0.1), rtol=1e-6)
     np.testing.assert_array_equal(tf.fft.fftshift(rt.upload(np.arange(5.0)), np.int64(0))
                                   .download(), np.fft.fftshift(np.arange(5.0), 0))
+
+
+def test_norm_gradients_at_zero_are_zero(rt):
+    """The 2-norm's gradient at a zero vector is the subgradient 0 (it was NaN), as abs's."""
+    z = rt.upload(np.zeros((2, 3)))
+    for f in (lambda t: tf.linalg.norm(t), lambda t: tf.linalg.vector_norm(t, axis=1).sum(),
+              lambda t: tf.linalg.matrix_norm(t)):
+        np.testing.assert_array_equal(tf.grad(f)(z).download(), np.zeros((2, 3)))
