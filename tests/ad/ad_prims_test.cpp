@@ -80,10 +80,12 @@ TEST(AdPrims, UnaryRealOnly) {
       "acosh", [](const V& v) { return ad::acosh(v); }, above);
   check_unary(
       "atanh", [](const V& v) { return ad::atanh(v); }, unit);
-  for (auto [name, f] : {std::pair{"floor", &ad::floor}, std::pair{"ceil", &ad::ceil},
+  for (const auto& op : {std::pair{"floor", &ad::floor}, std::pair{"ceil", &ad::ceil},
                          std::pair{"rint", &ad::rint}, std::pair{"trunc", &ad::trunc}}) {
+    // (clang 14 captures no structured binding: the function pointer by name)
+    const auto f = op.second;
     check_unary(
-        std::string(name) + " times x", [f](const V& v) { return ad::mul(f(v), v); }, wide);
+        std::string(op.first) + " times x", [f](const V& v) { return ad::mul(f(v), v); }, wide);
   }
 }
 
