@@ -25,12 +25,14 @@ from ._namespace import *  # noqa: F401,F403
 from ._namespace import __all__ as _namespace_all
 from ._arrays import *  # noqa: F401,F403
 from ._arrays import __all__ as _arrays_all
+from ._statistics import *  # noqa: F401,F403
+from ._statistics import __all__ as _statistics_all
 
 __version__ = "0.1.0"
 __all__ = (["Runtime", "Tensor", "einsum", "einsum_path", "from_dlpack", "fft", "krylov", "linalg",
             "random", "register_path_planner", "unregister_path_planner", "path_planner_names", "grad",
             "value_and_grad", "vjp", "jvp", "stop_gradient", "Tracer", "show_config"] +
-           _errors.__all__ + _namespace_all + _arrays_all)
+           _errors.__all__ + _namespace_all + _arrays_all + _statistics_all)
 
 from . import _autoray
 

@@ -22,8 +22,8 @@ from ._errors import _axes, _axis, _error
 from ._tenferro import Tensor, Tracer
 from ._tenferro import prims as _p
 from ._namespace import (_real, _rt, arange, astype, broadcast_to, concatenate, equal, eye,
-                         float32, float64, full, greater, less_equal, not_equal, reshape, stack,
-                         tensordot, where, zeros, zeros_like)
+                         float32, float64, full, greater, less_equal, moveaxis, not_equal, reshape,
+                         stack, tensordot, where, zeros, zeros_like)
 from ._namespace import imag as _imag_part
 from ._namespace import isnan as _isnan
 from ._namespace import real as _real_part
@@ -571,7 +571,52 @@ def finfo(dtype):
     return _np.finfo(dtype.dtype if isinstance(dtype, (Tensor, Tracer)) else dtype)
 
 
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    """numpy.diff: the n-th forward difference along ``axis`` (a[1:] - a[:-1], n times), after
+    ``prepend``/``append`` (a number or a tensor; a number is one entry along the axis)."""
+    n = _count(n, "diff", "n")
+    if a.ndim == 0:
+        raise _error(_ValidationError, "diff", "diff requires input that is at least one "
+                     "dimensional")
+    axis = _axis(axis, a.ndim, "diff")
+
+    def piece(extra):  # a number is one entry along the axis, broadcast over the others
+        if isinstance(extra, (Tensor, Tracer)):
+            return extra
+        shape = list(a.shape)
+        shape[axis] = 1
+        return full(tuple(shape), extra, a.dtype, runtime=a.runtime)
+
+    pieces = ([piece(prepend)] if prepend is not None else []) + [a] + \
+        ([piece(append)] if append is not None else [])
+    x = concatenate(pieces, axis) if len(pieces) > 1 else a
+    index = [slice(None)] * x.ndim
+    for _ in range(n):
+        hi, lo = list(index), list(index)
+        hi[axis], lo[axis] = slice(1, None), slice(None, -1)
+        x = x[tuple(hi)] - x[tuple(lo)]
+    return x
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """numpy.cross of 3-vectors along ``axisa``/``axisb`` (``axis`` sets all three), the other
+    axes broadcast, the result's vectors along ``axisc``. 2-vectors (deprecated in NumPy 2) are
+    refused."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    u = moveaxis(a, _axis(axisa, a.ndim, "cross"), -1)
+    v = moveaxis(b, _axis(axisb, b.ndim, "cross"), -1)
+    if u.shape[-1] != 3 or v.shape[-1] != 3:
+        raise _error(_UnsupportedError, "cross", "only vectors of 3 entries are supported "
+                     f"(got {u.shape[-1]} and {v.shape[-1]}); NumPy 2 deprecates 2-vectors",
+                     kind="Unsupported")
+    parts = [u[..., i] for i in range(3)], [v[..., i] for i in range(3)]
+    (u0, u1, u2), (v0, v1, v2) = parts
+    c = stack([u1 * v2 - u2 * v1, u2 * v0 - u0 * v2, u0 * v1 - u1 * v0], -1)
+    return moveaxis(c, -1, _axis(axisc, c.ndim, "cross"))
+
+
 __all__ = ["flip", "fliplr", "flipud", "roll", "pad", "split", "array_split", "repeat", "tile",
            "tril", "triu", "dot", "linspace", "indices", "meshgrid", "any", "all", "empty",
            "empty_like", "full_like", "identity", "copy", "ravel", "atleast_1d", "atleast_2d",
-           "atleast_3d", "finfo", "argmax", "argmin", "nan_to_num"]
+           "atleast_3d", "finfo", "argmax", "argmin", "nan_to_num", "diff", "cross"]
