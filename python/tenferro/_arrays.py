@@ -575,17 +575,26 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
     """numpy.diff: the n-th forward difference along ``axis`` (a[1:] - a[:-1], n times), after
     ``prepend``/``append`` (a number or a tensor; a number is one entry along the axis)."""
     n = _count(n, "diff", "n")
+    if n == 0:  # NumPy's: a itself, before prepend/append are looked at
+        return a
     if a.ndim == 0:
         raise _error(_ValidationError, "diff", "diff requires input that is at least one "
                      "dimensional")
     axis = _axis(axis, a.ndim, "diff")
 
-    def piece(extra):  # a number is one entry along the axis, broadcast over the others
-        if isinstance(extra, (Tensor, Tracer)):
-            return extra
+    def piece(extra):
+        """A number or 0-d tensor is one entry along the axis, broadcast over the others (a
+        number in its NumPy dtype: 0.1 makes a float32 a float64, 1j complex, as NumPy's
+        concatenation promotes)."""
         shape = list(a.shape)
         shape[axis] = 1
-        return full(tuple(shape), extra, a.dtype, runtime=a.runtime)
+        if isinstance(extra, (Tensor, Tracer)):
+            return broadcast_to(extra, tuple(shape)) if extra.ndim == 0 else extra
+        if not isinstance(extra, (int, float, complex, _np.generic)):
+            _p._refuse_host(extra, "diff", 1)  # host data: the operators' error
+            raise _error(_ValidationError, "diff", "prepend/append must be a number or a tensor")
+        dtype = _np.result_type(a.dtype, _np.asarray(extra).dtype)
+        return full(tuple(shape), extra, dtype, runtime=a.runtime)
 
     pieces = ([piece(prepend)] if prepend is not None else []) + [a] + \
         ([piece(append)] if append is not None else [])

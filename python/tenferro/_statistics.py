@@ -2,12 +2,13 @@
 the reductions and one select each, so they run on the operand's runtime and differentiate
 through a Tracer (a NaN entry gets gradient 0)."""
 
+from ._arrays import full_like
 from ._errors import UnsupportedError as _UnsupportedError
 from ._errors import ValidationError as _ValidationError
-from ._errors import _error
-from ._arrays import full_like
+from ._errors import _axis, _error
 from ._namespace import broadcast_to, equal, isnan, where
-from ._tenferro import Tracer
+from ._tenferro import Tensor, Tracer
+from ._tenferro import prims as _p
 
 
 def _no_out(out, op):
@@ -71,10 +72,16 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         avg = a.mean(axis, keepdims)
         return (avg, full_like(avg, float(_count(a, axis)))) if returned else avg
     w = weights
+    if not isinstance(w, (Tensor, Tracer)):
+        _p._refuse_host(w, "average", 1)  # host data: the operators' error
+        raise TypeError(f"tenferro.average: weights must be a tenferro Tensor, got "
+                        f"{type(w).__name__}")
     if tuple(w.shape) != tuple(a.shape):
         if axis is None:
             raise _error(_ValidationError, "average",
                          "axis must be given when the weights' shape differs from a's")
+        if isinstance(axis, int):
+            axis = _axis(axis, a.ndim, "average")
         if not isinstance(axis, int) or w.ndim != 1 or w.shape[0] != a.shape[axis]:
             raise _error(_ValidationError, "average", "1-D weights must have the length of a's "
                          f"axis {axis}; got weights of shape {tuple(w.shape)}")
@@ -86,7 +93,9 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if float(equal(plain, 0.0).sum().download()) > 0:
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
     avg = (a * w).sum(axis, keepdims) / total
-    return (avg, total) if returned else avg
+    # NumPy returns the weights' sum in the result's dtype.
+    return (avg, total if total.dtype == avg.dtype else total.astype(avg.dtype)) if returned \
+        else avg
 
 
 def _count(a, axis):

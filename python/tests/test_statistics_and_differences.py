@@ -112,3 +112,34 @@ def test_cross_of_three_vectors(rt, rng):
     u, v, w = (rng.standard_normal(3) for _ in range(3))
     g = tf.grad(lambda t: (tf.cross(t, rt.upload(v)) * rt.upload(w)).sum())(rt.upload(u))
     np.testing.assert_allclose(g.download(), np.cross(v, w), rtol=1e-14)
+
+
+def test_review_findings(rt, rng):
+    """diff with n = 0 is a itself (prepend ignored, 0-d allowed), a number prepended keeps its
+    NumPy dtype (float32 with 0.1 is float64), a 0-d tensor prepend broadcasts; average's
+    returned sum of weights has the result's dtype, an out-of-range axis is an AxisError, host
+    weights the NoInputIngressError."""
+    x = np.array([1.0, 4.0, 9.0])
+    np.testing.assert_array_equal(tf.diff(rt.upload(x), n=0, prepend=0.0).download(),
+                                  np.diff(x, n=0, prepend=0.0))
+    assert tf.diff(rt.upload(np.array(2.0)), n=0).download() == 2.0
+    x32 = x.astype(np.float32)
+    got = tf.diff(rt.upload(x32), prepend=0.1)
+    want = np.diff(x32, prepend=0.1)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got.download(), want, rtol=1e-15)
+    np.testing.assert_allclose(tf.diff(rt.upload(x), prepend=1j).download(),
+                               np.diff(x, prepend=1j))
+    np.testing.assert_allclose(tf.diff(rt.upload(x), prepend=rt.upload(np.array(0.5))).download(),
+                               np.diff(x, prepend=0.5))
+    with pytest.raises(tf.NoInputIngressError):
+        tf.diff(rt.upload(x), prepend=np.ones(1))
+    a = rng.standard_normal((3, 4))
+    w = rng.uniform(0.5, 1.0, 4).astype(np.float32)
+    avg, total = tf.average(rt.upload(a), axis=1, weights=rt.upload(w), returned=True)
+    navg, ntotal = np.average(a, axis=1, weights=w, returned=True)
+    assert avg.dtype == navg.dtype and total.dtype == ntotal.dtype
+    with pytest.raises(tf.AxisError):
+        tf.average(rt.upload(a), axis=5, weights=rt.upload(w))
+    with pytest.raises(tf.NoInputIngressError):
+        tf.average(rt.upload(a), axis=1, weights=w)
