@@ -599,11 +599,8 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
     pieces = ([piece(prepend)] if prepend is not None else []) + [a] + \
         ([piece(append)] if append is not None else [])
     x = concatenate(pieces, axis) if len(pieces) > 1 else a
-    index = [slice(None)] * x.ndim
     for _ in range(n):
-        hi, lo = list(index), list(index)
-        hi[axis], lo[axis] = slice(1, None), slice(None, -1)
-        x = x[tuple(hi)] - x[tuple(lo)]
+        x = _along(x, axis, 1, None) - _along(x, axis, None, -1)
     return x
 
 
@@ -619,8 +616,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         raise _error(_UnsupportedError, "cross", "only vectors of 3 entries are supported "
                      f"(got {u.shape[-1]} and {v.shape[-1]}); NumPy 2 deprecates 2-vectors",
                      kind="Unsupported")
-    parts = [u[..., i] for i in range(3)], [v[..., i] for i in range(3)]
-    (u0, u1, u2), (v0, v1, v2) = parts
+    u0, u1, u2 = (u[..., i] for i in range(3))
+    v0, v1, v2 = (v[..., i] for i in range(3))
     c = stack([u1 * v2 - u2 * v1, u2 * v0 - u0 * v2, u0 * v1 - u1 * v0], -1)
     return moveaxis(c, -1, _axis(axisc, c.ndim, "cross"))
 

@@ -197,7 +197,7 @@ def round(x, decimals=0):  # noqa: A001 - NumPy's name
     complex value's parts apart."""
     d = _operator.index(decimals)
     if not isinstance(x, (Tensor, Tracer)):
-        return _p.rint(x)  # the typed refusal of anything else
+        return _p.rint(x)  # rint's refusal of anything else (host data, a number)
     if x.dtype.kind == "c":
         return _p.complex(round(_p.real(x), d), round(_p.imag(x), d))
     if d == 0:
@@ -689,6 +689,16 @@ def swapaxes(x, axis1, axis2):
     perm = list(range(x.ndim))
     perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
     return x.transpose(perm)
+
+
+def _require_tensor(x, op, index):
+    """x itself when it is a Tensor or Tracer; host data is the operators' NoInputIngressError,
+    anything else a TypeError (a composition must not compute on an ndarray with NumPy)."""
+    if not isinstance(x, (Tensor, Tracer)):
+        _p._refuse_host(x, op, index)
+        raise TypeError(f"tenferro.{op}: operand {index} must be a tenferro Tensor, got "
+                        f"{type(x).__name__}")
+    return x
 
 
 def _tensor_operands(op, a, b):

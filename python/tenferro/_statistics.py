@@ -6,9 +6,8 @@ from ._arrays import full_like
 from ._errors import UnsupportedError as _UnsupportedError
 from ._errors import ValidationError as _ValidationError
 from ._errors import _axis, _error
-from ._namespace import broadcast_to, equal, isnan, where
-from ._tenferro import Tensor, Tracer
-from ._tenferro import prims as _p
+from ._namespace import _require_tensor, broadcast_to, equal, isnan, where
+from ._tenferro import Tracer
 
 
 def _no_out(out, op):
@@ -70,12 +69,8 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     that sum to zero raise ZeroDivisionError, as NumPy's (one small download to check)."""
     if weights is None:
         avg = a.mean(axis, keepdims)
-        return (avg, full_like(avg, float(_count(a, axis)))) if returned else avg
-    w = weights
-    if not isinstance(w, (Tensor, Tracer)):
-        _p._refuse_host(w, "average", 1)  # host data: the operators' error
-        raise TypeError(f"tenferro.average: weights must be a tenferro Tensor, got "
-                        f"{type(w).__name__}")
+        return (avg, full_like(avg, float(_entries_per_result(a, axis)))) if returned else avg
+    w = _require_tensor(weights, "average", 1)
     if tuple(w.shape) != tuple(a.shape):
         if axis is None:
             raise _error(_ValidationError, "average",
@@ -98,7 +93,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         else avg
 
 
-def _count(a, axis):
+def _entries_per_result(a, axis):
     """How many entries of a one result of a reduction over ``axis`` takes."""
     if axis is None:
         return a.size

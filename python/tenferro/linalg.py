@@ -12,6 +12,7 @@ from collections import namedtuple as _nt
 import numpy as _np
 
 from . import _namespace as _ns
+from ._namespace import _require_tensor
 from ._tenferro import linalg as _l
 from ._tenferro import prims as _p
 from ._errors import LinAlgError  # noqa: F401 - numpy.linalg's name
@@ -252,16 +253,6 @@ def matrix_transpose(x):
 _NO_VALUE = object()
 
 
-def _tensor(x, op, index):
-    """x itself when it is a Tensor or Tracer; host data is the operators' NoInputIngressError,
-    anything else a TypeError (a composition must not compute on an ndarray with NumPy)."""
-    if not isinstance(x, (_Tensor, _Tracer)):
-        _p._refuse_host(x, op, index)
-        raise TypeError(f"tenferro.linalg.{op}: operand {index} must be a tenferro Tensor, got "
-                        f"{type(x).__name__}")
-    return x
-
-
 def _per_matrix(value):
     """A threshold per matrix of a batch (NumPy's value[..., newaxis]) against the singular values
     [..., k]: a Tensor gains a trailing axis; a number is one threshold for all."""
@@ -275,7 +266,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
     (rcond's default 1e-15; rtol=None is max(m, n) eps, as NumPy 2; a Tensor rcond holds one
     value per matrix of the batch), the rest dropped."""
     del hermitian  # the SVD serves Hermitian matrices too (NumPy's hint only picks eigh)
-    _tensor(a, "pinv", 0)
+    _require_tensor(a, "pinv", 0)
     if rcond is None:
         if rtol is _NO_VALUE:
             rcond = 1e-15
@@ -297,7 +288,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     a Tensor tol or rtol holds one value per matrix), counted; a float tensor (tenferro has no
     integer dtype). A 1-D or 0-d A: 1 unless all zero."""
     del hermitian
-    _tensor(A, "matrix_rank", 0)
+    _require_tensor(A, "matrix_rank", 0)
     if rtol is not None and tol is not None:
         raise _error(_ValidationError, "matrix_rank", "tol and rtol can't be both set")
     if A.ndim < 2:
@@ -314,7 +305,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
 
 def matrix_power(a, n):
     """numpy.linalg.matrix_power: a^n by repeated squaring; n = 0 the identity, n < 0 inv(a)^-n."""
-    _tensor(a, "matrix_power", 0)
+    _require_tensor(a, "matrix_power", 0)
     try:
         n = _operator.index(n)
     except TypeError:
@@ -348,7 +339,7 @@ def multi_dot(arrays):
         raise _error(_ValidationError, "multi_dot", "expecting at least two arrays")
     args, inner = [], None
     last = len(arrays) - 1
-    for i, x in enumerate(_tensor(x, "multi_dot", i) for i, x in enumerate(arrays)):
+    for i, x in enumerate(_require_tensor(x, "multi_dot", i) for i, x in enumerate(arrays)):
         if x.ndim == 2:
             (rows, cols), labels = x.shape, [i, i + 1]
         elif x.ndim == 1 and i == 0:  # a row vector
@@ -371,7 +362,7 @@ def cond(x, p=None):
     """numpy.linalg.cond: s_max / s_min for p None, 2 (and s_min / s_max for -2), inf for a
     singular matrix without NaN (NumPy's); otherwise norm(x, p) norm(inv(x), p), where a singular
     x raises LinAlgError (NumPy returns inf). Not defined on empty matrices (LinAlgError)."""
-    _tensor(x, "cond", 0)
+    _require_tensor(x, "cond", 0)
     if x.ndim >= 2 and x.shape[-1] * x.shape[-2] == 0:
         raise _error(LinAlgError, "cond", "cond is not defined on empty arrays",
                      kind="Numerical")
@@ -387,7 +378,7 @@ def cond(x, p=None):
 
 def vector_norm(x, axis=None, keepdims=False, ord=2):
     """numpy.linalg.vector_norm: over every axis (None) or the given ones as one vector."""
-    _tensor(x, "vector_norm", 0)
+    _require_tensor(x, "vector_norm", 0)
     axes = tuple(range(x.ndim)) if axis is None else _axes(axis, x.ndim, "vector_norm")
     if len(axes) == 1:
         return _vector_norm(x, ord, axes[0], keepdims)
@@ -404,7 +395,7 @@ def vector_norm(x, axis=None, keepdims=False, ord=2):
 
 def matrix_norm(x, keepdims=False, ord="fro"):
     """numpy.linalg.matrix_norm: the norm of the last two axes."""
-    _tensor(x, "matrix_norm", 0)
+    _require_tensor(x, "matrix_norm", 0)
     return _matrix_norm(x, ord, (x.ndim - 2, x.ndim - 1), keepdims)
 
 
@@ -412,7 +403,7 @@ def vecdot(x1, x2, axis=-1):
     """numpy.linalg.vecdot: sum(conj(x1) x2) over ``axis`` of each operand (NumPy's gufunc
     (n),(n)->(): the axis is each operand's own, both extents must agree), the other axes
     broadcast."""
-    x1, x2 = _tensor(x1, "vecdot", 0), _tensor(x2, "vecdot", 1)
+    x1, x2 = _require_tensor(x1, "vecdot", 0), _require_tensor(x2, "vecdot", 1)
     if x1.ndim == 0 or x2.ndim == 0:
         raise _error(_ValidationError, "vecdot", "operands must have at least one axis")
     a, b = _ns.moveaxis(x1, axis, -1), _ns.moveaxis(x2, axis, -1)

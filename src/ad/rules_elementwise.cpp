@@ -89,13 +89,12 @@ T one_minus_square(const T& x) {
   return prims::mul(prims::shift(prims::neg(x), 1.0), prims::shift(x, 1.0));
 }
 
-// v / h^2 as (v / h) / h (atan2's a^2 + b^2 overflowed past 1e154, or underflowed, and its
-// gradient was 0 or inf where it is finite), 0 where h = 0: the subgradient at the origin, as
-// abs's and hypot's (JAX's and PyTorch's NaN there poisoned angle's gradient at 0).
-T over_square(const T& v, const T& h) {
+// v / h for h = hypot(a, b) >= 0, and 0 where h = 0: the subgradient at the origin, as abs's
+// (hypot's a / h and atan2's b / h^2 are NaN there in JAX and PyTorch, which poisoned angle's
+// gradient at 0).
+T over_hypot(const T& v, const T& h) {
   const T zero = prims::equal(h, zeros_like(h));
-  const T safe = prims::add(h, zero);
-  return prims::where(zero, zeros_like(h), prims::div(prims::div(v, safe), safe));
+  return prims::where(zero, zeros_like(h), prims::div(v, prims::add(h, zero)));
 }
 
 // 1 where a > b, 1/2 where a == b, 0 elsewhere (NaN compares false: 0).
@@ -370,24 +369,24 @@ Variable pow(const Variable& a, const Variable& b) {
       });
 }
 Variable atan2(const Variable& a, const Variable& b) {
-  // d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2), with a^2 + b^2 = hypot(a, b)^2.
+  // d/da = b / (a^2 + b^2), d/db = -a / (a^2 + b^2), as (v / h) / h with h = hypot(a, b): the
+  // squares overflowed past 1e154 (or underflowed) to a gradient of 0 or inf.
+  const auto over_square = [](const T& v, const T& h) { return over_hypot(over_hypot(v, h), h); };
   return binary(
       "atan2", a, b, [](const T& x, const T& y) { return prims::atan2(x, y); },
-      [](const T& av, const T& bv, const T&) { return over_square(bv, prims::hypot(av, bv)); },
-      [](const T& av, const T& bv, const T&) {
+      [over_square](const T& av, const T& bv, const T&) {
+        return over_square(bv, prims::hypot(av, bv));
+      },
+      [over_square](const T& av, const T& bv, const T&) {
         return over_square(prims::neg(av), prims::hypot(av, bv));
       });
 }
 Variable hypot(const Variable& a, const Variable& b) {
-  // d/da = a / h, d/db = b / h; at h = 0 the subgradient 0 (a / 0 would be NaN), as abs's.
-  const auto part = [](const T& v, const T& h) {
-    const T zero = prims::equal(h, zeros_like(h));
-    return prims::where(zero, zeros_like(h), prims::div(v, prims::add(h, zero)));
-  };
+  // d/da = a / h, d/db = b / h (0 at the origin).
   return binary(
       "hypot", a, b, [](const T& x, const T& y) { return prims::hypot(x, y); },
-      [part](const T& av, const T&, const T& y) { return part(av, y); },
-      [part](const T&, const T& bv, const T& y) { return part(bv, y); });
+      [](const T& av, const T&, const T& y) { return over_hypot(av, y); },
+      [](const T&, const T& bv, const T& y) { return over_hypot(bv, y); });
 }
 Variable complex(const Variable& re, const Variable& im) {
   T rv = re.value(), iv = im.value();
