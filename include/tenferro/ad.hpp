@@ -175,6 +175,7 @@ Variable real(const Variable& x);
 Variable imag(const Variable& x);
 Variable sqrt(const Variable& x);
 Variable exp(const Variable& x);
+Variable exp2(const Variable& x);
 Variable expm1(const Variable& x);
 Variable log(const Variable& x);
 Variable log1p(const Variable& x);
@@ -197,6 +198,7 @@ Variable floor(const Variable& x);
 Variable ceil(const Variable& x);
 Variable rint(const Variable& x);
 Variable trunc(const Variable& x);
+Variable cbrt(const Variable& x);  // infinite slope at 0
 Variable reciprocal(const Variable& x);
 Variable square(const Variable& x);
 Variable sign(const Variable& x);  // real: gradient zero; complex: z/|z| is smooth off 0
@@ -205,6 +207,11 @@ Variable add(const Variable& a, const Variable& b);
 Variable sub(const Variable& a, const Variable& b);
 Variable mul(const Variable& a, const Variable& b);
 Variable div(const Variable& a, const Variable& b);
+// floor_div: piecewise constant (gradient zero). mod: d/da = 1, d/db = -floor(a / b); fmod:
+// d/da = 1, d/db = -trunc(a / b) (PyTorch's, the derivatives between the jumps).
+Variable floor_div(const Variable& a, const Variable& b);
+Variable mod(const Variable& a, const Variable& b);
+Variable fmod(const Variable& a, const Variable& b);
 // Ties send half of the cotangent to each side (as JAX).
 Variable maximum(const Variable& a, const Variable& b);
 Variable minimum(const Variable& a, const Variable& b);
@@ -212,6 +219,8 @@ Variable pow(const Variable& a, const Variable& b);  // real; d/db needs a > 0
 Variable atan2(const Variable& a, const Variable& b);
 // At (0, 0) the subgradient 0, as abs's.
 Variable hypot(const Variable& a, const Variable& b);
+// d/da = sign(a) sign(b), 0 at a = 0 (as PyTorch); d/db = 0.
+Variable copysign(const Variable& a, const Variable& b);
 Variable complex(const Variable& re, const Variable& im);
 
 // Comparisons (prims::greater ..): piecewise constant, so their outputs are constants (zero

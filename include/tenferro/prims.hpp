@@ -62,6 +62,7 @@ EagerTensor real(const EagerTensor& x);
 EagerTensor imag(const EagerTensor& x);  // zeros for real dtypes
 EagerTensor sqrt(const EagerTensor& x);  // real: NaN below 0, as NumPy
 EagerTensor exp(const EagerTensor& x);
+EagerTensor exp2(const EagerTensor& x);   // 2^x; complex: exp(x ln 2), as NumPy
 EagerTensor expm1(const EagerTensor& x);  // exp(x) - 1, accurate near 0
 EagerTensor log(const EagerTensor& x);    // real: -inf at 0, NaN below 0
 EagerTensor log1p(const EagerTensor& x);  // log(1 + x), accurate near 0; real: NaN below -1
@@ -86,6 +87,7 @@ EagerTensor floor(const EagerTensor& x);
 EagerTensor ceil(const EagerTensor& x);
 EagerTensor rint(const EagerTensor& x);
 EagerTensor trunc(const EagerTensor& x);
+EagerTensor cbrt(const EagerTensor& x);  // the real cube root (cbrt(-8) = -2); real dtypes only
 EagerTensor reciprocal(const EagerTensor& x);
 EagerTensor square(const EagerTensor& x);
 EagerTensor sign(const EagerTensor& x);  // complex: x/|x| (0 at 0), as NumPy 2
@@ -95,6 +97,12 @@ EagerTensor add(const EagerTensor& a, const EagerTensor& b);
 EagerTensor sub(const EagerTensor& a, const EagerTensor& b);
 EagerTensor mul(const EagerTensor& a, const EagerTensor& b);
 EagerTensor div(const EagerTensor& a, const EagerTensor& b);
+// NumPy's floor_divide and remainder (Python's // and %: floor(a / b) of the exact quotient, and
+// a - b floor(a / b) with the divisor's sign), and C's fmod (the dividend's sign); exact where
+// the result is representable, NumPy's values at zeros, infinities and NaNs; real dtypes only.
+EagerTensor floor_div(const EagerTensor& a, const EagerTensor& b);
+EagerTensor mod(const EagerTensor& a, const EagerTensor& b);
+EagerTensor fmod(const EagerTensor& a, const EagerTensor& b);
 EagerTensor maximum(const EagerTensor& a, const EagerTensor& b);  // real dtypes only
 EagerTensor minimum(const EagerTensor& a, const EagerTensor& b);  // real dtypes only
 EagerTensor pow(const EagerTensor& a, const EagerTensor& b);      // real dtypes only
@@ -102,6 +110,8 @@ EagerTensor pow(const EagerTensor& a, const EagerTensor& b);      // real dtypes
 // sqrt(a^2 + b^2) without overflow or underflow in between; real dtypes only.
 EagerTensor atan2(const EagerTensor& a, const EagerTensor& b);
 EagerTensor hypot(const EagerTensor& a, const EagerTensor& b);
+// |a| with b's sign bit (-0 and NaN signs included); real dtypes only.
+EagerTensor copysign(const EagerTensor& a, const EagerTensor& b);
 // re + i*im from two real tensors of one dtype (F32 -> C32, F64 -> C64), broadcast.
 EagerTensor complex(const EagerTensor& re, const EagerTensor& im);
 

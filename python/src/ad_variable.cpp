@@ -50,6 +50,13 @@ ad::Variable arith(const ad::Variable& a, nb::handle b, BinaryOp op, bool reflec
           return ad::scale(a, v);
         case BinaryOp::Div:
           return reflected ? ad::div(v, a) : ad::div(a, v);  // real and IEEE, as on Tensor
+        case BinaryOp::FloorDiv:
+        case BinaryOp::Mod: {
+          const ad::Variable s0(prims::full(a.value().runtime(), a.dtype(), {}, v));
+          const ad::Variable& x = reflected ? s0 : a;
+          const ad::Variable& y = reflected ? a : s0;
+          return op == BinaryOp::Mod ? ad::mod(x, y) : ad::floor_div(x, y);
+        }
         case BinaryOp::Pow:
           break;
       }
@@ -75,6 +82,10 @@ ad::Variable arith(const ad::Variable& a, nb::handle b, BinaryOp op, bool reflec
         return lhs * rhs;
       case BinaryOp::Div:
         return lhs / rhs;
+      case BinaryOp::FloorDiv:
+        return ad::floor_div(lhs, rhs);
+      case BinaryOp::Mod:
+        return ad::mod(lhs, rhs);
       case BinaryOp::Pow:
         break;
     }
@@ -188,6 +199,18 @@ void bind_ad_variable(nb::module_& m) {
       .def("__rtruediv__", &arith_op<BO::Div, true>)
       .def("__pow__", &arith_op<BO::Pow, false>)
       .def("__rpow__", &arith_op<BO::Pow, true>)
+      .def("__floordiv__", &arith_op<BO::FloorDiv, false>)
+      .def("__rfloordiv__", &arith_op<BO::FloorDiv, true>)
+      .def("__mod__", &arith_op<BO::Mod, false>)
+      .def("__rmod__", &arith_op<BO::Mod, true>)
+      .def("__divmod__",
+           [](const ad::Variable& a, nb::handle b) {
+             return nb::make_tuple(arith(a, b, BO::FloorDiv, false), arith(a, b, BO::Mod, false));
+           })
+      .def("__rdivmod__",
+           [](const ad::Variable& a, nb::handle b) {
+             return nb::make_tuple(arith(a, b, BO::FloorDiv, true), arith(a, b, BO::Mod, true));
+           })
       .def("__matmul__", [](const ad::Variable& a,
                             nb::handle b) { return matmul_v(a, as_variable(b, "matmul", 1)); })
       .def("__rmatmul__", [](const ad::Variable& a,

@@ -136,7 +136,8 @@ const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand) {
 }
 
 const char* binary_op_name(BinaryOp op) {
-  static const char* names[] = {"add", "subtract", "multiply", "divide", "power"};
+  static const char* names[] = {"add",   "subtract",     "multiply", "divide",
+                                "power", "floor_divide", "remainder"};
   return names[static_cast<int>(op)];
 }
 
@@ -161,6 +162,13 @@ EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflect
           // NaN (1 / 0 as a complex Scalar would make a real x complex) and a tiny v does not
           // overflow its reciprocal.
           return reflected ? prims::div(v, a) : prims::div(a, v);
+        case BinaryOp::FloorDiv:
+        case BinaryOp::Mod: {
+          const EagerTensor s0 = prims::full(a.runtime(), a.dtype(), {}, v);
+          const EagerTensor& x = reflected ? s0 : a;
+          const EagerTensor& y = reflected ? a : s0;
+          return op == BinaryOp::Mod ? prims::mod(x, y) : prims::floor_div(x, y);
+        }
         case BinaryOp::Pow:
           break;
       }
@@ -185,6 +193,10 @@ EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflect
         return prims::mul(lhs, rhs);
       case BinaryOp::Div:
         return prims::div(lhs, rhs);
+      case BinaryOp::FloorDiv:
+        return prims::floor_div(lhs, rhs);
+      case BinaryOp::Mod:
+        return prims::mod(lhs, rhs);
       case BinaryOp::Pow:
         break;
     }

@@ -44,8 +44,10 @@ const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand);
 // is host data, for the operators and the Python namespace (prims._refuse_host).
 void refuse_host_operand(nb::handle obj, const char* op, int operand);
 
-enum class BinaryOp { Add, Sub, Mul, Div, Pow };
-// Its NumPy name (add, subtract, multiply, divide, power), the op errors name.
+// FloorDiv and Mod: Python's // and % (NumPy's floor_divide and remainder).
+enum class BinaryOp { Add, Sub, Mul, Div, Pow, FloorDiv, Mod };
+// Its NumPy name (add, subtract, multiply, divide, power, floor_divide, remainder), the op errors
+// name.
 const char* binary_op_name(BinaryOp op);
 // a <op> b for tensors and scalars on either side (`reflected`: b <op> a).
 EagerTensor binary(const EagerTensor& a, nb::handle b, BinaryOp op, bool reflected);

@@ -112,10 +112,11 @@ TensorObject unary(const EagerTensor& t) {
 
 PyTypeObject* g_tensor_type = nullptr;  // tenferro.Tensor, once bound
 
-// tenferro.add, subtract, multiply, divide, power: Python's own operator on the operands (a
-// Tensor's, a Tracer's, a number's) once host data is refused: bound to operator.add, tf.add of
-// two ndarrays was NumPy's computation handed back as an ndarray under tenferro's name. A
-// Tensor first operand runs its operator directly (no Python frame, no slot lookup).
+// tenferro.add, subtract, multiply, divide, power, floor_divide, remainder: Python's own operator
+// on the operands (a Tensor's, a Tracer's, a number's) once host data is refused: bound to
+// operator.add, tf.add of two ndarrays was NumPy's computation handed back as an ndarray under
+// tenferro's name. A Tensor first operand runs its operator directly (no Python frame, no slot
+// lookup).
 template <BinaryOp Op, PyObject* (*Slot)(PyObject*, PyObject*)>
 nb::object namespace_binary(nb::handle a, nb::handle b) {
   const char* name = binary_op_name(Op);
@@ -171,6 +172,8 @@ void bind_tensor(nb::module_& m) {
   m.def("multiply", &namespace_binary<BO::Mul, PyNumber_Multiply>);
   m.def("divide", &namespace_binary<BO::Div, PyNumber_TrueDivide>);
   m.def("power", &namespace_binary<BO::Pow, power_slot>);
+  m.def("floor_divide", &namespace_binary<BO::FloorDiv, PyNumber_FloorDivide>);
+  m.def("remainder", &namespace_binary<BO::Mod, PyNumber_Remainder>);
   m.def("negative", &namespace_negative);
   nb::class_<EagerTensor> cls(
       m, "Tensor",
@@ -300,6 +303,20 @@ void bind_tensor(nb::module_& m) {
       .def("__rtruediv__", &arith<BO::Div, true>)
       .def("__pow__", &arith<BO::Pow, false>)
       .def("__rpow__", &arith<BO::Pow, true>)
+      .def("__floordiv__", &arith<BO::FloorDiv, false>)
+      .def("__rfloordiv__", &arith<BO::FloorDiv, true>)
+      .def("__mod__", &arith<BO::Mod, false>)
+      .def("__rmod__", &arith<BO::Mod, true>)
+      .def("__divmod__",
+           [](const EagerTensor& a, nb::handle b) -> nb::object {
+             if (is_tracer(b)) return nb::borrow(Py_NotImplemented);
+             return nb::make_tuple(arith<BO::FloorDiv, false>(a, b), arith<BO::Mod, false>(a, b));
+           })
+      .def("__rdivmod__",
+           [](const EagerTensor& a, nb::handle b) -> nb::object {
+             if (is_tracer(b)) return nb::borrow(Py_NotImplemented);
+             return nb::make_tuple(arith<BO::FloorDiv, true>(a, b), arith<BO::Mod, true>(a, b));
+           })
       .def("__matmul__",
            [](const EagerTensor& a, nb::handle b) -> nb::object {
              if (is_tracer(b)) return nb::borrow(Py_NotImplemented);

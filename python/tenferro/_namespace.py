@@ -167,7 +167,14 @@ subtract = _tenferro.subtract
 multiply = _tenferro.multiply
 divide = true_divide = _tenferro.divide
 power = _tenferro.power
+floor_divide = _tenferro.floor_divide
+remainder = mod = _tenferro.remainder
 negative = _tenferro.negative
+
+
+def divmod(x1, x2):  # noqa: A001 - NumPy's name
+    """numpy.divmod: (floor_divide(x1, x2), remainder(x1, x2)), Python's divmod of each entry."""
+    return floor_divide(x1, x2), remainder(x1, x2)
 
 conjugate = _p.conj
 abs = absolute = _p.abs  # noqa: A001 - NumPy's name
@@ -232,6 +239,10 @@ arctan2 = _with_numbers("arctan2", _p.arctan2, "numpy.arctan2: the angle of the 
 hypot = _with_numbers("hypot", _p.hypot, "numpy.hypot: sqrt(x1^2 + x2^2) without overflow or "
                       "underflow in between.")
 atan2 = arctan2  # NumPy 2's array-API spelling
+fmod = _with_numbers("fmod", _p.fmod, "numpy.fmod: C's fmod, the remainder of x1 / x2 with x1's "
+                     "sign (remainder, Python's %, takes x2's).")
+copysign = _with_numbers("copysign", _p.copysign, "numpy.copysign: |x1| with the sign bit of x2 "
+                         "(-0.0 and NaN signs included).")
 
 
 def angle(z, deg=False):

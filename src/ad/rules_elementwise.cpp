@@ -84,6 +84,22 @@ Variable piecewise_constant(std::string op, const Variable& x, T y) {
       [](std::span<const T> t) { return std::vector<T>{zeros_like(t[0])}; });
 }
 
+// The same for a binary op (floor_div): zero cotangents for both operands, and a zero tangent
+// in the output's (broadcast) shape.
+Variable piecewise_constant(std::string op, const Variable& a, const Variable& b, T y) {
+  const Variable in[] = {a, b};
+  T out = y;
+  return record1(
+      std::move(op), in, std::move(y),
+      [](std::span<const T> g, const std::vector<bool>& needs) {
+        std::vector<T> r(2);
+        for (std::size_t i = 0; i < 2; ++i)
+          if (needs[i]) r[i] = zeros_like(g[0]);
+        return r;
+      },
+      [out](std::span<const T>) { return std::vector<T>{zeros_like(out)}; });
+}
+
 // (1 - x)(1 + x): 1 - x^2 without cancelling near |x| = 1.
 T one_minus_square(const T& x) {
   return prims::mul(prims::shift(prims::neg(x), 1.0), prims::shift(x, 1.0));
@@ -182,6 +198,11 @@ Variable sqrt(const Variable& x) {
 Variable exp(const Variable& x) {
   return holomorphic(
       "exp", x, [](const T& v) { return prims::exp(v); }, [](const T&, const T& y) { return y; });
+}
+Variable exp2(const Variable& x) {
+  return holomorphic(
+      "exp2", x, [](const T& v) { return prims::exp2(v); },
+      [](const T&, const T& y) { return prims::scale(y, std::numbers::ln2); });
 }
 Variable log(const Variable& x) {
   return holomorphic(
@@ -286,6 +307,12 @@ Variable rint(const Variable& x) {
 Variable trunc(const Variable& x) {
   return piecewise_constant("trunc", x, prims::trunc(x.value()));
 }
+Variable cbrt(const Variable& x) {
+  // 1 / (3 y^2): inf at 0, where the slope is.
+  return holomorphic(
+      "cbrt", x, [](const T& v) { return prims::cbrt(v); },
+      [](const T&, const T& y) { return prims::reciprocal(prims::scale(prims::square(y), 3.0)); });
+}
 Variable tanh(const Variable& x) {
   return holomorphic(
       "tanh", x, [](const T& v) { return prims::tanh(v); },
@@ -337,6 +364,25 @@ Variable div(const Variable& a, const Variable& b) {
       [](const T&, const T& bv, const T&) { return prims::reciprocal(bv); },
       [](const T&, const T& bv, const T& y) { return prims::neg(prims::div(y, bv)); });
 }
+Variable floor_div(const Variable& a, const Variable& b) {
+  return piecewise_constant("floor_div", a, b, prims::floor_div(a.value(), b.value()));
+}
+Variable mod(const Variable& a, const Variable& b) {
+  // a - b floor(a / b): d/db = -floor(a / b), the quotient the remainder was taken with.
+  return binary(
+      "mod", a, b, [](const T& x, const T& y) { return prims::mod(x, y); },
+      [](const T&, const T&, const T& y) { return prims::ones(y.runtime(), y.dtype(), {}); },
+      [](const T& av, const T& bv, const T&) { return prims::neg(prims::floor_div(av, bv)); });
+}
+Variable fmod(const Variable& a, const Variable& b) {
+  // a - b q with q = (a - fmod(a, b)) / b, an integer (rint takes the division's rounding off).
+  return binary(
+      "fmod", a, b, [](const T& x, const T& y) { return prims::fmod(x, y); },
+      [](const T&, const T&, const T& y) { return prims::ones(y.runtime(), y.dtype(), {}); },
+      [](const T& av, const T& bv, const T& y) {
+        return prims::neg(prims::rint(prims::div(prims::sub(av, y), bv)));
+      });
+}
 Variable maximum(const Variable& a, const Variable& b) {
   // 1 where a wins, 0 where b wins, 1/2 at a tie (inf against inf included: a sign of a - b
   // would be NaN there).
@@ -387,6 +433,16 @@ Variable hypot(const Variable& a, const Variable& b) {
       "hypot", a, b, [](const T& x, const T& y) { return prims::hypot(x, y); },
       [](const T& av, const T&, const T& y) { return over_hypot(av, y); },
       [](const T&, const T& bv, const T& y) { return over_hypot(bv, y); });
+}
+Variable copysign(const Variable& a, const Variable& b) {
+  // y / a = sign(a) sign(b) where a != 0; 0 at a = 0 (PyTorch's choice); b moves only a sign.
+  return binary(
+      "copysign", a, b, [](const T& x, const T& y) { return prims::copysign(x, y); },
+      [](const T& av, const T&, const T& y) {
+        const T zero = prims::equal(av, zeros_like(av));
+        return prims::where(zero, zeros_like(y), prims::div(y, prims::add(av, zero)));
+      },
+      [](const T&, const T&, const T& y) { return zeros_like(y); });
 }
 Variable complex(const Variable& re, const Variable& im) {
   T rv = re.value(), iv = im.value();

@@ -30,6 +30,8 @@ TEST(AdPrims, UnaryHolomorphic) {
     check_unary(
         "exp " + tag, [](const V& v) { return ad::exp(v); }, x);
     check_unary(
+        "exp2 " + tag, [](const V& v) { return ad::exp2(v); }, x);
+    check_unary(
         "sin " + tag, [](const V& v) { return ad::sin(v); }, x);
     check_unary(
         "cos " + tag, [](const V& v) { return ad::cos(v); }, x);
@@ -80,6 +82,8 @@ TEST(AdPrims, UnaryRealOnly) {
       "acosh", [](const V& v) { return ad::acosh(v); }, above);
   check_unary(
       "atanh", [](const V& v) { return ad::atanh(v); }, unit);
+  check_unary(
+      "cbrt", [](const V& v) { return ad::cbrt(v); }, wide);
   for (const auto& op : {std::pair{"floor", &ad::floor}, std::pair{"ceil", &ad::ceil},
                          std::pair{"rint", &ad::rint}, std::pair{"trunc", &ad::trunc}}) {
     // (clang 14 captures no structured binding: the function pointer by name)
@@ -157,7 +161,28 @@ TEST(AdPrims, RealOnlyBinary) {
       "atan2", [](std::span<const V> v) { return std::vector<V>{ad::atan2(v[0], v[1])}; }, {a, b});
   check_gradients(
       "hypot", [](std::span<const V> v) { return std::vector<V>{ad::hypot(v[0], v[1])}; }, {a, b});
+  // Between the jumps (a / b away from integers for these draws): mod and fmod move with a at
+  // slope 1 and with b at minus the quotient; floor_div is flat; copysign moves a's magnitude.
+  const EagerTensor wide = prims::scale(a, 7.0);
+  check_gradients("mod", [](std::span<const V> v) { return std::vector<V>{ad::mod(v[0], v[1])}; },
+                  {wide, b});
+  check_gradients("fmod", [](std::span<const V> v) { return std::vector<V>{ad::fmod(v[0], v[1])}; },
+                  {wide, b});
+  check_gradients(
+      "floor_div times a",
+      [](std::span<const V> v) { return std::vector<V>{ad::mul(ad::floor_div(v[0], v[1]), v[0])}; },
+      {wide, b});
+  check_gradients("copysign",
+                  [](std::span<const V> v) { return std::vector<V>{ad::copysign(v[0], v[1])}; },
+                  {a, b});
   // Broadcast operands: the cotangent sums back over the stretched axis.
+  check_gradients("mod broadcast",
+                  [](std::span<const V> v) { return std::vector<V>{ad::mod(v[0], v[1])}; },
+                  {prims::scale(randn(kReal, {3, 1}, 25), 7.0), randn(kReal, {4}, 26)});
+  check_gradients(
+      "floor_div broadcast",
+      [](std::span<const V> v) { return std::vector<V>{ad::add(ad::floor_div(v[0], v[1]), v[1])}; },
+      {randn(kReal, {3, 1}, 27), randn(kReal, {4}, 28)});
   check_gradients("atan2 broadcast",
                   [](std::span<const V> v) { return std::vector<V>{ad::atan2(v[0], v[1])}; },
                   {randn(kReal, {3, 1}, 23), randn(kReal, {4}, 24)});

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <numbers>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -139,6 +140,9 @@ TEST(CudaPrimsMath, ComplexExpSinCosTanhSinhCoshTanFollowTheCLibrary) {
       "cosh", math<PrimKind::Cosh>, [](const C& x) { return std::cosh(x); }, moderate);
   expect_like_std(
       "tan", math<PrimKind::Tan>, [](const C& x) { return std::tan(x); }, anywhere);
+  expect_like_std(
+      "exp2", math<PrimKind::Exp2>, [](const C& x) { return std::exp(x * std::numbers::ln2); },
+      moderate);
 }
 
 // exp(z) - 1 and log(1 + z) by their Taylor series inside |z| < 1/2 (where the plain forms lose
@@ -273,6 +277,11 @@ void expect_real_math() {
     expect("ceil", ck::unary_math<PrimKind::Ceil>(x), std::ceil(x));
     expect("rint", ck::unary_math<PrimKind::Rint>(x), std::nearbyint(x));
     expect("trunc", ck::unary_math<PrimKind::Trunc>(x), std::trunc(x));
+    // The correctly rounded root (long double's, rounded once; glibc's cbrt is 1 ulp off at
+    // 100: the kernels' Newton step is not).
+    expect("cbrt", ck::unary_math<PrimKind::Cbrt>(x),
+           static_cast<R>(std::cbrt(static_cast<long double>(x))));
+    expect("exp2", ck::unary_math<PrimKind::Exp2>(x), once(std::exp2(d)));
     expect("reciprocal", ck::unary_math<PrimKind::Reciprocal>(x), R(1) / x);
     expect("square", ck::unary_math<PrimKind::Square>(x), x * x);
     expect("sign", ck::unary_math<PrimKind::Sign>(x),

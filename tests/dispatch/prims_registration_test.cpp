@@ -67,6 +67,8 @@ EagerTensor call_kind(PrimKind kind, const std::shared_ptr<EagerRuntime>& rt, DT
       return prims::sqrt(input(1));
     case PrimKind::Exp:
       return prims::exp(input(1));
+    case PrimKind::Exp2:
+      return prims::exp2(input(1));
     case PrimKind::Expm1:
       return prims::expm1(input(1));
     case PrimKind::Log:
@@ -109,6 +111,8 @@ EagerTensor call_kind(PrimKind kind, const std::shared_ptr<EagerRuntime>& rt, DT
       return prims::rint(input(1));
     case PrimKind::Trunc:
       return prims::trunc(input(1));
+    case PrimKind::Cbrt:
+      return prims::cbrt(input(1));
     case PrimKind::Reciprocal:
       return prims::reciprocal(input(1));
     case PrimKind::Square:
@@ -133,6 +137,14 @@ EagerTensor call_kind(PrimKind kind, const std::shared_ptr<EagerRuntime>& rt, DT
       return prims::atan2(input(1), input(2));
     case PrimKind::Hypot:
       return prims::hypot(input(1), input(2));
+    case PrimKind::FloorDiv:
+      return prims::floor_div(input(1), input(2));
+    case PrimKind::Mod:
+      return prims::mod(input(1), input(2));
+    case PrimKind::Fmod:
+      return prims::fmod(input(1), input(2));
+    case PrimKind::Copysign:
+      return prims::copysign(input(1), input(2));
     case PrimKind::Complex:
       return prims::complex(input(1), input(2));
     case PrimKind::Greater:

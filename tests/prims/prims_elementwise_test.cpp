@@ -120,6 +120,11 @@ std::vector<UnaryRow> unary_rows() {
       real_row("ceil", prims::ceil, [](double x) { return std::ceil(x); }),
       real_row("rint", prims::rint, [](double x) { return std::nearbyint(x); }),
       real_row("trunc", prims::trunc, [](double x) { return std::trunc(x); }),
+      real_row("cbrt", prims::cbrt, [](double x) { return std::cbrt(x); }),
+      {"exp2", [](const EagerTensor& x) { return prims::exp2(x); },
+       [](C z, bool cplx) {
+         return cplx ? std::exp(z * std::numbers::ln2) : C(std::exp2(z.real()), 0.0);
+       }},
       // 1/(0+0i) is left out: C and NumPy give different infinities/NaNs there.
       {"reciprocal", [](const EagerTensor& x) { return prims::reciprocal(x); },
        [](C z, bool cplx) { return cplx ? 1.0 / z : C(1.0 / z.real(), 0.0); }, false,
@@ -184,9 +189,10 @@ TEST_P(PrimsElementwise, UnaryWideRange) {
         if (row.skip(z, is_complex(d))) continue;
         // Complex exp/sin/cos/tanh of large parts overflow differently in C and NumPy.
         const bool big = std::abs(z.real()) > 20 || std::abs(z.imag()) > 20;
-        const bool trig = row.name == "exp" || row.name == "expm1" || row.name == "sin" ||
-                          row.name == "cos" || row.name == "tanh" || row.name == "tan" ||
-                          row.name == "sinh" || row.name == "cosh";
+        // (exp2's angle y ln 2: a large y's product is not defined to a float's precision.)
+        const bool trig = row.name == "exp" || row.name == "exp2" || row.name == "expm1" ||
+                          row.name == "sin" || row.name == "cos" || row.name == "tanh" ||
+                          row.name == "tan" || row.name == "sinh" || row.name == "cosh";
         if (is_complex(d) && trig && big) continue;
         values.push_back(z);
       }
@@ -260,6 +266,25 @@ struct BinaryRow {
   bool real_only = false;
 };
 
+// Python's floor division and remainder from their definitions, independently of the kernels'
+// rule: floor of the exact quotient (long double holds these tests' quotients' digits), and
+// a - b floor(a / b) with the divisor's sign; b = 0 gives a / b and NaN, an infinite or NaN a
+// NaN, an infinite b keeps a when the signs agree (Python: -3 // inf = -1, -3 % inf = inf).
+double py_floor_div(double a, double b) {
+  if (b == 0) return a / b;
+  if (std::isnan(a) || std::isnan(b) || std::isinf(a)) return kNaN;
+  if (std::isinf(b)) return a == 0 || (a > 0) == (b > 0) ? std::copysign(0.0, a / b) : -1.0;
+  const long double q = std::floor(static_cast<long double>(a) / b);
+  return q == 0 ? std::copysign(0.0, a / b) : static_cast<double>(q);
+}
+double py_mod(double a, double b) {
+  if (b == 0 || std::isnan(a) || std::isnan(b) || std::isinf(a)) return kNaN;
+  if (std::isinf(b)) return a == 0 || (a > 0) == (b > 0) ? a : b;
+  const long double q = std::floor(static_cast<long double>(a) / b);
+  const auto r = static_cast<double>(static_cast<long double>(a) - q * b);
+  return r == 0 ? std::copysign(0.0, b) : r;
+}
+
 double np_maximum(double a, double b) {
   if (std::isnan(a) || std::isnan(b)) return kNaN;  // NaN propagates, either side
   return a > b ? a : b;
@@ -285,6 +310,14 @@ std::vector<BinaryRow> binary_rows() {
        [](C a, C b) { return C(std::atan2(a.real(), b.real()), 0.0); }, true},
       {"hypot", [](auto& a, auto& b) { return prims::hypot(a, b); },
        [](C a, C b) { return C(std::hypot(a.real(), b.real()), 0.0); }, true},
+      {"floor_div", [](auto& a, auto& b) { return prims::floor_div(a, b); },
+       [](C a, C b) { return C(py_floor_div(a.real(), b.real()), 0.0); }, true},
+      {"mod", [](auto& a, auto& b) { return prims::mod(a, b); },
+       [](C a, C b) { return C(py_mod(a.real(), b.real()), 0.0); }, true},
+      {"fmod", [](auto& a, auto& b) { return prims::fmod(a, b); },
+       [](C a, C b) { return C(std::fmod(a.real(), b.real()), 0.0); }, true},
+      {"copysign", [](auto& a, auto& b) { return prims::copysign(a, b); },
+       [](C a, C b) { return C(std::copysign(a.real(), b.real()), 0.0); }, true},
   };
 }
 
@@ -410,6 +443,11 @@ TEST_P(PrimsElementwise, RealOnlyOpsRefuseComplex) {
   EXPECT_TRUE(throws_kind([&] { (void)prims::pow(z, z); }, ErrorKind::Validation));
   EXPECT_TRUE(throws_kind([&] { (void)prims::atan2(z, r); }, ErrorKind::Validation));
   EXPECT_TRUE(throws_kind([&] { (void)prims::hypot(r, z); }, ErrorKind::Validation));
+  EXPECT_TRUE(throws_kind([&] { (void)prims::floor_div(z, r); }, ErrorKind::Validation));
+  EXPECT_TRUE(throws_kind([&] { (void)prims::mod(r, z); }, ErrorKind::Validation));
+  EXPECT_TRUE(throws_kind([&] { (void)prims::fmod(z, z); }, ErrorKind::Validation));
+  EXPECT_TRUE(throws_kind([&] { (void)prims::copysign(z, r); }, ErrorKind::Validation));
+  EXPECT_TRUE(throws_kind([&] { (void)prims::cbrt(z); }, ErrorKind::Validation));
   EXPECT_TRUE(throws_kind([&] { (void)prims::complex(z, r); }, ErrorKind::Validation));
 }
 

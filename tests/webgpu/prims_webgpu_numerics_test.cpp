@@ -9,6 +9,7 @@
 
 #if TENFERRO_HAS_WEBGPU
 
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -324,6 +325,77 @@ TEST_F(PrimsWebGpuNumerics, Atan2AndHypotOverWideRangesAndSpecialValues) {
     const EagerTensor got = is_atan2 ? prims::atan2(a, b) : prims::hypot(a, b);
     compare_values(values_of(got.download()), want, 4 * kEpsF32, 0,
                    is_atan2 ? "atan2 wide" : "hypot wide");
+  }
+}
+
+// fmod, floor division and remainder: the CPU runtime's float32 results (NumPy's, bit for bit;
+// fmod is exact) on operands 2^-149 to 2^127 apart, subnormals, signed zeros and non-finites
+// included, so the WGSL long division runs its whole exponent range; copysign by bits.
+TEST_F(PrimsWebGpuNumerics, FloorDivisionRemaindersAndFmodAgreeWithTheCpuBitForBit) {
+  std::mt19937_64 rng(95);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  const std::int64_t n = 30000;
+  Tensor ha = Tensor::zeros(DType::F32, {n}), hb = Tensor::zeros(DType::F32, {n});
+  const float specials[] = {0.0f,    -0.0f,  1.0f, -1.0f, INFINITY,  -INFINITY, NAN,      3e38f,
+                            -1e-40f, 1e-45f, 7.0f, -2.5f, 0.333333f, 1e-38f,    -3.4e38f, 0.5f};
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto draw = [&] {
+      const float m = std::pow(2.0f, -149.0f + 276.0f * unit(rng)) * (1.0f + unit(rng));
+      return unit(rng) < 0.5f ? m : -m;
+    };
+    const bool special = i < 256;
+    ha.data<float>()[i] = special ? specials[i % 16] : draw();
+    hb.data<float>()[i] = special ? specials[(i / 16) % 16] : draw();
+  }
+  const auto cpu_a = cpu_->upload(ha), cpu_b = cpu_->upload(hb);
+  const auto gpu_a = runtime_->upload(ha), gpu_b = runtime_->upload(hb);
+  using Op = EagerTensor (*)(const EagerTensor&, const EagerTensor&);
+  const std::pair<const char*, Op> ops[] = {{"floor_div", &prims::floor_div},
+                                            {"mod", &prims::mod},
+                                            {"fmod", &prims::fmod},
+                                            {"copysign", &prims::copysign}};
+  for (const auto& op : ops) {
+    const std::vector<float> want = op.second(cpu_a, cpu_b).download().to_vector<float>();
+    const std::vector<float> got = op.second(gpu_a, gpu_b).download().to_vector<float>();
+    int bad = 0;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      const bool same = std::isnan(want[i]) ? std::isnan(got[i])
+                                            : std::bit_cast<std::uint32_t>(want[i]) ==
+                                                  std::bit_cast<std::uint32_t>(got[i]);
+      if (!same && ++bad <= 5) {
+        ADD_FAILURE() << op.first << "(" << ha.data<float>()[i] << ", " << hb.data<float>()[i]
+                      << ") = " << got[i] << " on WebGPU, " << want[i] << " on the CPU";
+      }
+    }
+    EXPECT_EQ(bad, 0) << op.first;
+  }
+}
+
+// cbrt and exp2 over their whole float range against std:: in double rounded to float.
+TEST_F(PrimsWebGpuNumerics, CbrtAndExp2StayWithinAFewRoundings) {
+  std::mt19937_64 rng(97);
+  std::uniform_real_distribution<double> exponent(-149.0, 128.0), power(-600.0, 600.0);
+  const std::int64_t n = 20000;
+  Tensor hx = Tensor::zeros(DType::F32, {n}), hp = Tensor::zeros(DType::F32, {n});
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double m = std::exp2(exponent(rng));
+    hx.data<float>()[i] = static_cast<float>(i % 2 ? -m : m);
+    hp.data<float>()[i] = static_cast<float>(power(rng));
+  }
+  for (const bool is_cbrt : {true, false}) {
+    const Tensor& h = is_cbrt ? hx : hp;
+    std::vector<cd> want(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      const double x = h.data<float>()[i];
+      const double e = is_cbrt ? std::cbrt(x) : std::exp2(x);
+      const bool overflows = std::abs(e) >= 0x1.ffffffp127;
+      // Below float's normal range a result keeps only its subnormal's digits.
+      want[static_cast<std::size_t>(i)] = cd(overflows ? HUGE_VAL : static_cast<float>(e), 0.0);
+    }
+    const EagerTensor in = runtime_->upload(h);
+    const EagerTensor got = is_cbrt ? prims::cbrt(in) : prims::exp2(in);
+    compare_values(values_of(got.download()), want, 4 * kEpsF32, 1e-44,
+                   is_cbrt ? "cbrt wide" : "exp2 wide");
   }
 }
 

@@ -24,7 +24,7 @@
 // Unary element-wise math (same dtype in and out, but abs/real/imag: complex -> real). The
 // inverse circular and hyperbolic functions are real-only for now (NumPy's take complex values
 // too: their branch cuts need complex kernels of their own on each backend); floor, ceil, rint
-// (to nearest, ties to even) and trunc are real-only in NumPy as well.
+// (to nearest, ties to even), trunc and cbrt are real-only in NumPy as well.
 #define TENFERRO_PRIMS_UNARY_OPS(X)             \
   X(Neg, neg, "negative", kAll)                 \
   X(Conj, conj, "conj", kAll)                   \
@@ -33,6 +33,7 @@
   X(Imag, imag, "imag", kAll)                   \
   X(Sqrt, sqrt, "sqrt", kAll)                   \
   X(Exp, exp, "exp", kAll)                      \
+  X(Exp2, exp2, "exp2", kAll)                   \
   X(Expm1, expm1, "expm1", kAll)                \
   X(Log, log, "log", kAll)                      \
   X(Log1p, log1p, "log1p", kAll)                \
@@ -54,22 +55,29 @@
   X(Ceil, ceil, "ceil", kReal)                  \
   X(Rint, rint, "rint", kReal)                  \
   X(Trunc, trunc, "trunc", kReal)               \
+  X(Cbrt, cbrt, "cbrt", kReal)                  \
   X(Reciprocal, reciprocal, "reciprocal", kAll) \
   X(Square, square, "square", kAll)             \
   X(Sign, sign, "sign", kAll)
 
 // Binary element-wise math, with broadcasting and promotion (both kernel operands already share
-// the compute dtype; Complex: re, im real -> complex).
-#define TENFERRO_PRIMS_BINARY_OPS(X)    \
-  X(Add, add, "add", kAll)              \
-  X(Sub, sub, "subtract", kAll)         \
-  X(Mul, mul, "multiply", kAll)         \
-  X(Div, div, "divide", kAll)           \
-  X(Maximum, maximum, "maximum", kReal) \
-  X(Minimum, minimum, "minimum", kReal) \
-  X(Pow, pow, "power", kReal)           \
-  X(Atan2, atan2, "arctan2", kReal)     \
-  X(Hypot, hypot, "hypot", kReal)       \
+// the compute dtype; Complex: re, im real -> complex). FloorDiv and Mod are NumPy's
+// floor_divide and remainder (Python's // and %: the remainder takes the divisor's sign), Fmod
+// C's fmod (the dividend's sign).
+#define TENFERRO_PRIMS_BINARY_OPS(X)            \
+  X(Add, add, "add", kAll)                      \
+  X(Sub, sub, "subtract", kAll)                 \
+  X(Mul, mul, "multiply", kAll)                 \
+  X(Div, div, "divide", kAll)                   \
+  X(FloorDiv, floor_div, "floor_divide", kReal) \
+  X(Mod, mod, "remainder", kReal)               \
+  X(Fmod, fmod, "fmod", kReal)                  \
+  X(Maximum, maximum, "maximum", kReal)         \
+  X(Minimum, minimum, "minimum", kReal)         \
+  X(Pow, pow, "power", kReal)                   \
+  X(Atan2, atan2, "arctan2", kReal)             \
+  X(Hypot, hypot, "hypot", kReal)               \
+  X(Copysign, copysign, "copysign", kReal)      \
   X(Complex, complex, "complex", kReal)
 
 // Every other op.

@@ -11,6 +11,7 @@
 
 #include "core/real_type.hpp"
 #include "ops/prims/prim_kind.hpp"
+#include "ops/prims/shared_real_math.hpp"
 
 namespace tenferro::prims_cpu {
 
@@ -196,6 +197,11 @@ auto unary_op(T x) {
     return std::sqrt(x);
   } else if constexpr (K == Exp) {
     return std::exp(x);
+  } else if constexpr (K == Exp2) {
+    if constexpr (kIsComplex<T>)  // NumPy's exp(z ln 2), complex64 in double
+      return T(std::exp(std::complex<double>(x) * std::numbers::ln2));
+    else
+      return std::exp2(x);
   } else if constexpr (K == Expm1) {
     if constexpr (kIsComplex<T>)
       return complex_expm1(x);
@@ -250,6 +256,8 @@ auto unary_op(T x) {
     return std::nearbyint(x);  // the default rounding mode: to nearest, ties to even
   } else if constexpr (K == Trunc) {
     return std::trunc(x);
+  } else if constexpr (K == Cbrt) {
+    return static_cast<T>(prims_internal::cube_root(x));  // float: the double root rounded once
   } else if constexpr (K == Reciprocal) {
     return T(1) / x;
   } else if constexpr (K == Square) {
@@ -338,6 +346,14 @@ T binary_op(T a, T b) {
       return complex_quotient(a, b);
     else
       return a / b;
+  } else if constexpr (K == FloorDiv) {
+    return prims_internal::floor_division(a, b).quotient;
+  } else if constexpr (K == Mod) {
+    return prims_internal::floor_division(a, b).remainder;
+  } else if constexpr (K == Fmod) {
+    return std::fmod(a, b);
+  } else if constexpr (K == Copysign) {
+    return std::copysign(a, b);
   } else if constexpr (K == Maximum) {
     return nan_max(a, b);
   } else if constexpr (K == Minimum) {

@@ -3,9 +3,12 @@
 // from parts, axpby and the IEEE comparisons (0/1 in the real element). One grid-stride kernel per
 // (op, element).
 #include "ops/prims/cuda/element_ops.cuh"
+#include "ops/prims/shared_real_math.hpp"
 
 namespace tenferro::cuda_kernels::prims {
 namespace {
+
+using prims_internal::floor_division;
 
 template <PrimKind Op, class T>
 struct BinaryOut {
@@ -109,6 +112,14 @@ struct BinaryFn {
           return static_cast<T>(atan2(static_cast<double>(a), static_cast<double>(b)));
         case PrimKind::Hypot:
           return static_cast<T>(hypot(static_cast<double>(a), static_cast<double>(b)));
+        case PrimKind::FloorDiv:  // in T, as NumPy (shared_real_math.hpp)
+          return floor_division(a, b).quotient;
+        case PrimKind::Mod:
+          return floor_division(a, b).remainder;
+        case PrimKind::Fmod:  // exact
+          return fmod(a, b);
+        case PrimKind::Copysign:
+          return copysign(a, b);
         default:
           return a;
       }
@@ -169,6 +180,14 @@ cudaError_t launch_binary(PrimKind op, Element in, void* dst, const void* a, con
       return binary_op<PrimKind::Atan2>(in, dst, a, b, ix, count, s, stream);
     case PrimKind::Hypot:
       return binary_op<PrimKind::Hypot>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::FloorDiv:
+      return binary_op<PrimKind::FloorDiv>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Mod:
+      return binary_op<PrimKind::Mod>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Fmod:
+      return binary_op<PrimKind::Fmod>(in, dst, a, b, ix, count, s, stream);
+    case PrimKind::Copysign:
+      return binary_op<PrimKind::Copysign>(in, dst, a, b, ix, count, s, stream);
     case PrimKind::Complex:
       return binary_op<PrimKind::Complex>(in, dst, a, b, ix, count, s, stream);
     case PrimKind::Axpby:

@@ -22,6 +22,7 @@
 #include "backends/cuda/device_complex.cuh"
 #include "ops/prims/cuda/complex_math.cuh"
 #include "ops/prims/cuda/prims_index.hpp"  // PrimKind, TENFERRO_PRIMS_HD
+#include "ops/prims/shared_real_math.hpp"
 
 namespace tenferro::cuda_kernels::prims {
 
@@ -173,6 +174,14 @@ TENFERRO_PRIMS_HD Z zexp(Z z) {
 }
 
 TENFERRO_CUDA_MATH_IN_DOUBLE(Exp, exp, zexp)
+
+// 2^z = exp(z ln 2), NumPy's definition (complex64 arrives widened to double).
+TENFERRO_PRIMS_HD Z zexp2(Z z) {
+  constexpr double kLn2 = 0.69314718055994530942;
+  return zexp({z.re * kLn2, z.im * kLn2});
+}
+
+TENFERRO_CUDA_MATH_IN_DOUBLE(Exp2, exp2, zexp2)
 
 // exp(z) - 1 as the CPU's (cpu/element_math.hpp's complex_expm1): NumPy's formula, which keeps
 // the real part's digits near 0, and exp's values on the real axis and at non-finite parts.
@@ -379,6 +388,7 @@ TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Floor, floor)
 TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Ceil, ceil)
 TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Rint, rint)
 TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Trunc, trunc)
+TENFERRO_CUDA_REAL_MATH_IN_DOUBLE(Cbrt, prims_internal::cube_root)
 
 #undef TENFERRO_CUDA_REAL_MATH_IN_DOUBLE
 

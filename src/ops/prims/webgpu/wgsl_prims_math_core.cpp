@@ -1,6 +1,7 @@
 // The core of the WGSL function library of the WebGPU prims kernels (wgsl_prims_math.hpp):
 // constants, IEEE classification by bit pattern, the real functions that are plain arithmetic
-// (division, maximum and minimum, comparisons, sign, roundings, square root, hypot), the u32
+// (division, maximum and minimum, comparisons, sign, roundings, square root, hypot, fmod and
+// NumPy's floor division and remainder), the u32
 // product mul_hi_lo (for the sin/cos argument reduction and Philox), and complex arithmetic on C =
 // vec2<f32> (re, im): product, modulus, quotient, sign, square root.
 //
@@ -100,6 +101,58 @@ fn r_hypot(x: f32, y: f32) -> f32 {
   if (is_zero(big)) { return 0.0; }
   let r = small / big;
   return big * sqrt(1.0 + r * r);
+}
+// C's fmod, exact: |x| = mx 2^ex and |y| = my 2^ey with integer significands below 2^24, and
+// mx 2^(ex - ey) mod my by long division, 8 bits a step (r < my < 2^24, so r << 8 fits a u32).
+// The result, r 2^ey with r < my, is a multiple of y's last place below |y|: representable.
+fn r_fmod(x: f32, y: f32) -> f32 {
+  if (is_nan(x) || is_nan(y) || is_inf(x) || is_zero(y)) { return f_nan(); }
+  if (is_inf(y) || is_zero(x)) { return x; }
+  let bx = bitcast<u32>(x) & 0x7fffffffu;
+  let by = bitcast<u32>(y) & 0x7fffffffu;
+  if (bx < by) { return x; }  // |x| < |y| (the bit patterns of non-negative floats are ordered)
+  // A subnormal (exponent field 0) has no hidden bit and the exponent of the smallest normal.
+  var ex = i32(bx >> 23u);
+  var mx = bx & 0x7fffffu;
+  if (ex == 0) { ex = 1; } else { mx = mx | 0x800000u; }
+  var ey = i32(by >> 23u);
+  var my = by & 0x7fffffu;
+  if (ey == 0) { ey = 1; } else { my = my | 0x800000u; }
+  var r = mx % my;
+  var d = ex - ey;
+  loop {
+    if (d <= 0) { break; }
+    let step = min(d, 8);
+    r = (r << u32(step)) % my;
+    d = d - step;
+  }
+  if (r == 0u) { return copysign(0.0, x); }
+  // r 2^(ey - 150): exact (split_value forms a subnormal by a product, exact here).
+  return copysign(split_value(f32(r), ey - 150), x);
+}
+// NumPy's floor division and remainder (shared_real_math.hpp's rule, in f32): (x // y, x % y).
+// The quotient of x - fmod(x, y) by y is near an integer, which rounding to nearest takes, so
+// the division's own error (WGSL allows 2.5 ulp) moves no result below 2^23.
+fn r_divmod(x: f32, y: f32) -> vec2<f32> {
+  var m = r_fmod(x, y);
+  if (is_zero(y)) { return vec2<f32>(r_div(x, y), m); }
+  var q = r_div(x - m, y);
+  if (!is_zero(m)) {
+    if (r_less(y, 0.0) != r_less(m, 0.0)) {
+      m = m + y;
+      q = q - 1.0;
+    }
+  } else {
+    m = copysign(0.0, y);
+  }
+  var f = 0.0;
+  if (!is_zero(q)) {
+    f = r_floor(q);
+    if (r_less(0.5, q - f)) { f = f + 1.0; }
+  } else {
+    f = copysign(0.0, r_div(x, y));
+  }
+  return vec2<f32>(f, m);
 }
 // (high, low) words of a * b, in u32 arithmetic (WGSL has no 64-bit integers).
 fn mul_hi_lo(a: u32, b: u32) -> vec2<u32> {

@@ -1,5 +1,5 @@
 // The logarithm and power of the WGSL function library of the WebGPU prims kernels
-// (wgsl_prims_math.hpp): log on f32 and on C, pow on f32, and what they need: ln x as an
+// (wgsl_prims_math.hpp): log on f32 and on C, pow and cbrt on f32, and what they need: ln x as an
 // unevaluated pair, atan2 (the argument of a complex log), exact squares.
 //
 // Accuracy. WGSL's log has only an absolute bound near 1; atan2 has 4096 ULP. Those are
@@ -108,6 +108,26 @@ fn exp_of_product(y: f32, l: vec2<f32>) -> f32 {
   let hh = head12(l.x);
   let hl = l.x - hh;
   return exp_sum(yh * hh, (yh * hl + yl * hh) + (yl * hl + y * l.y));
+}
+// The real cube root: |x| = m 2^(3q + r) with m in [0.5, 1) and r in {0, 1, 2}, so cbrt|x| =
+// cbrt(m 2^r) 2^q with m 2^r in [0.5, 4). The builtin's estimate exp2(log2(v) / 3) is refined by
+// two Newton steps whose residual y^3 - v is formed exactly (two_product), so the last step
+// lands within about half an ulp (and on exact cubes: cbrt(8) = 2).
+fn r_cbrt(x: f32) -> f32 {
+  if (is_nan(x) || is_inf(x) || is_zero(x)) { return x; }
+  let s = split_of(abs(x));
+  var r = s.e % 3;
+  if (r < 0) { r = r + 3; }
+  let q = (s.e - r) / 3;
+  let v = ldexp(s.m, r);
+  var y = exp2(log2(v) * 0.333333333333333);
+  for (var i = 0; i < 2; i = i + 1) {
+    let yy = two_product(y, y);
+    let hi = two_product(yy.x, y);
+    let residual = ((hi.x - v) + hi.y) + yy.y * y;
+    y = y - residual / (3.0 * y * y);
+  }
+  return copysign(split_value(y, q), x);
 }
 // x^y as C's powf: pow(x, 0) = 1 and pow(1, y) = 1 even for NaN, a negative base only with an
 // integer exponent, zeros and infinities by their rules.

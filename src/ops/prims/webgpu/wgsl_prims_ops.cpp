@@ -79,6 +79,14 @@ std::string real_expression(PrimKind kind, DType out) {
       return "r_atan2(x, y)";
     case PrimKind::Hypot:
       return "r_hypot(x, y)";
+    case PrimKind::FloorDiv:
+      return "r_divmod(x, y).x";
+    case PrimKind::Mod:
+      return "r_divmod(x, y).y";
+    case PrimKind::Fmod:
+      return "r_fmod(x, y)";
+    case PrimKind::Copysign:
+      return "copysign(x, y)";
     case PrimKind::Complex:
       return "C(x, y)";
     case PrimKind::Greater:
