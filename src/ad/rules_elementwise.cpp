@@ -435,12 +435,13 @@ Variable hypot(const Variable& a, const Variable& b) {
       [](const T&, const T& bv, const T& y) { return over_hypot(bv, y); });
 }
 Variable copysign(const Variable& a, const Variable& b) {
-  // y / a = sign(a) sign(b) where a != 0; 0 at a = 0 (PyTorch's choice); b moves only a sign.
+  // sign(a) times b's sign: 0 at a = 0 (PyTorch's choice), +-1 at an infinite a (y / a was NaN
+  // there); b moves only a sign.
   return binary(
       "copysign", a, b, [](const T& x, const T& y) { return prims::copysign(x, y); },
-      [](const T& av, const T&, const T& y) {
-        const T zero = prims::equal(av, zeros_like(av));
-        return prims::where(zero, zeros_like(y), prims::div(y, prims::add(av, zero)));
+      [](const T& av, const T& bv, const T&) {
+        return prims::mul(prims::sign(av),
+                          prims::copysign(prims::ones(bv.runtime(), bv.dtype(), {}), bv));
       },
       [](const T&, const T&, const T& y) { return zeros_like(y); });
 }

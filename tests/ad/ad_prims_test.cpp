@@ -200,6 +200,19 @@ TEST(AdPrims, NormOfAZeroVectorHasGradientZero) {
   for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-15) << i;
 }
 
+// copysign at an infinite a: d/da = sign(a) sign(b) = -1, 1 (y / a was NaN there), 0 at a = 0.
+TEST(AdPrims, CopysignAtInfinitiesAndZero) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const EagerTensor a = cpu()->upload(Tensor::from_col_major<double>({4}, {inf, -inf, 0.0, 2.0}));
+  const EagerTensor b =
+      cpu()->upload(Tensor::from_col_major<double>({4}, {-1.0, -1.0, -1.0, -0.0}));
+  const EagerTensor in[] = {a, b};
+  auto g = ad::grad(
+      [](std::span<const V> v) { return std::vector<V>{ad::sum(ad::copysign(v[0], v[1]))}; }, in);
+  EXPECT_EQ(g[0].download().to_vector<double>(), (std::vector<double>{-1.0, 1.0, 0.0, -1.0}));
+  EXPECT_EQ(g[1].download().to_vector<double>(), (std::vector<double>{0.0, 0.0, 0.0, 0.0}));
+}
+
 // hypot at (0, 0): the subgradient 0 (a / h would be NaN), as abs's at 0.
 TEST(AdPrims, HypotAtTheOriginHasGradientZero) {
   const EagerTensor z = cpu()->upload(Tensor::from_col_major<double>({2}, {0.0, 0.0}));

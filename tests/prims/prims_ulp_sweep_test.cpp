@@ -1,5 +1,5 @@
 // The SIMD element-wise kernels (src/ops/prims/cpu/simd) against the C++ standard library, on
-// every vector ISA this CPU runs: exp/expm1/log/log1p/log2/log10/sin/cos/tanh within 4 ulp of
+// every vector ISA this CPU runs: exp/exp2/expm1/log/log1p/log2/log10/sin/cos/tanh within 4 ulp of
 // std:: over a dense sweep
 // (every 509th float32 bit pattern and every float at exp's
 // overflow and underflow edges; ~2.5 million float64 points spread evenly over the bit
@@ -31,6 +31,8 @@ R reference(Op op, R x) {
   switch (op) {
     case Op::Exp:
       return std::exp(x);
+    case Op::Exp2:
+      return std::exp2(x);
     case Op::Expm1:
       return std::expm1(x);
     case Op::Log:
@@ -106,8 +108,8 @@ void check_unary(Op op, const std::vector<R>& xs, std::uint64_t max_ulp) {
   }
 }
 
-constexpr Op kTranscendental[] = {Op::Exp,   Op::Expm1, Op::Log, Op::Log1p, Op::Log2,
-                                  Op::Log10, Op::Sin,   Op::Cos, Op::Tanh};
+constexpr Op kTranscendental[] = {Op::Exp,  Op::Exp2,  Op::Expm1, Op::Log, Op::Log1p,
+                                  Op::Log2, Op::Log10, Op::Sin,   Op::Cos, Op::Tanh};
 
 TEST(PrimsUlpSweep, Float32EveryNthBitPattern) {
   std::vector<float> xs;
@@ -118,6 +120,9 @@ TEST(PrimsUlpSweep, Float32EveryNthBitPattern) {
   // Every float where exp overflows (88.72) or goes subnormal and underflows (-87.3 .. -103.97).
   for (float x = 88.0f; x < 89.0f; x = std::nextafter(x, 90.0f)) xs.push_back(x);
   for (float x = -104.0f; x < -87.0f; x = std::nextafter(x, 0.0f)) xs.push_back(x);
+  // Every float where exp2 overflows (128) or goes subnormal and underflows (-126 .. -150).
+  for (float x = 127.5f; x < 128.5f; x = std::nextafter(x, 129.0f)) xs.push_back(x);
+  for (float x = -150.5f; x < -125.5f; x = std::nextafter(x, 0.0f)) xs.push_back(x);
   // log1p's pole (-1) and the float32 values next to it.
   for (float x = -1.0f; x < -0.999f; x = std::nextafter(x, 0.0f)) xs.push_back(x);
   for (float s : specials<float>()) xs.push_back(s);
@@ -148,6 +153,8 @@ TEST(PrimsUlpSweep, Float64LogSpacedAndEdges) {
     xs.push_back(x);  // the last doubles before exp overflows
   }
   run(-746.0, -707.0, 40000);
+  run(1023.0, 1025.0, 20000);    // where exp2 overflows
+  run(-1076.0, -1020.0, 40000);  // where exp2 goes subnormal and underflows
   run(-1.0, 1.0, 20000);
   run(-1.0, -0.999999, 20000);  // log1p's pole
   run(3.0, 3.3, 10000);

@@ -11,8 +11,10 @@
 
 #include <bit>
 #include <cmath>
+#include <complex>
 #include <functional>
 #include <limits>
+#include <numbers>
 #include <random>
 #include <string>
 #include <vector>
@@ -397,6 +399,28 @@ TEST_F(PrimsWebGpuNumerics, CbrtAndExp2StayWithinAFewRoundings) {
     compare_values(values_of(got.download()), want, 4 * kEpsF32, 1e-44,
                    is_cbrt ? "cbrt wide" : "exp2 wide");
   }
+}
+
+// Complex exp2 with imaginary parts up to 1e4 against std:: in double of the same complex64
+// input: the angle y ln 2 rounded to float cost |y| ulp (2000 at y = 1000, as NumPy's
+// complex64 exp2); the exact product and its rest keep it within a few roundings.
+TEST_F(PrimsWebGpuNumerics, ComplexExp2KeepsTheAngleOfALargeImaginaryPart) {
+  std::mt19937_64 rng(99);
+  std::uniform_real_distribution<double> re(-60.0, 60.0), log_im(-3.0, 4.0);
+  const std::int64_t n = 4000;
+  Tensor hz = Tensor::zeros(DType::C32, {n});
+  std::vector<cd> want(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::complex<float> z(
+        static_cast<float>(re(rng)),
+        static_cast<float>((i % 2 ? -1.0 : 1.0) * std::pow(10.0, log_im(rng))));
+    hz.data<std::complex<float>>()[i] = z;
+    const cd w = std::exp(cd(z) * std::numbers::ln2);
+    want[static_cast<std::size_t>(i)] =
+        cd(static_cast<float>(w.real()), static_cast<float>(w.imag()));
+  }
+  const EagerTensor got = prims::exp2(runtime_->upload(hz));
+  EXPECT_EQ(compare_values(values_of(got.download()), want, 8 * kEpsF32, 0, "complex exp2"), 0);
 }
 
 TEST_F(PrimsWebGpuNumerics, PowKeepsItsExponentExactOverWideRanges) {

@@ -286,6 +286,7 @@ auto unary_op(T x) {
 // per-ISA files must not instantiate the inline functions of this header (see simd_body.inc, and
 // the SimdObjectsDefineNoWeakFunction test).
 #define TENFERRO_PRIMS_CPU_SLEEF_UNARY(X) \
+  X(Exp2, exp2, u10, u10)                 \
   X(Expm1, expm1, u10, u10)               \
   X(Log, log, u35, u35)                   \
   X(Log1p, log1p, u10, u10)               \

@@ -37,19 +37,24 @@ fn exp_sum(p0: f32, p1: f32) -> f32 {
   return ldexp(ldexp(exp(red.r), k / 2), k - k / 2);
 }
 fn r_exp(x: f32) -> f32 { return exp_sum(x, 0.0); }
-// 2^x = 2^n 2^f with n = round(x) and f = x - n exact, |f| <= 1/2: 2^f by its Taylor series
-// in f ln 2 to degree 7 (truncation below 2^-27; the builtin exp2 was 4 ulp off there under
-// lavapipe), 2^n applied by split_value (inf past f32's range, subnormals formed by a product).
-// The clamp keeps n an i32 far beyond both ends of the range.
-fn r_exp2(x: f32) -> f32 {
-  if (is_nan(x)) { return x; }
+// 2^x as m 2^e: x = n + f with n = round(x) and f exact, |f| <= 1/2 (x clamped to +-400 first,
+// far past both ends of the range, so that n is an i32); m = 2^f by its Taylor series in
+// f ln 2 to degree 7 (truncation below 2^-27; the builtin exp2 was 4 ulp off there under
+// lavapipe).
+fn exp2_split(x: f32) -> Split {
   let c = clamp(x, -400.0, 400.0);
   let n = round(c);
   let f = c - n;
-  let p = 1.0 + f * (0.693147180559945 + f * (0.240226506959101 + f * (0.0555041086648216 +
+  let m = 1.0 + f * (0.693147180559945 + f * (0.240226506959101 + f * (0.0555041086648216 +
           f * (0.00961812910762848 + f * (0.00133335581464284 + f * (1.54035303933816e-4 +
           f * 1.52527338040598e-5))))));
-  return split_value(p, i32(n));
+  return Split(m, i32(n));
+}
+// 2^x, with 2^n applied by split_value (inf past f32's range, subnormals formed by a product).
+fn r_exp2(x: f32) -> f32 {
+  if (is_nan(x)) { return x; }
+  let s = exp2_split(x);
+  return split_value(s.m, s.e);
 }
 // e^x - 1. For |x| <= 1, Kahan's form: u = e^x rounds, and (u - 1) x / ln u undoes that
 // rounding to first order (u - 1 alone would lose the digits of a small x). Beyond, e^x - 1
@@ -250,16 +255,23 @@ fn c_exp(z: C) -> C {
   let e = r_exp(x);
   return C(e * c, e * s);
 }
-// 2^z = exp(z ln 2), NumPy's definition, with the real part's 2^x taken whole (z ln 2 would
-// round x ln 2, an error of |x| ulp in the result): 2^x (cos(y ln 2) + i sin(y ln 2)). Non-finite
-// parts go through c_exp, whose Annex G values scaling by ln 2 keeps.
+// 2^z = exp(z ln 2), NumPy's definition, as 2^x (cos t + i sin t) with t = y ln 2. 2^x is
+// taken whole (rounding x ln 2 would cost |x| ulp), and t is the exact product y ln2_f32
+// (two_product) plus a small rest q (its rounding error and y (ln 2 - ln2_f32)), applied to the
+// sine and cosine of the product to second order: the angle rounded to f32 cost |y| ulp
+// (2000 ulp at y = 1000; NumPy's complex64 exp2 has that error). Good while q^3 is below an ulp,
+// |y| up to about 1e5. Non-finite parts go through c_exp, whose Annex G values scaling by ln 2
+// keeps.
 fn c_exp2(z: C) -> C {
   if (!is_finite(z.x) || !is_finite(z.y)) { return c_exp(z * 0.693147180559945); }
   if (is_zero(z.y)) { return C(r_exp2(z.x), z.y); }
-  let c = clamp(z.x, -400.0, 400.0);
-  let n = round(c);
-  let w = c_exp(C((c - n) * 0.693147180559945, z.y * 0.693147180559945));
-  return C(split_value(w.x, i32(n)), split_value(w.y, i32(n)));
+  let t = two_product(z.y, 0.693147182464599609375);
+  let q = t.y + z.y * -1.904654323148236e-9;
+  let s = r_sin(t.x);
+  let c = r_cos(t.x);
+  let h = 1.0 - 0.5 * q * q;
+  let m = exp2_split(z.x);
+  return C(split_value(m.m * (c * h - q * s), m.e), split_value(m.m * (s * h + q * c), m.e));
 }
 // e^z - 1 as the CPU's: (expm1(x) cos y - 2 sin^2(y/2)) + i e^x sin y, which keeps the real
 // part's digits near 0; exp's values on the real axis and at non-finite parts.
