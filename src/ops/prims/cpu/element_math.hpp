@@ -352,7 +352,7 @@ T binary_op(T a, T b) {
   } else if constexpr (K == Mod) {
     return prims_internal::floor_division(a, b).remainder;
   } else if constexpr (K == Fmod) {
-    return std::fmod(a, b);
+    return prims_internal::exact_fmod(a, b);
   } else if constexpr (K == Copysign) {
     return std::copysign(a, b);
   } else if constexpr (K == Maximum) {
