@@ -100,6 +100,27 @@ Variable piecewise_constant(std::string op, const Variable& a, const Variable& b
       [out](std::span<const T>) { return std::vector<T>{zeros_like(out)}; });
 }
 
+// A remainder y = a - q b whose integer quotient q(a, b, y) is piecewise constant (mod: the
+// floored one, fmod: the truncated one; PyTorch's derivatives between the jumps): g_a = g,
+// g_b = -q g, the tangent t_a - q t_b, as sub's with b scaled by q.
+template <class Quotient>
+Variable remainder_of(std::string op, const Variable& a, const Variable& b, T y,
+                      Quotient quotient) {
+  const Variable in[] = {a, b};
+  T av = a.value(), bv = b.value();
+  return record1(
+      std::move(op), in, y,
+      [av, bv, y, quotient](std::span<const T> g, const std::vector<bool>& needs) {
+        return std::vector<T>{g[0],
+                              needs[1] ? prims::neg(prims::mul(g[0], quotient(av, bv, y))) : T()};
+      },
+      [av, bv, y, quotient](std::span<const T> t) {
+        if (!t[1].defined()) return std::vector<T>{t[0]};
+        const T moved = prims::mul(quotient(av, bv, y), t[1]);
+        return std::vector<T>{t[0].defined() ? prims::sub(t[0], moved) : prims::neg(moved)};
+      });
+}
+
 // (1 - x)(1 + x): 1 - x^2 without cancelling near |x| = 1.
 T one_minus_square(const T& x) {
   return prims::mul(prims::shift(prims::neg(x), 1.0), prims::shift(x, 1.0));
@@ -368,20 +389,16 @@ Variable floor_div(const Variable& a, const Variable& b) {
   return piecewise_constant("floor_div", a, b, prims::floor_div(a.value(), b.value()));
 }
 Variable mod(const Variable& a, const Variable& b) {
-  // a - b floor(a / b): d/db = -floor(a / b), the quotient the remainder was taken with.
-  return binary(
-      "mod", a, b, [](const T& x, const T& y) { return prims::mod(x, y); },
-      [](const T&, const T&, const T& y) { return prims::ones(y.runtime(), y.dtype(), {}); },
-      [](const T& av, const T& bv, const T&) { return prims::neg(prims::floor_div(av, bv)); });
+  // a - b floor(a / b), the quotient the remainder was taken with.
+  return remainder_of("mod", a, b, prims::mod(a.value(), b.value()),
+                      [](const T& av, const T& bv, const T&) { return prims::floor_div(av, bv); });
 }
 Variable fmod(const Variable& a, const Variable& b) {
   // a - b q with q = (a - fmod(a, b)) / b, an integer (rint takes the division's rounding off).
-  return binary(
-      "fmod", a, b, [](const T& x, const T& y) { return prims::fmod(x, y); },
-      [](const T&, const T&, const T& y) { return prims::ones(y.runtime(), y.dtype(), {}); },
-      [](const T& av, const T& bv, const T& y) {
-        return prims::neg(prims::rint(prims::div(prims::sub(av, y), bv)));
-      });
+  return remainder_of("fmod", a, b, prims::fmod(a.value(), b.value()),
+                      [](const T& av, const T& bv, const T& y) {
+                        return prims::rint(prims::div(prims::sub(av, y), bv));
+                      });
 }
 Variable maximum(const Variable& a, const Variable& b) {
   // 1 where a wins, 0 where b wins, 1/2 at a tie (inf against inf included: a sign of a - b

@@ -29,11 +29,6 @@
 
 namespace tenferro::prims_internal {
 
-// The largest finite value of R (a variable: device code may read it, not call numeric_limits).
-template <class R>
-inline constexpr R kMaxFinite = sizeof(R) == 4 ? R(3.4028234663852886e38)
-                                               : R(1.7976931348623157e308);
-
 template <class R>
 struct FloorDivision {
   R quotient;
@@ -45,13 +40,14 @@ struct FloorDivision {
 // monotonic and both are representable), so a - q b is below |b| in magnitude, a multiple of b's
 // last place, hence representable and formed exactly by one fma; a remainder of the other sign
 // (q was k + 1) moves back by |b|, again exactly. glibc 2.36's fmod took 40 ns an element here.
-// Zero, infinite and NaN operands and larger quotients take the library's fmod.
+// Larger quotients, and a zero, infinite or NaN operand (whose quotient is infinite or NaN, but
+// for an infinite b) take the library's fmod.
 template <class R>
 TENFERRO_SHARED_REAL_MATH_HD R exact_fmod(R a, R b) {
   constexpr R kLimit = sizeof(R) == 4 ? R(8388608.0) : R(4503599627370496.0);  // 2^23, 2^52
   const R q = TENFERRO_SHARED_REAL_MATH_FN(trunc)(a / b);
   if (!(TENFERRO_SHARED_REAL_MATH_FN(fabs)(q) < kLimit) ||
-      !(TENFERRO_SHARED_REAL_MATH_FN(fabs)(b) <= kMaxFinite<R>) || b == R(0)) {
+      !TENFERRO_SHARED_REAL_MATH_FN(isfinite)(b)) {
     return TENFERRO_SHARED_REAL_MATH_FN(fmod)(a, b);
   }
   R r = TENFERRO_SHARED_REAL_MATH_FN(fma)(-q, b, a);
@@ -91,7 +87,9 @@ TENFERRO_SHARED_REAL_MATH_HD FloorDivision<R> floor_division(R a, R b) {
 // stands.
 TENFERRO_SHARED_REAL_MATH_HD double cube_root(double x) {
   const double ax = TENFERRO_SHARED_REAL_MATH_FN(fabs)(x);
-  if (!(ax > 0.0) || !(ax <= 1.7976931348623157e308)) return TENFERRO_SHARED_REAL_MATH_FN(cbrt)(x);
+  if (!(ax > 0.0) || !TENFERRO_SHARED_REAL_MATH_FN(isfinite)(x)) {
+    return TENFERRO_SHARED_REAL_MATH_FN(cbrt)(x);
+  }
   const double scale = ax < 1e-290 ? 0x1p300 : ax > 1e300 ? 0x1p-300 : 1.0;
   const double s = x * scale;
   const double y = TENFERRO_SHARED_REAL_MATH_FN(cbrt)(s);

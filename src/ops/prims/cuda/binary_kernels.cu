@@ -8,6 +8,7 @@
 namespace tenferro::cuda_kernels::prims {
 namespace {
 
+using prims_internal::exact_fmod;
 using prims_internal::floor_division;
 
 template <PrimKind Op, class T>
@@ -116,8 +117,8 @@ struct BinaryFn {
           return floor_division(a, b).quotient;
         case PrimKind::Mod:
           return floor_division(a, b).remainder;
-        case PrimKind::Fmod:  // exact
-          return fmod(a, b);
+        case PrimKind::Fmod:
+          return exact_fmod(a, b);
         case PrimKind::Copysign:
           return copysign(a, b);
         default:
