@@ -1,6 +1,6 @@
 // The SIMD element-wise kernels (src/ops/prims/cpu/simd) against the C++ standard library, on
 // every vector ISA this CPU runs: exp/exp2/expm1/log/log1p/log2/log10/sin/cos/tanh within 4 ulp of
-// std:: over a dense sweep
+// std:: over a dense sweep, cbrt bit for bit with its scalar rule,
 // (every 509th float32 bit pattern and every float at exp's
 // overflow and underflow edges; ~2.5 million float64 points spread evenly over the bit
 // patterns, i.e. log-spaced in magnitude, plus dense runs at the overflow/underflow edges),
@@ -51,6 +51,8 @@ R reference(Op op, R x) {
       return std::tanh(x);
     case Op::Sqrt:
       return std::sqrt(x);
+    case Op::Cbrt:  // the scalar rule (shared_real_math.hpp's cube_root), bit for bit
+      return prims_cpu::unary_op<Op::Cbrt>(x);
     default:
       return std::fabs(x);
   }
@@ -110,6 +112,10 @@ void check_unary(Op op, const std::vector<R>& xs, std::uint64_t max_ulp) {
 
 constexpr Op kTranscendental[] = {Op::Exp,  Op::Exp2,  Op::Expm1, Op::Log, Op::Log1p,
                                   Op::Log2, Op::Log10, Op::Sin,   Op::Cos, Op::Tanh};
+// The kernels whose lanes could see their neighbours: the transcendental ones and cbrt (whose
+// scaling and special lanes are chosen per vector).
+constexpr Op kLaneKernels[] = {Op::Exp,   Op::Exp2, Op::Expm1, Op::Log,  Op::Log1p, Op::Log2,
+                               Op::Log10, Op::Sin,  Op::Cos,   Op::Tanh, Op::Cbrt};
 
 TEST(PrimsUlpSweep, Float32EveryNthBitPattern) {
   std::vector<float> xs;
@@ -129,6 +135,45 @@ TEST(PrimsUlpSweep, Float32EveryNthBitPattern) {
   for (Op op : kTranscendental) check_unary(op, xs, 4);
   check_unary(Op::Sqrt, xs, 0);
   check_unary(Op::Abs, xs, 0);
+  check_unary(Op::Cbrt, xs, 0);
+}
+
+// cbrt's vector kernel starts its Newton step from SLEEF's root where the scalar rule starts
+// from the C library's; near a rounding boundary the two starts could part. So beside the
+// sweeps: every float32 in [1, 8) (the kernels reduce x to a in [1, 8) and scale the root by a
+// power of two, so this is every float32 there is, up to the sign: the rest of the sweeps), roots
+// next to float64 midpoints (x the rounded cube of a midpoint: some roots within 2^-60 of it,
+// where a start 1 ulp off has to be corrected past the midpoint), the values either side
+// of the scaling bounds (1e-290, 1e300) and subnormals, all held to the scalar rule's bits.
+TEST(PrimsUlpSweep, CbrtKernelIsTheScalarRuleBitForBit) {
+  std::vector<float> floats;
+  for (float x = 1.0f; x < 8.0f; x = std::nextafter(x, 9.0f)) floats.push_back(x);
+  for (int e = -149; e < -122; ++e) {  // subnormals and the smallest normals
+    for (int k = 0; k < 1000; ++k) floats.push_back(std::ldexp(1.0f + k / 1000.0f, e));
+  }
+  check_unary(Op::Cbrt, floats, 0);
+  std::vector<double> doubles;
+  std::uint64_t lcg = 777;
+  for (int i = 0; i < 300000; ++i) {
+    lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+    const double y = std::ldexp(1.0 + static_cast<double>(lcg >> 12) * 0x1p-52,
+                                static_cast<int>(lcg % 600) - 300);
+    const long double midpoint = static_cast<long double>(y) + (std::nextafter(y, 4.0 * y) - y) / 2;
+    const double x = static_cast<double>(midpoint * midpoint * midpoint);
+    doubles.push_back(x);
+    doubles.push_back(-std::nextafter(x, 0.0));
+  }
+  for (const double bound : {1e-290, 1e300}) {
+    double x = bound;
+    for (int k = 0; k < 20; ++k) x = std::nextafter(x, 0.0);
+    for (int k = 0; k < 40; ++k, x = std::nextafter(x, 2 * bound)) doubles.push_back(x);
+  }
+  for (int e = -1074; e < -990; ++e) {
+    for (int k = 0; k < 200; ++k) doubles.push_back(std::ldexp(1.0 + k / 200.0, e));
+  }
+  for (double x = 1e299; x < 1.7e308; x *= 1.37) doubles.push_back(-x);
+  for (double s : specials<double>()) doubles.push_back(s);
+  check_unary(Op::Cbrt, doubles, 0);
 }
 
 TEST(PrimsUlpSweep, Float64LogSpacedAndEdges) {
@@ -165,6 +210,7 @@ TEST(PrimsUlpSweep, Float64LogSpacedAndEdges) {
   for (Op op : kTranscendental) check_unary(op, xs, 4);
   check_unary(Op::Sqrt, xs, 0);
   check_unary(Op::Abs, xs, 0);
+  check_unary(Op::Cbrt, xs, 0);
 }
 
 // log1p x and expm1 x round to x itself for |x| below half an ulp's worth (subnormals
@@ -238,7 +284,7 @@ void check_lane_independence() {
   };
   constexpr std::size_t kCopies = 16;  // a whole vector of one value on every ISA
   for (Isa isa : vector_isas()) {
-    for (Op op : kTranscendental) {
+    for (Op op : kLaneKernels) {
       std::size_t bad = 0;
       std::ostringstream first;
       first.precision(std::numeric_limits<R>::max_digits10);

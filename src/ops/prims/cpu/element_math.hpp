@@ -279,8 +279,8 @@ auto unary_op(T x) {
 //  - tanh: u35 (the u10 tanh is about 4x slower).
 //  - sin, cos: float32 u35 (twice the speed of u10, 0.25 against 0.51-0.64 ns an element, where
 //    NumPy's float32 sin takes 0.45); float64 u10 (already 3-6x NumPy's speed).
-// exp (SLEEF's overflows a few ulps early), sqrt and abs (instructions) are written out in
-// simd_body.inc. Where SLEEF was slower than NumPy, the AVX-512 kernels have their own:
+// exp (SLEEF's overflows a few ulps early), sqrt and abs (instructions) and cbrt (SLEEF's root
+// and the scalar rule's Newton step, the scalar bits) are written out in simd_body.inc. Where SLEEF was slower than NumPy, the AVX-512 kernels have their own:
 // float64 exp (cpu/simd/exp_table_avx512.hpp) and tanh (tanh_avx512.hpp, both precisions);
 // listed in simd_avx512.cpp. Only the macro is read there: the
 // per-ISA files must not instantiate the inline functions of this header (see simd_body.inc, and
@@ -297,12 +297,12 @@ auto unary_op(T x) {
   X(Tanh, tanh, u35, u35)
 
 // Whether a contiguous run of `kind` is worth threads at the transcendental threshold (several
-// ns an element) rather than the arithmetic one: exp, pow and the SLEEF list's functions.
+// ns an element) rather than the arithmetic one: exp, cbrt, pow and the SLEEF list's functions.
 constexpr bool is_transcendental(prims_internal::PrimKind kind) {
 #define TENFERRO_PRIMS_CPU_IS(Kind, ...) kind == prims_internal::PrimKind::Kind ||
   return TENFERRO_PRIMS_CPU_SLEEF_UNARY(TENFERRO_PRIMS_CPU_IS)
                  kind == prims_internal::PrimKind::Exp ||
-         kind == prims_internal::PrimKind::Pow;
+         kind == prims_internal::PrimKind::Cbrt || kind == prims_internal::PrimKind::Pow;
 #undef TENFERRO_PRIMS_CPU_IS
 }
 
