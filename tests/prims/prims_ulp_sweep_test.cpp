@@ -1,6 +1,7 @@
 // The SIMD element-wise kernels (src/ops/prims/cpu/simd) against the C++ standard library, on
-// every vector ISA this CPU runs: exp/exp2/expm1/log/log1p/log2/log10/sin/cos/tanh within 4 ulp of
-// std:: over a dense sweep, cbrt bit for bit with its scalar rule,
+// every vector ISA this CPU runs: exp, exp2, expm1, log, log1p, log2, log10, the circular and
+// hyperbolic functions and their inverses within 4 ulp of std:: over a dense sweep, cbrt bit for
+// bit with its scalar rule, floor/ceil/trunc/rint exactly,
 // (every 509th float32 bit pattern and every float at exp's
 // overflow and underflow edges; ~2.5 million float64 points spread evenly over the bit
 // patterns, i.e. log-spaced in magnitude, plus dense runs at the overflow/underflow edges),
@@ -47,8 +48,34 @@ R reference(Op op, R x) {
       return std::sin(x);
     case Op::Cos:
       return std::cos(x);
+    case Op::Tan:
+      return std::tan(x);
+    case Op::Sinh:
+      return std::sinh(x);
+    case Op::Cosh:
+      return std::cosh(x);
     case Op::Tanh:
       return std::tanh(x);
+    case Op::Asin:
+      return std::asin(x);
+    case Op::Acos:
+      return std::acos(x);
+    case Op::Atan:
+      return std::atan(x);
+    case Op::Asinh:
+      return std::asinh(x);
+    case Op::Acosh:
+      return std::acosh(x);
+    case Op::Atanh:
+      return std::atanh(x);
+    case Op::Floor:
+      return std::floor(x);
+    case Op::Ceil:
+      return std::ceil(x);
+    case Op::Trunc:
+      return std::trunc(x);
+    case Op::Rint:
+      return std::nearbyint(x);
     case Op::Sqrt:
       return std::sqrt(x);
     case Op::Cbrt:  // the scalar rule (shared_real_math.hpp's cube_root), bit for bit
@@ -110,12 +137,18 @@ void check_unary(Op op, const std::vector<R>& xs, std::uint64_t max_ulp) {
   }
 }
 
-constexpr Op kTranscendental[] = {Op::Exp,  Op::Exp2,  Op::Expm1, Op::Log, Op::Log1p,
-                                  Op::Log2, Op::Log10, Op::Sin,   Op::Cos, Op::Tanh};
+constexpr Op kTranscendental[] = {Op::Exp,  Op::Exp2,  Op::Expm1, Op::Log,  Op::Log1p,
+                                  Op::Log2, Op::Log10, Op::Sin,   Op::Cos,  Op::Tan,
+                                  Op::Sinh, Op::Cosh,  Op::Tanh,  Op::Asin, Op::Acos,
+                                  Op::Atan, Op::Asinh, Op::Acosh, Op::Atanh};
+// Single instructions: exact.
+constexpr Op kExact[] = {Op::Floor, Op::Ceil, Op::Trunc, Op::Rint, Op::Sqrt, Op::Abs};
 // The kernels whose lanes could see their neighbours: the transcendental ones and cbrt (whose
 // scaling and special lanes are chosen per vector).
-constexpr Op kLaneKernels[] = {Op::Exp,   Op::Exp2, Op::Expm1, Op::Log,  Op::Log1p, Op::Log2,
-                               Op::Log10, Op::Sin,  Op::Cos,   Op::Tanh, Op::Cbrt};
+constexpr Op kLaneKernels[] = {Op::Exp,  Op::Exp2,  Op::Expm1, Op::Log,   Op::Log1p,
+                               Op::Log2, Op::Log10, Op::Sin,   Op::Cos,   Op::Tan,
+                               Op::Sinh, Op::Cosh,  Op::Tanh,  Op::Asin,  Op::Acos,
+                               Op::Atan, Op::Asinh, Op::Acosh, Op::Atanh, Op::Cbrt};
 
 TEST(PrimsUlpSweep, Float32EveryNthBitPattern) {
   std::vector<float> xs;
@@ -129,12 +162,23 @@ TEST(PrimsUlpSweep, Float32EveryNthBitPattern) {
   // Every float where exp2 overflows (128) or goes subnormal and underflows (-126 .. -150).
   for (float x = 127.5f; x < 128.5f; x = std::nextafter(x, 129.0f)) xs.push_back(x);
   for (float x = -150.5f; x < -125.5f; x = std::nextafter(x, 0.0f)) xs.push_back(x);
-  // log1p's pole (-1) and the float32 values next to it.
+  // log1p's pole (-1) and the float32 values next to it; the same at +1 and -1 for asin, acos
+  // and atanh (their domain's ends) and acosh (its start).
   for (float x = -1.0f; x < -0.999f; x = std::nextafter(x, 0.0f)) xs.push_back(x);
+  for (float x = 0.999f; x < 1.001f; x = std::nextafter(x, 2.0f)) xs.push_back(x);
+  // Every float where sinh and cosh overflow (89.4), both signs, and around 2^23, where
+  // rounding to an integer stops mattering.
+  for (float x = 89.0f; x < 90.0f; x = std::nextafter(x, 91.0f)) {
+    xs.push_back(x);
+    xs.push_back(-x);
+  }
+  for (float x = 8388000.0f; x < 8389000.0f; x = std::nextafter(x, 9e6f)) {
+    xs.push_back(x);
+    xs.push_back(-x + 0.5f);
+  }
   for (float s : specials<float>()) xs.push_back(s);
   for (Op op : kTranscendental) check_unary(op, xs, 4);
-  check_unary(Op::Sqrt, xs, 0);
-  check_unary(Op::Abs, xs, 0);
+  for (Op op : kExact) check_unary(op, xs, 0);
   check_unary(Op::Cbrt, xs, 0);
 }
 
@@ -201,21 +245,30 @@ TEST(PrimsUlpSweep, Float64LogSpacedAndEdges) {
   run(1023.0, 1025.0, 20000);    // where exp2 overflows
   run(-1076.0, -1020.0, 40000);  // where exp2 goes subnormal and underflows
   run(-1.0, 1.0, 20000);
-  run(-1.0, -0.999999, 20000);  // log1p's pole
+  run(-1.0, -0.999999, 20000);     // log1p's pole
+  run(0.999999, 1.000001, 20000);  // the ends of asin/acos/atanh's domain, acosh's start
+  run(710.0, 711.0, 20000);        // where sinh and cosh overflow (710.4758600739439)
+  run(-711.0, -710.0, 20000);
+  for (double x = 710.47586007394; x < 710.475860073945; x = std::nextafter(x, 711.0)) {
+    xs.push_back(x);  // the last doubles before cosh overflows
+    xs.push_back(-x);
+  }
+  run(4503599627370000.0, 4503599627371000.0, 4000);  // 2^52: rounding to an integer ends
+  run(-2.5, 2.5, 40);                                 // halves: rint's ties
   run(3.0, 3.3, 10000);
   // Where the AVX-512 tanh changes formula (atanh(1/2) = 0.5493) and where it saturates (18.7).
   run(0.5, 0.6, 20000);
   run(-20.0, -17.0, 20000);
   for (double s : specials<double>()) xs.push_back(s);
   for (Op op : kTranscendental) check_unary(op, xs, 4);
-  check_unary(Op::Sqrt, xs, 0);
-  check_unary(Op::Abs, xs, 0);
+  for (Op op : kExact) check_unary(op, xs, 0);
   check_unary(Op::Cbrt, xs, 0);
 }
 
-// log1p x and expm1 x round to x itself for |x| below half an ulp's worth (subnormals
-// included), where a few ulp of tolerance would still let a subnormal come out 0 (SLEEF's
-// log1p(5e-324) was 0).
+// log1p, expm1 and the odd functions that start as x (sin, tan, sinh, tanh, asin, atan,
+// asinh, atanh) round to x itself for |x| below half an ulp's worth (subnormals included),
+// where a few ulp of tolerance would still let a subnormal come out 0 (SLEEF's log1p(5e-324),
+// tan(5e-324) and float32 asinh(1e-45) were 0).
 template <class R>
 void check_tiny_arguments_are_returned() {
   using Bits = std::conditional_t<sizeof(R) == 4, std::uint32_t, std::uint64_t>;
@@ -228,7 +281,8 @@ void check_tiny_arguments_are_returned() {
   xs.push_back(-R(0));
   std::vector<R> ys(xs.size());
   for (Isa isa : vector_isas()) {
-    for (Op op : {Op::Log1p, Op::Expm1}) {
+    for (Op op : {Op::Log1p, Op::Expm1, Op::Sin, Op::Tan, Op::Sinh, Op::Tanh, Op::Asin, Op::Atan,
+                  Op::Asinh, Op::Atanh}) {
       ASSERT_TRUE(simd::unary(isa, op, xs.data(), ys.data(), static_cast<std::int64_t>(xs.size())));
       for (std::size_t i = 0; i < xs.size(); ++i) {
         if (std::abs(xs[i]) >= std::numeric_limits<R>::epsilon() / 4) continue;
@@ -238,10 +292,10 @@ void check_tiny_arguments_are_returned() {
     }
   }
 }
-TEST(PrimsUlpSweep, Log1pAndExpm1OfTinyArgumentsAreTheArgumentsFloat32) {
+TEST(PrimsUlpSweep, FunctionsThatStartAsXReturnTinyArgumentsFloat32) {
   check_tiny_arguments_are_returned<float>();
 }
-TEST(PrimsUlpSweep, Log1pAndExpm1OfTinyArgumentsAreTheArgumentsFloat64) {
+TEST(PrimsUlpSweep, FunctionsThatStartAsXReturnTinyArgumentsFloat64) {
   check_tiny_arguments_are_returned<double>();
 }
 

@@ -279,6 +279,10 @@ auto unary_op(T x) {
 //  - tanh: u35 (the u10 tanh is about 4x slower).
 //  - sin, cos: float32 u35 (twice the speed of u10, 0.25 against 0.51-0.64 ns an element, where
 //    NumPy's float32 sin takes 0.45); float64 u10 (already 3-6x NumPy's speed).
+//  - sinh, cosh, asin, acos, atan: u35 (the faster ones; NumPy's SVML kernels lead either way);
+//    tan u10: its u35 form chooses its argument reduction at cuts of its own, which made lanes
+//    depend on their neighbours. sinh, cosh, asinh and acosh patch SLEEF's early overflows, the
+//    odd functions its tiny arguments (simd_body.inc).
 // exp (SLEEF's overflows a few ulps early), sqrt and abs (instructions) and cbrt (SLEEF's root
 // and the scalar rule's Newton step, the scalar bits) are written out in simd_body.inc. Where SLEEF was slower than NumPy, the AVX-512 kernels have their own:
 // float64 exp (cpu/simd/exp_table_avx512.hpp) and tanh (tanh_avx512.hpp, both precisions);
@@ -294,7 +298,16 @@ auto unary_op(T x) {
   X(Log10, log10, u10, u10)               \
   X(Sin, sin, u35, u10)                   \
   X(Cos, cos, u35, u10)                   \
-  X(Tanh, tanh, u35, u35)
+  X(Tan, tan, u10, u10)                   \
+  X(Sinh, sinh, u35, u35)                 \
+  X(Cosh, cosh, u35, u35)                 \
+  X(Tanh, tanh, u35, u35)                 \
+  X(Asin, asin, u35, u35)                 \
+  X(Acos, acos, u35, u35)                 \
+  X(Atan, atan, u35, u35)                 \
+  X(Asinh, asinh, u10, u10)               \
+  X(Acosh, acosh, u10, u10)               \
+  X(Atanh, atanh, u10, u10)
 
 // Whether a contiguous run of `kind` is worth threads at the transcendental threshold (several
 // ns an element) rather than the arithmetic one: exp, cbrt, pow and the SLEEF list's functions.

@@ -76,6 +76,8 @@ NAN_PICK(nan_min_ps, __m256, _mm256_min_ps, _mm256_or_ps, _mm256_cmp_ps, _mm256_
 #define MINF _mm256_min_ps
 #define SQRTF _mm256_sqrt_ps
 #define ABSF abs_ps
+#define ROUND_D(v, mode) _mm256_round_pd(v, (mode) | _MM_FROUND_NO_EXC)
+#define ROUND_F(v, mode) _mm256_round_ps(v, (mode) | _MM_FROUND_NO_EXC)
 #define ANY_UNORD_D(a, b) (_mm256_movemask_pd(_mm256_cmp_pd(a, b, _CMP_UNORD_Q)) != 0)
 #define ANY_UNORD_F(a, b) (_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_UNORD_Q)) != 0)
 #define ANY_GT_D(v, s) (_mm256_movemask_pd(_mm256_cmp_pd(v, _mm256_set1_pd(s), _CMP_GT_OQ)) != 0)

@@ -91,6 +91,8 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
 #define MINF _mm512_min_ps
 #define SQRTF sqrt_ps_by_halves
 #define ABSF _mm512_abs_ps
+#define ROUND_D(v, mode) _mm512_roundscale_pd(v, (mode) | _MM_FROUND_NO_EXC)
+#define ROUND_F(v, mode) _mm512_roundscale_ps(v, (mode) | _MM_FROUND_NO_EXC)
 #define ANY_UNORD_D(a, b) (_mm512_cmp_pd_mask(a, b, _CMP_UNORD_Q) != 0)
 #define ANY_UNORD_F(a, b) (_mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q) != 0)
 #define ANY_GT_D(v, s) (_mm512_cmp_pd_mask(v, _mm512_set1_pd(s), _CMP_GT_OQ) != 0)
