@@ -283,12 +283,13 @@ auto unary_op(T x) {
 //    tan u10: its u35 form chooses its argument reduction at cuts of its own, which made lanes
 //    depend on their neighbours. sinh, cosh, asinh and acosh patch SLEEF's early overflows, the
 //    odd functions its tiny arguments (simd_body.inc).
-// exp (SLEEF's overflows a few ulps early), sqrt and abs (instructions) and cbrt (SLEEF's root
-// and the scalar rule's Newton step, the scalar bits) are written out in simd_body.inc. Where SLEEF was slower than NumPy, the AVX-512 kernels have their own:
-// float64 exp (cpu/simd/exp_table_avx512.hpp) and tanh (tanh_avx512.hpp, both precisions);
-// listed in simd_avx512.cpp. Only the macro is read there: the
-// per-ISA files must not instantiate the inline functions of this header (see simd_body.inc, and
-// the SimdObjectsDefineNoWeakFunction test).
+// exp (SLEEF's overflows a few ulps early), sqrt, abs and floor/ceil/rint/trunc (instructions)
+// and cbrt (SLEEF's root and the scalar rule's Newton step: the scalar bits) are written out in
+// simd_body.inc. Where SLEEF was slower than NumPy, the AVX-512 kernels have their own: float64
+// exp (cpu/simd/exp_table_avx512.hpp), tanh (tanh_avx512.hpp, both precisions) and cbrt
+// (cbrt_avx512.hpp); listed in simd_avx512.cpp. Only the macro is read there: the per-ISA files
+// must not instantiate the inline functions of this header (see simd_body.inc, and the
+// SimdObjectsDefineNoWeakFunction test).
 #define TENFERRO_PRIMS_CPU_SLEEF_UNARY(X) \
   X(Exp2, exp2, u10, u10)                 \
   X(Expm1, expm1, u10, u10)               \
