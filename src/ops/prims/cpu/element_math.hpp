@@ -311,12 +311,14 @@ auto unary_op(T x) {
   X(Atanh, atanh, u10, u10)
 
 // Whether a contiguous run of `kind` is worth threads at the transcendental threshold (several
-// ns an element) rather than the arithmetic one: exp, cbrt, pow and the SLEEF list's functions.
+// ns an element) rather than the arithmetic one: exp, cbrt, pow, atan2 and the SLEEF list's
+// functions.
 constexpr bool is_transcendental(prims_internal::PrimKind kind) {
 #define TENFERRO_PRIMS_CPU_IS(Kind, ...) kind == prims_internal::PrimKind::Kind ||
   return TENFERRO_PRIMS_CPU_SLEEF_UNARY(TENFERRO_PRIMS_CPU_IS)
                  kind == prims_internal::PrimKind::Exp ||
-         kind == prims_internal::PrimKind::Cbrt || kind == prims_internal::PrimKind::Pow;
+         kind == prims_internal::PrimKind::Cbrt || kind == prims_internal::PrimKind::Pow ||
+         kind == prims_internal::PrimKind::Atan2;
 #undef TENFERRO_PRIMS_CPU_IS
 }
 

@@ -14,11 +14,12 @@
 namespace tenferro::prims_cpu::simd {
 
 // The ops are the prims op list's (ops/prims/prim_kind_enum.hpp): no second list to keep in
-// step. unary() runs Neg, Square, Reciprocal, Sign, Exp, Sqrt, Abs, Cbrt and the ops of
+// step. unary() runs Neg, Square, Reciprocal, Sign, Exp, Sqrt, Abs, Cbrt, Floor, Ceil, Rint,
+// Trunc and the ops of
 // element_math.hpp's SLEEF list (TENFERRO_PRIMS_CPU_SLEEF_UNARY); binary() runs Add, Sub, Mul,
 // Div, Maximum, Minimum (Maximum/Minimum propagate NaN, the first NaN operand, as the scalar
-// nan_max/nan_min), Pow (SLEEF) and the six comparisons (1 or +0 of the operands' dtype); for
-// any other op they return false, also for n == 0, which is how a caller asks.
+// nan_max/nan_min), Pow and Atan2 (SLEEF) and the six comparisons (1 or +0 of the operands' dtype);
+// for any other op they return false, also for n == 0, which is how a caller asks.
 using Op = prims_internal::PrimKind;
 
 // The CPU check is the CPU backend's (backends/cpu/cpu_isa.hpp), shared with its small GEMMs.
