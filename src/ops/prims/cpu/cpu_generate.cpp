@@ -1,4 +1,5 @@
 // The CPU creation kernel: fill, identity, ranges and Philox random numbers (philox.hpp).
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -62,56 +63,75 @@ std::array<R, 2> normals(std::uint64_t seed, std::uint64_t k) {
   return {r * std::cos(theta), r * std::sin(theta)};
 }
 
-template <class T>
+// Element k of the op's output, the op fixed at compile time (K): a loop over one kind has no
+// switch in its body, so a fill is a store loop and a range a vector loop (with the kind
+// switched per element a fill took 1.7 ns an element, ten times NumPy's ones).
+template <PrimKind K, class T>
 T value_at(const GenerateCall& c, std::int64_t k, std::int64_t rows) {
   using R = Real<T>;
-  switch (c.kind) {
-    case PrimKind::Fill:
-      return from_complex<T>(c.value);
-    case PrimKind::Eye:
-      return T((k / rows) - (k % rows) == c.offset ? 1 : 0);
-    case PrimKind::Arange:
-      return T(static_cast<R>(c.start + static_cast<double>(k) * c.step));
-    case PrimKind::RandomUniform: {
-      const auto u = uniforms<R>(c.seed, static_cast<std::uint64_t>(k));
-      const R lo = static_cast<R>(c.a), hi = static_cast<R>(c.b), span = hi - lo;
-      if constexpr (kIsComplex<T>) {
-        return T(uniform_between(lo, hi, span, u[0]), uniform_between(lo, hi, span, u[1]));
-      } else {
-        return uniform_between(lo, hi, span, u[0]);
-      }
+  if constexpr (K == PrimKind::Eye) {
+    return T((k / rows) - (k % rows) == c.offset ? 1 : 0);
+  } else if constexpr (K == PrimKind::Arange) {
+    return T(static_cast<R>(c.start + static_cast<double>(k) * c.step));
+  } else if constexpr (K == PrimKind::RandomUniform) {
+    const auto u = uniforms<R>(c.seed, static_cast<std::uint64_t>(k));
+    const R lo = static_cast<R>(c.a), hi = static_cast<R>(c.b), span = hi - lo;
+    if constexpr (kIsComplex<T>) {
+      return T(uniform_between(lo, hi, span, u[0]), uniform_between(lo, hi, span, u[1]));
+    } else {
+      return uniform_between(lo, hi, span, u[0]);
     }
-    case PrimKind::RandomNormal: {
-      const auto z = normals<R>(c.seed, static_cast<std::uint64_t>(k));
-      const R mean = static_cast<R>(c.a), sd = static_cast<R>(c.b);
-      if constexpr (kIsComplex<T>) {
-        const R s = sd / std::numbers::sqrt2_v<R>;
-        return T(mean + s * z[0], s * z[1]);
-      } else {
-        return mean + sd * z[0];
-      }
+  } else {
+    static_assert(K == PrimKind::RandomNormal);
+    const auto z = normals<R>(c.seed, static_cast<std::uint64_t>(k));
+    const R mean = static_cast<R>(c.a), sd = static_cast<R>(c.b);
+    if constexpr (kIsComplex<T>) {
+      const R s = sd / std::numbers::sqrt2_v<R>;
+      return T(mean + s * z[0], s * z[1]);
+    } else {
+      return mean + sd * z[0];
     }
-    default:
-      break;
   }
-  throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute,
-              std::string(prims_internal::prim_name(c.kind)), "not a creation kind");
 }
 
-template <class T>
-void run_typed(const GenerateCall& c) {
+template <PrimKind K, class T>
+void run_kind(const GenerateCall& c) {
   T* y = reinterpret_cast<T*>(c.out.buffer->host_data()) + c.out.layout.offset;
   const std::int64_t n = c.out.layout.numel();
   const std::int64_t rows =
       c.out.layout.shape.empty() ? 1 : std::max<std::int64_t>(c.out.layout.shape[0], 1);
+  const T fill = from_complex<T>(c.value);
   const auto body = [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t k = begin; k < end; ++k) y[k] = value_at<T>(c, k, rows);
+    if constexpr (K == PrimKind::Fill) {
+      std::fill(y + begin, y + end, fill);
+    } else {
+      for (std::int64_t k = begin; k < end; ++k) y[k] = value_at<K, T>(c, k, rows);
+    }
   };
   const int threads = cpu_parallel::host_kernel_threads();
   if (threads > 1 && n >= kParallelElements) {
     cpu_parallel::parallel_chunks(n, threads, body);
   } else {
     body(0, n);
+  }
+}
+
+template <class T>
+void run_typed(const GenerateCall& c) {
+  switch (c.kind) {
+    case PrimKind::Fill:
+      return run_kind<PrimKind::Fill, T>(c);
+    case PrimKind::Eye:
+      return run_kind<PrimKind::Eye, T>(c);
+    case PrimKind::Arange:
+      return run_kind<PrimKind::Arange, T>(c);
+    case PrimKind::RandomUniform:
+      return run_kind<PrimKind::RandomUniform, T>(c);
+    case PrimKind::RandomNormal:
+      return run_kind<PrimKind::RandomNormal, T>(c);
+    default:
+      throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute,
+                  std::string(prims_internal::prim_name(c.kind)), "not a creation kind");
   }
 }
 
