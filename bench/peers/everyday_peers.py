@@ -61,6 +61,12 @@ def cases(quick):
                 out.append((BEYOND, f"{name} {dt} 2^{n.bit_length() - 1}",
                             lambda np, tf, rt, n=n, dt=dt, name=name: _beyond(
                                 np, tf, rt, n, dt, name)))
+    # NumPy's other everyday functions at 2^16, where a scalar loop shows (0.02-0.2x NumPy's
+    # speed before the SLEEF rows and the rounding instructions of 2026-12-06).
+    for dt in ["float32", "float64"]:
+        for name in FUNCTIONS:
+            out.append((FUNCTIONS_GROUP, f"{name} {dt} 2^16",
+                        lambda np, tf, rt, dt=dt, name=name: _function(np, tf, rt, dt, name)))
     # Complex element-wise ops (interleaved parts): products, quotients, scaling, magnitudes.
     for dt in ["complex64", "complex128"]:
         for n in [1 << 16, 1 << 20]:
@@ -159,6 +165,31 @@ def _beyond(np, tf, rt, n, dtype, name):
     if name in BEYOND_UNARY:
         return (lambda: getattr(np, name)(x)), (lambda: getattr(tf, name)(tx))
     return (lambda: getattr(np, name)(x, y)), (lambda: getattr(tf, name)(tx, ty))
+
+
+FUNCTIONS_GROUP = "NumPy functions, beyond the list"
+FUNCTIONS = ["tan", "sinh", "cosh", "arcsin", "arccos", "arctan", "arcsinh", "arctanh", "cbrt",
+             "expm1", "log2", "floor", "rint", "arctan2", "zeros", "arange", "argmax", "flip",
+             "cumsum"]
+
+
+def _function(np, tf, rt, dtype, name):
+    """One of FUNCTIONS on 2^16 values of its domain (|x| < 1 for arcsin, arccos and arctanh,
+    positive for log2)."""
+    n = 1 << 16
+    x = _random(np, (n,), dtype, 23) * np.asarray(3, dtype)
+    if name in ("arcsin", "arccos", "arctanh"):
+        x = np.tanh(x)
+    elif name == "log2":
+        x = np.abs(x) + np.asarray(0.5, dtype)
+    y = _random(np, (n,), dtype, 24)
+    tx, ty = rt.upload(x), rt.upload(y)
+    if name == "arctan2":
+        return (lambda: np.arctan2(x, y)), (lambda: tf.arctan2(tx, ty))
+    if name in ("zeros", "arange"):
+        return ((lambda: getattr(np, name)(n, dtype=dtype)),
+                (lambda: getattr(tf, name)(n, dtype=dtype, runtime=rt)))
+    return (lambda: getattr(np, name)(x)), (lambda: getattr(tf, name)(tx))
 
 
 def _beyond_complex(np, tf, rt, n, dtype, name):
@@ -306,7 +337,8 @@ def main():
                      " | ".join(f"{x:.2f}x" for x in ratios) + " |")
     def means(rows):
         return [math.exp(statistics.mean(math.log(g[j]) for g in rows)) for j in range(len(runs))]
-    listed = [g for g, row in zip(geo, runs[0]) if row["group"] not in (BEYOND, BEYOND_OTHER)]
+    listed = [g for g, row in zip(geo, runs[0])
+              if row["group"] not in (BEYOND, BEYOND_OTHER, FUNCTIONS_GROUP)]
     lines.append("| **the issue's cases** | **geometric mean** | " +
                  " | ".join(f"**{m:.2f}x**" for m in means(listed)) + " |")
     lines.append("| **all** | **geometric mean** | " +
