@@ -175,7 +175,7 @@ FUNCTIONS = ["tan", "sinh", "cosh", "arcsin", "arccos", "arctan", "arcsinh", "ar
 
 def _function(np, tf, rt, dtype, name):
     """One of FUNCTIONS on 2^16 values of its domain (|x| < 1 for arcsin, arccos and arctanh,
-    positive for log2)."""
+    positive for log2); flip against NumPy's flip copied (tenferro's flip is a copy)."""
     n = 1 << 16
     x = _random(np, (n,), dtype, 23) * np.asarray(3, dtype)
     if name in ("arcsin", "arccos", "arctanh"):
@@ -186,6 +186,8 @@ def _function(np, tf, rt, dtype, name):
     tx, ty = rt.upload(x), rt.upload(y)
     if name == "arctan2":
         return (lambda: np.arctan2(x, y)), (lambda: tf.arctan2(tx, ty))
+    if name == "flip":  # NumPy's flip is a view; tenferro's kernels take no negative strides
+        return (lambda: np.ascontiguousarray(np.flip(x))), (lambda: tf.flip(tx))
     if name in ("zeros", "arange"):
         return ((lambda: getattr(np, name)(n, dtype=dtype)),
                 (lambda: getattr(tf, name)(n, dtype=dtype, runtime=rt)))
