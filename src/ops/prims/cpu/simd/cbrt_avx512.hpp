@@ -30,6 +30,8 @@
 
 #include <immintrin.h>
 
+#include <limits>
+
 namespace {
 
 // m^(-1/3) ~ sum kCbrtStart[i] (m - 1.5)^i on [1, 2) (scripts/gen-cbrt-coefficients.py).
@@ -49,25 +51,39 @@ inline __m512d cbrt_refine_pd(__m512d a, __m512d z) {
   return _mm512_mul_pd(z, series);
 }
 
+// |x| = a 2^(3k) with a in [1, 8), and z's start p ~ a^(-1/3), for one vector width: SUF is
+// the intrinsics' suffix (pd, ps), V the vector type, S the element type and M the mask type;
+// returns the lanes of finite nonzero x (the others take x + x).
+#define TENFERRO_CBRT_START(NAME, SUF, V, S, M)                                                   \
+  inline M NAME(V x, V& k, V& a, V& p) {                                                          \
+    const V m = _mm512_getmant_##SUF(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_zero);                   \
+    const V e = _mm512_getexp_##SUF(x);                                                           \
+    /* k = floor(e / 3), computed as floor((e + 0.5) / 3): never within 1/6 of an integer. */     \
+    k = _mm512_roundscale_##SUF(_mm512_mul_##SUF(_mm512_add_##SUF(e, _mm512_set1_##SUF(S(0.5))),  \
+                                                 _mm512_set1_##SUF(S(1) / S(3))),                 \
+                                _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);                       \
+    const V r = _mm512_fnmadd_##SUF(k, _mm512_set1_##SUF(S(3)), e);                               \
+    a = _mm512_scalef_##SUF(m, r);                                                                \
+    const V u = _mm512_sub_##SUF(m, _mm512_set1_##SUF(S(1.5)));                                   \
+    p = _mm512_set1_##SUF(static_cast<S>(kCbrtStart[6]));                                         \
+    for (int i = 5; i >= 0; --i)                                                                  \
+      p = _mm512_fmadd_##SUF(p, u, _mm512_set1_##SUF(static_cast<S>(kCbrtStart[i])));             \
+    p = _mm512_mask_mul_##SUF(p, _mm512_cmp_##SUF##_mask(r, _mm512_set1_##SUF(S(1)), _CMP_EQ_OQ), \
+                              p, _mm512_set1_##SUF(static_cast<S>(kCbrtTwoThirdPow1)));           \
+    p = _mm512_mask_mul_##SUF(p, _mm512_cmp_##SUF##_mask(r, _mm512_set1_##SUF(S(2)), _CMP_EQ_OQ), \
+                              p, _mm512_set1_##SUF(static_cast<S>(kCbrtTwoThirdPow2)));           \
+    const V ax = _mm512_abs_##SUF(x);                                                             \
+    return _mm512_cmp_##SUF##_mask(ax, _mm512_setzero_##SUF(), _CMP_GT_OQ) &                      \
+           _mm512_cmp_##SUF##_mask(ax, _mm512_set1_##SUF(std::numeric_limits<S>::infinity()),     \
+                                   _CMP_LT_OQ);                                                   \
+  }
+TENFERRO_CBRT_START(cbrt_start_pd, pd, __m512d, double, __mmask8)
+TENFERRO_CBRT_START(cbrt_start_ps, ps, __m512, float, __mmask16)
+#undef TENFERRO_CBRT_START
+
 inline __m512d cbrt_pd(__m512d x) {
-  const __m512d ax = _mm512_abs_pd(x);
-  const __mmask8 ordinary = _mm512_cmp_pd_mask(ax, _mm512_setzero_pd(), _CMP_GT_OQ) &
-                            _mm512_cmp_pd_mask(ax, _mm512_set1_pd(__builtin_inf()), _CMP_LT_OQ);
-  const __m512d m = _mm512_getmant_pd(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_zero);
-  const __m512d e = _mm512_getexp_pd(x);
-  // k = floor(e / 3), computed as floor((e + 0.5) / 3): never within 1/6 of an integer.
-  const __m512d k = _mm512_roundscale_pd(
-      _mm512_mul_pd(_mm512_add_pd(e, _mm512_set1_pd(0.5)), _mm512_set1_pd(1.0 / 3.0)),
-      _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-  const __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(3.0), e);
-  const __m512d a = _mm512_scalef_pd(m, r);
-  const __m512d u = _mm512_sub_pd(m, _mm512_set1_pd(1.5));
-  __m512d p = _mm512_set1_pd(kCbrtStart[6]);
-  for (int i = 5; i >= 0; --i) p = _mm512_fmadd_pd(p, u, _mm512_set1_pd(kCbrtStart[i]));
-  p = _mm512_mask_mul_pd(p, _mm512_cmp_pd_mask(r, _mm512_set1_pd(1.0), _CMP_EQ_OQ), p,
-                         _mm512_set1_pd(kCbrtTwoThirdPow1));
-  p = _mm512_mask_mul_pd(p, _mm512_cmp_pd_mask(r, _mm512_set1_pd(2.0), _CMP_EQ_OQ), p,
-                         _mm512_set1_pd(kCbrtTwoThirdPow2));
+  __m512d k, a, p;
+  const __mmask8 ordinary = cbrt_start_pd(x, k, a, p);
   const __m512d z = cbrt_refine_pd(a, p);
   const __m512d y = _mm512_mul_pd(_mm512_mul_pd(a, z), z);
   // y^3 = yyy + yyy_err exactly but for the rounding of yy_err * y (2^-106 relative).
@@ -85,25 +101,8 @@ inline __m512d cbrt_pd(__m512d x) {
 }
 
 inline __m512 cbrt_ps(__m512 x) {
-  const __m512 ax = _mm512_abs_ps(x);
-  const __mmask16 ordinary = _mm512_cmp_ps_mask(ax, _mm512_setzero_ps(), _CMP_GT_OQ) &
-                             _mm512_cmp_ps_mask(ax, _mm512_set1_ps(__builtin_inff()), _CMP_LT_OQ);
-  const __m512 m = _mm512_getmant_ps(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_zero);
-  const __m512 e = _mm512_getexp_ps(x);
-  const __m512 k = _mm512_roundscale_ps(
-      _mm512_mul_ps(_mm512_add_ps(e, _mm512_set1_ps(0.5f)), _mm512_set1_ps(1.0f / 3.0f)),
-      _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-  const __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(3.0f), e);
-  const __m512 a = _mm512_scalef_ps(m, r);
-  const __m512 u = _mm512_sub_ps(m, _mm512_set1_ps(1.5f));
-  __m512 p = _mm512_set1_ps(static_cast<float>(kCbrtStart[6]));
-  for (int i = 5; i >= 0; --i) {
-    p = _mm512_fmadd_ps(p, u, _mm512_set1_ps(static_cast<float>(kCbrtStart[i])));
-  }
-  p = _mm512_mask_mul_ps(p, _mm512_cmp_ps_mask(r, _mm512_set1_ps(1.0f), _CMP_EQ_OQ), p,
-                         _mm512_set1_ps(static_cast<float>(kCbrtTwoThirdPow1)));
-  p = _mm512_mask_mul_ps(p, _mm512_cmp_ps_mask(r, _mm512_set1_ps(2.0f), _CMP_EQ_OQ), p,
-                         _mm512_set1_ps(static_cast<float>(kCbrtTwoThirdPow2)));
+  __m512 k, a, p;
+  const __mmask16 ordinary = cbrt_start_ps(x, k, a, p);
   // The step and y in float64, eight lanes at a time.
   const auto half_root = [](__m256 a_half, __m256 p_half) {
     const __m512d ad = _mm512_cvtps_pd(a_half);
