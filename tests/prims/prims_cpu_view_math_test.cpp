@@ -27,13 +27,23 @@ struct NamedOp {
   bool positive_input;  // log and sqrt: on |x| + small
 };
 
-constexpr std::array<NamedOp, 7> kOps = {{{"exp", prims::exp, false},
-                                          {"log", prims::log, true},
-                                          {"sin", prims::sin, false},
-                                          {"cos", prims::cos, false},
-                                          {"tanh", prims::tanh, false},
-                                          {"sqrt", prims::sqrt, true},
-                                          {"abs", prims::abs, false}}};
+// (asin and atanh outside [-1, 1] give NaN on both paths, which `identical` compares as NaN.)
+constexpr std::array<NamedOp, 16> kOps = {{{"exp", prims::exp, false},
+                                           {"log", prims::log, true},
+                                           {"sin", prims::sin, false},
+                                           {"cos", prims::cos, false},
+                                           {"tan", prims::tan, false},
+                                           {"sinh", prims::sinh, false},
+                                           {"tanh", prims::tanh, false},
+                                           {"asin", prims::asin, false},
+                                           {"atan", prims::atan, false},
+                                           {"asinh", prims::asinh, false},
+                                           {"atanh", prims::atanh, false},
+                                           {"cbrt", prims::cbrt, false},
+                                           {"floor", prims::floor, false},
+                                           {"rint", prims::rint, false},
+                                           {"sqrt", prims::sqrt, true},
+                                           {"abs", prims::abs, false}}};
 
 // Views of x (shape {37, 29, 3}) as a user makes them, each with its name.
 std::vector<std::pair<std::string, EagerTensor>> views_of(const EagerTensor& x) {
@@ -78,17 +88,18 @@ using BinaryFn = EagerTensor (*)(const EagerTensor&, const EagerTensor&);
 
 // Binary ops on pairs of views (strided, permuted, a broadcast row or column, a single value):
 // the bits of the same op on the views' contiguous copies. The arithmetic ones are IEEE
-// operations on either path; pow's vector kernel (SLEEF) differs from std::pow, so its views
+// operations on either path; pow's and atan2's vector kernels (SLEEF) differ from libm, so views
 // must take the vector kernels too. Infinities, NaNs and signed zeros are among the values.
 TEST(PrimsCpuViewMath, BinaryOpsOnViewsGiveTheBitsOfTheirContiguousCopies) {
   using prims::Slice;
-  const std::array<std::pair<const char*, BinaryFn>, 8> ops = {{{"add", prims::add},
+  const std::array<std::pair<const char*, BinaryFn>, 9> ops = {{{"add", prims::add},
                                                                 {"sub", prims::sub},
                                                                 {"mul", prims::mul},
                                                                 {"div", prims::div},
                                                                 {"maximum", prims::maximum},
                                                                 {"minimum", prims::minimum},
                                                                 {"pow", prims::pow},
+                                                                {"atan2", prims::atan2},
                                                                 {"greater", prims::greater}}};
   const auto rt = EagerRuntime::cpu();
   for (const DType d : {DType::F32, DType::F64}) {
