@@ -253,6 +253,9 @@ Variable prod(const Variable& x, std::optional<Axes> axes = std::nullopt, bool k
 Variable max(const Variable& x, std::optional<Axes> axes = std::nullopt, bool keepdims = false);
 Variable min(const Variable& x, std::optional<Axes> axes = std::nullopt, bool keepdims = false);
 Variable norm(const Variable& x, std::optional<Axes> axes = std::nullopt, bool keepdims = false);
+// Indices (prims::argmax / argmin): piecewise constant, their outputs are constants.
+Variable argmax(const Variable& x, std::int64_t axis, bool keepdims = false);
+Variable argmin(const Variable& x, std::int64_t axis, bool keepdims = false);
 
 Variable cast(const Variable& x, DType to);
 

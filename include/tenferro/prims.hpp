@@ -164,6 +164,12 @@ EagerTensor min(const EagerTensor& x, std::optional<Axes> axes = std::nullopt,
 // sqrt(sum |x|^2): the vector 2-norm, or the Frobenius norm over two or more axes. Real output.
 EagerTensor norm(const EagerTensor& x, std::optional<Axes> axes = std::nullopt,
                  bool keepdims = false);
+// The index along `axis` of the first largest (smallest) value, or of the first NaN (NumPy's
+// argmax/argmin along one axis), as a value of x's dtype: real dtypes; the axis must be
+// non-empty and its indices exact in the dtype (at most 2^24 entries in F32). Piecewise
+// constant: under AD its output is a constant.
+EagerTensor argmax(const EagerTensor& x, std::int64_t axis, bool keepdims = false);
+EagerTensor argmin(const EagerTensor& x, std::int64_t axis, bool keepdims = false);
 
 // --- Casts: F32 <-> F64, real -> complex, C32 <-> C64. Complex -> real is refused: call
 // real() or abs() to say which. Casting to the same dtype makes a compact copy. ---

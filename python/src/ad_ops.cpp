@@ -58,6 +58,19 @@ void bind_prims_overloads(nb::module_& p) {
         return released([&] { return ad::norm(x, axes, keepdims); });
       },
       nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
+  // argmax/argmin (piecewise constant: their indices are constants).
+  using ArgExtreme = V (*)(const V&, std::int64_t, bool);
+  const std::pair<const char*, ArgExtreme> arg_extremes[] = {{"argmax", &ad::argmax},
+                                                             {"argmin", &ad::argmin}};
+  for (const auto& [op, op_fn] : arg_extremes) {
+    p.def(
+        op,
+        [name = op, fn = op_fn](const V& x, nb::handle axis, bool keepdims) {
+          const std::int64_t a = normalize_axis(int_arg(axis, name, "axis"), x.rank(), name);
+          return released([&] { return fn(x, a, keepdims); });
+        },
+        nb::arg("x"), nb::arg("axis"), nb::arg("keepdims"));
+  }
   p.def("cast", [](const V& x, nb::handle dtype) {
     const DType d = dtype_from_python(dtype);
     return released([&] { return ad::cast(x, d); });

@@ -162,6 +162,19 @@ void bind_prims(nb::module_& m) {
         return released([&] { return prims::norm(x, axes, keepdims); });
       },
       nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
+  // argmax/argmin along one axis (tenferro.argmax flattens for axis=None first).
+  using ArgExtreme = EagerTensor (*)(const EagerTensor&, std::int64_t, bool);
+  const std::pair<const char*, ArgExtreme> arg_extremes[] = {{"argmax", &prims::argmax},
+                                                             {"argmin", &prims::argmin}};
+  for (const auto& [op, op_fn] : arg_extremes) {
+    p.def(
+        op,
+        [name = op, fn = op_fn](const EagerTensor& x, nb::handle axis, bool keepdims) {
+          const std::int64_t a = normalize_axis(int_arg(axis, name, "axis"), x.rank(), name);
+          return released([&] { return fn(x, a, keepdims); });
+        },
+        nb::arg("x"), nb::arg("axis"), nb::arg("keepdims"));
+  }
   p.def("cast", [](const EagerTensor& x, nb::handle dtype) {
     const DType d = dtype_from_python(dtype);
     return released([&] { return prims::cast(x, d); });

@@ -1,7 +1,7 @@
 """NumPy's array-manipulation names that autoray and quimb reach beyond ``_namespace``: flip,
 roll, pad, split, repeat, tile, tril/triu, dot, linspace, indices, meshgrid, any/all,
-argmax/argmin, nan_to_num and the small creation helpers. Each is built from the prims the
-backends already run (slices, joins, broadcasts, reshapes, one select), so it runs on the
+argmax/argmin (a prim of their own), nan_to_num and the small creation helpers. The others are
+built from the prims the backends already run (slices, joins, broadcasts, reshapes, one select), so it runs on the
 operands' runtime, differentiates through a Tracer, and multiplies nothing by a mask: Inf and
 NaN stay where NumPy puts them.
 
@@ -450,48 +450,35 @@ def all(a, axis=None, keepdims=False):  # noqa: A001 - NumPy's name
     return equal(equal(a, 0).sum(axis, keepdims), 0)
 
 
-def _arg_extreme(a, axis, keepdims, op, extreme):
-    """The first index of ``extreme`` along ``axis`` (of the flattened tensor when None), or of
-    the first NaN when there is one (NumPy's rule), as a tensor of a's dtype: tenferro has no
-    integer dtype, and every index of an axis shorter than 2^24 (float32) or 2^53 (float64) is
-    exact. Built from the reduction, a compare, a select and a minimum: no product."""
+def _arg_extreme(a, axis, keepdims, op):
+    """The first index of the extreme along ``axis`` (of the flattened tensor when None), or of
+    the first NaN (NumPy's rule), as a tensor of a's dtype: tenferro has no integer dtype, and
+    the prim refuses an axis whose indices the dtype does not hold exactly (more than 2^24
+    entries in float32). One reduction kernel (``prims.argmax`` / ``argmin``) on a's runtime; a
+    constant under differentiation."""
+    if axis is None:
+        if a.ndim != 1:
+            flat = _arg_extreme(reshape(a, (-1,)), 0, False, op)
+            return reshape(flat, (1,) * a.ndim) if keepdims else flat
+        axis = 0
     if a.dtype.kind == "c":
         raise _error(_UnsupportedError, op, "complex tensors are not supported (NumPy orders them "
                      "by real, then imaginary part); take the real part or abs first")
-    if axis is None:
-        flat = _arg_extreme(reshape(a, (-1,)), 0, False, op, extreme)
-        return reshape(flat, (1,) * a.ndim) if keepdims else flat
-    axis = _axis(axis, a.ndim, op)
-    n = a.shape[axis]
-    if n == 0:
-        raise _error(_ValidationError, op, f"attempt to get {op} of an empty sequence")
-    if n > (2**24 if a.dtype == float32 else 2**53):
-        raise _error(_ValidationError, op, f"an axis of {n} entries has indices {a.dtype} does "
-                     "not hold exactly")
-    shape = tuple(n if i == axis else 1 for i in range(a.ndim))
-    idx = reshape(arange(n, dtype=a.dtype, runtime=a.runtime), shape)
-    # n marks "not here"; the first index that is the extreme, or the first NaN.
-    first = _first_where(equal(a, extreme(a, axis, keepdims=True)), idx, n, axis, keepdims)
-    first_nan = _first_where(_isnan(a), idx, n, axis, keepdims)
-    return where(less_equal(first_nan, n - 1), first_nan, first)
-
-
-def _first_where(cond, idx, n, axis, keepdims):
-    return where(cond, idx, float(n)).min(axis, keepdims)
+    return getattr(_p, op)(a, axis, keepdims)  # the binding normalises the axis (AxisError)
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
     """numpy.argmax, the indices as a tensor of a's dtype (see _arg_extreme)."""
     if out is not None:
         raise _error(_UnsupportedError, "argmax", "out= is not supported: tensors are immutable")
-    return _arg_extreme(a, axis, keepdims, "argmax", lambda x, ax, keepdims: x.max(ax, keepdims))
+    return _arg_extreme(a, axis, keepdims, "argmax")
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
     """numpy.argmin, the indices as a tensor of a's dtype (see _arg_extreme)."""
     if out is not None:
         raise _error(_UnsupportedError, "argmin", "out= is not supported: tensors are immutable")
-    return _arg_extreme(a, axis, keepdims, "argmin", lambda x, ax, keepdims: x.min(ax, keepdims))
+    return _arg_extreme(a, axis, keepdims, "argmin")
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):

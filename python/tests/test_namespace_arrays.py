@@ -213,6 +213,21 @@ def test_argmax_and_argmin_are_numpys_first_index_and_nan_rule(rt, rng):
         tf.argmin(rt.upload(np.ones(3, complex)))
 
 
+def test_argmax_is_a_constant_under_differentiation(rt, rng):
+    a = rng.standard_normal((4, 6))
+    # f(x) = sum_j x[argmax_j, j] * argmax_j: the indices are constants, so the gradient is
+    # argmax_j at each column's largest entry and 0 elsewhere (the traced argmax runs the prim).
+    def f(x):
+        idx = tf.argmax(x, 0, keepdims=True)
+        return (tf.max(x, 0, keepdims=True) * idx).sum() + tf.argmin(x, 1).sum()
+
+    g = tf.grad(f)(rt.upload(a)).download()
+    want = np.zeros_like(a)
+    cols = np.arange(a.shape[1])
+    want[np.argmax(a, 0), cols] = np.argmax(a, 0)
+    np.testing.assert_array_equal(g, want)
+
+
 def test_nan_to_num_and_cumprod_are_numpys(rt):
     x = np.array([np.nan, np.inf, -np.inf, 1.5, -0.0])
     c = np.array([complex(np.nan, np.inf), complex(-np.inf, -0.0), 1 - 2j])

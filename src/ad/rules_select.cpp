@@ -1,7 +1,7 @@
-// The comparisons (constants: no rule) and the VJP/JVP rule of prims::where. The condition is a
-// constant (comparisons are piecewise constant, so their outputs carry no derivative); the rule
-// selects with the same condition, never multiplies by a 0/1 mask: 0 * inf would make the branch
-// not taken leak NaN.
+// The comparisons and argmax/argmin (constants: no rule) and the VJP/JVP rule of prims::where. The
+// condition is a constant (comparisons are piecewise constant, so their outputs carry no
+// derivative); the rule selects with the same condition, never multiplies by a 0/1 mask: 0 * inf
+// would make the branch not taken leak NaN.
 #include "ad/tape.hpp"
 
 namespace tenferro::ad {
@@ -35,6 +35,13 @@ Variable equal(const Variable& a, const Variable& b) {
 }
 Variable not_equal(const Variable& a, const Variable& b) {
   return Variable(prims::not_equal(a.value(), b.value()));
+}
+// argmax/argmin are step functions of x as well: their indices are constants.
+Variable argmax(const Variable& x, std::int64_t axis, bool keepdims) {
+  return Variable(prims::argmax(x.value(), axis, keepdims));
+}
+Variable argmin(const Variable& x, std::int64_t axis, bool keepdims) {
+  return Variable(prims::argmin(x.value(), axis, keepdims));
 }
 
 Variable where(const EagerTensor& cond, const Variable& x, const Variable& y) {

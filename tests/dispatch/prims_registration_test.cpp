@@ -179,6 +179,10 @@ EagerTensor call_kind(PrimKind kind, const std::shared_ptr<EagerRuntime>& rt, DT
       return prims::min(input(1), axis0);
     case PrimKind::Norm:
       return prims::norm(input(1), axis0);
+    case PrimKind::ArgMax:
+      return prims::argmax(input(1), 0);
+    case PrimKind::ArgMin:
+      return prims::argmin(input(1), 0);
     case PrimKind::Fill:
       return prims::full(rt, dtype, shape, 2.5);
     case PrimKind::Eye:

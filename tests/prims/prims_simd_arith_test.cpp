@@ -264,6 +264,63 @@ void check_convert(const std::vector<From>& xs) {
   }
 }
 
+// NumPy's argmax/argmin rule, written here: the first NaN ends the search; otherwise an element
+// replaces the running extreme only when strictly beyond it.
+template <class R>
+std::int64_t numpy_arg(const std::vector<R>& p, bool is_max) {
+  std::int64_t at = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (std::isnan(p[i])) return static_cast<std::int64_t>(i);
+    const R best = p[static_cast<std::size_t>(at)];
+    if (is_max ? p[i] > best : p[i] < best) at = static_cast<std::int64_t>(i);
+  }
+  return at;
+}
+
+// The one-pass kernel on every vector ISA against that rule: runs of every length up to a few
+// chunks (the lanes, the fold, the scalar tail) of values with many ties, -0 and +0, the
+// infinities (the lanes' identities) and NaNs; the extreme planted at every position, twice.
+template <class R>
+void check_arg_extreme() {
+  const R inf = std::numeric_limits<R>::infinity(), nan = std::numeric_limits<R>::quiet_NaN();
+  const std::vector<R> pool = {R(-1), R(-0.0), R(0.0), R(1), R(1), inf, -inf};
+  std::mt19937 rng(80);
+  std::uniform_int_distribution<std::size_t> pick(0, pool.size() - 1);
+  for (Isa isa : vector_isas()) {
+    for (std::int64_t n = 1; n <= 200; ++n) {
+      for (int trial = 0; trial < 6; ++trial) {
+        std::vector<R> p(static_cast<std::size_t>(n));
+        for (R& x : p) x = trial == 0 ? -inf : trial == 1 ? inf : pool[pick(rng)];
+        for (const bool is_max : {true, false}) {
+          std::vector<std::vector<R>> variants = {p};
+          const std::int64_t i = static_cast<std::int64_t>(rng() % static_cast<unsigned>(n));
+          for (const R planted : {R(5), R(-5), nan}) {
+            std::vector<R> q = p;
+            q[static_cast<std::size_t>(i)] = planted;
+            if (i + 7 < n) q[static_cast<std::size_t>(i + 7)] = planted;
+            variants.push_back(q);
+          }
+          for (const std::vector<R>& q : variants) {
+            std::int64_t at = -1;
+            ASSERT_TRUE(
+                simd::arg_extreme(isa, is_max ? Op::Maximum : Op::Minimum, q.data(), n, at));
+            ASSERT_EQ(at, numpy_arg(q, is_max)) << isa_name(isa) << (is_max ? " argmax" : " argmin")
+                                                << " n=" << n << " trial " << trial;
+          }
+        }
+      }
+    }
+    std::int64_t at = 0;
+    const R one = R(1);
+    EXPECT_FALSE(simd::arg_extreme(isa, Op::Add, &one, 1, at));
+  }
+}
+
+TEST(PrimsSimdArith, ArgExtremeIsNumPysFirstIndexRule) {
+  check_arg_extreme<float>();
+  check_arg_extreme<double>();
+}
+
 TEST(PrimsSimdArith, CastsBetweenFloat32AndFloat64AreStaticCasts) {
   check_convert<float, double>(float32_sweep());
   std::vector<double> xs = float64_sweep();

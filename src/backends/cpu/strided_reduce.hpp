@@ -252,6 +252,21 @@ inline constexpr std::int64_t kRowChunkMin = 128;
 // us.
 inline constexpr std::int64_t kRowParallelBytes = std::int64_t{16} << 20;
 
+// The input and output offsets of kept index k (column-major over the split's kept axes).
+struct KeptOffsets {
+  std::int64_t in = 0, out = 0;
+};
+inline KeptOffsets kept_offsets(const ReduceView& v, const ReduceSplit& s, std::int64_t k) {
+  std::int64_t in_at = v.in_offset, out_at = v.out_offset;
+  for (std::size_t a = 0; a < s.kept_shape.size(); ++a) {
+    const std::int64_t i = k % s.kept_shape[a];
+    k /= s.kept_shape[a];
+    in_at += i * s.kept_in_strides[a];
+    out_at += i * s.kept_out_strides[a];
+  }
+  return {in_at, out_at};
+}
+
 template <class T, class W, class Step, class Combine, class Finish, class VectorStep>
 void row_reduce(const T* x, const ReduceView& v, std::size_t axis, Step step, Combine combine,
                 W identity, Finish finish, VectorStep vector_step) {
@@ -280,13 +295,8 @@ void row_reduce(const T* x, const ReduceView& v, std::size_t axis, Step step, Co
     W block[kRowChunk];
     for (std::int64_t w = begin; w < end; ++w) {
       // The kept index w / chunks (column-major over the other kept axes) and chunk w % chunks.
-      std::int64_t rest = w / chunks, in_at = v.in_offset, out_at = v.out_offset;
-      for (std::size_t a = 0; a < s.kept_shape.size(); ++a) {
-        const std::int64_t i = rest % s.kept_shape[a];
-        rest /= s.kept_shape[a];
-        in_at += i * s.kept_in_strides[a];
-        out_at += i * s.kept_out_strides[a];
-      }
+      const KeptOffsets kept = kept_offsets(v, s, w / chunks);
+      const std::int64_t in_at = kept.in, out_at = kept.out;
       const std::int64_t j0 = (w % chunks) * chunk, len = std::min(chunk, n0 - j0);
       for (std::int64_t j = 0; j < len; ++j) total[j] = block[j] = identity;
       std::int64_t steps = 0;

@@ -75,7 +75,7 @@ fn reduce_serial(@builtin(workgroup_id) wid: vec3<u32>,
   let first = chunk * SERIAL_CHUNK;
   let last = min(p[3], first + SERIAL_CHUNK);
   var acc = identity();
-  for (var j = first; j < last; j++) { acc = combine(acc, load(src[at.x + reduced_offset(j)])); }
+  for (var j = first; j < last; j++) { acc = combine(acc, load(src[at.x + reduced_offset(j)], j)); }
   store(at.y + chunk * p[7], acc);
 }
 var<workgroup> partial: array<A, 256>;
@@ -95,7 +95,7 @@ fn reduce_tree(@builtin(workgroup_id) wid: vec3<u32>,
   var acc = identity();
   for (var q = 0u; q < PER_INVOCATION; q++) {
     let j = first + i32(q * WG);
-    if (j < p[3]) { acc = combine(acc, load(src[at.x + reduced_offset(j)])); }
+    if (j < p[3]) { acc = combine(acc, load(src[at.x + reduced_offset(j)], j)); }
   }
   partial[lid.x] = acc;
   workgroupBarrier();

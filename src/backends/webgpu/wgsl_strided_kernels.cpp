@@ -98,7 +98,7 @@ alias A = T;
 @group(0) @binding(2) var<storage, read_write> dst: array<T>;
 fn identity() -> T { return zero(); }
 fn combine(a: T, b: T) -> T { return a + b; }
-fn load(x: T) -> T { return x; }
+fn load(x: T, j: i32) -> T { return x; }
 fn store(d: i32, v: T) {
   if (p[8] != 0) {
     dst[d] = dst[d] + v;

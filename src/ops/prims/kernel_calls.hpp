@@ -63,6 +63,10 @@ struct ElementwiseCall {
 // reduced axes set to 1. Sum/Prod/Max/Min/Mean keep the dtype (Mean divides by the number of
 // reduced elements: NaN when it is 0); Norm = sqrt(sum |x|^2) has the real dtype. Zero
 // reduced elements give the identity (0 for Sum/Norm, 1 for Prod); Max/Min never get them.
+// ArgMax/ArgMin (real dtypes) reduce exactly one axis, of at least one element, and write the
+// index along it of the first largest (smallest) value, or of the first NaN when there is
+// one (NumPy's argmax/argmin), as a value of the input's dtype (exact: the API bounds the
+// axis to 2^24 elements for F32 and 2^53 for F64).
 // Kernels must stay accurate for long reductions (10^7 elements): pairwise/tree sums, or a
 // wider accumulator.
 struct ReduceCall {

@@ -104,6 +104,8 @@
   X(Max, "max", Reduce, 1, kReal)                         \
   X(Min, "min", Reduce, 1, kReal)                         \
   X(Norm, "norm", Reduce, 1, kAll)                        \
+  X(ArgMax, "argmax", Reduce, 1, kReal)                   \
+  X(ArgMin, "argmin", Reduce, 1, kReal)                   \
   X(Fill, "full", Generate, 0, kAll)                      \
   X(Eye, "eye", Generate, 0, kAll)                        \
   X(Arange, "arange", Generate, 0, kAll)                  \

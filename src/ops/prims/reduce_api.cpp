@@ -1,4 +1,5 @@
-// The prims reductions: axes resolved to a mask, keepdims by a view of the kept-dims result.
+// The prims reductions: axes resolved to a mask, keepdims by a view of the kept-dims result;
+// argmax/argmin are reductions of one axis.
 #include <string>
 
 #include "ops/prims/registration.hpp"
@@ -55,6 +56,25 @@ EagerTensor reduce(PrimKind kind, const EagerTensor& x, const std::optional<Axes
   return keepdims ? out : out.reshape(std::move(dropped));
 }
 
+// argmax/argmin: one axis, with the checks NumPy makes (an empty axis has no index) and one of
+// ours (every index of the axis is exact in x's dtype, which holds it).
+EagerTensor arg_extreme(PrimKind kind, const EagerTensor& x, std::int64_t axis, bool keepdims) {
+  const std::string name(prims_internal::prim_name(kind));
+  const std::int64_t a = prims_internal::normalize_axis(name, axis, x.rank());
+  const std::int64_t n = x.shape()[static_cast<std::size_t>(a)];
+  if (n == 0) {
+    throw_validation(name, "attempt to get " + name + " of an empty sequence (axis " +
+                               std::to_string(axis) + " of " + shape_to_string(x.shape()) + ")");
+  }
+  const std::int64_t exact =
+      x.dtype() == DType::F32 ? std::int64_t{1} << 24 : std::int64_t{1} << 53;
+  if (n > exact) {
+    throw_validation(name, "an axis of " + std::to_string(n) + " entries has indices " +
+                               std::string(dtype_name(x.dtype())) + " does not hold exactly");
+  }
+  return reduce(kind, x, Axes{axis}, keepdims);
+}
+
 }  // namespace
 
 EagerTensor sum(const EagerTensor& x, std::optional<Axes> axes, bool keepdims) {
@@ -74,6 +94,13 @@ EagerTensor min(const EagerTensor& x, std::optional<Axes> axes, bool keepdims) {
 }
 EagerTensor norm(const EagerTensor& x, std::optional<Axes> axes, bool keepdims) {
   return reduce(PrimKind::Norm, x, axes, keepdims);
+}
+
+EagerTensor argmax(const EagerTensor& x, std::int64_t axis, bool keepdims) {
+  return arg_extreme(PrimKind::ArgMax, x, axis, keepdims);
+}
+EagerTensor argmin(const EagerTensor& x, std::int64_t axis, bool keepdims) {
+  return arg_extreme(PrimKind::ArgMin, x, axis, keepdims);
 }
 
 }  // namespace tenferro::prims

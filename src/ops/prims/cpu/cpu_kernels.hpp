@@ -9,6 +9,8 @@ namespace tenferro::prims_cpu {
 
 void elementwise(const ExecutionContext& ctx, const prims_internal::ElementwiseCall& call);
 void reduce(const ExecutionContext& ctx, const prims_internal::ReduceCall& call);
+// argmax/argmin, which reduce() hands on (cpu_arg_extreme.cpp).
+void arg_extreme(const prims_internal::ReduceCall& call);
 void generate(const ExecutionContext& ctx, const prims_internal::GenerateCall& call);
 
 }  // namespace tenferro::prims_cpu

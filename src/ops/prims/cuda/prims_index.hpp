@@ -66,7 +66,7 @@ struct Scalars {
 //  - launch_binary: Add..Complex, Axpby, Greater..NotEqual; a and b of one element type.
 //    Complex: real a, b and a complex output; Maximum, Minimum, Pow: real only. Comparisons:
 //    0/1 in the real element of a and b; the orderings real only.
-//  - launch_reduce: Sum, Mean, Prod, Max, Min, Norm.
+//  - launch_reduce: Sum, Mean, Prod, Max, Min, Norm, ArgMax, ArgMin (one reduced axis).
 //  - launch_generate: Fill, Eye, Arange, RandomUniform, RandomNormal.
 
 constexpr bool is_complex_element(Element e) {
@@ -95,7 +95,9 @@ constexpr bool binary_runs(PrimKind op, Element in) {
 }
 
 constexpr bool reduce_runs(PrimKind op, Element in) {
-  return !((op == PrimKind::Max || op == PrimKind::Min) && is_complex_element(in));
+  const bool real_only = op == PrimKind::Max || op == PrimKind::Min || op == PrimKind::ArgMax ||
+                         op == PrimKind::ArgMin;
+  return !(real_only && is_complex_element(in));
 }
 
 constexpr bool generate_runs(PrimKind, Element) {

@@ -1,4 +1,5 @@
-// Reduction prims kernels: sum, mean, prod, max, min, norm over any set of axes.
+// Reduction prims kernels: sum, mean, prod, max, min, norm over any set of axes; argmax and
+// argmin over one (an accumulator is then the value and its index along the axis, `im`).
 //
 // Accumulation is in double (double complex for complex inputs) whatever the input precision,
 // and sums (sum, mean, norm) are Kahan-compensated per thread, then combined by a tree: a
@@ -39,6 +40,7 @@ struct Reducer {
   static constexpr bool kComplex = kIsComplex<T>;
   static constexpr bool kSumLike =
       Op == PrimKind::Sum || Op == PrimKind::Mean || Op == PrimKind::Norm;
+  static constexpr bool kIndex = Op == PrimKind::ArgMax || Op == PrimKind::ArgMin;
   using Out = std::conditional_t<Op == PrimKind::Norm, RealOf<T>, T>;
 
   __device__ static Acc identity() {
@@ -49,13 +51,18 @@ struct Reducer {
         return {-kInf, 0.0};
       case PrimKind::Min:
         return {kInf, 0.0};
+      case PrimKind::ArgMax:  // loses to every element: by value, or by index on a tie
+        return {-kInf, kInf};
+      case PrimKind::ArgMin:
+        return {kInf, kInf};
       default:
         return {0.0, 0.0};
     }
   }
 
-  // An element's contribution: |x|^2 for the norm, the widened value otherwise.
-  __device__ static Acc lift(T x) {
+  // Element j's contribution: |x|^2 for the norm, the value and j for argmax/argmin, the
+  // widened value otherwise.
+  __device__ static Acc lift(T x, std::int64_t j) {
     if constexpr (kComplex) {
       const double re = x.re, im = x.im;
       if (Op == PrimKind::Norm) return {re * re + im * im, 0.0};
@@ -63,12 +70,26 @@ struct Reducer {
     } else {
       const double v = x;
       if (Op == PrimKind::Norm) return {v * v, 0.0};
+      if (kIndex) return {v, static_cast<double>(j)};
       return {v, 0.0};
     }
   }
 
+  // argmax/argmin (NumPy's rule): a NaN beats every value, a strictly larger (smaller) value a
+  // smaller one; of equals (two NaNs, -0 and +0) the lower index, as the pairs of a tree come
+  // in no index order.
+  __device__ static Acc first_of(Acc a, Acc b) { return a.im <= b.im ? a : b; }
+  __device__ static Acc index_combine(Acc a, Acc b) {
+    const bool a_nan = isnan(a.re), b_nan = isnan(b.re);
+    if (a_nan || b_nan) return a_nan && b_nan ? first_of(a, b) : (a_nan ? a : b);
+    if (Op == PrimKind::ArgMax ? a.re > b.re : a.re < b.re) return a;
+    if (Op == PrimKind::ArgMax ? b.re > a.re : b.re < a.re) return b;
+    return first_of(a, b);
+  }
+
   // Combines two partial results (NaN-propagating for max/min, as NumPy).
   __device__ static Acc combine(Acc a, Acc b) {
+    if (kIndex) return index_combine(a, b);
     switch (Op) {
       case PrimKind::Prod:
         if (kComplex) {  // as std::complex<double>'s product, Annex G's infinities included
@@ -95,6 +116,8 @@ struct Reducer {
   __device__ static Out finish(Acc a, std::int64_t count) {
     if constexpr (Op == PrimKind::Norm) {
       return static_cast<Out>(sqrt(a.re));
+    } else if constexpr (kIndex && !kComplex) {
+      return static_cast<Out>(a.im);  // an index the host bounded to the dtype's exact integers
     } else {
       if (Op == PrimKind::Mean) {  // 0 / 0 = NaN over zero elements, as NumPy
         const double n = static_cast<double>(count);
@@ -267,7 +290,7 @@ __global__ void per_thread_kernel(typename Reducer<Op, T>::Out* dst, const T* sr
     for (std::int64_t j = 0; j < reduced_count; ++j) {
       std::int64_t r[1];
       offsets_of<1>(reduced, j, r);
-      acc.add(Rd::lift(src[off[1] + r[0]]));
+      acc.add(Rd::lift(src[off[1] + r[0]], j));
     }
     auto out = Rd::finish(acc.value(), reduced_count);
     if constexpr (kRescalesNorm<Op, T>) {
@@ -296,7 +319,7 @@ __global__ void per_block_kernel(typename Reducer<Op, T>::Out* dst, Acc* partial
     for (std::int64_t j = begin + threadIdx.x; j < end; j += blockDim.x) {
       std::int64_t r[1];
       offsets_of<1>(reduced, j, r);
-      acc.add(Rd::lift(src[off[1] + r[0]]));
+      acc.add(Rd::lift(src[off[1] + r[0]], j));
     }
     const Acc v = block_combine<Op, T>(shared, acc.value());
     if (parts == 1) {
@@ -412,6 +435,12 @@ cudaError_t launch_reduce(PrimKind op, Element in, void* dst, const void* src, c
     case PrimKind::Norm:
       return reduce_op<PrimKind::Norm>(in, dst, src, kept, kept_count, reduced, reduced_count,
                                        workspace, stream);
+    case PrimKind::ArgMax:
+      return reduce_op<PrimKind::ArgMax>(in, dst, src, kept, kept_count, reduced, reduced_count,
+                                         workspace, stream);
+    case PrimKind::ArgMin:
+      return reduce_op<PrimKind::ArgMin>(in, dst, src, kept, kept_count, reduced, reduced_count,
+                                         workspace, stream);
     default:
       break;  // not a reduction op: the host never sends one
   }

@@ -174,7 +174,8 @@ std::string elementwise_function(PrimKind kind, DType in, DType out) {
 }
 
 bool reduce_accumulator_is_pair(PrimKind kind, DType in) {
-  return kind == PrimKind::Norm || in == DType::C32;
+  return kind == PrimKind::Norm || kind == PrimKind::ArgMax || kind == PrimKind::ArgMin ||
+         in == DType::C32;
 }
 
 std::string reduce_functions(PrimKind kind, DType in) {
@@ -186,7 +187,7 @@ std::string reduce_functions(PrimKind kind, DType in) {
     case PrimKind::Mean: {
       std::string s = "alias A = " + ti + ";\nfn identity() -> A { return A(); }\n" +
                       "fn combine(a: A, b: A) -> A { return a + b; }\n" +
-                      "fn lift(v: TI) -> A { return v; }\n";
+                      "fn lift(v: TI, j: i32) -> A { return v; }\n";
       if (kind == PrimKind::Sum) return s + "fn finish(a: A) -> TO { return a; }\n";
       // NaN for a mean of zero elements, as NumPy (0 / 0 is left to no compiler).
       return s + "fn finish(a: A) -> TO {\n  if (is_zero(count())) { return TO(f_nan()); }\n" +
@@ -198,18 +199,50 @@ std::string reduce_functions(PrimKind kind, DType in) {
                         "fn combine(a: A, b: A) -> A { return c_mul(a, b); }\n"
                       : "fn identity() -> A { return 1.0; }\n"
                         "fn combine(a: A, b: A) -> A { return a * b; }\n") +
-             "fn lift(v: TI) -> A { return v; }\nfn finish(a: A) -> TO { return a; }\n";
+             "fn lift(v: TI, j: i32) -> A { return v; }\nfn finish(a: A) -> TO { return a; }\n";
     case PrimKind::Max:
     case PrimKind::Min:
       if (complex) no_kernel(kind, in);
       // The identity is the infinity every value beats; NaN wins over everything.
-      return kind == PrimKind::Max
-                 ? "alias A = f32;\nfn identity() -> A { return -f_inf(); }\n"
-                   "fn combine(a: A, b: A) -> A { return r_max(a, b); }\n"
-                   "fn lift(v: TI) -> A { return v; }\nfn finish(a: A) -> TO { return a; }\n"
-                 : "alias A = f32;\nfn identity() -> A { return f_inf(); }\n"
-                   "fn combine(a: A, b: A) -> A { return r_min(a, b); }\n"
-                   "fn lift(v: TI) -> A { return v; }\nfn finish(a: A) -> TO { return a; }\n";
+      return kind == PrimKind::Max ? "alias A = f32;\nfn identity() -> A { return -f_inf(); }\n"
+                                     "fn combine(a: A, b: A) -> A { return r_max(a, b); }\n"
+                                     "fn lift(v: TI, j: i32) -> A { return v; }\nfn finish(a: A) "
+                                     "-> TO { return a; }\n"
+                                   : "alias A = f32;\nfn identity() -> A { return f_inf(); }\n"
+                                     "fn combine(a: A, b: A) -> A { return r_min(a, b); }\n"
+                                     "fn lift(v: TI, j: i32) -> A { return v; }\nfn finish(a: A) "
+                                     "-> TO { return a; }\n";
+    case PrimKind::ArgMax:
+    case PrimKind::ArgMin: {
+      if (complex) no_kernel(kind, in);
+      // (the value's bits, its index): u32 words, which carry every bit pattern through the
+      // passes' buffers. NaN beats every value, a strictly larger (smaller) value a smaller
+      // one, and of equals (two NaNs, -0 and +0) the lower index wins: the tree's pairs are
+      // not in index order. The identity loses to every element.
+      const std::string beyond = kind == PrimKind::ArgMax ? ">" : "<";
+      return "alias A = vec2<u32>;\n"
+             "fn identity() -> A { return A(bitcast<u32>(" +
+             std::string(kind == PrimKind::ArgMax ? "-" : "") +
+             "f_inf()), 0xffffffffu); }\n"
+             "fn first_of(a: A, b: A) -> A { return select(b, a, a.y <= b.y); }\n"
+             "fn combine(a: A, b: A) -> A {\n"
+             "  let x = bitcast<f32>(a.x);\n"
+             "  let y = bitcast<f32>(b.x);\n"
+             "  if (is_nan(x) || is_nan(y)) {\n"
+             "    if (is_nan(x) && is_nan(y)) { return first_of(a, b); }\n"
+             "    return select(b, a, is_nan(x));\n"
+             "  }\n"
+             "  if (x " +
+             beyond +
+             " y) { return a; }\n"
+             "  if (y " +
+             beyond +
+             " x) { return b; }\n"
+             "  return first_of(a, b);\n"
+             "}\n"
+             "fn lift(v: TI, j: i32) -> A { return A(bitcast<u32>(v), u32(j)); }\n"
+             "fn finish(a: A) -> TO { return f32(a.y); }\n";
+    }
     case PrimKind::Norm:
       // A scaled sum of squares, LAPACK's nrm2 way: (s, q) stands for s^2 q with s the largest
       // magnitude seen, so neither squares of large values overflow nor squares of small ones
@@ -227,9 +260,10 @@ std::string reduce_functions(PrimKind kind, DType in) {
                  "  let r = a.x / b.x;\n"
                  "  return A(b.x, b.y + a.y * (r * r));\n"
                  "}\n") +
-             (complex ? "fn lift(v: TI) -> A { return combine(A(abs(v.x), 1.0), A(abs(v.y), "
-                        "1.0)); }\n"
-                      : "fn lift(v: TI) -> A { return A(abs(v), 1.0); }\n") +
+             (complex
+                  ? "fn lift(v: TI, j: i32) -> A { return combine(A(abs(v.x), 1.0), A(abs(v.y), "
+                    "1.0)); }\n"
+                  : "fn lift(v: TI, j: i32) -> A { return A(abs(v), 1.0); }\n") +
              "fn finish(a: A) -> TO {\n  if (is_zero(a.x)) { return 0.0; }\n"
              "  return a.x * sqrt(a.y);\n}\n";
     default:

@@ -16,8 +16,9 @@ namespace tenferro::prims_webgpu::wgsl {
 std::string elementwise_function(prims_internal::PrimKind kind, DType in, DType out);
 
 // A reduction as a monoid on accumulators A: `alias A`, `fn identity() -> A`,
-// `fn combine(a: A, b: A) -> A`, `fn lift(v: TI) -> A` and `fn finish(a: A) -> TO` (which may
-// read count(), the number of reduced elements, for the mean).
+// `fn combine(a: A, b: A) -> A`, `fn lift(v: TI, j: i32) -> A` (j: the element's index in the
+// reduced block, which argmax/argmin keep) and `fn finish(a: A) -> TO` (which may read count(),
+// the number of reduced elements, for the mean).
 std::string reduce_functions(prims_internal::PrimKind kind, DType in);
 bool reduce_accumulator_is_pair(prims_internal::PrimKind kind, DType in);
 

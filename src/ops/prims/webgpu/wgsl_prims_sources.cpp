@@ -140,8 +140,8 @@ const std::string& reduce_source(PrimKind kind, DType in, bool from_input, bool 
     std::string s = header("alias TI = " + std::string(type_name(in)) +
                            ";\nalias TO = " + std::string(type_name(out)) + ";\n");
     s.append(reduce_functions(kind, in));
-    s.append(from_input ? "alias S = TI;\nfn load(x: S) -> A { return lift(x); }\n"
-                        : "alias S = A;\nfn load(x: S) -> A { return x; }\n");
+    s.append(from_input ? "alias S = TI;\nfn load(x: S, j: i32) -> A { return lift(x, j); }\n"
+                        : "alias S = A;\nfn load(x: S, j: i32) -> A { return x; }\n");
     s.append(to_output ? "alias D = TO;\nfn put(a: A) -> D { return finish(a); }\n"
                        : "alias D = A;\nfn put(a: A) -> D { return a; }\n");
     s.append(webgpu_reduction::wgsl_bounds())

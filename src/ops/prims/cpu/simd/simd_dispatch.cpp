@@ -101,5 +101,11 @@ bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes) 
 bool reduce_lanes(Isa isa, Op op, const double* p, std::int64_t n, double* lanes) {
   TENFERRO_SIMD_ROUTE(reduce_f64, op, p, n, lanes)
 }
+bool arg_extreme(Isa isa, Op op, const float* p, std::int64_t n, std::int64_t& at) {
+  TENFERRO_SIMD_ROUTE(arg_extreme_f32, op, p, n, &at)
+}
+bool arg_extreme(Isa isa, Op op, const double* p, std::int64_t n, std::int64_t& at) {
+  TENFERRO_SIMD_ROUTE(arg_extreme_f64, op, p, n, &at)
+}
 
 }  // namespace tenferro::prims_cpu::simd

@@ -38,7 +38,9 @@ namespace tenferro::prims_cpu::simd::isa {
   bool reduce_f32_##suffix(Op op, const float* p, std::int64_t n, float* lanes);                   \
   bool block_sums_f32_##suffix(const float* p, std::int64_t nblocks, double* out, SumKind kind);   \
   bool block_sums_f64_##suffix(const double* p, std::int64_t nblocks, double* out, SumKind kind);  \
-  bool reduce_f64_##suffix(Op op, const double* p, std::int64_t n, double* lanes);
+  bool reduce_f64_##suffix(Op op, const double* p, std::int64_t n, double* lanes);                 \
+  bool arg_extreme_f32_##suffix(Op op, const float* p, std::int64_t n, std::int64_t* at);          \
+  bool arg_extreme_f64_##suffix(Op op, const double* p, std::int64_t n, std::int64_t* at);
 TENFERRO_SIMD_DECLARE(avx2)
 TENFERRO_SIMD_DECLARE(avx512)
 #undef TENFERRO_SIMD_DECLARE

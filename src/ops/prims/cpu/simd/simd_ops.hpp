@@ -95,5 +95,12 @@ bool add_rows(Isa isa, double* acc, const double* x, std::int64_t stride, std::i
 inline constexpr std::int64_t kReduceLanes = 16;
 bool reduce_lanes(Isa isa, Op op, const float* p, std::int64_t n, float* lanes);
 bool reduce_lanes(Isa isa, Op op, const double* p, std::int64_t n, double* lanes);
+// at = NumPy's argmax (op Maximum) or argmin (op Minimum) of p[0..n), n >= 1: the index of the
+// first NaN, else of the first largest (smallest) value, -0 and +0 being equal; in one pass,
+// the indices carried in vectors of the element type. false for other ops, for n above 2^24
+// (float) or 2^53 (double), whose indices those vectors do not hold exactly, and without a
+// vector ISA.
+bool arg_extreme(Isa isa, Op op, const float* p, std::int64_t n, std::int64_t& at);
+bool arg_extreme(Isa isa, Op op, const double* p, std::int64_t n, std::int64_t& at);
 
 }  // namespace tenferro::prims_cpu::simd
