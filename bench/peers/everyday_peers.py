@@ -96,6 +96,10 @@ def cases(quick):
             np, tf, rt, dt, "var", None)))
         out.append((BEYOND_OTHER, f"std axis 0 of 1024^2 {dt}", lambda np, tf, rt, dt=dt:
                     _statistic(np, tf, rt, dt, "std", 0)))
+        for axis in [0, 1]:
+            out.append((BEYOND_OTHER, f"argmax axis {axis} of 1024^2 {dt}",
+                        lambda np, tf, rt, dt=dt, axis=axis: _statistic(np, tf, rt, dt, "argmax",
+                                                                        axis)))
     for dt in ["float32", "float64", "complex128"]:
         for n in [1 << 16, 1 << 20]:
             out.append((BEYOND_OTHER, f"norm of 2^{n.bit_length() - 1} {dt}",
