@@ -127,7 +127,14 @@ TEST_P(PrimsArgExtreme, NumPysRuleOnHandMadeRows) {
        0},
   };
   for (DType d : real_dtypes(dtypes())) {
-    for (const Case& c : cases) {
+    // Subnormals: a device that flushes them to zero in arithmetic must still order them
+    // (the WebGPU kernel compares bit patterns, as its max does).
+    const double tiny = d == DType::F32 ? 1e-40 : 1e-310;
+    std::vector<Case> rows = cases;
+    rows.push_back({{0.0, tiny}, 1, 0});
+    rows.push_back({{tiny, -tiny}, 0, 1});
+    rows.push_back({{-0.0, tiny, 0.0, -tiny}, 1, 3});
+    for (const Case& c : rows) {
       std::vector<C> v;
       for (const double x : c.values) v.emplace_back(x, 0.0);
       const Ref x = make_ref(d, {static_cast<std::int64_t>(v.size())}, v);
@@ -198,6 +205,48 @@ TEST_P(PrimsArgExtreme, LongAxesFindTheFirstExtremeAnywhere) {
         }
       }
     }
+  }
+}
+
+// Layouts that take the kernels' other paths: on the CPU the row pass over more than one chunk
+// of 1024 outputs and more than one other kept axis, and threaded (from 16 MiB); on WebGPU the
+// serial passes with partial results (many outputs of a long axis).
+TEST_P(PrimsArgExtreme, LayoutsThatTakeEveryPath) {
+  struct Layout {
+    Shape shape;
+    std::int64_t axis;
+  };
+  const std::vector<Layout> layouts = {{{2051, 5, 3}, 1}, {{2051, 5, 3}, 2}, {{600, 1000}, 0}};
+  unsigned seed = 90;
+  for (DType d : real_dtypes(dtypes())) {
+    for (const Layout& l : layouts) {
+      const Ref x = tied_ref(d, l.shape, seed++, true);
+      const EagerTensor ex = up(x);
+      for (const ArgRow& row : kRows) {
+        SCOPED_TRACE(row.name + " " + std::string(dtype_name(d)) + shape_to_string(l.shape) +
+                     " axis " + std::to_string(l.axis));
+        EXPECT_TRUE(
+            identical(down(row.op(ex, l.axis, false)), arg_ref(x, l.axis, false, row.is_max)));
+      }
+    }
+  }
+  if (kind() != RuntimeKind::Cpu) return;
+  // 1100 x 2048 float64 (18 MB) reduced along its strided axis: the threaded row pass. The
+  // reference is a direct loop here (arg_ref's index arithmetic per element is slow at 2M).
+  const std::int64_t rows = 1100, cols = 2048;
+  const Ref x = tied_ref(DType::F64, {rows, cols}, 99, true);
+  const EagerTensor ex = up(x);
+  for (const ArgRow& row : kRows) {
+    SCOPED_TRACE(row.name + " threaded");
+    Ref want{DType::F64, {rows}, std::vector<C>(static_cast<std::size_t>(rows))};
+    for (std::int64_t i = 0; i < rows; ++i) {
+      std::vector<double> along(static_cast<std::size_t>(cols));
+      for (std::int64_t j = 0; j < cols; ++j)
+        along[static_cast<std::size_t>(j)] = x.v[static_cast<std::size_t>(i + j * rows)].real();
+      want.v[static_cast<std::size_t>(i)] =
+          C(static_cast<double>(first_extreme(along, row.is_max)), 0.0);
+    }
+    EXPECT_TRUE(identical(down(row.op(ex, 1, false)), want));
   }
 }
 

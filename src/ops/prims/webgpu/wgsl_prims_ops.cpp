@@ -218,11 +218,15 @@ std::string reduce_functions(PrimKind kind, DType in) {
       // (the value's bits, its index): u32 words, which carry every bit pattern through the
       // passes' buffers. NaN beats every value, a strictly larger (smaller) value a smaller
       // one, and of equals (two NaNs, -0 and +0) the lower index wins: the tree's pairs are
-      // not in index order. The identity loses to every element.
-      const std::string beyond = kind == PrimKind::ArgMax ? ">" : "<";
+      // not in index order. Values compare by r_less (bit patterns), so a device that flushes
+      // subnormals to zero in arithmetic still puts 1e-40 above 0, as max does. The identity
+      // loses to every element.
+      const bool is_max = kind == PrimKind::ArgMax;
+      const std::string a_wins = is_max ? "r_less(y, x)" : "r_less(x, y)";
+      const std::string b_wins = is_max ? "r_less(x, y)" : "r_less(y, x)";
       return "alias A = vec2<u32>;\n"
              "fn identity() -> A { return A(bitcast<u32>(" +
-             std::string(kind == PrimKind::ArgMax ? "-" : "") +
+             std::string(is_max ? "-" : "") +
              "f_inf()), 0xffffffffu); }\n"
              "fn first_of(a: A, b: A) -> A { return select(b, a, a.y <= b.y); }\n"
              "fn combine(a: A, b: A) -> A {\n"
@@ -232,12 +236,12 @@ std::string reduce_functions(PrimKind kind, DType in) {
              "    if (is_nan(x) && is_nan(y)) { return first_of(a, b); }\n"
              "    return select(b, a, is_nan(x));\n"
              "  }\n"
-             "  if (x " +
-             beyond +
-             " y) { return a; }\n"
-             "  if (y " +
-             beyond +
-             " x) { return b; }\n"
+             "  if (" +
+             a_wins +
+             ") { return a; }\n"
+             "  if (" +
+             b_wins +
+             ") { return b; }\n"
              "  return first_of(a, b);\n"
              "}\n"
              "fn lift(v: TI, j: i32) -> A { return A(bitcast<u32>(v), u32(j)); }\n"
