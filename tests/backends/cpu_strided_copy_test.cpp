@@ -34,7 +34,7 @@ T value_at(std::int64_t i) {
 
 template <class T>
 void check_random_copies(std::mt19937_64& rng, std::int64_t target_elements, int min_rank = 1,
-                         int max_rank = 4, std::int64_t cap = 300) {
+                         int max_rank = 4, std::int64_t cap = 300, bool broadcast = false) {
   std::uniform_int_distribution<int> rank_of(min_rank, max_rank);
   for (int round = 0; round < 40; ++round) {
     const auto rank = static_cast<std::size_t>(rank_of(rng));
@@ -48,8 +48,14 @@ void check_random_copies(std::mt19937_64& rng, std::int64_t target_elements, int
     std::shuffle(dst_order.begin(), dst_order.end(), rng);
     std::shuffle(src_order.begin(), src_order.end(), rng);
     const auto dst_strides = strides_for(shape, dst_order, 1);
-    const auto src_strides =
-        strides_for(shape, src_order, 1 + static_cast<std::int64_t>(rng() % 2));
+    auto src_strides = strides_for(shape, src_order, 1 + static_cast<std::int64_t>(rng() % 2));
+    if (broadcast) {
+      // A broadcast source (numpy.repeat's, tile's): zero strides on some axes, half the time
+      // on the destination's fastest one (each run a fill).
+      for (std::size_t a = 0; a < rank; ++a)
+        if (rng() % 3 == 0) src_strides[a] = 0;
+      if (rng() % 2 == 0) src_strides[dst_order[0]] = 0;
+    }
     std::vector<T> src(static_cast<std::size_t>(span_of(shape, src_strides)));
     for (std::size_t i = 0; i < src.size(); ++i) src[i] = value_at<T>(static_cast<std::int64_t>(i));
     // Offsets within the buffers, so that the pointers handed in are not the allocations'.
@@ -80,6 +86,17 @@ TEST(CpuStridedCopy, RandomLayoutsMatchTheNaiveCopy) {
     check_random_copies<float>(rng, elements);
     check_random_copies<double>(rng, elements);
     check_random_copies<std::complex<double>>(rng, elements);
+  }
+}
+
+TEST(CpuStridedCopy, BroadcastSourcesMatchTheNaiveCopy) {
+  std::mt19937_64 rng(17);
+  for (const std::int64_t elements :
+       {std::int64_t{50}, std::int64_t{5000}, std::int64_t{1} << 18}) {
+    SCOPED_TRACE(elements);
+    check_random_copies<float>(rng, elements, 1, 4, 300, true);
+    check_random_copies<double>(rng, elements, 2, 6, 40, true);
+    check_random_copies<std::complex<double>>(rng, elements, 1, 4, 300, true);
   }
 }
 
