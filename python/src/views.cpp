@@ -7,6 +7,7 @@
 #include <string>
 
 #include "args.hpp"
+#include "ops/prims/resolve.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/prims.hpp"
 
@@ -43,14 +44,10 @@ EagerTensor reshape_c(const EagerTensor& x, Shape shape) {
   // Row-major reshape of x == axis reversal of the column-major reshape of x reversed.
   std::reverse(shape.begin(), shape.end());
   const auto rev = reversed_axes(x.rank());
-  EagerTensor r;
-  try {
-    r = prims::reshape(x.permute(rev), shape);
-  } catch (const Error& e) {
-    if (e.kind() != ErrorKind::Validation || is_c_contiguous(x.layout())) throw;
-    r = prims::reshape(c_contiguous(x).permute(rev), shape);  // no view exists: copy first
-  }
-  return r.permute(reversed_axes(r.rank()));
+  std::optional<EagerTensor> r = prims_internal::reshape_view(x.permute(rev), shape);
+  // No view exists: copy first (a C-contiguous tensor always has one).
+  if (!r) r = prims::reshape(c_contiguous(x).permute(rev), shape);
+  return r->permute(reversed_axes(r->rank()));
 }
 
 EagerTensor transpose_axes(const EagerTensor& x, std::vector<std::int64_t> axes) {

@@ -33,5 +33,10 @@ EagerTensor elementwise_binary(PrimKind kind, const EagerTensor& a, const EagerT
 EagerTensor kernel_operand(const EagerTensor& x, DType dtype);
 // Validation unless `shape` can be the shape of a tensor of `dtype`.
 void check_shape(std::string_view op, const Shape& shape, DType dtype);
+// prims::reshape's view of x (column-major order, -1 inferred, Validation for a shape that does
+// not hold x's elements), or nullopt where x's strides cannot express it: the caller copies
+// without a thrown error to catch (the Python layer's row-major reshape of a broadcast or
+// transposed view spent more on the exception than on the copy).
+std::optional<EagerTensor> reshape_view(const EagerTensor& x, Shape shape);
 
 }  // namespace tenferro::prims_internal

@@ -83,7 +83,10 @@ EagerTensor transpose(const EagerTensor& x, std::int64_t axis_a, std::int64_t ax
   return x.permute(perm);
 }
 
-EagerTensor reshape(const EagerTensor& x, Shape shape) {
+namespace {
+
+// `shape` with its -1 extent inferred, checked to hold x's elements.
+Shape resolved_reshape(const EagerTensor& x, Shape shape) {
   require_defined("reshape", x);
   const std::int64_t n = x.numel();
   std::int64_t known = 1;
@@ -112,17 +115,19 @@ EagerTensor reshape(const EagerTensor& x, Shape shape) {
                                     std::to_string(n) + " elements) into " +
                                     shape_to_string(shape));
   }
-  TensorLayout l = x.layout();
-  std::optional<Strides> strides =
-      n == 0 ? std::optional<Strides>(col_major_strides(shape)) : view_strides(l, shape);
-  if (!strides) {
+  return shape;
+}
+
+}  // namespace
+
+EagerTensor reshape(const EagerTensor& x, Shape shape) {
+  std::optional<EagerTensor> view = prims_internal::reshape_view(x, shape);
+  if (!view) {
     throw_validation("reshape", "the strides of this " + shape_to_string(x.shape()) +
                                     " view cannot express shape " + shape_to_string(shape) +
                                     " without a copy; call prims::contiguous(x) first");
   }
-  l.shape = std::move(shape);
-  l.strides = std::move(*strides);
-  return with_layout(x, std::move(l));
+  return std::move(*view);
 }
 
 EagerTensor slice(const EagerTensor& x, std::span<const Slice> slices) {
@@ -285,3 +290,18 @@ EagerTensor stack(std::span<const EagerTensor> xs, std::int64_t axis) {
 }
 
 }  // namespace tenferro::prims
+
+namespace tenferro::prims_internal {
+
+std::optional<EagerTensor> reshape_view(const EagerTensor& x, Shape shape) {
+  shape = prims::resolved_reshape(x, std::move(shape));
+  TensorLayout l = x.layout();
+  std::optional<Strides> strides = x.numel() == 0 ? std::optional<Strides>(col_major_strides(shape))
+                                                  : prims::view_strides(l, shape);
+  if (!strides) return std::nullopt;
+  l.shape = std::move(shape);
+  l.strides = std::move(*strides);
+  return prims::with_layout(x, std::move(l));
+}
+
+}  // namespace tenferro::prims_internal
