@@ -12,6 +12,7 @@ log16(n) + 1 copies where NumPy returns a view.
 """
 
 import builtins as _builtins
+import math as _math
 import operator as _operator
 
 import numpy as _np
@@ -309,6 +310,8 @@ def repeat(a, repeats, axis=None):
     if axis is None or a.ndim == 0:
         a, axis = reshape(a, (-1,)), 0
     axis = _axis(axis, a.ndim, "repeat")
+    if type(repeats) is int and repeats >= 0:  # the common form, without NumPy's small arrays
+        return _tiled(a, axis, repeats, each=True)
     counts = _np.asarray(_ints(repeats, "repeat", "repeats"), dtype=_np.int64)
     if _np.ndim(repeats) == 0:
         counts = counts.reshape(())
@@ -350,21 +353,25 @@ def _triangle(m, k, keep, op):
     rows, cols = m.shape[-2:] if m.ndim >= 2 else (m.shape[-1], m.shape[-1])
     # NumPy takes a real k (the diagonal j - i <= k); past the matrix it keeps all or nothing.
     k = _builtins.min(_builtins.max(_real(k, op, "k"), -rows - 1.0), cols + 1.0)
-    dt = _index_dtype(rows + 1, cols + 1)
-    i = reshape(arange(rows, dtype=dt, runtime=m.runtime), (rows, 1))
+    # For integers j - i: j - i <= k is j <= i + floor(k), j - i >= k is j >= i + ceil(k); the
+    # shifted rows (one column) are exact in dt, so the mask is one compare over the matrix
+    # (j - i, then the compare, took two passes).
+    shift = float(_math.floor(k) if op == "tril" else _math.ceil(k))
+    dt = _index_dtype(rows + cols + 2)
+    i = reshape(arange(rows, dtype=dt, runtime=m.runtime), (rows, 1)) + shift
     j = reshape(arange(cols, dtype=dt, runtime=m.runtime), (1, cols))
-    return where(keep(j - i, float(k)), m, 0)
+    return where(keep(j, i), m, 0)
 
 
 def tril(m, k=0):
     """numpy.tril: the entries on and below the k-th diagonal of the last two axes, the others
     zero (a select: an Inf or NaN above it does not leak)."""
-    return _triangle(m, k, less_equal, "tril")
+    return _triangle(m, k, less_equal, "tril")  # j <= i + floor(k)
 
 
 def triu(m, k=0):
     """numpy.triu: the entries on and above the k-th diagonal of the last two axes."""
-    return _triangle(m, k, lambda d, kk: less_equal(kk, d), "triu")
+    return _triangle(m, k, lambda j, i: less_equal(i, j), "triu")  # j >= i + ceil(k)
 
 
 def dot(a, b):
