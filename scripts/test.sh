@@ -14,7 +14,6 @@ root=$PWD
 jobs=${TENFERRO_JOBS:-$(nproc)}
 fuzz_seconds=${TENFERRO_FUZZ_SECONDS:-30}
 
-scripts/setup.sh || { echo "setup failed"; exit 1; }
 # The builds and the Python venv (torch's CUDA wheels alone install ~5 GB) take about 9 GB; a
 # full disk shows up deep in the run as a failed install ("No space left on device"), so say it
 # up front.
@@ -22,6 +21,7 @@ avail_kib=$(df -Pk "$root" 2>/dev/null | awk 'NR == 2 {print $4}')
 if [[ $avail_kib =~ ^[0-9]+$ ]] && ((avail_kib < 12 * 1024 * 1024)); then
   echo "WARNING: $((avail_kib / 1024 / 1024)) GiB free where $root lies; the suite needs about 9 GiB"
 fi
+scripts/setup.sh || { echo "setup failed"; exit 1; }
 # What git sees before the run: the run must add nothing to it (logs and builds stay in
 # git-ignored folders), checked at the end.
 git_status_before=$(git status --porcelain 2>/dev/null)

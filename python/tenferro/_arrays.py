@@ -352,7 +352,10 @@ def _triangle(m, k, keep, op):
         raise _error(_ValidationError, op, "needs at least 1 axis, got a 0-d tensor")
     rows, cols = m.shape[-2:] if m.ndim >= 2 else (m.shape[-1], m.shape[-1])
     # NumPy takes a real k (the diagonal j - i <= k); past the matrix it keeps all or nothing.
-    k = _builtins.min(_builtins.max(_real(k, op, "k"), -rows - 1.0), cols + 1.0)
+    k = _real(k, op, "k")
+    if k != k:
+        raise _error(_ValidationError, op, "k is NaN: no diagonal")
+    k = _builtins.min(_builtins.max(k, -rows - 1.0), cols + 1.0)
     # For integers j - i: j - i <= k is j <= i + floor(k), j - i >= k is j >= i + ceil(k); the
     # shifted rows (one column) are exact in dt, so the mask is one compare over the matrix
     # (j - i, then the compare, took two passes).

@@ -273,6 +273,8 @@ def test_argument_forms_numpy_takes(rt, rng):
         tf.linspace(0, 1, 5, axis=1, runtime=rt)
     with pytest.raises(tf.ValidationError):
         tf.tril(rt.upload(np.array(1.0)))
+    with pytest.raises(tf.ValidationError, match="NaN"):  # NumPy: a ValueError from arange
+        tf.triu(t, float("nan"))
     with pytest.raises(tf.ValidationError):
         tf.pad(t, 1, constant_values={0: 5})
     with pytest.raises(tf.NoInputIngressError):
