@@ -267,6 +267,7 @@ Variable diagonal(const Variable& x, std::int64_t offset = 0, std::int64_t axis_
                   std::int64_t axis_b = 1);
 Variable broadcast_to(const Variable& x, Shape shape);
 Variable contiguous(const Variable& x);
+Variable flip(const Variable& x, std::optional<Axes> axes = std::nullopt);
 Variable concatenate(std::span<const Variable> xs, std::int64_t axis = 0);
 Variable stack(std::span<const Variable> xs, std::int64_t axis = 0);
 

@@ -195,6 +195,9 @@ EagerTensor broadcast_to(const EagerTensor& x, Shape shape);  // stride-0 view
 // A compact column-major copy made inside the runtime (a kernel, not a transfer), or x itself
 // when it is already compact.
 EagerTensor contiguous(const EagerTensor& x);
+// x reversed along `axes` (all axes when nullopt), as numpy.flip: a copy made inside the runtime
+// (tensors have no negative strides, so no view can be one), in x's memory order.
+EagerTensor flip(const EagerTensor& x, std::optional<Axes> axes = std::nullopt);
 // Joins tensors of one runtime along an existing axis (concatenate) or a new one (stack),
 // promoting their dtypes. One output allocation; the inputs are copied into it on the device.
 EagerTensor concatenate(std::span<const EagerTensor> xs, std::int64_t axis = 0);

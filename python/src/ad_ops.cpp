@@ -58,6 +58,13 @@ void bind_prims_overloads(nb::module_& p) {
         return released([&] { return ad::norm(x, axes, keepdims); });
       },
       nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
+  p.def(
+      "flip",
+      [](const V& x, nb::handle axis) {
+        auto axes = axes_arg(axis, x.rank(), "flip");
+        return released([&] { return ad::flip(x, axes); });
+      },
+      nb::arg("x"), nb::arg("axis").none());
   // argmax/argmin (piecewise constant: their indices are constants).
   using ArgExtreme = V (*)(const V&, std::int64_t, bool);
   const std::pair<const char*, ArgExtreme> arg_extremes[] = {{"argmax", &ad::argmax},

@@ -162,6 +162,13 @@ void bind_prims(nb::module_& m) {
         return released([&] { return prims::norm(x, axes, keepdims); });
       },
       nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
+  p.def(
+      "flip",
+      [](const EagerTensor& x, nb::handle axis) {
+        auto axes = axes_arg(axis, x.rank(), "flip");
+        return released([&] { return prims::flip(x, axes); });
+      },
+      nb::arg("x"), nb::arg("axis").none());
   // argmax/argmin along one axis (tenferro.argmax flattens for axis=None first).
   using ArgExtreme = EagerTensor (*)(const EagerTensor&, std::int64_t, bool);
   const std::pair<const char*, ArgExtreme> arg_extremes[] = {{"argmax", &prims::argmax},

@@ -1,14 +1,12 @@
 """NumPy's array-manipulation names that autoray and quimb reach beyond ``_namespace``: flip,
 roll, pad, split, repeat, tile, tril/triu, dot, linspace, indices, meshgrid, any/all,
-argmax/argmin (a prim of their own), nan_to_num and the small creation helpers. The others are
-built from the prims the backends already run (slices, joins, broadcasts, reshapes, one select), so it runs on the
-operands' runtime, differentiates through a Tracer, and multiplies nothing by a mask: Inf and
-NaN stay where NumPy puts them.
+argmax/argmin, nan_to_num and the small creation helpers. flip and argmax/argmin are prims of
+their own; the others are built from the prims the backends already run (slices, joins,
+broadcasts, reshapes, one select), so each runs on the operands' runtime, differentiates
+through a Tracer, and multiplies nothing by a mask: Inf and NaN stay where NumPy puts them.
 
-tenferro's kernels take no negative strides, so a reversal is a copy: ``flip`` pads the axis to
-a power of two and complements its index digit by digit (the reverse of i < 2^k is 2^k - 1 - i,
-every base-16 digit complemented, one join per digit), then slices the padded end off: about
-log16(n) + 1 copies where NumPy returns a view.
+tenferro's tensors have no negative strides, so a reversal is a copy (the flip prim reads its
+input backwards) where NumPy returns a view.
 """
 
 import builtins as _builtins
@@ -30,7 +28,6 @@ from ._namespace import isnan as _isnan
 from ._namespace import real as _real_part
 from ._tenferro.prims import complex as _complex
 
-_RADIX = 16  # flip's digit: one join of 16 slices per 4 bits of the padded length
 
 
 def _count(value, op, what):
@@ -49,11 +46,6 @@ def _along(x, axis, start, stop):
     return x[(slice(None),) * axis + (slice(start, stop),)]
 
 
-def _reversed_short(x, axis):
-    """x reversed along a short ``axis`` by one join of its single entries."""
-    return concatenate([_along(x, axis, i, i + 1) for i in range(x.shape[axis] - 1, -1, -1)], axis)
-
-
 def _tiled(x, axis, reps, each=False):
     """x repeated ``reps`` times along ``axis``: the whole axis (tile), or each entry in turn
     (repeat) with ``each``; a broadcast over a new axis and one copy."""
@@ -65,30 +57,14 @@ def _tiled(x, axis, reps, each=False):
 
 
 def _reversed_axis(x, axis):
-    n = x.shape[axis]
-    if n <= _RADIX:
-        return x if n <= 1 else _reversed_short(x, axis)
-    digits = (n - 1).bit_length()  # bits of the padded length 2^digits >= n
-    m = 1 << digits
-    if m > n:  # the padding's values never reach the result: it is sliced off at the end
-        shape = list(x.shape)
-        shape[axis] = m - n
-        x = concatenate([x, zeros(tuple(shape), x.dtype, runtime=x.runtime)], axis)
-    radices = [_RADIX] * (digits // 4) + ([1 << (digits % 4)] if digits % 4 else [])
-    lead, tail = x.shape[:axis], x.shape[axis + 1:]
-    y = reshape(x, lead + tuple(radices) + tail)
-    for d in range(len(radices)):
-        y = _reversed_short(y, axis + d)
-    return _along(reshape(y, lead + (m,) + tail), axis, m - n, m)
+    """x reversed along ``axis``: the flip prim (a copy on x's runtime)."""
+    return _p.flip(x, axis)
 
 
 def flip(m, axis=None):
     """numpy.flip: the entries along ``axis`` (every axis when None) in reverse order; a copy
-    (see the module's note), NumPy's values bit for bit."""
-    axes = range(m.ndim) if axis is None else _axes(axis, m.ndim, "flip")
-    for a in axes:
-        m = _reversed_axis(m, a)
-    return m
+    (the flip prim: tenferro's tensors have no negative strides), NumPy's values bit for bit."""
+    return _p.flip(m, axis)  # one copy; the binding normalises the axes (AxisError)
 
 
 def fliplr(m):

@@ -168,6 +168,16 @@ Variable contiguous(const Variable& x) {
       [](std::span<const T> t) { return std::vector<T>{prims::contiguous(t[0])}; });
 }
 
+// A reversal is its own adjoint: the cotangent and the tangent are flipped along the same axes.
+Variable flip(const Variable& x, std::optional<Axes> axes) {
+  return record1(
+      "flip", std::span<const Variable>(&x, 1), prims::flip(x.value(), axes),
+      [axes](std::span<const T> g, const std::vector<bool>&) {
+        return std::vector<T>{prims::flip(g[0], axes)};
+      },
+      [axes](std::span<const T> t) { return std::vector<T>{prims::flip(t[0], axes)}; });
+}
+
 namespace {
 
 std::vector<T> values_of(std::span<const Variable> xs) {

@@ -179,6 +179,8 @@ EagerTensor call_kind(PrimKind kind, const std::shared_ptr<EagerRuntime>& rt, DT
       return prims::min(input(1), axis0);
     case PrimKind::Norm:
       return prims::norm(input(1), axis0);
+    case PrimKind::Flip:
+      return prims::flip(input(1));
     case PrimKind::ArgMax:
       return prims::argmax(input(1), 0);
     case PrimKind::ArgMin:

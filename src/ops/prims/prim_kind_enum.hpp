@@ -98,6 +98,7 @@
   X(Affine, "affine", Elementwise, 1, kAll)               \
   X(Axpby, "axpby", Elementwise, 2, kAll)                 \
   X(Cast, "cast", Elementwise, 1, kAll)                   \
+  X(Flip, "flip", Elementwise, 1, kAll)                   \
   X(Sum, "sum", Reduce, 1, kAll)                          \
   X(Mean, "mean", Reduce, 1, kAll)                        \
   X(Prod, "prod", Reduce, 1, kAll)                        \

@@ -58,6 +58,26 @@ void run_elementwise(const PrimsKernels& k, const ExecutionContext& ctx, const P
     }
     return;
   }
+  if (op.kind() == PrimKind::Flip) {
+    // A reversal is a copy that reads its input backwards along the flipped axes (p.reduced):
+    // every backend's same-dtype Cast kernel, handed the input's view with those strides
+    // negated and its offset at their last elements. No view of the result could be one: a
+    // tensor's strides are not negative.
+    ElementwiseCall call;
+    call.kind = PrimKind::Cast;
+    call.arity = 1;
+    set_operand(call.in[0], inputs[0]);
+    set_operand(call.out, out);
+    TensorLayout& l = call.in[0].layout;
+    for (std::size_t a = 0; a < l.shape.size(); ++a) {
+      if (p.reduced[a] == 0 || l.shape[a] < 2) continue;
+      l.offset += (l.shape[a] - 1) * l.strides[a];
+      l.strides[a] = -l.strides[a];
+    }
+    ctx.record_kernel_launch();
+    k.elementwise(ctx, call);
+    return;
+  }
   ElementwiseCall call;
   call.kind = op.kind();
   call.arity = static_cast<int>(inputs.size());

@@ -36,18 +36,17 @@ const WebGpuBuffer& checked_buffer(const prims_internal::StridedOperand& o, Prim
   const WebGpuBuffer& buffer =
       WebGpuBackend::buffer_of(*o.buffer, "prims." + std::string(prims_internal::prim_name(op)));
   check_count(l.numel(), op, std::string(operand) + "'s elements");
-  std::int64_t hi = l.offset;
+  // The elements the view reaches, [lo, hi]: a negative stride (flip's input, read backwards)
+  // reaches below the offset.
+  std::int64_t lo = l.offset, hi = l.offset;
   for (std::size_t a = 0; a < l.shape.size(); ++a) {
     if (l.shape[a] == 0) return buffer;  // touches nothing
-    if (l.strides[a] < 0) {
-      fail(ErrorKind::RuntimeState, op, std::string(operand) + " has a negative stride");
-    }
-    hi += (l.shape[a] - 1) * l.strides[a];
+    (l.strides[a] < 0 ? lo : hi) += (l.shape[a] - 1) * l.strides[a];
   }
   const auto elements = static_cast<std::int64_t>(buffer.size_bytes() / dtype_size(l.dtype));
-  if (l.offset < 0 || hi >= elements) {
+  if (lo < 0 || hi >= elements) {
     fail(ErrorKind::Validation, op,
-         std::string(operand) + " reaches elements [" + std::to_string(l.offset) + ", " +
+         std::string(operand) + " reaches elements [" + std::to_string(lo) + ", " +
              std::to_string(hi) + "] of a buffer holding " + std::to_string(elements));
   }
   check_count(hi, op, std::string(operand) + "'s element indices");
