@@ -19,8 +19,8 @@ using prims_internal::real_only_math;
 // tensor has 2^64 elements. (Einsum's StridedIndex, strided_kernels.hpp, too.)
 inline constexpr int kMaxRank = 64;
 
-// `rank` axes with extents `extent`, one stride set per operand (element units, >= 0; 0 is a
-// broadcast axis).
+// `rank` axes with extents `extent`, one stride set per operand (element units; 0 is a
+// broadcast axis; negative only for flip's input, read backwards from its last element).
 template <int N>
 struct Index {
   int rank = 0;
