@@ -17,7 +17,7 @@ import numpy as _np
 
 from ._errors import UnsupportedError as _UnsupportedError
 from ._errors import ValidationError as _ValidationError
-from ._errors import _axes, _axis, _error
+from ._errors import _axis, _error
 from ._tenferro import Tensor, Tracer
 from ._tenferro import prims as _p
 from ._namespace import (_real, _rt, arange, astype, broadcast_to, concatenate, equal, eye,
@@ -27,7 +27,6 @@ from ._namespace import imag as _imag_part
 from ._namespace import isnan as _isnan
 from ._namespace import real as _real_part
 from ._tenferro.prims import complex as _complex
-
 
 
 def _count(value, op, what):
@@ -54,11 +53,6 @@ def _tiled(x, axis, reps, each=False):
     spread = (n, reps) if each else (reps, n)
     return reshape(broadcast_to(reshape(x, lead + inner + tail), lead + spread + tail),
                    lead + (n * reps,) + tail)
-
-
-def _reversed_axis(x, axis):
-    """x reversed along ``axis``: the flip prim (a copy on x's runtime)."""
-    return _p.flip(x, axis)
 
 
 def flip(m, axis=None):
@@ -148,7 +142,7 @@ def _runs(x, idx, axis):
         lo, hi = int(_builtins.min(idx[i], idx[j - 1])), int(_builtins.max(idx[i], idx[j - 1]))
         piece = _along(x, axis, lo, hi + 1)
         if step == -1:
-            piece = _reversed_axis(piece, axis)
+            piece = _p.flip(piece, axis)
         elif step == 0:
             shape = list(x.shape)
             shape[axis] = j - i

@@ -15,20 +15,9 @@ EagerTensor reduce(PrimKind kind, const EagerTensor& x, const std::optional<Axes
                    bool keepdims) {
   const std::string name(prims_internal::prim_name(kind));
   const std::int64_t rank = x.rank();
-  if (rank > 64) throw_validation(name, "reductions support tensors of rank <= 64");
   prims_internal::PrimsPayload p;
   p.kind = kind;
-  if (!axes) {
-    for (std::int64_t a = 0; a < rank; ++a) p.reduced[static_cast<std::size_t>(a)] = 1;
-  } else {
-    for (std::int64_t axis : *axes) {
-      const auto a = static_cast<std::size_t>(prims_internal::normalize_axis(name, axis, rank));
-      if (p.reduced[a]) {
-        throw_validation(name, "axis " + std::to_string(axis) + " is listed twice");
-      }
-      p.reduced[a] = 1;
-    }
-  }
+  p.reduced = prims_internal::axes_mask(name, axes, rank);
   if (x.defined() &&
       (prims_internal::info(kind).dtypes & prims_internal::dtype_bit(x.dtype())) == 0) {
     throw_validation(name, name + " is defined for real dtypes, not " +

@@ -49,6 +49,24 @@ std::int64_t normalize_axis(std::string_view op, std::int64_t axis, std::int64_t
   return axis < 0 ? axis + rank : axis;
 }
 
+std::array<std::uint8_t, 64> axes_mask(std::string_view op, const std::optional<prims::Axes>& axes,
+                                       std::int64_t rank) {
+  std::array<std::uint8_t, 64> mask{};
+  if (rank > 64)
+    throw_validation(std::string(op), std::string(op) + " takes tensors of rank <= 64");
+  if (!axes) {
+    for (std::int64_t a = 0; a < rank; ++a) mask[static_cast<std::size_t>(a)] = 1;
+    return mask;
+  }
+  for (const std::int64_t axis : *axes) {
+    const auto a = static_cast<std::size_t>(normalize_axis(op, axis, rank));
+    if (mask[a])
+      throw_validation(std::string(op), "axis " + std::to_string(axis) + " is listed twice");
+    mask[a] = 1;
+  }
+  return mask;
+}
+
 EagerTensor kernel_operand(const EagerTensor& x, DType dtype) {
   return x.dtype() == dtype ? runtime_internal::BorrowedTensor::of(x) : prims::cast(x, dtype);
 }

@@ -2,6 +2,7 @@
 // axis normalisation. Every failure is a Validation error naming the op, operand and axis.
 #pragma once
 
+#include <array>
 #include <complex>
 #include <cstdint>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "ops/prims/prim_kind.hpp"
 #include "tenferro/core/dtype.hpp"
 #include "tenferro/core/shape.hpp"
+#include "tenferro/prims.hpp"
 #include "tenferro/runtime/eager_tensor.hpp"
 
 namespace tenferro::prims_internal {
@@ -21,6 +23,10 @@ Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& b);
 DType promote(DType a, DType b);
 // `axis` in [-rank, rank) as a non-negative axis.
 std::int64_t normalize_axis(std::string_view op, std::int64_t axis, std::int64_t rank);
+// The axes an op works on (a reduction's, flip's) as a mask by axis: all of them for nullopt;
+// Validation for an axis out of range, one listed twice, or a tensor of rank above 64.
+std::array<std::uint8_t, 64> axes_mask(std::string_view op, const std::optional<prims::Axes>& axes,
+                                       std::int64_t rank);
 // a (op) b after broadcasting, both cast to `dtype` first (one runtime checked before any
 // cast runs); alpha/beta for Axpby. The output dtype is kernel_output_dtype(kind, dtype).
 EagerTensor elementwise_binary(PrimKind kind, const EagerTensor& a, const EagerTensor& b,

@@ -223,20 +223,9 @@ EagerTensor contiguous(const EagerTensor& x) {
 
 EagerTensor flip(const EagerTensor& x, std::optional<Axes> axes) {
   require_defined("flip", x);
-  const std::int64_t rank = x.rank();
-  if (rank > 64) throw_validation("flip", "flip supports tensors of rank <= 64");
   const prims_internal::PrimsOp op([&](prims_internal::PrimsPayload& p) {
     p.kind = prims_internal::PrimKind::Flip;
-    if (!axes) {
-      for (std::int64_t a = 0; a < rank; ++a) p.reduced[static_cast<std::size_t>(a)] = 1;
-    } else {
-      for (const std::int64_t axis : *axes) {
-        const auto a = static_cast<std::size_t>(prims_internal::normalize_axis("flip", axis, rank));
-        if (p.reduced[a])
-          throw_validation("flip", "axis " + std::to_string(axis) + " is listed twice");
-        p.reduced[a] = 1;
-      }
-    }
+    p.reduced = prims_internal::axes_mask("flip", axes, x.rank());  // the flipped axes
     p.inputs.assign(std::span(&x, 1));
     p.out.dtype = x.dtype();
     p.out.shape = x.shape();

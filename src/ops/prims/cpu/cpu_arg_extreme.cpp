@@ -13,7 +13,6 @@
 #include <type_traits>
 
 #include "backends/cpu/host_parallel.hpp"
-#include "backends/cpu/strided_loops.hpp"
 #include "backends/cpu/strided_reduce.hpp"
 #include "ops/prims/cpu/cpu_kernels.hpp"
 #include "ops/prims/cpu/element_math.hpp"
@@ -108,15 +107,7 @@ void by_rows(const T* x, T* out, const cpu_strided::ReduceView& v, std::size_t a
 }
 
 template <bool kMax, class T>
-void run_typed(const ReduceCall& c) {
-  const TensorLayout& in = c.in.layout;
-  const cpu_strided::ReduceView view{
-      in.shape,
-      in.strides,
-      in.offset,
-      c.out.layout.strides,
-      c.out.layout.offset,
-      std::span<const std::uint8_t>(c.reduced.data(), in.shape.size())};
+void run_typed(const ReduceCall& c, const cpu_strided::ReduceView& view) {
   const T* x = reinterpret_cast<const T*>(c.in.buffer->host_data());
   T* out = reinterpret_cast<T*>(c.out.buffer->host_data());
   const cpu_strided::ReduceSplit split = cpu_strided::split_reduction(view);
@@ -127,7 +118,7 @@ void run_typed(const ReduceCall& c) {
   }
   const std::int64_t n = split.red_shape[0], stride = split.red_strides[0];
   if (stride != 1) {
-    if (const std::size_t axis = cpu_strided::row_axis(view); axis < in.shape.size()) {
+    if (const std::size_t axis = cpu_strided::row_axis(view); axis < view.shape.size()) {
       return by_rows<kMax>(x, out, view, axis);
     }
   }
@@ -139,7 +130,7 @@ void run_typed(const ReduceCall& c) {
 
 }  // namespace
 
-void arg_extreme(const ReduceCall& call) {
+void arg_extreme(const ReduceCall& call, const cpu_strided::ReduceView& view) {
   const bool is_max = call.kind == PrimKind::ArgMax;
   visit_dtype(call.in.layout.dtype, [&](auto tag) {
     using T = decltype(tag);
@@ -148,9 +139,9 @@ void arg_extreme(const ReduceCall& call) {
                   std::string(prims_internal::prim_name(call.kind)),
                   "no CPU index reduction for complex values");
     } else if (is_max) {
-      run_typed<true, T>(call);
+      run_typed<true, T>(call, view);
     } else {
-      run_typed<false, T>(call);
+      run_typed<false, T>(call, view);
     }
   });
 }

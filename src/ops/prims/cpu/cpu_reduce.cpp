@@ -426,7 +426,9 @@ void run_typed(const ReduceCall& c) {
 
 void reduce(const ExecutionContext&, const ReduceCall& call) {
   count_cpu_kernel_launch();
-  if (call.kind == PrimKind::ArgMax || call.kind == PrimKind::ArgMin) return arg_extreme(call);
+  if (call.kind == PrimKind::ArgMax || call.kind == PrimKind::ArgMin) {
+    return arg_extreme(call, view_of(call));
+  }
   visit_dtype(call.in.layout.dtype, [&](auto tag) { run_typed<decltype(tag)>(call); });
 }
 

@@ -204,14 +204,12 @@ std::string reduce_functions(PrimKind kind, DType in) {
     case PrimKind::Min:
       if (complex) no_kernel(kind, in);
       // The identity is the infinity every value beats; NaN wins over everything.
-      return kind == PrimKind::Max ? "alias A = f32;\nfn identity() -> A { return -f_inf(); }\n"
-                                     "fn combine(a: A, b: A) -> A { return r_max(a, b); }\n"
-                                     "fn lift(v: TI, j: i32) -> A { return v; }\nfn finish(a: A) "
-                                     "-> TO { return a; }\n"
-                                   : "alias A = f32;\nfn identity() -> A { return f_inf(); }\n"
-                                     "fn combine(a: A, b: A) -> A { return r_min(a, b); }\n"
-                                     "fn lift(v: TI, j: i32) -> A { return v; }\nfn finish(a: A) "
-                                     "-> TO { return a; }\n";
+      return std::string("alias A = f32;\n") +
+             (kind == PrimKind::Max ? "fn identity() -> A { return -f_inf(); }\n"
+                                      "fn combine(a: A, b: A) -> A { return r_max(a, b); }\n"
+                                    : "fn identity() -> A { return f_inf(); }\n"
+                                      "fn combine(a: A, b: A) -> A { return r_min(a, b); }\n") +
+             "fn lift(v: TI, j: i32) -> A { return v; }\nfn finish(a: A) -> TO { return a; }\n";
     case PrimKind::ArgMax:
     case PrimKind::ArgMin: {
       if (complex) no_kernel(kind, in);
