@@ -256,6 +256,8 @@ Variable norm(const Variable& x, std::optional<Axes> axes = std::nullopt, bool k
 // Indices (prims::argmax / argmin): piecewise constant, their outputs are constants.
 Variable argmax(const Variable& x, std::int64_t axis, bool keepdims = false);
 Variable argmin(const Variable& x, std::int64_t axis, bool keepdims = false);
+// The running sum along one axis (prims::cumsum): linear.
+Variable cumsum(const Variable& x, std::int64_t axis);
 
 Variable cast(const Variable& x, DType to);
 

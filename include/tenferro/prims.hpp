@@ -170,6 +170,10 @@ EagerTensor norm(const EagerTensor& x, std::optional<Axes> axes = std::nullopt,
 // constant: under AD its output is a constant.
 EagerTensor argmax(const EagerTensor& x, std::int64_t axis, bool keepdims = false);
 EagerTensor argmin(const EagerTensor& x, std::int64_t axis, bool keepdims = false);
+// The inclusive running sum along `axis` (NumPy's cumsum along one axis): same shape and dtype.
+// Associated in blocks, as a parallel scan: finite results can differ from a left-to-right loop
+// in the last bits (float32 runs accumulate in float64 on the CPU). Linear under AD.
+EagerTensor cumsum(const EagerTensor& x, std::int64_t axis);
 
 // --- Casts: F32 <-> F64, real -> complex, C32 <-> C64. Complex -> real is refused: call
 // real() or abs() to say which. Casting to the same dtype makes a compact copy. ---

@@ -78,6 +78,14 @@ void bind_prims_overloads(nb::module_& p) {
         },
         nb::arg("x"), nb::arg("axis"), nb::arg("keepdims"));
   }
+  // cumsum along one axis (tenferro.cumsum flattens for axis=None first).
+  p.def(
+      "cumsum",
+      [](const V& x, nb::handle axis) {
+        const std::int64_t a = normalize_axis(int_arg(axis, "cumsum", "axis"), x.rank(), "cumsum");
+        return released([&] { return ad::cumsum(x, a); });
+      },
+      nb::arg("x"), nb::arg("axis"));
   p.def("cast", [](const V& x, nb::handle dtype) {
     const DType d = dtype_from_python(dtype);
     return released([&] { return ad::cast(x, d); });

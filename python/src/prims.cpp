@@ -182,6 +182,14 @@ void bind_prims(nb::module_& m) {
         },
         nb::arg("x"), nb::arg("axis"), nb::arg("keepdims"));
   }
+  // cumsum along one axis (tenferro.cumsum flattens for axis=None first).
+  p.def(
+      "cumsum",
+      [](const EagerTensor& x, nb::handle axis) {
+        const std::int64_t a = normalize_axis(int_arg(axis, "cumsum", "axis"), x.rank(), "cumsum");
+        return released([&] { return prims::cumsum(x, a); });
+      },
+      nb::arg("x"), nb::arg("axis"));
   p.def("cast", [](const EagerTensor& x, nb::handle dtype) {
     const DType d = dtype_from_python(dtype);
     return released([&] { return prims::cast(x, d); });

@@ -665,8 +665,8 @@ def count_nonzero(x, axis=None, keepdims=False):
 
 
 def _scan(x, axis, op, combine):
-    """Inclusive prefix ``combine`` along one axis (NumPy's default, axis=None: of the flattened
-    values) by Hillis-Steele doubling: ceil(log2 n) rounds of y[i] = y[i] (+) y[i - s] (two
+    """Inclusive prefix ``combine`` along one axis (cumprod's: cumsum has a kernel of its own;
+    NumPy's default, axis=None: of the flattened values) by Hillis-Steele doubling: ceil(log2 n) rounds of y[i] = y[i] (+) y[i - s] (two
     slices, one kernel, one concatenate each), so every backend runs it with its own kernels and
     Inf/NaN propagate as in NumPy's running loop (nothing is multiplied by a mask). The terms are
     associated differently, as in any parallel scan: finite partial results can round (or
@@ -686,8 +686,14 @@ def _scan(x, axis, op, combine):
 
 
 def cumsum(x, axis=None):
-    """numpy.cumsum (see _scan)."""
-    return _scan(x, axis, "cumsum", _operator.add)
+    """numpy.cumsum: one running-sum kernel (``prims.cumsum``) on x's runtime along ``axis``, of
+    the flattened values for axis=None; linear under differentiation. Its terms are associated
+    in blocks, as in any parallel scan (float32 accumulates in float64 on the CPU), so finite
+    results can differ from NumPy's left-to-right loop in the last bits; Inf and NaN propagate
+    as in that loop."""
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    return _p.cumsum(x, _axis(axis, x.ndim, "cumsum"))
 
 
 def cumprod(x, axis=None):

@@ -75,6 +75,27 @@ def test_cumsum_follows_numpy_axes(rt):
             tf.cumsum(x, axis=bad)
 
 
+def test_cumsum_of_long_c_ordered_lines_and_its_gradient(rt, rng):
+    # C-ordered rows (the kernel's contiguous lines) and columns (its panels of lines), against
+    # NumPy within float64's rounding; a float32 line of 10^5 terms near float64's result (the
+    # CPU accumulates it in float64, NumPy in float32).
+    x = rng.standard_normal((40, 3000))
+    t = rt.upload(x)
+    for axis in (0, 1):
+        np.testing.assert_allclose(tf.cumsum(t, axis=axis).download(), np.cumsum(x, axis=axis),
+                                   rtol=1e-12, atol=1e-11)
+    x32 = rng.standard_normal(100000).astype(np.float32)
+    exact = np.cumsum(x32.astype(np.float64))
+    got = tf.cumsum(rt.upload(x32)).download()
+    assert got.dtype == np.float32
+    assert np.max(np.abs(got - exact) / (np.abs(exact) + 1.0)) < 1e-6
+    # d/dx sum(w * cumsum(x, 0)) is w summed from the other end, at each entry.
+    w = rng.standard_normal(x.shape)
+    g = tf.grad(lambda v: (tf.cumsum(v, axis=0) * rt.upload(w)).sum())(t).download()
+    np.testing.assert_allclose(g, np.flip(np.cumsum(np.flip(w, 0), 0), 0), rtol=1e-12,
+                               atol=1e-11)
+
+
 def test_arange_counts_exactly_past_2_53(rt):
     for args in [(2**60, 2**60 + 5), (2**53, 2**53 + 3), (2**60 + 10, 2**60, -3)]:
         got = tf.arange(*args, runtime=rt).download()

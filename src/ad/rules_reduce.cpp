@@ -1,4 +1,4 @@
-// VJP/JVP rules of the prims reductions and the cast.
+// VJP/JVP rules of the prims reductions, the scan and the cast.
 #include <algorithm>
 
 #include "ad/helpers.hpp"
@@ -76,6 +76,18 @@ Variable sum(const Variable& x, std::optional<Axes> axes, bool keepdims) {
       [axes, keepdims](std::span<const T> t) {
         return std::vector<T>{prims::sum(t[0], axes, keepdims)};
       });
+}
+
+// A running sum is linear: its tangent is the running sum of the tangent, and its transpose the
+// running sum taken from the other end (g_x[j] = sum over k >= j of g[k]).
+Variable cumsum(const Variable& x, std::int64_t axis) {
+  const Axes along{axis};
+  return record1(
+      "cumsum", std::span<const Variable>(&x, 1), prims::cumsum(x.value(), axis),
+      [axis, along](std::span<const T> g, const std::vector<bool>&) {
+        return std::vector<T>{prims::flip(prims::cumsum(prims::flip(g[0], along), axis), along)};
+      },
+      [axis](std::span<const T> t) { return std::vector<T>{prims::cumsum(t[0], axis)}; });
 }
 
 Variable mean(const Variable& x, std::optional<Axes> axes, bool keepdims) {

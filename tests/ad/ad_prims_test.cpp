@@ -280,6 +280,19 @@ TEST(AdPrims, Reductions) {
       "max all", [](const V& v) { return ad::max(v); }, r);
 }
 
+// The running sum's transpose is the running sum from the other end (a flip, a cumsum, a flip):
+// each axis of a 3-D input, the middle one negative.
+TEST(AdPrims, CumSumAlongEachAxis) {
+  for (DType d : {kReal, kComplex}) {
+    const EagerTensor x = randn(d, {3, 4, 5}, 43);
+    for (std::int64_t axis : {0, -2, 2}) {
+      check_unary(
+          "cumsum axis " + std::to_string(axis) + " " + std::string(dtype_name(d)),
+          [axis](const V& v) { return ad::cumsum(v, axis); }, x);
+    }
+  }
+}
+
 TEST(AdPrims, MaxTiesShareTheGradient) {
   const EagerTensor x = cpu()->upload(Tensor::from_col_major<double>({3}, {2.0, 2.0, 1.0}));
   auto g = ad::grad([](std::span<const V> v) { return std::vector<V>{ad::max(v[0])}; },

@@ -76,6 +76,19 @@ struct ReduceCall {
   StridedOperand out;
 };
 
+// out = the inclusive running sum of `in` along `axis` (CumSum, NumPy's cumsum): out[.., j, ..] =
+// in[.., 0, ..] + ... + in[.., j, ..], one dtype throughout; out has in's shape and its own
+// buffer, dense in in's memory order (column-major when in is a broadcast). The terms may be
+// associated in blocks (a parallel scan) rather than strictly left to right, so finite results can
+// differ from a sequential loop's in the last bits; Inf/NaN propagate as in that loop. F32/C32 may
+// accumulate in a wider type and round each output once.
+struct ScanCall {
+  PrimKind kind{};
+  StridedOperand in;
+  std::int64_t axis = 0;
+  StridedOperand out;
+};
+
 // out (compact) filled by index k = column-major linear index:
 //  - Fill: value.                 - Eye: 1 where col - row == offset, else 0 (out is 2-D).
 //  - Arange: start + k * step (complex: zero imaginary part).
@@ -100,6 +113,7 @@ struct PrimsKernels {
   std::array<DTypeMask, kPrimKindCount> runs{};
   void (*elementwise)(const ExecutionContext&, const ElementwiseCall&) = nullptr;
   void (*reduce)(const ExecutionContext&, const ReduceCall&) = nullptr;
+  void (*scan)(const ExecutionContext&, const ScanCall&) = nullptr;
   void (*generate)(const ExecutionContext&, const GenerateCall&) = nullptr;
 };
 

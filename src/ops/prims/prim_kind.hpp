@@ -15,7 +15,7 @@
 namespace tenferro::prims_internal {
 
 // The kernel shape a backend provides for an op.
-enum class KernelShape : std::uint8_t { Elementwise, Reduce, Generate };
+enum class KernelShape : std::uint8_t { Elementwise, Reduce, Scan, Generate };
 
 // Dtype sets are the registration tables' masks (runtime/dtype_mask.hpp).
 using runtime_internal::dtype_bit;

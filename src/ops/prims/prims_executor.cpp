@@ -90,17 +90,18 @@ void run_elementwise(const PrimsKernels& k, const ExecutionContext& ctx, const P
   k.elementwise(ctx, call);
 }
 
-// The output of an element-wise op takes the memory order of its first input of the output's
-// whole shape that is not a broadcast (NumPy's order K): C-ordered operands from NumPy give a
-// C-ordered result, so every operand walks one dense block in one order (the flat loops and vector
-// kernels) instead of a column-major result read across the inputs' rows. Column-major inputs,
-// broadcast-only inputs, casts (contiguous() is column-major by definition) and every other
+// The output of an element-wise op or a scan takes the memory order of its first input of the
+// output's whole shape that is not a broadcast (NumPy's order K): C-ordered operands from NumPy
+// give a C-ordered result, so every operand walks one dense block in one order (the flat loops and
+// vector kernels) instead of a column-major result read across the inputs' rows. Column-major
+// inputs, broadcast-only inputs, casts (contiguous() is column-major by definition) and every other
 // kernel shape keep the column-major output. `out` is the compact column-major allocation; the
 // result is a view of its buffer.
 EagerTensor in_inputs_order(EagerTensor out, const PrimsOp& op,
                             std::span<const EagerTensor> inputs) {
-  if (info(op.kind()).shape != KernelShape::Elementwise || op.kind() == PrimKind::Cast ||
-      out.shape().size() < 2) {
+  const KernelShape kernel = info(op.kind()).shape;
+  if ((kernel != KernelShape::Elementwise && kernel != KernelShape::Scan) ||
+      op.kind() == PrimKind::Cast || out.shape().size() < 2) {
     return out;
   }
   // A broadcast view (a zero stride on an axis longer than 1) has the whole shape but no memory
@@ -188,6 +189,16 @@ std::vector<EagerTensor> execute(const PrimsKernels& k, const ExecutionContext& 
       set_operand(call.out, out);
       ctx.record_kernel_launch();
       k.reduce(ctx, call);
+      break;
+    }
+    case KernelShape::Scan: {
+      ScanCall call;
+      call.kind = op->kind();
+      set_operand(call.in, inputs[0]);
+      call.axis = p.axis;
+      set_operand(call.out, out);
+      ctx.record_kernel_launch();
+      k.scan(ctx, call);
       break;
     }
     case KernelShape::Generate: {

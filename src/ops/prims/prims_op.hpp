@@ -57,7 +57,7 @@ struct PrimsPayload {
   // concatenates them along `axis`; Reduce outputs keep reduced axes as size 1.
   InputMetas inputs;
   TensorMeta out;
-  std::int64_t axis = 0;                                 // Cast of several inputs: the joining axis
+  std::int64_t axis = 0;  // Cast of several inputs: the joining axis; Scan: the scanned axis
   std::array<std::uint8_t, 64> reduced{};                // Reduce: by input axis
   std::complex<double> alpha{1.0, 0.0}, beta{0.0, 0.0};  // Affine, Axpby
   std::complex<double> value{0.0, 0.0};                  // Fill

@@ -1,10 +1,11 @@
 // The prims reductions: axes resolved to a mask, keepdims by a view of the kept-dims result;
-// argmax/argmin are reductions of one axis.
+// argmax/argmin are reductions of one axis. And the scan along one axis (cumsum).
 #include <string>
 
 #include "ops/prims/registration.hpp"
 #include "ops/prims/resolve.hpp"
 #include "tenferro/prims.hpp"
+#include "tenferro/runtime/errors.hpp"
 
 namespace tenferro::prims {
 namespace {
@@ -90,6 +91,17 @@ EagerTensor argmax(const EagerTensor& x, std::int64_t axis, bool keepdims) {
 }
 EagerTensor argmin(const EagerTensor& x, std::int64_t axis, bool keepdims) {
   return arg_extreme(PrimKind::ArgMin, x, axis, keepdims);
+}
+
+EagerTensor cumsum(const EagerTensor& x, std::int64_t axis) {
+  const std::string name(prims_internal::prim_name(PrimKind::CumSum));
+  if (!x.defined()) throw ContextMismatchError(name, 0, 0, 0);
+  prims_internal::PrimsPayload p;
+  p.kind = PrimKind::CumSum;
+  p.axis = prims_internal::normalize_axis(name, axis, x.rank());
+  p.inputs.assign(std::span(&x, 1));
+  p.out = {x.dtype(), x.shape()};
+  return prims_internal::run(prims_internal::PrimsOp(std::move(p)), std::span(&x, 1));
 }
 
 }  // namespace tenferro::prims

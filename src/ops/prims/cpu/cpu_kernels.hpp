@@ -15,6 +15,7 @@ void elementwise(const ExecutionContext& ctx, const prims_internal::ElementwiseC
 void reduce(const ExecutionContext& ctx, const prims_internal::ReduceCall& call);
 // argmax/argmin, which reduce() hands on with its view of the call (cpu_arg_extreme.cpp).
 void arg_extreme(const prims_internal::ReduceCall& call, const cpu_strided::ReduceView& view);
+void scan(const ExecutionContext& ctx, const prims_internal::ScanCall& call);
 void generate(const ExecutionContext& ctx, const prims_internal::GenerateCall& call);
 
 }  // namespace tenferro::prims_cpu

@@ -10,6 +10,7 @@ const PrimsKernels& cpu_prims_kernels() {
     for (const PrimInfo& p : kPrimInfo) k.runs[static_cast<std::size_t>(p.kind)] = p.dtypes;
     k.elementwise = &prims_cpu::elementwise;
     k.reduce = &prims_cpu::reduce;
+    k.scan = &prims_cpu::scan;
     k.generate = &prims_cpu::generate;
     return k;
   }();

@@ -46,6 +46,8 @@ bool kernels_run(PrimKind kind, DType dtype) {
       return k.unary ? ck::unary_runs(kind, e) : ck::binary_runs(kind, e);
     case KernelShape::Reduce:
       return ck::reduce_runs(kind, e);
+    case KernelShape::Scan:
+      return ck::scan_runs(kind, e);
     case KernelShape::Generate:
       return ck::generate_runs(kind, e);
   }
@@ -161,6 +163,28 @@ void reduce(const ExecutionContext& ctx, const ReduceCall& c) {
              prim_name(c.kind));
 }
 
+void scan(const ExecutionContext& ctx, const ScanCall& c) {
+  auto& backend = ctx.backend_as<CudaBackend>();
+  const TensorLayout& in = c.in.layout;
+  const TensorLayout& out = c.out.layout;
+  const auto a = static_cast<std::size_t>(c.axis);
+  if (kernel_op(c.kind).shape != KernelShape::Scan || !kernels_run(c.kind, in.dtype) ||
+      out.dtype != in.dtype || out.shape != in.shape || a >= in.shape.size()) {
+    wiring_defect(c.kind, "not a scan call the kernels run");
+  }
+  std::vector<std::size_t> line_axes;
+  for (std::size_t d = 0; d < in.shape.size(); ++d) {
+    if (d != a) line_axes.push_back(d);
+  }
+  const auto lines = coalesce<2>(in.shape, {out.strides, in.strides}, line_axes);
+  if (lines.count == 0 || in.shape[a] == 0) return;
+  backend.make_current();
+  cuda_check(ck::launch_scan(c.kind, element_of(in.dtype), address<void>(backend, c.out, c.kind),
+                             address<const void>(backend, c.in, c.kind), lines.index, lines.count,
+                             in.shape[a], out.strides[a], in.strides[a], backend.stream()),
+             prim_name(c.kind));
+}
+
 void generate(const ExecutionContext& ctx, const GenerateCall& c) {
   auto& backend = ctx.backend_as<CudaBackend>();
   const KernelOp k = kernel_op(c.kind);
@@ -201,6 +225,7 @@ const PrimsKernels& cuda_prims_kernels() {
     }
     k.elementwise = &elementwise;
     k.reduce = &reduce;
+    k.scan = &scan;
     k.generate = &generate;
     return k;
   }();

@@ -67,6 +67,7 @@ struct Scalars {
 //    Complex: real a, b and a complex output; Maximum, Minimum, Pow: real only. Comparisons:
 //    0/1 in the real element of a and b; the orderings real only.
 //  - launch_reduce: Sum, Mean, Prod, Max, Min, Norm, ArgMax, ArgMin (one reduced axis).
+//  - launch_scan: CumSum.
 //  - launch_generate: Fill, Eye, Arange, RandomUniform, RandomNormal.
 
 constexpr bool is_complex_element(Element e) {
@@ -98,6 +99,10 @@ constexpr bool reduce_runs(PrimKind op, Element in) {
   const bool real_only = op == PrimKind::Max || op == PrimKind::Min || op == PrimKind::ArgMax ||
                          op == PrimKind::ArgMin;
   return !(real_only && is_complex_element(in));
+}
+
+constexpr bool scan_runs(PrimKind op, Element) {
+  return op == PrimKind::CumSum;  // every element type
 }
 
 constexpr bool generate_runs(PrimKind, Element) {

@@ -38,6 +38,13 @@ cudaError_t launch_reduce(PrimKind op, Element in, void* dst, const void* src, c
                           std::int64_t kept_count, const Index<1>& reduced,
                           std::int64_t reduced_count, void* workspace, cudaStream_t stream);
 
+// A scan (CumSum) along one axis of n elements: `lines` indexes dst (operand 0) and src
+// (operand 1) at the first element of each of line_count lines, whose elements are dst_step
+// and src_step apart.
+cudaError_t launch_scan(PrimKind op, Element in, void* dst, const void* src, const Index<2>& lines,
+                        std::int64_t line_count, std::int64_t n, std::int64_t dst_step,
+                        std::int64_t src_step, cudaStream_t stream);
+
 // Fills `count` compact elements of `dst` (element k is column-major linear index k).
 cudaError_t launch_generate(PrimKind op, Element out, void* dst, std::int64_t count,
                             const GenerateArgs& args, cudaStream_t stream);

@@ -13,6 +13,7 @@ const PrimsKernels& webgpu_prims_kernels() {
     }
     k.elementwise = &prims_webgpu::elementwise;
     k.reduce = &prims_webgpu::reduce;
+    k.scan = &prims_webgpu::scan;
     k.generate = &prims_webgpu::generate;
     return k;
   }();

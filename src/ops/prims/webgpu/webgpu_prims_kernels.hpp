@@ -8,6 +8,7 @@ namespace tenferro::prims_webgpu {
 
 void elementwise(const ExecutionContext& ctx, const prims_internal::ElementwiseCall& call);
 void reduce(const ExecutionContext& ctx, const prims_internal::ReduceCall& call);
+void scan(const ExecutionContext& ctx, const prims_internal::ScanCall& call);
 void generate(const ExecutionContext& ctx, const prims_internal::GenerateCall& call);
 
 }  // namespace tenferro::prims_webgpu

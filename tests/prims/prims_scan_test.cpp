@@ -1,0 +1,188 @@
+// prims::cumsum on every runtime against a running sum written here on the host:
+//  - integer-valued inputs, whose every partial sum is exact in any dtype and any association,
+//    so the result must equal the reference bit for bit: each axis of ranks 1-3, lines shorter
+//    and longer than the kernels' segments and blocks (the CPU's 256-element chains, WebGPU's
+//    2048-element blocks and their recursion past 2048^2), views (transposed, stepped,
+//    broadcast; the result in the input's memory order) and every dtype the runtime runs;
+//  - random real inputs on long lines, held to a bound of the association's rounding (CPU:
+//    float32 accumulates in float64, so its bound is float64's);
+//  - Inf and NaN propagating as in a left-to-right loop; the typed refusals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "prims/prims_reference.hpp"
+#include "prims/prims_runtimes.hpp"
+#include "tenferro/prims.hpp"
+
+namespace tenferro::prims_test {
+namespace {
+
+class PrimsScan : public PrimsRuntimeTest {};
+TENFERRO_PRIMS_ON_ALL_RUNTIMES(PrimsScan);
+
+// The running sum of x along `axis` in long double, left to right (column-major Ref); `bound`
+// gets the running sum of |x| (the scale of a rounding error at each output).
+Ref cumsum_ref(const Ref& x, std::size_t axis, std::vector<double>* bound = nullptr) {
+  Ref out{x.dtype, x.shape, std::vector<C>(x.v.size())};
+  if (bound) bound->assign(x.v.size(), 0.0);
+  for (std::int64_t k = 0; k < x.numel(); ++k) {
+    std::vector<std::int64_t> idx = unravel(k, x.shape);
+    if (idx[axis] != 0) continue;  // one line per first element
+    long double re = 0, im = 0, mag = 0;
+    for (std::int64_t j = 0; j < x.shape[axis]; ++j) {
+      idx[axis] = j;
+      const auto at = static_cast<std::size_t>(ravel(idx, x.shape));
+      re += x.v[at].real();
+      im += x.v[at].imag();
+      mag += std::abs(x.v[at]);
+      out.v[at] = C(static_cast<double>(re), static_cast<double>(im));
+      if (bound) (*bound)[at] = static_cast<double>(mag);
+    }
+  }
+  return out;
+}
+
+// Values in {-limit, ..., limit} (both parts for complex dtypes).
+Ref integer_ref(DType d, Shape shape, unsigned seed, int limit = 8) {
+  Ref r = random_ref(d, std::move(shape), seed, -limit - 0.5, limit + 0.5);
+  for (C& z : r.v) z = C(std::round(z.real()), std::round(z.imag()));
+  return r;
+}
+
+TEST_P(PrimsScan, IntegerInputsAreExactAlongEveryAxis) {
+  const std::vector<Shape> shapes = {{1},       {7},      {255},     {256},      {300},
+                                     {2047},    {2048},   {2049},    {5000},     {5, 7},
+                                     {3, 1, 4}, {300, 3}, {3, 2500}, {4, 3, 600}};
+  unsigned seed = 1;
+  for (DType d : dtypes()) {
+    for (const Shape& shape : shapes) {
+      const Ref x = integer_ref(d, shape, seed++);
+      const EagerTensor ex = up(x);
+      for (std::size_t a = 0; a < shape.size(); ++a) {
+        SCOPED_TRACE(std::string(dtype_name(d)) + shape_to_string(shape) + " axis " +
+                     std::to_string(a));
+        EXPECT_TRUE(
+            identical(down(prims::cumsum(ex, static_cast<std::int64_t>(a))), cumsum_ref(x, a)));
+      }
+      // A negative axis names the same one.
+      EXPECT_TRUE(identical(down(prims::cumsum(ex, -1)), cumsum_ref(x, shape.size() - 1)));
+    }
+  }
+}
+
+// Views: the kernels read the input's own strides (no contiguous copy first).
+TEST_P(PrimsScan, ViewsAreScannedInPlace) {
+  for (DType d : dtypes()) {
+    SCOPED_TRACE(dtype_name(d));
+    const Ref base = integer_ref(d, {11, 600, 5}, 40);
+    const EagerTensor ex = up(base);
+    const std::vector<std::int64_t> perm{2, 0, 1};
+    const EagerTensor permuted = prims::permute(ex, perm);
+    const Ref permuted_ref = permute_ref(base, perm);
+    for (std::size_t a = 0; a < 3; ++a) {
+      const EagerTensor y = prims::cumsum(permuted, static_cast<std::int64_t>(a));
+      // The result takes the input's memory order (NumPy's order K), as element-wise results.
+      EXPECT_EQ(y.strides(), permuted.strides());
+      EXPECT_TRUE(identical(down(y), cumsum_ref(permuted_ref, a)));
+    }
+    const prims::Slice stepped[] = {{1, std::nullopt, 3}, {2, std::nullopt, 2}, {}};
+    const EagerTensor sliced = prims::slice(ex, stepped);
+    const Ref sliced_ref = slice_ref(slice_ref(base, 0, 1, 11, 3), 1, 2, 600, 2);
+    for (std::size_t a = 0; a < 3; ++a) {
+      EXPECT_TRUE(identical(down(prims::cumsum(sliced, static_cast<std::int64_t>(a))),
+                            cumsum_ref(sliced_ref, a)));
+    }
+    // A broadcast input: stride 0 along the scanned axis and along another.
+    const Ref row = integer_ref(d, {1, 7}, 41);
+    const EagerTensor wide = prims::broadcast_to(up(row), {3000, 7});
+    Ref wide_ref{d, {3000, 7}, {}};
+    for (std::int64_t k = 0; k < 3000 * 7; ++k)
+      wide_ref.v.push_back(row.v[static_cast<std::size_t>(k / 3000)]);
+    EXPECT_TRUE(identical(down(prims::cumsum(wide, 0)), cumsum_ref(wide_ref, 0)));
+    EXPECT_TRUE(identical(down(prims::cumsum(wide, 1)), cumsum_ref(wide_ref, 1)));
+  }
+}
+
+// A line past 2048^2 elements: WebGPU scans the totals of its blocks, then theirs. Values in
+// {-1, 0, 1}, so every partial sum is exact in float32 too.
+TEST_P(PrimsScan, LinesPastTwoLevelsOfBlocks) {
+  const std::int64_t n = 2048 * 2048 + 3000;
+  const Ref x = integer_ref(DType::F32, {n}, 44, 1);
+  EXPECT_TRUE(identical(down(prims::cumsum(up(x), 0)), cumsum_ref(x, 0)));
+}
+
+// Random reals: every output within a rounding bound of the long double running sum, scaled by
+// the running sum of |x|. The CPU accumulates float32 in float64: its float32 outputs are
+// each rounded once (half an ulp) from a float64 sum, a bound that a float32 accumulator
+// (n roundings of 2^-24) breaks on these lines.
+TEST_P(PrimsScan, LongRandomLinesStayWithinTheirRoundingBound) {
+  for (DType d : dtypes()) {
+    for (const Shape& shape : std::vector<Shape>{{100000}, {3, 20000}}) {
+      SCOPED_TRACE(std::string(dtype_name(d)) + shape_to_string(shape));
+      const Ref x = random_ref(d, shape, 45);
+      const std::size_t axis = shape.size() - 1;
+      std::vector<double> scale;
+      const Ref want = cumsum_ref(x, axis, &scale);
+      const Ref got = down(prims::cumsum(up(x), static_cast<std::int64_t>(axis)));
+      const bool wide = is_double(d) || kind() != RuntimeKind::WebGpu;
+      const double out_eps = is_double(d) ? 0x1p-53 : 0x1p-24;
+      const double acc_eps = wide ? 0x1p-53 : 0x1p-24;
+      int misses = 0;
+      for (std::size_t i = 0; i < want.v.size() && misses < 5; ++i) {
+        const double err = std::abs(got.v[i] - want.v[i]);
+        const double allowed = 2 * out_eps * std::abs(want.v[i]) + 32 * acc_eps * scale[i];
+        if (!(err <= allowed)) {
+          ++misses;
+          ADD_FAILURE() << "at " << i << ": got " << fmt(got.v[i]) << ", expected "
+                        << fmt(want.v[i]) << " (error " << err << " > " << allowed << ")";
+        }
+      }
+    }
+  }
+}
+
+// Inf and NaN as a left-to-right loop has them: +inf from its place on, NaN from a later -inf
+// or NaN on; a line without them is untouched.
+TEST_P(PrimsScan, InfinitiesAndNaNsPropagateForward) {
+  for (DType d : dtypes()) {
+    SCOPED_TRACE(dtype_name(d));
+    for (std::int64_t n : {40, 3000}) {
+      Ref x = integer_ref(d, {n, 2}, 46);
+      x.v[static_cast<std::size_t>(n / 4)] = C(kInf, 0);
+      x.v[static_cast<std::size_t>(n / 2)] = C(-kInf, 0);
+      x.v[static_cast<std::size_t>(n + n / 3)] = C(kNaN, 0);
+      const Ref got = down(prims::cumsum(up(x), 0));
+      for (std::int64_t j = 0; j < n; ++j) {
+        const C first = got.v[static_cast<std::size_t>(j)];
+        const C second = got.v[static_cast<std::size_t>(n + j)];
+        if (j < n / 4) {
+          EXPECT_TRUE(std::isfinite(first.real())) << j;
+        } else if (j < n / 2) {
+          EXPECT_EQ(first.real(), kInf) << j;
+        } else {
+          EXPECT_TRUE(has_nan(first)) << j;
+        }
+        EXPECT_EQ(has_nan(second), j >= n / 3) << j;
+      }
+    }
+  }
+}
+
+TEST_P(PrimsScan, EmptyTensorsAndRefusals) {
+  const EagerTensor empty = up(make_ref(DType::F32, {0, 3}, {}));
+  EXPECT_EQ(prims::cumsum(empty, 0).shape(), (Shape{0, 3}));
+  EXPECT_EQ(prims::cumsum(empty, 1).shape(), (Shape{0, 3}));
+  const EagerTensor x = up(random_ref(DType::F32, {2, 3}, 47));
+  EXPECT_TRUE(throws_kind([&] { (void)prims::cumsum(x, 2); }, ErrorKind::Validation, {"axis"}));
+  EXPECT_TRUE(throws_kind([&] { (void)prims::cumsum(x, -3); }, ErrorKind::Validation, {"axis"}));
+  const EagerTensor scalar = up(make_ref(DType::F32, {}, {C(2.0, 0)}));
+  EXPECT_TRUE(
+      throws_kind([&] { (void)prims::cumsum(scalar, 0); }, ErrorKind::Validation, {"axis"}));
+}
+
+}  // namespace
+}  // namespace tenferro::prims_test
