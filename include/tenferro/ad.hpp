@@ -258,6 +258,8 @@ Variable argmax(const Variable& x, std::int64_t axis, bool keepdims = false);
 Variable argmin(const Variable& x, std::int64_t axis, bool keepdims = false);
 // The running sum along one axis (prims::cumsum): linear.
 Variable cumsum(const Variable& x, std::int64_t axis);
+// The running product (prims::cumprod), differentiated exactly where x has zeros.
+Variable cumprod(const Variable& x, std::int64_t axis);
 
 Variable cast(const Variable& x, DType to);
 

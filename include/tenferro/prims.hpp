@@ -174,6 +174,9 @@ EagerTensor argmin(const EagerTensor& x, std::int64_t axis, bool keepdims = fals
 // Associated in blocks, as a parallel scan: finite results can differ from a left-to-right loop
 // in the last bits (float32 runs accumulate in float64 on the CPU). Linear under AD.
 EagerTensor cumsum(const EagerTensor& x, std::int64_t axis);
+// The inclusive running product along `axis` (NumPy's cumprod), associated in blocks as cumsum
+// (a partial product can overflow, or not, where a left-to-right loop's would not, or would).
+EagerTensor cumprod(const EagerTensor& x, std::int64_t axis);
 
 // --- Casts: F32 <-> F64, real -> complex, C32 <-> C64. Complex -> real is refused: call
 // real() or abs() to say which. Casting to the same dtype makes a compact copy. ---

@@ -78,14 +78,18 @@ void bind_prims_overloads(nb::module_& p) {
         },
         nb::arg("x"), nb::arg("axis"), nb::arg("keepdims"));
   }
-  // cumsum along one axis (tenferro.cumsum flattens for axis=None first).
-  p.def(
-      "cumsum",
-      [](const V& x, nb::handle axis) {
-        const std::int64_t a = normalize_axis(int_arg(axis, "cumsum", "axis"), x.rank(), "cumsum");
-        return released([&] { return ad::cumsum(x, a); });
-      },
-      nb::arg("x"), nb::arg("axis"));
+  // cumsum and cumprod along one axis (tenferro.cumsum flattens for axis=None first).
+  using Scan = V (*)(const V&, std::int64_t);
+  const std::pair<const char*, Scan> scans[] = {{"cumsum", &ad::cumsum}, {"cumprod", &ad::cumprod}};
+  for (const auto& [op, op_fn] : scans) {
+    p.def(
+        op,
+        [name = op, fn = op_fn](const V& x, nb::handle axis) {
+          const std::int64_t a = normalize_axis(int_arg(axis, name, "axis"), x.rank(), name);
+          return released([&] { return fn(x, a); });
+        },
+        nb::arg("x"), nb::arg("axis"));
+  }
   p.def("cast", [](const V& x, nb::handle dtype) {
     const DType d = dtype_from_python(dtype);
     return released([&] { return ad::cast(x, d); });

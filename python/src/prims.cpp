@@ -182,14 +182,19 @@ void bind_prims(nb::module_& m) {
         },
         nb::arg("x"), nb::arg("axis"), nb::arg("keepdims"));
   }
-  // cumsum along one axis (tenferro.cumsum flattens for axis=None first).
-  p.def(
-      "cumsum",
-      [](const EagerTensor& x, nb::handle axis) {
-        const std::int64_t a = normalize_axis(int_arg(axis, "cumsum", "axis"), x.rank(), "cumsum");
-        return released([&] { return prims::cumsum(x, a); });
-      },
-      nb::arg("x"), nb::arg("axis"));
+  // cumsum and cumprod along one axis (tenferro.cumsum flattens for axis=None first).
+  using Scan = EagerTensor (*)(const EagerTensor&, std::int64_t);
+  const std::pair<const char*, Scan> scans[] = {{"cumsum", &prims::cumsum},
+                                                {"cumprod", &prims::cumprod}};
+  for (const auto& [op, op_fn] : scans) {
+    p.def(
+        op,
+        [name = op, fn = op_fn](const EagerTensor& x, nb::handle axis) {
+          const std::int64_t a = normalize_axis(int_arg(axis, name, "axis"), x.rank(), name);
+          return released([&] { return fn(x, a); });
+        },
+        nb::arg("x"), nb::arg("axis"));
+  }
   p.def("cast", [](const EagerTensor& x, nb::handle dtype) {
     const DType d = dtype_from_python(dtype);
     return released([&] { return prims::cast(x, d); });

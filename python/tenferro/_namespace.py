@@ -664,41 +664,26 @@ def count_nonzero(x, axis=None, keepdims=False):
     return not_equal(x, 0).sum(axis, keepdims)
 
 
-def _scan(x, axis, op, combine):
-    """Inclusive prefix ``combine`` along one axis (cumprod's: cumsum has a kernel of its own;
-    NumPy's default, axis=None: of the flattened values) by Hillis-Steele doubling: ceil(log2 n) rounds of y[i] = y[i] (+) y[i - s] (two
-    slices, one kernel, one concatenate each), so every backend runs it with its own kernels and
-    Inf/NaN propagate as in NumPy's running loop (nothing is multiplied by a mask). The terms are
-    associated differently, as in any parallel scan: finite partial results can round (or
-    overflow) differently from a sequential loop."""
+def _scan(x, axis, op):
+    """numpy.cumsum / cumprod: one scan kernel (``prims.cumsum`` / ``cumprod``) on x's runtime
+    along ``axis``, of the flattened values for axis=None; differentiable (cumprod exactly where
+    x has zeros). Its terms are associated in blocks, as in any parallel scan (float32
+    accumulates in float64 on the CPU), so finite results can differ from NumPy's left-to-right
+    loop in the last bits (and a partial product can overflow where the loop's does not, or
+    the other way round); Inf and NaN propagate as in that loop."""
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
-    axis = _axis(axis, x.ndim, op)
-    n = x.shape[axis]
-    y = moveaxis(x, axis, -1)
-    s = 1
-    while s < n:
-        y = concatenate([y[..., :s], combine(y[..., s:], y[..., :n - s])], axis=-1)
-        s *= 2
-    y = moveaxis(y, -1, axis)
-    # n <= 1 ran no round: y is a view of x, and NumPy's scans always return a new array.
-    return y if n > 1 else astype(y, y.dtype, copy=True)
+    return getattr(_p, op)(x, _axis(axis, x.ndim, op))
 
 
 def cumsum(x, axis=None):
-    """numpy.cumsum: one running-sum kernel (``prims.cumsum``) on x's runtime along ``axis``, of
-    the flattened values for axis=None; linear under differentiation. Its terms are associated
-    in blocks, as in any parallel scan (float32 accumulates in float64 on the CPU), so finite
-    results can differ from NumPy's left-to-right loop in the last bits; Inf and NaN propagate
-    as in that loop."""
-    if axis is None:
-        x, axis = reshape(x, (-1,)), 0
-    return _p.cumsum(x, _axis(axis, x.ndim, "cumsum"))
+    """numpy.cumsum (see _scan)."""
+    return _scan(x, axis, "cumsum")
 
 
 def cumprod(x, axis=None):
-    """numpy.cumprod (see _scan): a 0 and an Inf in one prefix give NaN in any association."""
-    return _scan(x, axis, "cumprod", _operator.mul)
+    """numpy.cumprod (see _scan)."""
+    return _scan(x, axis, "cumprod")
 
 
 def swapaxes(x, axis1, axis2):

@@ -244,6 +244,23 @@ def test_nan_to_num_and_cumprod_are_numpys(rt):
     same(tf.cumprod(rt.upload(y[:, :1]), 1), np.cumprod(y[:, :1], 1))
 
 
+def test_cumprod_gradient_with_zeros_is_the_products_of_the_others(rt, rng):
+    # Rows with no zero, one zero and two zeros: d/dx_j sum_i w_i prod_{k <= i} x_k is
+    # sum_{i >= j} w_i prod_{k <= i, k != j} x_k, written out here term by term.
+    a = rng.standard_normal((3, 7))
+    a[1, 2] = 0.0
+    a[2, 1] = a[2, 5] = 0.0
+    w = rng.standard_normal(a.shape)
+    g = tf.grad(lambda x: (tf.cumprod(x, axis=1) * rt.upload(w)).sum())(rt.upload(a)).download()
+    want = np.zeros_like(a)
+    for r in range(3):
+        for j in range(7):
+            for i in range(j, 7):
+                others = np.delete(a[r, :i + 1], j)
+                want[r, j] += w[r, i] * np.prod(others)
+    np.testing.assert_allclose(g, want, rtol=1e-12, atol=1e-12)
+
+
 def test_argument_forms_numpy_takes(rt, rng):
     # Found by a review of the first version: each raised (or was refused) where NumPy answers.
     a = special(rng, 3, 4)

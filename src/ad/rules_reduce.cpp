@@ -90,6 +90,49 @@ Variable cumsum(const Variable& x, std::int64_t axis) {
       [axis](std::span<const T> t) { return std::vector<T>{prims::cumsum(t[0], axis)}; });
 }
 
+// A running product y_i = x_0 ... x_i, differentiated with zeros in x: with c_i the number of
+// zeros among x_0..x_i and P the running product of x with its zeros replaced by 1,
+//   dy_i / dx_j = P_i / x_j                         where c_i = 0 (no zero so far),
+//               = P_i                               where c_i = 1 and x_j is that zero,
+//               = 0                                 otherwise (some other factor is 0).
+// So the tangent is P * cumsum(t / x) where c = 0 and P * t at the first zero (summed) where
+// c = 1; the cotangent at j is the running sum from the other end of g * conj(P) over the
+// outputs with c = 0, over conj(x_j), before the first zero, and of those with c = 1 at it.
+// PyTorch's cumprod_backward makes the same split. Branches are selected, never multiplied by
+// a 0/1 mask, so an Inf or NaN of a branch not taken does not leak.
+Variable cumprod(const Variable& x, std::int64_t axis) {
+  T xv = x.value();
+  const DType real = real_dtype(xv.dtype());
+  const auto& rt = xv.runtime();
+  const T zero = prims::full(rt, xv.dtype(), xv.shape(), 0.0);
+  const T one = prims::full(rt, xv.dtype(), xv.shape(), 1.0);
+  const T real_one = prims::full(rt, real, xv.shape(), 1.0);
+  const T is_zero = prims::equal(xv, zero);  // 0/1 in the real dtype
+  const T zeros_so_far = prims::cumsum(is_zero, axis);
+  const T none_yet = prims::equal(zeros_so_far, prims::full(rt, real, xv.shape(), 0.0));
+  const T one_so_far = prims::equal(zeros_so_far, real_one);
+  const T first_zero = prims::mul(is_zero, one_so_far);
+  const T x1 = prims::where(is_zero, one, xv);
+  const T p = prims::cumprod(x1, axis);
+  const Axes along{axis};
+  const auto from_end = [axis, along](const T& v) {
+    return prims::flip(prims::cumsum(prims::flip(v, along), axis), along);
+  };
+  return record1(
+      "cumprod", std::span<const Variable>(&x, 1), prims::cumprod(xv, axis),
+      [=](std::span<const T> g, const std::vector<bool>&) {
+        const T gp = prims::mul(g[0], prims::conj(p));
+        const T before = prims::div(from_end(prims::where(none_yet, gp, zero)), prims::conj(x1));
+        const T at = from_end(prims::where(one_so_far, gp, zero));
+        return std::vector<T>{prims::where(none_yet, before, prims::where(first_zero, at, zero))};
+      },
+      [=](std::span<const T> t) {
+        const T before = prims::mul(p, prims::cumsum(prims::div(t[0], x1), axis));
+        const T at = prims::mul(p, prims::cumsum(prims::where(first_zero, t[0], zero), axis));
+        return std::vector<T>{prims::where(none_yet, before, prims::where(one_so_far, at, zero))};
+      });
+}
+
 Variable mean(const Variable& x, std::optional<Axes> axes, bool keepdims) {
   T xv = x.value();
   auto ax = reduced_axes(axes, xv.rank());

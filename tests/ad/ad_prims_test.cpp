@@ -293,6 +293,28 @@ TEST(AdPrims, CumSumAlongEachAxis) {
   }
 }
 
+// The running product's rules split at a line's zeros (ad::cumprod): lines with none, one and
+// two zeros (the second zero ends every derivative but its own line's), each axis.
+TEST(AdPrims, CumProdWithAndWithoutZeros) {
+  for (DType d : {kReal, kComplex}) {
+    const std::string tag(dtype_name(d));
+    // Columns of 6 along axis 0: column 0 has no zero, column 1 one (at 2), column 2 two
+    // (at 1 and 4), column 3 one at its start.
+    EagerTensor x = randn(d, {6, 4}, 44);
+    const std::vector<C> v = entries(x);
+    for (std::int64_t k : {6 + 2, 12 + 1, 12 + 4, 18 + 0})
+      x = shifted(x, k, -v[static_cast<std::size_t>(k)]);
+    for (std::int64_t axis : {0, -1}) {
+      check_unary(
+          "cumprod axis " + std::to_string(axis) + " " + tag,
+          [axis](const V& u) { return ad::cumprod(u, axis); }, x);
+    }
+    check_unary(
+        "cumprod of a 3-D input, axis 1 " + tag, [](const V& u) { return ad::cumprod(u, 1); },
+        randn(d, {2, 5, 3}, 45));
+  }
+}
+
 TEST(AdPrims, MaxTiesShareTheGradient) {
   const EagerTensor x = cpu()->upload(Tensor::from_col_major<double>({3}, {2.0, 2.0, 1.0}));
   auto g = ad::grad([](std::span<const V> v) { return std::vector<V>{ad::max(v[0])}; },

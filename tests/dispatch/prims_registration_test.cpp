@@ -187,6 +187,8 @@ EagerTensor call_kind(PrimKind kind, const std::shared_ptr<EagerRuntime>& rt, DT
       return prims::argmin(input(1), 0);
     case PrimKind::CumSum:
       return prims::cumsum(input(1), 1);
+    case PrimKind::CumProd:
+      return prims::cumprod(input(1), 0);
     case PrimKind::Fill:
       return prims::full(rt, dtype, shape, 2.5);
     case PrimKind::Eye:

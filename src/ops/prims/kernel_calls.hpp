@@ -76,12 +76,12 @@ struct ReduceCall {
   StridedOperand out;
 };
 
-// out = the inclusive running sum of `in` along `axis` (CumSum, NumPy's cumsum): out[.., j, ..] =
-// in[.., 0, ..] + ... + in[.., j, ..], one dtype throughout; out has in's shape and its own
-// buffer, dense in in's memory order (column-major when in is a broadcast). The terms may be
-// associated in blocks (a parallel scan) rather than strictly left to right, so finite results can
-// differ from a sequential loop's in the last bits; Inf/NaN propagate as in that loop. F32/C32 may
-// accumulate in a wider type and round each output once.
+// out = the inclusive running sum (CumSum, NumPy's cumsum) or product (CumProd, cumprod) of `in`
+// along `axis`: out[.., j, ..] = in[.., 0, ..] (op) ... (op) in[.., j, ..], one dtype throughout;
+// out has in's shape and its own buffer, dense in in's memory order (column-major when in is a
+// broadcast). The terms may be associated in blocks (a parallel scan) rather than strictly left to
+// right, so finite results can differ from a sequential loop's in the last bits; Inf/NaN propagate
+// as in that loop. F32/C32 may accumulate in a wider type and round each output once.
 struct ScanCall {
   PrimKind kind{};
   StridedOperand in;

@@ -86,7 +86,7 @@
 // share the compute dtype): in1 where in0 != 0, else in2; the other branch is never read into
 // the result, so its Inf/NaN never leak. Scalar forms: alpha * x + beta (Affine), alpha * x +
 // beta * y (Axpby). Cast: copy with dtype conversion (cast, contiguous, concatenate). Then the
-// reductions, the scans (an inclusive running sum along one axis) and the creation ops
+// reductions, the scans (an inclusive running sum or product along one axis) and the creation ops
 // (Generate, arity 0; dtypes: the output's).
 #define TENFERRO_PRIMS_OTHER_OPS(X)                       \
   X(Greater, "greater", Elementwise, 2, kReal)            \
@@ -109,6 +109,7 @@
   X(ArgMax, "argmax", Reduce, 1, kReal)                   \
   X(ArgMin, "argmin", Reduce, 1, kReal)                   \
   X(CumSum, "cumsum", Scan, 1, kAll)                      \
+  X(CumProd, "cumprod", Scan, 1, kAll)                    \
   X(Fill, "full", Generate, 0, kAll)                      \
   X(Eye, "eye", Generate, 0, kAll)                        \
   X(Arange, "arange", Generate, 0, kAll)                  \

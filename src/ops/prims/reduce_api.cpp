@@ -93,15 +93,24 @@ EagerTensor argmin(const EagerTensor& x, std::int64_t axis, bool keepdims) {
   return arg_extreme(PrimKind::ArgMin, x, axis, keepdims);
 }
 
-EagerTensor cumsum(const EagerTensor& x, std::int64_t axis) {
-  const std::string name(prims_internal::prim_name(PrimKind::CumSum));
+namespace {
+EagerTensor scan(PrimKind kind, const EagerTensor& x, std::int64_t axis) {
+  const std::string name(prims_internal::prim_name(kind));
   if (!x.defined()) throw ContextMismatchError(name, 0, 0, 0);
   prims_internal::PrimsPayload p;
-  p.kind = PrimKind::CumSum;
+  p.kind = kind;
   p.axis = prims_internal::normalize_axis(name, axis, x.rank());
   p.inputs.assign(std::span(&x, 1));
   p.out = {x.dtype(), x.shape()};
   return prims_internal::run(prims_internal::PrimsOp(std::move(p)), std::span(&x, 1));
+}
+}  // namespace
+
+EagerTensor cumsum(const EagerTensor& x, std::int64_t axis) {
+  return scan(PrimKind::CumSum, x, axis);
+}
+EagerTensor cumprod(const EagerTensor& x, std::int64_t axis) {
+  return scan(PrimKind::CumProd, x, axis);
 }
 
 }  // namespace tenferro::prims

@@ -1,7 +1,7 @@
-// cumsum on the CPU (kernel_calls.hpp's ScanCall): running sums in WideSum<T> (double for F32,
-// complex<double> for C32), each output rounded once, so a float32 scan of 10^7 terms keeps
-// float64's error, not float32's.
-//  - A contiguous axis (in and out): the line is cut into kChains segments. A first pass sums
+// cumsum and cumprod on the CPU (kernel_calls.hpp's ScanCall): running sums (products) in
+// WideSum<T> (double for F32, complex<double> for C32), each output rounded once, so a float32
+// scan of 10^7 terms keeps float64's error, not float32's.
+//  - A contiguous axis (in and out): the line is cut into kChains segments. A first pass folds
 //    each segment (kChains independent chains), the segments' offsets follow, and a second pass
 //    runs every segment's chain from its offset, writing the outputs. Two reads and one write
 //    per element, but no chain waits on another: a single running sum is bound by the adder's
@@ -21,6 +21,7 @@
 namespace tenferro::prims_cpu {
 namespace {
 
+using prims_internal::PrimKind;
 using prims_internal::ScanCall;
 
 template <class T>
@@ -32,51 +33,64 @@ constexpr std::int64_t kChainedLine = 256;
 // Lines of a panel: their running sums stay in one small stack buffer.
 constexpr std::int64_t kPanel = 256;
 
+// The scan's step and its identity.
+template <class W>
+struct Plus {
+  static W identity() { return W{}; }
+  static void step(W& s, W x) { s += x; }
+};
+template <class W>
+struct Times {
+  static W identity() { return W{1}; }
+  static void step(W& s, W x) { s *= x; }
+};
+
 // One axis of the call: extent and the strides of in and out along it.
 struct Axis {
   std::int64_t n = 1, in = 0, out = 0;
 };
 
 // A contiguous line of n elements.
-template <class T>
+template <class T, class Op>
 void contiguous_line(const T* x, T* y, std::int64_t n) {
   using W = Wide<T>;
   if (n < kChainedLine) {
-    W s{};
+    W s = Op::identity();
     for (std::int64_t i = 0; i < n; ++i) {
-      s += static_cast<W>(x[i]);
+      Op::step(s, static_cast<W>(x[i]));
       y[i] = static_cast<T>(s);
     }
     return;
   }
   // Segments of len elements; the last one also takes the remainder, walked after the chains.
   const std::int64_t len = n / kChains, tail = len * kChains;
-  std::array<W, kChains> s{};
+  std::array<W, kChains> s;
+  s.fill(Op::identity());
   for (std::int64_t i = 0; i < len; ++i) {
-    for (std::int64_t c = 0; c < kChains; ++c) s[c] += static_cast<W>(x[c * len + i]);
+    for (std::int64_t c = 0; c < kChains; ++c) Op::step(s[c], static_cast<W>(x[c * len + i]));
   }
-  for (std::int64_t i = tail; i < n; ++i) s[kChains - 1] += static_cast<W>(x[i]);
-  // Each chain starts from the sum of the segments before it.
-  W offset{};
+  for (std::int64_t i = tail; i < n; ++i) Op::step(s[kChains - 1], static_cast<W>(x[i]));
+  // Each chain starts from the fold of the segments before it.
+  W offset = Op::identity();
   for (std::int64_t c = 0; c < kChains; ++c) {
     const W total = s[c];
     s[c] = offset;
-    offset += total;
+    Op::step(offset, total);
   }
   for (std::int64_t i = 0; i < len; ++i) {
     for (std::int64_t c = 0; c < kChains; ++c) {
-      s[c] += static_cast<W>(x[c * len + i]);
+      Op::step(s[c], static_cast<W>(x[c * len + i]));
       y[c * len + i] = static_cast<T>(s[c]);
     }
   }
   for (std::int64_t i = tail; i < n; ++i) {
-    s[kChains - 1] += static_cast<W>(x[i]);
+    Op::step(s[kChains - 1], static_cast<W>(x[i]));
     y[i] = static_cast<T>(s[kChains - 1]);
   }
 }
 
 // `lines` lines along `across` (their first elements x + i * across.in), scanned along `axis`.
-template <class T>
+template <class T, class Op>
 void panel(const T* x, T* y, const Axis& axis, const Axis& across) {
   using W = Wide<T>;
   std::array<W, kPanel> s;
@@ -84,18 +98,18 @@ void panel(const T* x, T* y, const Axis& axis, const Axis& across) {
     const std::int64_t m = std::min(kPanel, across.n - first);
     const T* xp = x + first * across.in;
     T* yp = y + first * across.out;
-    std::fill_n(s.begin(), m, W{});
+    std::fill_n(s.begin(), m, Op::identity());
     for (std::int64_t j = 0; j < axis.n; ++j) {
       const T* xr = xp + j * axis.in;
       T* yr = yp + j * axis.out;
       if (across.in == 1 && across.out == 1) {
         for (std::int64_t i = 0; i < m; ++i) {
-          s[i] += static_cast<W>(xr[i]);
+          Op::step(s[i], static_cast<W>(xr[i]));
           yr[i] = static_cast<T>(s[i]);
         }
       } else {
         for (std::int64_t i = 0; i < m; ++i) {
-          s[i] += static_cast<W>(xr[i * across.in]);
+          Op::step(s[i], static_cast<W>(xr[i * across.in]));
           yr[i * across.out] = static_cast<T>(s[i]);
         }
       }
@@ -103,7 +117,7 @@ void panel(const T* x, T* y, const Axis& axis, const Axis& across) {
   }
 }
 
-template <class T>
+template <class T, class Op>
 void scan_typed(const ScanCall& c) {
   const TensorLayout& in = c.in.layout;
   const TensorLayout& out = c.out.layout;
@@ -127,9 +141,9 @@ void scan_typed(const ScanCall& c) {
   std::int64_t in_at = 0, out_at = 0;
   for (;;) {
     if (contiguous) {
-      contiguous_line(x + in_at, y + out_at, axis.n);
+      contiguous_line<T, Op>(x + in_at, y + out_at, axis.n);
     } else {
-      panel(x + in_at, y + out_at, axis, walked_from == 1 ? across : Axis{});
+      panel<T, Op>(x + in_at, y + out_at, axis, walked_from == 1 ? across : Axis{});
     }
     std::size_t d = walked_from;
     for (; d < others.size(); ++d) {
@@ -148,11 +162,18 @@ void scan_typed(const ScanCall& c) {
 
 void scan(const ExecutionContext&, const ScanCall& call) {
   count_cpu_kernel_launch();
-  if (call.kind != prims_internal::PrimKind::CumSum) {
+  if (call.kind != PrimKind::CumSum && call.kind != PrimKind::CumProd) {
     throw_error(ErrorKind::RuntimeState, ErrorPhase::Execute,
                 std::string(prims_internal::prim_name(call.kind)), "not a CPU scan");
   }
-  visit_dtype(call.in.layout.dtype, [&](auto tag) { scan_typed<decltype(tag)>(call); });
+  visit_dtype(call.in.layout.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    if (call.kind == PrimKind::CumSum) {
+      scan_typed<T, Plus<Wide<T>>>(call);
+    } else {
+      scan_typed<T, Times<Wide<T>>>(call);
+    }
+  });
 }
 
 }  // namespace tenferro::prims_cpu

@@ -67,7 +67,7 @@ struct Scalars {
 //    Complex: real a, b and a complex output; Maximum, Minimum, Pow: real only. Comparisons:
 //    0/1 in the real element of a and b; the orderings real only.
 //  - launch_reduce: Sum, Mean, Prod, Max, Min, Norm, ArgMax, ArgMin (one reduced axis).
-//  - launch_scan: CumSum.
+//  - launch_scan: CumSum, CumProd.
 //  - launch_generate: Fill, Eye, Arange, RandomUniform, RandomNormal.
 
 constexpr bool is_complex_element(Element e) {
@@ -102,7 +102,7 @@ constexpr bool reduce_runs(PrimKind op, Element in) {
 }
 
 constexpr bool scan_runs(PrimKind op, Element) {
-  return op == PrimKind::CumSum;  // every element type
+  return op == PrimKind::CumSum || op == PrimKind::CumProd;  // every element type
 }
 
 constexpr bool generate_runs(PrimKind, Element) {

@@ -38,7 +38,7 @@ cudaError_t launch_reduce(PrimKind op, Element in, void* dst, const void* src, c
                           std::int64_t kept_count, const Index<1>& reduced,
                           std::int64_t reduced_count, void* workspace, cudaStream_t stream);
 
-// A scan (CumSum) along one axis of n elements: `lines` indexes dst (operand 0) and src
+// A scan (CumSum, CumProd) along one axis of n elements: `lines` indexes dst (operand 0) and src
 // (operand 1) at the first element of each of line_count lines, whose elements are dst_step
 // and src_step apart.
 cudaError_t launch_scan(PrimKind op, Element in, void* dst, const void* src, const Index<2>& lines,

@@ -1,11 +1,11 @@
-// cumsum on WebGPU (kernel_calls.hpp's ScanCall), F32 and C32, as the blocked scan of GPU
-// libraries: each workgroup scans one block of kBlock elements of one line (every invocation
-// sums its kPerInvocation elements, the workgroup scans those sums in shared memory, then each
-// invocation writes its running sums), and writes the block's total. The totals, a compact
-// lines x blocks tensor, are scanned the same way (recursively: three levels reach 2^33
-// elements), and a last kernel adds the scanned total of the blocks before it to every element
-// past a line's first block. No invocation loops over more than kPerInvocation elements, so
-// no loop runs long enough for lavapipe to cut it short.
+// cumsum and cumprod on WebGPU (kernel_calls.hpp's ScanCall), F32 and C32, as the blocked scan
+// of GPU libraries: each workgroup scans one block of kBlock elements of one line (every
+// invocation folds its kPerInvocation elements, the workgroup scans those sums in shared memory,
+// then each invocation writes its running sums or products), and writes the block's total. The
+// totals, a compact lines x blocks tensor, are scanned the same way (recursively: three levels
+// reach 2^33 elements), and a last kernel folds the scanned total of the blocks before it into
+// every element past a line's first block. No invocation loops over more than kPerInvocation
+// elements, so no loop runs long enough for lavapipe to cut it short.
 #include <array>
 #include <memory>
 #include <string>
@@ -64,24 +64,24 @@ fn scan_blocks(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_
   let b = bases(g / p[2]);
   let t = i32(lid.x);
   let first = (g % p[2]) * BLOCK + t * PER;
-  var own = T();
+  var own = identity();
   for (var k = 0; k < PER; k++) {
-    if (first + k < n) { own += src[b.x + (first + k) * p[5]]; }
+    if (first + k < n) { own = combine(own, src[b.x + (first + k) * p[5]]); }
   }
   sums[t] = own;
   for (var s = 1; s < 256; s = s * 2) {
     workgroupBarrier();
-    var before = T();
+    var before = identity();
     if (t >= s) { before = sums[t - s]; }
     workgroupBarrier();
-    sums[t] += before;
+    sums[t] = combine(before, sums[t]);
   }
   workgroupBarrier();
-  var running = T();
+  var running = identity();
   if (t > 0) { running = sums[t - 1]; }
   for (var k = 0; k < PER; k++) {
     if (first + k < n) {
-      running += src[b.x + (first + k) * p[5]];
+      running = combine(running, src[b.x + (first + k) * p[5]]);
       dst[b.y + (first + k) * p[7]] = running;
     }
   }
@@ -95,8 +95,8 @@ fn store_total(g: i32, t: i32) { if (t == 255) { totals[g] = sums[255]; } }
 )";
 constexpr std::string_view kWithoutTotals = "fn store_total(g: i32, t: i32) {}\n";
 
-// One invocation per element past its line's first block: dst += the scanned total of the
-// blocks before the element's.
+// One invocation per element past its line's first block: the scanned total of the blocks before
+// the element's folded into it.
 constexpr std::string_view kAddOffsets = R"(
 @group(0) @binding(1) var<storage, read> scanned: array<T>;
 @group(0) @binding(2) var<storage, read_write> dst: array<T>;
@@ -109,28 +109,39 @@ fn scan_add(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id)
   let line = i / tail;
   let j = BLOCK + i % tail;
   let d = bases(line).y + j * p[7];
-  dst[d] = dst[d] + scanned[line * p[2] + j / BLOCK - 1];
+  dst[d] = combine(scanned[line * p[2] + j / BLOCK - 1], dst[d]);
 }
 )";
 
+// The scan's fold for each (op, element type).
+constexpr std::string_view kFolds[2][2] = {
+    {"alias T = f32;\nfn identity() -> T { return 0.0; }\n"
+     "fn combine(a: T, b: T) -> T { return a + b; }\n",
+     "alias T = vec2<f32>;\nfn identity() -> T { return T(); }\n"
+     "fn combine(a: T, b: T) -> T { return a + b; }\n"},
+    {"alias T = f32;\nfn identity() -> T { return 1.0; }\n"
+     "fn combine(a: T, b: T) -> T { return a * b; }\n",
+     "alias T = vec2<f32>;\nfn identity() -> T { return T(1.0, 0.0); }\n"
+     "fn combine(a: T, b: T) -> T { return T(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }\n"}};
+
 enum Kernel { kBlocks, kBlocksWithTotals, kAdd, kKernels };
 
-const std::string& source(DType dtype, Kernel kernel) {
-  static const std::array<std::string, 2 * kKernels> sources = [] {
-    std::array<std::string, 2 * kKernels> s;
-    for (int complex = 0; complex < 2; ++complex) {
-      const std::string head =
-          std::string(complex ? "alias T = vec2<f32>;\n" : "alias T = f32;\n") +
-          std::string(kCommon);
-      s[complex * kKernels + kBlocks] =
-          head + std::string(kScanBlocks) + std::string(kWithoutTotals);
-      s[complex * kKernels + kBlocksWithTotals] =
-          head + std::string(kScanBlocks) + std::string(kWithTotals);
-      s[complex * kKernels + kAdd] = head + std::string(kAddOffsets);
+const std::string& source(PrimKind kind, DType dtype, Kernel kernel) {
+  static const std::array<std::string, 4 * kKernels> sources = [] {
+    std::array<std::string, 4 * kKernels> s;
+    for (int op = 0; op < 2; ++op) {
+      for (int complex = 0; complex < 2; ++complex) {
+        const std::string head = std::string(kFolds[op][complex]) + std::string(kCommon);
+        std::string* at = &s[(2 * op + complex) * kKernels];
+        at[kBlocks] = head + std::string(kScanBlocks) + std::string(kWithoutTotals);
+        at[kBlocksWithTotals] = head + std::string(kScanBlocks) + std::string(kWithTotals);
+        at[kAdd] = head + std::string(kAddOffsets);
+      }
     }
     return s;
   }();
-  return sources[(dtype == DType::C32 ? kKernels : 0) + kernel];
+  const int op = kind == PrimKind::CumProd ? 1 : 0, complex = dtype == DType::C32 ? 1 : 0;
+  return sources[(2 * op + complex) * kKernels + kernel];
 }
 
 // Lines of one scan: where each starts in a buffer (offset, strides over the outer axes) and
@@ -153,7 +164,7 @@ void scan_lines(WebGpuBackend& backend, PrimKind kind, DType dtype,
   params.i32(outer_shape).i32(src.outer_strides).i32(dst.outer_strides);
   if (blocks == 1) {
     const WebGpuBuffer* buffers[] = {src.buffer, dst.buffer};
-    backend.dispatch(backend.pipeline(source(dtype, kBlocks), "scan_blocks"), params.words(),
+    backend.dispatch(backend.pipeline(source(kind, dtype, kBlocks), "scan_blocks"), params.words(),
                      buffers, workgroup_grid(lines));
     return;
   }
@@ -164,12 +175,12 @@ void scan_lines(WebGpuBackend& backend, PrimKind kind, DType dtype,
   const Lines totals_lines{&WebGpuBackend::buffer_of(*totals, op), 0, 1, {blocks}};
   const Lines scanned_lines{&WebGpuBackend::buffer_of(*scanned, op), 0, 1, {blocks}};
   const WebGpuBuffer* first[] = {src.buffer, dst.buffer, totals_lines.buffer};
-  backend.dispatch(backend.pipeline(source(dtype, kBlocksWithTotals), "scan_blocks"),
+  backend.dispatch(backend.pipeline(source(kind, dtype, kBlocksWithTotals), "scan_blocks"),
                    params.words(), first, workgroup_grid(lines * blocks));
   scan_lines(backend, kind, dtype, {lines}, blocks, totals_lines, scanned_lines);
   check_count(lines * (n - kBlock), kind, "elements of one scan pass");
   const WebGpuBuffer* add[] = {scanned_lines.buffer, dst.buffer};
-  backend.dispatch(backend.pipeline(source(dtype, kAdd), "scan_add"), params.words(), add,
+  backend.dispatch(backend.pipeline(source(kind, dtype, kAdd), "scan_add"), params.words(), add,
                    linear_groups(lines * (n - kBlock)));
 }
 
@@ -177,7 +188,9 @@ void scan_lines(WebGpuBackend& backend, PrimKind kind, DType dtype,
 
 void scan(const ExecutionContext& ctx, const ScanCall& call) {
   const PrimKind kind = call.kind;
-  if (kind != PrimKind::CumSum) fail(ErrorKind::RuntimeState, kind, "not a scan");
+  if (kind != PrimKind::CumSum && kind != PrimKind::CumProd) {
+    fail(ErrorKind::RuntimeState, kind, "not a scan");
+  }
   const TensorLayout& in = call.in.layout;
   const TensorLayout& out = call.out.layout;
   const WebGpuBuffer& in_buffer = checked_buffer(call.in, kind, "the input");
