@@ -174,18 +174,21 @@ def _beyond(np, tf, rt, n, dtype, name):
 FUNCTIONS_GROUP = "NumPy functions, beyond the list"
 FUNCTIONS = ["tan", "sinh", "cosh", "arcsin", "arccos", "arctan", "arcsinh", "arctanh", "cbrt",
              "expm1", "log2", "floor", "rint", "arctan2", "zeros", "arange", "argmax", "flip",
-             "cumsum"]
+             "cumsum", "cumprod"]
 
 
 def _function(np, tf, rt, dtype, name):
     """One of FUNCTIONS on 2^16 values of its domain (|x| < 1 for arcsin, arccos and arctanh,
-    positive for log2); flip against NumPy's flip copied (tenferro's flip is a copy)."""
+    positive for log2, factors within 3% of 1 for cumprod, whose products then stay normal);
+    flip against NumPy's flip copied (tenferro's flip is a copy)."""
     n = 1 << 16
     x = _random(np, (n,), dtype, 23) * np.asarray(3, dtype)
     if name in ("arcsin", "arccos", "arctanh"):
         x = np.tanh(x)
     elif name == "log2":
         x = np.abs(x) + np.asarray(0.5, dtype)
+    elif name == "cumprod":
+        x = np.exp(x * np.asarray(0.01, dtype))
     y = _random(np, (n,), dtype, 24)
     tx, ty = rt.upload(x), rt.upload(y)
     if name == "arctan2":

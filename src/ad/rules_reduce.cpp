@@ -99,37 +99,58 @@ Variable cumsum(const Variable& x, std::int64_t axis) {
 // c = 1; the cotangent at j is the running sum from the other end of g * conj(P) over the
 // outputs with c = 0, over conj(x_j), before the first zero, and of those with c = 1 at it.
 // PyTorch's cumprod_backward makes the same split. Branches are selected, never multiplied by
-// a 0/1 mask, so an Inf or NaN of a branch not taken does not leak.
+// a 0/1 mask, so an Inf or NaN of a branch not taken does not leak. An infinite x_j before the
+// first zero makes the quotients P_i / x_j NaN (inf / inf) where the derivative is finite, as
+// in PyTorch and in prod's rule.
+namespace {
+// What both of cumprod's rules read, made when a rule runs (a forward call that is never
+// differentiated builds none of it).
+struct ProductSplit {
+  T zero;        // zeros of x's dtype and shape
+  T none_yet;    // 1 where no zero of x precedes or is at the output (real 0/1)
+  T one_so_far;  // 1 where exactly one does
+  T first_zero;  // 1 at that first zero
+  T x1;          // x with its zeros replaced by 1
+  T p;           // the running product of x1
+
+  ProductSplit(const T& x, std::int64_t axis) {
+    const DType real = real_dtype(x.dtype());
+    const auto& rt = x.runtime();
+    zero = prims::full(rt, x.dtype(), x.shape(), 0.0);
+    const T is_zero = prims::equal(x, zero);
+    const T zeros_so_far = prims::cumsum(is_zero, axis);
+    none_yet = prims::equal(zeros_so_far, prims::full(rt, real, x.shape(), 0.0));
+    one_so_far = prims::equal(zeros_so_far, prims::full(rt, real, x.shape(), 1.0));
+    first_zero = prims::mul(is_zero, one_so_far);
+    x1 = prims::where(is_zero, prims::full(rt, x.dtype(), x.shape(), 1.0), x);
+    p = prims::cumprod(x1, axis);
+  }
+};
+}  // namespace
+
 Variable cumprod(const Variable& x, std::int64_t axis) {
   T xv = x.value();
-  const DType real = real_dtype(xv.dtype());
-  const auto& rt = xv.runtime();
-  const T zero = prims::full(rt, xv.dtype(), xv.shape(), 0.0);
-  const T one = prims::full(rt, xv.dtype(), xv.shape(), 1.0);
-  const T real_one = prims::full(rt, real, xv.shape(), 1.0);
-  const T is_zero = prims::equal(xv, zero);  // 0/1 in the real dtype
-  const T zeros_so_far = prims::cumsum(is_zero, axis);
-  const T none_yet = prims::equal(zeros_so_far, prims::full(rt, real, xv.shape(), 0.0));
-  const T one_so_far = prims::equal(zeros_so_far, real_one);
-  const T first_zero = prims::mul(is_zero, one_so_far);
-  const T x1 = prims::where(is_zero, one, xv);
-  const T p = prims::cumprod(x1, axis);
   const Axes along{axis};
   const auto from_end = [axis, along](const T& v) {
     return prims::flip(prims::cumsum(prims::flip(v, along), axis), along);
   };
   return record1(
       "cumprod", std::span<const Variable>(&x, 1), prims::cumprod(xv, axis),
-      [=](std::span<const T> g, const std::vector<bool>&) {
-        const T gp = prims::mul(g[0], prims::conj(p));
-        const T before = prims::div(from_end(prims::where(none_yet, gp, zero)), prims::conj(x1));
-        const T at = from_end(prims::where(one_so_far, gp, zero));
-        return std::vector<T>{prims::where(none_yet, before, prims::where(first_zero, at, zero))};
+      [xv, axis, from_end](std::span<const T> g, const std::vector<bool>&) {
+        const ProductSplit s(xv, axis);
+        const T gp = prims::mul(g[0], prims::conj(s.p));
+        const T before =
+            prims::div(from_end(prims::where(s.none_yet, gp, s.zero)), prims::conj(s.x1));
+        const T at = from_end(prims::where(s.one_so_far, gp, s.zero));
+        return std::vector<T>{
+            prims::where(s.none_yet, before, prims::where(s.first_zero, at, s.zero))};
       },
-      [=](std::span<const T> t) {
-        const T before = prims::mul(p, prims::cumsum(prims::div(t[0], x1), axis));
-        const T at = prims::mul(p, prims::cumsum(prims::where(first_zero, t[0], zero), axis));
-        return std::vector<T>{prims::where(none_yet, before, prims::where(one_so_far, at, zero))};
+      [xv, axis](std::span<const T> t) {
+        const ProductSplit s(xv, axis);
+        const T before = prims::mul(s.p, prims::cumsum(prims::div(t[0], s.x1), axis));
+        const T at = prims::mul(s.p, prims::cumsum(prims::where(s.first_zero, t[0], s.zero), axis));
+        return std::vector<T>{
+            prims::where(s.none_yet, before, prims::where(s.one_so_far, at, s.zero))};
       });
 }
 

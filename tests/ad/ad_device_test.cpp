@@ -179,6 +179,8 @@ std::vector<DeviceCase> device_cases() {
       {"max", S{{3, 4}}, false, u([](const V& x) { return ad::max(x, ad::Axes{0}); })},
       {"min", S{{3, 4}}, false, u([](const V& x) { return ad::min(x); })},
       {"norm", S{{3, 4}}, true, u([](const V& x) { return ad::norm(x, ad::Axes{1}); })},
+      {"cumsum", S{{3, 4}}, true, u([](const V& x) { return ad::cumsum(x, 1); })},
+      {"cumprod", S{{3, 4}}, true, u([](const V& x) { return ad::cumprod(x, 0); })},
       {"cast", S{{3, 4}}, false, u([](const V& x) { return ad::cast(x, DType::C32); })},
       {"permute", S{{3, 4, 2}}, true, u([](const V& x) {
          const std::int64_t p[] = {2, 0, 1};

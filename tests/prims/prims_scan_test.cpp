@@ -90,9 +90,23 @@ Ref unit_ref(DType d, Shape shape, unsigned seed, bool scaled = true) {
 }
 
 TEST_P(PrimsScan, IntegerInputsAreExactAlongEveryAxis) {
-  const std::vector<Shape> shapes = {{1},       {7},      {255},     {256},      {300},
-                                     {2047},    {2048},   {2049},    {5000},     {5, 7},
-                                     {3, 1, 4}, {300, 3}, {3, 2500}, {4, 3, 600}};
+  const std::vector<Shape> shapes = {{1},
+                                     {7},
+                                     {255},
+                                     {256},
+                                     {300},
+                                     {2047},
+                                     {2048},
+                                     {2049},
+                                     {5000},
+                                     {5, 7},
+                                     {3, 1, 4},
+                                     {300, 3},
+                                     {3, 2500},
+                                     {4, 3, 600},
+                                     // lines past one block with two outer axes that do not
+                                     // merge (WebGPU's add pass decodes both)
+                                     {3, 2100, 2}};
   unsigned seed = 1;
   for (DType d : dtypes()) {
     for (const Shape& shape : shapes) {
@@ -148,6 +162,22 @@ TEST_P(PrimsScan, ViewsAreScannedInPlace) {
       wide_ref.v.push_back(row.v[static_cast<std::size_t>(k / 3000)]);
     EXPECT_TRUE(identical(down(prims::cumsum(wide, 0)), cumsum_ref(wide_ref, 0)));
     EXPECT_TRUE(identical(down(prims::cumsum(wide, 1)), cumsum_ref(wide_ref, 1)));
+    // Products of stepped and broadcast views of +-1, +-2, +-1/2 (+-i).
+    const EagerTensor units_sliced = prims::slice(up(units), stepped);
+    const Ref units_sliced_ref = slice_ref(slice_ref(units, 0, 1, 11, 3), 1, 2, 600, 2);
+    for (std::size_t a = 0; a < 3; ++a) {
+      EXPECT_TRUE(same_products(down(prims::cumprod(units_sliced, static_cast<std::int64_t>(a))),
+                                scan_ref(units_sliced_ref, a, true)));
+    }
+    const Ref unit_row = unit_ref(d, {1, 7}, 52, /*scaled=*/false);  // 3000 repeats stay in range
+    const EagerTensor unit_wide = prims::broadcast_to(up(unit_row), {3000, 7});
+    Ref unit_wide_ref{d, {3000, 7}, {}};
+    for (std::int64_t k = 0; k < 3000 * 7; ++k)
+      unit_wide_ref.v.push_back(unit_row.v[static_cast<std::size_t>(k / 3000)]);
+    EXPECT_TRUE(
+        same_products(down(prims::cumprod(unit_wide, 0)), scan_ref(unit_wide_ref, 0, true)));
+    EXPECT_TRUE(
+        same_products(down(prims::cumprod(unit_wide, 1)), scan_ref(unit_wide_ref, 1, true)));
   }
 }
 

@@ -80,8 +80,10 @@ struct ReduceCall {
 // along `axis`: out[.., j, ..] = in[.., 0, ..] (op) ... (op) in[.., j, ..], one dtype throughout;
 // out has in's shape and its own buffer, dense in in's memory order (column-major when in is a
 // broadcast). The terms may be associated in blocks (a parallel scan) rather than strictly left to
-// right, so finite results can differ from a sequential loop's in the last bits; Inf/NaN propagate
-// as in that loop. F32/C32 may accumulate in a wider type and round each output once.
+// right, so finite results can differ from a sequential loop's in the last bits; an Inf/NaN of
+// `in` propagates as in that loop, but one made on the way by an overflow need not (1e300, 1e300,
+// 0 multiplied left to right give inf * 0 = NaN, associated as 1e300 * (1e300 * 0) they give 0).
+// F32/C32 may accumulate in a wider type and round each output once.
 struct ScanCall {
   PrimKind kind{};
   StridedOperand in;
