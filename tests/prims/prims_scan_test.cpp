@@ -13,6 +13,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -23,7 +25,16 @@
 namespace tenferro::prims_test {
 namespace {
 
-class PrimsScan : public PrimsRuntimeTest {};
+// The rounding unit of a scan's output and of its accumulator: the CPU (and CUDA) fold F32/C32
+// in float64, WebGPU in float32.
+struct Eps {
+  double out, acc;
+};
+
+class PrimsScan : public PrimsRuntimeTest {
+ protected:
+  Eps eps_of(DType d) const;
+};
 TENFERRO_PRIMS_ON_ALL_RUNTIMES(PrimsScan);
 
 // The running sum (product) of x along `axis` in long double, left to right (column-major Ref);
@@ -191,6 +202,29 @@ TEST_P(PrimsScan, LinesPastTwoLevelsOfBlocks) {
   EXPECT_TRUE(identical(down(prims::cumprod(up(signs), 0)), scan_ref(signs, 0, true)));
 }
 
+// got against want, element by element within allowed(i); the first misses reported.
+::testing::AssertionResult within(const Ref& got, const Ref& want,
+                                  const std::function<double(std::size_t)>& allowed) {
+  std::ostringstream bad;
+  int misses = 0;
+  for (std::size_t i = 0; i < want.v.size(); ++i) {
+    const double err = std::abs(got.v[i] - want.v[i]);
+    if (err <= allowed(i)) continue;
+    if (misses++ < 5) {
+      bad << "\n  at " << i << ": got " << fmt(got.v[i]) << ", expected " << fmt(want.v[i])
+          << " (error " << err << " > " << allowed(i) << ")";
+    }
+  }
+  if (misses == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << misses << " of " << want.v.size() << " beyond the bound" << bad.str();
+}
+
+Eps PrimsScan::eps_of(DType d) const {
+  const bool wide = is_double(d) || kind() != RuntimeKind::WebGpu;
+  return {is_double(d) ? 0x1p-53 : 0x1p-24, wide ? 0x1p-53 : 0x1p-24};
+}
+
 // Random reals: every output within a rounding bound of the long double running sum, scaled by
 // the running sum of |x|. The CPU accumulates float32 in float64: its float32 outputs are
 // each rounded once (half an ulp) from a float64 sum, a bound that a float32 accumulator
@@ -204,19 +238,10 @@ TEST_P(PrimsScan, LongRandomLinesStayWithinTheirRoundingBound) {
       std::vector<double> scale;
       const Ref want = cumsum_ref(x, axis, &scale);
       const Ref got = down(prims::cumsum(up(x), static_cast<std::int64_t>(axis)));
-      const bool wide = is_double(d) || kind() != RuntimeKind::WebGpu;
-      const double out_eps = is_double(d) ? 0x1p-53 : 0x1p-24;
-      const double acc_eps = wide ? 0x1p-53 : 0x1p-24;
-      int misses = 0;
-      for (std::size_t i = 0; i < want.v.size() && misses < 5; ++i) {
-        const double err = std::abs(got.v[i] - want.v[i]);
-        const double allowed = 2 * out_eps * std::abs(want.v[i]) + 32 * acc_eps * scale[i];
-        if (!(err <= allowed)) {
-          ++misses;
-          ADD_FAILURE() << "at " << i << ": got " << fmt(got.v[i]) << ", expected "
-                        << fmt(want.v[i]) << " (error " << err << " > " << allowed << ")";
-        }
-      }
+      const Eps eps = eps_of(d);
+      EXPECT_TRUE(within(got, want, [&](std::size_t i) {
+        return 2 * eps.out * std::abs(want.v[i]) + 32 * eps.acc * scale[i];
+      }));
     }
   }
 }
@@ -233,20 +258,10 @@ TEST_P(PrimsScan, LongRandomProductsStayWithinTheirRoundingBound) {
     for (C& z : x.v) z = round_to(d, std::exp(z));
     const Ref want = scan_ref(x, 0, true);
     const Ref got = down(prims::cumprod(up(x), 0));
-    const bool wide = is_double(d) || kind() != RuntimeKind::WebGpu;
-    const double out_eps = is_double(d) ? 0x1p-53 : 0x1p-24;
-    const double acc_eps = wide ? 0x1p-53 : 0x1p-24;
-    int misses = 0;
-    for (std::size_t j = 0; j < want.v.size() && misses < 5; ++j) {
-      const double err = std::abs(got.v[j] - want.v[j]);
-      const double allowed =
-          (2 * out_eps + 4 * static_cast<double>(j + 2) * acc_eps) * std::abs(want.v[j]);
-      if (!(err <= allowed)) {
-        ++misses;
-        ADD_FAILURE() << "at " << j << ": got " << fmt(got.v[j]) << ", expected " << fmt(want.v[j])
-                      << " (error " << err << " > " << allowed << ")";
-      }
-    }
+    const Eps eps = eps_of(d);
+    EXPECT_TRUE(within(got, want, [&](std::size_t j) {
+      return (2 * eps.out + 4 * static_cast<double>(j + 2) * eps.acc) * std::abs(want.v[j]);
+    }));
   }
 }
 

@@ -53,4 +53,14 @@ const WebGpuBuffer& checked_buffer(const prims_internal::StridedOperand& o, Prim
   return buffer;
 }
 
+InOutBuffers checked_in_out(const prims_internal::StridedOperand& in,
+                            const prims_internal::StridedOperand& out, PrimKind op) {
+  const WebGpuBuffer& in_buffer = checked_buffer(in, op, "the input");
+  const WebGpuBuffer& out_buffer = checked_buffer(out, op, "the output");
+  if (&in_buffer == &out_buffer) {
+    fail(ErrorKind::RuntimeState, op, "the input shares its buffer with the output");
+  }
+  return {in_buffer, out_buffer};
+}
+
 }  // namespace tenferro::prims_webgpu

@@ -34,6 +34,16 @@ void check_count(std::int64_t n, prims_internal::PrimKind op, std::string_view w
 const WebGpuBuffer& checked_buffer(const prims_internal::StridedOperand& o,
                                    prims_internal::PrimKind op, std::string_view operand);
 
+// The input's and the output's buffers of a one-input kernel (checked_buffer each), which must
+// differ (WebGPU forbids a buffer bound read-only and writable in one dispatch; the executor
+// always allocates a new output, so sharing is a RuntimeState error).
+struct InOutBuffers {
+  const WebGpuBuffer& in;
+  const WebGpuBuffer& out;
+};
+InOutBuffers checked_in_out(const prims_internal::StridedOperand& in,
+                            const prims_internal::StridedOperand& out, prims_internal::PrimKind op);
+
 // The backend layer's axis merging (backends/webgpu/webgpu_launch.hpp).
 using webgpu_launch::Loop;
 using webgpu_launch::merge_axes;

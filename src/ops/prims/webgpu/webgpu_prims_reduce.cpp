@@ -40,11 +40,7 @@ void reduce(const ExecutionContext& ctx, const ReduceCall& call) {
   const PrimKind kind = call.kind;
   const TensorLayout& in = call.in.layout;
   const TensorLayout& out = call.out.layout;
-  const WebGpuBuffer& in_buffer = checked_buffer(call.in, kind, "the input");
-  const WebGpuBuffer& out_buffer = checked_buffer(call.out, kind, "the output");
-  if (&in_buffer == &out_buffer) {
-    fail(ErrorKind::RuntimeState, kind, "the input shares its buffer with the output");
-  }
+  const auto [in_buffer, out_buffer] = checked_in_out(call.in, call.out, kind);
   if (out.shape.size() != in.shape.size() || in.shape.size() > call.reduced.size()) {
     fail(ErrorKind::RuntimeState, kind, "an output whose rank is not the input's");
   }

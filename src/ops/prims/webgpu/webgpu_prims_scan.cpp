@@ -193,11 +193,7 @@ void scan(const ExecutionContext& ctx, const ScanCall& call) {
   }
   const TensorLayout& in = call.in.layout;
   const TensorLayout& out = call.out.layout;
-  const WebGpuBuffer& in_buffer = checked_buffer(call.in, kind, "the input");
-  const WebGpuBuffer& out_buffer = checked_buffer(call.out, kind, "the output");
-  if (&in_buffer == &out_buffer) {
-    fail(ErrorKind::RuntimeState, kind, "the input shares its buffer with the output");
-  }
+  const auto [in_buffer, out_buffer] = checked_in_out(call.in, call.out, kind);
   const auto a = static_cast<std::size_t>(call.axis);
   std::vector<std::int64_t> outer_shape, outer_in, outer_out;
   for (std::size_t d = 0; d < in.shape.size(); ++d) {
