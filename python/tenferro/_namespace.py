@@ -673,7 +673,7 @@ def _scan(x, axis, op):
     the other way round); Inf and NaN propagate as in that loop."""
     if axis is None:
         x, axis = reshape(x, (-1,)), 0
-    return getattr(_p, op)(x, _axis(axis, x.ndim, op))
+    return getattr(_p, op)(x, axis)  # the binding normalises the axis (AxisError)
 
 
 def cumsum(x, axis=None):

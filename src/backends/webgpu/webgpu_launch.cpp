@@ -37,6 +37,20 @@ WorkgroupCount linear_groups(std::int64_t items) {
   return workgroup_grid(ceil_div(items, kWorkgroupSize));
 }
 
+std::string wgsl_outer_offsets(std::string_view name, int rank_word, int first_offset_word,
+                               int second_offset_word, int header_words) {
+  const auto word = [](int w) { return "p[" + std::to_string(w) + "]"; };
+  const std::string h = std::to_string(header_words);
+  return "fn " + std::string(name) +
+         "(index: i32) -> vec2<i32> {\n  let rank = " + word(rank_word) +
+         ";\n  var rest = index;\n  var s = " + word(first_offset_word) +
+         ";\n  var d = " + word(second_offset_word) +
+         ";\n  for (var a = 0; a < rank; a++) {\n    let extent = p[" + h +
+         " + a];\n    let c = rest % extent;\n    rest = rest / extent;\n    s += c * p[" + h +
+         " + rank + a];\n    d += c * p[" + h + " + 2 * rank + a];\n  }\n" +
+         "  return vec2<i32>(s, d);\n}\n";
+}
+
 std::vector<std::int64_t> compact_strides(std::span<const std::int64_t> shape, std::int64_t scale) {
   std::vector<std::int64_t> strides(shape.size());
   for (std::size_t a = 0; a < shape.size(); ++a) {

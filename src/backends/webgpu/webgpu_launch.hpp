@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -72,6 +73,13 @@ WorkgroupCount linear_groups(std::int64_t items);
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
+
+// WGSL `fn <name>(index: i32) -> vec2<i32>`: the offsets in two operands of element `index` of
+// an outer shape, decoded column-major. The parameter block `p` holds the rank at p[rank_word],
+// the two operands' base offsets at p[first_offset_word] and p[second_offset_word], and from
+// p[header_words] on the extents, then the first operand's strides, then the second's.
+std::string wgsl_outer_offsets(std::string_view name, int rank_word, int first_offset_word,
+                               int second_offset_word, int header_words);
 
 // A strided loop over `shape` shared by several operands, with size-1 axes dropped and
 // neighbouring axes merged wherever every operand steps through them as through one axis

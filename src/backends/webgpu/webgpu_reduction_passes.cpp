@@ -26,21 +26,6 @@ namespace {
 constexpr std::string_view kIndexing = R"(
 const REDUCE_PARAMS: i32 = 9;
 @group(0) @binding(1) var<storage, read> src: array<S>;
-// Source and destination offsets of output element o: (src, dst).
-fn outer_offsets(o: i32) -> vec2<i32> {
-  let outer_rank = p[1];
-  var rest = o;
-  var s = p[5];
-  var d = p[6];
-  for (var a = 0; a < outer_rank; a++) {
-    let extent = p[REDUCE_PARAMS + a];
-    let c = rest % extent;
-    rest = rest / extent;
-    s += c * p[REDUCE_PARAMS + outer_rank + a];
-    d += c * p[REDUCE_PARAMS + 2 * outer_rank + a];
-  }
-  return vec2<i32>(s, d);
-}
 // Offset of the j-th reduced element (column-major over reduced_shape) from its block start.
 fn reduced_offset(j: i32) -> i32 {
   let base = REDUCE_PARAMS + 3 * p[1];
@@ -111,7 +96,10 @@ fn reduce_tree(@builtin(workgroup_id) wid: vec3<u32>,
 
 std::string wgsl_reduction(std::string_view hooks) {
   std::string s(hooks);
-  s.append(kIndexing).append(kKernels);
+  s.append(kIndexing);
+  // Source and destination offsets of output element o: (src, dst); p[1] is the outer rank,
+  // p[5] and p[6] the offsets, REDUCE_PARAMS (9) words before the shapes.
+  s.append(webgpu_launch::wgsl_outer_offsets("outer_offsets", 1, 5, 6, 9)).append(kKernels);
   return s;
 }
 

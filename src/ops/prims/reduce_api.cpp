@@ -5,7 +5,6 @@
 #include "ops/prims/registration.hpp"
 #include "ops/prims/resolve.hpp"
 #include "tenferro/prims.hpp"
-#include "tenferro/runtime/errors.hpp"
 
 namespace tenferro::prims {
 namespace {
@@ -65,6 +64,21 @@ EagerTensor arg_extreme(PrimKind kind, const EagerTensor& x, std::int64_t axis, 
   return reduce(kind, x, Axes{axis}, keepdims);
 }
 
+// cumsum/cumprod: the output has x's meta; the payload is built in place (the warm path).
+EagerTensor scan(PrimKind kind, const EagerTensor& x, std::int64_t axis) {
+  const std::string_view name = prims_internal::prim_name(kind);
+  prims_internal::require_defined(name, x);
+  const std::int64_t scanned = prims_internal::normalize_axis(name, axis, x.rank());
+  const prims_internal::PrimsOp op([&](prims_internal::PrimsPayload& p) {
+    p.kind = kind;
+    p.axis = scanned;
+    p.inputs.assign(std::span(&x, 1));
+    p.out.dtype = x.dtype();
+    p.out.shape = x.shape();
+  });
+  return prims_internal::run(op, std::span(&x, 1));
+}
+
 }  // namespace
 
 EagerTensor sum(const EagerTensor& x, std::optional<Axes> axes, bool keepdims) {
@@ -92,19 +106,6 @@ EagerTensor argmax(const EagerTensor& x, std::int64_t axis, bool keepdims) {
 EagerTensor argmin(const EagerTensor& x, std::int64_t axis, bool keepdims) {
   return arg_extreme(PrimKind::ArgMin, x, axis, keepdims);
 }
-
-namespace {
-EagerTensor scan(PrimKind kind, const EagerTensor& x, std::int64_t axis) {
-  const std::string name(prims_internal::prim_name(kind));
-  if (!x.defined()) throw ContextMismatchError(name, 0, 0, 0);
-  prims_internal::PrimsPayload p;
-  p.kind = kind;
-  p.axis = prims_internal::normalize_axis(name, axis, x.rank());
-  p.inputs.assign(std::span(&x, 1));
-  p.out = {x.dtype(), x.shape()};
-  return prims_internal::run(prims_internal::PrimsOp(std::move(p)), std::span(&x, 1));
-}
-}  // namespace
 
 EagerTensor cumsum(const EagerTensor& x, std::int64_t axis) {
   return scan(PrimKind::CumSum, x, axis);

@@ -5,6 +5,7 @@
 #include "runtime/borrowed_tensor.hpp"
 #include "tenferro/core/error.hpp"
 #include "tenferro/prims.hpp"
+#include "tenferro/runtime/errors.hpp"
 
 namespace tenferro::prims_internal {
 
@@ -38,6 +39,10 @@ DType promote(DType a, DType b) {
   const bool wide = is_double(a) || is_double(b);
   if (is_complex(a) || is_complex(b)) return wide ? DType::C64 : DType::C32;
   return wide ? DType::F64 : DType::F32;
+}
+
+void require_defined(std::string_view op, const EagerTensor& x) {
+  if (!x.defined()) throw ContextMismatchError(std::string(op), 0, 0, 0);
 }
 
 std::int64_t normalize_axis(std::string_view op, std::int64_t axis, std::int64_t rank) {

@@ -21,6 +21,8 @@ namespace tenferro::prims_internal {
 Shape broadcast_shapes(std::string_view op, const Shape& a, const Shape& b);
 // The smallest dtype that holds both (NumPy's promotion on our four dtypes).
 DType promote(DType a, DType b);
+// A ContextMismatchError naming `op` for a default-constructed (undefined) tensor.
+void require_defined(std::string_view op, const EagerTensor& x);
 // `axis` in [-rank, rank) as a non-negative axis.
 std::int64_t normalize_axis(std::string_view op, std::int64_t axis, std::int64_t rank);
 // The axes an op works on (a reduction's, flip's) as a mask by axis: all of them for nullopt;

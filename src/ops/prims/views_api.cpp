@@ -7,14 +7,9 @@
 #include "ops/prims/registration.hpp"
 #include "ops/prims/resolve.hpp"
 #include "tenferro/prims.hpp"
-#include "tenferro/runtime/errors.hpp"
 
 namespace tenferro::prims {
 namespace {
-
-void require_defined(std::string_view op, const EagerTensor& x) {
-  if (!x.defined()) throw ContextMismatchError(std::string(op), 0, 0, 0);
-}
 
 EagerTensor with_layout(const EagerTensor& x, TensorLayout layout) {
   return EagerTensor(x.runtime(), x.buffer(), std::move(layout));
@@ -69,12 +64,12 @@ std::optional<Strides> view_strides(const TensorLayout& from, const Shape& to) {
 }  // namespace
 
 EagerTensor permute(const EagerTensor& x, std::span<const std::int64_t> perm) {
-  require_defined("permute", x);
+  prims_internal::require_defined("permute", x);
   return x.permute(perm);
 }
 
 EagerTensor transpose(const EagerTensor& x, std::int64_t axis_a, std::int64_t axis_b) {
-  require_defined("transpose", x);
+  prims_internal::require_defined("transpose", x);
   const std::int64_t a = prims_internal::normalize_axis("transpose", axis_a, x.rank());
   const std::int64_t b = prims_internal::normalize_axis("transpose", axis_b, x.rank());
   std::vector<std::int64_t> perm(static_cast<std::size_t>(x.rank()));
@@ -87,7 +82,7 @@ namespace {
 
 // `shape` with its -1 extent inferred, checked to hold x's elements.
 Shape resolved_reshape(const EagerTensor& x, Shape shape) {
-  require_defined("reshape", x);
+  prims_internal::require_defined("reshape", x);
   const std::int64_t n = x.numel();
   std::int64_t known = 1;
   std::size_t inferred = shape.size();
@@ -131,7 +126,7 @@ EagerTensor reshape(const EagerTensor& x, Shape shape) {
 }
 
 EagerTensor slice(const EagerTensor& x, std::span<const Slice> slices) {
-  require_defined("slice", x);
+  prims_internal::require_defined("slice", x);
   if (static_cast<std::int64_t>(slices.size()) > x.rank()) {
     throw_validation("slice", std::to_string(slices.size()) + " slices for a tensor of rank " +
                                   std::to_string(x.rank()));
@@ -163,7 +158,7 @@ EagerTensor slice(const EagerTensor& x, std::span<const Slice> slices) {
 
 EagerTensor diagonal(const EagerTensor& x, std::int64_t offset, std::int64_t axis_a,
                      std::int64_t axis_b) {
-  require_defined("diagonal", x);
+  prims_internal::require_defined("diagonal", x);
   const auto a =
       static_cast<std::size_t>(prims_internal::normalize_axis("diagonal", axis_a, x.rank()));
   const auto b =
@@ -189,7 +184,7 @@ EagerTensor diagonal(const EagerTensor& x, std::int64_t offset, std::int64_t axi
 }
 
 EagerTensor broadcast_to(const EagerTensor& x, Shape shape) {
-  require_defined("broadcast_to", x);
+  prims_internal::require_defined("broadcast_to", x);
   prims_internal::check_shape("broadcast_to", shape, x.dtype());
   const Shape& from = x.shape();
   if (from.size() > shape.size()) {
@@ -216,13 +211,13 @@ EagerTensor broadcast_to(const EagerTensor& x, Shape shape) {
 }
 
 EagerTensor contiguous(const EagerTensor& x) {
-  require_defined("contiguous", x);
+  prims_internal::require_defined("contiguous", x);
   if (x.layout().is_compact()) return x;
   return cast(x, x.dtype());
 }
 
 EagerTensor flip(const EagerTensor& x, std::optional<Axes> axes) {
-  require_defined("flip", x);
+  prims_internal::require_defined("flip", x);
   const prims_internal::PrimsOp op([&](prims_internal::PrimsPayload& p) {
     p.kind = prims_internal::PrimKind::Flip;
     p.reduced = prims_internal::axes_mask("flip", axes, x.rank());  // the flipped axes

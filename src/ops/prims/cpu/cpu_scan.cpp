@@ -13,8 +13,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <vector>
 
+#include "backends/cpu/strided_loops.hpp"
 #include "backends/cpu/strided_reduce.hpp"
 #include "ops/prims/cpu/cpu_kernels.hpp"
 
@@ -123,39 +123,22 @@ void scan_typed(const ScanCall& c) {
   const TensorLayout& out = c.out.layout;
   const auto a = static_cast<std::size_t>(c.axis);
   const Axis axis{in.shape[a], in.strides[a], out.strides[a]};
-  // The other axes longer than 1, by the output's strides (column-major: the first is fastest).
-  std::vector<Axis> others;
-  for (std::size_t d = 0; d < in.shape.size(); ++d) {
-    if (d != a && in.shape[d] > 1) others.push_back({in.shape[d], in.strides[d], out.strides[d]});
-  }
-  std::sort(others.begin(), others.end(),
-            [](const Axis& p, const Axis& q) { return p.out < q.out; });
-  const bool contiguous = axis.in == 1 && axis.out == 1;
-  // Lines run whole (contiguous) or in panels along the fastest other axis; the remaining axes
-  // are walked by a column-major counter.
-  const std::size_t walked_from = contiguous || others.empty() ? 0 : 1;
-  const Axis across = others.empty() ? Axis{} : others[0];
+  // The lines: every other axis (the scanned one as extent 1) in the backend's loop nest,
+  // ordered by the output's strides and fused, so that a run of the nest is a row of lines
+  // along their fastest axis: walked one line at a time when the scanned axis is contiguous,
+  // else as panels.
+  cpu_strided::NestDims lines(in.shape.begin(), in.shape.end());
+  lines[a] = 1;
+  const auto nest = cpu_strided::make_nest<2>(lines, {in.strides, out.strides}, std::size_t{1});
   const T* x = reinterpret_cast<const T*>(c.in.buffer->host_data()) + in.offset;
   T* y = reinterpret_cast<T*>(c.out.buffer->host_data()) + out.offset;
-  std::vector<std::int64_t> index(others.size(), 0);
-  std::int64_t in_at = 0, out_at = 0;
-  for (;;) {
-    if (contiguous) {
-      contiguous_line<T, Op>(x + in_at, y + out_at, axis.n);
-    } else {
-      panel<T, Op>(x + in_at, y + out_at, axis, walked_from == 1 ? across : Axis{});
+  const bool contiguous = axis.in == 1 && axis.out == 1;
+  cpu_strided::run_nest(nest, {0, 0}, [&](const auto& at, std::int64_t n, const auto& step) {
+    if (!contiguous) return panel<T, Op>(x + at[0], y + at[1], axis, Axis{n, step[0], step[1]});
+    for (std::int64_t i = 0; i < n; ++i) {
+      contiguous_line<T, Op>(x + at[0] + i * step[0], y + at[1] + i * step[1], axis.n);
     }
-    std::size_t d = walked_from;
-    for (; d < others.size(); ++d) {
-      in_at += others[d].in;
-      out_at += others[d].out;
-      if (++index[d] < others[d].n) break;
-      in_at -= others[d].n * others[d].in;
-      out_at -= others[d].n * others[d].out;
-      index[d] = 0;
-    }
-    if (d == others.size()) return;
-  }
+  });
 }
 
 }  // namespace

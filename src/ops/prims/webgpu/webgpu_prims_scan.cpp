@@ -31,22 +31,6 @@ constexpr std::string_view kCommon = R"(
 @group(0) @binding(0) var<storage, read> p: array<i32>;
 const PER: i32 = 8;
 const BLOCK: i32 = 2048;
-// The first elements of line `line` in src (x) and dst (y): its index decoded column-major
-// over the outer axes.
-fn bases(line: i32) -> vec2<i32> {
-  let rank = p[3];
-  var rest = line;
-  var s = p[4];
-  var d = p[6];
-  for (var a = 0; a < rank; a++) {
-    let extent = p[8 + a];
-    let c = rest % extent;
-    rest = rest / extent;
-    s += c * p[8 + rank + a];
-    d += c * p[8 + 2 * rank + a];
-  }
-  return vec2<i32>(s, d);
-}
 )";
 
 // One workgroup per (line, block), g = line * blocks + block: the index of the block's total
@@ -131,7 +115,9 @@ const std::string& source(PrimKind kind, DType dtype, Kernel kernel) {
     std::array<std::string, 4 * kKernels> s;
     for (int op = 0; op < 2; ++op) {
       for (int complex = 0; complex < 2; ++complex) {
-        const std::string head = std::string(kFolds[op][complex]) + std::string(kCommon);
+        // bases(line): the first elements of a line in src (x) and dst (y).
+        const std::string head = std::string(kFolds[op][complex]) + std::string(kCommon) +
+                                 webgpu_launch::wgsl_outer_offsets("bases", 3, 4, 6, 8);
         std::string* at = &s[(2 * op + complex) * kKernels];
         at[kBlocks] = head + std::string(kScanBlocks) + std::string(kWithoutTotals);
         at[kBlocksWithTotals] = head + std::string(kScanBlocks) + std::string(kWithTotals);
