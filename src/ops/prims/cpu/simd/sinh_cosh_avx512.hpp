@@ -17,6 +17,7 @@
 
 #include "ops/prims/cpu/simd/exp_table_avx512.hpp"
 #include "ops/prims/cpu/simd/expm1_avx512.hpp"
+#include "ops/prims/cpu/simd/reciprocal_avx512.hpp"
 
 namespace tenferro::prims_cpu::simd::isa {
 namespace {
@@ -43,16 +44,10 @@ inline __m512d cosh_pd(__m512d x) {
   return r;
 }
 
-// 1 / d to about 2^-28 relative: vrcp14ps and one Newton step (a division is most of these
-// kernels' time). d is finite and at least 1 here.
-inline __m512 reciprocal_ps(__m512 d) {
-  const __m512 y = _mm512_rcp14_ps(d);
-  return _mm512_fmadd_ps(y, _mm512_fnmadd_ps(d, y, _mm512_set1_ps(1.0f)), y);
-}
-
 inline __m512 sinh_ps(__m512 x) {
   const __m512 a = _mm512_min_ps(_mm512_set1_ps(88.0f), _mm512_abs_ps(x));  // keeps a NaN
   const __m512 t = expm1_ps(a);
+  // reciprocal_ps: t + 1 is finite and at least 1 here.
   const __m512 ratio = _mm512_mul_ps(t, reciprocal_ps(_mm512_add_ps(t, _mm512_set1_ps(1.0f))));
   const __m512 above = _mm512_add_ps(t, ratio);
   const __m512 below = _mm512_fnmadd_ps(t, ratio, _mm512_add_ps(t, t));

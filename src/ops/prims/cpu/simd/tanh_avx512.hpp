@@ -44,6 +44,7 @@
 #include <cstdint>
 
 #include "ops/prims/cpu/simd/exp_table_avx512.hpp"
+#include "ops/prims/cpu/simd/reciprocal_avx512.hpp"
 
 namespace tenferro::prims_cpu::simd::isa {
 namespace {
@@ -137,10 +138,7 @@ inline __m512d tanh_exp_pd(__m512d x) {
     const __m512d clamped = _mm512_min_pd(_mm512_set1_pd(19.1), a);
     const __m512d d =
         _mm512_add_pd(exp_table_pd(_mm512_add_pd(clamped, clamped)), _mm512_set1_pd(1.0));
-    __m512d y = _mm512_rcp14_pd(d);
-    y = _mm512_fmadd_pd(y, _mm512_fnmadd_pd(d, y, _mm512_set1_pd(1.0)), y);
-    y = _mm512_fmadd_pd(y, _mm512_fnmadd_pd(d, y, _mm512_set1_pd(1.0)), y);
-    large_result = _mm512_fnmadd_pd(y, _mm512_set1_pd(2.0), _mm512_set1_pd(1.0));
+    large_result = _mm512_fnmadd_pd(reciprocal_pd(d), _mm512_set1_pd(2.0), _mm512_set1_pd(1.0));
   }
   if (small != 0) {
     const __m512d s = _mm512_mul_pd(a, a);
