@@ -121,6 +121,14 @@ NAN_PICK(nan_min_ps, __m256, _mm256_min_ps, _mm256_or_ps, _mm256_cmp_ps, _mm256_
 #define FMADD_D _mm256_fmadd_pd
 #define FOLD_LANES_D fold_lanes_pd
 #define NARROW_STORE_F(p, v) _mm_storeu_ps(p, _mm256_cvtpd_ps(v))
+#define NARROW_SQRT_STORE_F(p, v) _mm_storeu_ps(p, _mm_sqrt_ps(_mm256_cvtpd_ps(v)))
+#define SPLIT_PARTS_TO_D(p, re, im)                                                              \
+  do {                                                                                           \
+    const __m256 parts_ =                                                                        \
+        _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)); \
+    re = _mm256_cvtps_pd(_mm256_castps256_ps128(parts_));                                        \
+    im = _mm256_cvtps_pd(_mm256_extractf128_ps(parts_, 1));                                      \
+  } while (false)
 // Interleaved complex values (re, im pairs): each pair's real part in both its lanes, its
 // imaginary part in both, the pair swapped; and -0 in the real lanes (a sign flip there).
 #define DUP_RE_D _mm256_movedup_pd

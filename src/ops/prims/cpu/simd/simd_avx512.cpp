@@ -140,6 +140,15 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
 #define FMADD_D _mm512_fmadd_pd
 #define FOLD_LANES_D fold_lanes_pd
 #define NARROW_STORE_F(p, v) _mm256_storeu_ps(p, _mm512_cvtpd_ps(v))
+#define NARROW_SQRT_STORE_F(p, v) _mm256_storeu_ps(p, _mm256_sqrt_ps(_mm512_cvtpd_ps(v)))
+#define SPLIT_PARTS_TO_D(p, re, im)                                                              \
+  do {                                                                                           \
+    const __m512 parts_ = _mm512_permutexvar_ps(                                                 \
+        _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15),                 \
+        _mm512_loadu_ps(p));                                                                     \
+    re = _mm512_cvtps_pd(_mm512_castps512_ps256(parts_));                                        \
+    im = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(parts_), 1))); \
+  } while (false)
 // Interleaved complex values (re, im pairs): each pair's real part in both its lanes, its
 // imaginary part in both, the pair swapped; and -0 in the real lanes (a sign flip there).
 #define DUP_RE_D _mm512_movedup_pd
@@ -168,13 +177,15 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
 #define SLEEF_D(fn, u) Sleef_##fn##d8_##u##avx512f
 #define SLEEF_F(fn, u) Sleef_##fn##f16_##u##avx512f
 // The ops with kernels of their own here, faster than SLEEF's (docs/prims.md): X(op, kernel).
-#define SIMD_OWN_UNARY_F64(X)                                                                  \
-  X(Exp, exp_table_pd)                                                                         \
-  X(Expm1, expm1_pd) X(Sinh, sinh_pd) X(Cosh, cosh_pd) X(Tanh, tanh_exp_pd) X(Asinh, asinh_pd) \
-      X(Atanh, atanh_pd) X(Cbrt, cbrt_pd)
-#define SIMD_OWN_UNARY_F32(X)                                                               \
-  X(Expm1, expm1_ps) X(Sinh, sinh_ps) X(Cosh, cosh_ps) X(Tanh, tanh_table_ps) X(Asinh, asinh_ps) \
-      X(Atanh, atanh_ps) X(Cbrt, cbrt_ps)
+#define SIMD_OWN_UNARY_F64(X) \
+  X(Exp, exp_table_pd)        \
+  X(Expm1, expm1_pd)          \
+  X(Sinh, sinh_pd)            \
+  X(Cosh, cosh_pd) X(Tanh, tanh_exp_pd) X(Asinh, asinh_pd) X(Atanh, atanh_pd) X(Cbrt, cbrt_pd)
+#define SIMD_OWN_UNARY_F32(X) \
+  X(Expm1, expm1_ps)          \
+  X(Sinh, sinh_ps)            \
+  X(Cosh, cosh_ps) X(Tanh, tanh_table_ps) X(Asinh, asinh_ps) X(Atanh, atanh_ps) X(Cbrt, cbrt_ps)
 #define SIMD_OWN_BINARY_F64(X) X(Pow, pow_table_pd)
 #define SIMD_OWN_BINARY_F32(X) X(Pow, powf_table_ps)
 
