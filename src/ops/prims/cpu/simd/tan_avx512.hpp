@@ -1,16 +1,23 @@
-// float32 tan for the AVX-512 kernels. SLEEF's u10 took 2.5x NumPy's time on this machine, and
-// the same steps in float64 lanes (within 0.5 ulp) were no faster.
+// tan for the AVX-512 kernels. SLEEF's u10 took 2.5x (float32) and 1.4x (float64) NumPy's time on
+// this machine.
 //
 // x = k pi/2 + r, |r| <= pi/4, k = round(x 2/pi), r = x - k P1 - k P2 - k P3 with pi/2 = P1 +
-// P2 + P3 in floats, each step one FMA: x - k P1 is exact (both are multiples of 2^-23 below 1
-// apart, or of x's ulp below 1), each later step rounds once relative to r itself, and what P3
-// leaves out is below 2^-72 k. tan r = r + r^3 P(r^2), P of degree 6 (scripts/
-// gen-tan-coefficients.py: relative error 1.3e-9 before the roundings); tan x = tan r for even k,
-// -1/tan r for odd k (reciprocal_avx512.hpp's reciprocal, 2^-28). Within 2 ulp of libm on the
-// ulp sweep.
-// |x| from 39000 on (a cut of SLEEF's, within which simd_body.inc's by_magnitude_class runs each
-// vector: kTrigCutsF32), infinities and NaN go to SLEEF's u10 tan; |x| below 2^-13, where tan x
-// rounds to x, gives x (the sign of zero included).
+// P2 + P3 (floats in float32 lanes, doubles in float64 ones), each step one FMA: x - k P1 is
+// exact (both are multiples of P1's ulp, or of x's, and less than 1 apart), each later step rounds
+// once relative to r itself, and what P3 leaves out is below 2^-72 k (float64: 2^-160 k).
+//  - float32: tan r = r + r^3 P(r^2), P of degree 6 (scripts/gen-tan-coefficients.py: relative
+//    error 1.3e-9 before the roundings); tan x = tan r for even k, -1/tan r for odd k
+//    (reciprocal_avx512.hpp's reciprocal, 2^-28). Within 2 ulp of libm on the ulp sweep. The
+//    same steps in float64 lanes (within 0.5 ulp) were no faster than SLEEF's.
+//  - float64: sin r and cos r by their Taylor series (to r^17 and r^18: the first terms left out
+//    are below 2^-62 of them at pi/4), tan x = sin r / cos r for even k and -cos r / sin r for
+//    odd k (a division: the reciprocal's 2^-52 would add an ulp). Within 3 ulp of libm on the
+//    ulp sweep (2 but at 8 of 2.7 million points, all with r near pi/4: the roundings of sin r,
+//    cos r and their quotient).
+// |x| from 39000 on (float64: 1e9; cuts of SLEEF's, within which simd_body.inc's
+// by_magnitude_class runs each vector: kTrigCutsF32/F64), infinities and NaN go to SLEEF's u10
+// tan; |x| below 2^-13 (float64: 2^-27), where tan x rounds to x, gives x (the sign of zero
+// included).
 //
 // Included only by simd_avx512.cpp (compiled with -mavx512f -mfma): everything here has internal
 // linkage (see simd_body.inc on why).
@@ -51,6 +58,53 @@ inline __m512 tan_ps(__m512 x) {
   const __mmask16 far = _mm512_cmp_ps_mask(a, _mm512_set1_ps(39000.0f), _CMP_NLT_UQ);
   if (far == 0) return result;
   return _mm512_mask_mov_ps(result, far, Sleef_tanf16_u10avx512f(x));
+}
+
+// (-1)^j / n! for n = 2j + 1 (sin, 17! down to 3!) and n = 2j (cos, 18! down to 2!).
+constexpr double signed_inverse_factorial(int n) {
+  double f = 1;
+  for (int i = 2; i <= n; ++i) f *= i;
+  return (n / 2) % 2 == 1 ? -1 / f : 1 / f;
+}
+constexpr double kSinTerms[] = {signed_inverse_factorial(17), signed_inverse_factorial(15),
+                                signed_inverse_factorial(13), signed_inverse_factorial(11),
+                                signed_inverse_factorial(9),  signed_inverse_factorial(7),
+                                signed_inverse_factorial(5),  signed_inverse_factorial(3)};
+constexpr double kCosTerms[] = {
+    signed_inverse_factorial(18), signed_inverse_factorial(16), signed_inverse_factorial(14),
+    signed_inverse_factorial(12), signed_inverse_factorial(10), signed_inverse_factorial(8),
+    signed_inverse_factorial(6),  signed_inverse_factorial(4),  signed_inverse_factorial(2)};
+static_assert(kSinTerms[7] == -1.0 / 6 && kCosTerms[8] == -0.5 && kCosTerms[0] < 0);
+
+inline __m512d tan_pd(__m512d x) {
+  const __m512d k = _mm512_roundscale_pd(_mm512_mul_pd(x, _mm512_set1_pd(0x1.45f306dc9c883p-1)),
+                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(0x1.921fb54442d18p+0), x);
+  r = _mm512_fnmadd_pd(k, _mm512_set1_pd(0x1.1a62633145c07p-54), r);
+  r = _mm512_fnmadd_pd(k, _mm512_set1_pd(-0x1.f1976b7ed8fbcp-110), r);
+  const __m512d z = _mm512_mul_pd(r, r);
+  // sin r = r + r^3 (-1/3! + z (1/5! - ...)), cos r = 1 + z (-1/2! + z (1/4! - ...)).
+  __m512d sp = _mm512_set1_pd(kSinTerms[0]);
+  __m512d cp = _mm512_set1_pd(kCosTerms[0]);
+  for (int i = 1; i < 8; ++i) {
+    sp = _mm512_fmadd_pd(sp, z, _mm512_set1_pd(kSinTerms[i]));
+    cp = _mm512_fmadd_pd(cp, z, _mm512_set1_pd(kCosTerms[i]));
+  }
+  cp = _mm512_fmadd_pd(cp, z, _mm512_set1_pd(kCosTerms[8]));
+  const __m512d s = _mm512_fmadd_pd(_mm512_mul_pd(r, z), sp, r);
+  const __m512d c = _mm512_fmadd_pd(z, cp, _mm512_set1_pd(1.0));
+  // k's parity: the lowest mantissa bit of |k| + 2^52 (|k| < 2^52 here).
+  const __m512d k_bits = _mm512_add_pd(_mm512_abs_pd(k), _mm512_set1_pd(0x1p52));
+  const __mmask8 odd = _mm512_test_epi64_mask(_mm512_castpd_si512(k_bits), _mm512_set1_epi64(1));
+  const __m512d num = _mm512_mask_blend_pd(odd, s, _mm512_xor_pd(c, _mm512_set1_pd(-0.0)));
+  const __m512d den = _mm512_mask_blend_pd(odd, c, s);
+  __m512d result = _mm512_div_pd(num, den);
+  const __m512d a = _mm512_abs_pd(x);
+  result =
+      _mm512_mask_mov_pd(result, _mm512_cmp_pd_mask(a, _mm512_set1_pd(0x1p-27), _CMP_LT_OQ), x);
+  const __mmask8 far = _mm512_cmp_pd_mask(a, _mm512_set1_pd(1e9), _CMP_NLT_UQ);
+  if (far == 0) return result;
+  return _mm512_mask_mov_pd(result, far, Sleef_tand8_u10avx512f(x));
 }
 
 }  // namespace
