@@ -2,7 +2,11 @@
 // NumPy's time on this machine.
 //  - sinh |x| = (t + t / (t + 1)) / 2 with t = expm1 |x| (fdlibm's form), and (2t - t^2 / (t + 1))
 //    / 2 below |x| = 1, where t + t / (t + 1) would cancel (at worst 1.5-fold at |x| = 1; near 0
-//    it is x itself); the sign is x's.
+//    it is x itself); the sign is x's. float32: e/2 - 1/(2e) on e = exp |x| from |x| = 1 on
+//    (cancelling at most 1.16-fold), and the odd Taylor series to x^13 below (the first term
+//    left out is below 2^-40 of the result): 5% faster than the expm1 form and a third as many
+//    results beyond 1 ulp of libm on the ulp sweep; a vector whose lanes all take one form skips
+//    the other.
 //  - cosh x = e / 2 + 1 / (2e) with e = exp |x|: no cancellation.
 // Lanes from |x| = 709 on (float32: 88), where exp overflows before sinh and cosh do (710.48;
 // 89.42), and the infinities are the C library's: simd_body.inc hands them to libm as it does
@@ -46,14 +50,21 @@ inline __m512d cosh_pd(__m512d x) {
 
 inline __m512 sinh_ps(__m512 x) {
   const __m512 a = _mm512_min_ps(_mm512_set1_ps(88.0f), _mm512_abs_ps(x));  // keeps a NaN
-  const __m512 t = expm1_ps(a);
-  // reciprocal_ps: t + 1 is finite and at least 1 here.
-  const __m512 ratio = _mm512_mul_ps(t, reciprocal_ps(_mm512_add_ps(t, _mm512_set1_ps(1.0f))));
-  const __m512 above = _mm512_add_ps(t, ratio);
-  const __m512 below = _mm512_fnmadd_ps(t, ratio, _mm512_add_ps(t, t));
   const __mmask16 small = _mm512_cmp_ps_mask(a, _mm512_set1_ps(1.0f), _CMP_LT_OQ);
-  const __m512 magnitude =
-      _mm512_mul_ps(_mm512_mask_mov_ps(above, small, below), _mm512_set1_ps(0.5f));
+  __m512 magnitude = a;
+  if (small != 0xFFFF) {  // From 1 on: e/2 - 1/(2e), e = exp a.
+    const __m512 half_e = _mm512_mul_ps(exp_reduced_ps(a), _mm512_set1_ps(0.5f));
+    magnitude = _mm512_fnmadd_ps(reciprocal_ps(half_e), _mm512_set1_ps(0.25f), half_e);
+  }
+  if (small != 0) {  // Below 1: a + a^3 (1/3! + a^2 (1/5! + ...)), to a^13.
+    const __m512 z = _mm512_mul_ps(a, a);
+    constexpr float kInverseFactorials[] = {1.0f / 6227020800.0f, 1.0f / 39916800.0f,
+                                            1.0f / 362880.0f,     1.0f / 5040.0f,
+                                            1.0f / 120.0f,        1.0f / 6.0f};
+    __m512 p = _mm512_set1_ps(kInverseFactorials[0]);
+    for (int i = 1; i < 6; ++i) p = _mm512_fmadd_ps(p, z, _mm512_set1_ps(kInverseFactorials[i]));
+    magnitude = _mm512_mask_mov_ps(magnitude, small, _mm512_fmadd_ps(_mm512_mul_ps(a, z), p, a));
+  }
   const __m512 sign = _mm512_and_ps(x, _mm512_set1_ps(-0.0f));
   return _mm512_or_ps(magnitude, sign);
 }
