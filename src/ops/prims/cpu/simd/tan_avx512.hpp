@@ -27,6 +27,7 @@
 #include <sleef.h>
 
 #include "ops/prims/cpu/simd/reciprocal_avx512.hpp"
+#include "ops/prims/cpu/simd/taylor_avx512.hpp"
 
 namespace tenferro::prims_cpu::simd::isa {
 namespace {
@@ -62,9 +63,7 @@ inline __m512 tan_ps(__m512 x) {
 
 // (-1)^j / n! for n = 2j + 1 (sin, 17! down to 3!) and n = 2j (cos, 18! down to 2!).
 constexpr double signed_inverse_factorial(int n) {
-  double f = 1;
-  for (int i = 2; i <= n; ++i) f *= i;
-  return (n / 2) % 2 == 1 ? -1 / f : 1 / f;
+  return (n / 2) % 2 == 1 ? -inverse_factorial(n) : inverse_factorial(n);
 }
 constexpr double kSinTerms[] = {signed_inverse_factorial(17), signed_inverse_factorial(15),
                                 signed_inverse_factorial(13), signed_inverse_factorial(11),
