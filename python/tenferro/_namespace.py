@@ -220,29 +220,20 @@ around = round
 
 
 # prims' binary math takes tensors only; NumPy's functions take numbers on either side too,
-# typed as the operators type them (NEP 50, see _tensor_operands).
-def _with_numbers(name, prim, doc):
-    def f(x1, x2):
-        if type(x1) is Tensor and type(x2) is Tensor:  # the common case, without the lifting
-            return prim(x1, x2)
-        return prim(*_tensor_operands(name, x1, x2))
-
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = doc
-    return f
+# typed as the operators type them (NEP 50, see _tensor_operands). maximum .. copysign are C++
+# functions (python/src/tensor.cpp, namespace_lifted) that run two Tensors directly and hand
+# anything else here.
+def _lifted(name, x1, x2):
+    return getattr(_p, name)(*_tensor_operands(name, x1, x2))
 
 
-maximum = _with_numbers("maximum", _p.maximum, "numpy.maximum (NaN propagates).")
-minimum = _with_numbers("minimum", _p.minimum, "numpy.minimum (NaN propagates).")
-arctan2 = _with_numbers("arctan2", _p.arctan2, "numpy.arctan2: the angle of the point (x2, x1), "
-                        "C's atan2 (signed zeros and infinities included).")
-hypot = _with_numbers("hypot", _p.hypot, "numpy.hypot: sqrt(x1^2 + x2^2) without overflow or "
-                      "underflow in between.")
+maximum = _tenferro.maximum
+minimum = _tenferro.minimum
+arctan2 = _tenferro.arctan2
+hypot = _tenferro.hypot
 atan2 = arctan2  # NumPy 2's array-API spelling
-fmod = _with_numbers("fmod", _p.fmod, "numpy.fmod: C's fmod, the remainder of x1 / x2 with x1's "
-                     "sign (remainder, Python's %, takes x2's).")
-copysign = _with_numbers("copysign", _p.copysign, "numpy.copysign: |x1| with the sign bit of x2 "
-                         "(-0.0 and NaN signs included).")
+fmod = _tenferro.fmod
+copysign = _tenferro.copysign
 
 
 def angle(z, deg=False):

@@ -82,6 +82,32 @@ def remainder(arg0: object, arg1: object, /) -> object: ...
 
 def negative(arg: object, /) -> object: ...
 
+def maximum(x1: object, x2: object) -> object:
+    """numpy.maximum (NaN propagates)."""
+
+def minimum(x1: object, x2: object) -> object:
+    """numpy.minimum (NaN propagates)."""
+
+def arctan2(x1: object, x2: object) -> object:
+    """
+    numpy.arctan2: the angle of the point (x2, x1), C's atan2 (signed zeros and infinities included).
+    """
+
+def hypot(x1: object, x2: object) -> object:
+    """
+    numpy.hypot: sqrt(x1^2 + x2^2) without overflow or underflow in between.
+    """
+
+def fmod(x1: object, x2: object) -> object:
+    """
+    numpy.fmod: C's fmod, the remainder of x1 / x2 with x1's sign (remainder, Python's %, takes x2's).
+    """
+
+def copysign(x1: object, x2: object) -> object:
+    """
+    numpy.copysign: |x1| with the sign bit of x2 (-0.0 and NaN signs included).
+    """
+
 class Tensor:
     """
     A tensor living in one tenferro.Runtime (logical C-order shape, as NumPy). Move data only with runtime.upload() and tensor.download().
