@@ -24,133 +24,117 @@
 // |y| < 2^-30 giving y, and asinh's log branch above 2^12 (where 1 / (4 x^2), the next term of
 // log 2x, is below 2^-27 of it).
 //
+// One template per function over lanes_avx512.hpp's lane types.
+//
 // Included only by simd_avx512.cpp (compiled with -mavx512f -mfma): everything here has internal
 // linkage (see simd_body.inc on why).
 #pragma once
 
 #include <immintrin.h>
 
-#include "ops/prims/cpu/simd/reciprocal_avx512.hpp"
+#include "ops/prims/cpu/simd/lanes_avx512.hpp"
 
 namespace tenferro::prims_cpu::simd::isa {
 namespace {
 
-inline __m512d log1p_pd(__m512d y) {
-  const __m512d one = _mm512_set1_pd(1.0);
-  const __m512d u = _mm512_add_pd(y, one);
-  const __m512d m = _mm512_getmant_pd(u, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_src);
-  __m512d e = _mm512_getexp_pd(u);
-  e = _mm512_mask_add_pd(e, _mm512_cmp_pd_mask(m, one, _CMP_LT_OQ), e, one);
-  const __m512d f = _mm512_sub_pd(m, one);
-  const __m512d s = _mm512_mul_pd(f, reciprocal_pd(_mm512_add_pd(m, one)));
-  const __m512d s2 = _mm512_mul_pd(s, s);
-  __m512d q = _mm512_set1_pd(2.0 / 25);
-  for (int k = 23; k >= 3; k -= 2) q = _mm512_fmadd_pd(q, s2, _mm512_set1_pd(2.0 / k));
-  const __m512d log_m = _mm512_fnmadd_pd(s, _mm512_fnmadd_pd(s2, q, f), f);
-  const __m512d correction = _mm512_div_pd(_mm512_sub_pd(y, _mm512_sub_pd(u, one)), u);
-  const __m512d low = _mm512_fmadd_pd(e, _mm512_set1_pd(0x1.a39ef35793c76p-33), correction);
-  __m512d r = _mm512_fmadd_pd(e, _mm512_set1_pd(0x1.62e42fee00000p-1), _mm512_add_pd(log_m, low));
-  const __m512d inf = _mm512_set1_pd(__builtin_inf());
-  r = _mm512_mask_mov_pd(r, _mm512_cmp_pd_mask(u, inf, _CMP_EQ_OQ), inf);
-  r = _mm512_mask_mov_pd(r, _mm512_cmp_pd_mask(u, _mm512_setzero_pd(), _CMP_EQ_OQ),
-                         _mm512_set1_pd(-__builtin_inf()));
-  r = _mm512_mask_mov_pd(r, _mm512_cmp_pd_mask(u, _mm512_setzero_pd(), _CMP_LT_OQ),
-                         _mm512_set1_pd(__builtin_nan("")));
-  const __mmask8 tiny = _mm512_cmp_pd_mask(_mm512_abs_pd(y), _mm512_set1_pd(0x1p-60), _CMP_LT_OQ);
-  return _mm512_mask_mov_pd(r, tiny, y);
+// The constants that differ between the precisions (the header comment says why each is what
+// it is).
+template <class L>
+struct Log1pConstants;
+template <>
+struct Log1pConstants<LanesF64> {
+  static constexpr int kLastTerm = 25;  // the series of 2 atanh s to s^25
+  static constexpr double kLn2High = 0x1.62e42fee00000p-1, kLn2Low = 0x1.a39ef35793c76p-33;
+  static constexpr double kLn2 = 0x1.62e42fefa39efp-1;
+  static constexpr double kTiny = 0x1p-60;    // below: x itself
+  static constexpr double kLogFrom = 0x1p28;  // asinh's log branch
+};
+template <>
+struct Log1pConstants<LanesF32> {
+  static constexpr int kLastTerm = 11;
+  static constexpr float kLn2High = 0x1.62e4p-1f, kLn2Low = 0x1.7f7d1cp-20f;
+  static constexpr float kLn2 = 0x1.62e430p-1f;
+  static constexpr float kTiny = 0x1p-30f;
+  static constexpr float kLogFrom = 0x1p12f;
+};
+
+template <class L>
+typename L::V log1p_lanes(typename L::V y) {
+  using V = typename L::V;
+  using S = typename L::S;
+  using C = Log1pConstants<L>;
+  const V one = L::set1(S(1));
+  const V u = L::add(y, one);
+  const V m = L::mantissa_p75_1p5(u);
+  V e = L::exponent(u);
+  e = L::mask_add(e, L::template cmp<_CMP_LT_OQ>(m, one), e, one);
+  const V f = L::sub(m, one);
+  const V s = L::mul(f, L::reciprocal(L::add(m, one)));
+  const V s2 = L::mul(s, s);
+  V q = L::set1(S(2) / C::kLastTerm);
+  for (int k = C::kLastTerm - 2; k >= 3; k -= 2) q = L::fmadd(q, s2, L::set1(S(2) / k));
+  const V log_m = L::fnmadd(s, L::fnmadd(s2, q, f), f);
+  const V correction = L::div(L::sub(y, L::sub(u, one)), u);
+  const V low = L::fmadd(e, L::set1(C::kLn2Low), correction);
+  V r = L::fmadd(e, L::set1(C::kLn2High), L::add(log_m, low));
+  const V inf = L::set1(S(__builtin_inf()));
+  const V zero = L::set1(S(0));
+  r = L::mask_mov(r, L::template cmp<_CMP_EQ_OQ>(u, inf), inf);
+  r = L::mask_mov(r, L::template cmp<_CMP_EQ_OQ>(u, zero), L::set1(S(-__builtin_inf())));
+  r = L::mask_mov(r, L::template cmp<_CMP_LT_OQ>(u, zero), L::set1(S(__builtin_nan(""))));
+  return L::mask_mov(r, L::template cmp<_CMP_LT_OQ>(L::abs(y), L::set1(C::kTiny)), y);
 }
 
-// x's sign on a non-negative magnitude, and |x| < 2^-60 giving x itself.
-inline __m512d odd_from_magnitude(__m512d x, __m512d magnitude) {
-  const __m512d r = _mm512_or_pd(magnitude, _mm512_and_pd(x, _mm512_set1_pd(-0.0)));
-  const __mmask8 tiny = _mm512_cmp_pd_mask(_mm512_abs_pd(x), _mm512_set1_pd(0x1p-60), _CMP_LT_OQ);
-  return _mm512_mask_mov_pd(r, tiny, x);
+// x's sign on a non-negative magnitude, and |x| below kTiny giving x itself.
+template <class L>
+typename L::V odd_from_magnitude(typename L::V x, typename L::V magnitude) {
+  using S = typename L::S;
+  const typename L::V r = L::or_bits(magnitude, L::and_bits(x, L::set1(S(-0.0))));
+  return L::mask_mov(r, L::template cmp<_CMP_LT_OQ>(L::abs(x), L::set1(Log1pConstants<L>::kTiny)),
+                     x);
+}
+
+template <class L>
+typename L::V atanh_lanes(typename L::V x) {
+  using V = typename L::V;
+  using S = typename L::S;
+  const V a = L::abs(x);
+  const V one = L::set1(S(1));
+  const V t = L::add(a, a);
+  const V rest = L::sub(one, a);
+  const V ratio = L::mul(a, L::reciprocal(rest));  // NaN at |x| = 1
+  const V below = L::fmadd(t, ratio, t);
+  const V above = L::add(ratio, ratio);
+  V y = L::mask_mov(above, L::template cmp<_CMP_LT_OQ>(a, L::set1(S(0.5))), below);
+  y = L::mask_mov(y, L::template cmp<_CMP_EQ_OQ>(a, one), L::set1(S(__builtin_inf())));
+  return odd_from_magnitude<L>(x, L::mul(log1p_lanes<L>(y), L::set1(S(0.5))));
+}
+
+template <class L>
+typename L::V asinh_lanes(typename L::V x) {
+  using V = typename L::V;
+  using S = typename L::S;
+  const V a = L::abs(x);
+  const V one = L::set1(S(1));
+  const V a2 = L::mul(a, a);
+  const V y = L::fmadd(a2, L::reciprocal(L::add(one, L::sqrt(L::add(one, a2)))), a);
+  // Above kLogFrom: log a + ln2 = log1p(a - 1) + ln2 (a - 1 is exact there, or rounds to a).
+  const typename L::M big = L::template cmp<_CMP_GT_OQ>(a, L::set1(Log1pConstants<L>::kLogFrom));
+  const V r = log1p_lanes<L>(L::mask_mov(y, big, L::sub(a, one)));
+  return odd_from_magnitude<L>(x, L::mask_add(r, big, r, L::set1(Log1pConstants<L>::kLn2)));
 }
 
 inline __m512d atanh_pd(__m512d x) {
-  const __m512d a = _mm512_abs_pd(x);
-  const __m512d one = _mm512_set1_pd(1.0);
-  const __m512d t = _mm512_add_pd(a, a);
-  const __m512d rest = _mm512_sub_pd(one, a);
-  const __m512d ratio = _mm512_mul_pd(a, reciprocal_pd(rest));  // NaN at |x| = 1
-  const __m512d below = _mm512_fmadd_pd(t, ratio, t);
-  const __m512d above = _mm512_add_pd(ratio, ratio);
-  const __mmask8 small = _mm512_cmp_pd_mask(a, _mm512_set1_pd(0.5), _CMP_LT_OQ);
-  const __m512d y =
-      _mm512_mask_mov_pd(_mm512_mask_mov_pd(above, small, below),
-                         _mm512_cmp_pd_mask(a, one, _CMP_EQ_OQ), _mm512_set1_pd(__builtin_inf()));
-  return odd_from_magnitude(x, _mm512_mul_pd(log1p_pd(y), _mm512_set1_pd(0.5)));
+  return atanh_lanes<LanesF64>(x);
 }
-
 inline __m512d asinh_pd(__m512d x) {
-  const __m512d a = _mm512_abs_pd(x);
-  const __m512d one = _mm512_set1_pd(1.0);
-  const __m512d a2 = _mm512_mul_pd(a, a);
-  const __m512d y = _mm512_fmadd_pd(
-      a2, reciprocal_pd(_mm512_add_pd(one, _mm512_sqrt_pd(_mm512_add_pd(one, a2)))), a);
-  // Above 2^28: log a + ln2 = log1p(a - 1) + ln2 (a - 1 is exact there, or rounds to a).
-  const __mmask8 big = _mm512_cmp_pd_mask(a, _mm512_set1_pd(0x1p28), _CMP_GT_OQ);
-  const __m512d r = log1p_pd(_mm512_mask_mov_pd(y, big, _mm512_sub_pd(a, one)));
-  const __m512d magnitude = _mm512_mask_add_pd(r, big, r, _mm512_set1_pd(0x1.62e42fefa39efp-1));
-  return odd_from_magnitude(x, magnitude);
+  return asinh_lanes<LanesF64>(x);
 }
-
-inline __m512 log1p_ps(__m512 y) {
-  const __m512 one = _mm512_set1_ps(1.0f);
-  const __m512 u = _mm512_add_ps(y, one);
-  const __m512 m = _mm512_getmant_ps(u, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_src);
-  __m512 e = _mm512_getexp_ps(u);
-  e = _mm512_mask_add_ps(e, _mm512_cmp_ps_mask(m, one, _CMP_LT_OQ), e, one);
-  const __m512 f = _mm512_sub_ps(m, one);
-  const __m512 s = _mm512_mul_ps(f, reciprocal_ps(_mm512_add_ps(m, one)));
-  const __m512 s2 = _mm512_mul_ps(s, s);
-  __m512 q = _mm512_set1_ps(2.0f / 11);
-  for (int k = 9; k >= 3; k -= 2) q = _mm512_fmadd_ps(q, s2, _mm512_set1_ps(2.0f / k));
-  const __m512 log_m = _mm512_fnmadd_ps(s, _mm512_fnmadd_ps(s2, q, f), f);
-  const __m512 correction = _mm512_div_ps(_mm512_sub_ps(y, _mm512_sub_ps(u, one)), u);
-  const __m512 low = _mm512_fmadd_ps(e, _mm512_set1_ps(0x1.7f7d1cp-20f), correction);
-  __m512 r = _mm512_fmadd_ps(e, _mm512_set1_ps(0x1.62e4p-1f), _mm512_add_ps(log_m, low));
-  const __m512 inf = _mm512_set1_ps(__builtin_inff());
-  r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(u, inf, _CMP_EQ_OQ), inf);
-  r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(u, _mm512_setzero_ps(), _CMP_EQ_OQ),
-                         _mm512_set1_ps(-__builtin_inff()));
-  r = _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(u, _mm512_setzero_ps(), _CMP_LT_OQ),
-                         _mm512_set1_ps(__builtin_nanf("")));
-  const __mmask16 tiny = _mm512_cmp_ps_mask(_mm512_abs_ps(y), _mm512_set1_ps(0x1p-30f), _CMP_LT_OQ);
-  return _mm512_mask_mov_ps(r, tiny, y);
-}
-
-inline __m512 odd_from_magnitude(__m512 x, __m512 magnitude) {
-  const __m512 r = _mm512_or_ps(magnitude, _mm512_and_ps(x, _mm512_set1_ps(-0.0f)));
-  const __mmask16 tiny = _mm512_cmp_ps_mask(_mm512_abs_ps(x), _mm512_set1_ps(0x1p-30f), _CMP_LT_OQ);
-  return _mm512_mask_mov_ps(r, tiny, x);
-}
-
 inline __m512 atanh_ps(__m512 x) {
-  const __m512 a = _mm512_abs_ps(x);
-  const __m512 one = _mm512_set1_ps(1.0f);
-  const __m512 t = _mm512_add_ps(a, a);
-  const __m512 rest = _mm512_sub_ps(one, a);
-  const __m512 ratio = _mm512_mul_ps(a, reciprocal_ps(rest));  // NaN at |x| = 1
-  const __m512 below = _mm512_fmadd_ps(t, ratio, t);
-  const __m512 above = _mm512_add_ps(ratio, ratio);
-  const __mmask16 small = _mm512_cmp_ps_mask(a, _mm512_set1_ps(0.5f), _CMP_LT_OQ);
-  const __m512 y =
-      _mm512_mask_mov_ps(_mm512_mask_mov_ps(above, small, below),
-                         _mm512_cmp_ps_mask(a, one, _CMP_EQ_OQ), _mm512_set1_ps(__builtin_inff()));
-  return odd_from_magnitude(x, _mm512_mul_ps(log1p_ps(y), _mm512_set1_ps(0.5f)));
+  return atanh_lanes<LanesF32>(x);
 }
-
 inline __m512 asinh_ps(__m512 x) {
-  const __m512 a = _mm512_abs_ps(x);
-  const __m512 one = _mm512_set1_ps(1.0f);
-  const __m512 a2 = _mm512_mul_ps(a, a);
-  const __m512 y = _mm512_fmadd_ps(
-      a2, reciprocal_ps(_mm512_add_ps(one, _mm512_sqrt_ps(_mm512_add_ps(one, a2)))), a);
-  const __mmask16 big = _mm512_cmp_ps_mask(a, _mm512_set1_ps(0x1p12f), _CMP_GT_OQ);
-  const __m512 r = log1p_ps(_mm512_mask_mov_ps(y, big, _mm512_sub_ps(a, one)));
-  const __m512 magnitude = _mm512_mask_add_ps(r, big, r, _mm512_set1_ps(0x1.62e430p-1f));
-  return odd_from_magnitude(x, magnitude);
+  return asinh_lanes<LanesF32>(x);
 }
 
 }  // namespace
