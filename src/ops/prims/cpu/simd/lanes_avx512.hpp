@@ -16,11 +16,14 @@ namespace {
 struct LanesF64 {
   using V = __m512d;
   using M = __mmask8;
+  static constexpr M kAll = 0xFF;
   using S = double;
   static V set1(S v) { return _mm512_set1_pd(v); }
   static V add(V a, V b) { return _mm512_add_pd(a, b); }
   static V sub(V a, V b) { return _mm512_sub_pd(a, b); }
   static V mul(V a, V b) { return _mm512_mul_pd(a, b); }
+  // b where either is a NaN (vminpd's rule): min(c, x) keeps x's NaN.
+  static V min(V a, V b) { return _mm512_min_pd(a, b); }
   static V div(V a, V b) { return _mm512_div_pd(a, b); }
   static V fmadd(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
   static V fnmadd(V a, V b, V c) { return _mm512_fnmadd_pd(a, b, c); }
@@ -45,11 +48,14 @@ struct LanesF64 {
 struct LanesF32 {
   using V = __m512;
   using M = __mmask16;
+  static constexpr M kAll = 0xFFFF;
   using S = float;
   static V set1(S v) { return _mm512_set1_ps(v); }
   static V add(V a, V b) { return _mm512_add_ps(a, b); }
   static V sub(V a, V b) { return _mm512_sub_ps(a, b); }
   static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
+  // b where either is a NaN (vminps's rule): min(c, x) keeps x's NaN.
+  static V min(V a, V b) { return _mm512_min_ps(a, b); }
   static V div(V a, V b) { return _mm512_div_ps(a, b); }
   static V fmadd(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
   static V fnmadd(V a, V b, V c) { return _mm512_fnmadd_ps(a, b, c); }
