@@ -1,10 +1,13 @@
 // sinh and cosh for the AVX-512 kernels, from this folder's exp. SLEEF's took 1.4-1.9x
 // NumPy's time on this machine.
-//  - sinh |x| = e/2 - 1/(2e) with e = exp |x| from |x| = 1 on (cancelling at most 1.16-fold),
-//    and its odd Taylor series below (to x^13 in float32, x^17 in float64: the first term left
-//    out is below 2^-40 / 2^-56 of the result); the sign is x's; a vector whose lanes all take
-//    one form skips the other. fdlibm's (t + t/(t + 1))/2 on t = expm1 |x| before: 5% (float32)
-//    and 13% (float64) slower, with three times as many float32 results beyond 1 ulp of libm.
+//  - sinh |x| = e/2 - 1/(2e) with e = exp |x| from |x| = 1 (float64: 1.5) on (cancelling at
+//    most 1.16-fold), and its odd Taylor series below (to x^13 in float32, x^21 in float64: the
+//    first term left out is below 2^-40 / 2^-62 of the result); the sign is x's; a vector whose
+//    lanes all take one form skips the other. float64's series reaches to 1.5 because between
+//    e/2 = 2 (x = 1.386) and sinh x = 2 (x = 1.444) the result is a binade below e/2, whose error
+//    then counts double: 3 ulp of libm there from 1 (an adversarial test found it). fdlibm's
+//    (t + t/(t + 1))/2 on t = expm1 |x| before: 5% (float32) and 9% (float64) slower, with three
+//    times as many float32 results beyond 1 ulp of libm.
 //  - cosh x = e / 2 + 1 / (2e) with e = exp |x|: no cancellation.
 // One template per function over lanes_avx512.hpp's lane types; the reciprocals by vrcp14 and
 // Newton steps (reciprocal_avx512.hpp).
@@ -34,12 +37,14 @@ struct HyperbolicConstants;
 template <>
 struct HyperbolicConstants<LanesF64> {
   static constexpr double kClamp = 709.0;
-  static constexpr int kLastTerm = 17;
+  static constexpr double kSeriesBelow = 1.5;
+  static constexpr int kLastTerm = 21;
   static __m512d exp(__m512d a) { return exp_table_pd(a); }
 };
 template <>
 struct HyperbolicConstants<LanesF32> {
   static constexpr float kClamp = 88.0f;
+  static constexpr float kSeriesBelow = 1.0f;
   static constexpr int kLastTerm = 13;
   static __m512 exp(__m512 a) { return exp_reduced_ps(a); }
 };
@@ -50,17 +55,17 @@ typename L::V sinh_lanes(typename L::V x) {
   using S = typename L::S;
   using C = HyperbolicConstants<L>;
   const V a = L::min(L::set1(C::kClamp), L::abs(x));  // keeps a NaN
-  const typename L::M small = L::template cmp<_CMP_LT_OQ>(a, L::set1(S(1)));
+  const typename L::M small = L::template cmp<_CMP_LT_OQ>(a, L::set1(C::kSeriesBelow));
   V magnitude = a;
-  if (small != L::kAll) {  // From 1 on: e/2 - 1/(2e), e = exp a.
+  if (small != L::kAll) {  // From kSeriesBelow on: e/2 - 1/(2e), e = exp a.
     const V half_e = L::mul(C::exp(a), L::set1(S(0.5)));
     magnitude = L::fnmadd(L::reciprocal(half_e), L::set1(S(0.25)), half_e);
   }
-  if (small != 0) {  // Below 1: a + a^3 (1/3! + a^2 (1/5! + ...)), to a^kLastTerm.
+  if (small != 0) {  // Below it: a + a^3 (1/3! + a^2 (1/5! + ...)), to a^kLastTerm.
     const V z = L::mul(a, a);
-    V p = L::set1(static_cast<S>(inverse_factorial(C::kLastTerm)));
-    for (int n = C::kLastTerm - 2; n >= 3; n -= 2)
-      p = L::fmadd(p, z, L::set1(static_cast<S>(inverse_factorial(n))));
+    static constexpr auto kTerms = odd_inverse_factorials<S, C::kLastTerm>();
+    V p = L::set1(kTerms[0]);
+    for (std::size_t i = 1; i < kTerms.size(); ++i) p = L::fmadd(p, z, L::set1(kTerms[i]));
     magnitude = L::mask_mov(magnitude, small, L::fmadd(L::mul(a, z), p, a));
   }
   return L::or_bits(magnitude, L::and_bits(x, L::set1(S(-0.0))));
