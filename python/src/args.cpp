@@ -88,30 +88,43 @@ void throw_indexing_error(const char* op, const std::string& message) {
   throw_as("IndexingError", op, message);
 }
 
+namespace {
+
+// Why `obj` was refused: what try_index said, or else its type. Built only on the way to an
+// error: the type's name is a Python call and a string (a third of a 2^10-element zeros call
+// went to naming the type of every shape entry that was fine).
+std::string refusal(nb::handle obj, const std::string& why) {
+  return why.empty() ? "it is a " + python_type_name(obj) : why;
+}
+
+}  // namespace
+
 std::int64_t int_arg(nb::handle obj, const char* op, const char* what) {
   PyObject* p = obj.ptr();
-  std::string why = "it is a " + python_type_name(obj);
+  std::string why;
   if (!is_text(p) && PyIndex_Check(p)) {
     if (std::optional<std::int64_t> v = try_index(p, why)) return *v;
   }
-  throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
+  throw_validation(op, std::string(what) + " must be an integer (" + refusal(obj, why) + ")");
 }
 
 std::vector<std::int64_t> int_list_arg(nb::handle obj, const char* op, const char* what) {
   PyObject* p = obj.ptr();
-  std::string why = "it is a " + python_type_name(obj);
-  if (is_text(p)) throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
+  std::string why;
+  if (is_text(p)) {
+    throw_validation(op, std::string(what) + " must be an integer (" + refusal(obj, why) + ")");
+  }
   if (PyIndex_Check(p)) {
     if (std::optional<std::int64_t> v = try_index(p, why)) return {*v};
     if (!is_numpy_array(obj) || nb::cast<int>(obj.attr("ndim")) == 0) {
-      throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
+      throw_validation(op, std::string(what) + " must be an integer (" + refusal(obj, why) + ")");
     }
   }
   PyObject* it = PyObject_GetIter(p);
   if (it == nullptr) {
     PyErr_Clear();
-    throw_validation(
-        op, std::string(what) + " must be an integer or a sequence of integers (" + why + ")");
+    throw_validation(op, std::string(what) + " must be an integer or a sequence of integers (" +
+                             refusal(obj, why) + ")");
   }
   nb::object iter = nb::steal(it);
   std::vector<std::int64_t> out;

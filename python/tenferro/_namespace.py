@@ -92,9 +92,17 @@ def eye(N, M=None, k=0, dtype=float64, *, runtime=None):
     return _p.eye(_rt(runtime), N, M, k, dtype)
 
 
+_PLAIN_REALS = (int, float)
+
+
 def arange(start, stop=None, step=1, dtype=float64, *, runtime=None):
     if stop is None:
         start, stop = 0, start
+    # The common call, Python numbers within float64's exact integers, without the checks below
+    # (they were 2.5 us of a 2^10-element arange's 3.6).
+    if (type(start) in _PLAIN_REALS and type(stop) in _PLAIN_REALS and type(step) in _PLAIN_REALS
+            and -2**53 <= start <= 2**53 and -2**53 <= stop <= 2**53):
+        return _p.arange(_rt(runtime), float(start), float(stop), float(step), dtype)
     if all(isinstance(v, (int, _np.integer)) for v in (start, stop, step)) and \
             _builtins.max(_builtins.abs(int(start)), _builtins.abs(int(stop))) > 2**53:
         # Integers past float64's exact range: the count from exact integer arithmetic (as

@@ -104,6 +104,18 @@ void run_kind(const GenerateCall& c) {
   const auto body = [&](std::int64_t begin, std::int64_t end) {
     if constexpr (K == PrimKind::Fill) {
       std::fill(y + begin, y + end, fill);
+    } else if constexpr (K == PrimKind::Arange) {
+      // start + k step with k = base + i, an int32 i (exact in double below 2^53, so the value
+      // is value_at's bit for bit): baseline x86-64 converts int32 to double a vector at a time
+      // but int64 one element at a time (0.72 ns an element against NumPy's 0.50).
+      using R = Real<T>;
+      for (std::int64_t base = begin; base < end; base += std::int64_t{1} << 30) {
+        const auto len = static_cast<std::int32_t>(std::min<std::int64_t>(end - base, 1 << 30));
+        const double first = static_cast<double>(base);
+        T* out = y + base;
+        for (std::int32_t i = 0; i < len; ++i)
+          out[i] = T(static_cast<R>(c.start + (first + static_cast<double>(i)) * c.step));
+      }
     } else {
       for (std::int64_t k = begin; k < end; ++k) y[k] = value_at<K, T>(c, k, rows);
     }
