@@ -20,6 +20,8 @@
 
 #include <immintrin.h>
 
+#include "ops/prims/cpu/simd/taylor_avx512.hpp"
+
 namespace tenferro::prims_cpu::simd::isa {
 namespace {
 
@@ -32,12 +34,10 @@ inline __m512d expm1_pd(__m512d x) {
   __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(0x1.62e42fefa39efp-1), clamped);  // ln2, high
   r = _mm512_fnmadd_pd(k, _mm512_set1_pd(0x1.abc9e3b39803fp-56), r);               // and low
   // q(r) = 1/2! + r/3! + ... + r^11/13!
-  constexpr double kInverseFactorials[] = {1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0,
-                                           1.0 / 3628800.0,    1.0 / 362880.0,    1.0 / 40320.0,
-                                           1.0 / 5040.0,       1.0 / 720.0,       1.0 / 120.0,
-                                           1.0 / 24.0,         1.0 / 6.0,         1.0 / 2.0};
+  constexpr auto kInverseFactorials = inverse_factorials<double, 13, 2, 1>();
   __m512d q = _mm512_set1_pd(kInverseFactorials[0]);
-  for (int i = 1; i < 12; ++i) q = _mm512_fmadd_pd(q, r, _mm512_set1_pd(kInverseFactorials[i]));
+  for (std::size_t i = 1; i < kInverseFactorials.size(); ++i)
+    q = _mm512_fmadd_pd(q, r, _mm512_set1_pd(kInverseFactorials[i]));
   const __m512d p = _mm512_fmadd_pd(_mm512_mul_pd(r, r), q, r);
   const __m512d one = _mm512_set1_pd(1.0);
   const __m512d near =
@@ -66,11 +66,10 @@ inline Expm1ReducedPs expm1_reduced_ps(__m512 x) {
       _mm512_sub_ps(_mm512_fmadd_ps(clamped, _mm512_set1_ps(0x1.715476p+0f), shifter), shifter);
   __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(0x1.62e430p-1f), clamped);  // ln2, high
   r = _mm512_fnmadd_ps(k, _mm512_set1_ps(-0x1.05c610p-29f), r);             // and low
-  constexpr float kInverseFactorials[] = {1.0f / 40320.0f, 1.0f / 5040.0f, 1.0f / 720.0f,
-                                          1.0f / 120.0f,   1.0f / 24.0f,   1.0f / 6.0f,
-                                          1.0f / 2.0f};
+  constexpr auto kInverseFactorials = inverse_factorials<float, 8, 2, 1>();
   __m512 q = _mm512_set1_ps(kInverseFactorials[0]);
-  for (int i = 1; i < 7; ++i) q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kInverseFactorials[i]));
+  for (std::size_t i = 1; i < kInverseFactorials.size(); ++i)
+    q = _mm512_fmadd_ps(q, r, _mm512_set1_ps(kInverseFactorials[i]));
   return {k, _mm512_fmadd_ps(_mm512_mul_ps(r, r), q, r)};
 }
 // exp x = 2^k (expm1(r) + 1), scaled in one rounding.

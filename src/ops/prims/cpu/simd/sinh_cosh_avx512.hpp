@@ -63,7 +63,7 @@ typename L::V sinh_lanes(typename L::V x) {
   }
   if (small != 0) {  // Below it: a + a^3 (1/3! + a^2 (1/5! + ...)), to a^kLastTerm.
     const V z = L::mul(a, a);
-    static constexpr auto kTerms = odd_inverse_factorials<S, C::kLastTerm>();
+    static constexpr auto kTerms = inverse_factorials<S, C::kLastTerm, 3, 2>();
     V p = L::set1(kTerms[0]);
     for (std::size_t i = 1; i < kTerms.size(); ++i) p = L::fmadd(p, z, L::set1(kTerms[i]));
     magnitude = L::mask_mov(magnitude, small, L::fmadd(L::mul(a, z), p, a));

@@ -64,18 +64,9 @@ inline __m512 tan_ps(__m512 x) {
   return _mm512_mask_mov_ps(result, far, Sleef_tanf16_u10avx512f(x));
 }
 
-// (-1)^j / n! for n = 2j + 1 (sin, 17! down to 3!) and n = 2j (cos, 18! down to 2!).
-constexpr double signed_inverse_factorial(int n) {
-  return (n / 2) % 2 == 1 ? -inverse_factorial(n) : inverse_factorial(n);
-}
-constexpr double kSinTerms[] = {signed_inverse_factorial(17), signed_inverse_factorial(15),
-                                signed_inverse_factorial(13), signed_inverse_factorial(11),
-                                signed_inverse_factorial(9),  signed_inverse_factorial(7),
-                                signed_inverse_factorial(5),  signed_inverse_factorial(3)};
-constexpr double kCosTerms[] = {
-    signed_inverse_factorial(18), signed_inverse_factorial(16), signed_inverse_factorial(14),
-    signed_inverse_factorial(12), signed_inverse_factorial(10), signed_inverse_factorial(8),
-    signed_inverse_factorial(6),  signed_inverse_factorial(4),  signed_inverse_factorial(2)};
+// The alternating series of sin (17! down to 3!) and cos (18! down to 2!).
+constexpr auto kSinTerms = inverse_factorials<double, 17, 3, 2, true>();
+constexpr auto kCosTerms = inverse_factorials<double, 18, 2, 2, true>();
 static_assert(kSinTerms[7] == -1.0 / 6 && kCosTerms[8] == -0.5 && kCosTerms[0] < 0);
 
 inline __m512d tan_pd(__m512d x) {

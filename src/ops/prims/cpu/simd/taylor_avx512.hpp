@@ -1,5 +1,6 @@
 // Taylor coefficients for the AVX-512 kernels of this folder, computed at compile time (n! is
-// exact in a double up to 18!, and 1/n! is then rounded once).
+// exact in a double up to 18!, and 1/n! is then rounded once; float terms are the double's
+// rounded, the same bits as 1.0f / n! up to 8!).
 //
 // Included only by simd_avx512.cpp's kernel headers: everything here has internal linkage (see
 // simd_body.inc on why).
@@ -16,14 +17,18 @@ constexpr double inverse_factorial(int n) {
   return 1 / f;
 }
 
-// 1/Last!, 1/(Last - 2)!, ..., 1/3! (Last odd) as S: the odd series' coefficients, highest
-// first, for a Horner loop. A constant: a loop calling inverse_factorial in a kernel body is not
-// folded once it is long enough (sinh's 12 terms ran 8x slower).
-template <class S, int Last>
-constexpr std::array<S, (Last - 1) / 2> odd_inverse_factorials() {
-  std::array<S, (Last - 1) / 2> terms{};
-  for (int i = 0; i < (Last - 1) / 2; ++i)
-    terms[i] = static_cast<S>(inverse_factorial(Last - 2 * i));
+// 1/Last!, 1/(Last - Step)!, ..., 1/First! as S, highest first, for a Horner loop: Step 1 for
+// exp's series, 2 for the odd (sinh, sin) and even (cos) ones; Alternating gives sin's and cos's
+// signs, 1/n! negative where n/2 is odd. A constant: a loop calling inverse_factorial in a kernel
+// body is not folded once it is long enough (sinh's 12 terms ran 8x slower).
+template <class S, int Last, int First, int Step, bool Alternating = false>
+constexpr std::array<S, (Last - First) / Step + 1> inverse_factorials() {
+  std::array<S, (Last - First) / Step + 1> terms{};
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const int n = Last - Step * static_cast<int>(i);
+    const double v = inverse_factorial(n);
+    terms[i] = static_cast<S>(Alternating && (n / 2) % 2 == 1 ? -v : v);
+  }
   return terms;
 }
 
