@@ -293,7 +293,8 @@ void bind_prims(nb::module_& m) {
       "arange",
       [](const Runtime& rt, double start, double stop, double step, nb::handle dtype) {
         const DType d = dtype_from_python(dtype);
-        // Its length as prims::arange counts it does not matter here: short or not.
+        // Only whether it is short matters here, so the length's estimate will do (prims::arange
+        // counts it exactly).
         const double count = std::ceil((stop - start) / step);
         const bool short_range = count >= 0 && count <= static_cast<double>(kHoldGilUpTo);
         return created(short_range ? 0 : kHoldGilUpTo + 1,
