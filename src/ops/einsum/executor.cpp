@@ -487,8 +487,26 @@ Operand broadcast_over(Operand op, const Labels& labels, const std::vector<std::
 // not split into an inner run and outer labels that fuse themselves, or the slabs are too small.
 Labels outer_labels(const Operand& x, const Labels& free) {
   const Labels ordered = by_stride(x, free);
-  std::size_t inner = ordered.size();
-  while (inner > 0 && !fuse(x, Labels(ordered.begin(), ordered.begin() + inner)).ok) --inner;
+  // The inner run: the longest prefix of `ordered` that fuses (fuse's rule, in one pass: a
+  // prefix fuses while each axis longer than 1 starts where the one before it ends). A group
+  // with an empty axis fuses whole (fuse: nothing is touched).
+  SmallVector<std::size_t, 8> axes;
+  for (Label l : ordered) {
+    axes.push_back(static_cast<std::size_t>(axis_of(x.labels, l)));
+    if (x.view.shape[axes.back()] == 0) return {};
+  }
+  std::size_t inner = 0;
+  bool first = true;
+  std::int64_t expected = 0;
+  for (; inner < ordered.size(); ++inner) {
+    const std::size_t a = axes[inner];
+    const std::int64_t n = x.view.shape[a];
+    if (n == 1) continue;
+    const std::int64_t s = x.view.strides[a];
+    if (!first && s != expected) break;
+    first = false;
+    expected = s * n;
+  }
   if (inner == 0 || inner == ordered.size()) return {};
   const Labels outer(ordered.begin() + static_cast<std::ptrdiff_t>(inner), ordered.end());
   const Fused f = fuse(x, outer);
