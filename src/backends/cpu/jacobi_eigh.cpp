@@ -14,6 +14,13 @@ bool jacobi_eigh_applies(cpu_isa::Isa isa, std::int64_t n) {
   return matrix_lanes(isa, true) > 0 && n >= 1 && n <= kJacobiEighMax;
 }
 
+cpu_isa::Isa jacobi_eigh_isa(cpu_isa::Isa best, std::int64_t n, bool vectors) {
+  if (best != cpu_isa::Isa::Avx512) return best;
+  const std::int64_t vector_bytes = 64;  // one AVX-512 vector per matrix entry (all lanes)
+  const std::int64_t entries = n * (n | 1) + (vectors ? n * n : 0);
+  return entries * vector_bytes > kLaneMatricesBytes ? cpu_isa::Isa::Avx2 : best;
+}
+
 template <class T>
 bool jacobi_eigh(cpu_isa::Isa isa, std::int64_t n, int count, const T* a, std::int64_t a_stride,
                  T* w, T* v, std::int64_t v_stride, bool vectors) {

@@ -4,8 +4,8 @@
 // syevd takes about 5 us for one 8x8 float64 matrix, most of it the call and setup of its
 // tridiagonal reduction; the lanes take under 1 us each. Jacobi's sweeps cost O(n^3) with a
 // larger constant than syevd, so LAPACK wins past about kJacobiEighMax (one thread, float64,
-// 64 32x32 matrices: 2.1 ms with AVX-512, 2.9 ms with AVX2, syevd 4.1-4.5 ms; 32 48x48: 4.1 and
-// 5.0 ms against 4.7 ms; float32 still wins at 48). The kernels live in
+// 64 32x32 matrices, 2026-12-05: 2.1 ms with AVX-512, 2.9 ms with AVX2, syevd 4.1-4.5 ms; 32
+// 48x48: 4.1 and 5.0 ms against 4.7 ms; float32 still wins at 48). The kernels live in
 // backends/cpu/isa/jacobi_eigh_body.inc.
 #pragma once
 
@@ -20,6 +20,18 @@ inline constexpr std::int64_t kJacobiEighMax = 32;
 
 // Whether jacobi_eigh runs n x n matrices on `isa`: 1 <= n <= kJacobiEighMax and matrix_lanes > 0.
 bool jacobi_eigh_applies(cpu_isa::Isa isa, std::int64_t n);
+
+// The ISA to run n x n matrices on when `best` is the host's: AVX2 on an AVX-512 host once a
+// call's matrices (A, with an odd leading dimension, and Q when `vectors`) outgrow
+// kLaneMatricesBytes in AVX-512 vectors, else `best`. A pair's row rotation walks A with a
+// stride of a vector per entry, so once the matrices spill the level-1 cache every entry it
+// turns is a miss; AVX2's vectors hold half the matrices. Measured (one thread, 64 matrices
+// with vectors, 48 KiB level-1 data cache, 2026-12-07): AVX-512 wins at 24 (float64 2.0 against
+// 2.3 ms), ties at 26 and loses at 28 (3.8 against 3.4 ms; float32 1.50 against 1.32) and 32
+// (6.0 against 5.2 ms, syevd 5.3; float32 2.41 against 2.04); without vectors A alone is 66 KiB
+// at 32, and AVX-512 still wins there (2.9 against 3.5 ms).
+inline constexpr std::int64_t kLaneMatricesBytes = std::int64_t{80} << 10;
+cpu_isa::Isa jacobi_eigh_isa(cpu_isa::Isa best, std::int64_t n, bool vectors);
 
 // The eigen-decompositions of `count` (1..matrix_lanes) column-major n x n matrices
 // a + i * a_stride, of which the lower triangle is read (T float or double): ascending

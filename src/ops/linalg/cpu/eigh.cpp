@@ -1,6 +1,7 @@
 // Hermitian eigen-decomposition via syevd/heevd (lower triangle read), eigenvalues ascending.
 // Real matrices of up to 32 x 32 go through the batched Jacobi kernels
-// (backends/cpu/jacobi_eigh.hpp), as many at once as a vector has lanes, when a chunk of the
+// (backends/cpu/jacobi_eigh.hpp; AVX2's on an AVX-512 host once the lanes' matrices outgrow the
+// level-1 cache, jacobi_eigh_isa), as many at once as a vector has lanes, when a chunk of the
 // batch fills at least half of them; the rest, and any group the kernels decline, through LAPACK.
 #include <algorithm>
 #include <type_traits>
@@ -43,7 +44,7 @@ std::vector<Tensor> eigh_typed(const CpuCall& call, const Tensor& a) {
   });
   // Matrices the Jacobi kernels take per call (0: they do not run here).
   int lanes = 0;
-  const cpu_isa::Isa isa = cpu_isa::best_isa();
+  const cpu_isa::Isa isa = cpu_blas::jacobi_eigh_isa(cpu_isa::best_isa(), n, !values_only);
   if constexpr (std::is_floating_point_v<T>) {
     if (cpu_blas::jacobi_eigh_applies(isa, n))
       lanes = cpu_blas::matrix_lanes(isa, std::is_same_v<T, double>);
