@@ -15,10 +15,7 @@ bool jacobi_eigh_applies(cpu_isa::Isa isa, std::int64_t n) {
 }
 
 cpu_isa::Isa jacobi_eigh_isa(cpu_isa::Isa best, std::int64_t n, bool vectors) {
-  if (best != cpu_isa::Isa::Avx512) return best;
-  const std::int64_t vector_bytes = 64;  // one AVX-512 vector per matrix entry (all lanes)
-  const std::int64_t entries = n * (n | 1) + (vectors ? n * n : 0);
-  return entries * vector_bytes > kLaneMatricesBytes ? cpu_isa::Isa::Avx2 : best;
+  return lanes_isa_for(best, n * (n | 1) + (vectors ? n * n : 0), kJacobiEighLaneBytes);
 }
 
 template <class T>

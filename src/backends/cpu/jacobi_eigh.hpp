@@ -21,16 +21,14 @@ inline constexpr std::int64_t kJacobiEighMax = 32;
 // Whether jacobi_eigh runs n x n matrices on `isa`: 1 <= n <= kJacobiEighMax and matrix_lanes > 0.
 bool jacobi_eigh_applies(cpu_isa::Isa isa, std::int64_t n);
 
-// The ISA to run n x n matrices on when `best` is the host's: AVX2 on an AVX-512 host once a
-// call's matrices (A, with an odd leading dimension, and Q when `vectors`) outgrow
-// kLaneMatricesBytes in AVX-512 vectors, else `best`. A pair's row rotation walks A with a
-// stride of a vector per entry, so once the matrices spill the level-1 cache every entry it
-// turns is a miss; AVX2's vectors hold half the matrices. Measured (one thread, 64 matrices
-// with vectors, 48 KiB level-1 data cache, 2026-12-07): AVX-512 wins at 24 (float64 2.0 against
-// 2.3 ms), ties at 26 and loses at 28 (3.8 against 3.4 ms; float32 1.50 against 1.32) and 32
-// (6.0 against 5.2 ms, syevd 5.3; float32 2.41 against 2.04); without vectors A alone is 66 KiB
-// at 32, and AVX-512 still wins there (2.9 against 3.5 ms).
-inline constexpr std::int64_t kLaneMatricesBytes = std::int64_t{80} << 10;
+// The ISA to run n x n matrices on when `best` is the host's (lanes_isa_for): a call keeps A
+// (with an odd leading dimension) and, with vectors, Q. Its budget, kJacobiEighLaneBytes, as
+// measured on a full-width AVX-512 host (Xeon, Emerald Rapids, 48 KiB level-1 data cache; one
+// thread, 64 matrices with vectors, 2026-12-07): AVX-512 wins at 24 (float64 2.0 against 2.3
+// ms, 73.5 KiB), ties at 26 (86 KiB) and loses at 28 (3.8 against 3.4 ms; float32 1.50 against
+// 1.32) and 32 (6.0 against 5.2 ms, syevd 5.3; float32 2.41 against 2.04). Without vectors A
+// alone is 66 KiB at 32, where AVX-512 still wins (2.9 against 3.5 ms).
+inline constexpr std::int64_t kJacobiEighLaneBytes = std::int64_t{80} << 10;
 cpu_isa::Isa jacobi_eigh_isa(cpu_isa::Isa best, std::int64_t n, bool vectors);
 
 // The eigen-decompositions of `count` (1..matrix_lanes) column-major n x n matrices

@@ -17,6 +17,10 @@ bool lane_qr_applies(cpu_isa::Isa isa, std::int64_t m, std::int64_t n, std::int6
          (q_cols == k || (q_cols >= n && q_cols <= m));
 }
 
+cpu_isa::Isa lane_qr_isa(cpu_isa::Isa best, std::int64_t m, std::int64_t n, std::int64_t q_cols) {
+  return lanes_isa_for(best, m * std::max(n, q_cols) + std::min(m, n), kLaneQrBytes);
+}
+
 template <class T>
 bool lane_qr(cpu_isa::Isa isa, std::int64_t m, std::int64_t n, std::int64_t q_cols, int count,
              const T* a, std::int64_t a_stride, T* q, std::int64_t q_stride, T* r,

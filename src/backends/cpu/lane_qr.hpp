@@ -18,6 +18,17 @@ namespace tenferro::cpu_blas {
 // group's matrices (1 MB with AVX-512 float64) leave the level-2 cache.
 inline constexpr std::int64_t kLaneQrMax = 64;
 
+// The ISA to run m x n matrices (Q of q_cols columns) on when `best` is the host's
+// (lanes_isa_for): a call keeps m x max(n, q_cols) entries and the k reflector scales. Its
+// budget, kLaneQrBytes, as measured on a full-width AVX-512 host (Xeon, Emerald Rapids, 48 KiB
+// level-1 data cache; one thread, 64 matrices, 2026-12-07): every reflector sweeps the whole
+// trailing matrix, so AVX-512 wins while the matrices fit that cache (float64 26x26, 44 KiB:
+// 167 against 208 us; 64x8 79 against 121) and ties or loses past it (28x28, 51 KiB: 250 against
+// 249, float32 173 against 156; 32x32 426 against 358, float32 296 against 216; 16x48 152
+// against 133).
+inline constexpr std::int64_t kLaneQrBytes = std::int64_t{48} << 10;
+cpu_isa::Isa lane_qr_isa(cpu_isa::Isa best, std::int64_t m, std::int64_t n, std::int64_t q_cols);
+
 // Whether lane_qr runs m x n matrices (Q of q_cols columns) on `isa`: 1 <= m, n <= kLaneQrMax,
 // n <= q_cols <= m or q_cols = min(m, n), and matrix_lanes > 0.
 bool lane_qr_applies(cpu_isa::Isa isa, std::int64_t m, std::int64_t n, std::int64_t q_cols);

@@ -1,7 +1,7 @@
 // Hermitian eigen-decomposition via syevd/heevd (lower triangle read), eigenvalues ascending.
 // Real matrices of up to 32 x 32 go through the batched Jacobi kernels
-// (backends/cpu/jacobi_eigh.hpp; AVX2's on an AVX-512 host once the lanes' matrices outgrow the
-// level-1 cache, jacobi_eigh_isa), as many at once as a vector has lanes, when a chunk of the
+// (backends/cpu/jacobi_eigh.hpp; AVX2's on a full-width AVX-512 host once the lanes' matrices
+// outgrow its budget, jacobi_eigh_isa), as many at once as a vector has lanes, when a chunk of the
 // batch fills at least half of them; the rest, and any group the kernels decline, through LAPACK.
 #include <algorithm>
 #include <type_traits>

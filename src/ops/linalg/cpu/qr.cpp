@@ -1,7 +1,8 @@
 // QR via geqrf + orgqr/ungqr, with the optional positive-diagonal gauge; small matrices (up to
 // 128 rows and columns real, 48 complex) through the CPU backend's own kernels of the same
 // algorithm (backends/cpu/householder_qr.hpp), LAPACK where those decline one. Real matrices of
-// up to 64 x 64 go through the batched kernels (backends/cpu/lane_qr.hpp), as many at once as a
+// up to 64 x 64 go through the batched kernels (backends/cpu/lane_qr.hpp; AVX2's on a full-width
+// AVX-512 host once the lanes' matrices outgrow its budget, lane_qr_isa), as many at once as a
 // vector has lanes, when a chunk of the batch fills at least half of a group of them.
 #include <algorithm>
 #include <cstring>
@@ -64,11 +65,12 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
     return WorkspaceSizes{std::max(queried_size(q1), queried_size(q2)), 1, 1};
   });
 
-  // Matrices the batched kernels take per call (0: they do not run here).
+  // Matrices the batched kernels take per call (0: they do not run here), on their own ISA.
+  const cpu_isa::Isa lane_isa = cpu_blas::lane_qr_isa(isa, m, n, q_cols);
   int lanes = 0;
   if constexpr (std::is_floating_point_v<T>) {
-    if (cpu_blas::lane_qr_applies(isa, m, n, q_cols))
-      lanes = cpu_blas::matrix_lanes(isa, std::is_same_v<T, double>);
+    if (cpu_blas::lane_qr_applies(lane_isa, m, n, q_cols))
+      lanes = cpu_blas::matrix_lanes(lane_isa, std::is_same_v<T, double>);
   }
 
   // Batch entries [first, last), with this chunk's own scratch, tau and workspace.
@@ -112,7 +114,7 @@ std::vector<Tensor> qr_typed(const CpuCall& call, const Tensor& a) {
     // A group of matrices through the lane kernel; it stands for geqrf's and orgqr's two calls
     // per matrix.
     const auto in_lanes = [&](auto begin, int count) {
-      const bool done = cpu_blas::lane_qr(isa, m, n, q_cols, count, in + begin * m * n, m * n,
+      const bool done = cpu_blas::lane_qr(lane_isa, m, n, q_cols, count, in + begin * m * n, m * n,
                                           q.data<T>() + begin * m * q_cols, m * q_cols,
                                           r.data<T>() + begin * r_rows * n, r_rows, r_rows * n);
       if (done && positive)
