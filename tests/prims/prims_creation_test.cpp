@@ -41,6 +41,23 @@ TEST_P(PrimsCreation, ZerosOnesFull) {
   }
 }
 
+// Fills longer than the CPU kernel's copied block (4 KiB) and not a whole number of blocks, with
+// values whose bits are all zero (memset there) and others whose are not: -0.0 keeps its sign.
+TEST_P(PrimsCreation, LongFillsHoldEveryElement) {
+  for (DType d : dtypes()) {
+    for (const Shape& s : {Shape{257, 9}, Shape{100003}}) {
+      std::vector<C> values = {C(0.0), C(-0.0), C(1.0), C(-2.75)};
+      if (is_complex(d)) values.insert(values.end(), {C(-0.0, 0.0), C(0.0, -0.0), C(0.5, -3.0)});
+      for (const C& v : values) {
+        SCOPED_TRACE(std::string(dtype_name(d)) + " " + shape_to_string(s) + " value " + fmt(v));
+        EXPECT_TRUE(identical(down(prims::full(rt_, d, s, v)), filled(d, s, v)));
+      }
+      EXPECT_TRUE(identical(down(prims::zeros(rt_, d, s)), filled(d, s, 0.0)));
+      EXPECT_TRUE(identical(down(prims::ones(rt_, d, s)), filled(d, s, 1.0)));
+    }
+  }
+}
+
 TEST_P(PrimsCreation, EyeWithOffsetsAndNonSquareShapes) {
   struct Case {
     std::int64_t n;

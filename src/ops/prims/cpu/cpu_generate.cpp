@@ -1,7 +1,10 @@
 // The CPU creation kernel: fill, identity, ranges and Philox random numbers (philox.hpp).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <iterator>
 #include <numbers>
+#include <type_traits>
 
 #include "backends/cpu/strided_loops.hpp"
 #include "ops/prims/cpu/cpu_kernels.hpp"
@@ -93,6 +96,28 @@ T value_at(const GenerateCall& c, std::int64_t k, std::int64_t rows) {
   }
 }
 
+// y[0, n) = value. Through libc's memset and memcpy, which run the widest stores the CPU has
+// (this file is built for baseline x86-64, where std::fill stores 16 bytes at a time: 512 KiB
+// of float64 zeros took 23 us against NumPy's 11): zero bits at once, any other value as one
+// block filled element by element and copied over the rest (the block stays in the level-1
+// cache while it is read).
+template <class T>
+void fill_values(T* y, std::int64_t n, T value) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  unsigned char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  if (std::all_of(std::begin(bytes), std::end(bytes), [](unsigned char b) { return b == 0; })) {
+    std::memset(static_cast<void*>(y), 0, static_cast<std::size_t>(n) * sizeof(T));
+    return;
+  }
+  constexpr std::int64_t kBlock = 4096 / sizeof(T);
+  const std::int64_t first = std::min(n, kBlock);
+  std::fill(y, y + first, value);
+  for (std::int64_t at = first; at < n; at += kBlock)
+    std::memcpy(static_cast<void*>(y + at), y,
+                static_cast<std::size_t>(std::min(kBlock, n - at)) * sizeof(T));
+}
+
 template <PrimKind K, class T>
 void run_kind(const GenerateCall& c) {
   T* y = reinterpret_cast<T*>(c.out.buffer->host_data()) + c.out.layout.offset;
@@ -102,7 +127,7 @@ void run_kind(const GenerateCall& c) {
   const T fill = from_complex<T>(c.value);
   const auto body = [&](std::int64_t begin, std::int64_t end) {
     if constexpr (K == PrimKind::Fill) {
-      std::fill(y + begin, y + end, fill);
+      fill_values(y + begin, end - begin, fill);
     } else if constexpr (K == PrimKind::Arange) {
       // start + k step, k = base + i with an int32 i (exact in double below 2^53, so k is the
       // element's index exactly): baseline x86-64 converts int32 to double a vector at a time
