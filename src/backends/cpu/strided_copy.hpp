@@ -147,6 +147,10 @@ void copy(std::span<const std::int64_t> shape, T* dst, std::span<const std::int6
           std::memcpy(static_cast<void*>(dp), sp, static_cast<std::size_t>(n) * sizeof(T));
         } else if (st[0] == 1 && st[1] == 0) {
           std::fill_n(dp, n, *sp);
+        } else if (st[0] == 1 && st[1] == -1) {
+          // A reversal (flip): with its strides fixed the loop vectorises (a shuffle per
+          // vector); the general loop below took 0.7 ns an element, twice NumPy's flip.
+          for (std::int64_t i = 0; i < n; ++i) dp[i] = sp[-i];
         } else {
           for (std::int64_t i = 0; i < n; ++i) dp[i * st[0]] = sp[i * st[1]];
         }
