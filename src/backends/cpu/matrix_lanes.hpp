@@ -32,7 +32,9 @@ inline int matrix_lanes(cpu_isa::Isa isa, bool is_double) {
 // against 2.9 with AVX2, and QR's 16 64x64 within 6% either way.
 inline cpu_isa::Isa lanes_isa_for(cpu_isa::Isa best, std::int64_t entries,
                                   std::int64_t budget_bytes) {
-  if (best != cpu_isa::Isa::Avx512 || cpu_isa::avx512_in_halves()) return best;
+  if (best != cpu_isa::Isa::Avx512 || cpu_isa::avx512_in_halves() ||
+      !cpu_isa::isa_available(cpu_isa::Isa::Avx2))  // a virtual CPU may hide AVX2 or FMA
+    return best;
   constexpr std::int64_t kAvx512VectorBytes = 64;
   return entries * kAvx512VectorBytes > budget_bytes ? cpu_isa::Isa::Avx2 : best;
 }
