@@ -13,68 +13,43 @@
 namespace tenferro::prims_cpu::simd::isa {
 namespace {
 
-struct LanesF64 {
-  using V = __m512d;
-  using M = __mmask8;
-  static constexpr M kAll = 0xFF;
-  using S = double;
-  static V set1(S v) { return _mm512_set1_pd(v); }
-  static V add(V a, V b) { return _mm512_add_pd(a, b); }
-  static V sub(V a, V b) { return _mm512_sub_pd(a, b); }
-  static V mul(V a, V b) { return _mm512_mul_pd(a, b); }
-  // b where either is a NaN (vminpd's rule): min(c, x) keeps x's NaN.
-  static V min(V a, V b) { return _mm512_min_pd(a, b); }
-  static V div(V a, V b) { return _mm512_div_pd(a, b); }
-  static V fmadd(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
-  static V fnmadd(V a, V b, V c) { return _mm512_fnmadd_pd(a, b, c); }
-  static V abs(V a) { return _mm512_abs_pd(a); }
-  static V sqrt(V a) { return _mm512_sqrt_pd(a); }
-  static V or_bits(V a, V b) { return _mm512_or_pd(a, b); }
-  static V and_bits(V a, V b) { return _mm512_and_pd(a, b); }
-  static V reciprocal(V d) { return reciprocal_pd(d); }
-  // a = 2^e m with m in [0.75, 1.5): m and the exponent of a (vgetmant / vgetexp).
-  static V mantissa_p75_1p5(V a) {
-    return _mm512_getmant_pd(a, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_src);
-  }
-  static V exponent(V a) { return _mm512_getexp_pd(a); }
-  template <int Predicate>
-  static M cmp(V a, V b) {
-    return _mm512_cmp_pd_mask(a, b, Predicate);
-  }
-  static V mask_mov(V src, M m, V a) { return _mm512_mask_mov_pd(src, m, a); }
-  static V mask_add(V src, M m, V a, V b) { return _mm512_mask_add_pd(src, m, a, b); }
-};
-
-struct LanesF32 {
-  using V = __m512;
-  using M = __mmask16;
-  static constexpr M kAll = 0xFFFF;
-  using S = float;
-  static V set1(S v) { return _mm512_set1_ps(v); }
-  static V add(V a, V b) { return _mm512_add_ps(a, b); }
-  static V sub(V a, V b) { return _mm512_sub_ps(a, b); }
-  static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
-  // b where either is a NaN (vminps's rule): min(c, x) keeps x's NaN.
-  static V min(V a, V b) { return _mm512_min_ps(a, b); }
-  static V div(V a, V b) { return _mm512_div_ps(a, b); }
-  static V fmadd(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
-  static V fnmadd(V a, V b, V c) { return _mm512_fnmadd_ps(a, b, c); }
-  static V abs(V a) { return _mm512_abs_ps(a); }
-  static V sqrt(V a) { return _mm512_sqrt_ps(a); }
-  static V or_bits(V a, V b) { return _mm512_or_ps(a, b); }
-  static V and_bits(V a, V b) { return _mm512_and_ps(a, b); }
-  static V reciprocal(V d) { return reciprocal_ps(d); }
-  static V mantissa_p75_1p5(V a) {
-    return _mm512_getmant_ps(a, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_src);
-  }
-  static V exponent(V a) { return _mm512_getexp_ps(a); }
-  template <int Predicate>
-  static M cmp(V a, V b) {
-    return _mm512_cmp_ps_mask(a, b, Predicate);
-  }
-  static V mask_mov(V src, M m, V a) { return _mm512_mask_mov_ps(src, m, a); }
-  static V mask_add(V src, M m, V a, V b) { return _mm512_mask_add_ps(src, m, a, b); }
-};
+// One lane type: NAME over the intrinsics of suffix SUF (pd, ps), vector V, mask M with ALL
+// lanes set, element S. One definition for both, so that the two cannot drift apart.
+#define TENFERRO_AVX512_LANES(NAME, SUF, VEC, MASK, ALL, SCALAR)                            \
+  struct NAME {                                                                             \
+    using V = VEC;                                                                          \
+    using M = MASK;                                                                         \
+    static constexpr M kAll = ALL;                                                          \
+    using S = SCALAR;                                                                       \
+    static V set1(S v) { return _mm512_set1_##SUF(v); }                                     \
+    static V add(V a, V b) { return _mm512_add_##SUF(a, b); }                               \
+    static V sub(V a, V b) { return _mm512_sub_##SUF(a, b); }                               \
+    static V mul(V a, V b) { return _mm512_mul_##SUF(a, b); }                               \
+    /* b where either is a NaN (vminpd's rule): min(c, x) keeps x's NaN. */                 \
+    static V min(V a, V b) { return _mm512_min_##SUF(a, b); }                               \
+    static V div(V a, V b) { return _mm512_div_##SUF(a, b); }                               \
+    static V fmadd(V a, V b, V c) { return _mm512_fmadd_##SUF(a, b, c); }                   \
+    static V fnmadd(V a, V b, V c) { return _mm512_fnmadd_##SUF(a, b, c); }                 \
+    static V abs(V a) { return _mm512_abs_##SUF(a); }                                       \
+    static V sqrt(V a) { return _mm512_sqrt_##SUF(a); }                                     \
+    static V or_bits(V a, V b) { return _mm512_or_##SUF(a, b); }                            \
+    static V and_bits(V a, V b) { return _mm512_and_##SUF(a, b); }                          \
+    static V reciprocal(V d) { return reciprocal_##SUF(d); }                                \
+    /* a = 2^e m with m in [0.75, 1.5): m and the exponent of a (vgetmant / vgetexp). */    \
+    static V mantissa_p75_1p5(V a) {                                                        \
+      return _mm512_getmant_##SUF(a, _MM_MANT_NORM_p75_1p5, _MM_MANT_SIGN_src);             \
+    }                                                                                       \
+    static V exponent(V a) { return _mm512_getexp_##SUF(a); }                               \
+    template <int Predicate>                                                                \
+    static M cmp(V a, V b) {                                                                \
+      return _mm512_cmp_##SUF##_mask(a, b, Predicate);                                      \
+    }                                                                                       \
+    static V mask_mov(V src, M m, V a) { return _mm512_mask_mov_##SUF(src, m, a); }         \
+    static V mask_add(V src, M m, V a, V b) { return _mm512_mask_add_##SUF(src, m, a, b); } \
+  };
+TENFERRO_AVX512_LANES(LanesF64, pd, __m512d, __mmask8, 0xFF, double)
+TENFERRO_AVX512_LANES(LanesF32, ps, __m512, __mmask16, 0xFFFF, float)
+#undef TENFERRO_AVX512_LANES
 
 }  // namespace
 }  // namespace tenferro::prims_cpu::simd::isa
