@@ -180,13 +180,13 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
 // The ops with kernels of their own here, faster than SLEEF's (docs/prims.md): X(op, kernel).
 #define SIMD_OWN_UNARY_F64(X)                                                              \
   X(Exp, exp_table_pd)                                                                     \
-  X(Expm1, expm1_pd) X(Tan, tan_pd) X(Sinh, sinh_pd) X(Cosh, cosh_pd) X(Tanh, tanh_exp_pd) \
-      X(Asinh, asinh_pd) X(Atanh, atanh_pd) X(Cbrt, cbrt_pd)
-#define SIMD_OWN_UNARY_F32(X)                                                                    \
-  X(Expm1, expm1_ps)                                                                             \
-  X(Tan, tan_ps)                                                                                 \
-  X(Sinh, sinh_ps) X(Cosh, cosh_ps) X(Tanh, tanh_table_ps) X(Asinh, asinh_ps) X(Atanh, atanh_ps) \
-      X(Cbrt, cbrt_ps)
+  X(Expm1, expm1_pd)                                                                       \
+  X(Tan, tan_pd) X(Sinh, sinh_pd) X(Cosh, cosh_pd) X(Tanh, tanh_exp_pd) X(Asinh, asinh_pd) \
+      X(Atanh, atanh_pd) X(Cbrt, cbrt_pd)
+#define SIMD_OWN_UNARY_F32(X)                                                                \
+  X(Exp, exp_reduced_ps)                                                                     \
+  X(Expm1, expm1_ps) X(Tan, tan_ps) X(Sinh, sinh_ps) X(Cosh, cosh_ps) X(Tanh, tanh_table_ps) \
+      X(Asinh, asinh_ps) X(Atanh, atanh_ps) X(Cbrt, cbrt_ps)
 #define SIMD_OWN_BINARY_F64(X) X(Pow, pow_table_pd)
 #define SIMD_OWN_BINARY_F32(X) X(Pow, powf_table_ps)
 
