@@ -1,9 +1,9 @@
 #include "ops/einsum/replay.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <utility>
-
-#include "ops/einsum/direct_gemm.hpp"
 
 namespace tenferro::einsum_internal {
 
@@ -20,42 +20,81 @@ bool Replay::matches(const ContractionKernels& kernels, std::span<const EagerTen
 
 std::size_t Replay::bytes_estimate(std::size_t steps) {
   const std::size_t calls = steps * 4 + 2;
+  // A scratch per call at most, each with its slot in the plan.
   return sizeof(Replay) + calls * (sizeof(ReplayCall) + 16 * sizeof(std::int64_t)) +
-         calls / 2 * sizeof(GemmProblem);
+         calls / 2 * sizeof(GemmProblem) + calls * (sizeof(ScratchSlot) + sizeof(std::uint32_t));
 }
+
+namespace {
+
+// The buffers of a play-back's scratch plan, back to the pool when the call ends (also when a
+// kernel throws).
+class SlotBuffers {
+ public:
+  SlotBuffers(Workspace& workspace, const Replay& replay)
+      : workspace_(workspace),
+        live_peak_(replay.live_peak_bytes),
+        buffers_(workspace.take_slots(replay.slots, replay.live_peak_bytes,
+                                      replay.largest_scratch_bytes)) {}
+  ~SlotBuffers() { workspace_.give_back_slots(buffers_, live_peak_); }
+  SlotBuffers(const SlotBuffers&) = delete;
+  SlotBuffers& operator=(const SlotBuffers&) = delete;
+  Buffer* operator[](std::uint32_t slot) const { return buffers_[slot].get(); }
+
+ private:
+  Workspace& workspace_;
+  std::size_t live_peak_;
+  std::vector<std::shared_ptr<Buffer>> buffers_;
+};
+
+}  // namespace
 
 void Replay::play(Workspace& workspace, ContractionKernels& kernels,
                   std::span<const EagerTensor> inputs, const EagerTensor& result,
                   bool release_early) const {
-  std::vector<EagerTensor> scratch(static_cast<std::size_t>(this->scratch));
-  const auto operand = [&](const OperandRef& ref) -> const EagerTensor& {
+  // Scratch from the plan's buffers (release_early) or, one at a time, from the workspace,
+  // which keeps them to the call's end (a device queue may still read them).
+  const bool planned = release_early;
+  std::optional<SlotBuffers> slot_buffers;
+  if (planned) slot_buffers.emplace(workspace, *this);
+  std::vector<EagerTensor> scratch(planned ? 0 : static_cast<std::size_t>(this->scratch));
+  // Where an operand's elements start: its buffer and offset (a scratch's is 0: it is
+  // compact, as the workspace allocates it).
+  struct Place {
+    Buffer* buffer;
+    std::int64_t offset;
+  };
+  const auto place = [&](const OperandRef& ref) -> Place {
+    const auto i = static_cast<std::size_t>(ref.index);
     switch (ref.kind) {
       case OperandRef::Kind::Input:
-        return inputs[static_cast<std::size_t>(ref.index)];
+        return {inputs[i].buffer().get(), inputs[i].layout().offset};
       case OperandRef::Kind::Scratch:
-        return scratch[static_cast<std::size_t>(ref.index)];
+        if (planned) return {(*slot_buffers)[scratch_slot[i]], 0};
+        return {scratch[i].buffer().get(), scratch[i].layout().offset};
       case OperandRef::Kind::Output:
         break;
     }
-    return result;
+    return {result.buffer().get(), result.layout().offset};
   };
   // The kernel views of the call at hand, rebuilt in place (their inline dims are reused).
   KernelView views[3];
   const auto bind = [&](const ReplayCall& c, int v) -> const KernelView& {
     const RecordedView& r = c.views[v];
-    const EagerTensor& t = operand(c.refs[v]);
+    const Place at = place(c.refs[v]);
     KernelView& view = views[v];
     const std::int64_t* d = dims.data() + r.dims_at;
-    view.buffer = t.buffer().get();
+    view.buffer = at.buffer;
     view.dtype = r.dtype;
     view.shape.assign(d, d + r.rank);
     view.strides.assign(d + r.rank, d + 2 * r.rank);
-    view.offset = r.offset + t.layout().offset;
+    view.offset = r.offset + at.offset;
     return view;
   };
   for (const ReplayCall& c : calls) {
     switch (c.op) {
       case ReplayCall::Op::Allocate: {
+        if (planned) break;  // the plan's buffer is already there
         const RecordedView& r = c.views[0];
         const std::int64_t* d = dims.data() + r.dims_at;
         scratch[static_cast<std::size_t>(c.refs[0].index)] =
@@ -80,17 +119,18 @@ void Replay::play(Workspace& workspace, ContractionKernels& kernels,
       case ReplayCall::Op::Accumulate:
         kernels.accumulate(bind(c, 0), bind(c, 1));
         break;
-      case ReplayCall::Op::Gemm:
-        kernels.gemm(
-            on_operands(gemms[c.gemm], operand(c.refs[0]), operand(c.refs[1]), operand(c.refs[2])));
+      case ReplayCall::Op::Gemm: {
+        GemmProblem g = gemms[c.gemm];
+        const Place a = place(c.refs[0]), b = place(c.refs[1]), out = place(c.refs[2]);
+        g.a = a.buffer;
+        g.a_offset += a.offset;
+        g.b = b.buffer;
+        g.b_offset += b.offset;
+        g.c = out.buffer;
+        g.c_offset += out.offset;
+        kernels.gemm(g);
         break;
-    }
-    if (!release_early) continue;
-    for (std::uint32_t u = c.last_use_begin; u < c.last_use_end; ++u) {
-      EagerTensor& t = scratch[static_cast<std::size_t>(last_uses[u])];
-      const Buffer* buffer = t.buffer().get();
-      t = EagerTensor();
-      workspace.release_unused({buffer});
+      }
     }
   }
 }
@@ -117,6 +157,47 @@ std::shared_ptr<const Replay> ReplaySlot::get() const {
   std::lock_guard lock(mutex_);
   return replays_[0];
 }
+
+namespace {
+
+void plan_scratch(Replay& replay) {
+  // The calls in order: a scratch takes the buffer of its size released last (the pool's
+  // order), or a new one; after the call of its last use (its allocation, if no call reads or
+  // writes it) its buffer is free again.
+  replay.scratch_slot.assign(static_cast<std::size_t>(replay.scratch), 0);
+  replay.slots.clear();
+  FlatHashMap<std::size_t, std::vector<std::uint32_t>> free_by_size;
+  std::size_t live = 0;
+  for (const ReplayCall& c : replay.calls) {
+    if (c.op == ReplayCall::Op::Allocate) {
+      const RecordedView& r = c.views[0];
+      const std::int64_t* d = replay.dims.data() + r.dims_at;
+      const std::int64_t numel = checked_numel(std::span<const std::int64_t>(d, r.rank));
+      const std::size_t bytes = checked_bytes(numel, dtype_size(r.dtype));
+      std::vector<std::uint32_t>& same_size = free_by_size[bytes];
+      std::uint32_t slot;
+      if (same_size.empty()) {
+        slot = static_cast<std::uint32_t>(replay.slots.size());
+        replay.slots.push_back(ScratchSlot{bytes, r.dtype, numel});
+      } else {
+        slot = same_size.back();
+        same_size.pop_back();
+      }
+      replay.scratch_slot[static_cast<std::size_t>(c.refs[0].index)] = slot;
+      live += bytes;
+      replay.live_peak_bytes = std::max(replay.live_peak_bytes, live);
+      replay.largest_scratch_bytes = std::max(replay.largest_scratch_bytes, bytes);
+    }
+    for (std::uint32_t u = c.last_use_begin; u < c.last_use_end; ++u) {
+      const std::uint32_t slot = replay.scratch_slot[static_cast<std::size_t>(replay.last_uses[u])];
+      const std::size_t bytes = replay.slots[slot].bytes;
+      free_by_size.find(bytes)->push_back(slot);
+      live -= bytes;
+    }
+  }
+}
+
+}  // namespace
 
 ReplayRecorder::ReplayRecorder(ContractionKernels& kernels, std::span<const EagerTensor> inputs,
                                const EagerTensor& result, std::size_t steps)
@@ -284,6 +365,7 @@ std::shared_ptr<const Replay> ReplayRecorder::finish() {
     ReplayCall& c = calls[static_cast<std::size_t>(last[s])];
     replay_->last_uses[c.last_use_end++] = static_cast<int>(s);
   }
+  plan_scratch(*replay_);
   return std::shared_ptr<const Replay>(std::move(replay_));
 }
 

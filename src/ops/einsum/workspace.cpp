@@ -48,11 +48,40 @@ void WorkspacePool::reset_stats() {
   stats_.largest_buffer_bytes = 0;
 }
 
+void WorkspacePool::take_slots(std::span<const ScratchSlot> slots, std::size_t live_peak,
+                               std::size_t largest, std::vector<std::shared_ptr<Buffer>>& out) {
+  out.clear();
+  out.resize(slots.size());
+  std::lock_guard lock(mutex_);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    std::vector<std::shared_ptr<Buffer>>* same_size = free_.find(slots[i].bytes);
+    if (same_size == nullptr || same_size->empty()) continue;
+    out[i] = std::move(same_size->back());
+    same_size->pop_back();
+    retained_ -= slots[i].bytes;
+  }
+  stats_.live_bytes += live_peak;
+  stats_.high_water_bytes = std::max(stats_.high_water_bytes, stats_.live_bytes);
+  stats_.largest_buffer_bytes = std::max(stats_.largest_buffer_bytes, largest);
+}
+
+void WorkspacePool::give_back_slots(std::vector<std::shared_ptr<Buffer>>& buffers,
+                                    std::size_t live_peak) {
+  std::lock_guard lock(mutex_);
+  stats_.live_bytes -= std::min(stats_.live_bytes, live_peak);
+  keep_locked(buffers);
+}
+
 void WorkspacePool::give_back(std::vector<std::shared_ptr<Buffer>>& buffers) {
   std::lock_guard lock(mutex_);
+  for (const auto& b : buffers) stats_.live_bytes -= std::min(stats_.live_bytes, b->size_bytes());
+  keep_locked(buffers);
+}
+
+void WorkspacePool::keep_locked(std::vector<std::shared_ptr<Buffer>>& buffers) {
   for (auto& b : buffers) {
+    if (!b) continue;  // a slot whose allocation failed (take_slots' caller unwinding)
     const std::size_t bytes = b->size_bytes();
-    stats_.live_bytes -= std::min(stats_.live_bytes, bytes);
     // Dropped (freed by the backend): past the byte bound, and empty buffers, which allocate()
     // never takes back and which the byte bound would never stop (one per call of an einsum
     // with a zero-extent intermediate).
@@ -123,6 +152,27 @@ void Workspace::release_unused(std::initializer_list<const Buffer*> consumed) {
   for (const Buffer* b : consumed) check(b);
   fresh_.clear();
   if (!unused.empty()) pool_->give_back(unused);
+}
+
+std::vector<std::shared_ptr<Buffer>> Workspace::take_slots(std::span<const ScratchSlot> slots,
+                                                           std::size_t live_peak,
+                                                           std::size_t largest) {
+  std::vector<std::shared_ptr<Buffer>> buffers;
+  pool_->take_slots(slots, live_peak, largest, buffers);
+  try {
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      if (!buffers[i]) buffers[i] = runtime_.empty(slots[i].dtype, {slots[i].numel}).buffer();
+    }
+  } catch (...) {
+    pool_->give_back_slots(buffers, live_peak);  // those it had, and the statistics' count
+    throw;
+  }
+  return buffers;
+}
+
+void Workspace::give_back_slots(std::vector<std::shared_ptr<Buffer>>& buffers,
+                                std::size_t live_peak) {
+  pool_->give_back_slots(buffers, live_peak);
 }
 
 EagerTensor Workspace::allocate(DType dtype, const Shape& shape) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <span>
 #include <vector>
 
 #include "core/flat_hash_map.hpp"
@@ -26,6 +27,14 @@ struct WorkspaceStats {
   std::size_t largest_buffer_bytes = 0;
 };
 
+// One buffer of a play-back's scratch plan (replay.hpp, Replay::slots): its bytes, and the
+// dtype and element count it is allocated as when the pool has no buffer of that size.
+struct ScratchSlot {
+  std::size_t bytes = 0;
+  DType dtype = DType::F64;
+  std::int64_t numel = 0;
+};
+
 class WorkspacePool {
  public:
   static constexpr std::size_t kMaxRetainedBytes = std::size_t{64} << 20;
@@ -40,12 +49,23 @@ class WorkspacePool {
   void give_back(std::vector<std::shared_ptr<Buffer>>& buffers);
   // Counts a buffer of `bytes` handed out that take() did not provide.
   void note_allocated(std::size_t bytes);
+  // A released buffer of exactly each slot's bytes, or null where there is none (the caller
+  // allocates those), in one visit; the statistics count `live_peak` bytes live (a call's
+  // scratch at its peak) until give_back_slots and `largest` as the largest buffer.
+  void take_slots(std::span<const ScratchSlot> slots, std::size_t live_peak, std::size_t largest,
+                  std::vector<std::shared_ptr<Buffer>>& out);
+  // Keeps the buffers take_slots handed out (and those allocated for it) for reuse; `live_peak`
+  // as given to take_slots.
+  void give_back_slots(std::vector<std::shared_ptr<Buffer>>& buffers, std::size_t live_peak);
   WorkspaceStats stats();
   void reset_stats();
   std::size_t retained_buffers();  // released buffers kept for reuse
 
  private:
   void count_locked(std::size_t bytes);  // the stats of a buffer handed out; mutex_ held
+  // Keeps `buffers` for reuse as far as the byte bound allows (the rest are dropped); mutex_
+  // held.
+  void keep_locked(std::vector<std::shared_ptr<Buffer>>& buffers);
 
   const std::size_t max_retained_;
   std::mutex mutex_;
@@ -89,6 +109,11 @@ class Workspace {
   // be reading such a buffer.
   void release_unused(std::initializer_list<const Buffer*> consumed);
   void observe(WorkspaceObserver* observer) { observer_ = observer; }
+  // The buffers of a play-back's scratch plan, taken from the pool in one visit (those it lacks
+  // allocated here), and given back in one; see WorkspacePool::take_slots.
+  std::vector<std::shared_ptr<Buffer>> take_slots(std::span<const ScratchSlot> slots,
+                                                  std::size_t live_peak, std::size_t largest);
+  void give_back_slots(std::vector<std::shared_ptr<Buffer>>& buffers, std::size_t live_peak);
 
  private:
   EagerRuntime& runtime_;
