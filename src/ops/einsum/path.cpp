@@ -4,7 +4,8 @@
 //  * Auto: the exact DP (FLOPs + elements written, kAutoWriteWeight) up to
 //    kAutoOptimalOperands operands (measured in planning_bench:
 //    about 0.25 ms at 10). Beyond that, greedy followed by subtree refinement
-//    (path_refine.cpp: exact DP on every subtree cut at kRefineFrontier tensors), which can
+//    (path_refine.cpp: exact DP on every subtree cut at kRefineFrontier tensors, and also at
+//    kWideRefineFrontier on small networks, the cheaper kept), which can
 //    only lower the greedy path's cost; refinement stops at kRefineBudget and keeps what it
 //    improved so far (the method says so). That path's FLOPs estimate the execution time, and
 //    auto_effort (path_auto.cpp) spends a share of it on a hyper search counted in trials
@@ -42,14 +43,46 @@ constexpr int kAutoOptimalOperands = 10;
 constexpr double kAutoWriteWeight = 1;
 // Frontier 6 / 3 passes: measured on the 20-operand benchmark networks (print_paths), it
 // reaches opt_einsum's 'dp' optimum on peps4x5 and random20 in ~0.15 ms; frontier 8 found
-// nothing better there at 4x the time.
+// nothing better there at 4x the time. On networks of up to kWideRefineOperands operands the
+// refinement also runs at frontier 8 from the same greedy path and the cheaper of the two is
+// kept: on the Einsum Benchmark's instances that auto plans by refined greedy (20-36 operands),
+// frontier 6 alone left paths of 1.14-1.34x cotengra's FLOPs, whose warm calls ran up to 1.54x
+// as long as on cotengra's path (regular4_24_c, once the play-back's scratch plan had cut the
+// warm calls' fixed cost); frontier 8 reached cotengra's FLOPs on regular4_24_c and
+// matrix_chain_30 and 1.09x on lattice_6x6, for 0.3-1.6 ms of planning instead of 0.1-0.4.
+// Neither frontier is always the better (local search): at 100 operands frontier 8 alone gave
+// 2.7-3.4x the FLOPs of frontier 6 on random100 and peps10x10 (large_planning_bench), and 0.2x
+// on letters100; hence both, and only where both are cheap.
 constexpr int kRefineFrontier = 6;
+constexpr int kWideRefineFrontier = 8;
+constexpr int kWideRefineOperands = 40;
 constexpr int kRefinePasses = 3;
 constexpr std::chrono::milliseconds kOptimalBudget{1000};
 constexpr std::chrono::milliseconds kAutoBudget{50};
 // Refinement takes ~0.2 ms per 100 operands of a sparse network (large_planning_bench); the
 // budget only matters for networks of thousands of operands or very wide label sets.
 constexpr std::chrono::milliseconds kRefineBudget{250};
+
+// Greedy's path refined (path_refine.cpp) within kRefineBudget, at frontier 6 and, on networks
+// of up to kWideRefineOperands operands, at frontier 8 too, the cheaper by `objective` kept.
+SsaPath refined_greedy_path(const PathProblem& problem, const EinsumOptions& options,
+                            bool* stopped_early) {
+  const SsaPath greedy = greedy_path(problem);  // before the clock starts for refinement
+  const auto deadline = std::chrono::steady_clock::now() + kRefineBudget;
+  SsaPath refined =
+      refine_path(problem, greedy, kRefineFrontier, kRefinePasses, deadline, stopped_early);
+  if (problem.num_operands > kWideRefineOperands || *stopped_early) return refined;
+  bool wide_stopped = false;  // then the finished frontier-6 path stands
+  SsaPath wide =
+      refine_path(problem, greedy, kWideRefineFrontier, kRefinePasses, deadline, &wide_stopped);
+  if (wide_stopped) return refined;
+  const auto score = [&](const SsaPath& ssa) {
+    return objective_score(
+        tree_cost(problem, ssa, tree_node_sets(problem, ssa), problem.search_extents),
+        options.objective, options.combo_factor);
+  };
+  return score(wide) < score(refined) ? std::move(wide) : std::move(refined);
+}
 // Hyper under a time budget spends half of it sampling and half reconfiguring the 24 best
 // trees with subtrees of up to 10 leaves, best tree first (a tree the budget does not reach
 // is kept as sampled). Measured with a 1 s budget on the planning_peers networks, 3 seeds:
@@ -170,10 +203,7 @@ std::vector<std::pair<int, int>> run_user_planner(const EinsumExpression& expr,
 template <class Finish>
 EinsumPath plan_auto(const PathProblem& problem, const EinsumOptions& options, Finish& finish) {
   bool stopped_early = false;
-  const SsaPath greedy = greedy_path(problem);
-  const SsaPath refined =
-      refine_path(problem, greedy, kRefineFrontier, kRefinePasses,
-                  std::chrono::steady_clock::now() + kRefineBudget, &stopped_early);
+  const SsaPath refined = refined_greedy_path(problem, options, &stopped_early);
   const std::vector<Word> sets = tree_node_sets(problem, refined);
   const TreeCost refined_cost = tree_cost(problem, refined, sets, problem.search_extents);
   const AutoEffort effort =
@@ -245,10 +275,7 @@ EinsumPath plan_path_untimed(const EinsumExpression& expr, std::span<const std::
 
   auto refined_greedy = [&](std::string method) {
     bool stopped_early = false;
-    const SsaPath greedy = greedy_path(problem);  // before the clock starts for refinement
-    const SsaPath ssa =
-        refine_path(problem, greedy, kRefineFrontier, kRefinePasses,
-                    std::chrono::steady_clock::now() + kRefineBudget, &stopped_early);
+    const SsaPath ssa = refined_greedy_path(problem, options, &stopped_early);
     if (stopped_early) {
       method +=
           " (refinement stopped at its " + std::to_string(kRefineBudget.count()) + " ms budget)";
