@@ -50,6 +50,15 @@ struct AxisTable {
   }
 };
 
+// out[i .. i + Run) = in[from[i] .. from[i] + Run) for every Run-th i of `from` (a D table
+// whose entries come in runs of Run consecutive offsets): one move of Run elements per run.
+template <std::int64_t Run, class T, std::size_t Inline>
+void copy_runs(T* out, const T* in, const SmallVector<std::int64_t, Inline>& from) {
+  const std::int64_t* f = from.data();
+  for (std::size_t i = 0; i < from.size(); i += Run)
+    std::memcpy(static_cast<void*>(out + i), in + f[i], Run * sizeof(T));
+}
+
 // A permutation with short runs on either side, as hypernetworks' intermediates have (seven
 // axes of extents 2-15, the source's fastest one among the destination's slowest): copying run
 // by run reads each source cache line once per element, and the 2-D tiles need two axes of 8 or
@@ -88,6 +97,13 @@ bool copy_blocks(const LoopNest<2>& nest, T* dst, const T* src, int threads) {
   const AxisTable<kBlockSrc> ts(nest, s_axes);
   std::int64_t outer_count = 1;
   for (const std::size_t a : outer) outer_count *= nest.extents[a];
+  // D dense in the destination (its usual case: einsum copies into compact scratch): the
+  // writes are a plain run and only the reads go through a table.
+  bool d_dense = true;
+  for (std::size_t i = 0; i < td.dst.size() && d_dense; ++i)
+    d_dense = td.dst[i] == static_cast<std::int64_t>(i);
+  // Axis 0 contiguous on both sides: D's table comes in runs of its extent, each one move.
+  const std::int64_t run = nest.strides[0][0] == 1 && nest.strides[1][0] == 1 ? nest.extents[0] : 1;
   const auto items = [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t w = begin; w < end; ++w) {
       std::int64_t rest_index = w, d = 0, s = 0;
@@ -100,7 +116,17 @@ bool copy_blocks(const LoopNest<2>& nest, T* dst, const T* src, int threads) {
       for (std::size_t j = 0; j < ts.dst.size(); ++j) {
         T* out = dst + d + ts.dst[j];
         const T* in = src + s + ts.src[j];
-        for (std::size_t i = 0; i < td.dst.size(); ++i) out[td.dst[i]] = in[td.src[i]];
+        if (d_dense && run == 2) {
+          copy_runs<2>(out, in, td.src);
+        } else if (d_dense && run == 3) {
+          copy_runs<3>(out, in, td.src);
+        } else if (d_dense && run == 4) {
+          copy_runs<4>(out, in, td.src);
+        } else if (d_dense) {
+          copy_runs<1>(out, in, td.src);
+        } else {
+          for (std::size_t i = 0; i < td.dst.size(); ++i) out[td.dst[i]] = in[td.src[i]];
+        }
       }
     }
   };
