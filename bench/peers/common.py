@@ -112,15 +112,21 @@ def calibrate(fn, min_time, now):
 def alternating_medians(fns, clock="wall", reps=5, min_time=0.05):
     """{name: median seconds per call} for a dict of zero-argument calls. Each sample is a
     batch of calls lasting about `min_time` seconds; the calls alternate sample by sample so
-    drift on a shared machine hits all of them alike."""
+    drift on a shared machine hits all of them alike, and each round starts one function later
+    than the one before, so that no function always runs right after the same other one: a
+    library's idle threads or leftover cache state slow whatever follows it (torch's einsum
+    made the next tenferro sample 20% slower, and with a fixed order that was always the same
+    one)."""
     now = clock_fn(clock)
     calls = {}
     for name, fn in fns.items():
         fn()  # warm-up: imports, plans, caches
         calls[name] = calibrate(fn, min_time, now)
     samples = {name: [] for name in fns}
-    for _ in range(reps):
-        for name, fn in fns.items():
+    order = list(fns.items())
+    for rep in range(reps):
+        shift = rep % len(order)
+        for name, fn in order[shift:] + order[:shift]:
             t0 = now()
             for _ in range(calls[name]):
                 fn()
