@@ -49,7 +49,7 @@ constexpr double kAutoWriteWeight = 1;
 // frontier 6 alone left paths of 1.14-1.34x cotengra's FLOPs, whose warm calls ran up to 1.54x
 // as long as on cotengra's path (regular4_24_c, once the play-back's scratch plan had cut the
 // warm calls' fixed cost); frontier 8 reached cotengra's FLOPs on regular4_24_c and
-// matrix_chain_30 and 1.09x on lattice_6x6, for 0.3-1.6 ms of planning instead of 0.1-0.4.
+// matrix_chain_30 and 1.09x on lattice_6x6, for 0.3-2.2 ms of planning instead of 0.1-0.4.
 // Neither frontier is always the better (local search): at 100 operands frontier 8 alone gave
 // 2.7-3.4x the FLOPs of frontier 6 on random100 and peps10x10 (large_planning_bench), and 0.2x
 // on letters100; hence both, and only where both are cheap.
@@ -62,27 +62,6 @@ constexpr std::chrono::milliseconds kAutoBudget{50};
 // Refinement takes ~0.2 ms per 100 operands of a sparse network (large_planning_bench); the
 // budget only matters for networks of thousands of operands or very wide label sets.
 constexpr std::chrono::milliseconds kRefineBudget{250};
-
-// Greedy's path refined (path_refine.cpp) within kRefineBudget, at frontier 6 and, on networks
-// of up to kWideRefineOperands operands, at frontier 8 too, the cheaper by `objective` kept.
-SsaPath refined_greedy_path(const PathProblem& problem, const EinsumOptions& options,
-                            bool* stopped_early) {
-  const SsaPath greedy = greedy_path(problem);  // before the clock starts for refinement
-  const auto deadline = std::chrono::steady_clock::now() + kRefineBudget;
-  SsaPath refined =
-      refine_path(problem, greedy, kRefineFrontier, kRefinePasses, deadline, stopped_early);
-  if (problem.num_operands > kWideRefineOperands || *stopped_early) return refined;
-  bool wide_stopped = false;  // then the finished frontier-6 path stands
-  SsaPath wide =
-      refine_path(problem, greedy, kWideRefineFrontier, kRefinePasses, deadline, &wide_stopped);
-  if (wide_stopped) return refined;
-  const auto score = [&](const SsaPath& ssa) {
-    return objective_score(
-        tree_cost(problem, ssa, tree_node_sets(problem, ssa), problem.search_extents),
-        options.objective, options.combo_factor);
-  };
-  return score(wide) < score(refined) ? std::move(wide) : std::move(refined);
-}
 // Hyper under a time budget spends half of it sampling and half reconfiguring the 24 best
 // trees with subtrees of up to 10 leaves, best tree first (a tree the budget does not reach
 // is kept as sampled). Measured with a 1 s budget on the planning_peers networks, 3 seeds:
@@ -195,6 +174,27 @@ std::vector<std::pair<int, int>> run_user_planner(const EinsumExpression& expr,
               "path planner '" + std::string(choice.name) + "' failed: " + e.what()));
   }
   // Any other type is the caller's own (einsum_planner.hpp): it passes through unchanged.
+}
+
+// Greedy's path refined (path_refine.cpp) within kRefineBudget, at frontier 6 and, on networks
+// of up to kWideRefineOperands operands, at frontier 8 too, the cheaper by `objective` kept.
+SsaPath refined_greedy_path(const PathProblem& problem, const EinsumOptions& options,
+                            bool* stopped_early) {
+  const SsaPath greedy = greedy_path(problem);  // before the clock starts for refinement
+  const auto deadline = std::chrono::steady_clock::now() + kRefineBudget;
+  SsaPath refined =
+      refine_path(problem, greedy, kRefineFrontier, kRefinePasses, deadline, stopped_early);
+  if (problem.num_operands > kWideRefineOperands || *stopped_early) return refined;
+  bool wide_stopped = false;  // then the finished frontier-6 path stands
+  SsaPath wide =
+      refine_path(problem, greedy, kWideRefineFrontier, kRefinePasses, deadline, &wide_stopped);
+  if (wide_stopped) return refined;
+  const auto score = [&](const SsaPath& ssa) {
+    return objective_score(
+        tree_cost(problem, ssa, tree_node_sets(problem, ssa), problem.search_extents),
+        options.objective, options.combo_factor);
+  };
+  return score(wide) < score(refined) ? std::move(wide) : std::move(refined);
 }
 
 // Auto beyond the exact DP's reach: the refined greedy path is both a candidate and the cost
