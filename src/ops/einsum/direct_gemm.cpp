@@ -40,15 +40,22 @@ const DirectGemm* matching_direct_gemm(const EinsumPlan& plan,
   return nullptr;
 }
 
+GemmProblem on_places(GemmProblem p, OperandPlace a, OperandPlace b, OperandPlace c) {
+  p.a = a.buffer;
+  p.a_offset += a.offset;
+  p.b = b.buffer;
+  p.b_offset += b.offset;
+  p.c = c.buffer;
+  p.c_offset += c.offset;
+  return p;
+}
+
 GemmProblem on_operands(GemmProblem p, const EagerTensor& a, const EagerTensor& b,
                         const EagerTensor& c) {
-  p.a = a.buffer().get();
-  p.a_offset += a.layout().offset;
-  p.b = b.buffer().get();
-  p.b_offset += b.layout().offset;
-  p.c = c.buffer().get();
-  p.c_offset += c.layout().offset;
-  return p;
+  const auto place = [](const EagerTensor& t) {
+    return OperandPlace{t.buffer().get(), t.layout().offset};
+  };
+  return on_places(p, place(a), place(b), place(c));
 }
 
 EagerTensor run_direct_gemm(EagerRuntime& runtime, ContractionKernels& kernels,

@@ -5,6 +5,7 @@
 // `ij,jk->ik`.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -21,7 +22,15 @@ std::vector<DirectGemm> plan_direct_gemms(const EinsumPlan& plan);
 // The DirectGemm whose strides are the inputs' own, or nullptr.
 const DirectGemm* matching_direct_gemm(const EinsumPlan& plan, std::span<const EagerTensor> inputs);
 
-// `problem` (buffers null, offsets relative to each operand's own) on these operands.
+// Where an operand's elements start: its buffer and its offset in elements.
+struct OperandPlace {
+  Buffer* buffer = nullptr;
+  std::int64_t offset = 0;
+};
+
+// `problem` (buffers null, offsets relative to each operand's own) on operands at these
+// places (a replay's scratch is a buffer of its plan, no tensor), or on these tensors.
+GemmProblem on_places(GemmProblem problem, OperandPlace a, OperandPlace b, OperandPlace c);
 GemmProblem on_operands(GemmProblem problem, const EagerTensor& a, const EagerTensor& b,
                         const EagerTensor& c);
 

@@ -5,6 +5,8 @@
 #include <optional>
 #include <utility>
 
+#include "ops/einsum/direct_gemm.hpp"
+
 namespace tenferro::einsum_internal {
 
 bool Replay::matches(const ContractionKernels& kernels, std::span<const EagerTensor> inputs,
@@ -58,13 +60,9 @@ void Replay::play(Workspace& workspace, ContractionKernels& kernels,
   std::optional<SlotBuffers> slot_buffers;
   if (planned) slot_buffers.emplace(workspace, *this);
   std::vector<EagerTensor> scratch(planned ? 0 : static_cast<std::size_t>(this->scratch));
-  // Where an operand's elements start: its buffer and offset (a scratch's is 0: it is
-  // compact, as the workspace allocates it).
-  struct Place {
-    Buffer* buffer;
-    std::int64_t offset;
-  };
-  const auto place = [&](const OperandRef& ref) -> Place {
+  // Where an operand's elements start (a planned scratch's at 0: it is compact, as the
+  // workspace allocates it).
+  const auto place = [&](const OperandRef& ref) -> OperandPlace {
     const auto i = static_cast<std::size_t>(ref.index);
     switch (ref.kind) {
       case OperandRef::Kind::Input:
@@ -81,7 +79,7 @@ void Replay::play(Workspace& workspace, ContractionKernels& kernels,
   KernelView views[3];
   const auto bind = [&](const ReplayCall& c, int v) -> const KernelView& {
     const RecordedView& r = c.views[v];
-    const Place at = place(c.refs[v]);
+    const OperandPlace at = place(c.refs[v]);
     KernelView& view = views[v];
     const std::int64_t* d = dims.data() + r.dims_at;
     view.buffer = at.buffer;
@@ -119,18 +117,10 @@ void Replay::play(Workspace& workspace, ContractionKernels& kernels,
       case ReplayCall::Op::Accumulate:
         kernels.accumulate(bind(c, 0), bind(c, 1));
         break;
-      case ReplayCall::Op::Gemm: {
-        GemmProblem g = gemms[c.gemm];
-        const Place a = place(c.refs[0]), b = place(c.refs[1]), out = place(c.refs[2]);
-        g.a = a.buffer;
-        g.a_offset += a.offset;
-        g.b = b.buffer;
-        g.b_offset += b.offset;
-        g.c = out.buffer;
-        g.c_offset += out.offset;
-        kernels.gemm(g);
+      case ReplayCall::Op::Gemm:
+        kernels.gemm(
+            on_places(gemms[c.gemm], place(c.refs[0]), place(c.refs[1]), place(c.refs[2])));
         break;
-      }
     }
   }
 }
