@@ -32,14 +32,16 @@ class ForkReset {
   ForkReset* next_ = nullptr;
 };
 
-// A reset's first step: whether `m` was held at the fork, in which case it is made anew
-// (unlocked) and the state it guarded must be abandoned; a free lock stays as it was.
-inline bool remake_if_held(std::mutex& m) {
+// A reset's first step: whether `m` (a std::mutex, a SpinLock) was held at the fork, in which
+// case it is made anew (unlocked) and the state it guarded must be abandoned; a free lock stays
+// as it was.
+template <class Lock>
+bool remake_if_held(Lock& m) {
   if (m.try_lock()) {
     m.unlock();
     return false;
   }
-  new (&m) std::mutex;
+  new (&m) Lock;
   return true;
 }
 

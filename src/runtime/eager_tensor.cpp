@@ -106,7 +106,8 @@ Tensor EagerTensor::download() const {
 
 Tensor EagerTensor::host_view() const {
   if (!buffer_) throw_empty("host_view");
-  std::shared_ptr<HostStorage> storage = is_host_resident() ? buffer_->host_storage() : nullptr;
+  std::shared_ptr<HostStorage> storage =
+      is_host_resident() ? Buffer::host_storage_of(buffer_) : nullptr;
   if (storage == nullptr) {
     throw_error(
         ErrorKind::HostAccess, ErrorPhase::Transfer, "host_view",

@@ -114,7 +114,7 @@ TEST_F(HostBlockCacheTest, AHostViewOfABufferKeepsItsBlockUntilTheViewIsGone) {
     std::shared_ptr<Buffer> buffer = backend.allocate(16384);
     data = buffer->host_data();
     std::memset(data, 7, 16384);
-    view = buffer->host_storage();
+    view = Buffer::host_storage_of(buffer);
     ASSERT_NE(view, nullptr);
     EXPECT_EQ(view->data(), data);
   }
@@ -143,7 +143,7 @@ TEST_F(HostBlockCacheTest, AHostViewOfABufferOnALargerBlockHasTheBuffersSize) {
   { auto b = backend.allocate(16384); }
   auto reused = backend.allocate(15000);
   ASSERT_EQ(backend.block_cache().cached_blocks(), 0u);  // it is the 16 KiB block
-  const std::shared_ptr<HostStorage> view = reused->host_storage();
+  const std::shared_ptr<HostStorage> view = Buffer::host_storage_of(reused);
   ASSERT_NE(view, nullptr);
   EXPECT_EQ(view->size_bytes(), 15000u);
   EXPECT_EQ(view->data(), reused->host_data());

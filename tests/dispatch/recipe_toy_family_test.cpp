@@ -173,9 +173,12 @@ class ToyHostBuffer final : public Buffer {
   ToyHostBuffer(Placement placement, std::size_t bytes)
       : Buffer(placement, bytes), storage_(std::make_shared<HostStorage>(bytes)) {}
   std::byte* host_data() const noexcept override { return storage_->data(); }
-  std::shared_ptr<HostStorage> host_storage() const noexcept override { return storage_; }
 
  private:
+  std::shared_ptr<HostStorage> host_storage(
+      const std::shared_ptr<Buffer>&) const noexcept override {
+    return storage_;
+  }
   std::shared_ptr<HostStorage> storage_;
 };
 

@@ -26,11 +26,21 @@ class Buffer {
   std::size_t size_bytes() const noexcept { return bytes_; }
   virtual std::byte* host_data() const noexcept { return nullptr; }
   // The host storage behind a host-resident buffer (what zero-copy host views share), or
-  // nullptr for memory the host may not touch.
-  virtual std::shared_ptr<HostStorage> host_storage() const noexcept { return nullptr; }
+  // nullptr for memory the host may not touch. Storage that lives inside the buffer is handed
+  // out sharing `buffer`'s ownership: a buffer that kept a weak reference to itself for this
+  // would pay for it on every allocation (two atomic operations in a threaded process).
+  static std::shared_ptr<HostStorage> host_storage_of(
+      const std::shared_ptr<Buffer>& buffer) noexcept {
+    return buffer ? buffer->host_storage(buffer) : nullptr;
+  }
 
  protected:
   Buffer(Placement placement, std::size_t bytes) : placement_(placement), bytes_(bytes) {}
+  // host_storage_of's answer; `self` is the caller's owning pointer to this buffer.
+  virtual std::shared_ptr<HostStorage> host_storage(
+      const std::shared_ptr<Buffer>& /*self*/) const noexcept {
+    return nullptr;
+  }
 
  private:
   Placement placement_;

@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_backend.hpp"
 
 #include <atomic>
+#include <cassert>
 #include <cstring>
 #include <mutex>
 #include <utility>
@@ -84,15 +85,16 @@ CpuBuffer::CpuBuffer(Placement placement, cpu_memory::CachedBlock block, std::si
   }
 }
 
-std::shared_ptr<HostStorage> CpuBuffer::host_storage() const noexcept {
+std::shared_ptr<HostStorage> CpuBuffer::host_storage(
+    const std::shared_ptr<Buffer>& self) const noexcept {
   if (shared_) return shared_;
+  assert(self.get() == this);
   std::call_once(block_view_once_, [this] {
     block_view_.emplace(
         data_, size_bytes(),
         std::shared_ptr<void>(std::shared_ptr<void>(), const_cast<CpuBuffer*>(this)));
   });
-  // Every CpuBuffer is made by make_shared, so the lock succeeds while anyone calls this.
-  return std::shared_ptr<HostStorage>(weak_from_this().lock(), &*block_view_);
+  return std::shared_ptr<HostStorage>(self, &*block_view_);
 }
 
 const EngineId& CpuBackend::engine() noexcept {
@@ -160,7 +162,7 @@ Tensor host_tensor_of(const EagerTensor& value) {
         ErrorKind::HostAccess, ErrorPhase::Execute, "host_view",
         "value in " + value.placement().to_string() + " is not host memory; call download()");
   }
-  return Tensor::view_of(cpu->host_storage(), value.layout());
+  return Tensor::view_of(Buffer::host_storage_of(value.buffer()), value.layout());
 }
 
 Tensor host_empty(const ExecutionContext& ctx, DType dtype, Shape shape) {

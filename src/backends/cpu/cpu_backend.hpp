@@ -15,19 +15,21 @@ namespace tenferro {
 
 // A CPU runtime's buffer: host storage shared with others (an adopted or uploaded host
 // tensor), or a block of the backend's cache owned by the buffer alone (every allocation).
-class CpuBuffer final : public Buffer, public std::enable_shared_from_this<CpuBuffer> {
+class CpuBuffer final : public Buffer {
  public:
   CpuBuffer(Placement placement, std::shared_ptr<HostStorage> storage);
   // The first `bytes` of `block` (a reused block may be larger than what was asked for).
   CpuBuffer(Placement placement, cpu_memory::CachedBlock block, std::size_t bytes);
   std::byte* host_data() const noexcept override { return data_; }
-  // The shared storage, or for an owned block a storage of this buffer's size (not the block's,
-  // which may be larger: a view reaching past the data would read an earlier tensor's bytes)
-  // that keeps this buffer alive (host views of it outlive the eager tensors; the block goes
-  // back to the cache after the last).
-  std::shared_ptr<HostStorage> host_storage() const noexcept override;
 
  private:
+  // The shared storage, or for an owned block a storage of this buffer's size (not the block's,
+  // which may be larger: a view reaching past the data would read an earlier tensor's bytes)
+  // that keeps this buffer alive through `self` (host views of it outlive the eager tensors;
+  // the block goes back to the cache after the last).
+  std::shared_ptr<HostStorage> host_storage(
+      const std::shared_ptr<Buffer>& self) const noexcept override;
+
   std::shared_ptr<HostStorage> shared_;
   cpu_memory::CachedBlock block_;
   std::byte* data_;
@@ -36,8 +38,8 @@ class CpuBuffer final : public Buffer, public std::enable_shared_from_this<CpuBu
   // op's output rarely gets one, and building it for every output showed in a small op's
   // profile).
   // Its "owner" is a non-null pointer (this buffer's address) with no control block; what
-  // keeps the bytes alive is the pointer host_storage() returns, which shares ownership of
-  // this buffer.
+  // keeps the bytes alive is the pointer host_storage() returns, which shares the ownership of
+  // this buffer that its caller holds.
   mutable std::once_flag block_view_once_;
   mutable std::optional<HostStorage> block_view_;
 };

@@ -50,7 +50,7 @@ CachedBlock HostBlockCache::take_block(const std::shared_ptr<HostBlockCache>& ca
 void HostBlockCache::release_free_blocks() noexcept {
   std::vector<std::unique_ptr<HostStorage>> freed[2];  // freed outside the lock
   {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(lock_);
     freed[0].swap(small_.free);
     freed[1].swap(large_.free);
     small_.bytes = large_.bytes = 0;
@@ -78,7 +78,7 @@ void CachedBlock::give_back() noexcept {
 
 std::unique_ptr<HostStorage> HostBlockCache::take(std::size_t bytes) {
   Pool& pool = pool_for(bytes);
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   // The smallest fitting block; among equal ones the newest (the most likely still in cache).
   auto best = pool.free.end();
   for (auto it = pool.free.begin(); it != pool.free.end(); ++it) {
@@ -100,7 +100,7 @@ void HostBlockCache::give_back(HostStorage* raw) noexcept {
   Pool& pool = pool_for(block->size_bytes());
   if (block->size_bytes() > pool.max_bytes) return;   // too big to keep: freed on return
   std::vector<std::unique_ptr<HostStorage>> evicted;  // freed outside the lock
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   try {
     pool.free.push_back(std::move(block));
   } catch (...) {
@@ -119,12 +119,12 @@ void HostBlockCache::give_back(HostStorage* raw) noexcept {
 }
 
 std::size_t HostBlockCache::cached_bytes() const {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   return small_.bytes + large_.bytes;
 }
 
 std::size_t HostBlockCache::cached_blocks() const {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(lock_);
   return small_.free.size() + large_.free.size();
 }
 

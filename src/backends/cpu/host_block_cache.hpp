@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/fork_reset.hpp"
+#include "core/spin_lock.hpp"
 #include "tenferro/core/tensor.hpp"
 
 namespace tenferro::cpu_memory {
@@ -84,13 +85,14 @@ class HostBlockCache : public std::enable_shared_from_this<HostBlockCache> {
   std::unique_ptr<HostStorage> take(std::size_t bytes);
   void give_back(HostStorage* block) noexcept;
 
-  mutable std::mutex mutex_;
+  // Taken twice by every output (take, give_back): a lock of one atomic instruction.
+  mutable core::SpinLock lock_;
   Pool small_{{}, 0, kSmallMaxBlocks, kSmallMaxBytes, 3};  // within 1/8
   Pool large_{{}, 0, kLargeMaxBlocks, kLargeMaxBytes, 0};  // within 2x
-  // Last, so it unregisters first: a forked child whose parent held mutex_ at the fork starts
+  // Last, so it unregisters first: a forked child whose parent held lock_ at the fork starts
   // with no kept blocks and a fresh lock (core/fork_reset.hpp).
   core::ForkReset fork_reset_{[this] {
-    if (!core::remake_if_held(mutex_)) return;
+    if (!core::remake_if_held(lock_)) return;
     new (&small_.free) std::vector<std::unique_ptr<HostStorage>>;
     new (&large_.free) std::vector<std::unique_ptr<HostStorage>>;
     small_.bytes = large_.bytes = 0;
