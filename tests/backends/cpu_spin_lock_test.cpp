@@ -1,5 +1,6 @@
-// core::SpinLock, the CPU block cache's lock. The suite's name puts it in the ThreadSanitizer
-// run (scripts/test.sh), which also sees a section that the lock fails to exclude.
+// core::SpinLock, the CPU block cache's lock. Here with the backend tests, which the
+// ThreadSanitizer run builds, and named so that it runs there (scripts/test.sh): TSan also sees a
+// section that the lock fails to exclude.
 #include "core/spin_lock.hpp"
 
 #include <gtest/gtest.h>
