@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/cpu/blas_names.hpp"
+#include "core/spin_lock.hpp"
 
 extern "C" __attribute__((weak)) int TENFERRO_BLAS_NAME(openblas_get_num_threads)(void);
 extern "C" __attribute__((weak)) void TENFERRO_BLAS_NAME(openblas_set_num_threads)(int);
@@ -62,12 +63,6 @@ constexpr auto kSpinWindow = std::chrono::microseconds(60);
 constexpr auto kWokenWindow = std::chrono::microseconds(100);
 constexpr auto kCallerSpin = std::chrono::microseconds(5);
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
 // Polls `done` until it holds or `window` has passed (the clock read every 64 polls: a read
 // costs about as much as the poll itself); whether it held. It yields the CPU at each clock
 // read, so a thread that has work on this CPU (OpenBLAS's own workers after a split of ours,
@@ -78,7 +73,7 @@ bool spin_until(Done done, std::chrono::microseconds window = kSpinWindow) {
   for (;;) {
     for (int i = 0; i < 64; ++i) {
       if (done()) return true;
-      cpu_relax();
+      core::cpu_relax();
     }
     if (std::chrono::steady_clock::now() >= until) return done();
     std::this_thread::yield();
