@@ -156,8 +156,8 @@ void run_src_to_dst(const KernelView& src, const KernelView& dst, Typed typed) {
   require_host(dst);
   count_cpu_kernel_launch();
   visit_dtype(dst.dtype, [&](auto t) {
-    cpu_slabs::run_in_slabs<2>({dst, src},
-                               [&](const std::array<KernelView, 2>& v) { typed(t, v[1], v[0]); });
+    cpu_slabs::run_in_slabs<2>(
+        {&dst, &src}, [&](const std::array<const KernelView*, 2>& v) { typed(t, *v[1], *v[0]); });
   });
 }
 
@@ -189,8 +189,8 @@ class CpuContractionKernels final : public ContractionKernels {
     require_host(dst);
     count_cpu_kernel_launch();
     visit_dtype(dst.dtype, [&](auto t) {
-      cpu_slabs::run_in_slabs<3>({dst, a, b}, [](const std::array<KernelView, 3>& v) {
-        multiply_typed<decltype(t)>(v[1], v[2], v[0]);
+      cpu_slabs::run_in_slabs<3>({&dst, &a, &b}, [](const std::array<const KernelView*, 3>& v) {
+        multiply_typed<decltype(t)>(*v[1], *v[2], *v[0]);
       });
     });
   }

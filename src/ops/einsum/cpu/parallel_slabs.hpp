@@ -29,26 +29,29 @@ std::int64_t footprint(const KernelView& v);
 int cut_axis(const KernelView* const* views, std::size_t count);
 
 // Runs kernel(views) directly, or on slabs of them over the host kernel threads.
-// views[0] is the destination.
+// views[0] is the destination. The views are the caller's, by pointer: a direct run copies none
+// of them (a copy of a view of rank above DimVector::kInline allocates its shape and strides,
+// and the small permuting copies of a warm einsum call made sixty such allocations a call).
 template <std::size_t N, class Kernel>
-void run_in_slabs(const std::array<KernelView, N>& views, Kernel&& kernel) {
+void run_in_slabs(const std::array<const KernelView*, N>& views, Kernel&& kernel) {
   const int threads = cpu_parallel::host_kernel_threads();
   std::int64_t largest = 0;
-  for (std::size_t i = 1; i < N; ++i) largest = std::max(largest, footprint(views[i]));
+  for (std::size_t i = 1; i < N; ++i) largest = std::max(largest, footprint(*views[i]));
   if (threads < 2 || largest < kParallelElements) return kernel(views);
-  std::array<const KernelView*, N> pointers{};
-  for (std::size_t i = 0; i < N; ++i) pointers[i] = &views[i];
-  const int axis = cut_axis(pointers.data(), N);
+  const int axis = cut_axis(views.data(), N);
   if (axis < 0) return kernel(views);
   const auto a = static_cast<std::size_t>(axis);
-  cpu_parallel::parallel_chunks(views[0].shape[a], threads,
+  cpu_parallel::parallel_chunks(views[0]->shape[a], threads,
                                 [&](std::int64_t begin, std::int64_t end) {
-                                  std::array<KernelView, N> slab = views;
-                                  for (KernelView& v : slab) {
-                                    v.offset += begin * v.strides[a];
-                                    v.shape[a] = end - begin;
+                                  std::array<KernelView, N> slab;
+                                  std::array<const KernelView*, N> slab_views;
+                                  for (std::size_t i = 0; i < N; ++i) {
+                                    slab[i] = *views[i];
+                                    slab[i].offset += begin * slab[i].strides[a];
+                                    slab[i].shape[a] = end - begin;
+                                    slab_views[i] = &slab[i];
                                   }
-                                  kernel(slab);
+                                  kernel(slab_views);
                                 });
 }
 
