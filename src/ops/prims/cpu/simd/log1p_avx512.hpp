@@ -1,30 +1,29 @@
-// log1p, and asinh and atanh on it, in float64 and float32 lanes for the AVX-512 kernels. SLEEF's
-// u10 asinh and atanh took 2.2-2.9x NumPy's time on this machine in float64 and 2.2-3x in float32.
+// float32 log1p, and asinh and atanh on it, for the AVX-512 kernels (float64: the table kernel
+// of log_table_avx512.hpp, which this file's entry points call). SLEEF's u10 asinh and atanh
+// took 2.2-3x NumPy's time on this machine in float32.
 //
-// log1p y: u = 1 + y rounded, u = 2^e m with m in [0.75, 1.5) (vgetmantpd / vgetexppd), and
+// log1p y: u = 1 + y rounded, u = 2^e m with m in [0.75, 1.5) (vgetmantps / vgetexpps), and
 //   log1p y = e ln2 + log m + (y - (u - 1)) / u,   f = m - 1, s = f / (m + 1), |s| <= 0.2.
 //  - The last term takes the rounding of 1 + y back (fdlibm's correction). It is all of the
 //    result for the smallest y, so it is a division.
-//  - log m = 2 atanh s = 2s + s^3 Q(s^2), Q the series' terms to s^25 (the first left out,
-//    2 s^27/27, is below 2^-60 of 2s), evaluated as f - s (f - s^2 Q) (2s = f - s f, fdlibm's
+//  - log m = 2 atanh s = 2s + s^3 Q(s^2), Q the series' terms to s^11 (the first left out,
+//    2 s^13/13, is below 2^-27 of 2s), evaluated as f - s (f - s^2 Q) (2s = f - s f, fdlibm's
 //    form): f is exact, so the roundings of s and of the sums reach only the smaller terms.
-//  - ln2 in two parts, the high one with 32 significant bits so that e ln2_hi is exact.
-//  - u = +inf gives +inf, u = 0 -inf, u < 0 NaN, |y| < 2^-60 y itself (the sign of zero
+//  - ln2 in two parts, the high one with 15 significant bits so that e ln2_hi is exact for
+//    |e| < 2^9.
+//  - u = +inf gives +inf, u = 0 -inf, u < 0 NaN, |y| < 2^-30 y itself (the sign of zero
 //    included).
 // atanh x = sign(x) log1p(t + t |x| / (1 - |x|)) / 2 with t = 2|x| below |x| = 1/2, and
 // log1p(2|x| / (1 - |x|)) / 2 above (fdlibm's split; 1 - |x| exact there; one quotient for
 // both); +-inf at |x| = 1.
-// asinh x = sign(x) log1p(|x| + x^2 / (1 + sqrt(1 + x^2))), and log|x| + ln2 above 2^28 (x^2
-// would overflow from 1.3e154).
-// The other quotients are products with reciprocal_avx512.hpp's reciprocals (10-25% faster than
-// divisions): their 2^-28 (float) and 2^-52 (double) reach only terms smaller than the result
-// (s), or add under an ulp to a term that the next rounding takes anyway.
-// float32 lanes: the same steps in float, the series to s^11 (the first left out, 2 s^13/13, is
-// below 2^-27 of 2s), ln2's high part with 15 significant bits (e ln2_hi exact for |e| < 2^9),
-// |y| < 2^-30 giving y, and asinh's log branch above 2^12 (where 1 / (4 x^2), the next term of
-// log 2x, is below 2^-27 of it).
+// asinh x = sign(x) log1p(|x| + x^2 / (1 + sqrt(1 + x^2))), and log|x| + ln2 above 2^12 (where
+// 1 / (4 x^2), the next term of log 2x, is below 2^-27 of it).
+// The other quotients are products with reciprocal_avx512.hpp's reciprocals: their 2^-28
+// reaches only terms smaller than the result (s), or adds under an ulp to a term that the next
+// rounding takes anyway.
 //
-// One template per function over lanes_avx512.hpp's lane types.
+// Templates over lanes_avx512.hpp's lane types, instantiated for LanesF32 (they were the
+// float64 kernels too, with the series to s^25, until the table kernel replaced them).
 //
 // Included only by simd_avx512.cpp (compiled with -mavx512f -mfma): everything here has internal
 // linkage (see simd_body.inc on why).
@@ -33,6 +32,7 @@
 #include <immintrin.h>
 
 #include "ops/prims/cpu/simd/lanes_avx512.hpp"
+#include "ops/prims/cpu/simd/log_table_avx512.hpp"
 
 namespace tenferro::prims_cpu::simd::isa {
 namespace {
@@ -41,14 +41,6 @@ namespace {
 // it is).
 template <class L>
 struct Log1pConstants;
-template <>
-struct Log1pConstants<LanesF64> {
-  static constexpr int kLastTerm = 25;  // the series of 2 atanh s to s^25
-  static constexpr double kLn2High = 0x1.62e42fee00000p-1, kLn2Low = 0x1.a39ef35793c76p-33;
-  static constexpr double kLn2 = 0x1.62e42fefa39efp-1;
-  static constexpr double kTiny = 0x1p-60;    // below: x itself
-  static constexpr double kLogFrom = 0x1p28;  // asinh's log branch
-};
 template <>
 struct Log1pConstants<LanesF32> {
   static constexpr int kLastTerm = 11;
@@ -125,10 +117,10 @@ typename L::V asinh_lanes(typename L::V x) {
 }
 
 inline __m512d atanh_pd(__m512d x) {
-  return atanh_lanes<LanesF64>(x);
+  return atanh_table_pd(x);
 }
 inline __m512d asinh_pd(__m512d x) {
-  return asinh_lanes<LanesF64>(x);
+  return asinh_table_pd(x);
 }
 inline __m512 atanh_ps(__m512 x) {
   return atanh_lanes<LanesF32>(x);
