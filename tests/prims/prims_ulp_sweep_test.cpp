@@ -326,6 +326,42 @@ TEST(PrimsUlpSweep, SinhFloat64WhereExpLiesABinadeAboveTheResult) {
   check_unary(Op::Sinh, xs, 2, {Isa::Avx512});
 }
 
+// The float64 AVX-512 asinh and atanh (log_table_avx512.hpp) at the seams of their log:
+// u = 1 + y = 2^e m with the table entry k = round(15 m), so dense runs of x around the x whose
+// u is an interval boundary 2^e (k + 1/2)/15 (a wrong table entry or a misread index shows
+// there), u near 1 from both sides (entries 15 and 30, where the result is log1p(r) alone), atanh
+// near +-1 (1 - |x| down to an ulp) and asinh at its switch to log 2|x| (2^28). Held to 2 ulp of
+// libm (the kernels are within 1.45 ulp of the exact result).
+TEST(PrimsUlpSweep, AsinhAtanhFloat64AtTheLogTableSeams) {
+  if (!simd::isa_available(Isa::Avx512))
+    GTEST_SKIP() << "no AVX-512 here: its asinh and atanh kernels are not run";
+  std::vector<double> asinh_xs, atanh_xs;
+  const auto run = [](std::vector<double>& xs, double center, int count) {
+    double x = center;
+    for (int i = 0; i < count; ++i) x = std::nextafter(x, 0.0);
+    for (int i = 0; i < 2 * count; ++i, x = std::nextafter(x, 2 * center + 1)) {
+      xs.push_back(x);
+      xs.push_back(-x);
+    }
+  };
+  for (int e : {0, 1, 2, 3, 7, 20, 40}) {
+    for (int k = 15; k <= 30; ++k) {
+      const long double u = std::ldexp((k + 0.5L) / 15, e);
+      run(asinh_xs, static_cast<double>((u - 1 / u) / 2), 300);                // asinh x = log u
+      if (e < 50) run(atanh_xs, static_cast<double>((u - 1) / (u + 1)), 300);  // atanh: log u / 2
+    }
+  }
+  for (double step = 0x1p-52; step > 0x1p-70; step /= 2) {  // u = 1 + y near 1, y > 0
+    run(asinh_xs, step * 1000, 200);
+    run(atanh_xs, step * 500, 200);
+  }
+  run(atanh_xs, 1.0, 3000);  // 1 - |x| from 2^-53 on, and past 1 (NaN)
+  run(atanh_xs, 0.5, 3000);
+  run(asinh_xs, 0x1p28, 3000);  // the log 2|x| branch
+  check_unary(Op::Asinh, asinh_xs, 2, {Isa::Avx512});
+  check_unary(Op::Atanh, atanh_xs, 2, {Isa::Avx512});
+}
+
 // log1p, expm1 and the odd functions that start as x (sin, tan, sinh, tanh, asin, atan,
 // asinh, atanh) round to x itself for |x| below half an ulp's worth (subnormals included),
 // where a few ulp of tolerance would still let a subnormal come out 0 (SLEEF's log1p(5e-324),
