@@ -15,7 +15,7 @@ namespace {
 
 // One lane type: NAME over the intrinsics of suffix SUF (pd, ps), vector V, mask M with ALL
 // lanes set, element S. One definition for both, so that the two cannot drift apart.
-#define TENFERRO_AVX512_LANES(NAME, SUF, VEC, MASK, ALL, SCALAR)                            \
+#define TENFERRO_AVX512_LANES(NAME, SUF, VEC, MASK, ALL, SCALAR, BITS)                      \
   struct NAME {                                                                             \
     using V = VEC;                                                                          \
     using M = MASK;                                                                         \
@@ -46,9 +46,13 @@ namespace {
     }                                                                                       \
     static V mask_mov(V src, M m, V a) { return _mm512_mask_mov_##SUF(src, m, a); }         \
     static V mask_add(V src, M m, V a, V b) { return _mm512_mask_add_##SUF(src, m, a, b); } \
+    /* vfixupimm: r, or by `table` (4 bits per class of c: see log_table_avx512.hpp). */    \
+    static V fixup(V r, V c, int table) {                                                   \
+      return _mm512_fixupimm_##SUF(r, c, _mm512_set1_epi##BITS(table), 0);                  \
+    }                                                                                       \
   };
-TENFERRO_AVX512_LANES(LanesF64, pd, __m512d, __mmask8, 0xFF, double)
-TENFERRO_AVX512_LANES(LanesF32, ps, __m512, __mmask16, 0xFFFF, float)
+TENFERRO_AVX512_LANES(LanesF64, pd, __m512d, __mmask8, 0xFF, double, 64)
+TENFERRO_AVX512_LANES(LanesF32, ps, __m512, __mmask16, 0xFFFF, float, 32)
 #undef TENFERRO_AVX512_LANES
 
 }  // namespace

@@ -11,11 +11,13 @@
 //    form): f is exact, so the roundings of s and of the sums reach only the smaller terms.
 //  - ln2 in two parts, the high one with 15 significant bits so that e ln2_hi is exact for
 //    |e| < 2^9.
-//  - u = +inf gives +inf, u = 0 -inf, u < 0 NaN, |y| < 2^-30 y itself (the sign of zero
-//    included).
+//  - u = +inf gives +inf, u = 0 -inf, u < 0 NaN, by one vfixupimmps on u (the three compares
+//    and blends before took a fifth of atanh's time: 0.41 -> 0.34 ns an element, asinh 0.50
+//    -> 0.46).
 // atanh x = sign(x) log1p(t + t |x| / (1 - |x|)) / 2 with t = 2|x| below |x| = 1/2, and
 // log1p(2|x| / (1 - |x|)) / 2 above (fdlibm's split; 1 - |x| exact there; one quotient for
-// both); +-inf at |x| = 1.
+// both); +-inf at |x| = 1, where the quotient is inf and so is u.
+// Both give x itself for |x| < 2^-30 (the sign of zero included).
 // asinh x = sign(x) log1p(|x| + x^2 / (1 + sqrt(1 + x^2))), and log|x| + ln2 above 2^12 (where
 // 1 / (4 x^2), the next term of log 2x, is below 2^-27 of it).
 // Every quotient is a division: 512-bit vdivps is faster on the Zen 4 machine than the vrcp14ps
@@ -51,6 +53,7 @@ struct Log1pConstants<LanesF32> {
   static constexpr float kLogFrom = 0x1p12f;
 };
 
+// log1p y (y = -0 gives +0: atanh and asinh put x's sign back, and give x itself below kTiny).
 template <class L>
 typename L::V log1p_lanes(typename L::V y) {
   using V = typename L::V;
@@ -69,13 +72,7 @@ typename L::V log1p_lanes(typename L::V y) {
   const V log_m = L::fnmadd(s, L::fnmadd(s2, q, f), f);
   const V correction = L::div(L::sub(y, L::sub(u, one)), u);
   const V low = L::fmadd(e, L::set1(C::kLn2Low), correction);
-  V r = L::fmadd(e, L::set1(C::kLn2High), L::add(log_m, low));
-  const V inf = L::set1(S(__builtin_inf()));
-  const V zero = L::set1(S(0));
-  r = L::mask_mov(r, L::template cmp<_CMP_EQ_OQ>(u, inf), inf);
-  r = L::mask_mov(r, L::template cmp<_CMP_EQ_OQ>(u, zero), L::set1(S(-__builtin_inf())));
-  r = L::mask_mov(r, L::template cmp<_CMP_LT_OQ>(u, zero), L::set1(S(__builtin_nan(""))));
-  return L::mask_mov(r, L::template cmp<_CMP_LT_OQ>(L::abs(y), L::set1(C::kTiny)), y);
+  return L::fixup(L::fmadd(e, L::set1(C::kLn2High), L::add(log_m, low)), u, kLogFixup);
 }
 
 // x's sign on a non-negative magnitude, and |x| below kTiny giving x itself.
@@ -98,8 +95,7 @@ typename L::V atanh_lanes(typename L::V x) {
   const V ratio = L::div(a, rest);  // inf at |x| = 1
   const V below = L::fmadd(t, ratio, t);
   const V above = L::add(ratio, ratio);
-  V y = L::mask_mov(above, L::template cmp<_CMP_LT_OQ>(a, L::set1(S(0.5))), below);
-  y = L::mask_mov(y, L::template cmp<_CMP_EQ_OQ>(a, one), L::set1(S(__builtin_inf())));
+  const V y = L::mask_mov(above, L::template cmp<_CMP_LT_OQ>(a, L::set1(S(0.5))), below);
   return odd_from_magnitude<L>(x, L::mul(log1p_lanes<L>(y), L::set1(S(0.5))));
 }
 

@@ -103,6 +103,10 @@ constexpr long long fixup_response(int token, int response) {
   return static_cast<long long>(response) << (4 * token);
 }
 constexpr int kFixupDefaultNaN = 3, kFixupMinusInf = 4, kFixupPlusInf = 5;
+// log's specials on u = 1 + y: +0 gives -inf, +inf +inf, negative (and -inf) NaN.
+constexpr int kLogFixup =
+    static_cast<int>(fixup_response(2, kFixupMinusInf) | fixup_response(4, kFixupDefaultNaN) |
+                     fixup_response(5, kFixupPlusInf) | fixup_response(6, kFixupDefaultNaN));
 
 // magnitude with x's sign: magnitude | (x & sign bit), one vpternlogq.
 inline __m512d with_sign_of_pd(__m512d magnitude, __m512d x) {
@@ -118,11 +122,7 @@ inline __m512d log1p_table_pd(__m512d y) {
   const __m512d one = _mm512_set1_pd(1.0);
   const __m512d u = _mm512_add_pd(y, one);
   const __m512d d = _mm512_sub_pd(y, _mm512_sub_pd(u, one));
-  const __m512d r = _mm512_fixupimm_pd(
-      log_sum_pd(u, d), u,
-      _mm512_set1_epi64(fixup_response(2, kFixupMinusInf) | fixup_response(4, kFixupDefaultNaN) |
-                        fixup_response(5, kFixupPlusInf) | fixup_response(6, kFixupDefaultNaN)),
-      0);
+  const __m512d r = _mm512_fixupimm_pd(log_sum_pd(u, d), u, _mm512_set1_epi64(kLogFixup), 0);
   return _mm512_mask_mov_pd(
       r, _mm512_cmp_pd_mask(_mm512_abs_pd(y), _mm512_set1_pd(0x1p-60), _CMP_LT_OQ), y);
 }
