@@ -331,7 +331,7 @@ TEST(PrimsUlpSweep, SinhFloat64WhereExpLiesABinadeAboveTheResult) {
 // u is an interval boundary 2^e (k + 1/2)/15 (a wrong table entry or a misread index shows
 // there), u near 1 from both sides (entries 15 and 30, where the result is log1p(r) alone), atanh
 // near +-1 (1 - |x| down to an ulp) and asinh at its switch to log 2|x| (2^28). Held to 2 ulp of
-// libm (the kernels are within 1.45 ulp of the exact result).
+// libm (the kernels are within 1.45 ulp of the exact result), and log1p likewise.
 TEST(PrimsUlpSweep, AsinhAtanhFloat64AtTheLogTableSeams) {
   if (!simd::isa_available(Isa::Avx512))
     GTEST_SKIP() << "no AVX-512 here: its asinh and atanh kernels are not run";
@@ -360,6 +360,19 @@ TEST(PrimsUlpSweep, AsinhAtanhFloat64AtTheLogTableSeams) {
   run(asinh_xs, 0x1p28, 3000);  // the log 2|x| branch
   check_unary(Op::Asinh, asinh_xs, 2, {Isa::Avx512});
   check_unary(Op::Atanh, atanh_xs, 2, {Isa::Avx512});
+  // log1p on the same kernel, also below u = 1 (e < 0: the entries next to 2 with c = 1/2).
+  std::vector<double> log1p_xs;
+  for (int e = -60; e <= 60; e += e < -3 || e > 3 ? 19 : 1) {
+    for (int k = 15; k <= 30; ++k) {
+      const double y = static_cast<double>(std::ldexp((k + 0.5L) / 15, e) - 1);
+      double x = y;
+      for (int i = 0; i < 300; ++i) x = std::nextafter(x, -1.0);
+      for (int i = 0; i < 600 && x > -1; ++i, x = std::nextafter(x, 2 * std::abs(y) + 1)) {
+        log1p_xs.push_back(x);
+      }
+    }
+  }
+  check_unary(Op::Log1p, log1p_xs, 2, {Isa::Avx512});
 }
 
 // log1p, expm1 and the odd functions that start as x (sin, tan, sinh, tanh, asin, atan,

@@ -181,6 +181,7 @@ NAN_RANGE(nan_min_ps, __m512, _mm512_range_ps, 0x4, _mm512_cmp_ps_mask, _mm512_m
 #define SIMD_OWN_UNARY_F64(X)                                                              \
   X(Exp, exp_table_pd)                                                                     \
   X(Expm1, expm1_pd)                                                                       \
+  X(Log1p, log1p_table_pd)                                                                 \
   X(Tan, tan_pd) X(Sinh, sinh_pd) X(Cosh, cosh_pd) X(Tanh, tanh_exp_pd) X(Asinh, asinh_pd) \
       X(Atanh, atanh_pd) X(Cbrt, cbrt_pd)
 #define SIMD_OWN_UNARY_F32(X)                                                                \
