@@ -178,6 +178,13 @@ TEST_P(PrimsReduce, ZeroSizeReductions) {
         EXPECT_TRUE(
             throws_kind([&] { (void)op(x, prims::Axes{0}, false); }, ErrorKind::Validation));
         EXPECT_TRUE(throws_kind([&] { (void)op(x, std::nullopt, false); }, ErrorKind::Validation));
+        // An empty reduced axis has no maximum even when the result is empty too (NumPy raises
+        // for max over axis 0 of a 0 x 0 array); an adversarial sweep found it returned [].
+        const EagerTensor empty = up(make_ref(d, {0, 0}, {}));
+        EXPECT_TRUE(
+            throws_kind([&] { (void)op(empty, prims::Axes{0}, false); }, ErrorKind::Validation));
+        EXPECT_TRUE(
+            throws_kind([&] { (void)op(empty, prims::Axes{1}, true); }, ErrorKind::Validation));
       }
     }
   }

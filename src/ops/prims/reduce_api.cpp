@@ -34,8 +34,9 @@ EagerTensor reduce(PrimKind kind, const EagerTensor& x, const std::optional<Axes
       dropped.push_back(kept[i]);
     }
   }
-  if ((kind == PrimKind::Max || kind == PrimKind::Min) && reduced_count == 0 &&
-      checked_numel(kept) > 0) {
+  // NumPy's rule: an empty reduced axis has no maximum, whether or not the result is empty too
+  // (max over axis 0 of a 0 x 0 array raises; argmax does the same).
+  if ((kind == PrimKind::Max || kind == PrimKind::Min) && reduced_count == 0) {
     throw_validation(name, name + " over zero elements has no identity (the reduced axes of " +
                                shape_to_string(x.shape()) + " are empty)");
   }
