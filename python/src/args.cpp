@@ -97,34 +97,45 @@ std::string refusal(nb::handle obj, const std::string& why) {
   return why.empty() ? "it is a " + python_type_name(obj) : why;
 }
 
+// An argument that is no integer where one is due: an ArgumentTypeError, which is a
+// ValidationError and, as NumPy raises, a TypeError (`except TypeError` caught nothing of
+// `tf.sum(x, axis=1.0)`: an adversarial sweep found it).
+[[noreturn]] void throw_not_an_integer(nb::handle obj, const char* op, const std::string& message,
+                                       const std::string& why) {
+  throw_as("ArgumentTypeError", op, message + " (" + refusal(obj, why) + ")");
+}
+
 }  // namespace
 
 std::int64_t int_arg(nb::handle obj, const char* op, const char* what) {
   PyObject* p = obj.ptr();
   std::string why;
   if (!is_text(p) && PyIndex_Check(p)) {
-    if (std::optional<std::int64_t> v = try_index(p, why)) return *v;
+    bool overflow = false;
+    if (std::optional<std::int64_t> v = try_index(p, why, &overflow)) return *v;
+    // An integer beyond 64 bits is a value out of range, not a wrong type.
+    if (overflow) throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
   }
-  throw_validation(op, std::string(what) + " must be an integer (" + refusal(obj, why) + ")");
+  throw_not_an_integer(obj, op, std::string(what) + " must be an integer", why);
 }
 
 std::vector<std::int64_t> int_list_arg(nb::handle obj, const char* op, const char* what) {
   PyObject* p = obj.ptr();
   std::string why;
-  if (is_text(p)) {
-    throw_validation(op, std::string(what) + " must be an integer (" + refusal(obj, why) + ")");
-  }
+  if (is_text(p)) throw_not_an_integer(obj, op, std::string(what) + " must be an integer", why);
   if (PyIndex_Check(p)) {
-    if (std::optional<std::int64_t> v = try_index(p, why)) return {*v};
+    bool overflow = false;
+    if (std::optional<std::int64_t> v = try_index(p, why, &overflow)) return {*v};
+    if (overflow) throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
     if (!is_numpy_array(obj) || nb::cast<int>(obj.attr("ndim")) == 0) {
-      throw_validation(op, std::string(what) + " must be an integer (" + refusal(obj, why) + ")");
+      throw_not_an_integer(obj, op, std::string(what) + " must be an integer", why);
     }
   }
   PyObject* it = PyObject_GetIter(p);
   if (it == nullptr) {
     PyErr_Clear();
-    throw_validation(op, std::string(what) + " must be an integer or a sequence of integers (" +
-                             refusal(obj, why) + ")");
+    throw_not_an_integer(obj, op,
+                         std::string(what) + " must be an integer or a sequence of integers", why);
   }
   nb::object iter = nb::steal(it);
   std::vector<std::int64_t> out;
@@ -153,7 +164,7 @@ std::optional<std::vector<std::int64_t>> axes_arg(nb::handle axis, std::int64_t 
   if (axis.is_none()) return std::nullopt;
   // A bool is an integer to Python but not a reduction's axis to NumPy (axis=True was taken as
   // axis 1); fft axes, offsets and counts take bools as NumPy's do.
-  if (is_boolean(axis)) throw_validation(op, "axis must be an integer, not a bool");
+  if (is_boolean(axis)) throw_as("ArgumentTypeError", op, "axis must be an integer, not a bool");
   std::vector<std::int64_t> axes = int_list_arg(axis, op, "axis");
   std::vector<bool> seen(static_cast<std::size_t>(ndim), false);
   for (std::int64_t& a : axes) {

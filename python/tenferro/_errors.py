@@ -30,6 +30,11 @@ class AxisError(ValidationError, _np.exceptions.AxisError):
         _np.exceptions.AxisError.__init__(self, message)
 
 
+class ArgumentTypeError(ValidationError, TypeError):
+    """An argument of the wrong type where an integer is due (an axis of 1.0, a shape entry of
+    "3"): also a ``TypeError``, as NumPy raises."""
+
+
 class IndexingError(ValidationError, IndexError):
     """An index out of bounds, or a key that is not an index (also an ``IndexError``, as
     NumPy raises)."""
@@ -109,6 +114,7 @@ _BY_KIND = {
     "NotConvergedError": NotConvergedError,
     "AxisError": AxisError,
     "IndexingError": IndexingError,
+    "ArgumentTypeError": ArgumentTypeError,
 }
 _tenferro._set_error_classes(_BY_KIND)
 
