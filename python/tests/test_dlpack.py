@@ -2,6 +2,7 @@
 sides, producer kept alive), typed placement errors for device mismatches."""
 
 import gc
+import sys
 import weakref
 
 import numpy as np
@@ -132,3 +133,19 @@ def test_tensors_of_one_cpu_runtime_share_memory_with_another(rt):
     u = tf.from_dlpack(t, runtime=other)  # host memory: adopted, no copy
     assert u.runtime == other
     assert ptr(np.asarray(u)) == ptr(np.asarray(t))
+
+
+def test_a_tensor_imported_from_a_tensor_holds_its_storage_not_its_python_object(rt):
+    # The import shares the tensor's storage directly: through a DLPack round trip the new
+    # tensor held x's Python object, which both outlived the interpreter's last collection
+    # when they lived to exit (nanobind reported them leaked; an adversarial sweep found it).
+    x = rt.upload(np.arange(6.0).reshape(2, 3))
+    references = sys.getrefcount(x)
+    views = [tf.from_dlpack(x, runtime=rt), tf.from_dlpack(x.T, runtime=tf.Runtime.cpu())]
+    assert sys.getrefcount(x) == references  # nothing of the imports holds the Python object
+    np.asarray(views[0])[0, 1] = 42.0  # one storage: the write shows through x and the others
+    assert np.asarray(x)[0, 1] == 42.0 and np.asarray(views[1])[1, 0] == 42.0
+    del x
+    gc.collect()
+    np.testing.assert_array_equal(views[0].download(), [[0.0, 42.0, 2.0], [3.0, 4.0, 5.0]])
+    np.testing.assert_array_equal(views[1].download(), [[0.0, 3.0], [42.0, 4.0], [2.0, 5.0]])
