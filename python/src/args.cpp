@@ -105,16 +105,23 @@ std::string refusal(nb::handle obj, const std::string& why) {
   throw_as("ArgumentTypeError", op, message + " (" + refusal(obj, why) + ")");
 }
 
+// p as an int64 when it is an integer object; an integer beyond 64 bits is a value out of range
+// (a ValidationError), not a wrong type; nullopt, with `why` set, for anything else.
+std::optional<std::int64_t> integer_of(PyObject* p, const char* op, const char* what,
+                                       std::string& why) {
+  bool overflow = false;
+  std::optional<std::int64_t> v = try_index(p, why, &overflow);
+  if (overflow) throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
+  return v;
+}
+
 }  // namespace
 
 std::int64_t int_arg(nb::handle obj, const char* op, const char* what) {
   PyObject* p = obj.ptr();
   std::string why;
   if (!is_text(p) && PyIndex_Check(p)) {
-    bool overflow = false;
-    if (std::optional<std::int64_t> v = try_index(p, why, &overflow)) return *v;
-    // An integer beyond 64 bits is a value out of range, not a wrong type.
-    if (overflow) throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
+    if (std::optional<std::int64_t> v = integer_of(p, op, what, why)) return *v;
   }
   throw_not_an_integer(obj, op, std::string(what) + " must be an integer", why);
 }
@@ -124,9 +131,7 @@ std::vector<std::int64_t> int_list_arg(nb::handle obj, const char* op, const cha
   std::string why;
   if (is_text(p)) throw_not_an_integer(obj, op, std::string(what) + " must be an integer", why);
   if (PyIndex_Check(p)) {
-    bool overflow = false;
-    if (std::optional<std::int64_t> v = try_index(p, why, &overflow)) return {*v};
-    if (overflow) throw_validation(op, std::string(what) + " must be an integer (" + why + ")");
+    if (std::optional<std::int64_t> v = integer_of(p, op, what, why)) return {*v};
     if (!is_numpy_array(obj) || nb::cast<int>(obj.attr("ndim")) == 0) {
       throw_not_an_integer(obj, op, std::string(what) + " must be an integer", why);
     }

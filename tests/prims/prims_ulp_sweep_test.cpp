@@ -347,8 +347,8 @@ TEST(PrimsUlpSweep, AsinhAtanhFloat64AtTheLogTableSeams) {
   for (int e : {0, 1, 2, 3, 7, 20, 40}) {
     for (int k = 15; k <= 30; ++k) {
       const long double u = std::ldexp((k + 0.5L) / 15, e);
-      run(asinh_xs, static_cast<double>((u - 1 / u) / 2), 300);                // asinh x = log u
-      if (e < 50) run(atanh_xs, static_cast<double>((u - 1) / (u + 1)), 300);  // atanh: log u / 2
+      run(asinh_xs, static_cast<double>((u - 1 / u) / 2), 300);    // asinh x = log u
+      run(atanh_xs, static_cast<double>((u - 1) / (u + 1)), 300);  // atanh: log u / 2
     }
   }
   for (double step = 0x1p-52; step > 0x1p-70; step /= 2) {  // u = 1 + y near 1, y > 0

@@ -35,6 +35,7 @@
 #include <immintrin.h>
 
 #include "ops/prims/cpu/simd/exp_table_avx512.hpp"
+#include "ops/prims/cpu/simd/expm1_avx512.hpp"
 #include "ops/prims/cpu/simd/lanes_avx512.hpp"
 #include "ops/prims/cpu/simd/taylor_avx512.hpp"
 
@@ -98,10 +99,10 @@ struct HyperbolicPartsPs {
 };
 inline HyperbolicPartsPs hyperbolic_parts_ps(__m512 x) {
   const __m512 a = _mm512_min_ps(_mm512_set1_ps(88.0f), _mm512_abs_ps(x));  // keeps a NaN
-  const __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(a, _mm512_set1_ps(0x1.715476p+0f)),
+  const __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(a, _mm512_set1_ps(kInvLn2F32)),
                                         _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-  const __m512 ln2_low = _mm512_set1_ps(-0x1.05c610p-29f);
-  const __m512 r_high = _mm512_fnmadd_ps(k, _mm512_set1_ps(0x1.62e430p-1f), a);  // exact
+  const __m512 ln2_low = _mm512_set1_ps(kLn2LowF32);
+  const __m512 r_high = _mm512_fnmadd_ps(k, _mm512_set1_ps(kLn2HighF32), a);  // exact
   const __m512 r = _mm512_fnmadd_ps(k, ln2_low, r_high);
   const __m512 r_error = _mm512_fnmadd_ps(k, ln2_low, _mm512_sub_ps(r_high, r));
   const __m512 z = _mm512_mul_ps(r, r);
