@@ -469,18 +469,18 @@ TEST(PrimsSimdArith, SquaresAddedAreTheScalarNormStep) {
   check_add_squares(float64_sweep());
 }
 
-// Many rows at once (the accumulators of a block of columns held over the rows): each column's
-// rows added in order, bit for bit the scalar steps row after row, for sums and norms, at row
-// counts and column counts around the kernel's blocks (8 vectors of columns, then single
-// vectors, then single columns), with rows further apart than they are long; the columns past n
-// and the gaps between rows are left alone.
+// Many rows at once (groups of four rows swept along the columns together): each column's rows
+// added in order, bit for bit the scalar steps row after row, for sums and norms, at row counts
+// around the groups (a group, a group and a remainder, remainders alone) and column counts
+// around the kernel's steps (two vectors, one vector, single columns), with rows further apart
+// than they are long; the columns past n and the gaps between rows are left alone.
 template <class R>
 void check_add_rows(simd::SumKind kind) {
   std::mt19937_64 rng(7);
   std::normal_distribution<double> normal(0.0, 1.0);
   for (Isa isa : vector_isas()) {
     for (std::int64_t n : {1, 7, 8, 15, 16, 17, 63, 64, 65, 71, 128, 129, 200}) {
-      for (std::int64_t rows : {1, 2, 3, 31, 256}) {
+      for (std::int64_t rows : {1, 2, 3, 4, 5, 31, 256}) {
         const std::int64_t stride = n + 5;
         std::vector<R> x(static_cast<std::size_t>(rows * stride));
         // Magnitudes spread over 2^-20..2^20: the sums round at every step.
