@@ -20,6 +20,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <memory>
 #include <string>
@@ -28,6 +29,7 @@
 #include "ad_bridge.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
+#include "ops/krylov/scientific.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/krylov.hpp"
 #include "tenferro/prims.hpp"
@@ -65,34 +67,41 @@ void require_square(const EagerTensor& m, const char* op) {
   }
 }
 
+// An operator that is not a matrix must be a callable (both paths).
+void require_callable(nb::handle a, const char* op) {
+  if (!PyCallable_Check(a.ptr())) {
+    throw_validation(op, "A must be a callable Tensor -> Tensor or a square 2-D Tensor, not " +
+                             std::string(nb::type_name(a.type()).c_str()));
+  }
+}
+
 Operator operator_of(nb::handle a, const char* op) {
   if (nb::isinstance<EagerTensor>(a)) {
     const auto m = nb::cast<EagerTensor>(a);
     require_square(m, op);
-    // einsum wants one dtype: a real matrix meets eigs's complex vectors as complex (cast
-    // once, on first use, in the matrix's runtime).
-    auto complex_m = std::make_shared<EagerTensor>();
+    // einsum wants one dtype: the matrix meets vectors of a wider dtype (eigs's complex ones,
+    // a float64 b against a float32 matrix: `promoted`) cast to theirs once, on first use, in
+    // the matrix's runtime.
+    auto cast_m = std::make_shared<EagerTensor>();
     // The solve runs without the GIL and its loops have no other exit: Python's signal
     // handlers run here, at most every 20 ms (Ctrl-C reached a cg of 55 s only at its end; the
     // GIL on every matvec would cost a tenth of a small one).
     auto last_check =
         std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
-    return {[m, complex_m, last_check, interrupt = python_interrupt_hook()](const EagerTensor& x) {
+    return {[m, cast_m, last_check, interrupt = python_interrupt_hook()](const EagerTensor& x) {
               const auto now = std::chrono::steady_clock::now();
               if (now - *last_check > std::chrono::milliseconds(20)) {
                 *last_check = now;
                 interrupt();
               }
               if (x.dtype() == m.dtype()) return einsum("ij,j->i", {m, x});
-              if (!complex_m->defined()) *complex_m = prims::cast(m, x.dtype());
-              return einsum("ij,j->i", {*complex_m, x});
+              if (!cast_m->defined() || cast_m->dtype() != x.dtype())
+                *cast_m = prims::cast(m, x.dtype());
+              return einsum("ij,j->i", {*cast_m, x});
             },
             false};
   }
-  if (!PyCallable_Check(a.ptr())) {
-    throw_validation(op, "A must be a callable Tensor -> Tensor or a square 2-D Tensor, not " +
-                             std::string(nb::type_name(a.type()).c_str()));
-  }
+  require_callable(a, op);
   nb::object f = nb::borrow(a);
   std::string name = op;
   return {[f, name](const EagerTensor& x) {
@@ -160,6 +169,7 @@ ad::VariableOperator variable_operator(nb::handle a, const char* op) {
       return ad::einsum("ij,j->i", {ad::cast(m, x.dtype()), x});
     };
   }
+  require_callable(a, op);
   // The rules keep the operator on the tape, which copies and frees it without the GIL (the
   // backward pass runs released): the callable is held through a shared_ptr whose last owner
   // takes the GIL to drop it.
@@ -185,7 +195,18 @@ ad::VariableOperator variable_operator(nb::handle a, const char* op) {
   };
 }
 
-// The optional adjoint operator of gmres/expm_multiply (reverse mode needs A^H).
+// The optional adjoint operator of gmres/expm_multiply (reverse mode needs A^H): None, a
+// callable or a square matrix (a Tensor or a Tracer). Checked on the plain path too, which does
+// not use it: a bad argument is refused whether or not the call is differentiated.
+void check_adjoint(nb::handle adjoint, const char* op) {
+  if (adjoint.is_none() || is_tracer(adjoint) || nb::isinstance<EagerTensor>(adjoint) ||
+      PyCallable_Check(adjoint.ptr()))
+    return;
+  throw_validation(op,
+                   "adjoint (A^H) must be None, a callable Tensor -> Tensor or a square 2-D "
+                   "Tensor, not " +
+                       std::string(nb::type_name(adjoint.type()).c_str()));
+}
 ad::VariableOperator optional_operator(nb::handle a, const char* op) {
   if (a.is_none()) return {};
   return variable_operator(a, op);
@@ -210,6 +231,35 @@ nb::object plain_or_traced(bool any_tracer, Plain&& plain, Traced&& traced) {
   return traced();
 }
 
+// The largest magnitude of x's entries, read back (0 for an empty x).
+double largest_magnitude(const EagerTensor& x) {
+  if (x.numel() == 0) return 0;
+  const EagerTensor m = prims::cast(prims::max(prims::abs(x)), DType::F64);
+  return m.download().to_vector<double>()[0];
+}
+
+// eigsh's Lanczos takes A to be Hermitian: a matrix that is not gave an eigenvalue of neither
+// A nor anything the caller asked for, with no error (an adversarial sweep: a random 6 x 6
+// matrix returned its Hermitian part's largest eigenvalue, the true residual 0.97). A matrix
+// operand is checked once, an O(n^2) pass like one matvec: max |A - A^H| at most sqrt(eps)
+// times max |A| (an asymmetry at rounding level, as a product B^H B has, passes). A scaling by
+// a power of two first (exact) keeps the difference from overflowing. A callable is the
+// caller's promise, as in SciPy.
+void require_hermitian(const EagerTensor& m, const char* op) {
+  const double largest = largest_magnitude(m);
+  if (!(largest > 0) || !std::isfinite(largest)) return;  // zero, or NaN/inf: the solve says
+  const EagerTensor unit = prims::scale(m, std::ldexp(1.0, -std::ilogb(largest)));
+  const double asymmetry = largest_magnitude(prims::sub(unit, prims::conj(prims::transpose(unit))));
+  const double eps = is_double(m.dtype()) ? 2.220446049250313e-16 : 1.1920928955078125e-07;
+  if (!(asymmetry <= std::sqrt(eps) * std::ldexp(largest, -std::ilogb(largest)))) {
+    throw_validation(op,
+                     "A is not Hermitian: max |A - A^H| is " +
+                         krylov_internal::scientific(std::ldexp(asymmetry, std::ilogb(largest))) +
+                         " against max |A| " + krylov_internal::scientific(largest) +
+                         "; eigsh is for Hermitian operators, use eigs for a general one");
+  }
+}
+
 // The start vector of a Tensor operator without v0: seeded normal numbers in its runtime.
 EagerTensor start_vector(nb::handle a, std::optional<EagerTensor> v0, const char* op) {
   if (v0) return *v0;
@@ -220,29 +270,31 @@ EagerTensor start_vector(nb::handle a, std::optional<EagerTensor> v0, const char
   return prims::random_normal(m.runtime(), m.dtype(), {m.shape()[0]}, 0x5eed);
 }
 
-// The complex dtype a real vector takes against a complex matrix: of the wider precision of the
-// two, as NumPy's and SciPy's promotion (complex64 A with a float64 b solves in complex128; the
-// operator casts A to it once).
-DType complex_for(DType matrix, DType vector) {
-  return complex_dtype(is_double(matrix) || is_double(vector) ? DType::F64 : DType::F32);
+// The dtype a solve runs in: the matrix's and the vector's promoted as NumPy and SciPy promote
+// them (complex if either is, double if either is). A float64 matrix with a float32 b solves in
+// float64, a complex64 matrix with a float64 b in complex128; the operator casts the matrix to
+// it once, the vector is cast here. (The vector's dtype alone cast a float64 matrix down to
+// float32 and solved in single precision.)
+DType solve_dtype(DType matrix, DType vector) {
+  const DType real = is_double(matrix) || is_double(vector) ? DType::F64 : DType::F32;
+  return is_complex(matrix) || is_complex(vector) ? complex_dtype(real) : real;
 }
 
-// The right-hand side/start as complex when a real vector meets a complex matrix.
+// The right-hand side/start in the solve's dtype (a matrix operator's; a callable's vector
+// stays as it is).
 EagerTensor promoted(nb::handle a, const EagerTensor& v) {
   if (!nb::isinstance<EagerTensor>(a)) return v;
-  const auto m = nb::cast<EagerTensor>(a);
-  if (is_complex(m.dtype()) && !is_complex(v.dtype()))
-    return prims::cast(v, complex_for(m.dtype(), v.dtype()));
-  return v;
+  const DType d = solve_dtype(nb::cast<EagerTensor>(a).dtype(), v.dtype());
+  return d == v.dtype() ? v : prims::cast(v, d);
 }
 
 // The same for the differentiated path, whose matrix may be a Tracer: the cast is on the tape,
-// so a real b's cotangent is the real part of the complex one.
+// so a real b's cotangent is the real part of the complex one (a float32 b's, the float64 one
+// rounded).
 ad::Variable promoted(nb::handle a, const ad::Variable& v) {
   if (!is_tracer(a) && !nb::isinstance<EagerTensor>(a)) return v;
-  const DType m = as_variable(a, "krylov", 0).dtype();
-  if (is_complex(m) && !is_complex(v.dtype())) return ad::cast(v, complex_for(m, v.dtype()));
-  return v;
+  const DType d = solve_dtype(as_variable(a, "krylov", 0).dtype(), v.dtype());
+  return d == v.dtype() ? v : ad::cast(v, d);
 }
 
 krylov::EigOptions eig_options(std::int64_t k, const std::string& which, std::int64_t ncv,
@@ -275,12 +327,17 @@ void bind_krylov(nb::module_& m) {
   // Each returns its C++ result's fields as a tuple; tenferro/krylov.py orders them as SciPy.
   // eigsh and eigs share one binding: the same arguments, results of the same fields.
   // Differentiated (see the top), eigsh returns its eigenvalues and vectors as Tracers.
-  const auto bind_eigen = [&k](const char* name, auto solver, bool differentiable) {
-    k.def(name, [name, solver, differentiable](
+  const auto bind_eigen = [&k](const char* name, auto solver, bool differentiable, bool hermitian) {
+    k.def(name, [name, solver, differentiable, hermitian](
                     nb::handle a, std::int64_t kk, const std::string& which,
                     std::optional<EagerTensor> v0, std::int64_t ncv, std::int64_t maxiter,
                     double tol, bool eager, bool vectors) {
       const auto o = eig_options(kk, which, ncv, maxiter, tol, eager);
+      if (hermitian && (is_tracer(a) || nb::isinstance<EagerTensor>(a))) {
+        const EagerTensor m = as_variable(a, name, 0).value();
+        require_square(m, name);
+        require_hermitian(m, name);
+      }
       return plain_or_traced(
           is_tracer(a),
           [&] {
@@ -307,8 +364,8 @@ void bind_krylov(nb::module_& m) {
           });
     });
   };
-  bind_eigen("eigsh", &krylov::eigsh, true);
-  bind_eigen("eigs", &krylov::eigs, false);
+  bind_eigen("eigsh", &krylov::eigsh, true, true);
+  bind_eigen("eigs", &krylov::eigs, false, false);
   k.def("svds", [](const EagerTensor& a, std::int64_t kk, double tol, std::uint64_t seed) {
     auto r = released([&] { return krylov::svds(a, kk, tol, seed); });
     return nb::make_tuple(r.u, r.s, r.vh, r.matvecs);
@@ -327,6 +384,7 @@ void bind_krylov(nb::module_& m) {
         [name, solver, traced](nb::handle a, nb::handle b, std::optional<EagerTensor> x0,
                                double rtol, double atol, std::int64_t restart, std::int64_t maxiter,
                                nb::handle adjoint) {
+          check_adjoint(adjoint, name);
           const auto o = solve_options(std::move(x0), rtol, atol, restart, maxiter);
           return plain_or_traced(
               is_tracer(a) || is_tracer(b),
@@ -362,6 +420,7 @@ void bind_krylov(nb::module_& m) {
       "expm_multiply",
       [](nb::handle a, nb::handle v, std::complex<double> t, double tol, std::int64_t ncv,
          std::int64_t max_substeps, nb::handle adjoint) {
+        check_adjoint(adjoint, "expm_multiply");
         krylov::ExpmOptions o;
         o.tol = tol;
         o.ncv = ncv;

@@ -391,6 +391,30 @@ def test_krylov_arguments_are_typed_errors(rt, rng):
             rt.upload(np.array(0.3)))
 
 
+def test_eigsh_refuses_a_matrix_that_is_not_hermitian(rt, rng):
+    """Lanczos on a non-Hermitian matrix returned its Hermitian part's eigenvalue with no error
+    (an adversarial sweep); a matrix operand is checked, rounding-level asymmetry passes."""
+    a = rng.standard_normal((6, 6))
+    for dtype in (np.float64, np.float32, np.complex128):
+        with pytest.raises(tf.ValidationError, match="not Hermitian"):
+            tf.krylov.eigsh(rt.upload(a.astype(dtype)), k=1, which="LA")
+    with pytest.raises(tf.ValidationError, match="not Hermitian"):
+        tf.grad(lambda M: tf.krylov.eigsh(M, k=1, which="LA", return_eigenvectors=False).sum())(
+            rt.upload(a))
+    # A Gram matrix with an asymmetry at rounding level (as B^T B formed by a product can
+    # have), of a scale far from 1: accepted, and right.
+    b = rng.standard_normal((40, 30)) * 1e100
+    g = b.T @ b
+    g = g + 1e-14 * np.abs(g).max() * rng.standard_normal(g.shape)
+    assert not np.array_equal(g, g.T)
+    w = tf.krylov.eigsh(rt.upload(g), k=1, which="LA", return_eigenvectors=False)
+    assert w[0] == pytest.approx(np.linalg.eigvalsh(g)[-1], rel=1e-10)
+    # The runtime stays usable after the refusal.
+    h = a + a.T
+    w = tf.krylov.eigsh(rt.upload(h), k=1, which="LA", return_eigenvectors=False)
+    assert w[0] == pytest.approx(np.linalg.eigvalsh(h)[-1], rel=1e-10)
+
+
 def test_ctrl_c_reaches_a_solve_on_a_tensor_operator(rt):
     # The solve runs without the GIL: Python's signal handlers ran only when it ended (55 s for
     # this cg). The handler raises its own exception (pytest treats KeyboardInterrupt as the

@@ -153,6 +153,48 @@ def test_a_real_vector_against_complex64_takes_the_wider_precision(rt, rng):
     np.testing.assert_allclose(value.download(), x.download(), rtol=1e-9)
 
 
+def test_a_float32_vector_against_a_float64_matrix_takes_the_wider_precision(rt, rng):
+    """float64 A with a float32 b, v or v0 solves in float64, as SciPy (the matrix was cast down
+    to float32 and the solve ran in single precision: an adversarial sweep), plain and traced."""
+    n = 8
+    q, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    a = (q * np.linspace(1.0, 10.0, n)) @ q.T
+    b32 = rng.standard_normal(n).astype(np.float32)
+    A, b = rt.upload(a), rt.upload(b32)
+    want = np.linalg.solve(a, b32.astype(np.float64))
+    for solver in (tf.krylov.cg, tf.krylov.gmres, tf.krylov.minres):
+        x = solver(A, b, rtol=1e-12)[0]
+        assert x.dtype == np.float64
+        np.testing.assert_allclose(x.download(), want, rtol=1e-10)
+    w, v = tf.krylov.eigsh(A, k=1, which="SA", v0=b)
+    assert v.dtype == np.float64
+    assert w[0] == pytest.approx(1.0, rel=1e-12)
+    x = tf.krylov.expm_multiply(A, b, 0.1)
+    assert x.dtype == np.float64
+    np.testing.assert_allclose(x.download(), scipy.linalg.expm(0.1 * a) @ b32.astype(np.float64),
+                               rtol=1e-10)
+    value, _ = tf.vjp(lambda b: tf.krylov.cg(A, b, rtol=1e-12)[0], b)
+    assert value.dtype == np.float64
+    np.testing.assert_allclose(value.download(), want, rtol=1e-10)
+
+
+def test_adjoint_must_be_an_operator(rt, rng):
+    """adjoint= that is no callable and no matrix is a ValidationError on both paths (the plain
+    call ignored it, the traced one failed calling it with Python's TypeError)."""
+    a = rt.upload(np.eye(5) * 5 + rng.standard_normal((5, 5)))
+    b = rt.upload(np.ones(5))
+    for bad in (42, "A^H"):
+        with pytest.raises(tf.ValidationError, match="adjoint"):
+            tf.krylov.gmres(a, b, adjoint=bad)
+        with pytest.raises(tf.ValidationError, match="adjoint"):
+            tf.grad(lambda M: tf.krylov.gmres(M, b, adjoint=bad)[0].sum())(a)
+        with pytest.raises(tf.ValidationError, match="adjoint"):
+            tf.grad(lambda M: tf.krylov.expm_multiply(M, b, 0.5, adjoint=bad).sum())(a)
+    # A wrong operand of vjp (the solver's tuple, not its x) is an ArgumentTypeError.
+    with pytest.raises(tf.ArgumentTypeError):
+        tf.vjp(lambda b: tf.krylov.cg(a.T @ a, b), b)
+
+
 def test_solvers_without_a_rule_refuse_tracers(rt, rng):
     h = symmetric(rng, 5) + 10 * np.eye(5)
     H, b = rt.upload(h), rt.upload(np.ones(5))

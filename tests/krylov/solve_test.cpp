@@ -105,6 +105,35 @@ TEST(Gmres, StartsFromX0) {
   EXPECT_LT(relative_error(r.x, x_true), 1e-12);
 }
 
+// The solvers are scale-invariant: a well-conditioned Hermitian positive definite system with
+// A and b both scaled by s (the same x) and one with b alone scaled by 1e300 (x scaled too) are
+// solved to the same relative accuracy. Unscaled, cg's p^H A p under- or overflowed for s of
+// 1e-120 .. 1e154 (a Numerical error) and gmres's candidate residuals overflowed for ||b|| ~
+// 1e300 (a stagnation error): an adversarial sweep found both.
+TEST(KrylovSolvers, AreScaleInvariant) {
+  auto rt = EagerRuntime::cpu();
+  const std::int64_t n = 30;
+  const EagerTensor a0 = matrix_with_spectrum(rt, DType::F64, positive_spectrum(n, 10.0), 23);
+  const EagerTensor a = prims::scale(a0 + prims::transpose(a0), 0.5);
+  const EagerTensor x_true = rt->upload(testing::random_tensor(DType::F64, Shape{n}, 5));
+  const EagerTensor b = einsum("ij,j->i", {a, x_true});
+  using Solver = krylov::SolveResult (*)(const krylov::LinearOperator&, const EagerTensor&,
+                                         const krylov::SolveOptions&);
+  const std::pair<const char*, Solver> solvers[] = {
+      {"cg", &krylov::cg}, {"gmres", &krylov::gmres}, {"minres", &krylov::minres}};
+  for (const auto& [name, solve] : solvers) {
+    for (const double s : {1e-300, 1e-150, 1e-120, 1.0, 1e150, 1e154, 1e300}) {
+      const auto r = solve(matvec(prims::scale(a, s)), prims::scale(b, s), {.rtol = 1e-10});
+      EXPECT_LT(relative_error(r.x, x_true), 1e-8) << name << " with A and b scaled by " << s;
+    }
+    for (const double s : {1e-300, 1e300}) {
+      const auto r = solve(matvec(a), prims::scale(b, s), {.rtol = 1e-10});
+      EXPECT_LT(relative_error(prims::scale(r.x, 1.0 / s), x_true), 1e-8)
+          << name << " with b scaled by " << s;
+    }
+  }
+}
+
 TEST(Cg, ZeroRightHandSideGivesZero) {
   auto rt = EagerRuntime::cpu();
   const EagerTensor a = prims::eye(rt, DType::F64, 10);

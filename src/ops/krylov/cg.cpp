@@ -33,16 +33,32 @@ SolveResult cg(const LinearOperator& a, const EagerTensor& b, const SolveOptions
       setup, op, maxiter,
       [&](EagerTensor& x, const krylov_internal::Residual& start, std::int64_t& iterations,
           const auto& give_up) {
-        double residual = start.norm;
-        EagerTensor r = start.r;
+        // The pass runs on its start residual scaled by a power of two (exact) to about unit
+        // norm, and builds its correction d on that scale: r^H r and p^H A p then stay in
+        // range for any scale of A and b. Unscaled, p^H A p ~ ||A|| ||b||^2 under- or
+        // overflowed for a well-conditioned system with entries of 1e-120 or 1e150, a
+        // Numerical error where gmres and minres solve it (an adversarial sweep found it).
+        const int exponent = std::ilogb(start.norm);
+        const double down = std::ldexp(1.0, -exponent), up = std::ldexp(1.0, exponent);
+        const EagerTensor x_start = x;
+        EagerTensor d;  // the scaled correction, undefined until the first step
+        const auto current_x = [&] {
+          return d.defined() ? x_start + prims::scale(d, up) : x_start;
+        };
+        const double target = setup.target * down;
+        double residual = start.norm * down;
+        EagerTensor r = prims::scale(start.r, down);
         EagerTensor p = r;
         EagerTensor rr = real_inner(r, r);
-        while (residual > setup.target) {
-          if (iterations >= maxiter) give_up();
+        while (residual > target) {
+          if (iterations >= maxiter) {
+            x = current_x();
+            give_up();
+          }
           const EagerTensor ap = space.apply(p);
           const EagerTensor pap = real_inner(p, ap);
           const EagerTensor alpha = rr / pap;
-          const EagerTensor x_next = x + alpha * p;
+          const EagerTensor d_next = d.defined() ? d + alpha * p : alpha * p;
           const EagerTensor r_next = r - alpha * ap;
           const EagerTensor rr_next = real_inner(r_next, r_next);
           const std::array<EagerTensor, 2> pair{prims::reshape(rr_next, Shape{1}),
@@ -54,13 +70,14 @@ SolveResult cg(const LinearOperator& a, const EagerTensor& b, const SolveOptions
                             std::to_string(iterations) +
                             ": the operator is not Hermitian positive definite; use gmres");
           }
-          x = x_next;
+          d = d_next;
           r = r_next;
           residual = std::sqrt(std::max(0.0, values[0].real()));
           p = r + (rr_next / rr) * p;
           rr = rr_next;
           ++iterations;
         }
+        x = current_x();
       });
 }
 

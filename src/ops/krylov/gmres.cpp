@@ -51,7 +51,9 @@ std::vector<cplx> back_substitute(const HostMatrix& r, const std::vector<cplx>& 
 
 // ||beta e1 - H y|| with the unrotated Hessenberg H: the residual of x + V y in the orthonormal
 // Arnoldi basis, computed from y itself (a y made huge by a near-zero pivot shows here; the
-// rotated right-hand side's last entry would not say so).
+// rotated right-hand side's last entry would not say so). Summed relative to beta: the squares
+// of entries of 1e300 overflowed, every candidate's residual was inf, and a well-conditioned
+// system with ||b|| ~ 1e300 stagnated (an adversarial sweep found it).
 double arnoldi_residual(const HostMatrix& h, double beta, const std::vector<cplx>& y,
                         std::int64_t steps) {
   double sum = 0;
@@ -59,9 +61,9 @@ double arnoldi_residual(const HostMatrix& h, double beta, const std::vector<cplx
     cplx e = i == 0 ? cplx(beta) : cplx{};
     for (std::int64_t l = 0; l < static_cast<std::int64_t>(y.size()); ++l)
       e -= h(i, l) * y[static_cast<std::size_t>(l)];
-    sum += std::norm(e);
+    sum += std::norm(e / beta);
   }
-  return std::sqrt(sum);
+  return beta * std::sqrt(sum);
 }
 
 }  // namespace
