@@ -11,11 +11,11 @@
 
 namespace tenferro::python {
 
-namespace {
-
 std::string python_type_name(nb::handle obj) {
   return nb::cast<std::string>(nb::str(nb::handle(Py_TYPE(obj.ptr()))));
 }
+
+namespace {
 
 // The pending Python exception's text, cleared (it is replaced by a typed error).
 std::string take_python_error() {
@@ -88,6 +88,10 @@ void throw_indexing_error(const char* op, const std::string& message) {
   throw_as("IndexingError", op, message);
 }
 
+void throw_argument_type_error(const char* op, const std::string& message) {
+  throw_as("ArgumentTypeError", op, message);
+}
+
 namespace {
 
 // Why `obj` was refused: what try_index said, or else its type. Built only on the way to an
@@ -102,7 +106,7 @@ std::string refusal(nb::handle obj, const std::string& why) {
 // `tf.sum(x, axis=1.0)`: an adversarial sweep found it).
 [[noreturn]] void throw_not_an_integer(nb::handle obj, const char* op, const std::string& message,
                                        const std::string& why) {
-  throw_as("ArgumentTypeError", op, message + " (" + refusal(obj, why) + ")");
+  throw_argument_type_error(op, message + " (" + refusal(obj, why) + ")");
 }
 
 // p as an int64 when it is an integer object; an integer beyond 64 bits is a value out of range

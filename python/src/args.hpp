@@ -28,6 +28,11 @@ void check_numpy_rank(std::int64_t rank, const char* op);
 // IndexError).
 [[noreturn]] void throw_axis_error(const char* op, std::int64_t axis, std::int64_t ndim);
 [[noreturn]] void throw_indexing_error(const char* op, const std::string& message);
+// The type of obj as str(type(obj)) shows it ("<class 'int'>"), for error messages.
+std::string python_type_name(nb::handle obj);
+// A Python object of the wrong type where an argument or operand is due: tf.ArgumentTypeError,
+// a ValidationError and, as NumPy raises, a TypeError.
+[[noreturn]] void throw_argument_type_error(const char* op, const std::string& message);
 
 // An integer: anything with __index__ (bool counts as 0/1, as in NumPy shapes). `what` names
 // the argument in the error ("shape entry", "axis", ...).

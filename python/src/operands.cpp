@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ad_bridge.hpp"
+#include "args.hpp"
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "ops/prims/resolve.hpp"
@@ -129,10 +130,8 @@ void refuse_host_operand(nb::handle obj, const char* op, int operand) {
 const EagerTensor& as_tensor(nb::handle obj, const char* op, int operand) {
   if (is_tensor(obj)) return tensor_of(obj);
   refuse_host_operand(obj, op, operand);
-  const std::string type = nb::cast<std::string>(nb::str(nb::handle(Py_TYPE(obj.ptr()))));
-  throw nb::type_error(("tenferro." + std::string(op) + ": operand " + std::to_string(operand) +
-                        " must be a tenferro.Tensor, got " + type)
-                           .c_str());
+  throw_argument_type_error(op, "operand " + std::to_string(operand) +
+                                    " must be a tenferro.Tensor, got " + python_type_name(obj));
 }
 
 const char* binary_op_name(BinaryOp op) {

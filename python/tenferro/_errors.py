@@ -135,7 +135,7 @@ def _axis(axis, ndim, op):
     try:
         axis = operator.index(axis)
     except TypeError:
-        raise _error(ValidationError, op, f"axis must be an integer, got {type(axis).__name__}")
+        raise _error(ArgumentTypeError, op, f"axis must be an integer, got {type(axis).__name__}")
     if not -ndim <= axis < ndim:
         raise _error(AxisError, op,
                      f"axis {axis} is out of bounds for a tensor of dimension {ndim}")

@@ -12,6 +12,7 @@ import numpy as _np
 from . import _tenferro
 from ._tenferro import Runtime, Tensor, Tracer, einsum
 from ._tenferro import prims as _p
+from ._errors import ArgumentTypeError as _ArgumentTypeError
 from ._errors import ContextMismatchError as _ContextMismatchError
 from ._errors import IndexingError as _IndexingError
 from ._errors import UnsupportedError as _UnsupportedError
@@ -694,11 +695,12 @@ def swapaxes(x, axis1, axis2):
 
 def _require_tensor(x, op, index):
     """x itself when it is a Tensor or Tracer; host data is the operators' NoInputIngressError,
-    anything else a TypeError (a composition must not compute on an ndarray with NumPy)."""
+    anything else an ArgumentTypeError, a TypeError as NumPy's (a composition must not compute
+    on an ndarray with NumPy)."""
     if not isinstance(x, (Tensor, Tracer)):
         _p._refuse_host(x, op, index)
-        raise TypeError(f"tenferro.{op}: operand {index} must be a tenferro Tensor, got "
-                        f"{type(x).__name__}")
+        raise _error(_ArgumentTypeError, op,
+                     f"operand {index} must be a tenferro Tensor, got {type(x).__name__}")
     return x
 
 
