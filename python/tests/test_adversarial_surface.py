@@ -358,7 +358,7 @@ def test_creation_releases_the_gil(rt, make):
     the whole call it could not run a single bytecode meanwhile."""
     n = 1 << 25  # 256 MiB of float64: tens of milliseconds
     steps = _other_thread_steps_during(lambda: make(rt, n))
-    assert min(steps) > 0, f"the other thread made {steps} steps during the fills"
+    assert _mostly_ran(steps), f"the other thread made {steps} steps during the fills"
 
 
 @pytest.mark.parametrize("op", [
@@ -372,10 +372,20 @@ def test_large_elementwise_ops_release_the_gil(rt, op):
     memory); a long one lets other threads run."""
     x = tf.ones((1 << 24,), runtime=rt)
     steps = _other_thread_steps_during(lambda: op(x))
-    assert min(steps) > 0, f"the other thread made {steps} steps during the calls"
+    assert _mostly_ran(steps), f"the other thread made {steps} steps during the calls"
 
 
-def _other_thread_steps_during(call, calls=3):
+def _mostly_ran(steps):
+    """Whether the counting thread ran during at least three of the five calls. A call that
+    holds the GIL lets it run only when a forced switch falls into it (about one call in
+    twenty, so three of five by chance about once in a thousand); one that releases it can
+    still leave it no turn when the machine's cores are busy with the call's own workers and
+    other processes (every call was required before, and on a loaded 2-core machine one or two
+    of three calls in some runs came out 0)."""
+    return sum(1 for s in steps if s > 0) >= 3
+
+
+def _other_thread_steps_during(call, calls=5):
     """The steps a counting thread makes during each of `calls` calls. The switch interval is
     0.1 s meanwhile, so that a call of a few milliseconds that holds the GIL leaves the counter
     no turn (unless a forced switch falls into it, about one call in twenty), while one that
