@@ -20,7 +20,6 @@
 #include <nanobind/stl/vector.h>
 
 #include <chrono>
-#include <cmath>
 #include <exception>
 #include <memory>
 #include <string>
@@ -29,7 +28,6 @@
 #include "ad_bridge.hpp"
 #include "bindings.hpp"
 #include "errors.hpp"
-#include "ops/krylov/scientific.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/krylov.hpp"
 #include "tenferro/prims.hpp"
@@ -231,35 +229,6 @@ nb::object plain_or_traced(bool any_tracer, Plain&& plain, Traced&& traced) {
   return traced();
 }
 
-// The largest magnitude of x's entries, read back (0 for an empty x).
-double largest_magnitude(const EagerTensor& x) {
-  if (x.numel() == 0) return 0;
-  const EagerTensor m = prims::cast(prims::max(prims::abs(x)), DType::F64);
-  return m.download().to_vector<double>()[0];
-}
-
-// eigsh's Lanczos takes A to be Hermitian: a matrix that is not gave an eigenvalue of neither
-// A nor anything the caller asked for, with no error (an adversarial sweep: a random 6 x 6
-// matrix returned its Hermitian part's largest eigenvalue, the true residual 0.97). A matrix
-// operand is checked once, an O(n^2) pass like one matvec: max |A - A^H| at most sqrt(eps)
-// times max |A| (an asymmetry at rounding level, as a product B^H B has, passes). A scaling by
-// a power of two first (exact) keeps the difference from overflowing. A callable is the
-// caller's promise, as in SciPy.
-void require_hermitian(const EagerTensor& m, const char* op) {
-  const double largest = largest_magnitude(m);
-  if (!(largest > 0) || !std::isfinite(largest)) return;  // zero, or NaN/inf: the solve says
-  const EagerTensor unit = prims::scale(m, std::ldexp(1.0, -std::ilogb(largest)));
-  const double asymmetry = largest_magnitude(prims::sub(unit, prims::conj(prims::transpose(unit))));
-  const double eps = is_double(m.dtype()) ? 2.220446049250313e-16 : 1.1920928955078125e-07;
-  if (!(asymmetry <= std::sqrt(eps) * std::ldexp(largest, -std::ilogb(largest)))) {
-    throw_validation(op,
-                     "A is not Hermitian: max |A - A^H| is " +
-                         krylov_internal::scientific(std::ldexp(asymmetry, std::ilogb(largest))) +
-                         " against max |A| " + krylov_internal::scientific(largest) +
-                         "; eigsh is for Hermitian operators, use eigs for a general one");
-  }
-}
-
 // The start vector of a Tensor operator without v0: seeded normal numbers in its runtime.
 EagerTensor start_vector(nb::handle a, std::optional<EagerTensor> v0, const char* op) {
   if (v0) return *v0;
@@ -327,17 +296,12 @@ void bind_krylov(nb::module_& m) {
   // Each returns its C++ result's fields as a tuple; tenferro/krylov.py orders them as SciPy.
   // eigsh and eigs share one binding: the same arguments, results of the same fields.
   // Differentiated (see the top), eigsh returns its eigenvalues and vectors as Tracers.
-  const auto bind_eigen = [&k](const char* name, auto solver, bool differentiable, bool hermitian) {
-    k.def(name, [name, solver, differentiable, hermitian](
+  const auto bind_eigen = [&k](const char* name, auto solver, bool differentiable) {
+    k.def(name, [name, solver, differentiable](
                     nb::handle a, std::int64_t kk, const std::string& which,
                     std::optional<EagerTensor> v0, std::int64_t ncv, std::int64_t maxiter,
                     double tol, bool eager, bool vectors) {
       const auto o = eig_options(kk, which, ncv, maxiter, tol, eager);
-      if (hermitian && (is_tracer(a) || nb::isinstance<EagerTensor>(a))) {
-        const EagerTensor m = as_variable(a, name, 0).value();
-        require_square(m, name);
-        require_hermitian(m, name);
-      }
       return plain_or_traced(
           is_tracer(a),
           [&] {
@@ -364,8 +328,8 @@ void bind_krylov(nb::module_& m) {
           });
     });
   };
-  bind_eigen("eigsh", &krylov::eigsh, true, true);
-  bind_eigen("eigs", &krylov::eigs, false, false);
+  bind_eigen("eigsh", &krylov::eigsh, true);
+  bind_eigen("eigs", &krylov::eigs, false);
   k.def("svds", [](const EagerTensor& a, std::int64_t kk, double tol, std::uint64_t seed) {
     auto r = released([&] { return krylov::svds(a, kk, tol, seed); });
     return nb::make_tuple(r.u, r.s, r.vh, r.matvecs);

@@ -118,5 +118,33 @@ TEST_F(KrylovErrors, IndefiniteOperatorInCgIsNumerical) {
             ErrorKind::Numerical);
 }
 
+// eigsh on an operator that is not Hermitian refuses it (Lanczos gave an eigenvalue of its
+// Hermitian part with no error); a Hermitian one with rounding-level asymmetry (a random
+// perturbation of 1e-13 of its norm) and eigs on the general one still run; so does the
+// runtime afterwards.
+TEST_F(KrylovErrors, EigshRefusesAnOperatorThatIsNotHermitian) {
+  const std::int64_t n = 30;
+  for (DType dtype : {DType::F64, DType::C64, DType::F32}) {
+    const EagerTensor g = rt->upload(testing::random_tensor(dtype, Shape{n, n}, 4));
+    const EagerTensor start = rt->upload(testing::random_tensor(dtype, Shape{n}, 5));
+    EXPECT_EQ(kind_of([&] { krylov::eigsh(matvec(g), start, {.k = 2}); }), ErrorKind::Validation)
+        << dtype_name(dtype);
+    // A complex matrix with a real, non-symmetric part and a Hermitian one (g + g^H) / 2.
+    const EagerTensor h = prims::scale(g + prims::conj(prims::transpose(g)), 0.5);
+    const EagerTensor noise = rt->upload(testing::random_tensor(dtype, Shape{n, n}, 6));
+    const double tiny = dtype == DType::F32 ? 1e-6 : 1e-13;
+    const auto near = krylov::eigsh(matvec(h + prims::scale(noise, tiny)), start,
+                                    {.k = 2, .which = krylov::Which::LargestAlgebraic});
+    const auto exact =
+        krylov::eigsh(matvec(h), start, {.k = 2, .which = krylov::Which::LargestAlgebraic});
+    for (std::size_t i = 0; i < 2; ++i)
+      EXPECT_NEAR(near.eigenvalues[i], exact.eigenvalues[i], dtype == DType::F32 ? 1e-3 : 1e-9);
+    // (eigs's vectors are complex: matvec here takes a complex matrix only.)
+    if (is_complex(dtype)) {
+      EXPECT_NO_THROW(krylov::eigs(matvec(g), start, {.k = 2}));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tenferro::krylov_test

@@ -39,6 +39,21 @@ HostMatrix pick_columns(const HostMatrix& y, const std::vector<std::int64_t>& or
   return out;
 }
 
+// How far one step's projections stray from what a Hermitian operator gives, all rounding for
+// one: alpha's imaginary part and, on a Lanczos step (`lanczos`), what the full pass found on
+// the basis beyond the recurrence's two terms (v_i^H A v_j for i < j - 1, and v_{j-1}^H A v_j
+// less the previous beta, which for a Hermitian A is its conjugate, v_j^H A v_{j-1}).
+double hermitian_defect(const Projection& pr, std::int64_t j, bool lanczos, double previous_beta) {
+  double defect = std::abs(pr.h[static_cast<std::size_t>(j)].imag());
+  if (lanczos) {
+    for (std::int64_t i = 0; i < j; ++i) {
+      const cplx off = pr.h[static_cast<std::size_t>(i)] - (i == j - 1 ? previous_beta : 0.0);
+      defect = std::max(defect, std::abs(off));
+    }
+  }
+  return defect;
+}
+
 }  // namespace
 
 RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
@@ -61,6 +76,7 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
   HostMatrix h(m + 1, m);  // A V[:, 0:m] = V[:, 0:m+1] h
   std::int64_t kept = 0;   // columns of h fixed by the last restart
   std::uint64_t seed = 0x6b72796c6f76ULL;
+  double h_scale = 0;  // the largest projection seen: ||A|| as far as the basis shows it
   RitzOutcome out;
   // The Ritz pairs of the leading size x size block, the wanted ones' values and residual
   // estimates |h(size, :) y| in `out`, and whether all of them have converged.
@@ -108,10 +124,25 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
       // recurrence; that first column's product has large components on every kept vector
       // (the arrowhead), so it gets the full CGS2.
       const EagerTensor av = space.apply(basis.column(j));
-      const Projection pr = hermitian && j > kept
-                                ? basis.orthogonalize_lanczos(av, h(j, j - 1).real())
-                                : basis.orthogonalize(av);
+      const bool lanczos = hermitian && j > kept;
+      const Projection pr =
+          lanczos ? basis.orthogonalize_lanczos(av, h(j, j - 1).real()) : basis.orthogonalize(av);
       for (std::int64_t i = 0; i <= j; ++i) h(i, j) = pr.h[static_cast<std::size_t>(i)];
+      // An operator that is not Hermitian (a matrix or a callable) gives eigsh an eigenvalue of
+      // neither it nor anything asked for, with no error: its projections show it at once
+      // (for a Hermitian one they are rounding, ~eps ||A||), so it is refused at sqrt(eps).
+      if (hermitian) {
+        for (const cplx& c : pr.h) h_scale = std::max(h_scale, std::abs(c));
+        h_scale = std::max(h_scale, pr.beta);
+        const double defect = hermitian_defect(pr, j, lanczos, lanczos ? h(j, j - 1).real() : 0);
+        if (defect > std::sqrt(space.eps()) * h_scale) {
+          throw_error(ErrorKind::Validation, ErrorPhase::Execute, op,
+                      "the operator is not Hermitian: at Lanczos step " + std::to_string(j) +
+                          " its projections differ from their conjugate transposes by " +
+                          scientific(defect) + " against a scale of " + scientific(h_scale) +
+                          "; eigsh is for Hermitian operators, use eigs for a general one");
+        }
+      }
       if (!pr.invariant(space.eps())) {
         h(j + 1, j) = pr.beta;
         basis.append(prims::scale(pr.w, 1.0 / pr.beta));
