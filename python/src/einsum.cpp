@@ -317,6 +317,9 @@ nb::tuple einsum_path_call(nb::handle subscripts, nb::args operands, nb::handle 
   }
   const EinsumOptions o =
       options_of(optimize.is_none() ? nb::str("greedy") : optimize, shapes.size());
+  // Tensors of mixed dtypes are promoted as einsum promotes them (each differing one cast to
+  // the common dtype), so the plan is the one einsum runs; refused before, where einsum ran.
+  if (all_tensors) promote_operands(tensors);
   // Tensors: the plan einsum would run on their runtime, from or into its plan cache (the
   // report says which, and whether the steps were planned for other shapes).
   const EinsumPath path = planning([&] {

@@ -109,6 +109,22 @@ def test_einsum_path_on_tensors_reports_the_plan_cache_and_path_reuse(rng):
     assert "plan cache" not in report and "reused" not in report, report
 
 
+def test_einsum_path_on_mixed_dtypes_reports_the_plan_einsum_runs(rng):
+    # einsum promotes mixed dtypes; einsum_path refused them (an adversarial sweep). Now it
+    # plans for the promoted operands, and the call after it runs from that plan.
+    rt = tf.Runtime.cpu()
+    a, b, c = (rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal((4, 5)),
+               rng.standard_normal((5, 2)).astype(np.complex64))
+    tensors = [rt.upload(x) for x in (a, b, c)]
+    steps, _ = tf.einsum_path("ij,jk,kl->il", *tensors, optimize="greedy")
+    assert steps[0] == "einsum_path" and len(steps) == 3
+    got = tf.einsum("ij,jk,kl->il", *tensors, optimize="greedy")
+    assert got.dtype == np.complex128
+    np.testing.assert_allclose(got.download(), np.einsum("ij,jk,kl->il", a, b, c), rtol=1e-6)
+    _, report = tf.einsum_path("ij,jk,kl->il", *tensors, optimize="greedy")
+    assert "Plan:  the runtime's plan cache" in report, report
+
+
 def test_a_planner_left_registered_at_exit_leaks_nothing():
     # The registry held the Python function (and its module's tensors) past the interpreter's
     # end; nanobind printed "leaked N instances". An atexit hook now drops it.
