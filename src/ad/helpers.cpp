@@ -75,6 +75,10 @@ EagerTensor adjoint(const EagerTensor& a) {
   return is_complex(a.dtype()) ? prims::conj(mtranspose(a)) : mtranspose(a);
 }
 
+EagerTensor hermitian_part(const EagerTensor& a) {
+  return prims::scale(prims::add(a, adjoint(a)), 0.5);
+}
+
 EagerTensor eye_batched(const EagerTensor& like, std::int64_t n, std::int64_t rank) {
   EagerTensor e = prims::eye(like.runtime(), like.dtype(), n);
   Shape s{n, n};

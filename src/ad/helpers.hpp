@@ -26,6 +26,8 @@ EagerTensor reshape_any(const EagerTensor& x, Shape shape);
 EagerTensor matmul(const EagerTensor& a, const EagerTensor& b);
 EagerTensor adjoint(const EagerTensor& a);
 EagerTensor mtranspose(const EagerTensor& a);
+// (a + a^H) / 2: the Hermitian part of batched square matrices.
+EagerTensor hermitian_part(const EagerTensor& a);
 // The n x n identity shaped [n, n, 1...] to broadcast against a rank-`rank` batch.
 EagerTensor eye_batched(const EagerTensor& like, std::int64_t n, std::int64_t rank);
 // diag(v): [n, batch...] -> [n, n, batch...].

@@ -6,8 +6,12 @@
 //   JVP: B = Q^H dA R^-1, O = tril(B, -1) - tril(B, -1)^H + i Im diag(B),
 //        dQ = Q (O - B) + dA R^-1, dR = (B - O) R
 // cholesky, A = L L^H (Murray 2016, arXiv:1602.07527; PyTorch's cholesky_backward):
-//   VJP: gA = L^-H Phi(L^H gL) L^-1 with Phi(X) = (tril(X) + tril(X, -1)^H) / 2
-//   JVP: dL = L Psi(L^-1 dA L^-H), Psi(X) = tril(X, -1) + diag(X) / 2
+//   VJP: gA = herm(L^-H Phi(L^H gL) L^-1) with Phi(X) = (tril(X) + tril(X, -1)^H) / 2
+//   JVP: dL = L Psi(L^-1 herm(dA) L^-H), Psi(X) = tril(X, -1) + diag(X) / 2
+// with herm(X) = (X + X^H) / 2: the gradient is the Hermitian one (docs/ad.md; the bare
+// formula's diagonal keeps imaginary parts for complex A) and the JVP reads the tangent's
+// Hermitian part, so that the two are adjoint for any tangent (an adversarial sweep found a
+// non-Hermitian complex gradient and a JVP that was neither).
 #include "ad/complement.hpp"
 #include "ad/helpers.hpp"
 #include "ad/tape.hpp"
@@ -149,12 +153,12 @@ Variable cholesky(const Variable& a) {
         linalg::TriangularSolveOptions right;
         right.lower = true;
         right.left = false;
-        return std::vector<T>{linalg::triangular_solve(l, y, right)};
+        return std::vector<T>{hermitian_part(linalg::triangular_solve(l, y, right))};
       },
       [l, n, rank](std::span<const T> t) {
         linalg::TriangularSolveOptions left;
         left.lower = true;
-        T y = linalg::triangular_solve(l, t[0], left);  // L^-1 dA
+        T y = linalg::triangular_solve(l, hermitian_part(t[0]), left);  // L^-1 herm(dA)
         linalg::TriangularSolveOptions right;
         right.lower = true;
         right.left = false;

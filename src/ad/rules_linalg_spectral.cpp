@@ -1,7 +1,7 @@
 // VJP/JVP rules of the spectral decompositions eigh and svd (thin, truncated, full_matrices).
 //
 // eigh, A = V diag(w) V^H (Hermitian A), with F_ij = 1/(w_j - w_i) off the diagonal, 0 on it:
-//   JVP: C = V^H dA V, dw = Re diag(C), dV = V (F o C)
+//   JVP: C = V^H herm(dA) V, dw = Re diag(C), dV = V (F o C), herm(X) = (X + X^H) / 2
 //   VJP: gA = V (diag(gw) + F o (X - X^H)/2) V^H with X = V^H gV   (Hermitian gA)
 // (Giles 2008, "An extended collection of matrix derivative results"; PyTorch's
 // linalg_eig_backward for the Hermitian case.)
@@ -43,7 +43,11 @@ EighVariables eigh(const Variable& a, SpectralAdOptions ad) {
         return std::vector<T>{matmul(matmul(v, inner), adjoint(v))};
       },
       [w, v, eps](std::span<const T> t) {
-        T c = matmul(matmul(adjoint(v), t[0]), v);
+        // The tangent's Hermitian part, as the VJP's gradient is Hermitian: the derivative of
+        // eigh((A + A^H) / 2) (JAX's symmetrize_input), so that the JVP is the VJP's adjoint
+        // for any tangent. With dA itself a non-Hermitian tangent gave dV matching neither
+        // that nor the lower triangle LAPACK reads (an adversarial sweep; PyTorch's likewise).
+        T c = matmul(matmul(adjoint(v), hermitian_part(t[0])), v);
         T d = diag_part(c);
         T dw = is_complex(d.dtype()) ? prims::real(d) : prims::contiguous(d);
         T dv = matmul(v, prims::mul(inverse_gaps(w, eps), c));
