@@ -339,7 +339,13 @@ def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
 
 
 def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    """numpy.std: the square root of ``var`` (same arguments)."""
+    """numpy.std: the square root of ``var`` (same arguments). A Tracer takes the 2-norm of
+    the centred values over sqrt(n - ddof), the same value with the norm's subgradient 0 at a
+    constant input: sqrt of the variance gave 0 * inf = NaN there (PyTorch gives 0)."""
+    if isinstance(x, Tracer):
+        x, centred, axes, n = _centred(x, axis, dtype, out, "std")
+        den = float(_builtins.max(n - ddof, 0)) ** 0.5
+        return _as_requested(_p.norm(centred, axes, keepdims) / den, dtype)
     return _as_requested(_p.sqrt(_variance(x, axis, dtype, out, ddof, keepdims, "std")), dtype)
 
 
@@ -351,13 +357,18 @@ def _as_requested(result, dtype):
     return result
 
 
-def _variance(x, axis, dtype, out, ddof, keepdims, op):
+def _centred(x, axis, dtype, out, op):
+    """x as the reduction takes it, x less its mean over ``axis``, the axes and their count."""
     x = _reduced(op, x, dtype, out)
     axes = None if axis is None else tuple(_axes(axis, x.ndim, op))
     n = 1
     for a in range(x.ndim) if axes is None else axes:
         n *= x.shape[a]
-    centred = x - x.mean(axes, True)
+    return x, x - x.mean(axes, True), axes, n
+
+
+def _variance(x, axis, dtype, out, ddof, keepdims, op):
+    x, centred, axes, n = _centred(x, axis, dtype, out, op)
     if isinstance(x, Tracer):
         if iscomplexobj(x):
             re, im = _p.real(centred), _p.imag(centred)

@@ -207,7 +207,15 @@ def _vector_norm(x, ord, axis, keepdims):
         return _ns.not_equal(x, 0.0).sum(axis, keepdims).astype(a.dtype)
     if ord == 1:
         return a.sum(axis, keepdims)
-    return (a ** float(ord)).sum(axis, keepdims) ** (1.0 / float(ord))
+    total = (a ** float(ord)).sum(axis, keepdims)
+    if isinstance(x, _Tracer):
+        # The p-th root's derivative is infinite at a zero sum: 0 * inf = NaN for a zero
+        # vector, where PyTorch gives the subgradient 0 (as the 2-norm's here). Both selects
+        # keep the root off 0, so nothing infinite is multiplied (an adversarial sweep).
+        nonzero = _ns.greater(total, 0.0)
+        safe = _ns.where(nonzero, total, 1.0)
+        return _ns.where(nonzero, safe ** (1.0 / float(ord)), 0.0)
+    return total ** (1.0 / float(ord))
 
 
 def _matrix_norm(x, ord, axes, keepdims):

@@ -522,3 +522,28 @@ def test_pow_and_extremes_differentiate_at_their_kinks_as_pytorch(rt):
     np.testing.assert_array_equal(
         tf.grad(lambda m: tf.maximum(m, rt.upload(np.array([inf, 0.0]))).sum())(m).download(),
         [0.5, 1.0])
+
+
+def test_std_and_p_norms_take_the_zero_subgradient_at_zero_as_pytorch(rt, rng):
+    """std of a constant input and a p-norm of a zero vector gave NaN (0 times the root's
+    infinite derivative); PyTorch, and the 2-norm here, give 0 (an adversarial sweep). Away
+    from the kink the gradients are unchanged."""
+    c = rt.upload(np.full((3, 4), 2.5))
+    for ddof in (0, 1):
+        np.testing.assert_array_equal(tf.grad(lambda a: tf.std(a, ddof=ddof))(c).download(), 0)
+        g = tf.grad(lambda a: tf.std(a, axis=0, ddof=ddof).sum())(c).download()
+        np.testing.assert_array_equal(g, 0)
+    z = rt.upload(np.zeros(4))
+    for p in (3, 1.5, 2):
+        np.testing.assert_array_equal(tf.grad(lambda a: tf.linalg.norm(a, ord=p))(z).download(), 0)
+    x = rng.standard_normal((3, 4))
+    xc = x - x.mean(0)
+    want = xc / (np.sqrt((xc ** 2).sum(0) / 2) * 2)  # d std(ddof=1) / dx along axis 0
+    np.testing.assert_allclose(
+        tf.grad(lambda a: tf.std(a, axis=0, ddof=1).sum())(rt.upload(x)).download(), want,
+        rtol=1e-12)
+    v = rng.standard_normal(5)
+    want = np.abs(v) ** 2 * np.sign(v) / (np.abs(v) ** 3).sum() ** (2 / 3)
+    np.testing.assert_allclose(tf.grad(lambda a: tf.linalg.norm(a, ord=3))(rt.upload(v)).download(),
+                               want, rtol=1e-12)
+    assert float(tf.std(c)) == 0.0 and float(tf.linalg.norm(z, ord=3)) == 0.0
