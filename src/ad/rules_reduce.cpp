@@ -168,12 +168,35 @@ Variable mean(const Variable& x, std::optional<Axes> axes, bool keepdims) {
       });
 }
 
+namespace {
+// d prod / d x_i (holomorphic) for each entry of x, over the reduced axes `ax`: with c the
+// zeros among an output's entries and P1 the product of its entries with its zeros replaced by
+// 1, P1 / x_i where c = 0 (prod / x_i), P1 at the zero where c = 1 (the product of the others),
+// 0 otherwise (another factor is 0). Selected, never multiplied by a mask, as cumprod's rule:
+// prod / x_i alone gave 0 / 0 = NaN at a zero, whose derivative is finite (an adversarial
+// sweep; PyTorch's prod_backward splits alike). An infinite entry still makes P1 / x_i NaN.
+T product_weights(const T& x, const std::vector<std::int64_t>& ax) {
+  const auto& rt = x.runtime();
+  const DType real = real_dtype(x.dtype());
+  const Axes axes(ax.begin(), ax.end());
+  const T zero = prims::full(rt, x.dtype(), x.shape(), 0.0);
+  const T is_zero = prims::equal(x, zero);  // real 0/1
+  const T zeros = expand_back(prims::sum(is_zero, axes, true), x.shape(), ax);
+  const T x1 = prims::where(is_zero, prims::full(rt, x.dtype(), x.shape(), 1.0), x);
+  const T p1 = expand_back(prims::prod(x1, axes, true), x.shape(), ax);
+  const T none = prims::equal(zeros, prims::full(rt, real, x.shape(), 0.0));
+  const T the_one_zero =
+      prims::mul(is_zero, prims::equal(zeros, prims::full(rt, real, x.shape(), 1.0)));
+  return prims::where(none, prims::div(p1, x1), prims::where(the_one_zero, p1, zero));
+}
+}  // namespace
+
 Variable prod(const Variable& x, std::optional<Axes> axes, bool keepdims) {
-  // d prod / d x_i = prod / x_i (holomorphic).
+  auto ax = reduced_axes(axes, x.rank());
   return weighted(
       "prod", x, axes, keepdims,
       [](const T& v, const std::optional<Axes>& a, bool k) { return prims::prod(v, a, k); },
-      [](const T& v, const T& ye) { return prims::div(ye, v); });
+      [ax](const T& v, const T&) { return product_weights(v, ax); });
 }
 
 Variable max(const Variable& x, std::optional<Axes> axes, bool keepdims) {

@@ -315,6 +315,30 @@ TEST(AdPrims, CumProdWithAndWithoutZeros) {
   }
 }
 
+// prod's rules split at an output's zeros as cumprod's do: outputs over none, one and two
+// zeros (the product of the others at a single zero, 0 with two), over one axis and over all.
+// prod / x_i alone gave NaN at every zero.
+TEST(AdPrims, ProdWithAndWithoutZeros) {
+  for (DType d : {kReal, kComplex}) {
+    const std::string tag(dtype_name(d));
+    // Rows of 4 along axis 1 of a 3 x 4 input: row 0 has no zero, row 1 one (at column 2),
+    // row 2 two (at columns 0 and 3).
+    EagerTensor x = randn(d, {3, 4}, 46);
+    const std::vector<C> v = entries(x);
+    for (std::int64_t k : {1 + 3 * 2, 2 + 3 * 0, 2 + 3 * 3})
+      x = shifted(x, k, -v[static_cast<std::size_t>(k)]);
+    check_unary(
+        "prod {1} with zeros " + tag, [](const V& u) { return ad::prod(u, ad::Axes{1}); }, x);
+    // Over every entry: one zero (the product of the 11 others) and two.
+    EagerTensor one = randn(d, {3, 4}, 47);
+    one = shifted(one, 5, -entries(one)[5]);
+    check_unary(
+        "prod all, one zero " + tag, [](const V& u) { return ad::prod(u); }, one);
+    check_unary(
+        "prod all, three zeros " + tag, [](const V& u) { return ad::prod(u); }, x);
+  }
+}
+
 TEST(AdPrims, MaxTiesShareTheGradient) {
   const EagerTensor x = cpu()->upload(Tensor::from_col_major<double>({3}, {2.0, 2.0, 1.0}));
   auto g = ad::grad([](std::span<const V> v) { return std::vector<V>{ad::max(v[0])}; },
