@@ -70,7 +70,8 @@ struct EinsumOptions {
   // path needs more, the planner slices labels (each slice fixes their values and the
   // slices' results are summed or written into the output) until every intermediate of
   // one slice fits. The inputs and the output are held whole, so a limit below any of them
-  // is a Validation error. Sliced plans run on every backend, on the device that holds the
+  // is a Validation error; an operand that repeats a label (a diagonal, "bbc") counts its
+  // distinct labels' extents (the b x c entries the contraction reads), not what it stores. Sliced plans run on every backend, on the device that holds the
   // operands (the slices' results are summed there, never on the host). On the CPU, many small
   // slices are spread over the host threads (TENFERRO_NUM_THREADS, else OpenBLAS's count), each
   // thread holding one slice's intermediates and, with summed labels sliced, one partial output:
