@@ -115,8 +115,11 @@ TEST(AdLinalg, EighAndCholeskyReadATangentsHermitianPart) {
       return std::vector<V>{w, matmul(weighted, adjoint(vecs))};
     };
     const auto cholesky_f = [](std::span<const V> v) { return std::vector<V>{ad::cholesky(v[0])}; };
-    for (const auto& [name, f] : {std::pair<const char*, Fn>{"eigh", eigh_f},
-                                  std::pair<const char*, Fn>{"cholesky", cholesky_f}}) {
+    for (const auto& named : {std::pair<const char*, Fn>{"eigh", eigh_f},
+                              std::pair<const char*, Fn>{"cholesky", cholesky_f}}) {
+      // (Not a structured binding: clang refuses one captured by the lambda below.)
+      const char* name = named.first;
+      const Fn& f = named.second;
       SCOPED_TRACE(std::string(name) + " " + std::string(dtype_name(d)));
       const std::vector<EagerTensor> at{a};
       const auto [y, t] = ad::jvp(f, at, std::vector<EagerTensor>{u});
