@@ -173,7 +173,7 @@ std::optional<std::vector<std::int64_t>> axes_arg(nb::handle axis, std::int64_t 
   if (axis.is_none()) return std::nullopt;
   // A bool is an integer to Python but not a reduction's axis to NumPy (axis=True was taken as
   // axis 1); fft axes, offsets and counts take bools as NumPy's do.
-  if (is_boolean(axis)) throw_as("ArgumentTypeError", op, "axis must be an integer, not a bool");
+  if (is_boolean(axis)) throw_argument_type_error(op, "axis must be an integer, not a bool");
   std::vector<std::int64_t> axes = int_list_arg(axis, op, "axis");
   std::vector<bool> seen(static_cast<std::size_t>(ndim), false);
   for (std::int64_t& a : axes) {

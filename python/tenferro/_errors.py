@@ -31,8 +31,8 @@ class AxisError(ValidationError, _np.exceptions.AxisError):
 
 
 class ArgumentTypeError(ValidationError, TypeError):
-    """An argument of the wrong type where an integer is due (an axis of 1.0, a shape entry of
-    "3"): also a ``TypeError``, as NumPy raises."""
+    """An argument of the wrong type: no integer where one is due (an axis of 1.0, a shape
+    entry of "3"), no Tensor where an operand is due. Also a ``TypeError``, as NumPy raises."""
 
 
 class IndexingError(ValidationError, IndexError):

@@ -393,7 +393,8 @@ def test_krylov_arguments_are_typed_errors(rt, rng):
 
 def test_eigsh_refuses_a_matrix_that_is_not_hermitian(rt, rng):
     """Lanczos on a non-Hermitian matrix returned its Hermitian part's eigenvalue with no error
-    (an adversarial sweep); a matrix operand is checked, rounding-level asymmetry passes."""
+    (an adversarial sweep); the Lanczos pass refuses it, plain and traced, while an asymmetry
+    at rounding level passes."""
     a = rng.standard_normal((6, 6))
     for dtype in (np.float64, np.float32, np.complex128):
         with pytest.raises(tf.ValidationError, match="not Hermitian"):

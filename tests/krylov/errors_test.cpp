@@ -129,7 +129,8 @@ TEST_F(KrylovErrors, EigshRefusesAnOperatorThatIsNotHermitian) {
     const EagerTensor start = rt->upload(testing::random_tensor(dtype, Shape{n}, 5));
     EXPECT_EQ(kind_of([&] { krylov::eigsh(matvec(g), start, {.k = 2}); }), ErrorKind::Validation)
         << dtype_name(dtype);
-    // A complex matrix with a real, non-symmetric part and a Hermitian one (g + g^H) / 2.
+    // Its Hermitian part (g + g^H) / 2, and the same with a non-Hermitian perturbation at
+    // rounding level: both accepted, with the same eigenvalues.
     const EagerTensor h = prims::scale(g + prims::conj(prims::transpose(g)), 0.5);
     const EagerTensor noise = rt->upload(testing::random_tensor(dtype, Shape{n, n}, 6));
     const double tiny = dtype == DType::F32 ? 1e-6 : 1e-13;

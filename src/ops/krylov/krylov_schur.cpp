@@ -125,8 +125,9 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
       // (the arrowhead), so it gets the full CGS2.
       const EagerTensor av = space.apply(basis.column(j));
       const bool lanczos = hermitian && j > kept;
+      const double previous_beta = lanczos ? h(j, j - 1).real() : 0.0;
       const Projection pr =
-          lanczos ? basis.orthogonalize_lanczos(av, h(j, j - 1).real()) : basis.orthogonalize(av);
+          lanczos ? basis.orthogonalize_lanczos(av, previous_beta) : basis.orthogonalize(av);
       for (std::int64_t i = 0; i <= j; ++i) h(i, j) = pr.h[static_cast<std::size_t>(i)];
       // An operator that is not Hermitian (a matrix or a callable) gives eigsh an eigenvalue of
       // neither it nor anything asked for, with no error: its projections show it at once
@@ -134,7 +135,7 @@ RitzOutcome krylov_schur(VectorSpace& space, const EagerTensor& v0_flat,
       if (hermitian) {
         for (const cplx& c : pr.h) h_scale = std::max(h_scale, std::abs(c));
         h_scale = std::max(h_scale, pr.beta);
-        const double defect = hermitian_defect(pr, j, lanczos, lanczos ? h(j, j - 1).real() : 0);
+        const double defect = hermitian_defect(pr, j, lanczos, previous_beta);
         if (defect > std::sqrt(space.eps()) * h_scale) {
           throw_error(ErrorKind::Validation, ErrorPhase::Execute, op,
                       "the operator is not Hermitian: at Lanczos step " + std::to_string(j) +
