@@ -161,6 +161,10 @@ struct EinsumLabels {
 // NumPy's semantics: traces and diagonals (a label repeated in an operand, its axes of equal
 // extent), diagonal embedding (repeated in the output), "..." broadcasting, and an extent of 1
 // broadcasting against the same label's longer extent in another operand (read with stride 0).
+// An operand that is a broadcast view (an axis of stride 0, prims::broadcast_to) is read at its
+// distinct elements where another operand carries that axis's label: the plan leaves the axis
+// out (einsum_path's expression shows the contraction without it). An axis whose label only it
+// carries is read as it is, and copied whole where a step needs a compact block.
 EagerTensor einsum(std::string_view subscripts, std::span<const EagerTensor> operands,
                    const EinsumOptions& options = {});
 EagerTensor einsum(std::string_view subscripts, std::initializer_list<EagerTensor> operands,

@@ -229,3 +229,23 @@ def test_numpys_einsum_path_with_steps_of_three_or_more_operands_runs(rt):
     for bad in ([(0, 1, 1)], [(0, 1, 3)], [(0, -1, 2)]):
         with pytest.raises(tf.ValidationError):
             tf.einsum(",,ij->ij", x, x, rt.upload(a), optimize=bad)
+
+
+def test_a_broadcast_operand_is_read_at_its_distinct_elements(rt):
+    # One number broadcast to 60000 x 60000 is 27 GiB materialised; b carries j, so the plan
+    # leaves a's stride-0 j out and reads the one number (the call asked for the 27 GiB, a
+    # ResourceError, before). From tf.broadcast_to and from a writable NumPy view through DLPack
+    # (zero copy; a read-only np.broadcast_to is copied on import, as any read-only array).
+    b = np.random.default_rng(3).standard_normal((60000, 2))
+    want = 1.5 * b.sum(axis=0)
+    shared = np.lib.stride_tricks.as_strided(np.array([1.5]), shape=(60000, 60000),
+                                             strides=(0, 0), writeable=True)
+    for a in (tf.broadcast_to(rt.upload(np.full((1, 1), 1.5)), (60000, 60000)),
+              tf.from_dlpack(shared, runtime=rt)):
+        assert a.strides == (0, 0)
+        got = tf.einsum("ij,jk->ik", a, rt.upload(b)).download()
+        assert got.shape == (60000, 2)
+        np.testing.assert_allclose(got, np.broadcast_to(want, (60000, 2)), rtol=1e-12, atol=0)
+        # einsum_path reports the contraction as it runs: without a's j.
+        _, report = tf.einsum_path("ij,jk->ik", a, rt.upload(b))
+        assert "Complete contraction:  i,jk->ik" in report

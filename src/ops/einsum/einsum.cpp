@@ -19,6 +19,7 @@
 #include <string>
 #include <type_traits>
 
+#include "ops/einsum/broadcast_axes.hpp"
 #include "ops/einsum/einsum_op.hpp"
 #include "ops/einsum/executor.hpp"
 #include "ops/einsum/expression.hpp"
@@ -96,14 +97,25 @@ void append_key(runtime_internal::KeyBuffer& key, const Notation& n,
   } else {
     key.text(n.subscripts);
   }
+  bool zero_strides = false;  // rare: a warm call looks no further at them than this
   for (const auto& operand : operands) {
     const Shape& shape = operand.shape();
     key.word(static_cast<std::uint32_t>(shape.size()));
     if (what == KeyOperands::Shapes) key.bytes(shape.data(), shape.size() * sizeof(shape[0]));
+    zero_strides = zero_strides || einsum_internal::has_zero_stride(operand);
   }
   for (const auto& [i, j] : options.path) {
     key.word(static_cast<std::int64_t>(i));
     key.word(static_cast<std::int64_t>(j));
+  }
+  // Broadcast axes change the plan (broadcast_axes.hpp). Keyed from the first operand that has
+  // one, so a call without any keys nothing more (a longer key never equals a shorter one).
+  for (std::size_t i = 0; zero_strides && i < operands.size(); ++i) {
+    if (einsum_internal::broadcast_axes(operands[i]) == 0) continue;
+    key.word(static_cast<std::uint32_t>(i));
+    for (std::size_t j = i; j < operands.size(); ++j)
+      key.word(einsum_internal::broadcast_axes(operands[j]));
+    break;
   }
 }
 
@@ -184,6 +196,11 @@ bool inputs_enter(const EagerRuntime& runtime, std::span<const EagerTensor> oper
 EagerTensor execute(const std::shared_ptr<EagerRuntime>& runtime, PlanPtr plan,
                     std::span<const EagerTensor> operands, const EinsumOptions& options,
                     einsum_internal::SliceRange slices = {}) {
+  std::vector<EagerTensor> views;  // the operands without the axes the plan leaves out
+  if (!plan->dropped_axes.empty()) {
+    views = einsum_internal::without_axes(operands, plan->dropped_axes);
+    operands = views;
+  }
   if (options.allow_direct_binary && plan->direct_candidate && plan->path.sliced_labels.empty() &&
       einsum_internal::registration_table().admits(einsum_internal::kEinsumOp,
                                                    runtime->backend_kind(), plan->dtype) &&
@@ -233,6 +250,11 @@ PlanPtr find_or_plan(EagerRuntime& runtime, const Notation& n,
   shapes.reserve(operands.size());
   for (const auto& t : operands) shapes.push_back(t.shape());
   Equation equation = read_equation(n, shapes);
+  std::vector<std::uint64_t> broadcast;
+  broadcast.reserve(operands.size());
+  for (const auto& t : operands) broadcast.push_back(einsum_internal::broadcast_axes(t));
+  std::vector<std::uint64_t> dropped =
+      einsum_internal::drop_broadcast_axes(equation.expr, shapes, equation.sizes, broadcast);
   if (plan_for == PlanFor::Call) {
     try {
       runtime_internal::check_dispatchable(runtime, "einsum", operands,
@@ -263,6 +285,7 @@ PlanPtr find_or_plan(EagerRuntime& runtime, const Notation& n,
     made = make_plan(std::move(equation), std::move(shapes), dtype, options, planner, step_text);
   }
   auto plan = std::const_pointer_cast<EinsumPlan>(made);
+  plan->dropped_axes = std::move(dropped);
   runtime.caches().insert<EinsumPlan>(CacheKey::of(cache_key), plan, plan->retained_bytes());
   return made;
 }

@@ -59,7 +59,7 @@ std::size_t EinsumPlan::retained_bytes() const {
   for (const auto& s : input_shapes) bytes += s.size() * 8 + 32;
   for (const auto& s : steps)
     bytes += (s.kept.size() + s.next_contracted.size()) * sizeof(Label) + sizeof(ProgramStep);
-  bytes += direct_gemms.size() * sizeof(DirectGemm);
+  bytes += direct_gemms.size() * sizeof(DirectGemm) + dropped_axes.size() * 8;
   // A replay is recorded later, outside the cache's count: charged here ahead.
   const std::size_t slots = (replay ? 1 : 0) + (slice_replay ? 1 : 0);
   bytes += slots * ReplaySlot::kKept * Replay::bytes_estimate(steps.size());

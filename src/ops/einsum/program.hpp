@@ -77,6 +77,10 @@ struct EinsumPlan {
   // The same for the program of one slice of a sliced plan (sliced_executor.cpp), kept here so
   // that it outlives one call; null when the plan is not sliced or keeps no replay.
   std::shared_ptr<ReplaySlot> slice_replay;
+  // Per operand, the broadcast axes the plan leaves out (broadcast_axes.hpp; bit a for axis a),
+  // or empty when it leaves none out. `expr` and `input_shapes` are the operands' without them,
+  // and einsum's execute() hands the executors views without them.
+  std::vector<std::uint64_t> dropped_axes;
 
   std::size_t retained_bytes() const;
 };
