@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <complex>
 #include <string>
+#include <vector>
 
 #include "ad_bridge.hpp"
 #include "args.hpp"
@@ -297,10 +298,26 @@ void promote_all(std::vector<T>& ops, Cast cast) {
     if (x.dtype() != common) x = released([&] { return cast(x, common); });
 }
 
+// `x` cast to `dtype`, a broadcast view (stride-0 axes) at its distinct elements and broadcast
+// again: the cast of the view itself writes every repeated element (26.8 GiB for a
+// (60000, 60000) view of one number), which the contraction, reading a broadcast operand at its
+// distinct elements, does not need.
+EagerTensor cast_distinct(const EagerTensor& x, DType dtype) {
+  std::vector<prims::Slice> slices(static_cast<std::size_t>(x.rank()));
+  bool broadcast = false;
+  for (std::size_t a = 0; a < slices.size(); ++a) {
+    if (x.strides()[a] != 0 || x.shape()[a] <= 1) continue;
+    slices[a] = prims::Slice{0, 1, 1};
+    broadcast = true;
+  }
+  if (!broadcast) return prims::cast(x, dtype);
+  return prims::broadcast_to(prims::cast(prims::slice(x, slices), dtype), x.shape());
+}
+
 }  // namespace
 
 void promote_operands(std::vector<EagerTensor>& ops) {
-  promote_all(ops, [](const EagerTensor& x, DType d) { return prims::cast(x, d); });
+  promote_all(ops, cast_distinct);
 }
 
 void promote_operands(std::vector<ad::Variable>& ops) {

@@ -249,3 +249,9 @@ def test_a_broadcast_operand_is_read_at_its_distinct_elements(rt):
         # einsum_path reports the contraction as it runs: without a's j.
         _, report = tf.einsum_path("ij,jk->ik", a, rt.upload(b))
         assert "Complete contraction:  i,jk->ik" in report
+    # Of another dtype: promoted at its distinct elements, then read as above (the cast of the
+    # view wrote all 26.8 GiB first).
+    a32 = tf.broadcast_to(rt.upload(np.full((1, 1), 1.5, dtype=np.float32)), (60000, 60000))
+    got = tf.einsum("ij,jk->ik", a32, rt.upload(b)).download()
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, np.broadcast_to(want, (60000, 2)), rtol=1e-12, atol=0)
