@@ -86,6 +86,36 @@ TEST(EinsumBroadcastOperands, ThePlanLeavesOutOnlyAxesAnotherOperandCarries) {
   EXPECT_EQ(einsum_path("ijxy,ji->i", std::vector<EagerTensor>{a0, b1}).expression, "ijxy,ji->i");
 }
 
+// A label only broadcast axes carry keeps one, in the operand that reads the fewest elements:
+// ij,ij-> of a number and a column, both broadcast to N x N, reads j,i-> (2N elements) where
+// keeping the column's j read ,ij-> (N^2; an adversarial sweep's finding), and ij,jk,ki-> of
+// three broadcast numbers reads one label per operand.
+TEST(EinsumBroadcastOperands, ALabelOnlyBroadcastAxesCarryKeepsTheCheapestCarrier) {
+  auto rt = EagerRuntime::cpu();
+  constexpr std::int64_t n = std::int64_t{1} << 20;
+  const Tensor number = testing::random_tensor(DType::F64, Shape{1, 1}, 21);
+  const Tensor column = testing::random_tensor(DType::F64, Shape{n, 1}, 22);
+  const EagerTensor s = prims::broadcast_to(rt->upload(number), Shape{n, n});
+  const EagerTensor c = prims::broadcast_to(rt->upload(column), Shape{n, n});
+  // Asserted: a plan that reads N^2 elements would run for hours.
+  ASSERT_EQ(einsum_path("ij,ij->", std::vector<EagerTensor>{s, c}).expression, "j,i->");
+  ASSERT_EQ(einsum_path("ij,jk,ki->", std::vector<EagerTensor>{s, s, s}).expression, "i,j,k->");
+  long double column_sum = 0, column_abs = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    column_sum += column.data<double>()[i];
+    column_abs += std::fabs(column.data<double>()[i]);
+  }
+  const long double v = number.data<double>()[0];
+  const double got = einsum("ij,ij->", std::vector<EagerTensor>{s, c}).download().data<double>()[0];
+  // sum_ij v c_i = N v sum(c), within the sums' worst-case rounding.
+  EXPECT_LE(std::fabs(got - n * v * column_sum),
+            4.0L * n * 1.2e-16L * n * std::fabs(v) * column_abs);
+  const double cube =
+      einsum("ij,jk,ki->", std::vector<EagerTensor>{s, s, s}).download().data<double>()[0];
+  const long double want = static_cast<long double>(n) * n * n * v * v * v;
+  EXPECT_LE(std::fabs(cube - want), 1e-12L * std::fabs(want));
+}
+
 // einsum("ijk,j,k->i") of a (3, 2^20, 2^20) view of three numbers: materialised it is 24 TiB
 // (a ResourceError before the plan left the axes out); read once, it is s_i sum(x) sum(y).
 TEST(EinsumBroadcastOperands, AViewLargerThanMemoryReadsItsDistinctElementsOnly) {

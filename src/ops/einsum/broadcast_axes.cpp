@@ -33,32 +33,62 @@ std::uint64_t broadcast_axes(const EagerTensor& operand) {
 std::vector<std::uint64_t> drop_broadcast_axes(EinsumExpression& expr, std::vector<Shape>& shapes,
                                                std::span<const std::int64_t> sizes,
                                                std::span<const std::uint64_t> broadcast) {
-  // How many remaining input axes carry each label at its whole extent (an extent of 1 that
-  // broadcasts against it does not: left alone with the label, it would be its only carrier).
-  std::vector<std::int64_t> carriers(sizes.size(), 0);
-  for (std::size_t i = 0; i < expr.inputs.size(); ++i)
+  const std::size_t n = expr.inputs.size();
+  const auto is_broadcast = [&](std::size_t i, std::size_t a) {
+    return i < broadcast.size() && a < kBroadcastAxesLimit && (broadcast[i] & bit(a)) != 0;
+  };
+  // A carrier of a label is an input axis at the label's whole extent (an extent of 1 that
+  // broadcasts against it is none: left alone with the label, it would be its only carrier).
+  // Labels with a carrier that is not a broadcast axis: every broadcast axis of theirs goes.
+  std::vector<char> stored(sizes.size(), 0);
+  for (std::size_t i = 0; i < n; ++i)
     for (std::size_t a = 0; a < expr.inputs[i].size(); ++a) {
       const auto l = static_cast<std::size_t>(expr.inputs[i][a]);
-      if (shapes[i][a] == sizes[l]) ++carriers[l];
+      if (shapes[i][a] == sizes[l] && !is_broadcast(i, a)) stored[l] = 1;
     }
-  std::vector<std::uint64_t> dropped(expr.inputs.size(), 0);
+  // What each operand reads as planned so far: its other axes' extents.
+  std::vector<double> reads(n, 1.0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t a = 0; a < expr.inputs[i].size(); ++a)
+      if (!is_broadcast(i, a)) reads[i] *= static_cast<double>(shapes[i][a]);
+  // A label only broadcast axes carry keeps one of them (its product or sum needs a carrier):
+  // the one in the operand that reads the fewest elements so far, so that ij,ij-> of a number
+  // and a column, both broadcast along j, reads j,i-> (2N elements), not ,ij-> (N^2).
+  std::vector<char> kept(sizes.size(), 0);  // the label's broadcast carrier is chosen
+  std::vector<std::uint64_t> dropped(n, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t a = 0; a < expr.inputs[i].size(); ++a) {
+      if (!is_broadcast(i, a)) continue;
+      const auto l = static_cast<std::size_t>(expr.inputs[i][a]);
+      if (stored[l] != 0) {
+        dropped[i] |= bit(a);
+        continue;
+      }
+      if (kept[l] != 0) continue;  // decided with the label's first broadcast carrier
+      kept[l] = 1;
+      std::size_t best_i = i, best_a = a;
+      for (std::size_t j = i; j < n; ++j)
+        for (std::size_t b = 0; b < expr.inputs[j].size(); ++b)
+          if (is_broadcast(j, b) && expr.inputs[j][b] == expr.inputs[i][a] &&
+              reads[j] < reads[best_i]) {
+            best_i = j;
+            best_a = b;
+          }
+      for (std::size_t j = i; j < n; ++j)
+        for (std::size_t b = 0; b < expr.inputs[j].size(); ++b)
+          if (is_broadcast(j, b) && expr.inputs[j][b] == expr.inputs[i][a] &&
+              !(j == best_i && b == best_a))
+            dropped[j] |= bit(b);
+      reads[best_i] *= static_cast<double>(sizes[l]);
+    }
   bool any = false;
-  for (std::size_t i = 0; i < expr.inputs.size() && i < broadcast.size(); ++i) {
-    for (std::size_t a = 0; a < expr.inputs[i].size() && a < kBroadcastAxesLimit; ++a) {
-      if ((broadcast[i] & bit(a)) == 0) continue;
-      std::int64_t& carried = carriers[static_cast<std::size_t>(expr.inputs[i][a])];
-      if (carried < 2) continue;  // this axis alone carries the label
-      --carried;
-      dropped[i] |= bit(a);
-      any = true;
-    }
-  }
-  if (!any) return {};
-  for (std::size_t i = 0; i < dropped.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     if (dropped[i] == 0) continue;
+    any = true;
     expr.inputs[i] = without(expr.inputs[i], dropped[i]);
     shapes[i] = without(shapes[i], dropped[i]);
   }
+  if (!any) return {};
   return dropped;
 }
 

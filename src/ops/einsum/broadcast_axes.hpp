@@ -4,8 +4,8 @@
 // out: every product and every sum over that label is unchanged, and the executor reads the
 // operand's distinct elements instead of copying the repeated ones into a compact block where
 // a step needs one (einsum("ij,jk->ik", broadcast_to(s, (60000, 60000)), b) asked for 27 GiB).
-// An axis whose label no other axis carries stays: left out, a contracted label would lose its
-// sum's factor and an output label its operand.
+// A label keeps one carrier: left out everywhere, a contracted label would lose its sum's factor
+// and an output label its operand.
 #pragma once
 
 #include <cstdint>
@@ -31,10 +31,11 @@ inline bool has_zero_stride(const EagerTensor& operand) {
   return zero;
 }
 
-// Leaves out of `expr` and `shapes` (validated: `sizes` from label_sizes) each axis of
-// `broadcast` (per operand, as broadcast_axes gives it) whose label another remaining input
-// axis carries at the label's whole extent, operand by operand and axis by axis. Returns the
-// axes left out per operand, or an empty vector when none was.
+// Leaves out of `expr` and `shapes` (validated: `sizes` from label_sizes) the axes of
+// `broadcast` (per operand, as broadcast_axes gives it): every one whose label an axis that is
+// not a broadcast one carries at the label's whole extent, and of a label that only broadcast
+// axes carry, all but the one in the operand that reads the fewest elements. Returns the axes
+// left out per operand, or an empty vector when none was.
 std::vector<std::uint64_t> drop_broadcast_axes(EinsumExpression& expr, std::vector<Shape>& shapes,
                                                std::span<const std::int64_t> sizes,
                                                std::span<const std::uint64_t> broadcast);
