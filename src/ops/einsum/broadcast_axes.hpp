@@ -1,8 +1,8 @@
-// Operand axes that repeat one element: stride 0 and an extent above 1 (np.broadcast_to views
-// through DLPack, prims::broadcast_to). An operand is constant along such an axis, so where
-// another axis of the call's operands carries the same label, the operand can leave the axis
-// out: every product and every sum over that label is unchanged, and the executor reads the
-// operand's distinct elements instead of copying the repeated ones into a compact block where
+// Operand axes that repeat one element: stride 0 and an extent above 1 (prims::broadcast_to,
+// writable NumPy views with zero strides through DLPack). An operand is constant along such an
+// axis, so where another axis of the call's operands carries the same label, the operand can leave
+// the axis out: every product and every sum over that label is unchanged, and the executor reads
+// the operand's distinct elements instead of copying the repeated ones into a compact block where
 // a step needs one (einsum("ij,jk->ik", broadcast_to(s, (60000, 60000)), b) asked for 27 GiB).
 // A label keeps one carrier: left out everywhere, a contracted label would lose its sum's factor
 // and an output label its operand.
