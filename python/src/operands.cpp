@@ -11,6 +11,7 @@
 #include "args.hpp"
 #include "bindings.hpp"
 #include "convert.hpp"
+#include "ops/einsum/broadcast_axes.hpp"
 #include "ops/prims/resolve.hpp"
 #include "tenferro/einsum.hpp"
 #include "tenferro/runtime/errors.hpp"
@@ -302,15 +303,13 @@ void promote_all(std::vector<T>& ops, Cast cast) {
 // again: the cast of the view itself writes every repeated element (26.8 GiB for a
 // (60000, 60000) view of one number), which the contraction, reading a broadcast operand at its
 // distinct elements, does not need.
+// The broadcast axes are the ones einsum reads once (einsum_internal::broadcast_axes).
 EagerTensor cast_distinct(const EagerTensor& x, DType dtype) {
+  const std::uint64_t broadcast = einsum_internal::broadcast_axes(x);
+  if (broadcast == 0) return prims::cast(x, dtype);
   std::vector<prims::Slice> slices(static_cast<std::size_t>(x.rank()));
-  bool broadcast = false;
-  for (std::size_t a = 0; a < slices.size(); ++a) {
-    if (x.strides()[a] != 0 || x.shape()[a] <= 1) continue;
-    slices[a] = prims::Slice{0, 1, 1};
-    broadcast = true;
-  }
-  if (!broadcast) return prims::cast(x, dtype);
+  for (std::size_t a = 0; a < slices.size() && a < einsum_internal::kBroadcastAxesLimit; ++a)
+    if ((broadcast >> a) & 1) slices[a] = prims::Slice{0, 1, 1};
   return prims::broadcast_to(prims::cast(prims::slice(x, slices), dtype), x.shape());
 }
 

@@ -1,6 +1,7 @@
 #include "ops/einsum/broadcast_axes.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace tenferro::einsum_internal {
 
@@ -39,22 +40,22 @@ std::vector<std::uint64_t> drop_broadcast_axes(EinsumExpression& expr, std::vect
   };
   // A carrier of a label is an input axis at the label's whole extent (an extent of 1 that
   // broadcasts against it is none: left alone with the label, it would be its only carrier).
-  // Labels with a carrier that is not a broadcast axis: every broadcast axis of theirs goes.
+  // `stored`: the label has a carrier that is not a broadcast axis, so every broadcast axis of
+  // its goes. `reads`: what each operand reads as planned so far, its other axes' extents.
   std::vector<char> stored(sizes.size(), 0);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t a = 0; a < expr.inputs[i].size(); ++a) {
-      const auto l = static_cast<std::size_t>(expr.inputs[i][a]);
-      if (shapes[i][a] == sizes[l] && !is_broadcast(i, a)) stored[l] = 1;
-    }
-  // What each operand reads as planned so far: its other axes' extents.
   std::vector<double> reads(n, 1.0);
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t a = 0; a < expr.inputs[i].size(); ++a)
-      if (!is_broadcast(i, a)) reads[i] *= static_cast<double>(shapes[i][a]);
+    for (std::size_t a = 0; a < expr.inputs[i].size(); ++a) {
+      if (is_broadcast(i, a)) continue;
+      const auto l = static_cast<std::size_t>(expr.inputs[i][a]);
+      if (shapes[i][a] == sizes[l]) stored[l] = 1;
+      reads[i] *= static_cast<double>(shapes[i][a]);
+    }
   // A label only broadcast axes carry keeps one of them (its product or sum needs a carrier):
-  // the one in the operand that reads the fewest elements so far, so that ij,ij-> of a number
-  // and a column, both broadcast along j, reads j,i-> (2N elements), not ,ij-> (N^2).
-  std::vector<char> kept(sizes.size(), 0);  // the label's broadcast carrier is chosen
+  // the one in the operand that reads the fewest elements so far (the first such), so that
+  // ij,ij-> of a number and a column, both broadcast along j, reads j,i-> (2N elements), not
+  // ,ij-> (N^2).
+  std::vector<char> decided(sizes.size(), 0);
   std::vector<std::uint64_t> dropped(n, 0);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t a = 0; a < expr.inputs[i].size(); ++a) {
@@ -64,22 +65,19 @@ std::vector<std::uint64_t> drop_broadcast_axes(EinsumExpression& expr, std::vect
         dropped[i] |= bit(a);
         continue;
       }
-      if (kept[l] != 0) continue;  // decided with the label's first broadcast carrier
-      kept[l] = 1;
-      std::size_t best_i = i, best_a = a;
+      if (decided[l] != 0) continue;  // with the label's first broadcast carrier, below
+      decided[l] = 1;
+      std::vector<std::pair<std::size_t, std::size_t>> carriers;  // (operand, axis), from (i, a)
       for (std::size_t j = i; j < n; ++j)
         for (std::size_t b = 0; b < expr.inputs[j].size(); ++b)
-          if (is_broadcast(j, b) && expr.inputs[j][b] == expr.inputs[i][a] &&
-              reads[j] < reads[best_i]) {
-            best_i = j;
-            best_a = b;
-          }
-      for (std::size_t j = i; j < n; ++j)
-        for (std::size_t b = 0; b < expr.inputs[j].size(); ++b)
-          if (is_broadcast(j, b) && expr.inputs[j][b] == expr.inputs[i][a] &&
-              !(j == best_i && b == best_a))
-            dropped[j] |= bit(b);
-      reads[best_i] *= static_cast<double>(sizes[l]);
+          if (is_broadcast(j, b) && expr.inputs[j][b] == expr.inputs[i][a])
+            carriers.emplace_back(j, b);
+      const auto keep = std::min_element(
+          carriers.begin(), carriers.end(),
+          [&](const auto& x, const auto& y) { return reads[x.first] < reads[y.first]; });
+      for (auto c = carriers.begin(); c != carriers.end(); ++c)
+        if (c != keep) dropped[c->first] |= bit(c->second);
+      reads[keep->first] *= static_cast<double>(sizes[l]);
     }
   bool any = false;
   for (std::size_t i = 0; i < n; ++i) {

@@ -111,9 +111,11 @@ void append_key(runtime_internal::KeyBuffer& key, const Notation& n,
   // Broadcast axes change the plan (broadcast_axes.hpp). Keyed from the first operand that has
   // one, so a call without any keys nothing more (a longer key never equals a shorter one).
   for (std::size_t i = 0; zero_strides && i < operands.size(); ++i) {
-    if (einsum_internal::broadcast_axes(operands[i]) == 0) continue;
+    const std::uint64_t first = einsum_internal::broadcast_axes(operands[i]);
+    if (first == 0) continue;
     key.word(static_cast<std::uint32_t>(i));
-    for (std::size_t j = i; j < operands.size(); ++j)
+    key.word(first);
+    for (std::size_t j = i + 1; j < operands.size(); ++j)
       key.word(einsum_internal::broadcast_axes(operands[j]));
     break;
   }
