@@ -103,29 +103,38 @@ Variable cumsum(const Variable& x, std::int64_t axis) {
 // first zero makes the quotients P_i / x_j NaN (inf / inf) where the derivative is finite, as
 // in PyTorch and in prod's rule.
 namespace {
-// What both of cumprod's rules read, made when a rule runs (a forward call that is never
-// differentiated builds none of it).
+// What cumprod's rules and prod's read, made when a rule runs (a forward call that is never
+// differentiated builds none of it). `count` sums x's zero flags the way the product runs and
+// `product` multiplies alike: along an axis (cumsum, cumprod) or over the reduced axes,
+// expanded back to x's shape (sum, prod).
 struct ProductSplit {
   T zero;        // zeros of x's dtype and shape
   T none_yet;    // 1 where no zero of x precedes or is at the output (real 0/1)
   T one_so_far;  // 1 where exactly one does
-  T first_zero;  // 1 at that first zero
+  T first_zero;  // 1 at that one zero
   T x1;          // x with its zeros replaced by 1
-  T p;           // the running product of x1
+  T p;           // the product of x1
 
-  ProductSplit(const T& x, std::int64_t axis) {
+  template <class Count, class Product>
+  ProductSplit(const T& x, Count count, Product product) {
     const DType real = real_dtype(x.dtype());
     const auto& rt = x.runtime();
     zero = prims::full(rt, x.dtype(), x.shape(), 0.0);
     const T is_zero = prims::equal(x, zero);
-    const T zeros_so_far = prims::cumsum(is_zero, axis);
+    const T zeros_so_far = count(is_zero);
     none_yet = prims::equal(zeros_so_far, prims::full(rt, real, x.shape(), 0.0));
     one_so_far = prims::equal(zeros_so_far, prims::full(rt, real, x.shape(), 1.0));
     first_zero = prims::mul(is_zero, one_so_far);
     x1 = prims::where(is_zero, prims::full(rt, x.dtype(), x.shape(), 1.0), x);
-    p = prims::cumprod(x1, axis);
+    p = product(x1);
   }
 };
+
+ProductSplit running_split(const T& x, std::int64_t axis) {
+  return ProductSplit(
+      x, [axis](const T& v) { return prims::cumsum(v, axis); },
+      [axis](const T& v) { return prims::cumprod(v, axis); });
+}
 }  // namespace
 
 Variable cumprod(const Variable& x, std::int64_t axis) {
@@ -137,7 +146,7 @@ Variable cumprod(const Variable& x, std::int64_t axis) {
   return record1(
       "cumprod", std::span<const Variable>(&x, 1), prims::cumprod(xv, axis),
       [xv, axis, from_end](std::span<const T> g, const std::vector<bool>&) {
-        const ProductSplit s(xv, axis);
+        const ProductSplit s = running_split(xv, axis);
         const T gp = prims::mul(g[0], prims::conj(s.p));
         const T before =
             prims::div(from_end(prims::where(s.none_yet, gp, s.zero)), prims::conj(s.x1));
@@ -146,7 +155,7 @@ Variable cumprod(const Variable& x, std::int64_t axis) {
             prims::where(s.none_yet, before, prims::where(s.first_zero, at, s.zero))};
       },
       [xv, axis](std::span<const T> t) {
-        const ProductSplit s(xv, axis);
+        const ProductSplit s = running_split(xv, axis);
         const T before = prims::mul(s.p, prims::cumsum(prims::div(t[0], s.x1), axis));
         const T at = prims::mul(s.p, prims::cumsum(prims::where(s.first_zero, t[0], s.zero), axis));
         return std::vector<T>{
@@ -169,25 +178,17 @@ Variable mean(const Variable& x, std::optional<Axes> axes, bool keepdims) {
 }
 
 namespace {
-// d prod / d x_i (holomorphic) for each entry of x, over the reduced axes `ax`: with c the
-// zeros among an output's entries and P1 the product of its entries with its zeros replaced by
-// 1, P1 / x_i where c = 0 (prod / x_i), P1 at the zero where c = 1 (the product of the others),
-// 0 otherwise (another factor is 0). Selected, never multiplied by a mask, as cumprod's rule:
-// prod / x_i alone gave 0 / 0 = NaN at a zero, whose derivative is finite (an adversarial
-// sweep; PyTorch's prod_backward splits alike). An infinite entry still makes P1 / x_i NaN.
+// d prod / d x_i (holomorphic) for each entry of x, over the reduced axes `ax`, split as
+// cumprod's (ProductSplit): prod / x_i where the output has no zero, the product of the others at
+// its zero where it has one, 0 where it has more. Selected, never multiplied by a mask: prod / x_i
+// alone gave 0 / 0 = NaN at a zero, whose derivative is finite (an adversarial sweep; PyTorch's
+// prod_backward splits alike). An infinite entry still makes prod / x_i NaN.
 T product_weights(const T& x, const std::vector<std::int64_t>& ax) {
-  const auto& rt = x.runtime();
-  const DType real = real_dtype(x.dtype());
   const Axes axes(ax.begin(), ax.end());
-  const T zero = prims::full(rt, x.dtype(), x.shape(), 0.0);
-  const T is_zero = prims::equal(x, zero);  // real 0/1
-  const T zeros = expand_back(prims::sum(is_zero, axes, true), x.shape(), ax);
-  const T x1 = prims::where(is_zero, prims::full(rt, x.dtype(), x.shape(), 1.0), x);
-  const T p1 = expand_back(prims::prod(x1, axes, true), x.shape(), ax);
-  const T none = prims::equal(zeros, prims::full(rt, real, x.shape(), 0.0));
-  const T the_one_zero =
-      prims::mul(is_zero, prims::equal(zeros, prims::full(rt, real, x.shape(), 1.0)));
-  return prims::where(none, prims::div(p1, x1), prims::where(the_one_zero, p1, zero));
+  const ProductSplit s(
+      x, [&](const T& v) { return expand_back(prims::sum(v, axes, true), x.shape(), ax); },
+      [&](const T& v) { return expand_back(prims::prod(v, axes, true), x.shape(), ax); });
+  return prims::where(s.none_yet, prims::div(s.p, s.x1), prims::where(s.first_zero, s.p, s.zero));
 }
 }  // namespace
 
